@@ -1,0 +1,117 @@
+# squashkit — one non-recursive Makefile.
+#   make            build ./squashkit (in $(BUILD), linked to ./squashkit)
+#   make check      install what is missing, build, run every test (plain, ASan+UBSan, TSan, fuzz)
+#   make demo       install what is missing, build, run the bench on its embedded default image
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       build the libFuzzer targets
+
+VERSION := 0.1.0
+BUILD ?= build
+CC ?= cc
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+
+PKGS := liblzma libzstd liblz4 lzo2 libarchive zlib libdeflate
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+OPT ?= -O2
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS_ALL := -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	-DSQK_VERSION='"$(VERSION)"' -Icore -Icompressors $(PKG_CFLAGS) -pthread $(SANITIZE) $(CFLAGS)
+LDLIBS_ALL := $(PKG_LIBS) -pthread -lm $(SANITIZE) $(LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard core/*.c compressors/*.c))
+CMD_SRC := $(sort $(wildcard cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.t)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
+LIB := $(BUILD)/libsquashkit.a
+BIN := $(BUILD)/squashkit
+
+.PHONY: all deps check check-plain check-asan check-tsan check-fuzz demo install \
+	install-links uninstall fuzz clean tests
+
+all: $(BIN) squashkit
+
+squashkit: $(BIN)
+	@if [ "$(BUILD)" = build ]; then ln -sf $(BIN) squashkit; fi
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CMD_OBJ) $(LIB)
+	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
+
+$(BUILD)/tests/unit/%.t: tests/unit/%.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB) $(LDLIBS_ALL)
+
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
+
+tests: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+
+deps:
+	@./scripts/install-deps
+
+# The suite: unit tests are programs, cli/interop tests are shell scripts; all speak TAP.
+PROVE := prove --exec '' --timer
+TEST_ENV = SQUASHKIT=$(abspath $(BIN)) SQK_TOOLS=$(abspath $(BUILD)/tests/tools) \
+	SQK_SRCDIR=$(abspath .)
+
+check: deps
+	$(MAKE) check-plain
+	$(MAKE) check-asan
+	$(MAKE) check-tsan
+	$(MAKE) check-fuzz
+
+check-plain: tests
+	$(TEST_ENV) $(PROVE) $(UNIT_BIN) $(sort $(wildcard tests/cli/*.t tests/interop/*.t))
+
+check-asan:
+	$(MAKE) BUILD=build/asan SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	SQK_SANITIZED=1 $(MAKE) BUILD=build/asan SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' check-plain
+
+TSAN_TESTS = $(filter $(BUILD)/tests/unit/cache% $(BUILD)/tests/unit/pool%,$(UNIT_BIN))
+check-tsan:
+	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 tests
+	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 run-tsan
+
+run-tsan:
+	@if [ -n "$(TSAN_TESTS)" ]; then TSAN_OPTIONS=halt_on_error=1 $(PROVE) $(TSAN_TESTS); fi
+
+check-fuzz:
+	@if [ -f fuzz/Makefile.inc ]; then $(MAKE) fuzz-run; else echo "fuzz: no targets yet"; fi
+
+-include fuzz/Makefile.inc
+
+demo: deps $(BIN)
+	$(BIN) bench
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
+	for m in man/*.1; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/ || true; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/squashkit
+	for m in man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$$(basename $$m); done
+
+clean:
+	rm -rf build build-* squashkit
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

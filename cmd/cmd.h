@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_CMD_H
+#define SQK_CMD_H
+
+/* The front ends and the helpers they share. Only cmd/ prints. */
+#include <stdint.h>
+#include <stdio.h>
+
+int cmd_mkimage(int argc, char **argv);
+int cmd_unimage(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_fsck(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Exit codes of CLI.md (fsck has its own). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* The running command's name, for messages ("mkimage", "ls", ...). */
+extern const char *sqk_cmd_name;
+
+/* "squashkit CMD: PATH: what went wrong" on stderr. path may be NULL. */
+void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The error line for a core error code. */
+void sqk_error_code(const char *path, int err);
+/* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
+int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse "128K", "1M", "4096"; 0 on success. */
+int sqk_parse_size(const char *s, uint64_t *out);
+/* Parse a non-negative integer no larger than max; 0 on success. */
+int sqk_parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit: one binary, one subcommand per job. Invoked through a link
+ * named after a command (mkimage, unimage, ...) it runs that command.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"mkimage", cmd_mkimage, "build an image from directories, an archive or a listing"},
+	{"unimage", cmd_unimage, "extract an image to a directory or an archive"},
+	{"inspect", cmd_inspect, "show the superblock, tables and counts of an image"},
+	{"ls", cmd_ls, "list directories in an image"},
+	{"cat", cmd_cat, "write files from an image to stdout"},
+	{"stat", cmd_stat, "show one inode of an image"},
+	{"fsck", cmd_fsck, "verify every structure and block of an image"},
+	{"bench", cmd_bench, "measure the block cache's wait policies"},
+	{NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+	const struct command *c;
+
+	fprintf(out, "Usage: squashkit COMMAND [OPTIONS] [ARGS]\n"
+		     "       squashkit --version | --help\n\n"
+		     "SquashFS 4.0 image toolkit.\n\nCommands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(out, "  %-9s %s\n", c->name, c->summary);
+	fprintf(out, "\nRun 'squashkit COMMAND --help' for a command's options.\n");
+}
+
+static const struct command *find(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	const struct command *c;
+
+	base = base ? base + 1 : argv[0];
+	c = find(base);
+	if (c) {
+		sqk_cmd_name = c->name;
+		return c->run(argc, argv);
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("squashkit %s\n", SQK_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "squashkit: unknown command '%s'\n", argv[1]);
+		fprintf(stderr, "Try 'squashkit --help'.\n");
+		return EXIT_USAGE;
+	}
+	sqk_cmd_name = c->name;
+	return c->run(argc - 1, argv + 1);
+}

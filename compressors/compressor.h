@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_COMPRESSOR_H
+#define SQK_COMPRESSOR_H
+
+/*
+ * One small interface for the six codecs.
+ *
+ * A struct sqk_comp_config says which codec and with what settings; it is
+ * plain data, filled from defaults, from -X KEY=VALUE options or from the
+ * options block an image carries after its superblock. A struct
+ * sqk_compressor is a working instance made from a config: it owns the
+ * codec's scratch state and is used by one thread at a time (the reader
+ * and writer keep one per worker, or one behind a lock).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqk_comp_config {
+	int id;              /* enum sqfs_compressor_id */
+	int level;           /* codec level; lz4: 0 fast, 1..12 HC */
+	uint32_t block_size; /* the image's block size (xz/lzma dictionary default) */
+	uint32_t dict_size;  /* xz, lzma */
+	uint32_t filters;    /* xz: BCJ filter bits, SQK_XZ_* */
+	int window;          /* gzip: window bits 8..15 */
+	uint16_t strategies; /* gzip: SQK_GZIP_* bits */
+	int algorithm;       /* lzo: SQK_LZO_* */
+	/* Set when the config came from (or must produce) an options block. */
+	int has_options;
+};
+
+/* xz BCJ filters, as the options block stores them. */
+enum {
+	SQK_XZ_X86 = 0x01,
+	SQK_XZ_POWERPC = 0x02,
+	SQK_XZ_IA64 = 0x04,
+	SQK_XZ_ARM = 0x08,
+	SQK_XZ_ARMTHUMB = 0x10,
+	SQK_XZ_SPARC = 0x20,
+};
+
+/* gzip strategies, as the options block stores them. */
+enum {
+	SQK_GZIP_DEFAULT = 0x01,
+	SQK_GZIP_FILTERED = 0x02,
+	SQK_GZIP_HUFFMAN = 0x04,
+	SQK_GZIP_RLE = 0x08,
+	SQK_GZIP_FIXED = 0x10,
+};
+
+/* lzo algorithms, as the options block stores them. */
+enum {
+	SQK_LZO1X_1 = 0,
+	SQK_LZO1X_1_11 = 1,
+	SQK_LZO1X_1_12 = 2,
+	SQK_LZO1X_1_15 = 3,
+	SQK_LZO1X_999 = 4,
+};
+
+/* One option for display (inspect): numbers print as numbers. */
+struct sqk_comp_kv {
+	const char *key;
+	char value[64];
+	int is_number;
+};
+
+struct sqk_compressor;
+
+struct sqk_codec {
+	int id;
+	const char *name;
+	int level_min, level_max, level_default;
+
+	/* Fill cfg with this codec's defaults for block_size. */
+	void (*defaults)(struct sqk_comp_config *cfg, uint32_t block_size);
+	/* Apply -X KEY=VALUE; SQK_ERR_ARG for an unknown key or bad value. */
+	int (*set_option)(struct sqk_comp_config *cfg, const char *key, const char *value);
+	/* Parse and validate an image's options block (len bytes). */
+	int (*read_options)(struct sqk_comp_config *cfg, const uint8_t *buf, size_t len);
+	/* Encode the options block; *len = 0 when no block is needed. */
+	int (*write_options)(const struct sqk_comp_config *cfg, uint8_t *buf, size_t cap,
+			     size_t *len);
+	/* List the settings for display; returns how many were written to kv. */
+	int (*describe)(const struct sqk_comp_config *cfg, struct sqk_comp_kv *kv, int max);
+	/* A working instance, or NULL when out of memory. */
+	struct sqk_compressor *(*create)(const struct sqk_comp_config *cfg);
+};
+
+struct sqk_compressor {
+	const struct sqk_codec *codec;
+	/*
+	 * Decompress exactly srclen bytes into at most cap bytes.
+	 * 0 and *outlen on success; SQK_ERR_COMPRESSOR when the input is not a
+	 * valid stream or its output does not fit.
+	 */
+	int (*decompress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen,
+			  uint8_t *dst, size_t cap, size_t *outlen);
+	/*
+	 * Compress srclen bytes into at most cap bytes. 0 and *outlen on
+	 * success; SQK_ERR_OVERFLOW when the output would not be smaller than
+	 * srclen (the caller then stores the block raw).
+	 */
+	int (*compress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+			size_t cap, size_t *outlen);
+	void (*destroy)(struct sqk_compressor *c);
+};
+
+/* The registry (compressors/registry.c). */
+const struct sqk_codec *sqk_codec_by_id(int id);
+const struct sqk_codec *sqk_codec_by_name(const char *name);
+/* All codecs, terminated by NULL. */
+extern const struct sqk_codec *const sqk_codecs[];
+
+/* Convenience over the registry: defaults, then cfg->level = level if >= 0. */
+int sqk_comp_config_init(struct sqk_comp_config *cfg, int id, uint32_t block_size);
+
+#endif

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "error.h"
+
+const char *sqk_strerror(int err)
+{
+	switch (err) {
+	case SQK_OK:
+		return "success";
+	case SQK_ERR_NOMEM:
+		return "out of memory";
+	case SQK_ERR_IO:
+		return "input/output error";
+	case SQK_ERR_CORRUPT:
+		return "corrupt image";
+	case SQK_ERR_UNSUPPORTED:
+		return "unsupported feature";
+	case SQK_ERR_ARG:
+		return "invalid argument";
+	case SQK_ERR_NOENT:
+		return "no such file or directory in the image";
+	case SQK_ERR_NOTDIR:
+		return "not a directory";
+	case SQK_ERR_COMPRESSOR:
+		return "block does not decompress";
+	case SQK_ERR_OVERFLOW:
+		return "value exceeds the format's limits";
+	case SQK_ERR_TRUNCATED:
+		return "image is truncated";
+	case SQK_ERR_EXIST:
+		return "file exists";
+	case SQK_ERR_NOSPACE:
+		return "no space left on device";
+	case SQK_ERR_INTR:
+		return "interrupted";
+	case SQK_ERR_BADNAME:
+		return "unsafe name in directory";
+	case SQK_ERR_LOOP:
+		return "directory loop";
+	case SQK_ERR_SEQUENCE:
+		return "directory entries unsorted or duplicated";
+	case SQK_ERR_MAGIC:
+		return "not a squashfs image (bad magic)";
+	case SQK_ERR_VERSION:
+		return "unsupported squashfs version (need 4.0)";
+	case SQK_ERR_ARCHIVE:
+		return "archive error";
+	case SQK_ERR_TIMEOUT:
+		return "timed out";
+	}
+	return "unknown error";
+}

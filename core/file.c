@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "file.h"
+
+struct posix_file {
+	struct sqk_file base;
+	int fd;
+	int own;
+};
+
+static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+	uint8_t *p = buf;
+
+	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
+	while (len > 0) {
+		ssize_t n = pread(pf->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return SQK_ERR_IO;
+		}
+		if (n == 0)
+			return SQK_ERR_TRUNCATED;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int posix_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(pf->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static uint64_t posix_size(struct sqk_file *f)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+	struct stat st;
+
+	if (fstat(pf->fd, &st) != 0)
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+static int posix_sync(struct sqk_file *f)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+
+	if (fsync(pf->fd) != 0 && errno != EINVAL && errno != EROFS)
+		return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+	return 0;
+}
+
+static void posix_destroy(struct sqk_file *f)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+
+	if (pf->own)
+		close(pf->fd);
+	free(pf);
+}
+
+struct sqk_file *sqk_file_fdopen(int fd, int own)
+{
+	struct posix_file *pf = calloc(1, sizeof(*pf));
+
+	if (!pf)
+		return NULL;
+	pf->base.read_at = posix_read_at;
+	pf->base.write_at = posix_write_at;
+	pf->base.size = posix_size;
+	pf->base.sync = posix_sync;
+	pf->base.destroy = posix_destroy;
+	pf->fd = fd;
+	pf->own = own;
+	return &pf->base;
+}
+
+struct sqk_file *sqk_file_open(const char *path, int mode, int *err)
+{
+	int flags = mode == SQK_FILE_WRITE ? O_RDWR | O_CREAT | O_TRUNC : O_RDONLY;
+	struct sqk_file *f;
+	int fd;
+
+	fd = open(path, flags | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*err = SQK_ERR_IO;
+		return NULL;
+	}
+	f = sqk_file_fdopen(fd, 1);
+	if (!f) {
+		close(fd);
+		*err = SQK_ERR_NOMEM;
+		return NULL;
+	}
+	return f;
+}
+
+int sqk_file_fd(struct sqk_file *f)
+{
+	if (f->read_at != posix_read_at)
+		return -1;
+	return ((struct posix_file *)f)->fd;
+}
+
+struct mem_file {
+	struct sqk_file base;
+	uint8_t *data;
+	size_t len, cap;
+};
+
+static int mem_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+
+	f->reads++;
+	f->bytes_read += len;
+	if (off > mf->len || len > mf->len - off)
+		return SQK_ERR_TRUNCATED;
+	memcpy(buf, mf->data + off, len);
+	return 0;
+}
+
+static int mem_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+	uint64_t end = off + len;
+
+	if (end < off || end > SIZE_MAX / 2)
+		return SQK_ERR_NOSPACE;
+	if (end > mf->cap) {
+		size_t cap = mf->cap ? mf->cap : 4096;
+		uint8_t *p;
+
+		while (cap < end)
+			cap *= 2;
+		p = realloc(mf->data, cap);
+		if (!p)
+			return SQK_ERR_NOMEM;
+		memset(p + mf->cap, 0, cap - mf->cap);
+		mf->data = p;
+		mf->cap = cap;
+	}
+	memcpy(mf->data + off, buf, len);
+	if (end > mf->len)
+		mf->len = (size_t)end;
+	return 0;
+}
+
+static uint64_t mem_size(struct sqk_file *f)
+{
+	return ((struct mem_file *)f)->len;
+}
+
+static int mem_sync(struct sqk_file *f)
+{
+	return 0;
+}
+
+static void mem_destroy(struct sqk_file *f)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+
+	free(mf->data);
+	free(mf);
+}
+
+struct sqk_file *sqk_file_mem(const void *data, size_t len)
+{
+	struct mem_file *mf = calloc(1, sizeof(*mf));
+
+	if (!mf)
+		return NULL;
+	mf->base.read_at = mem_read_at;
+	mf->base.write_at = mem_write_at;
+	mf->base.size = mem_size;
+	mf->base.sync = mem_sync;
+	mf->base.destroy = mem_destroy;
+	if (len && mem_write_at(&mf->base, 0, data, len) != 0) {
+		free(mf);
+		return NULL;
+	}
+	return &mf->base;
+}
+
+const uint8_t *sqk_file_mem_data(struct sqk_file *f, size_t *len)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+
+	*len = mf->len;
+	return mf->data;
+}

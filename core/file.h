@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_FILE_H
+#define SQK_FILE_H
+
+/*
+ * The file interface: what the reader reads an image through and the
+ * writer writes one through. A POSIX file and an in-memory buffer
+ * implement it (the memory file serves unit tests and the fuzzer).
+ * read_at and write_at are positional and safe to call from several
+ * threads at once.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqk_file {
+	/* Read exactly len bytes at off; SQK_ERR_TRUNCATED past the end. */
+	int (*read_at)(struct sqk_file *f, uint64_t off, void *buf, size_t len);
+	/* Write len bytes at off (grows the file); SQK_ERR_NOSPACE when full. */
+	int (*write_at)(struct sqk_file *f, uint64_t off, const void *buf, size_t len);
+	uint64_t (*size)(struct sqk_file *f);
+	/* Flush written data to stable storage (no-op for memory). */
+	int (*sync)(struct sqk_file *f);
+	void (*destroy)(struct sqk_file *f);
+	/* Counters, for bench and tests. */
+	uint64_t reads, bytes_read;
+};
+
+enum {
+	SQK_FILE_READ = 0,
+	SQK_FILE_WRITE = 1, /* create or truncate, read-write */
+};
+
+/* Open a POSIX file. On failure returns NULL and sets *err (errno kept). */
+struct sqk_file *sqk_file_open(const char *path, int mode, int *err);
+/* Wrap an open descriptor; the file closes it on destroy when own is set. */
+struct sqk_file *sqk_file_fdopen(int fd, int own);
+/* The descriptor behind a POSIX file, or -1. */
+int sqk_file_fd(struct sqk_file *f);
+
+/* An in-memory file over a copy of data (len bytes); writable grows. */
+struct sqk_file *sqk_file_mem(const void *data, size_t len);
+/* The contents of a memory file (valid until the next write). */
+const uint8_t *sqk_file_mem_data(struct sqk_file *f, size_t *len);
+
+static inline void sqk_file_destroy(struct sqk_file *f)
+{
+	if (f)
+		f->destroy(f);
+}
+
+#endif

@@ -1,0 +1,97 @@
+# Shared helpers for the shell tests: TAP output and a scratch directory.
+# Source it first: . "$SQK_SRCDIR/tests/lib.sh"
+
+: "${SQK_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${SQUASHKIT:=$SQK_SRCDIR/build/squashkit}"
+: "${SQK_TOOLS:=$SQK_SRCDIR/build/tests/tools}"
+export SQK_SRCDIR SQUASHKIT SQK_TOOLS
+
+test_count=0
+test_failed=0
+test_skip_all_done=0
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/sqk-test.XXXXXX")
+cleanup_hooks=""
+at_exit() { cleanup_hooks="$1; $cleanup_hooks"; }
+_cleanup() {
+	eval "$cleanup_hooks"
+	rm -rf "$TMP"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() {
+	test_count=$((test_count + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $test_count - $2"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $2"
+	fi
+}
+
+# expect_success DESC CMD...: the command exits 0.
+expect_success() {
+	desc=$1
+	shift
+	if "$@" >"$TMP/.out" 2>"$TMP/.err"; then ok 0 "$desc"; else
+		ok 1 "$desc"
+		sed 's/^/#   /' "$TMP/.err" | head -20
+	fi
+}
+
+# expect_status N DESC CMD...: the command exits with status N.
+expect_status() {
+	want=$1
+	desc=$2
+	shift 2
+	"$@" >"$TMP/.out" 2>"$TMP/.err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok 0 "$desc"; else
+		ok 1 "$desc"
+		echo "#   exit $got, want $want"
+		sed 's/^/#   /' "$TMP/.err" | head -20
+	fi
+}
+
+# is GOT WANT DESC
+is() {
+	if [ "$1" = "$2" ]; then ok 0 "$3"; else
+		ok 1 "$3"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+
+# Compare two files; show a diff on failure.
+same_file() {
+	if cmp -s "$1" "$2"; then ok 0 "$3"; else
+		ok 1 "$3"
+		diff -u "$1" "$2" | head -40 | sed 's/^/#   /'
+	fi
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	test_skip_all_done=1
+	exit 0
+}
+
+skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count # skip $1"
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+}
+
+need_cmd() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "$c is not installed"
+	done
+}
+
+done_testing() {
+	echo "1..$test_count"
+	[ "$test_failed" -eq 0 ]
+}
