@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shared block cache. The structure follows the kernel's squashfs
+ * cache (fs/squashfs/cache.c): fixed entries, round-robin eviction among
+ * unused entries, fills outside the lock. What differs is that every
+ * waiter sleeps on its own futex word, so each wake is a counted event,
+ * and that the way a thread waits for a free entry is a policy (see
+ * cache_wait.c).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "cache_internal.h"
+#include "error.h"
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The set of blocks ever filled, so a second fill counts as a refill. */
+static int seen_insert(struct sqk_cache *c, uint64_t block)
+{
+	size_t i;
+
+	if ((c->seen_count + 1) * 2 > c->seen_cap) {
+		size_t cap = c->seen_cap ? c->seen_cap * 2 : 1024, j;
+		uint64_t *tab = malloc(cap * sizeof(*tab));
+
+		if (!tab)
+			return -1;
+		memset(tab, 0xff, cap * sizeof(*tab));
+		for (j = 0; j < c->seen_cap; j++) {
+			uint64_t b = c->seen[j];
+
+			if (b == SQK_CACHE_NO_BLOCK)
+				continue;
+			for (i = hash64(b) & (cap - 1); tab[i] != SQK_CACHE_NO_BLOCK; i = (i + 1) & (cap - 1))
+				;
+			tab[i] = b;
+		}
+		free(c->seen);
+		c->seen = tab;
+		c->seen_cap = cap;
+	}
+	for (i = hash64(block) & (c->seen_cap - 1); c->seen[i] != SQK_CACHE_NO_BLOCK;
+	     i = (i + 1) & (c->seen_cap - 1))
+		if (c->seen[i] == block)
+			return 1;
+	c->seen[i] = block;
+	c->seen_count++;
+	return 0;
+}
+
+static unsigned bucket_of(const struct sqk_cache *c, uint64_t block)
+{
+	return (unsigned)(hash64(block) & (c->nbuckets - 1));
+}
+
+static void hash_remove(struct sqk_cache *c, unsigned idx)
+{
+	int *p = &c->buckets[bucket_of(c, c->entry[idx].block)];
+
+	while (*p >= 0 && *p != (int)idx)
+		p = &c->hnext[*p];
+	if (*p == (int)idx)
+		*p = c->hnext[idx];
+}
+
+static void hash_insert(struct sqk_cache *c, unsigned idx)
+{
+	unsigned b = bucket_of(c, c->entry[idx].block);
+
+	c->hnext[idx] = c->buckets[b];
+	c->buckets[b] = (int)idx;
+}
+
+static struct sqk_cache_entry *lookup(struct sqk_cache *c, uint64_t block, uint32_t info)
+{
+	unsigned i, n;
+
+	if (c->lookup == SQK_LOOKUP_HASH) {
+		int j;
+
+		for (j = c->buckets[bucket_of(c, block)]; j >= 0; j = c->hnext[j])
+			if (c->entry[j].block == block && c->entry[j].info == info)
+				return &c->entry[j];
+		return NULL;
+	}
+	for (i = c->curr_blk, n = 0; n < c->entries; n++) {
+		if (c->entry[i].block == block && c->entry[i].info == info) {
+			c->curr_blk = i;
+			return &c->entry[i];
+		}
+		i = (i + 1) % c->entries;
+	}
+	return NULL;
+}
+
+/* Round-robin among unused entries, as the kernel chooses its victim. */
+static struct sqk_cache_entry *claim(struct sqk_cache *c, uint64_t block, uint32_t info)
+{
+	unsigned i = c->next_blk, n;
+	struct sqk_cache_entry *e;
+
+	for (n = 0; n < c->entries; n++) {
+		if (c->entry[i].refcount == 0)
+			break;
+		i = (i + 1) % c->entries;
+	}
+	c->next_blk = (i + 1) % c->entries;
+	e = &c->entry[i];
+	if (c->lookup == SQK_LOOKUP_HASH && e->block != SQK_CACHE_NO_BLOCK)
+		hash_remove(c, i);
+	c->unused--;
+	e->block = block;
+	e->info = info;
+	e->refcount = 1;
+	e->pending = 1;
+	e->error = 0;
+	e->length = 0;
+	e->next = 0;
+	if (c->lookup == SQK_LOOKUP_HASH)
+		hash_insert(c, i);
+	switch (seen_insert(c, block)) {
+	case 1:
+		c->stats.refills++;
+		break;
+	case 0:
+		c->stats.distinct++;
+		break;
+	}
+	cache_track_unclaimed(c);
+	return e;
+}
+
+void cache_lock(struct sqk_cache *c)
+{
+	if (pthread_mutex_trylock(&c->lock) != 0) {
+		pthread_mutex_lock(&c->lock);
+		c->stats.lock_contended++;
+	}
+	c->stats.lock_acquisitions++;
+}
+
+void cache_unlock(struct sqk_cache *c)
+{
+	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Wait, lock held, until the pending fill of e completes. w lives in the
+ * caller's frame; the filler unlinks the whole list under the lock before
+ * pending drops, so w is never left behind on e.
+ */
+static void wait_fill(struct sqk_cache *c, struct sqk_cache_entry *e, struct sqk_waiter *w)
+{
+	waiter_init(w, e->block, e->info);
+	w->next = e->fill_waiters;
+	e->fill_waiters = w;
+	while (e->pending) {
+		cache_unlock(c);
+		waiter_sleep(w, c->stall_ms);
+		cache_lock(c);
+		if (e->pending && !__atomic_load_n(&w->word, __ATOMIC_ACQUIRE))
+			c->stats.stalls++;
+		__atomic_store_n(&w->word, 0, __ATOMIC_RELAXED);
+	}
+}
+
+/* Fill done: wake everyone who shares it. Lock held; wakes after unlock. */
+static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e,
+			      struct wake_batch *b)
+{
+	struct sqk_waiter *w = e->fill_waiters, *next;
+
+	e->fill_waiters = NULL;
+	if (w)
+		c->stats.wake_calls++;
+	for (; w; w = next) {
+		next = w->next;
+		c->stats.wakeups_fill++;
+		wake_batch_add(b, w);
+	}
+}
+
+int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
+		  struct sqk_cache_entry **out)
+{
+	struct sqk_cache_entry *e;
+	struct sqk_waiter fw;
+	struct wake_batch wake = {.n = 0};
+	int woken_for_capacity = 0;
+	int err;
+
+	*out = NULL;
+	cache_lock(c);
+	c->stats.lookups++;
+	for (;;) {
+		e = lookup(c, block, info);
+		if (e)
+			break;
+		if (c->unused == 0) {
+			woken_for_capacity = c->policy->wait(c, block, info);
+			continue;
+		}
+		e = claim(c, block, info);
+		c->policy->published(c, block, info);
+		cache_unlock(c);
+
+		err = fill(arg, e);
+
+		cache_lock(c);
+		e->pending = 0;
+		e->error = err;
+		c->stats.fills++;
+		if (err)
+			c->stats.errors++;
+		take_fill_waiters(c, e, &wake);
+		cache_unlock(c);
+		wake_batch_flush(&wake);
+		if (err) {
+			sqk_cache_put(e);
+			return err;
+		}
+		*out = e;
+		return 0;
+	}
+
+	/* The block is cached, or being filled: share it. */
+	if (e->refcount == 0) {
+		c->unused--;
+		cache_track_unclaimed(c);
+	}
+	e->refcount++;
+	if (woken_for_capacity)
+		c->policy->shared(c);
+	if (e->pending) {
+		c->stats.shares++;
+		wait_fill(c, e, &fw);
+	} else {
+		c->stats.hits++;
+	}
+	err = e->error;
+	cache_unlock(c);
+	if (err) {
+		sqk_cache_put(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+void sqk_cache_put(struct sqk_cache_entry *e)
+{
+	struct sqk_cache *c;
+
+	if (!e)
+		return;
+	c = e->cache;
+	cache_lock(c);
+	if (--e->refcount == 0) {
+		/* A failed fill must not be found again. */
+		if (e->error) {
+			unsigned idx = (unsigned)(e - c->entry);
+
+			if (c->lookup == SQK_LOOKUP_HASH)
+				hash_remove(c, idx);
+			e->block = SQK_CACHE_NO_BLOCK;
+		}
+		c->unused++;
+		c->stats.releases++;
+		cache_track_unclaimed(c);
+		c->policy->released(c); /* unlocks */
+		return;
+	}
+	cache_unlock(c);
+}
+
+struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t block_size,
+				   enum sqk_wait_policy policy, enum sqk_lookup lookup_mode)
+{
+	struct sqk_cache *c;
+	unsigned i;
+
+	if (entries == 0 || block_size == 0)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->name = name;
+	c->entries = entries;
+	c->unused = entries;
+	c->block_size = block_size;
+	c->policy = cache_policy(policy);
+	c->policy_id = policy;
+	c->lookup = lookup_mode;
+	c->stall_ms = 1000;
+	pthread_mutex_init(&c->lock, NULL);
+	c->entry = calloc(entries, sizeof(*c->entry));
+	c->hnext = calloc(entries, sizeof(*c->hnext));
+	for (c->nbuckets = 1; c->nbuckets < 2 * entries; c->nbuckets *= 2)
+		;
+	c->buckets = malloc(c->nbuckets * sizeof(*c->buckets));
+	if (!c->entry || !c->hnext || !c->buckets)
+		goto fail;
+	for (i = 0; i < c->nbuckets; i++)
+		c->buckets[i] = -1;
+	for (i = 0; i < entries; i++) {
+		c->entry[i].block = SQK_CACHE_NO_BLOCK;
+		c->entry[i].cache = c;
+		c->entry[i].data = malloc(block_size);
+		if (!c->entry[i].data)
+			goto fail;
+	}
+	return c;
+fail:
+	sqk_cache_destroy(c);
+	return NULL;
+}
+
+void sqk_cache_destroy(struct sqk_cache *c)
+{
+	unsigned i;
+
+	if (!c)
+		return;
+	for (i = 0; c->entry && i < c->entries; i++)
+		free(c->entry[i].data);
+	free(c->entry);
+	free(c->hnext);
+	free(c->buckets);
+	free(c->seen);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+size_t sqk_cache_block_size(const struct sqk_cache *c)
+{
+	return c->block_size;
+}
+
+unsigned sqk_cache_entries(const struct sqk_cache *c)
+{
+	return c->entries;
+}
+
+const char *sqk_cache_name(const struct sqk_cache *c)
+{
+	return c->name;
+}
+
+void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms)
+{
+	c->stall_ms = ms ? ms : 1;
+}
+
+void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out)
+{
+	cache_lock(c);
+	cache_track_unclaimed(c);
+	*out = c->stats;
+	/* Do not count the lock taken to read the counters. */
+	out->lock_acquisitions--;
+	cache_unlock(c);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_CACHE_H
+#define SQK_CACHE_H
+
+/*
+ * The shared block cache, modelled on the kernel's squashfs cache: a fixed
+ * number of entries, each holding one decompressed block and a reference
+ * count; lookup by block position; the fill runs outside the lock while
+ * the entry is pending, and threads wanting the same block share that
+ * fill. When every entry is in use a thread waits, and how it waits is the
+ * wait policy (herd, exclusive or keyed), chosen at run time.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+enum sqk_wait_policy {
+	SQK_POLICY_HERD,      /* the kernel today: every release wakes every waiter */
+	SQK_POLICY_EXCLUSIVE, /* naive wake-one */
+	SQK_POLICY_KEYED,     /* wake-one for capacity, wake-all for the published block */
+};
+
+enum sqk_lookup {
+	SQK_LOOKUP_SCAN, /* linear scan, as the kernel */
+	SQK_LOOKUP_HASH,
+};
+
+struct sqk_cache_entry {
+	uint64_t block; /* position in the image; SQK_CACHE_NO_BLOCK when empty */
+	uint32_t info;  /* the caller's second key part (e.g. the size word) */
+	uint8_t *data;
+	size_t length;  /* decompressed bytes in data */
+	uint64_t next;  /* set by the fill: position of the following block */
+	int error;      /* the fill's error, shared by everyone who waited for it */
+	/* private to cache.c */
+	int refcount;
+	int pending;
+	struct sqk_waiter *fill_waiters;
+	struct sqk_cache *cache;
+};
+
+#define SQK_CACHE_NO_BLOCK UINT64_MAX
+
+/*
+ * Fill e->data (capacity sqk_cache_block_size()) for e->block/e->info;
+ * set e->length (and e->next where it means something). Returns 0 or a
+ * negative sqk_err. Runs in the calling thread without the cache lock.
+ */
+typedef int (*sqk_fill_fn)(void *arg, struct sqk_cache_entry *e);
+
+struct sqk_cache_stats {
+	uint64_t lookups, hits, shares; /* shares: hits on a pending fill */
+	uint64_t fills, refills, errors, distinct;
+	uint64_t releases, wake_calls;
+	uint64_t wakeups_capacity, wakeups_publish, wakeups_handoff, wakeups_fill;
+	uint64_t spurious, handoffs, stalls;
+	uint64_t unclaimed_ns; /* a free entry sat unclaimed while threads slept */
+	uint64_t waits, max_waiters;
+	uint64_t lock_acquisitions, lock_contended;
+};
+
+struct sqk_cache;
+
+struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t block_size,
+				   enum sqk_wait_policy policy, enum sqk_lookup lookup);
+void sqk_cache_destroy(struct sqk_cache *c);
+
+/*
+ * Get the block at (block, info), filling it with fill(arg, e) if it is not
+ * cached. On success *out holds a reference to release with
+ * sqk_cache_put(); on failure *out is NULL and the fill's error returns.
+ */
+int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
+		  struct sqk_cache_entry **out);
+void sqk_cache_put(struct sqk_cache_entry *e);
+
+size_t sqk_cache_block_size(const struct sqk_cache *c);
+unsigned sqk_cache_entries(const struct sqk_cache *c);
+const char *sqk_cache_name(const struct sqk_cache *c);
+void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out);
+/* How long a waiter sleeps before it counts a stall and looks again. */
+void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
+
+const char *sqk_policy_name(enum sqk_wait_policy p);
+/* 0 and *out, or -1 for an unknown name. */
+int sqk_policy_parse(const char *name, enum sqk_wait_policy *out);
+
+#endif
