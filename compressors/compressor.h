@@ -110,7 +110,18 @@ const struct sqk_codec *sqk_codec_by_name(const char *name);
 /* All codecs, terminated by NULL. */
 extern const struct sqk_codec *const sqk_codecs[];
 
-/* Convenience over the registry: defaults, then cfg->level = level if >= 0. */
+/*
+ * Convenience over the registry: the codec's defaults for block_size.
+ * SQK_ERR_UNSUPPORTED for an unknown id. Call it before read_options (xz
+ * checks its dictionary against block_size) and before set_option (xz
+ * dict-size=50% is a share of block_size).
+ */
 int sqk_comp_config_init(struct sqk_comp_config *cfg, int id, uint32_t block_size);
+
+/* Apply one -X KEY=VALUE string to cfg's codec; SQK_ERR_ARG when malformed. */
+int sqk_comp_config_option(struct sqk_comp_config *cfg, const char *key_value);
+
+/* cfg's codec->create(cfg); NULL for an unknown id or out of memory. */
+struct sqk_compressor *sqk_comp_create(const struct sqk_comp_config *cfg);
 
 #endif

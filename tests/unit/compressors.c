@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The six codecs: registry, options blocks (golden bytes written by hand
+ * from the format), -X options, round trips at several levels and block
+ * sizes, and hostile input to the decoders. Buffers handed to decompress
+ * are exactly cap bytes long so ASan sees any write past the end.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "compressor.h"
+#include "error.h"
+#include "format.h"
+#include "tap.h"
+
+#define KiB 1024u
+#define MiB (1024u * 1024u)
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void)
+{
+	/* xorshift64*: deterministic, so every run tests the same bytes. */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static void fill_random(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(rng() >> 32);
+}
+
+/* Text-like data: words from a small vocabulary, some numbers, newlines. */
+static void fill_text(uint8_t *p, size_t n)
+{
+	static const char *const words[] = {
+		"squash", "block",  "inode",	  "fragment", "directory",  "the",	"of",
+		"table",  "export", "superblock", "and",      "compressor", "metadata", "a",
+		"data",	  "xattr",  "id",	  "to",	      "image",	    "cache",	"entry",
+	};
+	size_t i = 0;
+
+	while (i < n) {
+		char tmp[32];
+		uint64_t r = rng();
+		int len;
+
+		if (r % 17 == 0)
+			len = snprintf(tmp, sizeof(tmp), "%u", (unsigned)(r >> 40) % 100000);
+		else
+			len = snprintf(tmp, sizeof(tmp), "%s", words[(r >> 8) % 21]);
+		tmp[len++] = (r >> 20) % 11 == 0 ? '\n' : ' ';
+		for (int k = 0; k < len && i < n; k++)
+			p[i++] = (uint8_t)tmp[k];
+	}
+}
+
+static const char *const codec_names[] = {NULL, "gzip", "lzma", "lzo", "xz", "lz4", "zstd"};
+
+static void test_registry(void)
+{
+	const struct sqk_codec *c;
+	int n = 0;
+
+	for (int id = 1; id <= 6; id++) {
+		c = sqk_codec_by_id(id);
+		ok(c && c->id == id && !strcmp(c->name, codec_names[id]), "id %d is %s", id,
+		   codec_names[id]);
+		ok(sqk_codec_by_name(codec_names[id]) == c, "by name %s", codec_names[id]);
+	}
+	ok(!sqk_codec_by_id(0) && !sqk_codec_by_id(7), "ids 0 and 7 are unknown");
+	ok(!sqk_codec_by_name("bzip2") && !sqk_codec_by_name(NULL), "unknown names");
+	while (sqk_codecs[n])
+		n++;
+	is_int(n, 6, "six codecs in the table");
+
+	struct sqk_comp_config cfg;
+	is_int(sqk_comp_config_init(&cfg, 9, 131072), SQK_ERR_UNSUPPORTED, "config for id 9");
+	is_int(sqk_comp_config_init(&cfg, SQFS_COMP_GZIP, 131072), 0, "config for gzip");
+	is_int(cfg.level, 9, "gzip default level 9");
+	is_int(cfg.window, 15, "gzip default window 15");
+	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 131072);
+	is_int(cfg.level, 6, "xz default level 6");
+	is_int(cfg.dict_size, 131072, "xz default dictionary is the block size");
+	sqk_comp_config_init(&cfg, SQFS_COMP_ZSTD, 131072);
+	is_int(cfg.level, 15, "zstd default level 15");
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZ4, 131072);
+	is_int(cfg.level, 0, "lz4 default level 0");
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZO, 131072);
+	is_int(cfg.level, 8, "lzo default level 8");
+	is_int(cfg.algorithm, SQK_LZO1X_999, "lzo default lzo1x_999");
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZMA, 131072);
+	is_int(cfg.level, 6, "lzma default level 6");
+}
+
+/* -------- options blocks -------- */
+
+struct golden {
+	int id;
+	const char *opts[4]; /* -X options applied to the defaults */
+	size_t len;
+	uint8_t bytes[8];
+};
+
+/* Each written by hand from the field layout, little-endian. */
+static const struct golden goldens[] = {
+	{SQFS_COMP_GZIP, {NULL}, 0, {0}},
+	{SQFS_COMP_GZIP,
+	 {"level=6", "window=12", "strategy=filtered,run_length_encoded"},
+	 8,
+	 {0x06, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x0a, 0x00}},
+	{SQFS_COMP_GZIP, {"strategy=default,huffman_only,fixed"}, 8, {9, 0, 0, 0, 15, 0, 0x15, 0}},
+	{SQFS_COMP_GZIP, {"window=8", "level=1"}, 8, {1, 0, 0, 0, 8, 0, 0, 0}},
+	{SQFS_COMP_XZ, {NULL}, 0, {0}},
+	{SQFS_COMP_XZ,
+	 {"dict-size=64K", "bcj=x86,arm"},
+	 8,
+	 {0x00, 0x00, 0x01, 0x00, 0x09, 0x00, 0x00, 0x00}},
+	{SQFS_COMP_XZ, {"dict-size=37.5%"}, 8, {0x00, 0xc0, 0x00, 0x00, 0, 0, 0, 0}},
+	{SQFS_COMP_XZ,
+	 {"bcj=powerpc,ia64,armthumb,sparc"},
+	 8,
+	 {0x00, 0x00, 0x02, 0x00, 0x36, 0x00, 0x00, 0x00}},
+	{SQFS_COMP_XZ, {"level=9"}, 0, {0}}, /* the xz level is not stored */
+	{SQFS_COMP_LZO, {NULL}, 0, {0}},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1"}, 8, {0, 0, 0, 0, 0, 0, 0, 0}},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_15", "level=3"}, 8, {3, 0, 0, 0, 0, 0, 0, 0}},
+	{SQFS_COMP_LZO, {"level=5"}, 8, {4, 0, 0, 0, 5, 0, 0, 0}},
+	{SQFS_COMP_LZ4, {NULL}, 8, {1, 0, 0, 0, 0, 0, 0, 0}},
+	{SQFS_COMP_LZ4, {"level=9"}, 8, {1, 0, 0, 0, 1, 0, 0, 0}},
+	{SQFS_COMP_ZSTD, {NULL}, 0, {0}},
+	{SQFS_COMP_ZSTD, {"level=19"}, 4, {0x13, 0x00, 0x00, 0x00}},
+	{SQFS_COMP_ZSTD, {"level=1"}, 4, {0x01, 0x00, 0x00, 0x00}},
+	{SQFS_COMP_LZMA, {NULL}, 0, {0}},
+	{SQFS_COMP_LZMA, {"level=9"}, 0, {0}},
+};
+
+static int same_config(const struct sqk_comp_config *a, const struct sqk_comp_config *b)
+{
+	switch (a->id) {
+	case SQFS_COMP_GZIP:
+		return a->level == b->level && a->window == b->window &&
+		       a->strategies == b->strategies;
+	case SQFS_COMP_XZ:
+		return a->dict_size == b->dict_size && a->filters == b->filters;
+	case SQFS_COMP_LZO:
+		return a->algorithm == b->algorithm &&
+		       (a->algorithm != SQK_LZO1X_999 || a->level == b->level);
+	case SQFS_COMP_LZ4:
+		return (a->level > 0) == (b->level > 0);
+	case SQFS_COMP_ZSTD:
+		return a->level == b->level;
+	}
+	return 1;
+}
+
+static void test_goldens(void)
+{
+	for (size_t g = 0; g < sizeof(goldens) / sizeof(goldens[0]); g++) {
+		const struct golden *gd = &goldens[g];
+		const struct sqk_codec *codec = sqk_codec_by_id(gd->id);
+		struct sqk_comp_config cfg, back;
+		uint8_t buf[16];
+		size_t len = 99;
+		char desc[160];
+		int r = 0;
+
+		snprintf(desc, sizeof(desc), "%s", codec->name);
+		sqk_comp_config_init(&cfg, gd->id, 128 * KiB);
+		for (int i = 0; i < 4 && gd->opts[i]; i++) {
+			r |= sqk_comp_config_option(&cfg, gd->opts[i]);
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " %s",
+				 gd->opts[i]);
+		}
+		is_int(r, 0, "%s: options accepted", desc);
+		memset(buf, 0xee, sizeof(buf));
+		is_int(codec->write_options(&cfg, buf, sizeof(buf), &len), 0, "%s: written", desc);
+		is_int(len, gd->len, "%s: block length", desc);
+		ok(len == gd->len && !memcmp(buf, gd->bytes, gd->len), "%s: golden bytes", desc);
+		if (gd->len == 0)
+			continue;
+		sqk_comp_config_init(&back, gd->id, 128 * KiB);
+		is_int(codec->read_options(&back, gd->bytes, gd->len), 0, "%s: golden read back",
+		       desc);
+		ok(same_config(&cfg, &back) && back.has_options, "%s: same settings read back",
+		   desc);
+		/* The same config, read from an image, writes the same block again. */
+		is_int(codec->write_options(&back, buf, sizeof(buf), &len), 0, "%s: rewritten",
+		       desc);
+		ok(len == gd->len && !memcmp(buf, gd->bytes, gd->len), "%s: rewritten the same",
+		   desc);
+		is_int(codec->write_options(&cfg, buf, gd->len - 1, &len), SQK_ERR_ARG,
+		       "%s: no room is an error", desc);
+	}
+}
+
+struct bad_block {
+	int id;
+	size_t len;
+	uint8_t bytes[12];
+	const char *why;
+};
+
+static const struct bad_block bad_blocks[] = {
+	{SQFS_COMP_GZIP, 0, {0}, "empty"},
+	{SQFS_COMP_GZIP, 7, {9, 0, 0, 0, 15, 0, 0}, "7 bytes"},
+	{SQFS_COMP_GZIP, 9, {9, 0, 0, 0, 15, 0, 0, 0, 0}, "9 bytes"},
+	{SQFS_COMP_GZIP, 8, {0, 0, 0, 0, 15, 0, 0, 0}, "level 0"},
+	{SQFS_COMP_GZIP, 8, {10, 0, 0, 0, 15, 0, 0, 0}, "level 10"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 1, 15, 0, 0, 0}, "level 2^24+9"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 0, 7, 0, 0, 0}, "window 7"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 0, 16, 0, 0, 0}, "window 16"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 0, 15, 1, 0, 0}, "window 271"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 0, 15, 0, 0x20, 0}, "strategy bit 0x20"},
+	{SQFS_COMP_GZIP, 8, {9, 0, 0, 0, 15, 0, 0, 0x80}, "strategy bit 0x8000"},
+	{SQFS_COMP_XZ, 4, {0, 0, 1, 0}, "4 bytes"},
+	{SQFS_COMP_XZ, 12, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "12 bytes"},
+	{SQFS_COMP_XZ, 8, {0, 0, 0, 0, 0, 0, 0, 0}, "dictionary 0"},
+	{SQFS_COMP_XZ, 8, {0, 0x10, 0, 0, 0, 0, 0, 0}, "dictionary 4K"},
+	{SQFS_COMP_XZ, 8, {0, 0x40, 0x01, 0, 0, 0, 0, 0}, "dictionary 80K (5 * 16K)"},
+	{SQFS_COMP_XZ, 8, {0, 0xc0, 0x01, 0, 0, 0, 0, 0}, "dictionary 112K (7 * 16K)"},
+	{SQFS_COMP_XZ, 8, {0, 0, 0x04, 0, 0, 0, 0, 0}, "dictionary 256K over 128K blocks"},
+	{SQFS_COMP_XZ, 8, {0, 0, 0x01, 0, 0x40, 0, 0, 0}, "filter bit 0x40"},
+	{SQFS_COMP_XZ, 8, {0, 0, 0x01, 0, 0, 0, 0, 0x80}, "filter bit 2^31"},
+	{SQFS_COMP_LZO, 4, {4, 0, 0, 0}, "4 bytes"},
+	{SQFS_COMP_LZO, 8, {5, 0, 0, 0, 0, 0, 0, 0}, "algorithm 5"},
+	{SQFS_COMP_LZO, 8, {4, 0, 0, 0, 0, 0, 0, 0}, "lzo1x_999 level 0"},
+	{SQFS_COMP_LZO, 8, {4, 0, 0, 0, 10, 0, 0, 0}, "lzo1x_999 level 10"},
+	{SQFS_COMP_LZO, 8, {0, 0, 0, 0, 1, 0, 0, 0}, "lzo1x_1 with a level"},
+	{SQFS_COMP_LZO, 8, {2, 0, 0, 0, 8, 0, 0, 0}, "lzo1x_1_12 with a level"},
+	{SQFS_COMP_LZ4, 0, {0}, "empty"},
+	{SQFS_COMP_LZ4, 4, {1, 0, 0, 0}, "4 bytes"},
+	{SQFS_COMP_LZ4, 8, {0, 0, 0, 0, 0, 0, 0, 0}, "version 0"},
+	{SQFS_COMP_LZ4, 8, {2, 0, 0, 0, 0, 0, 0, 0}, "version 2"},
+	{SQFS_COMP_LZ4, 8, {1, 0, 0, 0, 2, 0, 0, 0}, "flag 0x2"},
+	{SQFS_COMP_ZSTD, 0, {0}, "empty"},
+	{SQFS_COMP_ZSTD, 8, {15, 0, 0, 0, 0, 0, 0, 0}, "8 bytes"},
+	{SQFS_COMP_ZSTD, 4, {0, 0, 0, 0}, "level 0"},
+	{SQFS_COMP_ZSTD, 4, {23, 0, 0, 0}, "level 23"},
+	{SQFS_COMP_ZSTD, 4, {15, 0, 0, 1}, "level 2^24+15"},
+	{SQFS_COMP_LZMA, 0, {0}, "empty"},
+	{SQFS_COMP_LZMA, 8, {0, 0, 1, 0, 0, 0, 0, 0}, "any block at all"},
+};
+
+static void test_bad_blocks(void)
+{
+	for (size_t i = 0; i < sizeof(bad_blocks) / sizeof(bad_blocks[0]); i++) {
+		const struct bad_block *b = &bad_blocks[i];
+		const struct sqk_codec *codec = sqk_codec_by_id(b->id);
+		struct sqk_comp_config cfg, before;
+
+		sqk_comp_config_init(&cfg, b->id, 128 * KiB);
+		before = cfg;
+		is_int(codec->read_options(&cfg, b->bytes, b->len), SQK_ERR_CORRUPT,
+		       "%s options block rejected: %s", codec->name, b->why);
+		(void)before;
+	}
+}
+
+struct opt_case {
+	int id;
+	const char *kv;
+	int want;
+};
+
+static const struct opt_case opt_cases[] = {
+	{SQFS_COMP_GZIP, "level=1", 0},
+	{SQFS_COMP_GZIP, "level=9", 0},
+	{SQFS_COMP_GZIP, "level=0", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level=10", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level=", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level=-1", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level=5x", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level=99999999999999999999999", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "window=8", 0},
+	{SQFS_COMP_GZIP, "window=15", 0},
+	{SQFS_COMP_GZIP, "window=7", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "window=16", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "window=abc", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "strategy=default", 0},
+	{SQFS_COMP_GZIP, "strategy=filtered,huffman_only,run_length_encoded,fixed", 0},
+	{SQFS_COMP_GZIP, "strategy=", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "strategy=default,", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "strategy=rle", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "dict-size=8K", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "bogus=1", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "level", SQK_ERR_ARG},
+	{SQFS_COMP_GZIP, "=9", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "level=0", 0},
+	{SQFS_COMP_XZ, "level=9", 0},
+	{SQFS_COMP_XZ, "level=10", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=8K", 0},
+	{SQFS_COMP_XZ, "dict-size=8192", 0},
+	{SQFS_COMP_XZ, "dict-size=96K", 0},
+	{SQFS_COMP_XZ, "dict-size=128K", 0},
+	{SQFS_COMP_XZ, "dict-size=100%", 0},
+	{SQFS_COMP_XZ, "dict-size=75%", 0},
+	{SQFS_COMP_XZ, "dict-size=37.5%", 0},
+	{SQFS_COMP_XZ, "dict-size=12.5%", 0},
+	{SQFS_COMP_XZ, "dict-size=4K", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=4096", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=256K", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=1M", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=80K", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=30%", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=200%", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=1%", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=64KB", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=64.5K", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=%", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "dict-size=99999999999999999999K", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "bcj=x86", 0},
+	{SQFS_COMP_XZ, "bcj=x86,arm,armthumb,powerpc,sparc,ia64", 0},
+	{SQFS_COMP_XZ, "bcj=arm64", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "bcj=", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "window=15", SQK_ERR_ARG},
+	{SQFS_COMP_LZO, "algorithm=lzo1x_1", 0},
+	{SQFS_COMP_LZO, "algorithm=lzo1x_1_11", 0},
+	{SQFS_COMP_LZO, "algorithm=lzo1x_1_12", 0},
+	{SQFS_COMP_LZO, "algorithm=lzo1x_1_15", 0},
+	{SQFS_COMP_LZO, "algorithm=lzo1x_999", 0},
+	{SQFS_COMP_LZO, "algorithm=lzo1x", SQK_ERR_ARG},
+	{SQFS_COMP_LZO, "algorithm=", SQK_ERR_ARG},
+	{SQFS_COMP_LZO, "level=1", 0},
+	{SQFS_COMP_LZO, "level=9", 0},
+	{SQFS_COMP_LZO, "level=0", SQK_ERR_ARG},
+	{SQFS_COMP_LZO, "level=10", SQK_ERR_ARG},
+	{SQFS_COMP_LZ4, "level=0", 0},
+	{SQFS_COMP_LZ4, "level=12", 0},
+	{SQFS_COMP_LZ4, "level=13", SQK_ERR_ARG},
+	{SQFS_COMP_LZ4, "hc=1", SQK_ERR_ARG},
+	{SQFS_COMP_ZSTD, "level=1", 0},
+	{SQFS_COMP_ZSTD, "level=22", 0},
+	{SQFS_COMP_ZSTD, "level=0", SQK_ERR_ARG},
+	{SQFS_COMP_ZSTD, "level=23", SQK_ERR_ARG},
+	{SQFS_COMP_LZMA, "level=0", 0},
+	{SQFS_COMP_LZMA, "level=9", 0},
+	{SQFS_COMP_LZMA, "level=10", SQK_ERR_ARG},
+	{SQFS_COMP_LZMA, "dict-size=64K", SQK_ERR_ARG},
+};
+
+static void test_set_option(void)
+{
+	for (size_t i = 0; i < sizeof(opt_cases) / sizeof(opt_cases[0]); i++) {
+		const struct opt_case *oc = &opt_cases[i];
+		struct sqk_comp_config cfg, back;
+		const struct sqk_codec *codec = sqk_codec_by_id(oc->id);
+		uint8_t buf[16];
+		size_t len;
+		int r;
+
+		sqk_comp_config_init(&cfg, oc->id, 128 * KiB);
+		r = sqk_comp_config_option(&cfg, oc->kv);
+		is_int(r, oc->want, "%s -X %s", codec->name, oc->kv);
+		if (r)
+			continue;
+		/* Every accepted option survives write_options then read_options. */
+		r = codec->write_options(&cfg, buf, sizeof(buf), &len);
+		sqk_comp_config_init(&back, oc->id, 128 * KiB);
+		if (!r && len)
+			r = codec->read_options(&back, buf, len);
+		ok(!r && same_config(&cfg, &back), "%s -X %s: round trip through the block",
+		   codec->name, oc->kv);
+	}
+
+	struct sqk_comp_config cfg;
+	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 1 * MiB);
+	is_int(sqk_comp_config_option(&cfg, "dict-size=50%"), 0, "xz 50%% of 1M");
+	is_int(cfg.dict_size, 512 * KiB, "is 512K");
+	is_int(sqk_comp_config_option(&cfg, "dict-size=1M"), 0, "xz 1M with 1M blocks");
+	is_int(cfg.dict_size, MiB, "is 1M");
+	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 4 * KiB);
+	is_int(sqk_comp_config_option(&cfg, "dict-size=8K"), SQK_ERR_ARG,
+	       "xz 8K over 4K blocks is refused");
+	sqk_comp_config_init(&cfg, SQFS_COMP_GZIP, 128 * KiB);
+	sqk_comp_config_option(&cfg, "strategy=fixed,filtered");
+	sqk_comp_config_option(&cfg, "strategy=rle");
+	is_int(sqk_comp_config_option(&cfg, "strategy=run_length_encoded"), 0, "strategy again");
+	is_int(cfg.strategies, SQK_GZIP_RLE, "a later strategy list replaces the earlier");
+}
+
+static const char *kv_find(const struct sqk_comp_kv *kv, int n, const char *key, int *num)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(kv[i].key, key)) {
+			*num = kv[i].is_number;
+			return kv[i].value;
+		}
+	}
+	return NULL;
+}
+
+static void check_kv(const struct sqk_comp_kv *kv, int n, const char *key, const char *want,
+		     int want_num, const char *codec)
+{
+	int num = -1;
+	const char *v = kv_find(kv, n, key, &num);
+
+	ok(v && !strcmp(v, want) && num == want_num, "%s describe %s = %s", codec, key, want);
+	if (v && strcmp(v, want))
+		printf("#   got %s\n", v);
+}
+
+static void test_describe(void)
+{
+	struct sqk_comp_config cfg;
+	struct sqk_comp_kv kv[8];
+	int n;
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_GZIP, 128 * KiB);
+	sqk_comp_config_option(&cfg, "strategy=filtered,fixed");
+	n = sqk_codec_by_id(SQFS_COMP_GZIP)->describe(&cfg, kv, 8);
+	is_int(n, 3, "gzip describes three settings");
+	check_kv(kv, n, "compression_level", "9", 1, "gzip");
+	check_kv(kv, n, "window_size", "15", 1, "gzip");
+	check_kv(kv, n, "strategies", "filtered,fixed", 0, "gzip");
+	is_int(sqk_codec_by_id(SQFS_COMP_GZIP)->describe(&cfg, kv, 1), 1, "describe honours max");
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 128 * KiB);
+	n = sqk_codec_by_id(SQFS_COMP_XZ)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "dict_size", "131072", 1, "xz");
+	check_kv(kv, n, "filters", "none", 0, "xz");
+	sqk_comp_config_option(&cfg, "bcj=sparc,x86");
+	n = sqk_codec_by_id(SQFS_COMP_XZ)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "filters", "x86,sparc", 0, "xz");
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZ4, 128 * KiB);
+	n = sqk_codec_by_id(SQFS_COMP_LZ4)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "version", "1", 1, "lz4");
+	check_kv(kv, n, "hc", "0", 1, "lz4");
+	sqk_comp_config_option(&cfg, "level=12");
+	n = sqk_codec_by_id(SQFS_COMP_LZ4)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "hc", "1", 1, "lz4");
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_ZSTD, 128 * KiB);
+	n = sqk_codec_by_id(SQFS_COMP_ZSTD)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "compression_level", "15", 1, "zstd");
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZO, 128 * KiB);
+	n = sqk_codec_by_id(SQFS_COMP_LZO)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "algorithm", "lzo1x_999", 0, "lzo");
+	check_kv(kv, n, "compression_level", "8", 1, "lzo");
+	sqk_comp_config_option(&cfg, "algorithm=lzo1x_1_11");
+	n = sqk_codec_by_id(SQFS_COMP_LZO)->describe(&cfg, kv, 8);
+	check_kv(kv, n, "algorithm", "lzo1x_1_11", 0, "lzo");
+	check_kv(kv, n, "compression_level", "0", 1, "lzo");
+
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZMA, 128 * KiB);
+	is_int(sqk_codec_by_id(SQFS_COMP_LZMA)->describe(&cfg, kv, 8), 0,
+	       "lzma has nothing to describe");
+}
+
+/* -------- round trips -------- */
+
+struct variant {
+	int id;
+	const char *opts[3];
+	uint32_t max_size; /* skip the slow settings on the largest blocks */
+};
+
+static const struct variant variants[] = {
+	{SQFS_COMP_GZIP, {NULL}, MiB},
+	{SQFS_COMP_GZIP, {"level=1"}, MiB},
+	{SQFS_COMP_GZIP, {"level=5"}, MiB},
+	{SQFS_COMP_GZIP, {"window=8"}, MiB},
+	{SQFS_COMP_GZIP, {"window=12", "level=3"}, MiB},
+	{SQFS_COMP_GZIP, {"strategy=default,filtered,huffman_only,run_length_encoded,fixed"}, MiB},
+	{SQFS_COMP_GZIP, {"strategy=huffman_only"}, MiB},
+	{SQFS_COMP_LZMA, {NULL}, MiB},
+	{SQFS_COMP_LZMA, {"level=0"}, MiB},
+	{SQFS_COMP_LZMA, {"level=9"}, 128 * KiB},
+	{SQFS_COMP_LZO, {NULL}, MiB},
+	{SQFS_COMP_LZO, {"level=1"}, MiB},
+	{SQFS_COMP_LZO, {"level=9"}, 128 * KiB},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1"}, MiB},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_11"}, MiB},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_12"}, MiB},
+	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_15"}, MiB},
+	{SQFS_COMP_XZ, {NULL}, MiB},
+	{SQFS_COMP_XZ, {"level=0"}, MiB},
+	{SQFS_COMP_XZ, {"level=9", "dict-size=50%"}, 128 * KiB},
+	{SQFS_COMP_XZ, {"bcj=x86,arm,armthumb,powerpc,sparc,ia64"}, 128 * KiB},
+	{SQFS_COMP_XZ, {"bcj=x86", "dict-size=8K"}, MiB},
+	{SQFS_COMP_LZ4, {NULL}, MiB},
+	{SQFS_COMP_LZ4, {"level=1"}, MiB},
+	{SQFS_COMP_LZ4, {"level=9"}, MiB},
+	{SQFS_COMP_LZ4, {"level=12"}, 128 * KiB},
+	{SQFS_COMP_ZSTD, {NULL}, MiB},
+	{SQFS_COMP_ZSTD, {"level=1"}, MiB},
+	{SQFS_COMP_ZSTD, {"level=19"}, 128 * KiB},
+	{SQFS_COMP_ZSTD, {"level=22"}, 128 * KiB},
+};
+
+static const uint32_t sizes[] = {4 * KiB, 128 * KiB, MiB};
+
+static uint8_t *text_data, *random_data, *zero_data;
+
+static void variant_name(const struct variant *v, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s", sqk_codec_by_id(v->id)->name);
+	for (int i = 0; i < 3 && v->opts[i]; i++)
+		snprintf(out + strlen(out), cap - strlen(out), " %s", v->opts[i]);
+}
+
+/* Decompress into a heap buffer of exactly cap bytes, so ASan sees overruns. */
+static int decompress_exact(struct sqk_compressor *c, const uint8_t *src, size_t len, size_t cap,
+			    uint8_t **out, size_t *outlen)
+{
+	uint8_t *buf = malloc(cap ? cap : 1);
+	int r;
+
+	*outlen = 0;
+	r = c->decompress(c, src, len, buf, cap, outlen);
+	if (!r && *outlen > cap)
+		r = 1000; /* impossible unless the codec lies */
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return r;
+}
+
+static void round_trip(const struct variant *v, uint32_t bs, const char *kind, const uint8_t *data,
+		       int want_overflow)
+{
+	struct sqk_comp_config cfg;
+	struct sqk_compressor *c, *reader;
+	uint8_t *comp = malloc(bs), *out = NULL;
+	size_t len = 0, outlen = 0;
+	char name[160];
+	int r;
+
+	variant_name(v, name, sizeof(name));
+	sqk_comp_config_init(&cfg, v->id, bs);
+	for (int i = 0; i < 3 && v->opts[i]; i++)
+		sqk_comp_config_option(&cfg, v->opts[i]);
+	c = sqk_comp_create(&cfg);
+	/* A reader made from plain defaults must read what any settings wrote. */
+	sqk_comp_config_init(&cfg, v->id, bs);
+	reader = sqk_comp_create(&cfg);
+	if (!ok(c && reader, "%s: instances for %u-byte blocks", name, bs))
+		goto out;
+
+	r = c->compress(c, data, bs, comp, bs, &len);
+	if (want_overflow) {
+		is_int(r, SQK_ERR_OVERFLOW, "%s: %u bytes of %s do not compress", name, bs, kind);
+		goto out;
+	}
+	if (!ok(r == 0 && len > 0 && len < bs, "%s: %u bytes of %s compress (%zu)", name, bs, kind,
+		len))
+		goto out;
+	r = decompress_exact(reader, comp, len, bs, &out, &outlen);
+	ok(r == 0 && outlen == bs && !memcmp(out, data, bs), "%s: %u bytes of %s round trip", name,
+	   bs, kind);
+	free(out);
+	r = decompress_exact(reader, comp, len, bs - 1, NULL, &outlen);
+	ok(r == SQK_ERR_COMPRESSOR, "%s: %s output one byte over cap is refused (%d)", name, kind,
+	   r);
+	/* Not enough room for any result at all. */
+	is_int(c->compress(c, data, bs, comp, 4, &len), SQK_ERR_OVERFLOW,
+	       "%s: %s into 4 bytes overflows", name, kind);
+out:
+	if (c)
+		c->destroy(c);
+	if (reader)
+		reader->destroy(reader);
+	free(comp);
+}
+
+static void test_round_trips(void)
+{
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			if (sizes[s] > variants[i].max_size)
+				continue;
+			round_trip(&variants[i], sizes[s], "text", text_data, 0);
+			round_trip(&variants[i], sizes[s], "zeros", zero_data, 0);
+			round_trip(&variants[i], sizes[s], "random", random_data, 1);
+		}
+	}
+}
+
+/* Metadata blocks (8K) go through the same instance as 1M data blocks. */
+static void test_mixed_sizes(void)
+{
+	for (int id = 1; id <= 6; id++) {
+		struct sqk_comp_config cfg;
+		struct sqk_compressor *c;
+		uint8_t *comp = malloc(MiB), *out = malloc(MiB);
+		size_t len, outlen;
+		int good = 1;
+
+		sqk_comp_config_init(&cfg, id, MiB);
+		c = sqk_comp_create(&cfg);
+		for (int k = 0; k < 6 && c; k++) {
+			size_t n = k % 2 ? 8192 : (size_t)(MiB >> k);
+			good &= !c->compress(c, text_data + k, n, comp, n, &len);
+			good &= !c->decompress(c, comp, len, out, MiB, &outlen);
+			good &= outlen == n && !memcmp(out, text_data + k, n);
+		}
+		ok(c && good, "%s: one instance takes 8K and 1M blocks in turn", codec_names[id]);
+		if (c)
+			c->destroy(c);
+		free(comp);
+		free(out);
+	}
+}
+
+/* Nothing compresses into less than nothing. */
+static void test_empty(void)
+{
+	for (int id = 1; id <= 6; id++) {
+		struct sqk_comp_config cfg;
+		struct sqk_compressor *c;
+		uint8_t buf[16] = {0};
+		size_t len;
+
+		sqk_comp_config_init(&cfg, id, 4096);
+		c = sqk_comp_create(&cfg);
+		is_int(c->compress(c, buf, 0, buf, sizeof(buf), &len), SQK_ERR_OVERFLOW,
+		       "%s: empty input overflows", codec_names[id]);
+		is_int(c->decompress(c, buf, 0, buf, sizeof(buf), &len), SQK_ERR_COMPRESSOR,
+		       "%s: empty block is refused", codec_names[id]);
+		c->destroy(c);
+	}
+}
+
+/* -------- format details -------- */
+
+static void test_format_details(void)
+{
+	struct sqk_comp_config cfg;
+	struct sqk_compressor *c;
+	uint8_t *comp = malloc(128 * KiB);
+	size_t len = 0;
+	uLongf zlen = 128 * KiB;
+	uint8_t *out = malloc(128 * KiB);
+
+	/* gzip blocks are zlib streams: real zlib must read them too. */
+	sqk_comp_config_init(&cfg, SQFS_COMP_GZIP, 128 * KiB);
+	c = sqk_comp_create(&cfg);
+	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
+	ok(len > 2 && (comp[0] & 0x0f) == 8 && ((comp[0] << 8) | comp[1]) % 31 == 0,
+	   "gzip: zlib header");
+	ok(uncompress(out, &zlen, comp, len) == Z_OK && zlen == 128 * KiB &&
+		   !memcmp(out, text_data, zlen),
+	   "gzip: zlib's uncompress reads our block");
+	c->destroy(c);
+	sqk_comp_config_option(&cfg, "window=9");
+	sqk_comp_config_option(&cfg, "strategy=filtered,fixed");
+	c = sqk_comp_create(&cfg);
+	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
+	zlen = 128 * KiB;
+	ok(uncompress(out, &zlen, comp, len) == Z_OK && zlen == 128 * KiB &&
+		   !memcmp(out, text_data, zlen),
+	   "gzip: zlib reads the window 9 / strategies block");
+	c->destroy(c);
+
+	/* lzma: properties byte, dictionary, the real uncompressed size. */
+	sqk_comp_config_init(&cfg, SQFS_COMP_LZMA, 128 * KiB);
+	c = sqk_comp_create(&cfg);
+	c->compress(c, text_data, 100000, comp, 100000, &len);
+	/* lc=3 lp=0 pb=2: (pb * 5 + lp) * 9 + lc = 93 */
+	is_int(comp[0], 93, "lzma: properties byte 0x5d");
+	ok(comp[1] == 0 && comp[2] == 0 && comp[3] == 2 && comp[4] == 0,
+	   "lzma: dictionary is the block size (128K)");
+	ok(comp[5] == 0xa0 && comp[6] == 0x86 && comp[7] == 0x01 && comp[8] == 0 && comp[9] == 0 &&
+		   comp[10] == 0 && comp[11] == 0 && comp[12] == 0,
+	   "lzma: header holds the uncompressed size 100000");
+	/* A header that promises more than the room is refused before decoding. */
+	comp[7] = 0x10;
+	is_int(c->decompress(c, comp, len, out, 128 * KiB, &len), SQK_ERR_COMPRESSOR,
+	       "lzma: header size over cap is refused");
+	c->destroy(c);
+
+	/* xz: a whole stream with a CRC32 check. */
+	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 128 * KiB);
+	c = sqk_comp_create(&cfg);
+	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
+	ok(len > 12 && !memcmp(comp,
+			       "\xfd"
+			       "7zXZ\0",
+			       6),
+	   "xz: stream magic");
+	ok(comp[6] == 0 && comp[7] == 1, "xz: check type CRC32");
+	ok(!memcmp(comp + len - 2, "YZ", 2), "xz: stream footer");
+	c->destroy(c);
+
+	/* zstd: a frame. */
+	sqk_comp_config_init(&cfg, SQFS_COMP_ZSTD, 128 * KiB);
+	c = sqk_comp_create(&cfg);
+	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
+	ok(!memcmp(comp, "\x28\xb5\x2f\xfd", 4), "zstd: frame magic");
+	c->destroy(c);
+	free(comp);
+	free(out);
+}
+
+/* With candidates, the result is never larger than plain. */
+static void test_best_of(void)
+{
+	static const struct {
+		int id;
+		const char *plain, *many;
+	} cases[] = {
+		{SQFS_COMP_XZ, "level=6", "bcj=x86,arm,armthumb,powerpc,sparc,ia64"},
+		{SQFS_COMP_GZIP, "strategy=default",
+		 "strategy=default,filtered,huffman_only,fixed"},
+	};
+	FILE *f = fopen("/proc/self/exe", "rb");
+	uint8_t *exe = calloc(1, 128 * KiB), *comp = malloc(128 * KiB), *out = malloc(128 * KiB);
+	size_t got = f ? fread(exe, 1, 128 * KiB, f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got < 128 * KiB)
+		memcpy(exe + got, text_data, 128 * KiB - got);
+	for (size_t i = 0; i < 2; i++) {
+		struct sqk_comp_config cfg;
+		struct sqk_compressor *c;
+		size_t plain = 0, many = 0, outlen = 0;
+		const char *name = codec_names[cases[i].id];
+
+		sqk_comp_config_init(&cfg, cases[i].id, 128 * KiB);
+		sqk_comp_config_option(&cfg, cases[i].plain);
+		c = sqk_comp_create(&cfg);
+		c->compress(c, exe, 128 * KiB, comp, 128 * KiB, &plain);
+		c->destroy(c);
+		sqk_comp_config_option(&cfg, cases[i].many);
+		c = sqk_comp_create(&cfg);
+		is_int(c->compress(c, exe, 128 * KiB, comp, 128 * KiB, &many), 0,
+		       "%s: %s compresses program code", name, cases[i].many);
+		ok(many > 0 && many <= plain, "%s: best of several (%zu) <= plain (%zu)", name,
+		   many, plain);
+		ok(!c->decompress(c, comp, many, out, 128 * KiB, &outlen) && outlen == 128 * KiB &&
+			   !memcmp(out, exe, outlen),
+		   "%s: the chosen candidate round trips", name);
+		c->destroy(c);
+	}
+	free(exe);
+	free(comp);
+	free(out);
+}
+
+/* -------- hostile input -------- */
+
+static void test_hostile(void)
+{
+	const uint32_t bs = 64 * KiB;
+	uint8_t *comp = malloc(bs), *bad = malloc(bs + 16), *junk = malloc(bs);
+
+	fill_random(junk, bs);
+	for (int id = 1; id <= 6; id++) {
+		const char *name = codec_names[id];
+		struct sqk_comp_config cfg;
+		struct sqk_compressor *c;
+		size_t len = 0, outlen;
+		int r, all_bad = 1, safe = 1;
+
+		sqk_comp_config_init(&cfg, id, bs);
+		c = sqk_comp_create(&cfg);
+		c->compress(c, text_data, bs, comp, bs, &len);
+
+		is_int(decompress_exact(c, junk, 4096, bs, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: random bytes are refused", name);
+		memset(bad, 0, 64);
+		is_int(decompress_exact(c, bad, 64, bs, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: zero bytes are refused", name);
+		memset(bad, 0xff, 64);
+		is_int(decompress_exact(c, bad, 64, bs, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: 0xff bytes are refused", name);
+
+		/*
+		 * Every truncation is an error. A raw LZ4 block has no end
+		 * marker and no size: cut after a run of literals it is a
+		 * shorter valid block, so the reader must check the length.
+		 */
+		for (size_t cut = 1; cut < len; cut += cut < 64 ? 1 : 97) {
+			r = decompress_exact(c, comp, len - cut, bs, NULL, &outlen);
+			all_bad &= r == SQK_ERR_COMPRESSOR ||
+				   (id == SQFS_COMP_LZ4 && r == 0 && outlen < bs);
+		}
+		r = decompress_exact(c, comp, 1, bs, NULL, &outlen);
+		all_bad &= r == SQK_ERR_COMPRESSOR;
+		ok(all_bad, "%s: every truncation of a %zu-byte block is refused%s", name, len,
+		   id == SQFS_COMP_LZ4 ? " or comes out short" : "");
+
+		memcpy(bad, comp, len);
+		bad[len] = 0;
+		is_int(decompress_exact(c, bad, len + 1, bs, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: a trailing byte is refused", name);
+		is_int(decompress_exact(c, comp, len, 0, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: no room at all is refused", name);
+		is_int(decompress_exact(c, comp, len, 1000, NULL, &outlen), SQK_ERR_COMPRESSOR,
+		       "%s: too little room is refused", name);
+
+		/*
+		 * Mutations: not every codec carries a checksum, so a flipped
+		 * byte may decode to other bytes; it must never write past cap
+		 * (ASan) nor claim more than cap.
+		 */
+		for (int k = 0; k < 600; k++) {
+			size_t n = len;
+
+			memcpy(bad, comp, len);
+			for (int m = 0; m < 1 + k % 4; m++)
+				bad[rng() % len] ^= (uint8_t)(1u << (rng() % 8));
+			if (k % 5 == 0)
+				n = 1 + rng() % len;
+			r = decompress_exact(c, bad, n, k % 3 ? bs : bs / 2, NULL, &outlen);
+			safe &= r == 0 || r == SQK_ERR_COMPRESSOR;
+		}
+		ok(safe, "%s: 600 mutated blocks decode or fail cleanly", name);
+		c->destroy(c);
+	}
+	free(comp);
+	free(bad);
+	free(junk);
+}
+
+int main(void)
+{
+	text_data = malloc(MiB + 16);
+	random_data = malloc(MiB);
+	zero_data = calloc(1, MiB);
+	fill_text(text_data, MiB + 16);
+	fill_random(random_data, MiB);
+
+	test_registry();
+	test_goldens();
+	test_bad_blocks();
+	test_set_option();
+	test_describe();
+	test_round_trips();
+	test_mixed_sizes();
+	test_empty();
+	test_format_details();
+	test_best_of();
+	test_hostile();
+
+	free(text_data);
+	free(random_data);
+	free(zero_data);
+	return tap_done();
+}
