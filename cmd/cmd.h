@@ -29,8 +29,8 @@ void sqk_error_code(const char *path, int err);
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse "128K", "1M", "4096"; 0 on success. */
-int sqk_parse_size(const char *s, uint64_t *out);
+int sqk_opt_size(const char *s, uint64_t *out);
 /* Parse a non-negative integer no larger than max; 0 on success. */
-int sqk_parse_uint(const char *s, uint64_t max, uint64_t *out);
+int sqk_opt_uint(const char *s, uint64_t max, uint64_t *out);
 
 #endif

@@ -10,7 +10,6 @@
 	}
 
 STUB(cmd_mkimage)
-STUB(cmd_unimage)
 STUB(cmd_inspect)
 STUB(cmd_ls)
 STUB(cmd_cat)

@@ -46,7 +46,7 @@ int sqk_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int sqk_parse_uint(const char *s, uint64_t max, uint64_t *out)
+int sqk_opt_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -61,7 +61,7 @@ int sqk_parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int sqk_parse_size(const char *s, uint64_t *out)
+int sqk_opt_size(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;

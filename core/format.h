@@ -25,7 +25,8 @@
 #define SQFS_INVALID_XATTR    0xffffffffu
 #define SQFS_INVALID_TABLE    0xffffffffffffffffull
 #define SQFS_MAX_IDS	      65536u /* id_count is 16 bits */
-#define SQFS_NAME_MAX	      256    /* name_size is stored minus one in 8..16 bits */
+#define SQFS_NAME_MAX	      256    /* name_size is stored minus one */
+#define SQFS_NAME_MAX_BUF     (SQFS_NAME_MAX + 1)
 #define SQFS_DIR_HDR_MAX      256    /* entries per directory header */
 
 /* Entries per metadata block of each lookup table. */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* squashkit unimage: extract an image to a directory or an archive. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive_sink.h"
+#include "cmd.h"
+#include "error.h"
+#include "extract.h"
+#include "image.h"
+#include "imageopt.h"
+#include "pool.h"
+#include "walk.h"
+
+static const char usage_text[] =
+	"Usage: squashkit unimage [OPTIONS] IMAGE [PATH...]\n"
+	"Extract IMAGE (or only PATH... and their parents) to a directory or an archive.\n\n"
+	"  -d, --dest DIR            extract into DIR (default squashfs-root; must not exist)\n"
+	"  -f, --force               extract into an existing DIR, replacing what is in the way\n"
+	"  -o, --tar FILE            write an archive to FILE instead ('-' = stdout)\n"
+	"      --format FMT          archive format: pax (default), gnu, ustar, cpio, zip\n"
+	"      --no-xattrs           do not restore extended attributes\n"
+	"      --no-owner            do not restore owners (never restored unless root)\n"
+	"  -j, --threads N           worker threads (default: online CPUs)\n"
+	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
+	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=4\n"
+	"      --stats               print cache and decompression counters at the end\n"
+	"      --json                with --stats: the counters as one JSON object\n"
+	"  -q, --quiet               no progress output\n"
+	"  -h, --help                show this help\n";
+
+enum { OPT_FORMAT = 256, OPT_NO_XATTRS, OPT_NO_OWNER, OPT_POLICY, OPT_CACHE, OPT_STATS, OPT_JSON };
+
+static const struct option longopts[] = {
+	{"dest", required_argument, NULL, 'd'},
+	{"force", no_argument, NULL, 'f'},
+	{"tar", required_argument, NULL, 'o'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
+	{"no-owner", no_argument, NULL, OPT_NO_OWNER},
+	{"threads", required_argument, NULL, 'j'},
+	{"cache-policy", required_argument, NULL, OPT_POLICY},
+	{"cache", required_argument, NULL, OPT_CACHE},
+	{"stats", no_argument, NULL, OPT_STATS},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct unimage {
+	const char *dest, *tar, *format, *image;
+	int force, no_xattrs, no_owner, stats, json, quiet;
+	unsigned threads;
+	struct sqk_image_opts io;
+	int cache_set;
+};
+
+static void warn_entry(void *ctx, const char *path, const char *what)
+{
+	const char *image = ctx;
+
+	fprintf(stderr, "squashkit unimage: %s: /", image);
+	sqk_print_escaped(stderr, path);
+	fprintf(stderr, ": %s\n", what);
+}
+
+/* "IMAGE: /path: what" for an error inside the image. */
+static void report(const char *image, const char *where, int err)
+{
+	fprintf(stderr, "squashkit unimage: %s: ", image);
+	if (where && *where) {
+		sqk_print_escaped(stderr, where);
+		fputs(": ", stderr);
+	}
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+		fprintf(stderr, "%s\n", strerror(errno ? errno : EIO));
+	else
+		fprintf(stderr, "%s\n", sqk_strerror(err));
+}
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int normalise_selection(char **paths, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char *p = paths[i], *q;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strlen(p);
+		while (len > 0 && p[len - 1] == '/')
+			p[--len] = '\0';
+		for (q = p; *q; q++)
+			if (q[0] == '/' && q[1] == '/')
+				return -1;
+		paths[i] = p;
+	}
+	return 0;
+}
+
+static int check_selection(struct sqk_image *img, const char *image, char **paths, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct sqk_inode ino;
+		int err = sqk_resolve(img, paths[i], &ino);
+
+		if (err) {
+			fprintf(stderr, "squashkit unimage: %s: /", image);
+			sqk_print_escaped(stderr, paths[i]);
+			fprintf(stderr, ": %s\n", sqk_strerror(err));
+			return -1;
+		}
+		sqk_inode_free(&ino);
+	}
+	return 0;
+}
+
+static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
+{
+	struct sqk_archive_sink *s;
+	char *tmp = NULL;
+	int fd, err;
+
+	if (strcmp(u->tar, "-") == 0) {
+		fd = STDOUT_FILENO;
+	} else {
+		if (!u->force && access(u->tar, F_OK) == 0) {
+			sqk_error(u->tar, "file exists (use --force to overwrite)");
+			return EXIT_FAIL;
+		}
+		if (asprintf(&tmp, "%s.tmp.XXXXXX", u->tar) < 0)
+			return EXIT_FAIL;
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			sqk_error(u->tar, "%s", strerror(errno));
+			free(tmp);
+			return EXIT_FAIL;
+		}
+	}
+	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, &s);
+	if (!err) {
+		w->sink = sqk_archive_sink_sink(s);
+		err = sqk_walk(w);
+		if (err)
+			report(u->image, w->err_path, err);
+		else if ((err = sqk_archive_sink_finish(s)) != 0)
+			sqk_error(u->tar, "%s", sqk_archive_sink_error(s));
+	} else {
+		sqk_error(u->tar, "%s", sqk_archive_sink_error(NULL));
+	}
+	sqk_archive_sink_destroy(s);
+	if (tmp) {
+		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->tar) != 0)) {
+			sqk_error(u->tar, "%s", strerror(errno));
+			err = SQK_ERR_IO;
+		}
+		if (err) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
+{
+	struct sqk_extract_opts xo = {u->force, u->no_xattrs, u->no_owner, warn_entry,
+				      (void *)u->image};
+	struct sqk_extract *x = NULL;
+	struct sqk_pool *pool;
+	char where[4400] = "";
+	unsigned warnings = 0;
+	int created = 0, fd, err, werr;
+
+	if (mkdir(u->dest, 0755) == 0) {
+		created = 1;
+	} else if (errno != EEXIST || !u->force) {
+		sqk_error(u->dest, "%s", errno == EEXIST ? "destination exists (use --force)"
+							  : strerror(errno));
+		return EXIT_FAIL;
+	}
+	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		sqk_error(u->dest, "%s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	pool = sqk_pool_create(u->threads, 0);
+	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
+	if (!err) {
+		w->sink = sqk_extract_sink(x);
+		werr = sqk_walk(w);
+		err = sqk_extract_finish(x, where, sizeof(where), &warnings);
+		if (werr) {
+			report(u->image, w->err_path, werr);
+			err = werr;
+		} else if (err) {
+			report(u->image, where, err);
+		}
+	} else {
+		report(u->image, NULL, err);
+	}
+	sqk_extract_destroy(x);
+	sqk_pool_destroy(pool);
+	close(fd);
+	/* Leave nothing half-written behind that we created. */
+	if (err && created)
+		sqk_remove_tree(AT_FDCWD, u->dest);
+	if (err)
+		return EXIT_FAIL;
+	return warnings ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_unimage(int argc, char **argv)
+{
+	struct unimage u = {.dest = "squashfs-root", .format = "pax"};
+	struct sqk_walk w;
+	struct sqk_image *img;
+	uint64_t v;
+	int c, ret;
+
+	sqk_image_opts_default(&u.io);
+	u.threads = sqk_online_cpus();
+	while ((c = getopt_long(argc, argv, "d:fo:j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			u.dest = optarg;
+			break;
+		case 'f':
+			u.force = 1;
+			break;
+		case 'o':
+			u.tar = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!sqk_archive_format_known(optarg))
+				return sqk_usage_error("unknown archive format '%s'", optarg);
+			u.format = optarg;
+			break;
+		case OPT_NO_XATTRS:
+			u.no_xattrs = 1;
+			break;
+		case OPT_NO_OWNER:
+			u.no_owner = 1;
+			break;
+		case 'j':
+			if (sqk_opt_uint(optarg, 1024, &v) != 0 || v == 0)
+				return sqk_usage_error("invalid thread count '%s'", optarg);
+			u.threads = (unsigned)v;
+			break;
+		case OPT_POLICY:
+			if (sqk_policy_parse(optarg, &u.io.policy) != 0)
+				return sqk_usage_error("unknown cache policy '%s'", optarg);
+			break;
+		case OPT_CACHE:
+			if (sqk_parse_cache_opt(optarg, &u.io) != 0)
+				return sqk_usage_error("invalid cache sizes '%s'", optarg);
+			u.cache_set = 1;
+			break;
+		case OPT_STATS:
+			u.stats = 1;
+			break;
+		case OPT_JSON:
+			u.json = 1;
+			break;
+		case 'q':
+			u.quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'squashkit unimage --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return sqk_usage_error("missing IMAGE operand");
+	u.image = argv[optind++];
+	if (normalise_selection(argv + optind, argc - optind) != 0)
+		return sqk_usage_error("invalid PATH operand");
+	if (!u.cache_set) {
+		/* Enough entries that workers never queue for one: extraction wants speed. */
+		u.io.meta_entries = 16;
+		u.io.frag_entries = u.threads + 3;
+		u.io.data_entries = u.threads + 1;
+	}
+	u.io.decompressors = u.threads + 1;
+	raise_fd_limit();
+	signal(SIGPIPE, SIG_IGN);
+
+	img = sqk_open_image(u.image, &u.io);
+	if (!img)
+		return EXIT_FAIL;
+	if (check_selection(img, u.image, argv + optind, argc - optind) != 0) {
+		sqk_image_close(img);
+		return EXIT_FAIL;
+	}
+	memset(&w, 0, sizeof(w));
+	w.img = img;
+	w.select = argv + optind;
+	w.nselect = (unsigned)(argc - optind);
+	ret = u.tar ? to_archive(&u, img, &w) : to_directory(&u, img, &w);
+	if (u.stats)
+		sqk_print_stats((u.tar && !strcmp(u.tar, "-")) ? stderr : stdout, img,
+				u.json);
+	sqk_image_close(img);
+	return ret;
+}

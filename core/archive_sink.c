@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "archive_sink.h"
+#include "cache.h"
+#include "data.h"
+#include "error.h"
+#include "format.h"
+#include "image.h"
+#include "xattr.h"
+
+struct sqk_archive_sink {
+	struct sqk_sink sink;
+	struct sqk_image *img;
+	struct archive *a;
+	int pax;
+	int no_xattrs;
+	uint8_t *zeros;
+	char *name;
+	size_t name_cap;
+};
+
+static const struct {
+	const char *name;
+	int (*set)(struct archive *);
+} formats[] = {
+	{"pax", archive_write_set_format_pax},
+	{"gnu", archive_write_set_format_gnutar},
+	{"ustar", archive_write_set_format_ustar},
+	{"cpio", archive_write_set_format_cpio_newc},
+	{"zip", archive_write_set_format_zip},
+};
+
+int sqk_archive_format_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Archive member names: "." for the root, "./path" below it. */
+static const char *member(struct sqk_archive_sink *s, const char *path)
+{
+	size_t len = strlen(path) + 3;
+
+	if (len > s->name_cap) {
+		char *p = realloc(s->name, len);
+
+		if (!p)
+			return NULL;
+		s->name = p;
+		s->name_cap = len;
+	}
+	if (*path)
+		snprintf(s->name, s->name_cap, "./%s", path);
+	else
+		snprintf(s->name, s->name_cap, ".");
+	return s->name;
+}
+
+static int add_xattrs(struct sqk_archive_sink *s, struct archive_entry *ae,
+		      const struct sqk_inode *ino)
+{
+	struct sqk_xattr *xs;
+	uint32_t n, i;
+	int err;
+
+	if (s->no_xattrs || ino->xattr == SQFS_INVALID_XATTR)
+		return 0;
+	err = sqk_xattr_read(s->img, ino->xattr, &xs, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		archive_entry_xattr_add_entry(ae, xs[i].name, xs[i].value, xs[i].value_len);
+	sqk_xattr_free(xs, n);
+	return 0;
+}
+
+static struct archive_entry *make_entry(struct sqk_archive_sink *s, const char *path,
+					const struct sqk_inode *ino, int *err)
+{
+	struct archive_entry *ae = archive_entry_new();
+	const char *name = member(s, path);
+
+	if (!ae || !name) {
+		archive_entry_free(ae);
+		*err = SQK_ERR_NOMEM;
+		return NULL;
+	}
+	archive_entry_set_pathname(ae, name);
+	archive_entry_set_mode(ae, ino->mode);
+	archive_entry_set_uid(ae, ino->uid);
+	archive_entry_set_gid(ae, ino->gid);
+	archive_entry_set_mtime(ae, ino->mtime, 0);
+	*err = add_xattrs(s, ae, ino);
+	if (*err) {
+		archive_entry_free(ae);
+		return NULL;
+	}
+	return ae;
+}
+
+static int write_header(struct sqk_archive_sink *s, struct archive_entry *ae)
+{
+	int r = archive_write_header(s->a, ae);
+
+	archive_entry_free(ae);
+	return r < ARCHIVE_WARN ? SQK_ERR_ARCHIVE : 0;
+}
+
+static int put(struct sqk_archive_sink *s, const void *p, size_t len)
+{
+	while (len > 0) {
+		la_ssize_t n = archive_write_data(s->a, p, len);
+
+		if (n < 0)
+			return SQK_ERR_ARCHIVE;
+		if (n == 0)
+			break;
+		p = (const uint8_t *)p + n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* In pax, the data regions become the sparse map; holes are fed as zeros and skipped. */
+static void add_sparse_map(struct sqk_archive_sink *s, struct archive_entry *ae,
+			   const struct sqk_inode *ino)
+{
+	uint32_t bs = sqk_image_super(s->img)->block_size, i;
+	uint64_t start = 0, end = 0;
+	int in_data = 0, any_hole = 0;
+
+	for (i = 0; i < ino->nblocks; i++)
+		if ((ino->blocks[i] & SQFS_BLOCK_SIZE_MASK) == 0)
+			any_hole = 1;
+	if (!s->pax || !any_hole)
+		return;
+	for (i = 0; i <= ino->nblocks; i++) {
+		int data = i < ino->nblocks ? (ino->blocks[i] & SQFS_BLOCK_SIZE_MASK) != 0 : 0;
+		uint64_t off = (uint64_t)i * bs;
+
+		if (data && !in_data)
+			start = off;
+		if (!data && in_data) {
+			end = off > ino->size ? ino->size : off;
+			archive_entry_sparse_add_entry(ae, (la_int64_t)start,
+						       (la_int64_t)(end - start));
+		}
+		in_data = data;
+	}
+	/* The tail in a fragment is data too. */
+	if (ino->frag_index != SQFS_INVALID_FRAG)
+		archive_entry_sparse_add_entry(ae, (la_int64_t)((uint64_t)ino->nblocks * bs),
+					       (la_int64_t)(ino->size - (uint64_t)ino->nblocks * bs));
+	else if (!end && !in_data)
+		archive_entry_sparse_add_entry(ae, (la_int64_t)ino->size, 0);
+}
+
+static int write_file_data(struct sqk_archive_sink *s, const struct sqk_inode *ino)
+{
+	struct sqk_data_cursor c;
+	struct sqk_cache_entry *e;
+	uint32_t i, len;
+	int err = 0;
+
+	sqk_data_begin(&c, ino);
+	for (i = 0; !err && i < ino->nblocks; i++) {
+		err = sqk_data_next(s->img, &c, &e, &len);
+		if (!err)
+			err = put(s, e ? e->data : s->zeros, len);
+		sqk_cache_put(e);
+	}
+	if (!err && ino->frag_index != SQFS_INVALID_FRAG) {
+		const uint8_t *tail;
+
+		err = sqk_data_tail(s->img, ino, &e, &tail, &len);
+		if (!err)
+			err = put(s, tail, len);
+		sqk_cache_put(e);
+	}
+	return err;
+}
+
+static int as_dir_begin(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
+{
+	struct sqk_archive_sink *s = (struct sqk_archive_sink *)sink;
+	struct archive_entry *ae;
+	int err;
+
+	ae = make_entry(s, path, ino, &err);
+	if (!ae)
+		return err;
+	archive_entry_set_size(ae, 0);
+	return write_header(s, ae);
+}
+
+static int as_dir_end(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
+{
+	return 0;
+}
+
+static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *ino,
+		   const char *link_to)
+{
+	struct sqk_archive_sink *s = (struct sqk_archive_sink *)sink;
+	struct archive_entry *ae;
+	int err;
+
+	ae = make_entry(s, path, ino, &err);
+	if (!ae)
+		return err;
+	if (link_to) {
+		char *target = strdup(member(s, link_to));
+
+		if (!target) {
+			archive_entry_free(ae);
+			return SQK_ERR_NOMEM;
+		}
+		archive_entry_set_pathname(ae, member(s, path));
+		archive_entry_set_hardlink(ae, target);
+		archive_entry_set_size(ae, 0);
+		free(target);
+		return write_header(s, ae);
+	}
+	switch (ino->mode & S_IFMT) {
+	case S_IFREG:
+		archive_entry_set_size(ae, (la_int64_t)ino->size);
+		add_sparse_map(s, ae, ino);
+		err = write_header(s, ae);
+		return err ? err : write_file_data(s, ino);
+	case S_IFLNK:
+		archive_entry_set_symlink(ae, ino->target);
+		break;
+	case S_IFBLK:
+	case S_IFCHR:
+		archive_entry_set_rdevmajor(ae, sqfs_dev_major(ino->rdev));
+		archive_entry_set_rdevminor(ae, sqfs_dev_minor(ino->rdev));
+		break;
+	}
+	archive_entry_set_size(ae, 0);
+	return write_header(s, ae);
+}
+
+int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,
+			    struct sqk_archive_sink **out)
+{
+	struct sqk_archive_sink *s = calloc(1, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return SQK_ERR_NOMEM;
+	s->sink.dir_begin = as_dir_begin;
+	s->sink.dir_end = as_dir_end;
+	s->sink.node = as_node;
+	s->img = img;
+	s->no_xattrs = no_xattrs;
+	s->pax = strcmp(format, "pax") == 0;
+	s->zeros = calloc(1, sqk_image_super(img)->block_size);
+	s->a = archive_write_new();
+	if (!s->zeros || !s->a)
+		goto fail;
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, format) == 0)
+			break;
+	if (i == sizeof(formats) / sizeof(formats[0]) || formats[i].set(s->a) != ARCHIVE_OK)
+		goto fail;
+	/* GNU tar reads SCHILY.xattr.* and warns about libarchive's own keyword. */
+	if (s->pax)
+		archive_write_set_format_option(s->a, "pax", "xattrheader", "SCHILY");
+	archive_write_set_bytes_per_block(s->a, 10240);
+	if (archive_write_open_fd(s->a, fd) != ARCHIVE_OK)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	sqk_archive_sink_destroy(s);
+	return SQK_ERR_ARCHIVE;
+}
+
+struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s)
+{
+	return &s->sink;
+}
+
+int sqk_archive_sink_finish(struct sqk_archive_sink *s)
+{
+	return archive_write_close(s->a) == ARCHIVE_OK ? 0 : SQK_ERR_ARCHIVE;
+}
+
+const char *sqk_archive_sink_error(struct sqk_archive_sink *s)
+{
+	const char *m = s && s->a ? archive_error_string(s->a) : NULL;
+
+	return m ? m : "archive error";
+}
+
+void sqk_archive_sink_destroy(struct sqk_archive_sink *s)
+{
+	if (!s)
+		return;
+	if (s->a)
+		archive_write_free(s->a);
+	free(s->zeros);
+	free(s->name);
+	free(s);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_ARCHIVE_SINK_H
+#define SQK_ARCHIVE_SINK_H
+
+/*
+ * The archive sink: writes the walked tree as one archive through
+ * libarchive (pax, gnu, ustar, cpio or zip), keeping hard links, xattrs and,
+ * in pax, sparse files.
+ */
+#include "walk.h"
+
+struct sqk_image;
+struct sqk_archive_sink;
+
+/* Is name a format this sink writes? */
+int sqk_archive_format_known(const char *name);
+
+/* Write to fd (not closed by the sink) in format; xattrs unless no_xattrs. */
+int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,
+			    struct sqk_archive_sink **out);
+struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s);
+/* Close the archive (writes its trailer). */
+int sqk_archive_sink_finish(struct sqk_archive_sink *s);
+void sqk_archive_sink_destroy(struct sqk_archive_sink *s);
+/* The library's last message, for the error line. */
+const char *sqk_archive_sink_error(struct sqk_archive_sink *s);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_DIR_H
+#define SQK_DIR_H
+
+/*
+ * Directory listings: runs of entries behind headers. The iterator checks
+ * everything a reader relies on for safety: names that are not empty, not
+ * "." or "..", without "/" or NUL; strictly increasing order (so no
+ * duplicates); known types; inode numbers in range.
+ */
+#include <stdint.h>
+
+#include "format.h"
+#include "meta.h"
+
+struct sqk_image;
+struct sqk_inode;
+
+struct sqk_dirent {
+	char name[SQFS_NAME_MAX_BUF];
+	uint32_t name_len;
+	unsigned type; /* basic type 1..7 */
+	uint32_t number;
+	uint64_t ref; /* inode reference */
+};
+
+struct sqk_dir_iter {
+	struct sqk_meta_cursor m;
+	struct sqk_image *img;
+	uint64_t remaining; /* listing bytes left */
+	uint32_t in_header; /* entries left under the current header */
+	uint32_t start;     /* the header's inode block */
+	uint32_t base;      /* the header's inode number */
+	char prev[SQFS_NAME_MAX_BUF];
+	uint32_t prev_len;
+	int checked_order;
+};
+
+int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it);
+/*
+ * 1 and *ent for the next entry, 0 at the end, or a negative error. On
+ * SQK_ERR_BADNAME and SQK_ERR_SEQUENCE, ent holds the offending name.
+ */
+int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent);
+void sqk_dir_close(struct sqk_dir_iter *it);
+
+/* Find name in dir, using its index when it has one. SQK_ERR_NOENT if absent. */
+int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name,
+		   size_t len, struct sqk_dirent *ent);
+
+/* Order of names in a listing: bytewise, shorter first on a common prefix. */
+int sqk_name_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif

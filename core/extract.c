@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "data.h"
+#include "error.h"
+#include "extract.h"
+#include "format.h"
+#include "image.h"
+#include "pool.h"
+#include "xattr.h"
+
+/* Blocks per worker task: large enough to amortise, small enough to spread a big file. */
+#define CHUNK_BLOCKS 16
+
+struct sqk_extract {
+	struct sqk_sink sink;
+	struct sqk_image *img;
+	struct sqk_pool *pool;
+	struct sqk_extract_opts o;
+	int root_fd;
+	int as_root;
+	int stack[SQK_WALK_MAX_DEPTH + 1];
+	unsigned depth;
+	pthread_mutex_t lock; /* guards the fields below, written by workers */
+	int error;
+	char error_path[4352];
+	unsigned warnings;
+};
+
+struct file_job {
+	struct sqk_extract *x;
+	int fd;
+	int refs;
+	int failed;
+	struct sqk_inode ino;
+	char path[];
+};
+
+struct chunk {
+	struct file_job *job;
+	uint32_t first, count;
+	int tail;
+};
+
+static void warn(struct sqk_extract *x, const char *path, const char *what)
+{
+	pthread_mutex_lock(&x->lock);
+	x->warnings++;
+	if (x->o.warn)
+		x->o.warn(x->o.warn_ctx, path, what);
+	pthread_mutex_unlock(&x->lock);
+}
+
+static void fail(struct sqk_extract *x, const char *path, int err)
+{
+	pthread_mutex_lock(&x->lock);
+	if (!x->error) {
+		x->error = err;
+		snprintf(x->error_path, sizeof(x->error_path), "/%s", path);
+	}
+	pthread_mutex_unlock(&x->lock);
+}
+
+static int errno_code(void)
+{
+	return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Remove name under dirfd, whatever it is, never following a symlink. */
+static int remove_at(int dirfd, const char *name)
+{
+	struct dirent *d;
+	DIR *dir;
+	int fd;
+
+	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -1;
+	}
+	while ((d = readdir(dir))) {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+			continue;
+		if (remove_at(fd, d->d_name) != 0) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+int sqk_remove_tree(int dirfd, const char *name)
+{
+	return remove_at(dirfd, name) == 0 ? 0 : errno_code();
+}
+
+/* Make room for a new entry: with --force whatever is there goes. */
+static int clear_way(struct sqk_extract *x, int dirfd, const char *name)
+{
+	if (!x->o.force)
+		return 0;
+	return remove_at(dirfd, name);
+}
+
+static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const char *name,
+			  const struct sqk_inode *ino)
+{
+	struct sqk_xattr *xs;
+	uint32_t n, i;
+	char proc[64];
+	int err;
+
+	if (x->o.no_xattrs || ino->xattr == SQFS_INVALID_XATTR)
+		return;
+	err = sqk_xattr_read(x->img, ino->xattr, &xs, &n);
+	if (err) {
+		fail(x, path, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int r;
+
+		if (name) {
+			/* No descriptor for symlinks and devices: go through /proc, not following. */
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d/", fd);
+			char *p = malloc(strlen(proc) + strlen(name) + 1);
+
+			if (!p)
+				break;
+			strcpy(p, proc);
+			strcat(p, name);
+			r = lsetxattr(p, xs[i].name, xs[i].value, xs[i].value_len, 0);
+			free(p);
+		} else {
+			r = fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
+		}
+		if (r != 0) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "cannot set xattr %s: %s", xs[i].name,
+				 strerror(errno));
+			warn(x, path, msg);
+		}
+	}
+	sqk_xattr_free(xs, n);
+}
+
+static mode_t perm_bits(const struct sqk_extract *x, const struct sqk_inode *ino)
+{
+	mode_t m = ino->mode & 07777;
+
+	/* setuid and setgid only as root, as tar does. */
+	if (!x->as_root)
+		m &= ~(mode_t)(S_ISUID | S_ISGID);
+	return m;
+}
+
+/* Owner, xattrs, mode, then times (last: the others may touch ctime only). */
+static void finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino)
+{
+	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
+
+	if (!x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
+		warn(x, path, "cannot set owner");
+	set_xattrs_fd(x, path, fd, NULL, ino);
+	if (fchmod(fd, perm_bits(x, ino)) != 0)
+		warn(x, path, "cannot set mode");
+	if (futimens(fd, ts) != 0)
+		warn(x, path, "cannot set times");
+}
+
+static void finish_at(struct sqk_extract *x, const char *path, int dirfd, const char *name,
+		      const struct sqk_inode *ino, int is_link)
+{
+	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
+
+	if (!x->o.no_owner && fchownat(dirfd, name, ino->uid, ino->gid, AT_SYMLINK_NOFOLLOW) != 0)
+		warn(x, path, "cannot set owner");
+	set_xattrs_fd(x, path, dirfd, name, ino);
+	if (!is_link && fchmodat(dirfd, name, perm_bits(x, ino), 0) != 0)
+		warn(x, path, "cannot set mode");
+	if (utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW) != 0)
+		warn(x, path, "cannot set times");
+}
+
+static void job_put(struct file_job *job)
+{
+	if (__atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (!job->failed)
+		finish_fd(job->x, job->path, job->fd, &job->ino);
+	if (close(job->fd) != 0 && !job->failed)
+		fail(job->x, job->path, errno_code());
+	sqk_inode_free(&job->ino);
+	free(job);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno_code();
+		}
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static void run_chunk(void *arg, unsigned worker)
+{
+	struct chunk *c = arg;
+	struct file_job *job = c->job;
+	struct sqk_image *img = job->x->img;
+	uint32_t bs = sqk_image_super(img)->block_size;
+	struct sqk_data_cursor cur;
+	struct sqk_cache_entry *e;
+	uint32_t i, len;
+	int err = 0;
+
+	if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED) || job->x->error)
+		goto out;
+	sqk_data_begin(&cur, &job->ino);
+	err = sqk_data_seek(&cur, c->first);
+	for (i = 0; !err && i < c->count; i++) {
+		uint64_t off = (uint64_t)(c->first + i) * bs;
+
+		err = sqk_data_next(img, &cur, &e, &len);
+		if (!err && e)
+			err = write_all(job->fd, e->data, len, off);
+		sqk_cache_put(e);
+	}
+	if (!err && c->tail) {
+		const uint8_t *tail;
+
+		err = sqk_data_tail(img, &job->ino, &e, &tail, &len);
+		if (!err && e)
+			err = write_all(job->fd, tail, len, (uint64_t)job->ino.nblocks * bs);
+		sqk_cache_put(e);
+	}
+	if (err) {
+		__atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+		fail(job->x, job->path, err);
+	}
+out:
+	job_put(job);
+	free(c);
+}
+
+static int submit_file(struct sqk_extract *x, const char *path, int fd, struct sqk_inode *ino)
+{
+	size_t plen = strlen(path);
+	struct file_job *job = malloc(sizeof(*job) + plen + 1);
+	uint32_t first = 0;
+	int has_tail = ino->frag_index != SQFS_INVALID_FRAG;
+
+	if (!job) {
+		close(fd);
+		return SQK_ERR_NOMEM;
+	}
+	job->x = x;
+	job->fd = fd;
+	job->refs = 1; /* ours, until every chunk is queued */
+	job->failed = 0;
+	job->ino = *ino;
+	memcpy(job->path, path, plen + 1);
+	ino->blocks = NULL; /* the job owns the block list now */
+	do {
+		struct chunk *c = malloc(sizeof(*c));
+		uint32_t n = job->ino.nblocks - first;
+
+		if (!c) {
+			job->failed = 1;
+			fail(x, path, SQK_ERR_NOMEM);
+			break;
+		}
+		if (n > CHUNK_BLOCKS)
+			n = CHUNK_BLOCKS;
+		c->job = job;
+		c->first = first;
+		c->count = n;
+		c->tail = has_tail && first + n == job->ino.nblocks;
+		first += n;
+		__atomic_add_fetch(&job->refs, 1, __ATOMIC_ACQ_REL);
+		sqk_pool_submit(x->pool, run_chunk, c);
+	} while (first < job->ino.nblocks);
+	job_put(job);
+	return 0;
+}
+
+static int top(struct sqk_extract *x)
+{
+	return x->stack[x->depth];
+}
+
+static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	struct sqk_extract *x = (struct sqk_extract *)s;
+	const char *name = base_name(path);
+	struct stat st;
+	int fd;
+
+	if (!*path) {
+		fd = dup(x->root_fd);
+	} else {
+		if (mkdirat(top(x), name, 0700) != 0) {
+			if (errno != EEXIST || !x->o.force)
+				return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+			if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				return errno_code();
+			if (!S_ISDIR(st.st_mode) &&
+			    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
+				return errno_code();
+		}
+		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return errno_code();
+	if (x->depth + 1 > SQK_WALK_MAX_DEPTH) {
+		close(fd);
+		return SQK_ERR_OVERFLOW;
+	}
+	x->stack[++x->depth] = fd;
+	return 0;
+}
+
+static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	struct sqk_extract *x = (struct sqk_extract *)s;
+	int fd = x->stack[x->depth--];
+
+	finish_fd(x, path, fd, ino);
+	close(fd);
+	return 0;
+}
+
+/* Open the directory holding path, beneath the root, following no symlink. */
+static int open_parent_beneath(struct sqk_extract *x, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	long fd;
+
+	if (!slash)
+		return dup(x->root_fd);
+	dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -1;
+	fd = syscall(SYS_openat2, x->root_fd, dir, &how, sizeof(how));
+	free(dir);
+	return (int)fd;
+}
+
+static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
+		   const char *link_to)
+{
+	struct sqk_extract *x = (struct sqk_extract *)s;
+	const char *name = base_name(path);
+	int dirfd = top(x), fd;
+
+	if (clear_way(x, dirfd, name) != 0)
+		return errno_code();
+	if (link_to) {
+		int src = open_parent_beneath(x, link_to);
+		int r;
+
+		if (src < 0)
+			return errno_code();
+		r = linkat(src, base_name(link_to), dirfd, name, 0);
+		close(src);
+		return r == 0 ? 0 : (errno == EEXIST ? SQK_ERR_EXIST : errno_code());
+	}
+	switch (ino->mode & S_IFMT) {
+	case S_IFREG:
+		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+		if (ino->size && ftruncate(fd, (off_t)ino->size) != 0) {
+			close(fd);
+			return errno_code();
+		}
+		return submit_file(x, path, fd, ino);
+	case S_IFLNK:
+		if (symlinkat(ino->target, dirfd, name) != 0)
+			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+		finish_at(x, path, dirfd, name, ino, 1);
+		return 0;
+	default: {
+		dev_t dev = makedev(sqfs_dev_major(ino->rdev), sqfs_dev_minor(ino->rdev));
+
+		if (mknodat(dirfd, name, (ino->mode & S_IFMT) | 0600, dev) != 0) {
+			if (errno == EEXIST)
+				return SQK_ERR_EXIST;
+			warn(x, path, strerror(errno));
+			return 0;
+		}
+		finish_at(x, path, dirfd, name, ino, 0);
+		return 0;
+	}
+	}
+}
+
+int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
+		       const struct sqk_extract_opts *opts, struct sqk_extract **out)
+{
+	struct sqk_extract *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return SQK_ERR_NOMEM;
+	x->sink.dir_begin = ex_dir_begin;
+	x->sink.dir_end = ex_dir_end;
+	x->sink.node = ex_node;
+	x->img = img;
+	x->pool = pool;
+	x->o = *opts;
+	x->root_fd = dest_fd;
+	x->as_root = geteuid() == 0;
+	if (!x->as_root)
+		x->o.no_owner = 1;
+	pthread_mutex_init(&x->lock, NULL);
+	*out = x;
+	return 0;
+}
+
+struct sqk_sink *sqk_extract_sink(struct sqk_extract *x)
+{
+	return &x->sink;
+}
+
+int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsigned *warnings)
+{
+	sqk_pool_wait(x->pool);
+	while (x->depth > 0)
+		close(x->stack[x->depth--]);
+	if (x->error && err_path)
+		snprintf(err_path, len, "%s", x->error_path);
+	*warnings = x->warnings;
+	return x->error;
+}
+
+void sqk_extract_destroy(struct sqk_extract *x)
+{
+	if (!x)
+		return;
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_EXTRACT_H
+#define SQK_EXTRACT_H
+
+/*
+ * The directory sink: recreates the walked tree under a destination
+ * directory. Everything is created relative to directory descriptors with
+ * O_NOFOLLOW, so nothing is ever written outside the destination and no
+ * symlink (from the image or found in the destination) is followed. File
+ * data is written by the worker pool, a chunk of blocks per task.
+ */
+#include "walk.h"
+
+struct sqk_image;
+struct sqk_pool;
+
+struct sqk_extract_opts {
+	int force;     /* replace what is in the way */
+	int no_xattrs;
+	int no_owner;  /* never chown (implied when not root) */
+	/* A problem with one entry that does not stop the extraction. */
+	void (*warn)(void *ctx, const char *path, const char *what);
+	void *warn_ctx;
+};
+
+struct sqk_extract;
+
+/* dest_fd: an open directory the tree goes into; the sink does not close it. */
+int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
+		       const struct sqk_extract_opts *opts, struct sqk_extract **out);
+struct sqk_sink *sqk_extract_sink(struct sqk_extract *x);
+/*
+ * Wait for the workers. Returns the first error a worker met (its path in
+ * err_path) or 0; *warnings counts the entries that were warned about.
+ */
+int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsigned *warnings);
+void sqk_extract_destroy(struct sqk_extract *x);
+
+/* Remove name under dirfd and everything below it, following no symlink. */
+int sqk_remove_tree(int dirfd, const char *name);
+
+#endif

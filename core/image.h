@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_IMAGE_H
+#define SQK_IMAGE_H
+
+/*
+ * An open image: the superblock, the compressor, the three block caches
+ * and the small tables read at open (ids, table lookup lists). Everything
+ * else is read on demand through the caches. Safe to use from several
+ * threads at once after open.
+ */
+#include <stdint.h>
+
+#include "cache.h"
+#include "compressor.h"
+#include "file.h"
+#include "format.h"
+
+struct sqk_image_opts {
+	enum sqk_wait_policy policy;
+	enum sqk_lookup lookup;
+	unsigned meta_entries; /* kernel: 8 */
+	unsigned frag_entries; /* kernel: 3 */
+	unsigned data_entries; /* kernel: 1 */
+	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
+	unsigned stall_ms;
+};
+
+void sqk_image_opts_default(struct sqk_image_opts *o);
+
+struct sqk_image;
+
+/* Open and check an image read through file (which the image then owns). */
+int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
+		   struct sqk_image **out);
+void sqk_image_close(struct sqk_image *img);
+
+const struct sqfs_super *sqk_image_super(const struct sqk_image *img);
+const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
+struct sqk_file *sqk_image_file(const struct sqk_image *img);
+struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
+enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COUNT };
+
+/* Where a table ends: the next table's start, or bytes_used. */
+uint64_t sqk_image_table_end(const struct sqk_image *img, uint64_t start);
+
+/* The id table: 0 and *id, or SQK_ERR_CORRUPT for an index out of range. */
+int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id);
+
+/* Read len bytes at pos of the image file. */
+int sqk_image_pread(struct sqk_image *img, uint64_t pos, void *buf, size_t len);
+
+/* Decompressed blocks counted by the image (every fill, every cache). */
+uint64_t sqk_image_decompressions(const struct sqk_image *img);
+
+/*
+ * Read compressed bytes at pos and decompress them into dst (cap bytes).
+ * size_word is a data block size word (bit 24 = stored raw). Used by the
+ * fills of every cache.
+ */
+int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word, uint8_t *dst,
+			 size_t cap, size_t *outlen);
+
+/* Lookup-table positions read at open (fragment, export, xattr ids). */
+struct sqk_lookup_table {
+	uint64_t *pos;
+	uint32_t count; /* metadata blocks */
+};
+const struct sqk_lookup_table *sqk_image_lookup(const struct sqk_image *img, int which);
+enum { SQK_TABLE_FRAG, SQK_TABLE_EXPORT, SQK_TABLE_XATTR, SQK_TABLE_COUNT };
+
+/* The xattr id table header: kv area start and id count (0 when none). */
+void sqk_image_xattr_info(const struct sqk_image *img, uint64_t *kv_start, uint32_t *count);
+
+#endif

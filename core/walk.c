@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dir.h"
+#include "error.h"
+#include "format.h"
+#include "image.h"
+#include "walk.h"
+
+/* Inode number -> first path, for hard links; and directories seen. */
+struct seen {
+	uint32_t number;
+	char *path; /* NULL for a directory */
+};
+
+struct walk_state {
+	struct sqk_walk *w;
+	struct seen *tab;
+	size_t cap, count;
+	char path[4096 + 256];
+	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
+};
+
+static size_t slot(const struct walk_state *st, uint32_t number)
+{
+	return (number * 2654435761u) & (st->cap - 1);
+}
+
+static struct seen *seen_find(struct walk_state *st, uint32_t number)
+{
+	size_t i;
+
+	if (!st->cap)
+		return NULL;
+	for (i = slot(st, number); st->tab[i].number; i = (i + 1) & (st->cap - 1))
+		if (st->tab[i].number == number)
+			return &st->tab[i];
+	return NULL;
+}
+
+static int seen_add(struct walk_state *st, uint32_t number, const char *path)
+{
+	size_t i;
+
+	if ((st->count + 1) * 2 > st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 256, j;
+		struct seen *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return SQK_ERR_NOMEM;
+		for (j = 0; j < st->cap; j++) {
+			if (!st->tab[j].number)
+				continue;
+			for (i = (st->tab[j].number * 2654435761u) & (cap - 1); tab[i].number;
+			     i = (i + 1) & (cap - 1))
+				;
+			tab[i] = st->tab[j];
+		}
+		free(st->tab);
+		st->tab = tab;
+		st->cap = cap;
+	}
+	for (i = slot(st, number); st->tab[i].number; i = (i + 1) & (st->cap - 1))
+		;
+	st->tab[i].number = number;
+	if (path) {
+		st->tab[i].path = strdup(path);
+		if (!st->tab[i].path)
+			return SQK_ERR_NOMEM;
+	}
+	st->count++;
+	return 0;
+}
+
+/* Is path on the way to, or inside, a selected path? */
+static int selected(const struct sqk_walk *w, const char *path, size_t len)
+{
+	unsigned i;
+
+	if (!w->nselect || len == 0)
+		return 1;
+	for (i = 0; i < w->nselect; i++) {
+		const char *s = w->select[i];
+		size_t slen = strlen(s);
+
+		if (slen <= len && memcmp(s, path, slen) == 0 && (path[slen] == '/' || !path[slen]))
+			return 1; /* inside a selection */
+		if (len < slen && memcmp(s, path, len) == 0 && s[len] == '/')
+			return 1; /* a parent of a selection */
+	}
+	return 0;
+}
+
+static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);
+
+static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t plen,
+		 unsigned depth)
+{
+	struct sqk_walk *w = st->w;
+	struct sqk_inode ino;
+	struct seen *s;
+	unsigned i;
+	int err;
+
+	err = sqk_inode_read(w->img, ent->ref, &ino);
+	if (err)
+		return err;
+	if (sqfs_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+		sqk_inode_free(&ino);
+		return SQK_ERR_CORRUPT;
+	}
+	if (ent->type == SQFS_DIR) {
+		for (i = 0; i <= depth; i++)
+			if (st->stack[i] == ino.number)
+				err = SQK_ERR_LOOP;
+		if (!err && seen_find(st, ino.number))
+			err = SQK_ERR_LOOP; /* a directory reached twice */
+		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
+			err = SQK_ERR_OVERFLOW;
+		if (!err)
+			err = seen_add(st, ino.number, NULL);
+		if (!err) {
+			st->stack[depth + 1] = ino.number;
+			err = walk_dir(st, &ino, plen, depth + 1);
+		}
+		sqk_inode_free(&ino);
+		return err;
+	}
+	s = seen_find(st, ino.number);
+	if (s && !s->path)
+		err = SQK_ERR_LOOP; /* a directory's number on a non-directory */
+	if (!err && s) {
+		w->links++;
+		err = w->sink->node(w->sink, st->path, &ino, s->path);
+	} else if (!err) {
+		if (ino.nlink > 1)
+			err = seen_add(st, ino.number, st->path);
+		if (!err) {
+			if (ent->type == SQFS_FILE)
+				w->files++;
+			else
+				w->others++;
+			err = w->sink->node(w->sink, st->path, &ino, NULL);
+		}
+	}
+	sqk_inode_free(&ino);
+	return err;
+}
+
+/* Read a whole listing; the entries are then visited with nothing held. */
+static int read_listing(struct sqk_image *img, struct sqk_inode *dir, struct sqk_dirent **out,
+			size_t *count, struct sqk_dirent *bad)
+{
+	struct sqk_dir_iter it;
+	struct sqk_dirent *ents = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	err = sqk_dir_open(img, dir, &it);
+	while (!err) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct sqk_dirent *p = realloc(ents, ncap * sizeof(*p));
+
+			if (!p) {
+				err = SQK_ERR_NOMEM;
+				break;
+			}
+			ents = p;
+			cap = ncap;
+		}
+		err = sqk_dir_next(&it, &ents[n]);
+		if (err == 1) {
+			n++;
+			err = 0;
+		} else {
+			if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
+				*bad = ents[n];
+			break;
+		}
+	}
+	sqk_dir_close(&it);
+	if (err < 0) {
+		free(ents);
+		return err;
+	}
+	*out = ents;
+	*count = n;
+	return 0;
+}
+
+static int append(struct walk_state *st, size_t plen, const char *name, size_t len)
+{
+	if (plen + 1 + len + 1 > sizeof(st->path))
+		return SQK_ERR_OVERFLOW;
+	if (plen)
+		st->path[plen++] = '/';
+	memcpy(st->path + plen, name, len);
+	st->path[plen + len] = '\0';
+	return 0;
+}
+
+static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
+{
+	struct sqk_walk *w = st->w;
+	struct sqk_dirent *ents = NULL, bad;
+	size_t n = 0, i;
+	int err;
+
+	st->path[plen] = '\0';
+	w->dirs++;
+	err = w->sink->dir_begin(w->sink, st->path, dir);
+	if (err)
+		return err;
+	err = read_listing(w->img, dir, &ents, &n, &bad);
+	if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
+		append(st, plen, bad.name, bad.name_len);
+	for (i = 0; !err && i < n; i++) {
+		err = append(st, plen, ents[i].name, ents[i].name_len);
+		if (err)
+			break;
+		if (!selected(w, st->path, strlen(st->path)))
+			continue;
+		err = visit(st, &ents[i], plen ? plen + 1 + ents[i].name_len : ents[i].name_len,
+			    depth);
+	}
+	free(ents);
+	if (err)
+		return err;
+	st->path[plen] = '\0';
+	return w->sink->dir_end(w->sink, st->path, dir);
+}
+
+int sqk_walk(struct sqk_walk *w)
+{
+	struct walk_state st;
+	struct sqk_inode root;
+	size_t i;
+	int err;
+
+	memset(&st, 0, sizeof(st));
+	st.w = w;
+	w->err_path[0] = '\0';
+	err = sqk_inode_read(w->img, sqk_image_super(w->img)->root_inode, &root);
+	if (err)
+		return err;
+	if (sqfs_basic_type(root.type) != SQFS_DIR) {
+		sqk_inode_free(&root);
+		return SQK_ERR_CORRUPT;
+	}
+	st.stack[0] = root.number;
+	err = seen_add(&st, root.number, NULL);
+	if (!err)
+		err = walk_dir(&st, &root, 0, 0);
+	if (err)
+		snprintf(w->err_path, sizeof(w->err_path), "/%s", st.path);
+	sqk_inode_free(&root);
+	for (i = 0; i < st.cap; i++)
+		free(st.tab[i].path);
+	free(st.tab);
+	return err;
+}
+
+int sqk_resolve(struct sqk_image *img, const char *path, struct sqk_inode *ino)
+{
+	const char *p = path;
+	int err;
+
+	err = sqk_inode_read(img, sqk_image_super(img)->root_inode, ino);
+	while (!err) {
+		struct sqk_dirent ent;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return 0;
+		len = strcspn(p, "/");
+		if (sqfs_basic_type(ino->type) != SQFS_DIR) {
+			err = SQK_ERR_NOTDIR;
+			break;
+		}
+		err = sqk_dir_lookup(img, ino, p, len, &ent);
+		sqk_inode_free(ino);
+		if (!err)
+			err = sqk_inode_read(img, ent.ref, ino);
+		p += len;
+	}
+	sqk_inode_free(ino);
+	return err;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_WALK_H
+#define SQK_WALK_H
+
+/*
+ * A depth-first walk of an image's tree, in directory order, feeding a
+ * sink. A directory's listing is read whole and released before its
+ * children are visited, so the walk never holds metadata blocks across
+ * levels. The walk finds hard links (the same inode number reached
+ * again), refuses directory loops and bounds the depth.
+ */
+#include <stdint.h>
+
+#include "inode.h"
+
+struct sqk_image;
+
+struct sqk_sink {
+	/* A directory, before its children. */
+	int (*dir_begin)(struct sqk_sink *s, const char *path, struct sqk_inode *ino);
+	/* The same directory, after its children. */
+	int (*dir_end)(struct sqk_sink *s, const char *path, struct sqk_inode *ino);
+	/*
+	 * Anything else. link_to is the path of an earlier entry with the same
+	 * inode (a hard link), or NULL. The sink may keep ino->blocks and
+	 * ino->target by setting them to NULL.
+	 */
+	int (*node)(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
+		    const char *link_to);
+};
+
+#define SQK_WALK_MAX_DEPTH 1024
+
+struct sqk_walk {
+	struct sqk_image *img;
+	struct sqk_sink *sink;
+	/* Selected paths (no leading or trailing "/"); none = everything. */
+	char **select;
+	unsigned nselect;
+	/* After a failure: the image path where it happened. */
+	char err_path[4096 + 256 + 2];
+	/* Counters. */
+	uint64_t dirs, files, others, links;
+};
+
+/* Walk from the root. Returns 0 or the first error (from the image or the sink). */
+int sqk_walk(struct sqk_walk *w);
+
+/* Resolve an image path ("a/b/c", leading "/" allowed) to its inode. */
+int sqk_resolve(struct sqk_image *img, const char *path, struct sqk_inode *ino);
+
+#endif
