@@ -9,7 +9,6 @@
 		return EXIT_FAIL;                                                                  \
 	}
 
-STUB(cmd_mkimage)
 STUB(cmd_inspect)
 STUB(cmd_ls)
 STUB(cmd_cat)

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_DATA_WRITER_H
+#define SQK_DATA_WRITER_H
+
+/*
+ * The block pipeline. A source hands in one file at a time: the writer
+ * gives it a buffer per block, the source fills it (or says it is a hole)
+ * and puts it back. Blocks go to the worker pool, which compresses and
+ * hashes them; the main thread takes the results strictly in submission
+ * order and places them, so the output never depends on thread timing.
+ * Tails (small files, and with --tail-ends the ends of large ones) are
+ * hashed and packed into fragment blocks here, in the source's order;
+ * a fragment block is compressed by the pool like any other block.
+ * Memory is bounded by the number of blocks in flight.
+ */
+#include <stdint.h>
+
+#include "compressor.h"
+#include "file.h"
+
+/* Where a file's data ended up: what its inode needs. */
+struct sqk_file_data {
+	uint64_t size;
+	uint64_t blocks_start;
+	uint64_t sparse; /* bytes in sparse blocks */
+	uint32_t *blocks; /* size words */
+	uint32_t nblocks;
+	uint32_t frag, frag_offset;
+	uint64_t tail_hash;
+	uint64_t hash; /* of the whole content, for dedup */
+	struct sqk_file_data *next; /* dedup chain */
+};
+
+struct sqk_data_opts {
+	uint32_t block_size;
+	unsigned threads;
+	int no_fragments, tail_ends, no_dedup, no_sparse;
+};
+
+struct sqk_data_stats {
+	uint64_t files, bytes_in;      /* files and bytes handed in */
+	uint64_t blocks, block_bytes;  /* data blocks written, their stored bytes */
+	uint64_t raw_blocks;	       /* blocks stored uncompressed */
+	uint64_t sparse_blocks, sparse_bytes;
+	uint64_t dedup_files, dedup_bytes; /* whole files found again; bytes not stored */
+	uint64_t dedup_tails, dedup_tail_bytes;
+	uint64_t fragments, fragment_bytes; /* fragment blocks and their stored bytes */
+	uint64_t lseeks;		    /* SEEK_DATA/SEEK_HOLE calls of sparse maps */
+};
+
+struct sqk_data_writer;
+
+/*
+ * comps[i] is worker i's compressor (threads of them); main is the main
+ * thread's, for reading fragments back. Data is written from *pos on.
+ */
+int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor **comps,
+			   struct sqk_compressor *main, struct sqk_file *out, uint64_t pos,
+			   struct sqk_data_writer **dw);
+void sqk_data_writer_destroy(struct sqk_data_writer *dw);
+
+/* Start a file of size bytes whose result goes to fd (owned by the caller). */
+int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size);
+/*
+ * The next piece of the current file: *buf to fill with *len bytes, the
+ * bytes at file offset *off. Returns 0, or 1 when the file is complete.
+ */
+int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uint64_t *off);
+/* Hand the piece back; hole means it is all zero and buf was not filled. */
+int sqk_data_piece_done(struct sqk_data_writer *dw, int hole);
+
+/* Write the last fragment, drain the pipeline; *end is the data's end. */
+int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);
+/* The fragment table entries (16 bytes each) after finish. */
+const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count);
+struct sqk_data_stats *sqk_data_stats(struct sqk_data_writer *dw);
+
+/* Progress: bytes placed so far. */
+uint64_t sqk_data_progress(const struct sqk_data_writer *dw);
+
+/* Block hashes, exposed for tests. */
+uint64_t sqk_hash64(const void *data, size_t len);
+
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_DIR_WRITER_H
+#define SQK_DIR_WRITER_H
+
+/*
+ * Writes one directory listing into the directory table: entries grouped
+ * under headers (at most 256 entries, one inode metadata block, inode
+ * number deltas within s16), a new header whenever the listing crosses an
+ * 8 KiB metadata block, and an index entry for each such header so the
+ * kernel's lookup can skip to the right block.
+ */
+#include <stdint.h>
+
+#include "meta_writer.h"
+
+struct sqk_dir_entry {
+	const char *name;
+	uint32_t len;
+	uint64_t inode_ref;
+	uint32_t ino;
+	unsigned basic_type;
+};
+
+struct sqk_dir_result {
+	uint32_t start;	      /* metadata block of the listing, relative to the table */
+	uint16_t offset;      /* offset of the listing in that block */
+	uint32_t size;	      /* listing bytes (the inode stores size + 3) */
+	uint32_t index_count; /* index entries */
+	uint8_t *index;	      /* encoded index entries (malloc'd) */
+	uint32_t index_len;
+};
+
+int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
+		  struct sqk_dir_result *res);
+
+#endif

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "le.h"
+#include "meta_writer.h"
+
+void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
+		   uint64_t base, int keep_starts)
+{
+	memset(mw, 0, offsetof(struct sqk_meta_writer, buf));
+	mw->used = 0;
+	mw->out_len = 0;
+	mw->total = 0;
+	mw->mem = NULL;
+	mw->mem_cap = 0;
+	mw->starts = NULL;
+	mw->nstarts = mw->starts_cap = 0;
+	mw->comp = comp;
+	mw->file = file;
+	mw->base = base;
+	mw->keep_starts = keep_starts;
+}
+
+void sqk_mw_release(struct sqk_meta_writer *mw)
+{
+	free(mw->mem);
+	free(mw->starts);
+	mw->mem = NULL;
+	mw->starts = NULL;
+}
+
+static int emit(struct sqk_meta_writer *mw, const uint8_t *blk, size_t len)
+{
+	if (mw->keep_starts) {
+		if (mw->nstarts == mw->starts_cap) {
+			size_t cap = mw->starts_cap ? mw->starts_cap * 2 : 16;
+			uint64_t *s = realloc(mw->starts, cap * sizeof(*s));
+
+			if (!s)
+				return SQK_ERR_NOMEM;
+			mw->starts = s;
+			mw->starts_cap = cap;
+		}
+		mw->starts[mw->nstarts++] = mw->out_len;
+	}
+	if (mw->file) {
+		int err = mw->file->write_at(mw->file, mw->base + mw->out_len, blk, len);
+
+		if (err)
+			return err;
+	} else {
+		if (mw->out_len + len > mw->mem_cap) {
+			size_t cap = mw->mem_cap ? mw->mem_cap * 2 : 65536;
+			uint8_t *m;
+
+			while (cap < mw->out_len + len)
+				cap *= 2;
+			m = realloc(mw->mem, cap);
+			if (!m)
+				return SQK_ERR_NOMEM;
+			mw->mem = m;
+			mw->mem_cap = cap;
+		}
+		memcpy(mw->mem + mw->out_len, blk, len);
+	}
+	mw->out_len += len;
+	return 0;
+}
+
+int sqk_mw_flush(struct sqk_meta_writer *mw)
+{
+	size_t out = 0;
+	int err = SQK_ERR_OVERFLOW;
+
+	if (!mw->used)
+		return 0;
+	if (mw->comp)
+		err = mw->comp->compress(mw->comp, mw->buf, mw->used, mw->scratch + 2,
+					 sizeof(mw->scratch) - 2, &out);
+	if (err == 0 && out < mw->used) {
+		put_le16(mw->scratch, (uint16_t)out);
+	} else if (err == 0 || err == SQK_ERR_OVERFLOW) {
+		/* Did not shrink: store it as it is. */
+		out = mw->used;
+		memcpy(mw->scratch + 2, mw->buf, out);
+		put_le16(mw->scratch, (uint16_t)(out | SQFS_META_UNCOMPRESSED));
+	} else {
+		return err;
+	}
+	err = emit(mw, mw->scratch, out + 2);
+	if (err)
+		return err;
+	mw->used = 0;
+	return 0;
+}
+
+int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len) {
+		size_t n = SQFS_META_SIZE - mw->used;
+
+		if (n > len)
+			n = len;
+		memcpy(mw->buf + mw->used, p, n);
+		mw->used += n;
+		mw->total += n;
+		p += n;
+		len -= n;
+		/* Flush as soon as a block fills, so the current block's start is always known. */
+		if (mw->used == SQFS_META_SIZE) {
+			int err = sqk_mw_flush(mw);
+
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+uint64_t sqk_mw_ref(const struct sqk_meta_writer *mw)
+{
+	return SQFS_MKREF(mw->out_len, mw->used);
+}
+
+int sqk_mw_copy_out(const struct sqk_meta_writer *mw, struct sqk_file *file, uint64_t pos)
+{
+	if (!mw->out_len)
+		return 0;
+	return file->write_at(file, pos, mw->mem, mw->out_len);
+}

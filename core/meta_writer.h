@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_META_WRITER_H
+#define SQK_META_WRITER_H
+
+/*
+ * Writes a stream as 8 KiB metadata blocks: each block is compressed, or
+ * stored with bit 15 of its 2-byte header set when compressing does not
+ * shrink it. Blocks go straight to a file at base + offset, or (file
+ * NULL) into memory, for a table that has to wait for another (the
+ * directory table waits for the inode table).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compressor.h"
+#include "file.h"
+
+struct sqk_meta_writer {
+	struct sqk_compressor *comp;
+	struct sqk_file *file;
+	uint64_t base;
+	uint8_t buf[8192];
+	size_t used;		/* bytes in buf */
+	uint64_t out_len;	/* compressed bytes emitted so far */
+	uint64_t total;		/* uncompressed bytes written */
+	uint8_t *mem;		/* memory sink */
+	size_t mem_cap;
+	uint64_t *starts;	/* start of every emitted block, relative */
+	size_t nstarts, starts_cap;
+	int keep_starts;
+	uint8_t scratch[8192 + 2];
+};
+
+void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
+		   uint64_t base, int keep_starts);
+void sqk_mw_release(struct sqk_meta_writer *mw);
+int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len);
+/* The reference of the next byte: (block start << 16) | offset in block. */
+uint64_t sqk_mw_ref(const struct sqk_meta_writer *mw);
+/* Emit the partial block, if any. */
+int sqk_mw_flush(struct sqk_meta_writer *mw);
+/* Copy a memory writer's blocks to file at pos. */
+int sqk_mw_copy_out(const struct sqk_meta_writer *mw, struct sqk_file *file, uint64_t pos);
+
+#endif

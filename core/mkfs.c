@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "data_writer.h"
+#include "dir_writer.h"
+#include "error.h"
+#include "format.h"
+#include "inode_writer.h"
+#include "le.h"
+#include "meta_writer.h"
+#include "mkfs.h"
+#include "src.h"
+#include "table_writer.h"
+#include "tree.h"
+#include "xattr_writer.h"
+
+struct sqk_mkfs {
+	struct sqk_mkfs_opts o;
+	struct sqk_file *out;
+	struct sqk_compressor **comps; /* threads + 1: the last is the main thread's */
+	unsigned ncomps;
+	uint8_t options[256];
+	size_t options_len;
+	uint64_t data_start;
+	struct sqk_tree *tree;
+	struct sqk_xattrs *xattrs;
+	struct sqk_data_writer *dw;
+	struct sqk_src_ctx src;
+	struct sqk_id_table ids;
+	struct sqk_node **order;
+	uint32_t count;
+};
+
+const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
+{
+	return m->src.err_path;
+}
+
+const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m)
+{
+	return m->src.err_msg;
+}
+
+int sqk_mkfs_err_errno(const struct sqk_mkfs *m)
+{
+	return m->src.err_errno;
+}
+
+static int fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
+{
+	errno = 0;
+	sqk_src_fail(&m->src, path, "%s", msg);
+	return err;
+}
+
+int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **res)
+{
+	struct sqk_mkfs *m = calloc(1, sizeof(*m));
+	struct sqk_data_opts dopts;
+	unsigned i;
+	int err;
+
+	if (!m)
+		return SQK_ERR_NOMEM;
+	m->o = *o;
+	m->out = out;
+	if (!m->o.threads)
+		m->o.threads = 1;
+	sqk_id_table_init(&m->ids);
+	m->ncomps = m->o.threads + 1;
+	m->comps = calloc(m->ncomps, sizeof(*m->comps));
+	if (!m->comps) {
+		free(m);
+		return SQK_ERR_NOMEM;
+	}
+	*res = m;
+	for (i = 0; i < m->ncomps; i++) {
+		m->comps[i] = o->codec->create(&m->o.comp);
+		if (!m->comps[i])
+			return SQK_ERR_NOMEM;
+	}
+	err = o->codec->write_options(&m->o.comp, m->options, sizeof(m->options), &m->options_len);
+	if (err)
+		return err;
+	m->data_start = SQFS_SUPER_SIZE + (m->options_len ? 2 + m->options_len : 0);
+	m->tree = sqk_tree_create();
+	if (!m->tree)
+		return SQK_ERR_NOMEM;
+	if (!o->no_xattrs) {
+		m->xattrs = sqk_xattrs_create();
+		if (!m->xattrs)
+			return SQK_ERR_NOMEM;
+	}
+	dopts = (struct sqk_data_opts){
+		.block_size = o->block_size,
+		.threads = m->o.threads,
+		.no_fragments = o->no_fragments,
+		.tail_ends = o->tail_ends,
+		.no_dedup = o->no_dedup,
+		.no_sparse = o->no_sparse,
+	};
+	err = sqk_data_writer_create(&dopts, m->comps, m->comps[m->o.threads], out, m->data_start,
+				     &m->dw);
+	if (err)
+		return err;
+	m->src.tree = m->tree;
+	m->src.xattrs = m->xattrs;
+	m->src.dw = m->dw;
+	m->src.no_hardlinks = o->no_hardlinks;
+	m->src.excludes = o->excludes;
+	m->src.nexcludes = o->nexcludes;
+	for (i = 0; i < (unsigned)o->nskip && i < 2; i++) {
+		m->src.skip_dev[i] = (dev_t)o->skip_dev[i];
+		m->src.skip_ino[i] = (ino_t)o->skip_ino[i];
+	}
+	m->src.nskip = o->nskip;
+	return 0;
+}
+
+void sqk_mkfs_destroy(struct sqk_mkfs *m)
+{
+	unsigned i;
+
+	if (!m)
+		return;
+	sqk_data_writer_destroy(m->dw);
+	for (i = 0; m->comps && i < m->ncomps; i++)
+		if (m->comps[i])
+			m->comps[i]->destroy(m->comps[i]);
+	free(m->comps);
+	sqk_xattrs_destroy(m->xattrs);
+	sqk_src_ctx_release(&m->src);
+	sqk_id_table_release(&m->ids);
+	free(m->order);
+	sqk_tree_destroy(m->tree);
+	free(m);
+}
+
+int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_dir(&m->src, path);
+}
+
+int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_listing(&m->src, path);
+}
+
+int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_archive(&m->src, path);
+}
+
+/* Owners, times and the id table, in inode order; fails early on too many ids. */
+static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
+{
+	uint32_t i, top = 0;
+	uint16_t idx;
+	int err;
+
+	for (i = 0; i < m->count; i++) {
+		struct sqk_node *n = m->order[i];
+
+		if (m->o.force_uid)
+			n->uid = m->o.uid;
+		if (m->o.force_gid)
+			n->gid = m->o.gid;
+		if (m->o.set_mtime)
+			n->mtime = m->o.mtime;
+		else if (m->o.have_epoch && n->mtime > m->o.epoch)
+			n->mtime = m->o.epoch;
+		if (n->mtime > top)
+			top = n->mtime;
+		err = sqk_id_table_get(&m->ids, n->uid, &idx);
+		if (!err)
+			err = sqk_id_table_get(&m->ids, n->gid, &idx);
+		if (err == SQK_ERR_OVERFLOW)
+			return fail(m, err, "",
+				    "more than 65535 distinct owner and group ids; the format "
+				    "stores at most 65535");
+		if (err)
+			return err;
+	}
+	*newest = top;
+	return 0;
+}
+
+static int write_data(struct sqk_mkfs *m)
+{
+	uint64_t total = 0, done = 0;
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < m->count; i++) {
+		struct sqk_node *n = m->order[i];
+
+		if (n->type == SQFS_FILE && !(n->flags & SQK_NODE_DATA_DONE))
+			total += n->size;
+	}
+	for (i = 0; i < m->count; i++) {
+		struct sqk_node *n = m->order[i];
+
+		if (n->type != SQFS_FILE || (n->flags & SQK_NODE_DATA_DONE))
+			continue;
+		n->file.data = sqk_tree_alloc(m->tree, sizeof(*n->file.data));
+		if (!n->file.data)
+			return SQK_ERR_NOMEM;
+		if (n->file.src) {
+			err = sqk_src_feed_file(&m->src, n->file.data, n->file.src, n->size);
+		} else {
+			err = sqk_data_file_begin(m->dw, n->file.data, 0);
+		}
+		if (err)
+			return err;
+		n->flags |= SQK_NODE_DATA_DONE;
+		done += n->size;
+		if (m->o.progress)
+			m->o.progress(m->o.progress_ctx, done, total);
+	}
+	return 0;
+}
+
+static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
+			struct sqk_meta_writer *dmw, struct sqk_mkfs_stats *st)
+{
+	struct sqk_dir_entry *ents = NULL;
+	uint32_t ents_cap = 0, i, k;
+	int err = 0;
+
+	for (i = 0; i < m->count && !err; i++) {
+		struct sqk_node *n = m->order[i];
+		struct sqk_inode_info in = {0};
+		struct sqk_dir_result dr = {0};
+
+		in.basic_type = n->type;
+		in.mode = n->mode;
+		in.mtime = n->mtime;
+		in.ino = n->ino;
+		in.nlink = n->nlink;
+		in.xattr = m->xattrs ? sqk_xattrs_id(m->xattrs, n->xattrs) : SQFS_INVALID_XATTR;
+		if (n->xattrs && in.xattr == SQFS_INVALID_XATTR)
+			return SQK_ERR_NOMEM;
+		err = sqk_id_table_get(&m->ids, n->uid, &in.uid_idx);
+		if (!err)
+			err = sqk_id_table_get(&m->ids, n->gid, &in.gid_idx);
+		if (err)
+			break;
+		switch (n->type) {
+		case SQFS_DIR:
+			if (n->dir.n > ents_cap) {
+				struct sqk_dir_entry *e = realloc(ents, n->dir.n * sizeof(*e));
+
+				if (!e) {
+					err = SQK_ERR_NOMEM;
+					break;
+				}
+				ents = e;
+				ents_cap = n->dir.n;
+			}
+			for (k = 0; k < n->dir.n; k++) {
+				struct sqk_dirent *d = &n->dir.ents[k];
+
+				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
+								 d->node->ino, d->node->type};
+			}
+			err = sqk_dir_write(dmw, ents, n->dir.n, &dr);
+			if (err)
+				break;
+			in.dir_start = dr.start;
+			in.dir_offset = dr.offset;
+			in.dir_size = dr.size + 3;
+			in.index_count = dr.index_count;
+			in.index = dr.index;
+			in.index_len = dr.index_len;
+			in.parent = n->dir.parent ? n->dir.parent->ino : m->count + 1;
+			st->dirs++;
+			break;
+		case SQFS_FILE: {
+			struct sqk_file_data *fd = n->file.data;
+
+			in.blocks_start = fd->blocks_start;
+			in.file_size = fd->size;
+			in.sparse = fd->sparse;
+			in.frag = fd->frag;
+			in.frag_offset = fd->frag == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
+			in.blocks = fd->blocks;
+			in.nblocks = fd->nblocks;
+			st->files++;
+			st->uncompressed += fd->size;
+			break;
+		}
+		case SQFS_SYMLINK:
+			in.target = n->target;
+			in.target_len = (uint32_t)n->size;
+			st->symlinks++;
+			break;
+		case SQFS_BLKDEV:
+		case SQFS_CHRDEV:
+			in.rdev = sqfs_encode_dev(n->dev.major, n->dev.minor);
+			if (n->type == SQFS_BLKDEV)
+				st->blkdevs++;
+			else
+				st->chrdevs++;
+			break;
+		case SQFS_FIFO:
+			st->fifos++;
+			break;
+		case SQFS_SOCKET:
+			st->sockets++;
+			break;
+		}
+		if (n->type != SQFS_DIR && n->nlink > 1)
+			st->hardlinks += n->nlink - 1;
+		if (!err) {
+			n->ref = sqk_mw_ref(imw);
+			err = sqk_inode_write(imw, &in);
+		}
+		free(dr.index);
+	}
+	free(ents);
+	return err;
+}
+
+static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end,
+			 struct sqk_mkfs_stats *st)
+{
+	uint8_t raw[SQFS_SUPER_SIZE], zero[SQFS_DEVBLK_SIZE] = {0};
+	uint64_t padded = (end + SQFS_DEVBLK_SIZE - 1) / SQFS_DEVBLK_SIZE * SQFS_DEVBLK_SIZE;
+	int fd = sqk_file_fd(m->out), err;
+
+	if (padded > end) {
+		err = m->out->write_at(m->out, end, zero, (size_t)(padded - end));
+		if (err)
+			return err;
+	}
+	/* Dedup may have rewound over bytes already in the file: cut them off. */
+	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
+		return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+	if (m->options_len) {
+		uint8_t hdr[2];
+
+		put_le16(hdr, (uint16_t)(m->options_len | SQFS_META_UNCOMPRESSED));
+		err = m->out->write_at(m->out, SQFS_SUPER_SIZE, hdr, 2);
+		if (!err)
+			err = m->out->write_at(m->out, SQFS_SUPER_SIZE + 2, m->options,
+					       m->options_len);
+		if (err)
+			return err;
+	}
+	sqfs_super_encode(sb, raw);
+	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
+	if (err)
+		return err;
+	st->image_size = padded;
+	return m->out->sync(m->out);
+}
+
+int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
+{
+	struct sqk_meta_writer *imw = NULL, *dmw = NULL;
+	struct sqk_compressor *mc = m->comps[m->o.threads];
+	struct sqk_node *root = sqk_tree_root(m->tree);
+	struct sqfs_super sb = {0};
+	struct sqk_data_stats *ds;
+	uint32_t newest = 0, nfrags, i;
+	uint64_t pos, lookup;
+	uint8_t *buf = NULL;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	sqk_tree_sort(m->tree);
+	err = sqk_tree_number(m->tree, &m->order, &m->count);
+	if (err)
+		return err;
+	err = settle_attrs(m, &newest);
+	if (err)
+		return err;
+	if (root->flags & SQK_NODE_IMPLICIT) {
+		/* No source described the root: a plain directory of the newest time. */
+		root->mode = 0755;
+		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
+	}
+	err = write_data(m);
+	if (!err)
+		err = sqk_data_finish(m->dw, &pos);
+	if (err)
+		return err;
+	ds = sqk_data_stats(m->dw);
+
+	imw = malloc(sizeof(*imw));
+	dmw = malloc(sizeof(*dmw));
+	if (!imw || !dmw) {
+		err = SQK_ERR_NOMEM;
+		goto out;
+	}
+	/* The inode table streams to the file; the directory table waits in memory. */
+	sqk_mw_init(imw, mc, m->out, pos, 0);
+	sqk_mw_init(dmw, mc, NULL, 0, 0);
+	sb.inode_table = pos;
+	err = write_inodes(m, imw, dmw, st);
+	if (!err)
+		err = sqk_mw_flush(imw);
+	if (!err)
+		err = sqk_mw_flush(dmw);
+	if (err)
+		goto out;
+	sb.root_inode = root->ref;
+	pos += imw->out_len;
+	sb.dir_table = pos;
+	err = sqk_mw_copy_out(dmw, m->out, pos);
+	if (err)
+		goto out;
+	pos += dmw->out_len;
+	st->inode_table_bytes = imw->out_len;
+	st->dir_table_bytes = dmw->out_len;
+
+	{
+		const uint8_t *frags = sqk_data_fragments(m->dw, &nfrags);
+
+		sb.fragment_table = SQFS_INVALID_TABLE;
+		if (nfrags) {
+			err = sqk_table_write(mc, m->out, &pos, frags,
+					      (size_t)nfrags * SQFS_FRAG_ENTRY_SIZE,
+					      &sb.fragment_table);
+			if (err)
+				goto out;
+		}
+	}
+	sb.export_table = SQFS_INVALID_TABLE;
+	if (!m->o.no_export) {
+		buf = malloc((size_t)m->count * 8);
+		if (!buf) {
+			err = SQK_ERR_NOMEM;
+			goto out;
+		}
+		for (i = 0; i < m->count; i++)
+			put_le64(buf + 8 * (size_t)i, m->order[i]->ref);
+		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * 8, &sb.export_table);
+		if (err)
+			goto out;
+	}
+	err = sqk_id_table_write(&m->ids, mc, m->out, &pos, &lookup);
+	if (err)
+		goto out;
+	sb.id_table = lookup;
+	sb.xattr_table = SQFS_INVALID_TABLE;
+	if (m->xattrs && sqk_xattrs_count(m->xattrs)) {
+		err = sqk_xattrs_write(m->xattrs, mc, m->out, &pos, &sb.xattr_table);
+		if (err)
+			goto out;
+	}
+
+	sb.magic = SQFS_MAGIC;
+	sb.inode_count = m->count;
+	sb.mkfs_time = m->o.set_fstime ? m->o.fstime : m->o.have_epoch ? m->o.epoch : newest;
+	sb.block_size = m->o.block_size;
+	for (sb.block_log = 0; (1u << sb.block_log) < m->o.block_size; sb.block_log++)
+		;
+	sb.fragment_count = nfrags;
+	sb.compressor = (uint16_t)m->o.codec->id;
+	sb.flags = 0;
+	if (!m->o.no_dedup)
+		sb.flags |= SQFS_FLAG_DUPLICATES;
+	if (m->o.no_fragments)
+		sb.flags |= SQFS_FLAG_NO_FRAGMENTS;
+	if (m->o.tail_ends)
+		sb.flags |= SQFS_FLAG_ALWAYS_FRAGMENTS;
+	if (sb.xattr_table == SQFS_INVALID_TABLE)
+		sb.flags |= SQFS_FLAG_NO_XATTRS;
+	if (!m->o.no_export)
+		sb.flags |= SQFS_FLAG_EXPORTABLE;
+	if (m->options_len)
+		sb.flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
+	sb.id_count = (uint16_t)m->ids.count;
+	sb.version_major = SQFS_VERSION_MAJOR;
+	sb.version_minor = SQFS_VERSION_MINOR;
+	sb.bytes_used = pos;
+	err = pad_and_super(m, &sb, pos, st);
+	if (err)
+		goto out;
+
+	st->bytes_used = pos;
+	st->inodes = m->count;
+	st->blocks = ds->blocks;
+	st->raw_blocks = ds->raw_blocks;
+	st->fragments = nfrags;
+	st->ids = m->ids.count;
+	st->xattr_ids = m->xattrs ? sqk_xattrs_count(m->xattrs) : 0;
+	st->dedup_files = ds->dedup_files;
+	st->dedup_bytes = ds->dedup_bytes;
+	st->dedup_tails = ds->dedup_tails;
+	st->dedup_tail_bytes = ds->dedup_tail_bytes;
+	st->sparse_blocks = ds->sparse_blocks;
+	st->sparse_bytes = ds->sparse_bytes;
+	st->lseeks = m->src.lseeks;
+	st->xattrs_skipped = m->src.xattrs_skipped;
+	st->data_bytes = ds->block_bytes + ds->fragment_bytes;
+	st->mkfs_time = sb.mkfs_time;
+out:
+	if (imw)
+		sqk_mw_release(imw);
+	if (dmw)
+		sqk_mw_release(dmw);
+	free(imw);
+	free(dmw);
+	free(buf);
+	return err;
+}

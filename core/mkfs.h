@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_MKFS_H
+#define SQK_MKFS_H
+
+/*
+ * Build an image: sources -> tree -> block pipeline -> metadata ->
+ * superblock. The caller owns the output file (a temporary one it renames
+ * into place) and prints; this only returns codes and says where.
+ */
+#include <stdint.h>
+
+#include "compressor.h"
+#include "file.h"
+
+struct sqk_mkfs_opts {
+	const struct sqk_codec *codec;
+	struct sqk_comp_config comp;
+	uint32_t block_size;
+	unsigned threads;
+	int no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs, no_hardlinks, no_export;
+	int force_uid, force_gid;
+	uint32_t uid, gid;
+	int set_mtime, set_fstime, have_epoch;
+	uint32_t mtime, fstime, epoch;
+	const char *const *excludes;
+	size_t nexcludes;
+	/* Never include these (the image being written, the image it replaces). */
+	uint64_t skip_dev[2], skip_ino[2];
+	int nskip;
+	/* Called after each file's data is placed; bytes done of total. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+};
+
+struct sqk_mkfs_stats {
+	uint64_t bytes_used, image_size, uncompressed;
+	uint64_t inodes, files, dirs, symlinks, blkdevs, chrdevs, fifos, sockets, hardlinks;
+	uint64_t blocks, raw_blocks, fragments, ids, xattr_ids;
+	uint64_t dedup_files, dedup_bytes, dedup_tails, dedup_tail_bytes;
+	uint64_t sparse_blocks, sparse_bytes, lseeks, xattrs_skipped;
+	uint64_t data_bytes, inode_table_bytes, dir_table_bytes;
+	uint32_t mkfs_time;
+};
+
+struct sqk_mkfs;
+
+int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **m);
+void sqk_mkfs_destroy(struct sqk_mkfs *m);
+
+int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
+int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
+int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
+
+/* Write everything after the sources: data, tables, superblock. */
+int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
+
+/* Where the last error happened (a path, may be "") and what it was ("" for the code's text). */
+const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);
+const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m);
+int sqk_mkfs_err_errno(const struct sqk_mkfs *m);
+
+#endif

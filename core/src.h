@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_SRC_H
+#define SQK_SRC_H
+
+/*
+ * The writer's sources: each adds entries to the tree. Directory walks and
+ * listings only describe files (their data is read later, in inode
+ * order); an archive must be read in its own order, so its file data goes
+ * to the block pipeline as it streams by.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "data_writer.h"
+#include "tree.h"
+#include "xattr_writer.h"
+
+/* What every source needs; the error fields say where a failure was. */
+struct sqk_src_ctx {
+	struct sqk_tree *tree;
+	struct sqk_xattrs *xattrs; /* NULL: --no-xattrs */
+	struct sqk_data_writer *dw; /* archives feed it directly */
+	int no_hardlinks;
+	const char *const *excludes;
+	size_t nexcludes;
+	/* Files never to include (the image being written). */
+	dev_t skip_dev[2];
+	ino_t skip_ino[2];
+	int nskip;
+	void *links; /* hard links of directory walks, by device and inode */
+	uint64_t lseeks;
+	unsigned xattrs_skipped;
+	uint64_t entries;
+	/* Set on failure. */
+	char err_path[4096];
+	char err_msg[256];
+	int err_errno;
+};
+
+void sqk_src_ctx_release(struct sqk_src_ctx *c);
+
+/* Does the image path (no leading '/') match an --exclude pattern? */
+int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path);
+
+int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
+int sqk_src_listing(struct sqk_src_ctx *c, const char *path);
+int sqk_src_archive(struct sqk_src_ctx *c, const char *path);
+
+/*
+ * Feed the host file at path (size bytes when it was described) to the
+ * pipeline: one SEEK_DATA/SEEK_HOLE sweep maps a sparse file, then a
+ * cursor walks its blocks; holes are never read.
+ */
+int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fd, const char *path,
+		      uint64_t size);
+
+/* The same for an open descriptor; path names it in messages. */
+int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fd, int fdesc, const char *path,
+		    uint64_t size);
+
+/* Record an error location (errno kept in err_errno). */
+void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Archives through libarchive: tar, pax, GNU, cpio, zip, plain or
+ * compressed, from a file or stdin. An archive can only be read in its own
+ * order, so each file's data goes to the block pipeline while it streams
+ * by (sparse entries keep their holes); only entries without a size are
+ * spooled to a temporary file first. Nothing here needs root.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "format.h"
+#include "src.h"
+
+struct stream {
+	struct archive *a;
+	const uint8_t *chunk;
+	size_t chunk_len;
+	uint64_t chunk_off;
+	int eof;
+};
+
+static uint32_t clamp_u32(int64_t v)
+{
+	if (v < 0)
+		return 0;
+	if (v > 0xffffffffll)
+		return 0xffffffffu;
+	return (uint32_t)v;
+}
+
+static int fail_archive(struct sqk_src_ctx *c, struct archive *a, const char *what)
+{
+	const char *msg = archive_error_string(a);
+
+	errno = 0;
+	sqk_src_fail(c, what, "%s", msg ? msg : "archive error");
+	return SQK_ERR_ARCHIVE;
+}
+
+static int next_chunk(struct sqk_src_ctx *c, struct stream *s, const char *path)
+{
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int r = archive_read_data_block(s->a, &buf, &len, &off);
+
+	if (r == ARCHIVE_EOF) {
+		s->eof = 1;
+		s->chunk_len = 0;
+		return 0;
+	}
+	if (r < ARCHIVE_WARN)
+		return fail_archive(c, s->a, path);
+	s->chunk = buf;
+	s->chunk_len = len;
+	s->chunk_off = (uint64_t)off;
+	return 0;
+}
+
+/* Feed one entry's data; gaps between data blocks are holes. */
+static int feed_stream(struct sqk_src_ctx *c, struct stream *s, struct sqk_file_data *fd,
+		       uint64_t size, const char *path)
+{
+	int err = sqk_data_file_begin(c->dw, fd, size);
+
+	s->chunk_len = 0;
+	s->eof = 0;
+	while (!err) {
+		uint8_t *buf;
+		uint32_t len;
+		uint64_t off, cur, end;
+		int r, hole = 1;
+
+		r = sqk_data_piece(c->dw, &buf, &len, &off);
+		if (r)
+			return r < 0 ? r : 0;
+		cur = off;
+		end = off + len;
+		while (cur < end) {
+			uint64_t n;
+
+			if (!s->chunk_len && !s->eof) {
+				err = next_chunk(c, s, path);
+				if (err)
+					return err;
+				continue;
+			}
+			if (s->eof || s->chunk_off >= end)
+				break;
+			if (s->chunk_off + s->chunk_len <= cur) {
+				s->chunk_len = 0; /* data before this point was given already */
+				continue;
+			}
+			if (s->chunk_off > cur) {
+				if (!hole)
+					memset(buf + (cur - off), 0, (size_t)(s->chunk_off - cur));
+				cur = s->chunk_off;
+			}
+			if (hole && cur > off)
+				memset(buf, 0, (size_t)(cur - off));
+			hole = 0;
+			n = s->chunk_off + s->chunk_len - cur;
+			if (n > end - cur)
+				n = end - cur;
+			memcpy(buf + (cur - off), s->chunk + (cur - s->chunk_off), (size_t)n);
+			cur += n;
+			if (cur == s->chunk_off + s->chunk_len)
+				s->chunk_len = 0;
+		}
+		if (!hole && cur < end)
+			memset(buf + (cur - off), 0, (size_t)(end - cur));
+		err = sqk_data_piece_done(c->dw, hole);
+	}
+	return err;
+}
+
+/* An entry without a size: spool it to learn the size, then feed the spool. */
+static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, struct sqk_file_data *fd,
+			uint64_t *size, const char *path)
+{
+	FILE *tmp = tmpfile();
+	char buf[65536];
+	la_ssize_t n;
+	int err = 0;
+
+	if (!tmp) {
+		sqk_src_fail(c, "temporary file", "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0) {
+		if (fwrite(buf, 1, (size_t)n, tmp) != (size_t)n) {
+			sqk_src_fail(c, "temporary file", "%s", strerror(errno));
+			fclose(tmp);
+			return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+		}
+	}
+	if (n < 0) {
+		fclose(tmp);
+		return fail_archive(c, a, path);
+	}
+	if (fflush(tmp) != 0) {
+		sqk_src_fail(c, "temporary file", "%s", strerror(errno));
+		fclose(tmp);
+		return SQK_ERR_IO;
+	}
+	*size = (uint64_t)ftello(tmp);
+	err = sqk_src_feed_fd(c, fd, fileno(tmp), path, *size);
+	fclose(tmp);
+	return err;
+}
+
+static void set_attrs(struct sqk_node *n, struct archive_entry *e)
+{
+	n->mode = archive_entry_perm(e) & 07777;
+	n->uid = clamp_u32(archive_entry_uid(e));
+	n->gid = clamp_u32(archive_entry_gid(e));
+	n->mtime = clamp_u32(archive_entry_mtime(e));
+}
+
+static int read_xattrs(struct sqk_src_ctx *c, struct archive_entry *e, struct sqk_node *n)
+{
+	int cnt = archive_entry_xattr_reset(e), i = 0, err;
+	struct sqk_xattr_in *in;
+	const char *name;
+	const void *value;
+	size_t size;
+
+	if (cnt <= 0 || !c->xattrs)
+		return 0;
+	in = calloc((size_t)cnt, sizeof(*in));
+	if (!in)
+		return SQK_ERR_NOMEM;
+	while (i < cnt && archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK) {
+		in[i].name = name;
+		in[i].value = value;
+		in[i].value_len = size;
+		i++;
+	}
+	err = sqk_xattrs_intern(c->xattrs, in, (size_t)i, &n->xattrs, &c->xattrs_skipped);
+	free(in);
+	return err;
+}
+
+static unsigned node_type(mode_t t)
+{
+	switch (t) {
+	case AE_IFDIR:
+		return SQFS_DIR;
+	case AE_IFREG:
+		return SQFS_FILE;
+	case AE_IFLNK:
+		return SQFS_SYMLINK;
+	case AE_IFBLK:
+		return SQFS_BLKDEV;
+	case AE_IFCHR:
+		return SQFS_CHRDEV;
+	case AE_IFIFO:
+		return SQFS_FIFO;
+	case AE_IFSOCK:
+		return SQFS_SOCKET;
+	}
+	return 0;
+}
+
+static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *node,
+		     struct archive_entry *e, const char *path)
+{
+	struct sqk_file_data *fd = sqk_tree_alloc(c->tree, sizeof(*fd));
+	uint64_t size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
+	int err;
+
+	if (!fd)
+		return SQK_ERR_NOMEM;
+	if (archive_entry_size_is_set(e))
+		err = feed_stream(c, s, fd, size, path);
+	else
+		err = feed_unsized(c, s->a, fd, &size, path);
+	if (err)
+		return err;
+	node->size = size;
+	node->file.data = fd;
+	node->file.src = NULL;
+	node->flags |= SQK_NODE_DATA_DONE;
+	return 0;
+}
+
+static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *e,
+		 const char *apath)
+{
+	const char *path = archive_entry_pathname(e), *link = archive_entry_hardlink(e);
+	struct sqk_node *parent, *node, *old;
+	const char *name;
+	size_t len;
+	unsigned type;
+	int err;
+
+	if (!path)
+		path = archive_entry_pathname_utf8(e);
+	if (!path) {
+		errno = 0;
+		sqk_src_fail(c, apath, "an entry has no name");
+		return SQK_ERR_ARCHIVE;
+	}
+	while (path[0] == '/')
+		path++;
+	{
+		/* Exclude patterns see the path without "./" and trailing '/'. */
+		char norm[4096];
+		size_t n;
+		const char *p = path;
+
+		while (p[0] == '.' && p[1] == '/')
+			p += 2;
+		n = strlen(p);
+		if (n >= sizeof(norm))
+			n = sizeof(norm) - 1;
+		memcpy(norm, p, n);
+		while (n && norm[n - 1] == '/')
+			n--;
+		norm[n] = '\0';
+		if (n && sqk_src_excluded(c, norm))
+			return 0;
+	}
+	err = sqk_tree_walk_parent(c->tree, path, &parent, &name, &len);
+	if (err) {
+		errno = 0;
+		sqk_src_fail(c, path, err == SQK_ERR_NOTDIR ? "a parent is not a directory"
+							    : "unsafe path in archive");
+		return SQK_ERR_ARCHIVE;
+	}
+	if (link) {
+		struct sqk_node *lp;
+		const char *ln;
+		size_t ll;
+
+		while (link[0] == '/')
+			link++;
+		if (sqk_tree_walk_parent(c->tree, link, &lp, &ln, &ll) || !ll ||
+		    !(node = sqk_tree_lookup(c->tree, lp, ln, ll)) || node->type == SQFS_DIR) {
+			errno = 0;
+			sqk_src_fail(c, path, "hard link to '%s', which is not in the archive before it",
+				     link);
+			return SQK_ERR_ARCHIVE;
+		}
+		if (c->no_hardlinks) {
+			struct sqk_node *copy = sqk_tree_node(c->tree, node->type);
+
+			if (!copy)
+				return SQK_ERR_NOMEM;
+			*copy = *node;
+			copy->nlink = 0;
+			node = copy;
+		}
+		/* cpio keeps a link group's data with its last member. */
+		if (node->type == SQFS_FILE && archive_entry_size_is_set(e) &&
+		    archive_entry_size(e) > 0) {
+			err = feed_node(c, s, node, e, path);
+			if (err)
+				return err;
+		}
+		err = sqk_tree_add(c->tree, parent, name, len, node);
+		goto added;
+	}
+	type = node_type(archive_entry_filetype(e));
+	if (!type) {
+		errno = 0;
+		sqk_src_fail(c, path, "unsupported entry type in archive");
+		return SQK_ERR_UNSUPPORTED;
+	}
+	if (!len) {
+		struct sqk_node *root = sqk_tree_root(c->tree);
+
+		if (type != SQFS_DIR) {
+			errno = 0;
+			sqk_src_fail(c, path, "the root entry is not a directory");
+			return SQK_ERR_ARCHIVE;
+		}
+		set_attrs(root, e);
+		root->flags &= ~SQK_NODE_IMPLICIT;
+		return read_xattrs(c, e, root);
+	}
+	old = sqk_tree_lookup(c->tree, parent, name, len);
+	if (old && old->type == SQFS_DIR && type == SQFS_DIR) {
+		/* Made earlier as a parent, or given twice: the entry's attributes win. */
+		set_attrs(old, e);
+		old->flags &= ~SQK_NODE_IMPLICIT;
+		old->xattrs = NULL;
+		return read_xattrs(c, e, old);
+	}
+	node = sqk_tree_node(c->tree, type);
+	if (!node)
+		return SQK_ERR_NOMEM;
+	set_attrs(node, e);
+	err = read_xattrs(c, e, node);
+	if (err)
+		return err;
+	switch (type) {
+	case SQFS_FILE:
+		if (old) {
+			err = SQK_ERR_EXIST;
+			goto added;
+		}
+		err = feed_node(c, s, node, e, path);
+		if (err)
+			return err;
+		break;
+	case SQFS_SYMLINK: {
+		const char *t = archive_entry_symlink(e);
+
+		if (!t)
+			t = "";
+		node->target = sqk_tree_strdup(c->tree, t, strlen(t));
+		if (!node->target)
+			return SQK_ERR_NOMEM;
+		node->size = strlen(t);
+		break;
+	}
+	case SQFS_BLKDEV:
+	case SQFS_CHRDEV:
+		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
+		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
+		break;
+	}
+	err = sqk_tree_add(c->tree, parent, name, len, node);
+added:
+	if (err == SQK_ERR_EXIST) {
+		errno = 0;
+		sqk_src_fail(c, path, "given more than once");
+		return err;
+	}
+	if (err) {
+		errno = 0;
+		sqk_src_fail(c, path, "%s", sqk_strerror(err));
+		return err;
+	}
+	c->entries++;
+	return 0;
+}
+
+int sqk_src_archive(struct sqk_src_ctx *c, const char *path)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	struct stream s = {0};
+	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+	int r, err = 0;
+
+	if (!a)
+		return SQK_ERR_NOMEM;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (strcmp(path, "-") == 0)
+		r = archive_read_open_fd(a, STDIN_FILENO, 1 << 16);
+	else
+		r = archive_read_open_filename(a, path, 1 << 16);
+	if (r != ARCHIVE_OK) {
+		err = fail_archive(c, a, name);
+		goto out;
+	}
+	s.a = a;
+	for (;;) {
+		r = archive_read_next_header(a, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN) {
+			err = fail_archive(c, a, name);
+			break;
+		}
+		err = entry(c, &s, e, name);
+		if (err)
+			break;
+	}
+out:
+	archive_read_free(a);
+	return err;
+}

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "format.h"
+#include "src.h"
+
+/* Inodes seen with more than one link, to share their node. */
+struct link_slot {
+	dev_t dev;
+	ino_t ino;
+	struct sqk_node *node;
+};
+
+struct link_map {
+	struct link_slot *slots;
+	size_t n, used;
+};
+
+void sqk_src_ctx_release(struct sqk_src_ctx *c)
+{
+	struct link_map *m = c->links;
+
+	if (m) {
+		free(m->slots);
+		free(m);
+	}
+	c->links = NULL;
+}
+
+static size_t link_hash(dev_t dev, ino_t ino)
+{
+	return (size_t)(((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev);
+}
+
+static struct link_slot *link_find(struct link_map *m, dev_t dev, ino_t ino)
+{
+	size_t i = link_hash(dev, ino) & (m->n - 1);
+
+	while (m->slots[i].node && !(m->slots[i].dev == dev && m->slots[i].ino == ino))
+		i = (i + 1) & (m->n - 1);
+	return &m->slots[i];
+}
+
+static int link_map_room(struct sqk_src_ctx *c)
+{
+	struct link_map *m = c->links;
+	size_t i;
+
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return SQK_ERR_NOMEM;
+		c->links = m;
+	}
+	if ((m->used + 1) * 2 > m->n) {
+		struct link_map nm = {.n = m->n ? m->n * 2 : 256, .used = m->used};
+
+		nm.slots = calloc(nm.n, sizeof(*nm.slots));
+		if (!nm.slots)
+			return SQK_ERR_NOMEM;
+		for (i = 0; i < m->n; i++)
+			if (m->slots[i].node)
+				*link_find(&nm, m->slots[i].dev, m->slots[i].ino) = m->slots[i];
+		free(m->slots);
+		*m = nm;
+	}
+	return 0;
+}
+
+static uint32_t clamp_time(time_t t)
+{
+	if (t < 0)
+		return 0;
+	if ((uint64_t)t > 0xffffffffull)
+		return 0xffffffffu;
+	return (uint32_t)t;
+}
+
+static int read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node)
+{
+	char *names = NULL, *p;
+	struct sqk_xattr_in *in = NULL;
+	char **vals = NULL;
+	ssize_t len, cnt = 0, i;
+	int err = 0;
+
+	len = llistxattr(path, NULL, 0);
+	if (len <= 0)
+		return 0; /* none, or not supported here */
+	names = malloc((size_t)len + 1);
+	if (!names)
+		return SQK_ERR_NOMEM;
+	len = llistxattr(path, names, (size_t)len);
+	if (len <= 0) {
+		free(names);
+		return 0;
+	}
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		cnt++;
+	in = calloc((size_t)cnt, sizeof(*in));
+	vals = calloc((size_t)cnt, sizeof(*vals));
+	if (!in || !vals) {
+		err = SQK_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0, p = names; p < names + len; p += strlen(p) + 1) {
+		ssize_t vl = lgetxattr(path, p, NULL, 0);
+
+		if (vl < 0)
+			continue;
+		vals[i] = malloc((size_t)vl + 1);
+		if (!vals[i]) {
+			err = SQK_ERR_NOMEM;
+			goto out;
+		}
+		vl = lgetxattr(path, p, vals[i], (size_t)vl);
+		if (vl < 0)
+			continue;
+		in[i].name = p;
+		in[i].value = vals[i];
+		in[i].value_len = (size_t)vl;
+		i++;
+	}
+	err = sqk_xattrs_intern(c->xattrs, in, (size_t)i, &node->xattrs, &c->xattrs_skipped);
+out:
+	for (i = 0; vals && i < cnt; i++)
+		free(vals[i]);
+	free(vals);
+	free(in);
+	free(names);
+	return err;
+}
+
+static void set_attrs(struct sqk_node *n, const struct stat *st)
+{
+	n->mode = st->st_mode & 07777;
+	n->uid = st->st_uid;
+	n->gid = st->st_gid;
+	n->mtime = clamp_time(st->st_mtim.tv_sec);
+}
+
+struct walk {
+	struct sqk_src_ctx *c;
+	char *host; /* host path, grown as needed */
+	size_t host_cap;
+	char *img; /* image path */
+	size_t img_cap;
+};
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+	if (need > *cap) {
+		size_t n = *cap ? *cap : 256;
+		char *p;
+
+		while (n < need)
+			n *= 2;
+		p = realloc(*buf, n);
+		if (!p)
+			return SQK_ERR_NOMEM;
+		*buf = p;
+		*cap = n;
+	}
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir);
+
+static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir,
+		     const char *name)
+{
+	struct sqk_src_ctx *c = w->c;
+	size_t nlen = strlen(name);
+	struct sqk_node *node = NULL;
+	struct link_slot *ls = NULL;
+	struct stat st;
+	unsigned type;
+	int err, i;
+
+	if (grow(&w->host, &w->host_cap, hlen + nlen + 2) ||
+	    grow(&w->img, &w->img_cap, ilen + nlen + 2))
+		return SQK_ERR_NOMEM;
+	w->host[hlen] = '/';
+	memcpy(w->host + hlen + 1, name, nlen + 1);
+	if (ilen)
+		w->img[ilen] = '/';
+	memcpy(w->img + ilen + (ilen ? 1 : 0), name, nlen + 1);
+	if (sqk_src_excluded(c, w->img))
+		return 0;
+	if (lstat(w->host, &st) != 0) {
+		sqk_src_fail(c, w->host, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	for (i = 0; i < c->nskip; i++)
+		if (st.st_dev == c->skip_dev[i] && st.st_ino == c->skip_ino[i])
+			return 0;
+	switch (st.st_mode & S_IFMT) {
+	case S_IFDIR:
+		type = SQFS_DIR;
+		break;
+	case S_IFREG:
+		type = SQFS_FILE;
+		break;
+	case S_IFLNK:
+		type = SQFS_SYMLINK;
+		break;
+	case S_IFBLK:
+		type = SQFS_BLKDEV;
+		break;
+	case S_IFCHR:
+		type = SQFS_CHRDEV;
+		break;
+	case S_IFIFO:
+		type = SQFS_FIFO;
+		break;
+	case S_IFSOCK:
+		type = SQFS_SOCKET;
+		break;
+	default:
+		sqk_src_fail(c, w->host, "unknown file type");
+		return SQK_ERR_UNSUPPORTED;
+	}
+	if (type != SQFS_DIR && st.st_nlink > 1 && !c->no_hardlinks) {
+		err = link_map_room(c);
+		if (err)
+			return err;
+		ls = link_find(c->links, st.st_dev, st.st_ino);
+		node = ls->node;
+	}
+	if (!node) {
+		node = sqk_tree_node(c->tree, type);
+		if (!node)
+			return SQK_ERR_NOMEM;
+		set_attrs(node, &st);
+		if (type == SQFS_FILE) {
+			node->size = (uint64_t)st.st_size;
+			node->file.src = sqk_tree_strdup(c->tree, w->host, hlen + 1 + nlen);
+			if (!node->file.src)
+				return SQK_ERR_NOMEM;
+		} else if (type == SQFS_SYMLINK) {
+			char *t = sqk_tree_alloc(c->tree, (size_t)st.st_size + 1);
+			ssize_t n;
+
+			if (!t)
+				return SQK_ERR_NOMEM;
+			n = readlink(w->host, t, (size_t)st.st_size + 1);
+			if (n < 0 || n > st.st_size) {
+				sqk_src_fail(c, w->host, "%s",
+					     n < 0 ? strerror(errno) : "symlink changed while reading");
+				return SQK_ERR_IO;
+			}
+			t[n] = '\0';
+			node->target = t;
+			node->size = (uint64_t)n;
+		} else if (type == SQFS_BLKDEV || type == SQFS_CHRDEV) {
+			node->dev.major = major(st.st_rdev);
+			node->dev.minor = minor(st.st_rdev);
+		}
+		if (c->xattrs) {
+			err = read_xattrs(c, w->host, node);
+			if (err)
+				return err;
+		}
+		if (ls) {
+			ls->dev = st.st_dev;
+			ls->ino = st.st_ino;
+			ls->node = node;
+			((struct link_map *)c->links)->used++;
+		}
+	}
+	err = sqk_tree_add(c->tree, dir, name, nlen, node);
+	if (err == SQK_ERR_EXIST) {
+		sqk_src_fail(c, w->img, "given by more than one source");
+		return err;
+	}
+	if (err) {
+		sqk_src_fail(c, w->host, "%s", sqk_strerror(err));
+		return err;
+	}
+	c->entries++;
+	if (type == SQFS_DIR)
+		return walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen, node);
+	return 0;
+}
+
+/* Names are read first and the directory closed, so depth never costs descriptors. */
+static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int err = 0;
+
+	w->host[hlen] = '\0';
+	d = opendir(w->host);
+	if (!d) {
+		sqk_src_fail(w->c, w->host, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	while ((errno = 0, de = readdir(d))) {
+		if (de->d_name[0] == '.' &&
+		    (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 32;
+			char **p = realloc(names, nc * sizeof(*p));
+
+			if (!p) {
+				err = SQK_ERR_NOMEM;
+				break;
+			}
+			names = p;
+			cap = nc;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			err = SQK_ERR_NOMEM;
+			break;
+		}
+		n++;
+	}
+	if (!err && errno) {
+		sqk_src_fail(w->c, w->host, "%s", strerror(errno));
+		err = SQK_ERR_IO;
+	}
+	closedir(d);
+	/* Hard links pair up in name order, whatever order readdir gave. */
+	if (!err)
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (i = 0; i < n && !err; i++)
+		err = add_entry(w, hlen, ilen, dir, names[i]);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
+{
+	struct walk w = {.c = c};
+	struct sqk_node *root = sqk_tree_root(c->tree);
+	struct stat st;
+	size_t len = strlen(path);
+	int err;
+
+	if (stat(path, &st) != 0) {
+		sqk_src_fail(c, path, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sqk_src_fail(c, path, "not a directory");
+		return SQK_ERR_NOTDIR;
+	}
+	/* The first directory gives the root its attributes. */
+	if (root->flags & SQK_NODE_IMPLICIT) {
+		set_attrs(root, &st);
+		root->flags &= ~SQK_NODE_IMPLICIT;
+		if (c->xattrs) {
+			err = read_xattrs(c, path, root);
+			if (err)
+				return err;
+		}
+	}
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (grow(&w.host, &w.host_cap, len + 2) || grow(&w.img, &w.img_cap, 16)) {
+		free(w.host);
+		return SQK_ERR_NOMEM;
+	}
+	memcpy(w.host, path, len);
+	w.img[0] = '\0';
+	err = walk_dir(&w, len, 0, root);
+	free(w.host);
+	free(w.img);
+	return err;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "src.h"
+
+void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->err_errno = errno;
+	snprintf(c->err_path, sizeof(c->err_path), "%s", path ? path : "");
+	va_start(ap, fmt);
+	vsnprintf(c->err_msg, sizeof(c->err_msg), fmt, ap);
+	va_end(ap);
+}
+
+int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	base = base ? base + 1 : path;
+	for (i = 0; i < c->nexcludes; i++) {
+		const char *pat = c->excludes[i];
+
+		/* "/x" is anchored at the root; a pattern without '/' also matches a base name. */
+		if (pat[0] == '/') {
+			if (fnmatch(pat + 1, path, 0) == 0)
+				return 1;
+			continue;
+		}
+		if (fnmatch(pat, path, 0) == 0)
+			return 1;
+		if (!strchr(pat, '/') && fnmatch(pat, base, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+struct extent {
+	uint64_t start, end;
+};
+
+/* One sweep over the file: every data extent, in order. */
+static int map_extents(int fd, uint64_t size, struct extent **out, size_t *n, uint64_t *lseeks)
+{
+	struct extent *ext = NULL;
+	size_t cnt = 0, cap = 0;
+	uint64_t off = 0;
+
+	while (off < size) {
+		off_t d, h;
+
+		d = lseek(fd, (off_t)off, SEEK_DATA);
+		(*lseeks)++;
+		if (d < 0) {
+			if (errno == ENXIO)
+				break;
+			free(ext);
+			return -1;
+		}
+		h = lseek(fd, d, SEEK_HOLE);
+		(*lseeks)++;
+		if (h < 0) {
+			free(ext);
+			return -1;
+		}
+		if ((uint64_t)h > size)
+			h = (off_t)size;
+		if (cnt == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct extent *e = realloc(ext, nc * sizeof(*e));
+
+			if (!e) {
+				free(ext);
+				errno = ENOMEM;
+				return -1;
+			}
+			ext = e;
+			cap = nc;
+		}
+		ext[cnt++] = (struct extent){(uint64_t)d, (uint64_t)h};
+		if ((uint64_t)h <= off) /* no progress: give up on the map */
+			break;
+		off = (uint64_t)h;
+	}
+	*out = ext;
+	*n = cnt;
+	return 0;
+}
+
+static int read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, buf, len, (off_t)off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0) {
+			errno = 0;
+			return 1; /* shorter than it was */
+		}
+		buf += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fdata, const char *path,
+		      uint64_t size)
+{
+	int fd = -1, err;
+
+	if (size) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			sqk_src_fail(c, path, "%s", strerror(errno));
+			return SQK_ERR_IO;
+		}
+	}
+	err = sqk_src_feed_fd(c, fdata, fd, path, size);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fdata, int fd, const char *path,
+		    uint64_t size)
+{
+	struct extent *ext = NULL, whole;
+	size_t next = 0, n = 0;
+	struct stat st;
+	int err, sparse_map = 0;
+
+	if (size) {
+		if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != size) {
+			sqk_src_fail(c, path, "file changed size while building");
+			return SQK_ERR_IO;
+		}
+		/* Fewer allocated blocks than bytes: map holes once, then never read them. */
+		if ((uint64_t)st.st_blocks * 512 < size) {
+			if (map_extents(fd, size, &ext, &n, &c->lseeks) == 0)
+				sparse_map = 1;
+		}
+		if (!sparse_map) {
+			whole = (struct extent){0, size};
+			ext = &whole;
+			n = 1;
+		}
+		if (size > (1u << 20))
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+	err = sqk_data_file_begin(c->dw, fdata, size);
+	while (!err) {
+		uint8_t *buf;
+		uint32_t len;
+		uint64_t off, end, pos;
+		int r, hole = 1;
+
+		r = sqk_data_piece(c->dw, &buf, &len, &off);
+		if (r) {
+			err = r < 0 ? r : 0;
+			break;
+		}
+		end = off + len;
+		/* The cursor only moves forward: linear in extents for the whole file. */
+		while (next < n && ext[next].end <= off)
+			next++;
+		pos = off;
+		for (size_t i = next; i < n && ext[i].start < end; i++) {
+			uint64_t s = ext[i].start > off ? ext[i].start : off;
+			uint64_t e = ext[i].end < end ? ext[i].end : end;
+
+			if (hole && s > off)
+				memset(buf, 0, (size_t)(s - off));
+			else if (s > pos)
+				memset(buf + (pos - off), 0, (size_t)(s - pos));
+			hole = 0;
+			r = read_full(fd, buf + (s - off), (size_t)(e - s), s);
+			if (r) {
+				sqk_src_fail(c, path, "%s",
+					     r < 0 ? strerror(errno) : "file changed size while building");
+				err = SQK_ERR_IO;
+				break;
+			}
+			pos = e;
+		}
+		if (err)
+			break;
+		if (!hole && pos < end)
+			memset(buf + (pos - off), 0, (size_t)(end - pos));
+		err = sqk_data_piece_done(c->dw, hole);
+	}
+	if (ext != &whole)
+		free(ext);
+	return err;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Listings in the gen_init_cpio style, one entry a line:
+ *   dir PATH MODE UID GID            file PATH MODE UID GID [SOURCE]
+ *   slink PATH MODE UID GID TARGET   link PATH TARGET
+ *   nod PATH MODE UID GID b|c MAJOR MINOR
+ *   pipe PATH MODE UID GID           sock PATH MODE UID GID
+ * MODE is octal. Blank lines and lines starting with '#' are skipped.
+ * Nothing here needs root: owners and devices are only written down.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "format.h"
+#include "src.h"
+
+#define MAX_FIELDS 9
+
+static int parse_num(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct line {
+	struct sqk_src_ctx *c;
+	const char *file;
+	unsigned no;
+};
+
+static int bad(struct line *l, const char *what, const char *arg)
+{
+	char where[4096];
+
+	snprintf(where, sizeof(where), "%s:%u", l->file, l->no);
+	errno = 0;
+	if (arg)
+		sqk_src_fail(l->c, where, "%s '%s'", what, arg);
+	else
+		sqk_src_fail(l->c, where, "%s", what);
+	return SQK_ERR_ARG;
+}
+
+static int place(struct line *l, const char *path, struct sqk_node *node)
+{
+	struct sqk_tree *t = l->c->tree;
+	struct sqk_node *parent, *old;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = sqk_tree_walk_parent(t, path, &parent, &name, &len);
+	if (err)
+		return bad(l, err == SQK_ERR_NOTDIR ? "a parent is not a directory:" : "bad path",
+			   path);
+	if (!len) {
+		/* "dir /" sets the root's attributes. */
+		struct sqk_node *root = sqk_tree_root(t);
+
+		if (node->type != SQFS_DIR)
+			return bad(l, "the root must be a directory:", path);
+		if (!(root->flags & SQK_NODE_IMPLICIT))
+			return bad(l, "the root is given twice:", path);
+		root->mode = node->mode;
+		root->uid = node->uid;
+		root->gid = node->gid;
+		root->mtime = node->mtime;
+		root->flags &= ~SQK_NODE_IMPLICIT;
+		return 0;
+	}
+	old = sqk_tree_lookup(t, parent, name, len);
+	if (old && old->type == SQFS_DIR && node->type == SQFS_DIR &&
+	    (old->flags & SQK_NODE_IMPLICIT)) {
+		/* A directory listed after its children. */
+		old->mode = node->mode;
+		old->uid = node->uid;
+		old->gid = node->gid;
+		old->mtime = node->mtime;
+		old->flags &= ~SQK_NODE_IMPLICIT;
+		return 0;
+	}
+	err = sqk_tree_add(t, parent, name, len, node);
+	if (err == SQK_ERR_EXIST)
+		return bad(l, "path given twice:", path);
+	if (err)
+		return bad(l, "bad name in", path);
+	l->c->entries++;
+	return 0;
+}
+
+static int parse_line(struct line *l, char *s, uint32_t mtime)
+{
+	struct sqk_src_ctx *c = l->c;
+	char *f[MAX_FIELDS + 1];
+	int n = 0, nmin, nmax;
+	uint64_t mode, uid, gid, v;
+	unsigned type;
+	struct sqk_node *node;
+	const char *kind;
+
+	while (n <= MAX_FIELDS) {
+		s += strspn(s, " \t\r\n");
+		if (!*s)
+			break;
+		f[n++] = s;
+		s += strcspn(s, " \t\r\n");
+		if (*s)
+			*s++ = '\0';
+	}
+	if (!n || f[0][0] == '#')
+		return 0;
+	kind = f[0];
+	if (n > MAX_FIELDS)
+		return bad(l, "too many fields", NULL);
+	if (strcmp(kind, "link") == 0) {
+		struct sqk_node *parent, *target;
+		const char *name;
+		size_t len;
+
+		if (n != 3)
+			return bad(l, "expected: link PATH TARGET", NULL);
+		if (sqk_tree_walk_parent(c->tree, f[2], &parent, &name, &len) || !len ||
+		    !(target = sqk_tree_lookup(c->tree, parent, name, len)))
+			return bad(l, "link target not listed before:", f[2]);
+		if (target->type == SQFS_DIR)
+			return bad(l, "cannot hard-link a directory:", f[2]);
+		if (c->no_hardlinks) {
+			/* A copy of the target: same attributes, its own inode. */
+			node = sqk_tree_node(c->tree, target->type);
+			if (!node)
+				return SQK_ERR_NOMEM;
+			*node = *target;
+			node->nlink = 0;
+			return place(l, f[1], node);
+		}
+		return place(l, f[1], target);
+	}
+	if (strcmp(kind, "dir") == 0)
+		type = SQFS_DIR, nmin = nmax = 5;
+	else if (strcmp(kind, "file") == 0)
+		type = SQFS_FILE, nmin = 5, nmax = 6;
+	else if (strcmp(kind, "slink") == 0)
+		type = SQFS_SYMLINK, nmin = nmax = 6;
+	else if (strcmp(kind, "nod") == 0)
+		type = SQFS_CHRDEV, nmin = nmax = 8;
+	else if (strcmp(kind, "pipe") == 0)
+		type = SQFS_FIFO, nmin = nmax = 5;
+	else if (strcmp(kind, "sock") == 0)
+		type = SQFS_SOCKET, nmin = nmax = 5;
+	else
+		return bad(l, "unknown entry type", kind);
+	if (n < nmin || n > nmax)
+		return bad(l, n < nmin ? "missing fields for" : "too many fields for", kind);
+	if (parse_num(f[2], 8, 07777, &mode))
+		return bad(l, "bad octal mode", f[2]);
+	if (parse_num(f[3], 10, 0xffffffffu, &uid))
+		return bad(l, "bad uid", f[3]);
+	if (parse_num(f[4], 10, 0xffffffffu, &gid))
+		return bad(l, "bad gid", f[4]);
+	if (type == SQFS_CHRDEV) {
+		if (strcmp(f[5], "b") == 0)
+			type = SQFS_BLKDEV;
+		else if (strcmp(f[5], "c") != 0)
+			return bad(l, "device type must be b or c, not", f[5]);
+	}
+	if (sqk_src_excluded(c, f[1][0] == '/' ? f[1] + 1 : f[1]))
+		return 0;
+	node = sqk_tree_node(c->tree, type);
+	if (!node)
+		return SQK_ERR_NOMEM;
+	node->mode = (uint16_t)mode;
+	node->uid = (uint32_t)uid;
+	node->gid = (uint32_t)gid;
+	node->mtime = mtime;
+	switch (type) {
+	case SQFS_FILE:
+		if (n == 6) {
+			struct stat st;
+
+			if (stat(f[5], &st) != 0)
+				return bad(l, strerror(errno), f[5]);
+			if (!S_ISREG(st.st_mode))
+				return bad(l, "not a regular file:", f[5]);
+			node->size = (uint64_t)st.st_size;
+			node->file.src = sqk_tree_strdup(c->tree, f[5], strlen(f[5]));
+			if (!node->file.src)
+				return SQK_ERR_NOMEM;
+		}
+		break;
+	case SQFS_SYMLINK:
+		node->target = sqk_tree_strdup(c->tree, f[5], strlen(f[5]));
+		if (!node->target)
+			return SQK_ERR_NOMEM;
+		node->size = strlen(f[5]);
+		break;
+	case SQFS_BLKDEV:
+	case SQFS_CHRDEV:
+		if (parse_num(f[6], 10, 0xfff, &v))
+			return bad(l, "bad major number", f[6]);
+		node->dev.major = (uint32_t)v;
+		if (parse_num(f[7], 10, 0xfffff, &v))
+			return bad(l, "bad minor number", f[7]);
+		node->dev.minor = (uint32_t)v;
+		break;
+	}
+	return place(l, f[1], node);
+}
+
+int sqk_src_listing(struct sqk_src_ctx *c, const char *path)
+{
+	struct line l = {.c = c, .file = path};
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0;
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	uint64_t mtime = 0;
+	int err = 0;
+
+	if (!fp) {
+		sqk_src_fail(c, path, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	/* Listings carry no times: use SOURCE_DATE_EPOCH, else 0, for a reproducible image. */
+	if (epoch && parse_num(epoch, 10, 0xffffffffu, &mtime))
+		mtime = 0;
+	while (!err && getline(&buf, &cap, fp) >= 0) {
+		l.no++;
+		err = parse_line(&l, buf, (uint32_t)mtime);
+	}
+	if (!err && ferror(fp)) {
+		sqk_src_fail(c, path, "%s", strerror(errno));
+		err = SQK_ERR_IO;
+	}
+	free(buf);
+	if (fp != stdin)
+		fclose(fp);
+	return err;
+}

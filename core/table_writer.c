@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "le.h"
+#include "meta_writer.h"
+#include "table_writer.h"
+
+int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+		    const uint8_t *data, size_t len, uint64_t *lookup)
+{
+	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
+	uint8_t *list = NULL;
+	size_t i;
+	int err;
+
+	if (!mw)
+		return SQK_ERR_NOMEM;
+	sqk_mw_init(mw, comp, f, *pos, 1);
+	err = sqk_mw_write(mw, data, len);
+	if (!err)
+		err = sqk_mw_flush(mw);
+	if (!err && mw->nstarts) {
+		list = malloc(mw->nstarts * 8);
+		if (!list)
+			err = SQK_ERR_NOMEM;
+	}
+	if (!err) {
+		for (i = 0; i < mw->nstarts; i++)
+			put_le64(list + 8 * i, *pos + mw->starts[i]);
+		*pos += mw->out_len;
+		*lookup = *pos;
+		if (mw->nstarts)
+			err = f->write_at(f, *pos, list, mw->nstarts * 8);
+		*pos += mw->nstarts * 8;
+	}
+	free(list);
+	sqk_mw_release(mw);
+	free(mw);
+	return err;
+}
+
+void sqk_id_table_init(struct sqk_id_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void sqk_id_table_release(struct sqk_id_table *t)
+{
+	free(t->ids);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t id_hash(uint32_t id)
+{
+	return (uint32_t)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static int rehash(struct sqk_id_table *t)
+{
+	uint32_t n = t->nslots ? t->nslots * 2 : 64, i;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return SQK_ERR_NOMEM;
+	for (i = 0; i < t->count; i++) {
+		uint32_t h = id_hash(t->ids[i]) & (n - 1);
+
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+	return 0;
+}
+
+int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx)
+{
+	uint32_t h;
+
+	if ((t->count + 1) * 2 > t->nslots && rehash(t))
+		return SQK_ERR_NOMEM;
+	for (h = id_hash(id) & (t->nslots - 1); t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
+		if (t->ids[t->slots[h] - 1] == id) {
+			*idx = (uint16_t)(t->slots[h] - 1);
+			return 0;
+		}
+	}
+	/* id_count is a u16: 65535 ids at most, never a wrapped counter. */
+	if (t->count >= SQK_MAX_IDS)
+		return SQK_ERR_OVERFLOW;
+	if (t->count == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 64;
+		uint32_t *ids = realloc(t->ids, cap * sizeof(*ids));
+
+		if (!ids)
+			return SQK_ERR_NOMEM;
+		t->ids = ids;
+		t->cap = cap;
+	}
+	t->ids[t->count] = id;
+	t->slots[h] = ++t->count;
+	*idx = (uint16_t)(t->count - 1);
+	return 0;
+}
+
+int sqk_id_table_write(const struct sqk_id_table *t, struct sqk_compressor *comp,
+		       struct sqk_file *f, uint64_t *pos, uint64_t *lookup)
+{
+	uint8_t *buf = malloc((size_t)t->count * 4 + 1);
+	uint32_t i;
+	int err;
+
+	if (!buf)
+		return SQK_ERR_NOMEM;
+	for (i = 0; i < t->count; i++)
+		put_le32(buf + 4 * i, t->ids[i]);
+	err = sqk_table_write(comp, f, pos, buf, (size_t)t->count * 4, lookup);
+	free(buf);
+	return err;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_TABLE_WRITER_H
+#define SQK_TABLE_WRITER_H
+
+/*
+ * The fragment, export and id tables share one shape: fixed-size entries
+ * packed into metadata blocks, followed by a list of the absolute u64
+ * positions of those blocks. The superblock points at the list.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compressor.h"
+#include "file.h"
+
+/*
+ * Write len bytes of entries at *pos as metadata blocks, then the lookup
+ * list; *lookup gets the list's position and *pos moves past it.
+ */
+int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+		    const uint8_t *data, size_t len, uint64_t *lookup);
+
+/* The id table: distinct uids and gids, numbered by first use. */
+struct sqk_id_table {
+	uint32_t *ids; /* by index */
+	uint32_t count, cap;
+	uint32_t *slots; /* open hash of index + 1 */
+	uint32_t nslots;
+};
+
+void sqk_id_table_init(struct sqk_id_table *t);
+void sqk_id_table_release(struct sqk_id_table *t);
+/* The index of id, adding it when new; SQK_ERR_OVERFLOW past 65535 ids. */
+int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx);
+int sqk_id_table_write(const struct sqk_id_table *t, struct sqk_compressor *comp,
+		       struct sqk_file *f, uint64_t *pos, uint64_t *lookup);
+
+#define SQK_MAX_IDS 65535u
+
+#endif

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "tree.h"
+
+#define ARENA_CHUNK (256u * 1024u)
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* One hash of every (directory, name) pair: lookups for archives and listings. */
+struct slot {
+	struct sqk_node *dir;
+	struct sqk_node *node;
+	const char *name;
+	uint32_t len;
+	uint32_t hash;
+};
+
+struct sqk_tree {
+	struct chunk *chunks;
+	struct sqk_node *root;
+	struct slot *slots;
+	size_t nslots, used;
+};
+
+static uint32_t name_hash(const struct sqk_node *dir, const char *name, size_t len)
+{
+	uint64_t h = (uint64_t)(uintptr_t)dir * 0x9e3779b97f4a7c15ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ull;
+	h ^= h >> 29;
+	return (uint32_t)h | 1; /* 0 marks an empty slot */
+}
+
+void *sqk_tree_alloc(struct sqk_tree *t, size_t len)
+{
+	struct chunk *c = t->chunks;
+	void *p;
+
+	len = (len + 15) & ~(size_t)15;
+	if (!c || c->cap - c->used < len) {
+		size_t cap = len > ARENA_CHUNK ? len : ARENA_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->used = 0;
+		c->next = t->chunks;
+		t->chunks = c;
+	}
+	p = c->data + c->used;
+	c->used += len;
+	return p;
+}
+
+const char *sqk_tree_strdup(struct sqk_tree *t, const char *s, size_t len)
+{
+	char *p = sqk_tree_alloc(t, len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+struct sqk_node *sqk_tree_node(struct sqk_tree *t, unsigned type)
+{
+	struct sqk_node *n = sqk_tree_alloc(t, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->type = (uint8_t)type;
+	n->mode = type == SQFS_DIR ? 0755 : 0644;
+	return n;
+}
+
+struct sqk_tree *sqk_tree_create(void)
+{
+	struct sqk_tree *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->nslots = 1024;
+	t->slots = calloc(t->nslots, sizeof(*t->slots));
+	t->root = t->slots ? sqk_tree_node(t, SQFS_DIR) : NULL;
+	if (!t->root) {
+		sqk_tree_destroy(t);
+		return NULL;
+	}
+	t->root->flags |= SQK_NODE_IMPLICIT;
+	t->root->dir.name = "";
+	return t;
+}
+
+void sqk_tree_destroy(struct sqk_tree *t)
+{
+	struct chunk *c, *next;
+
+	if (!t)
+		return;
+	for (c = t->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	/* Entry arrays are the only per-directory heap blocks. */
+	free(t->slots);
+	free(t);
+}
+
+struct sqk_node *sqk_tree_root(struct sqk_tree *t)
+{
+	return t->root;
+}
+
+static struct slot *find_slot(struct sqk_tree *t, struct sqk_node *dir, const char *name,
+			      size_t len, uint32_t h)
+{
+	size_t mask = t->nslots - 1, i = h & mask;
+
+	for (;; i = (i + 1) & mask) {
+		struct slot *s = &t->slots[i];
+
+		if (!s->hash)
+			return s;
+		if (s->hash == h && s->dir == dir && s->len == len && memcmp(s->name, name, len) == 0)
+			return s;
+	}
+}
+
+static int grow_slots(struct sqk_tree *t)
+{
+	struct slot *old = t->slots;
+	size_t n = t->nslots, i;
+
+	t->slots = calloc(n * 2, sizeof(*t->slots));
+	if (!t->slots) {
+		t->slots = old;
+		return SQK_ERR_NOMEM;
+	}
+	t->nslots = n * 2;
+	for (i = 0; i < n; i++)
+		if (old[i].hash)
+			*find_slot(t, old[i].dir, old[i].name, old[i].len, old[i].hash) = old[i];
+	free(old);
+	return 0;
+}
+
+struct sqk_node *sqk_tree_lookup(struct sqk_tree *t, struct sqk_node *dir, const char *name,
+				 size_t len)
+{
+	struct slot *s = find_slot(t, dir, name, len, name_hash(dir, name, len));
+
+	return s->hash ? s->node : NULL;
+}
+
+static int bad_name(const char *name, size_t len)
+{
+	if (len == 0 || len > SQFS_NAME_MAX)
+		return 1;
+	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+		return 1;
+	return memchr(name, '/', len) || memchr(name, '\0', len);
+}
+
+int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len,
+		 struct sqk_node *node)
+{
+	uint32_t h;
+	struct slot *s;
+	struct sqk_dirent *e;
+
+	if (bad_name(name, len))
+		return SQK_ERR_BADNAME;
+	if ((t->used + 1) * 4 > t->nslots * 3 && grow_slots(t))
+		return SQK_ERR_NOMEM;
+	h = name_hash(dir, name, len);
+	s = find_slot(t, dir, name, len, h);
+	if (s->hash)
+		return SQK_ERR_EXIST;
+	if (dir->dir.n == dir->dir.cap) {
+		uint32_t cap = dir->dir.cap ? dir->dir.cap * 2 : 8;
+		struct sqk_dirent *ents = sqk_tree_alloc(t, cap * sizeof(*ents));
+
+		/* The old array stays in the arena: doubling wastes at most half. */
+		if (!ents)
+			return SQK_ERR_NOMEM;
+		if (dir->dir.n)
+			memcpy(ents, dir->dir.ents, dir->dir.n * sizeof(*ents));
+		dir->dir.ents = ents;
+		dir->dir.cap = cap;
+	}
+	e = &dir->dir.ents[dir->dir.n++];
+	e->name = sqk_tree_strdup(t, name, len);
+	if (!e->name) {
+		dir->dir.n--;
+		return SQK_ERR_NOMEM;
+	}
+	e->len = (uint32_t)len;
+	e->node = node;
+	s->dir = dir;
+	s->node = node;
+	s->name = e->name;
+	s->len = (uint32_t)len;
+	s->hash = h;
+	t->used++;
+	if (node->type == SQFS_DIR) {
+		node->dir.parent = dir;
+		node->dir.name = e->name;
+		node->dir.namelen = e->len;
+	}
+	node->nlink++;
+	return 0;
+}
+
+int sqk_tree_walk_parent(struct sqk_tree *t, const char *path, struct sqk_node **parent,
+			 const char **name, size_t *len)
+{
+	struct sqk_node *dir = t->root;
+	const char *p = path;
+
+	*name = "";
+	*len = 0;
+	for (;;) {
+		const char *start, *end;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		end = strchr(p, '/');
+		if (!end)
+			end = p + strlen(p);
+		n = (size_t)(end - start);
+		p = end;
+		if (n == 1 && start[0] == '.')
+			continue;
+		if (n == 2 && start[0] == '.' && start[1] == '.')
+			return SQK_ERR_BADNAME;
+		if (*len) {
+			/* The previous component is a directory on the way down. */
+			struct sqk_node *next = sqk_tree_lookup(t, dir, *name, *len);
+			int err;
+
+			if (!next) {
+				next = sqk_tree_node(t, SQFS_DIR);
+				if (!next)
+					return SQK_ERR_NOMEM;
+				next->flags |= SQK_NODE_IMPLICIT;
+				next->mtime = dir->mtime;
+				err = sqk_tree_add(t, dir, *name, *len, next);
+				if (err)
+					return err;
+			} else if (next->type != SQFS_DIR) {
+				return SQK_ERR_NOTDIR;
+			}
+			dir = next;
+		}
+		*name = start;
+		*len = n;
+	}
+	*parent = dir;
+	return 0;
+}
+
+static size_t dir_path_rec(const struct sqk_node *dir, char *buf, size_t cap)
+{
+	size_t n;
+
+	if (!dir->dir.parent)
+		return 0;
+	n = dir_path_rec(dir->dir.parent, buf, cap);
+	if (n && n < cap)
+		buf[n++] = '/';
+	if (n < cap) {
+		size_t k = dir->dir.namelen < cap - n ? dir->dir.namelen : cap - n;
+
+		memcpy(buf + n, dir->dir.name, k);
+		n += k;
+	}
+	return n;
+}
+
+void sqk_tree_dir_path(const struct sqk_node *dir, char *buf, size_t cap)
+{
+	size_t n;
+
+	if (!cap)
+		return;
+	n = dir_path_rec(dir, buf, cap - 1);
+	buf[n] = '\0';
+}
+
+int sqk_tree_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen;
+}
+
+static int dirent_cmp(const void *x, const void *y)
+{
+	const struct sqk_dirent *a = x, *b = y;
+
+	return sqk_tree_name_cmp(a->name, a->len, b->name, b->len);
+}
+
+static void sort_rec(struct sqk_node *dir)
+{
+	uint32_t i;
+
+	qsort(dir->dir.ents, dir->dir.n, sizeof(*dir->dir.ents), dirent_cmp);
+	for (i = 0; i < dir->dir.n; i++)
+		if (dir->dir.ents[i].node->type == SQFS_DIR)
+			sort_rec(dir->dir.ents[i].node);
+}
+
+void sqk_tree_sort(struct sqk_tree *t)
+{
+	sort_rec(t->root);
+}
+
+/* An explicit stack: trees can be deeper than a comfortable recursion. */
+struct frame {
+	struct sqk_node *dir;
+	uint32_t next;
+};
+
+int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order_out, uint32_t *count_out)
+{
+	struct frame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	struct sqk_node **order = NULL;
+	size_t n = 0, ocap = 0;
+
+	cap = 64;
+	stack = malloc(cap * sizeof(*stack));
+	if (!stack)
+		return SQK_ERR_NOMEM;
+	stack[depth++] = (struct frame){t->root, 0};
+	t->root->dir.nsubdirs = 0;
+	while (depth) {
+		struct frame *f = &stack[depth - 1];
+		struct sqk_node *node;
+
+		if (f->next == f->dir->dir.n) {
+			node = f->dir;
+			node->nlink = 2 + node->dir.nsubdirs;
+			depth--;
+		} else {
+			node = f->dir->dir.ents[f->next++].node;
+			if (node->type == SQFS_DIR) {
+				f->dir->dir.nsubdirs++;
+				node->dir.nsubdirs = 0;
+				if (depth == cap) {
+					struct frame *s = realloc(stack, cap * 2 * sizeof(*stack));
+
+					if (!s)
+						goto nomem;
+					stack = s;
+					cap *= 2;
+				}
+				stack[depth++] = (struct frame){node, 0};
+				continue;
+			}
+			if (node->flags & SQK_NODE_NUMBERED)
+				continue;
+		}
+		if (n == ocap) {
+			size_t c = ocap ? ocap * 2 : 1024;
+			struct sqk_node **o = realloc(order, c * sizeof(*o));
+
+			if (!o)
+				goto nomem;
+			order = o;
+			ocap = c;
+		}
+		if (n >= UINT32_MAX - 2)
+			goto overflow;
+		order[n++] = node;
+		node->ino = (uint32_t)n;
+		node->flags |= SQK_NODE_NUMBERED;
+	}
+	free(stack);
+	*order_out = order;
+	*count_out = (uint32_t)n;
+	return 0;
+overflow:
+	free(stack);
+	free(order);
+	return SQK_ERR_OVERFLOW;
+nomem:
+	free(stack);
+	free(order);
+	return SQK_ERR_NOMEM;
+}

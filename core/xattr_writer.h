@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_XATTR_WRITER_H
+#define SQK_XATTR_WRITER_H
+
+/*
+ * Extended attributes for the writer. Sources hand in each inode's
+ * attributes; identical sets are stored once and share one xattr id. Ids
+ * are handed out in the order inodes are written, so the table does not
+ * depend on the order sources were read. A value that several sets
+ * carry is stored once and referenced out of line (flag 0x100).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compressor.h"
+#include "file.h"
+
+struct sqk_xattr_in {
+	const char *name; /* full name, "user.foo" */
+	const void *value;
+	size_t value_len;
+};
+
+struct sqk_xattr_set;
+struct sqk_xattrs;
+
+struct sqk_xattrs *sqk_xattrs_create(void);
+void sqk_xattrs_destroy(struct sqk_xattrs *x);
+
+/*
+ * Intern the attributes in[0..n): *out is the shared set, or NULL when
+ * none is storable (names outside user., trusted., security. are
+ * skipped; *skipped counts them when not NULL).
+ */
+int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_t n,
+		      struct sqk_xattr_set **out, unsigned *skipped);
+/* The set's xattr id, assigned on first use. */
+uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set);
+uint32_t sqk_xattrs_count(const struct sqk_xattrs *x);
+/*
+ * Write the key/value area, the id table and its lookup list at *pos;
+ * *table gets the superblock's xattr_table position.
+ */
+int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct sqk_file *f,
+		     uint64_t *pos, uint64_t *table);
+
+#endif
