@@ -186,9 +186,9 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 	int pct, bar, i;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (done < total && (now.tv_sec - p->last.tv_sec) * 1000000000L +
-					(now.tv_nsec - p->last.tv_nsec) <
-				100000000L)
+	if (done < total &&
+	    (now.tv_sec - p->last.tv_sec) * 1000000000L + (now.tv_nsec - p->last.tv_nsec) <
+		    100000000L)
 		return;
 	p->last = now;
 	pct = total ? (int)(done * 100 / total) : 100;
@@ -286,18 +286,17 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	printf("tables           data %" PRIu64 ", inodes %" PRIu64 ", directories %" PRIu64
 	       " bytes\n",
 	       st->data_bytes, st->inode_table_bytes, st->dir_table_bytes);
-	printf("inodes           %" PRIu64 ": %" PRIu64 " files, %" PRIu64
-	       " directories, %" PRIu64 " symlinks, %" PRIu64 " devices, %" PRIu64
-	       " fifos, %" PRIu64 " sockets\n",
-	       st->inodes, st->files, st->dirs, st->symlinks, st->blkdevs + st->chrdevs,
-	       st->fifos, st->sockets);
+	printf("inodes           %" PRIu64 ": %" PRIu64 " files, %" PRIu64 " directories, %" PRIu64
+	       " symlinks, %" PRIu64 " devices, %" PRIu64 " fifos, %" PRIu64 " sockets\n",
+	       st->inodes, st->files, st->dirs, st->symlinks, st->blkdevs + st->chrdevs, st->fifos,
+	       st->sockets);
 	printf("hard links       %" PRIu64 "\n", st->hardlinks);
 	printf("blocks           %" PRIu64 " (%" PRIu64 " stored raw), %" PRIu64 " fragments\n",
 	       st->blocks, st->raw_blocks, st->fragments);
 	printf("ids              %" PRIu64 " owner ids, %" PRIu64 " xattr sets\n", st->ids,
 	       st->xattr_ids);
-	printf("dedup            %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64
-	       " tails (%" PRIu64 " bytes)\n",
+	printf("dedup            %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64 " tails (%" PRIu64
+	       " bytes)\n",
 	       st->dedup_files, st->dedup_bytes, st->dedup_tails, st->dedup_tail_bytes);
 	printf("sparse           %" PRIu64 " blocks (%" PRIu64 " bytes)\n", st->sparse_blocks,
 	       st->sparse_bytes);
@@ -613,7 +612,8 @@ int cmd_mkimage(int argc, char **argv)
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
-		err = a.archive_mode ? sqk_mkfs_add_archive(m, argv[i]) : sqk_mkfs_add_dir(m, argv[i]);
+		err = a.archive_mode ? sqk_mkfs_add_archive(m, argv[i])
+				     : sqk_mkfs_add_dir(m, argv[i]);
 	for (size_t i = 0; i < a.archives.n && !err; i++)
 		err = sqk_mkfs_add_archive(m, a.archives.v[i]);
 	for (size_t i = 0; i < a.listings.n && !err; i++)

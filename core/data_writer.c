@@ -335,8 +335,9 @@ static int file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 		for (c = dw->files[fd->hash & (dw->nfile_buckets - 1)]; c; c = c->next) {
 			int same;
 
-			if (c->hash != fd->hash || c->size != fd->size || c->nblocks != fd->nblocks ||
-			    c->frag != fd->frag || c->frag_offset != fd->frag_offset ||
+			if (c->hash != fd->hash || c->size != fd->size ||
+			    c->nblocks != fd->nblocks || c->frag != fd->frag ||
+			    c->frag_offset != fd->frag_offset ||
 			    memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t)))
 				continue;
 			err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, &same);
@@ -526,7 +527,8 @@ static int frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 	} else {
 		err = out_read(dw, start, dw->rb_tmp, n);
 		if (!err)
-			err = dw->main->decompress(dw->main, dw->rb_tmp, n, dw->rb_buf, dw->bs, &got);
+			err = dw->main->decompress(dw->main, dw->rb_tmp, n, dw->rb_buf, dw->bs,
+						   &got);
 	}
 	if (err)
 		return err;

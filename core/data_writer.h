@@ -22,12 +22,12 @@
 struct sqk_file_data {
 	uint64_t size;
 	uint64_t blocks_start;
-	uint64_t sparse; /* bytes in sparse blocks */
+	uint64_t sparse;  /* bytes in sparse blocks */
 	uint32_t *blocks; /* size words */
 	uint32_t nblocks;
 	uint32_t frag, frag_offset;
 	uint64_t tail_hash;
-	uint64_t hash; /* of the whole content, for dedup */
+	uint64_t hash;		    /* of the whole content, for dedup */
 	struct sqk_file_data *next; /* dedup chain */
 };
 
@@ -38,9 +38,9 @@ struct sqk_data_opts {
 };
 
 struct sqk_data_stats {
-	uint64_t files, bytes_in;      /* files and bytes handed in */
-	uint64_t blocks, block_bytes;  /* data blocks written, their stored bytes */
-	uint64_t raw_blocks;	       /* blocks stored uncompressed */
+	uint64_t files, bytes_in;     /* files and bytes handed in */
+	uint64_t blocks, block_bytes; /* data blocks written, their stored bytes */
+	uint64_t raw_blocks;	      /* blocks stored uncompressed */
 	uint64_t sparse_blocks, sparse_bytes;
 	uint64_t dedup_files, dedup_bytes; /* whole files found again; bytes not stored */
 	uint64_t dedup_tails, dedup_tail_bytes;

@@ -10,7 +10,7 @@
 struct state {
 	struct sqk_meta_writer *mw;
 	struct sqk_dir_result *res;
-	uint64_t listing_start; /* uncompressed stream position of the listing */
+	uint64_t listing_start;	 /* uncompressed stream position of the listing */
 	uint64_t prev_hdr_block; /* uncompressed block number of the previous header */
 	int have_prev;
 	size_t index_cap;
@@ -53,8 +53,8 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	int err;
 
 	if (s->have_prev && pos / SQFS_META_SIZE != s->prev_hdr_block) {
-		err = add_index(s, (uint32_t)(pos - s->listing_start), (uint32_t)SQFS_REF_BLOCK(ref),
-				ents[0].name, ents[0].len);
+		err = add_index(s, (uint32_t)(pos - s->listing_start),
+				(uint32_t)SQFS_REF_BLOCK(ref), ents[0].name, ents[0].len);
 		if (err)
 			return err;
 	}

@@ -8,7 +8,7 @@
 #include "meta_writer.h"
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
-		   uint64_t base, int keep_starts)
+		 uint64_t base, int keep_starts)
 {
 	memset(mw, 0, offsetof(struct sqk_meta_writer, buf));
 	mw->used = 0;

@@ -20,19 +20,19 @@ struct sqk_meta_writer {
 	struct sqk_file *file;
 	uint64_t base;
 	uint8_t buf[8192];
-	size_t used;		/* bytes in buf */
-	uint64_t out_len;	/* compressed bytes emitted so far */
-	uint64_t total;		/* uncompressed bytes written */
-	uint8_t *mem;		/* memory sink */
+	size_t used;	  /* bytes in buf */
+	uint64_t out_len; /* compressed bytes emitted so far */
+	uint64_t total;	  /* uncompressed bytes written */
+	uint8_t *mem;	  /* memory sink */
 	size_t mem_cap;
-	uint64_t *starts;	/* start of every emitted block, relative */
+	uint64_t *starts; /* start of every emitted block, relative */
 	size_t nstarts, starts_cap;
 	int keep_starts;
 	uint8_t scratch[8192 + 2];
 };
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
-		   uint64_t base, int keep_starts);
+		 uint64_t base, int keep_starts);
 void sqk_mw_release(struct sqk_meta_writer *mw);
 int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len);
 /* The reference of the next byte: (block start << 16) | offset in block. */

@@ -439,7 +439,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		}
 		for (i = 0; i < m->count; i++)
 			put_le64(buf + 8 * (size_t)i, m->order[i]->ref);
-		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * 8, &sb.export_table);
+		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * 8,
+				      &sb.export_table);
 		if (err)
 			goto out;
 	}

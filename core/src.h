@@ -19,7 +19,7 @@
 /* What every source needs; the error fields say where a failure was. */
 struct sqk_src_ctx {
 	struct sqk_tree *tree;
-	struct sqk_xattrs *xattrs; /* NULL: --no-xattrs */
+	struct sqk_xattrs *xattrs;  /* NULL: --no-xattrs */
 	struct sqk_data_writer *dw; /* archives feed it directly */
 	int no_hardlinks;
 	const char *const *excludes;

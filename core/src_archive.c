@@ -271,8 +271,9 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	err = sqk_tree_walk_parent(c->tree, path, &parent, &name, &len);
 	if (err) {
 		errno = 0;
-		sqk_src_fail(c, path, err == SQK_ERR_NOTDIR ? "a parent is not a directory"
-							    : "unsafe path in archive");
+		sqk_src_fail(c, path,
+			     err == SQK_ERR_NOTDIR ? "a parent is not a directory"
+						   : "unsafe path in archive");
 		return SQK_ERR_ARCHIVE;
 	}
 	if (link) {
@@ -285,7 +286,8 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		if (sqk_tree_walk_parent(c->tree, link, &lp, &ln, &ll) || !ll ||
 		    !(node = sqk_tree_lookup(c->tree, lp, ln, ll)) || node->type == SQFS_DIR) {
 			errno = 0;
-			sqk_src_fail(c, path, "hard link to '%s', which is not in the archive before it",
+			sqk_src_fail(c, path,
+				     "hard link to '%s', which is not in the archive before it",
 				     link);
 			return SQK_ERR_ARCHIVE;
 		}

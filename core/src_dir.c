@@ -260,7 +260,8 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			n = readlink(w->host, t, (size_t)st.st_size + 1);
 			if (n < 0 || n > st.st_size) {
 				sqk_src_fail(c, w->host, "%s",
-					     n < 0 ? strerror(errno) : "symlink changed while reading");
+					     n < 0 ? strerror(errno)
+						   : "symlink changed while reading");
 				return SQK_ERR_IO;
 			}
 			t[n] = '\0';

@@ -192,7 +192,8 @@ int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fdata, int fd, 
 			r = read_full(fd, buf + (s - off), (size_t)(e - s), s);
 			if (r) {
 				sqk_src_fail(c, path, "%s",
-					     r < 0 ? strerror(errno) : "file changed size while building");
+					     r < 0 ? strerror(errno)
+						   : "file changed size while building");
 				err = SQK_ERR_IO;
 				break;
 			}

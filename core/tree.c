@@ -134,7 +134,8 @@ static struct slot *find_slot(struct sqk_tree *t, struct sqk_node *dir, const ch
 
 		if (!s->hash)
 			return s;
-		if (s->hash == h && s->dir == dir && s->len == len && memcmp(s->name, name, len) == 0)
+		if (s->hash == h && s->dir == dir && s->len == len &&
+		    memcmp(s->name, name, len) == 0)
 			return s;
 	}
 }

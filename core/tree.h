@@ -36,7 +36,7 @@ struct sqk_node {
 	uint32_t mtime;
 	uint32_t nlink; /* entries that name this node (non-directories) */
 	uint32_t ino;
-	uint64_t ref; /* inode reference once written */
+	uint64_t ref;  /* inode reference once written */
 	uint64_t size; /* file size */
 	struct sqk_xattr_set *xattrs;
 	union {

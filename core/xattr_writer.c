@@ -326,7 +326,8 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 				      &lookup);
 		if (err)
 			goto out;
-		/* sqk_table_write put the lookup list right after the blocks; move it after the header. */
+		/* sqk_table_write put the lookup list right after the blocks; move it after the
+		 * header. */
 		{
 			size_t nlist = (size_t)(*pos - lookup);
 			uint8_t *list = malloc(nlist + 1);
