@@ -193,6 +193,13 @@ static int open_image(struct image *im, const char *path, int writable)
 	return 0;
 }
 
+static void close_image(struct image *im)
+{
+	if (im->comp)
+		im->comp->destroy(im->comp);
+	close(im->fd);
+}
+
 static int cmd_decode(int argc, char **argv)
 {
 	struct image im;
@@ -248,6 +255,11 @@ static int cmd_decode(int argc, char **argv)
 	if (fgetc(f) != EOF)
 		return fail("FILE is longer than the file in the image");
 	printf("blocks %zu compressed %zu\n", im.nblocks, compressed);
+	fclose(f);
+	free(in);
+	free(out);
+	free(want);
+	close_image(&im);
 	return 0;
 }
 
@@ -312,8 +324,7 @@ static int cmd_recompress(int argc, char **argv)
 		return fail("write failed");
 	printf("blocks %zu compressed %zu\n", im.nblocks, compressed);
 	enc->destroy(enc);
-	im.comp->destroy(im.comp);
-	close(im.fd);
+	close_image(&im);
 	free(in);
 	free(out);
 	return 0;
