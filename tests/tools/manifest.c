@@ -382,7 +382,8 @@ static void describe_xattrs(struct buf *b, const char *name, const char *path)
 		names = xrealloc(names, (count + 1) * sizeof(*names));
 		names[count++] = p;
 	}
-	qsort(names, count, sizeof(*names), cmp_str);
+	if (count)
+		qsort(names, count, sizeof(*names), cmp_str);
 	for (i = 0; i < count; i++) {
 		for (;;) {
 			vlen = lgetxattr(name, names[i], NULL, 0);
@@ -534,7 +535,8 @@ static void walk(int fd, const char *path)
 	if (errno)
 		die("%s/%s: readdir: %s", top_arg, path, strerror(errno));
 	closedir(d);
-	qsort(names, count, sizeof(*names), cmp_str);
+	if (count)
+		qsort(names, count, sizeof(*names), cmp_str);
 
 	for (i = 0; i < count; i++) {
 		char *sub = join(path, names[i]);
@@ -585,7 +587,8 @@ static void group_hard_links(void)
 		if (entries[i].linked)
 			idx[n++] = i;
 	}
-	qsort(idx, n, sizeof(*idx), cmp_entry_inode);
+	if (n)
+		qsort(idx, n, sizeof(*idx), cmp_entry_inode);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n; j++) {
 			if (entries[idx[j]].dev != entries[idx[i]].dev ||
@@ -661,7 +664,8 @@ int main(int argc, char **argv)
 	walk(fd, ".");
 	close(fd);
 
-	qsort(entries, nentries, sizeof(*entries), cmp_entry_path);
+	if (nentries)
+		qsort(entries, nentries, sizeof(*entries), cmp_entry_path);
 	group_hard_links();
 	for (i = 0; i < nentries; i++) {
 		out.len = 0;
@@ -679,5 +683,12 @@ int main(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("write error: %s", strerror(errno));
+	for (i = 0; i < nentries; i++) {
+		free(entries[i].path);
+		free(entries[i].attrs);
+	}
+	free(entries);
+	free(out.s);
+	free(xattr_ns);
 	return 0;
 }
