@@ -227,7 +227,10 @@ printf 10 >"names/dir with space/inside"
 
 # --- modes ---
 mkdir modes
-for m in 4755 2755 1644 6755 7777 0000 0400 0600; do
+modes="4755 2755 1644 6755 7777 0400 0600"
+# mode 0000 keeps everyone but root from reading the file back
+[ $root -eq 1 ] && modes="$modes 0000"
+for m in $modes; do
 	printf '%s\n' "$m" >"modes/file-$m"
 done
 mkdir modes/dir-sticky modes/dir-setgid modes/dir-readonly modes/dir-closed
@@ -253,7 +256,7 @@ else
 	echo "mktree.sh: not root: no devices, owners, trusted or security xattrs" >&2
 fi
 
-for m in 4755 2755 1644 6755 7777 0000 0400 0600; do
+for m in $modes; do
 	chmod "$m" "modes/file-$m"
 done
 chmod 1777 modes/dir-sticky
