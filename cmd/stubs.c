@@ -9,8 +9,4 @@
 		return EXIT_FAIL;                                                                  \
 	}
 
-STUB(cmd_inspect)
-STUB(cmd_ls)
-STUB(cmd_cat)
-STUB(cmd_stat)
 STUB(cmd_fsck)

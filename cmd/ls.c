@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit ls: list a directory of an image, one directory at a time.
+ *
+ * The tree is never loaded: PATH is resolved component by component, a
+ * listing is read whole and its iterator closed before anything else is
+ * read (the metadata cache has few entries), and -R recurses only after
+ * that, keeping just the names of the subdirectories still to visit.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "dir.h"
+#include "error.h"
+#include "format.h"
+#include "image.h"
+#include "imageopt.h"
+#include "inode.h"
+#include "show.h"
+#include "walk.h"
+
+static const char usage_text[] =
+	"Usage: squashkit ls [OPTIONS] IMAGE [PATH]\n"
+	"List the directory PATH of IMAGE (default: the root), or PATH itself when it\n"
+	"is not a directory. Every entry is shown, dot files too, in byte order.\n\n"
+	"  -l, --long        mode, links, owner (numeric), size or device numbers,\n"
+	"                    mtime (UTC), name and symlink target\n"
+	"  -R, --recursive   list subdirectories too, each under a \"PATH:\" header\n"
+	"      --json        a JSON array with one object per entry\n"
+	"      --stats       print cache counters on stderr at the end\n"
+	"  -h, --help        show this help\n";
+
+enum { OPT_JSON = 256, OPT_STATS };
+
+static const struct option longopts[] = {
+	{"long", no_argument, NULL, 'l'},     {"recursive", no_argument, NULL, 'R'},
+	{"json", no_argument, NULL, OPT_JSON}, {"stats", no_argument, NULL, OPT_STATS},
+	{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+};
+
+/* What -l and --json show of an inode. */
+struct info {
+	mode_t mode;
+	unsigned type; /* basic */
+	uint32_t number, nlink, uid, gid, mtime, rdev;
+	uint64_t size;
+	char *target;
+};
+
+struct entry {
+	struct sqk_dirent d;
+	struct info i;
+};
+
+struct ls {
+	const char *image;
+	struct sqk_image *img;
+	int lng, rec, json;
+	int sections; /* -R headers printed */
+	int objects;  /* JSON objects printed */
+	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
+	char err_path[4096 + 256 + 2];
+};
+
+static void info_from(struct info *i, struct sqk_inode *ino)
+{
+	i->mode = ino->mode;
+	i->type = sqfs_basic_type(ino->type);
+	i->number = ino->number;
+	i->nlink = ino->nlink;
+	i->uid = ino->uid;
+	i->gid = ino->gid;
+	i->mtime = ino->mtime;
+	i->rdev = ino->rdev;
+	i->size = sqk_show_size(ino);
+	i->target = ino->target;
+	ino->target = NULL;
+}
+
+static int is_device(const struct info *i)
+{
+	return i->type == SQFS_BLKDEV || i->type == SQFS_CHRDEV;
+}
+
+/* The size column: bytes, or "major, minor" for a device. */
+static void size_text(const struct info *i, char *out, size_t len)
+{
+	if (is_device(i))
+		snprintf(out, len, "%u, %u", sqfs_dev_major(i->rdev), sqfs_dev_minor(i->rdev));
+	else
+		snprintf(out, len, "%llu", (unsigned long long)i->size);
+}
+
+static int digits(unsigned long long v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+struct widths {
+	int nlink, uid, gid, size;
+};
+
+static void widen(struct widths *w, const struct info *i)
+{
+	char sz[48];
+	int n;
+
+	size_text(i, sz, sizeof(sz));
+	n = (int)strlen(sz);
+	if (digits(i->nlink) > w->nlink)
+		w->nlink = digits(i->nlink);
+	if (digits(i->uid) > w->uid)
+		w->uid = digits(i->uid);
+	if (digits(i->gid) > w->gid)
+		w->gid = digits(i->gid);
+	if (n > w->size)
+		w->size = n;
+}
+
+static void print_long(const struct info *i, const struct widths *w, const char *name)
+{
+	char mode[11], sz[48], when[32];
+
+	sqk_mode_string(i->mode, mode);
+	size_text(i, sz, sizeof(sz));
+	sqk_time_string(i->mtime, 0, when, sizeof(when));
+	printf("%s %*u %*u %*u %*s %s ", mode, w->nlink, i->nlink, w->uid, i->uid, w->gid, i->gid,
+	       w->size, sz, when);
+	sqk_print_escaped(stdout, name);
+	if (i->target) {
+		fputs(" -> ", stdout);
+		sqk_print_escaped(stdout, i->target);
+	}
+	fputc('\n', stdout);
+}
+
+/* dir "/" + name "a" -> "/a"; dir "/x" + "a" -> "/x/a". */
+static void print_json_path(const char *dir, const char *name)
+{
+	size_t dlen = strlen(dir), nlen = strlen(name);
+	char *p = malloc(dlen + 1 + nlen + 1);
+
+	if (!p) {
+		fputs("null", stdout);
+		return;
+	}
+	memcpy(p, dir, dlen);
+	if (dlen == 0 || dir[dlen - 1] != '/')
+		p[dlen++] = '/';
+	memcpy(p + dlen, name, nlen + 1);
+	sqk_json_text(stdout, p);
+	free(p);
+}
+
+static void print_json(struct ls *ls, const struct info *i, const char *dir, const char *name)
+{
+	fputs(ls->objects++ ? ",\n" : "\n", stdout);
+	fputs("{\"name\":", stdout);
+	sqk_json_text(stdout, name);
+	fputs(",\"path\":", stdout);
+	if (dir)
+		print_json_path(dir, name);
+	else
+		sqk_json_text(stdout, name);
+	printf(",\"inode\":%u,\"type\":\"%s\",\"mode\":%u,\"uid\":%u,\"gid\":%u,\"size\":%llu,"
+	       "\"mtime\":%u,\"nlink\":%u",
+	       i->number, sqk_json_type(i->type), (unsigned)(i->mode & 07777), i->uid, i->gid,
+	       (unsigned long long)i->size, i->mtime, i->nlink);
+	if (i->target) {
+		fputs(",\"target\":", stdout);
+		sqk_json_text(stdout, i->target);
+	}
+	if (is_device(i))
+		printf(",\"major\":%u,\"minor\":%u", sqfs_dev_major(i->rdev),
+		       sqfs_dev_minor(i->rdev));
+	fputc('}', stdout);
+}
+
+/* Read a whole listing; the iterator is closed before we return. */
+static int read_listing(struct ls *ls, struct sqk_inode *dir, struct entry **out, size_t *count)
+{
+	struct sqk_dir_iter it;
+	struct entry *ents = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	err = sqk_dir_open(ls->img, dir, &it);
+	while (!err) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 32;
+			struct entry *p = realloc(ents, ncap * sizeof(*p));
+
+			if (!p) {
+				err = SQK_ERR_NOMEM;
+				break;
+			}
+			ents = p;
+			cap = ncap;
+		}
+		memset(&ents[n], 0, sizeof(ents[n]));
+		err = sqk_dir_next(&it, &ents[n].d);
+		if (err != 1)
+			break;
+		n++;
+		err = 0;
+	}
+	sqk_dir_close(&it);
+	if (err < 0) {
+		free(ents);
+		return err;
+	}
+	*out = ents;
+	*count = n;
+	return 0;
+}
+
+/* An entry's inode, checked against what the directory says about it. */
+static int read_entry(struct ls *ls, const struct sqk_dirent *d, struct sqk_inode *ino)
+{
+	int err = sqk_inode_read(ls->img, d->ref, ino);
+
+	if (!err && (sqfs_basic_type(ino->type) != d->type || ino->number != d->number)) {
+		sqk_inode_free(ino);
+		err = SQK_ERR_CORRUPT;
+	}
+	return err;
+}
+
+static void set_err_path(struct ls *ls, const char *dir, const char *name)
+{
+	snprintf(ls->err_path, sizeof(ls->err_path), "%s%s%s", dir,
+		 name && strcmp(dir, "/") != 0 ? "/" : "", name ? name : "");
+}
+
+static void free_entries(struct entry *ents, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ents[i].i.target);
+	free(ents);
+}
+
+static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsigned depth)
+{
+	struct widths w = {1, 1, 1, 1};
+	struct entry *ents = NULL;
+	size_t n = 0, i, ndirs;
+	int err;
+
+	if (ls->rec && !ls->json) {
+		if (ls->sections++)
+			fputc('\n', stdout);
+		sqk_print_escaped(stdout, path);
+		fputs(":\n", stdout);
+	}
+	err = read_listing(ls, dir, &ents, &n);
+	if (err) {
+		set_err_path(ls, path, NULL);
+		return err;
+	}
+	for (i = 0; (ls->lng || ls->json) && i < n; i++) {
+		struct sqk_inode ino;
+
+		err = read_entry(ls, &ents[i].d, &ino);
+		if (err) {
+			set_err_path(ls, path, ents[i].d.name);
+			free_entries(ents, n);
+			return err;
+		}
+		info_from(&ents[i].i, &ino);
+		sqk_inode_free(&ino);
+		widen(&w, &ents[i].i);
+	}
+	for (i = 0; i < n; i++) {
+		if (ls->json) {
+			print_json(ls, &ents[i].i, path, ents[i].d.name);
+		} else if (ls->lng) {
+			print_long(&ents[i].i, &w, ents[i].d.name);
+		} else {
+			sqk_print_escaped(stdout, ents[i].d.name);
+			fputc('\n', stdout);
+		}
+	}
+	if (!ls->rec) {
+		free_entries(ents, n);
+		return 0;
+	}
+	/* Keep only the subdirectories, then visit them with nothing else held. */
+	for (i = 0, ndirs = 0; i < n; i++) {
+		free(ents[i].i.target);
+		ents[i].i.target = NULL;
+		if (ents[i].d.type == SQFS_DIR)
+			ents[ndirs++] = ents[i];
+	}
+	for (i = 0; !err && i < ndirs; i++) {
+		struct sqk_inode sub;
+		size_t plen = strlen(path), nlen = ents[i].d.name_len;
+		char *child = malloc(plen + 1 + nlen + 1);
+		unsigned k;
+
+		if (!child) {
+			err = SQK_ERR_NOMEM;
+			break;
+		}
+		memcpy(child, path, plen);
+		if (plen == 0 || path[plen - 1] != '/')
+			child[plen++] = '/';
+		memcpy(child + plen, ents[i].d.name, nlen + 1);
+		err = read_entry(ls, &ents[i].d, &sub);
+		for (k = 0; !err && k <= depth; k++)
+			if (ls->stack[k] == sub.number)
+				err = SQK_ERR_LOOP;
+		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
+			err = SQK_ERR_OVERFLOW;
+		if (err) {
+			snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
+		} else {
+			ls->stack[depth + 1] = sub.number;
+			err = list_dir(ls, &sub, child, depth + 1);
+		}
+		sqk_inode_free(&sub);
+		free(child);
+	}
+	free(ents);
+	return err;
+}
+
+static const char *base_name(const char *norm)
+{
+	const char *s = strrchr(norm, '/');
+
+	return s && s[1] ? s + 1 : norm;
+}
+
+static int run(struct ls *ls, const char *path)
+{
+	struct sqk_inode ino;
+	char *norm = sqk_show_normalise(path);
+	int err;
+
+	if (!norm) {
+		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		return EXIT_FAIL;
+	}
+	err = sqk_show_resolve(ls->img, path, 0, &ino);
+	if (err) {
+		sqk_show_path_code(ls->image, norm, err);
+		free(norm);
+		return EXIT_FAIL;
+	}
+	if (ls->json)
+		fputc('[', stdout);
+	if (sqfs_basic_type(ino.type) == SQFS_DIR) {
+		ls->stack[0] = ino.number;
+		err = list_dir(ls, &ino, norm, 0);
+	} else {
+		struct widths w = {1, 1, 1, 1};
+		struct info i;
+
+		info_from(&i, &ino);
+		widen(&w, &i);
+		if (ls->json)
+			print_json(ls, &i, NULL, base_name(norm));
+		else if (ls->lng)
+			print_long(&i, &w, path);
+		else
+			printf("%s\n", path);
+		free(i.target);
+	}
+	sqk_inode_free(&ino);
+	/* The array is closed even after a failure: what was printed stays valid JSON. */
+	if (ls->json)
+		fputs(ls->objects ? "\n]\n" : "]\n", stdout);
+	if (err)
+		sqk_show_path_code(ls->image, ls->err_path, err);
+	free(norm);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_ls(int argc, char **argv)
+{
+	struct sqk_image_opts io;
+	struct ls *ls;
+	int c, stats = 0, ret;
+
+	ls = calloc(1, sizeof(*ls));
+	if (!ls) {
+		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		return EXIT_FAIL;
+	}
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "lRh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			ls->lng = 1;
+			break;
+		case 'R':
+			ls->rec = 1;
+			break;
+		case OPT_JSON:
+			ls->json = 1;
+			break;
+		case OPT_STATS:
+			stats = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			free(ls);
+			return EXIT_OK;
+		default:
+			free(ls);
+			return sqk_show_bad_option(argv);
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		free(ls);
+		return sqk_usage_error(optind >= argc ? "missing IMAGE operand"
+						      : "too many operands");
+	}
+	signal(SIGPIPE, SIG_IGN);
+	ls->image = argv[optind];
+	sqk_image_opts_default(&io);
+	ls->img = sqk_open_image(ls->image, &io);
+	if (!ls->img) {
+		free(ls);
+		return EXIT_FAIL;
+	}
+	ret = run(ls, optind + 1 < argc ? argv[optind + 1] : "/");
+	if (sqk_show_flush() != 0)
+		ret = EXIT_FAIL;
+	if (stats)
+		sqk_print_stats(stderr, ls->img, 0);
+	sqk_image_close(ls->img);
+	free(ls);
+	return ret;
+}
