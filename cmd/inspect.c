@@ -107,7 +107,7 @@ static int u64set_add(struct u64set *s, uint64_t key)
 }
 
 enum { T_INODE, T_DIR, T_FRAG, T_EXPORT, T_ID, T_XATTR, T_COUNT };
-static const char *const table_names[T_COUNT] = {"inode", "directory", "fragment",
+static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragment",
 						 "export", "id",	"xattr"};
 
 struct table {
@@ -386,8 +386,9 @@ static int has_xattrs(const struct sqfs_super *sb)
 	return !(sb->flags & SQFS_FLAG_NO_XATTRS) && sb->xattr_table != SQFS_INVALID_TABLE;
 }
 
-static const char *const count_names[8] = {NULL,	     "directories", "files", "symlinks",
-					    "block_devices", "char_devices", "fifos", "sockets"};
+static const char *const count_names[8] = {NULL,       "directories",	"files",
+					   "symlinks", "block_devices", "char_devices",
+					   "fifos",    "sockets"};
 
 static const char *codec_name(const struct sqfs_super *sb)
 {
@@ -447,12 +448,12 @@ static void print_json(const struct inspect *in)
 	       "\"block_size\":%u,\"block_log\":%u,\"bytes_used\":%llu,\"image_size\":%llu,"
 	       "\"mkfs_time\":%u,\"inodes\":%u,\"fragments\":%u,\"ids\":%u,\"xattr_ids\":%u,"
 	       "\"root_inode\":{\"block\":%llu,\"offset\":%u},\"flags_value\":%u",
-	       sb->version_major, sb->version_minor, codec_name(sb), sb->compressor,
-	       sb->block_size, sb->block_log, (unsigned long long)sb->bytes_used,
+	       sb->version_major, sb->version_minor, codec_name(sb), sb->compressor, sb->block_size,
+	       sb->block_log, (unsigned long long)sb->bytes_used,
 	       (unsigned long long)sqk_image_file(in->img)->size(sqk_image_file(in->img)),
 	       sb->mkfs_time, sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids,
-	       (unsigned long long)SQFS_REF_BLOCK(sb->root_inode),
-	       SQFS_REF_OFFSET(sb->root_inode), sb->flags);
+	       (unsigned long long)SQFS_REF_BLOCK(sb->root_inode), SQFS_REF_OFFSET(sb->root_inode),
+	       sb->flags);
 	printf(",\"flags\":{\"xattrs\":%s", has_xattrs(sb) ? "true" : "false");
 	for (i = 0; flag_names[i].name; i++)
 		printf(",\"%s\":%s", flag_names[i].name,
@@ -535,8 +536,8 @@ static void print_text(const struct inspect *in)
 	for (i = 0; i < n; i++)
 		printf("  %-18s%s\n", kv[i].key, kv[i].value);
 	if (in->options_size)
-		printf("Options block:      %llu bytes at %u\n", (unsigned long long)in->options_size,
-		       SQFS_SUPER_SIZE);
+		printf("Options block:      %llu bytes at %u\n",
+		       (unsigned long long)in->options_size, SQFS_SUPER_SIZE);
 	else
 		printf("Options block:      none (the codec's defaults apply)\n");
 	printf("Block size:         %u (log %u)\n", sb->block_size, sb->block_log);
@@ -586,8 +587,8 @@ static void print_text(const struct inspect *in)
 	       (unsigned long long)(c->dedup_bytes + c->dedup_tail_bytes),
 	       (unsigned long long)c->dedup_blocks, (unsigned long long)c->dedup_tails,
 	       (unsigned long long)c->dedup_stored);
-	printf("Sparse savings:     %llu bytes (%llu blocks)\n", (unsigned long long)c->sparse_bytes,
-	       (unsigned long long)c->sparse_blocks);
+	printf("Sparse savings:     %llu bytes (%llu blocks)\n",
+	       (unsigned long long)c->sparse_bytes, (unsigned long long)c->sparse_blocks);
 	printf("Fragment fill:      %llu tail bytes in %u fragments",
 	       (unsigned long long)c->tail_bytes, sb->fragment_count);
 	print_percent(c->tail_bytes, (uint64_t)sb->fragment_count * sb->block_size);

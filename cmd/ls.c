@@ -36,9 +36,9 @@ static const char usage_text[] =
 enum { OPT_JSON = 256, OPT_STATS };
 
 static const struct option longopts[] = {
-	{"long", no_argument, NULL, 'l'},     {"recursive", no_argument, NULL, 'R'},
+	{"long", no_argument, NULL, 'l'},      {"recursive", no_argument, NULL, 'R'},
 	{"json", no_argument, NULL, OPT_JSON}, {"stats", no_argument, NULL, OPT_STATS},
-	{"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+	{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
 };
 
 /* What -l and --json show of an inode. */

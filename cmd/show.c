@@ -140,7 +140,8 @@ int sqk_show_resolve(struct sqk_image *img, const char *path, int follow_last,
 			err = sqk_inode_read(img, ent.ref, &child);
 		if (err)
 			break;
-		if (sqfs_basic_type(child.type) == SQFS_SYMLINK && (!last || follow_last || slash)) {
+		if (sqfs_basic_type(child.type) == SQFS_SYMLINK &&
+		    (!last || follow_last || slash)) {
 			const char *rest = p + len;
 			size_t off;
 

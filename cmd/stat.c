@@ -96,7 +96,7 @@ static void print_text(const struct view *v)
 			uint32_t w = ino->blocks[i], size = w & SQFS_BLOCK_SIZE_MASK;
 
 			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)pos, size,
-			       size == 0 ? "sparse"
+			       size == 0		       ? "sparse"
 			       : (w & SQFS_BLOCK_UNCOMPRESSED) ? "uncompressed"
 							       : "compressed");
 			pos += size;
@@ -110,8 +110,8 @@ static void print_text(const struct view *v)
 	}
 	if (v->type == SQFS_DIR)
 		printf("listing: block %u offset %u (%llu bytes)\nparent: %u\nindex: %u entries\n",
-		       ino->dir_block, ino->dir_offset, (unsigned long long)ino->size,
-		       ino->parent, ino->index_count);
+		       ino->dir_block, ino->dir_offset, (unsigned long long)ino->size, ino->parent,
+		       ino->index_count);
 	if (ino->target) {
 		fputs("target: ", stdout);
 		sqk_print_escaped(stdout, ino->target);
