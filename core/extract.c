@@ -32,7 +32,13 @@ struct sqk_extract {
 	struct sqk_extract_opts o;
 	int root_fd;
 	int as_root;
+	uid_t euid;
+	gid_t egid;
+	struct chunk *batch;
+	unsigned nbatch;
+	mode_t old_umask;
 	int stack[SQK_WALK_MAX_DEPTH + 1];
+	char setgid[SQK_WALK_MAX_DEPTH + 1]; /* new entries take the directory's group */
 	unsigned depth;
 	pthread_mutex_t lock; /* guards the fields below, written by workers */
 	int error;
@@ -45,6 +51,7 @@ struct file_job {
 	int fd;
 	int refs;
 	int failed;
+	int created_ok; /* owner and mode were right at creation */
 	struct sqk_inode ino;
 	char path[];
 };
@@ -53,7 +60,14 @@ struct chunk {
 	struct file_job *job;
 	uint32_t first, count;
 	int tail;
+	struct chunk *next; /* in a batch of small chunks */
 };
+
+/*
+ * Small files go to the workers in batches: one pool task per file would
+ * cost more in queueing and wakeups than writing the file does.
+ */
+#define BATCH_CHUNKS 32
 
 static void warn(struct sqk_extract *x, const char *path, const char *what)
 {
@@ -183,15 +197,20 @@ static mode_t perm_bits(const struct sqk_extract *x, const struct sqk_inode *ino
 	return m;
 }
 
-/* Owner, xattrs, mode, then times (last: the others may touch ctime only). */
-static void finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino)
+/*
+ * Owner, xattrs, mode, then times (last: the others may touch ctime only).
+ * created_ok says the entry was made with the right owner and mode already,
+ * so those calls can be skipped.
+ */
+static void finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino,
+		      int created_ok)
 {
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
-	if (!x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
+	if (!created_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
 		warn(x, path, "cannot set owner");
 	set_xattrs_fd(x, path, fd, NULL, ino);
-	if (fchmod(fd, perm_bits(x, ino)) != 0)
+	if (!created_ok && fchmod(fd, perm_bits(x, ino)) != 0)
 		warn(x, path, "cannot set mode");
 	if (futimens(fd, ts) != 0)
 		warn(x, path, "cannot set times");
@@ -216,7 +235,7 @@ static void job_put(struct file_job *job)
 	if (__atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	if (!job->failed)
-		finish_fd(job->x, job->path, job->fd, &job->ino);
+		finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok);
 	if (close(job->fd) != 0 && !job->failed)
 		fail(job->x, job->path, errno_code());
 	sqk_inode_free(&job->ino);
@@ -240,9 +259,8 @@ static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
 	return 0;
 }
 
-static void run_chunk(void *arg, unsigned worker)
+static void run_one(struct chunk *c)
 {
-	struct chunk *c = arg;
 	struct file_job *job = c->job;
 	struct sqk_image *img = job->x->img;
 	uint32_t bs = sqk_image_super(img)->block_size;
@@ -280,7 +298,40 @@ out:
 	free(c);
 }
 
-static int submit_file(struct sqk_extract *x, const char *path, int fd, struct sqk_inode *ino)
+static void run_chunks(void *arg, unsigned worker)
+{
+	struct chunk *c = arg, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		run_one(c);
+	}
+}
+
+static void flush_batch(struct sqk_extract *x)
+{
+	if (!x->batch)
+		return;
+	sqk_pool_submit(x->pool, run_chunks, x->batch);
+	x->batch = NULL;
+	x->nbatch = 0;
+}
+
+static void submit_chunk(struct sqk_extract *x, struct chunk *c)
+{
+	c->next = NULL;
+	if (c->count > 1) {
+		sqk_pool_submit(x->pool, run_chunks, c);
+		return;
+	}
+	c->next = x->batch;
+	x->batch = c;
+	if (++x->nbatch == BATCH_CHUNKS)
+		flush_batch(x);
+}
+
+static int submit_file(struct sqk_extract *x, const char *path, int fd, struct sqk_inode *ino,
+		       int created_ok)
 {
 	size_t plen = strlen(path);
 	struct file_job *job = malloc(sizeof(*job) + plen + 1);
@@ -295,6 +346,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 	job->fd = fd;
 	job->refs = 1; /* ours, until every chunk is queued */
 	job->failed = 0;
+	job->created_ok = created_ok;
 	job->ino = *ino;
 	memcpy(job->path, path, plen + 1);
 	ino->blocks = NULL; /* the job owns the block list now */
@@ -315,7 +367,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 		c->tail = has_tail && first + n == job->ino.nblocks;
 		first += n;
 		__atomic_add_fetch(&job->refs, 1, __ATOMIC_ACQ_REL);
-		sqk_pool_submit(x->pool, run_chunk, c);
+		submit_chunk(x, c);
 	} while (first < job->ino.nblocks);
 	job_put(job);
 	return 0;
@@ -354,6 +406,8 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 		return SQK_ERR_OVERFLOW;
 	}
 	x->stack[++x->depth] = fd;
+	/* Our own directories get their mode at the end; an existing one may be setgid. */
+	x->setgid[x->depth] = fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0;
 	return 0;
 }
 
@@ -362,7 +416,7 @@ static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *in
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	int fd = x->stack[x->depth--];
 
-	finish_fd(x, path, fd, ino);
+	finish_fd(x, path, fd, ino, 0);
 	close(fd);
 	return 0;
 }
@@ -408,15 +462,27 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 		return r == 0 ? 0 : (errno == EEXIST ? SQK_ERR_EXIST : errno_code());
 	}
 	switch (ino->mode & S_IFMT) {
-	case S_IFREG:
-		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	case S_IFREG: {
+		/*
+		 * Created with its final mode (the umask is 0 while extracting)
+		 * when no owner change follows: a chown would clear setuid bits.
+		 */
+		int owner_ok = x->o.no_owner || (ino->uid == x->euid && ino->gid == x->egid &&
+						 !x->setgid[x->depth]);
+		mode_t mode = owner_ok ? perm_bits(x, ino) : 0600;
+
+		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (fd < 0)
 			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
-		if (ino->size && ftruncate(fd, (off_t)ino->size) != 0) {
+		/* Trailing sparse blocks leave no writes behind: set the size. */
+		if (ino->nblocks && ino->frag_index == SQFS_INVALID_FRAG &&
+		    (ino->blocks[ino->nblocks - 1] & SQFS_BLOCK_SIZE_MASK) == 0 &&
+		    ftruncate(fd, (off_t)ino->size) != 0) {
 			close(fd);
 			return errno_code();
 		}
-		return submit_file(x, path, fd, ino);
+		return submit_file(x, path, fd, ino, owner_ok);
+	}
 	case S_IFLNK:
 		if (symlinkat(ino->target, dirfd, name) != 0)
 			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
@@ -452,6 +518,10 @@ int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd
 	x->o = *opts;
 	x->root_fd = dest_fd;
 	x->as_root = geteuid() == 0;
+	x->euid = geteuid();
+	/* Entries are created with their final modes; restored on destroy. */
+	x->old_umask = umask(0);
+	x->egid = getegid();
 	if (!x->as_root)
 		x->o.no_owner = 1;
 	pthread_mutex_init(&x->lock, NULL);
@@ -466,6 +536,7 @@ struct sqk_sink *sqk_extract_sink(struct sqk_extract *x)
 
 int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsigned *warnings)
 {
+	flush_batch(x);
 	sqk_pool_wait(x->pool);
 	while (x->depth > 0)
 		close(x->stack[x->depth--]);
@@ -479,6 +550,7 @@ void sqk_extract_destroy(struct sqk_extract *x)
 {
 	if (!x)
 		return;
+	umask(x->old_umask);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }

@@ -331,8 +331,13 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 	pthread_cond_init(&img->dfree, NULL);
 
 	err = file->read_at(file, 0, raw, sizeof(raw));
-	if (err == SQK_ERR_TRUNCATED)
-		err = file->size(file) >= 4 ? SQK_ERR_TRUNCATED : SQK_ERR_MAGIC;
+	if (err == SQK_ERR_TRUNCATED) {
+		/* A short file is truncated only if it starts like an image. */
+		err = SQK_ERR_MAGIC;
+		if (file->size(file) >= 4 && file->read_at(file, 0, raw, 4) == 0 &&
+		    get_le32(raw) == SQFS_MAGIC)
+			err = SQK_ERR_TRUNCATED;
+	}
 	if (err)
 		goto fail;
 	sqfs_super_decode(&img->sb, raw);
