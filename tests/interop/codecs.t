@@ -91,6 +91,7 @@ gzip|131072||
 gzip|131072|-Xcompression-level 1 -Xwindow-size 10|level=1 window=10
 gzip|131072|-Xstrategy filtered,run_length_encoded|strategy=filtered,run_length_encoded
 gzip|4096|-Xcompression-level 6|level=6
+gzip|131072|-Xwindow-size 8 -Xcompression-level 3|window=8 level=3
 gzip|1048576|-Xwindow-size 15 -Xstrategy default,huffman_only,fixed|strategy=default,huffman_only,fixed
 lzma|131072||
 lzma|1048576||
