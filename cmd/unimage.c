@@ -158,7 +158,8 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 			return EXIT_FAIL;
 		}
 	}
-	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, &s);
+	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry,
+				      (void *)u->image, &s);
 	if (!err) {
 		w->sink = sqk_archive_sink_sink(s);
 		err = sqk_walk(w);

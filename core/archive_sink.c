@@ -21,6 +21,8 @@ struct sqk_archive_sink {
 	struct archive *a;
 	int pax;
 	int no_xattrs;
+	void (*warn)(void *ctx, const char *path, const char *what);
+	void *warn_ctx;
 	uint8_t *zeros;
 	char *name;
 	size_t name_cap;
@@ -216,6 +218,12 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	struct archive_entry *ae;
 	int err;
 
+	/* No archive format has a socket type; tar skips them too. */
+	if (S_ISSOCK(ino->mode)) {
+		if (s->warn)
+			s->warn(s->warn_ctx, path, "socket ignored");
+		return 0;
+	}
 	ae = make_entry(s, path, ino, &err);
 	if (!ae)
 		return err;
@@ -252,7 +260,8 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 }
 
 int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,
-			    struct sqk_archive_sink **out)
+			    void (*warn)(void *ctx, const char *path, const char *what),
+			    void *warn_ctx, struct sqk_archive_sink **out)
 {
 	struct sqk_archive_sink *s = calloc(1, sizeof(*s));
 	size_t i;
@@ -264,6 +273,8 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 	s->sink.node = as_node;
 	s->img = img;
 	s->no_xattrs = no_xattrs;
+	s->warn = warn;
+	s->warn_ctx = warn_ctx;
 	s->pax = strcmp(format, "pax") == 0;
 	s->zeros = calloc(1, sqk_image_super(img)->block_size);
 	s->a = archive_write_new();

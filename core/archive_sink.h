@@ -15,9 +15,13 @@ struct sqk_archive_sink;
 /* Is name a format this sink writes? */
 int sqk_archive_format_known(const char *name);
 
-/* Write to fd (not closed by the sink) in format; xattrs unless no_xattrs. */
+/*
+ * Write to fd (not closed by the sink) in format; xattrs unless no_xattrs.
+ * Entries an archive cannot hold (sockets) are skipped and reported to warn.
+ */
 int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,
-			    struct sqk_archive_sink **out);
+			    void (*warn)(void *ctx, const char *path, const char *what),
+			    void *warn_ctx, struct sqk_archive_sink **out);
 struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s);
 /* Close the archive (writes its trailer). */
 int sqk_archive_sink_finish(struct sqk_archive_sink *s);
