@@ -74,14 +74,28 @@ struct sqk_codec {
 	void (*defaults)(struct sqk_comp_config *cfg, uint32_t block_size);
 	/* Apply -X KEY=VALUE; SQK_ERR_ARG for an unknown key or bad value. */
 	int (*set_option)(struct sqk_comp_config *cfg, const char *key, const char *value);
-	/* Parse and validate an image's options block (len bytes). */
+	/*
+	 * Parse and validate an image's options block (len bytes), over a
+	 * config from sqk_comp_config_init() with the image's block size.
+	 * Call it only when the superblock has SQFS_FLAG_COMPRESSOR_OPTIONS;
+	 * without that flag the defaults stand. SQK_ERR_CORRUPT for a wrong
+	 * length, a bad value or an unknown bit (lzma: for any block at all).
+	 */
 	int (*read_options)(struct sqk_comp_config *cfg, const uint8_t *buf, size_t len);
-	/* Encode the options block; *len = 0 when no block is needed. */
+	/*
+	 * Encode the options block; *len = 0 when no block is needed. Set
+	 * SQFS_FLAG_COMPRESSOR_OPTIONS exactly when *len > 0 (lz4 always
+	 * writes one, as mksquashfs does). 64 bytes of room are plenty.
+	 */
 	int (*write_options)(const struct sqk_comp_config *cfg, uint8_t *buf, size_t cap,
 			     size_t *len);
 	/* List the settings for display; returns how many were written to kv. */
 	int (*describe)(const struct sqk_comp_config *cfg, struct sqk_comp_kv *kv, int max);
-	/* A working instance, or NULL when out of memory. */
+	/*
+	 * A working instance, or NULL when out of memory (or cfg is out of
+	 * range). Decoding does not depend on cfg: any instance of a codec
+	 * reads every block of that codec.
+	 */
 	struct sqk_compressor *(*create)(const struct sqk_comp_config *cfg);
 };
 
@@ -90,14 +104,18 @@ struct sqk_compressor {
 	/*
 	 * Decompress exactly srclen bytes into at most cap bytes.
 	 * 0 and *outlen on success; SQK_ERR_COMPRESSOR when the input is not a
-	 * valid stream or its output does not fit.
+	 * valid stream or its output does not fit. Never writes past cap.
+	 * Check *outlen against the size you expect: a raw LZ4 block has no
+	 * end marker, so a truncated one can decode, shorter.
 	 */
 	int (*decompress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen,
 			  uint8_t *dst, size_t cap, size_t *outlen);
 	/*
 	 * Compress srclen bytes into at most cap bytes. 0 and *outlen on
 	 * success; SQK_ERR_OVERFLOW when the output would not be smaller than
-	 * srclen (the caller then stores the block raw).
+	 * srclen (the caller then stores the block raw). cap = srclen is
+	 * always enough: no worst-case bound beyond it, the codecs use their
+	 * own scratch. SQK_ERR_NOMEM when lazily made coder state fails.
 	 */
 	int (*compress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
 			size_t cap, size_t *outlen);
