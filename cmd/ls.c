@@ -143,34 +143,32 @@ static void print_long(const struct info *i, const struct widths *w, const char 
 	fputc('\n', stdout);
 }
 
-/* dir "/" + name "a" -> "/a"; dir "/x" + "a" -> "/x/a". */
-static void print_json_path(const char *dir, const char *name)
+/* dir "/" + name "a" -> "/a"; dir "/x" + "a" -> "/x/a"; malloc'd. */
+static char *join(const char *dir, const char *name, size_t nlen)
 {
-	size_t dlen = strlen(dir), nlen = strlen(name);
+	size_t dlen = strlen(dir);
 	char *p = malloc(dlen + 1 + nlen + 1);
 
-	if (!p) {
-		fputs("null", stdout);
-		return;
-	}
+	if (!p)
+		return NULL;
 	memcpy(p, dir, dlen);
 	if (dlen == 0 || dir[dlen - 1] != '/')
 		p[dlen++] = '/';
-	memcpy(p + dlen, name, nlen + 1);
-	sqk_json_text(stdout, p);
-	free(p);
+	memcpy(p + dlen, name, nlen);
+	p[dlen + nlen] = '\0';
+	return p;
 }
 
-static void print_json(struct ls *ls, const struct info *i, const char *dir, const char *name)
+static void print_json(struct ls *ls, const struct info *i, const char *name, const char *path)
 {
 	fputs(ls->objects++ ? ",\n" : "\n", stdout);
 	fputs("{\"name\":", stdout);
 	sqk_json_text(stdout, name);
 	fputs(",\"path\":", stdout);
-	if (dir)
-		print_json_path(dir, name);
+	if (path)
+		sqk_json_text(stdout, path);
 	else
-		sqk_json_text(stdout, name);
+		fputs("null", stdout);
 	printf(",\"inode\":%u,\"type\":\"%s\",\"mode\":%u,\"uid\":%u,\"gid\":%u,\"size\":%llu,"
 	       "\"mtime\":%u,\"nlink\":%u",
 	       i->number, sqk_json_type(i->type), (unsigned)(i->mode & 07777), i->uid, i->gid,
@@ -283,7 +281,10 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	}
 	for (i = 0; i < n; i++) {
 		if (ls->json) {
-			print_json(ls, &ents[i].i, path, ents[i].d.name);
+			char *p = join(path, ents[i].d.name, ents[i].d.name_len);
+
+			print_json(ls, &ents[i].i, ents[i].d.name, p);
+			free(p);
 		} else if (ls->lng) {
 			print_long(&ents[i].i, &w, ents[i].d.name);
 		} else {
@@ -304,18 +305,13 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	}
 	for (i = 0; !err && i < ndirs; i++) {
 		struct sqk_inode sub;
-		size_t plen = strlen(path), nlen = ents[i].d.name_len;
-		char *child = malloc(plen + 1 + nlen + 1);
+		char *child = join(path, ents[i].d.name, ents[i].d.name_len);
 		unsigned k;
 
 		if (!child) {
 			err = SQK_ERR_NOMEM;
 			break;
 		}
-		memcpy(child, path, plen);
-		if (plen == 0 || path[plen - 1] != '/')
-			child[plen++] = '/';
-		memcpy(child + plen, ents[i].d.name, nlen + 1);
 		err = read_entry(ls, &ents[i].d, &sub);
 		for (k = 0; !err && k <= depth; k++)
 			if (ls->stack[k] == sub.number)
@@ -370,7 +366,7 @@ static int run(struct ls *ls, const char *path)
 		info_from(&i, &ino);
 		widen(&w, &i);
 		if (ls->json)
-			print_json(ls, &i, NULL, base_name(norm));
+			print_json(ls, &i, base_name(norm), norm);
 		else if (ls->lng)
 			print_long(&i, &w, path);
 		else
