@@ -84,6 +84,7 @@ struct sqk_data_writer {
 	uint32_t **owned;
 	size_t nowned, owned_cap;
 	struct sqk_data_stats st;
+	uint64_t last_frag_pos; /* where the latest fragment block went */
 	uint64_t progress;
 	int err;
 };
@@ -327,7 +328,9 @@ static int file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	fd->hash = fmix(fd->hash ^ fd->tail_hash * HM3 ^ fd->size);
 	dw->st.files++;
 	dw->progress += fd->size;
-	if (dw->o.no_dedup || !fd->nblocks)
+	/* Rewinding must never drop a fragment block written after this file's blocks. */
+	if (dw->o.no_dedup || !fd->nblocks ||
+	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
 		return 0;
 	for (i = 0; i < fd->nblocks; i++)
 		stored += fd->blocks[i] & SQFS_BLOCK_SIZE_MASK;
@@ -405,6 +408,7 @@ static int consume_one(struct sqk_data_writer *dw)
 		fd->hash = rotl64(fd->hash ^ s->hash, 23) * HM1;
 		break;
 	case K_FRAG:
+		dw->last_frag_pos = out_pos(dw);
 		err = frag_entry(dw, s->frag_index, out_pos(dw),
 				 s->out_len | (s->raw ? SQFS_BLOCK_UNCOMPRESSED : 0));
 		if (!err)

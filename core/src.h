@@ -42,6 +42,8 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c);
 
 /* Does the image path (no leading '/') match an --exclude pattern? */
 int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path);
+/* The same for a path whose parents were not checked (archives, listings). */
+int sqk_src_excluded_path(const struct sqk_src_ctx *c, const char *path);
 
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path);

@@ -265,7 +265,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		while (n && norm[n - 1] == '/')
 			n--;
 		norm[n] = '\0';
-		if (n && sqk_src_excluded(c, norm))
+		if (n && sqk_src_excluded_path(c, norm))
 			return 0;
 	}
 	err = sqk_tree_walk_parent(c->tree, path, &parent, &name, &len);

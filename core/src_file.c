@@ -46,6 +46,29 @@ int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path)
 	return 0;
 }
 
+int sqk_src_excluded_path(const struct sqk_src_ctx *c, const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path), i;
+
+	if (!c->nexcludes)
+		return 0;
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	/* Each parent in turn: an excluded directory takes its subtree with it. */
+	for (i = 1; i < n; i++) {
+		if (buf[i] != '/')
+			continue;
+		buf[i] = '\0';
+		if (sqk_src_excluded(c, buf))
+			return 1;
+		buf[i] = '/';
+	}
+	return sqk_src_excluded(c, buf);
+}
+
 struct extent {
 	uint64_t start, end;
 };

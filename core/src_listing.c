@@ -176,7 +176,7 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		else if (strcmp(f[5], "c") != 0)
 			return bad(l, "device type must be b or c, not", f[5]);
 	}
-	if (sqk_src_excluded(c, f[1][0] == '/' ? f[1] + 1 : f[1]))
+	if (sqk_src_excluded_path(c, f[1] + strspn(f[1], "/")))
 		return 0;
 	node = sqk_tree_node(c->tree, type);
 	if (!node)

@@ -167,6 +167,8 @@ expect_success "--archive=FILE" "$SQK" mkimage -q -f --archive="$TMP/s.tar" "$TM
 expect_success "--archive with SOURCE operands" "$SQK" mkimage -q -f --archive "$TMP/s.tar" "$TMP/a2.sqfs"
 cmp -s "$TMP/a.sqfs" "$TMP/a2.sqfs"
 ok $? "both spellings give the same image"
+"$SQK" mkimage -q -f -e dir/sub --archive "$TMP/s.tar" "$TMP/ae.sqfs"
+is "$(list "$TMP/ae.sqfs" | grep -c 'dir/sub')" 0 "--exclude of a directory drops its subtree from an archive"
 (cd "$S" && find . | cpio -o -H newc 2>/dev/null) >"$TMP/s.cpio"
 expect_success "a cpio archive" "$SQK" mkimage -q -f --archive "$TMP/s.cpio" "$TMP/a3.sqfs"
 unsquashfs -d "$TMP/u" "$TMP/a3.sqfs" >/dev/null 2>&1 && cmp -s "$TMP/u/dir/rnd" "$S/dir/rnd" &&

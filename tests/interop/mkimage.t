@@ -249,6 +249,20 @@ is "$(echo "$j10" | sed 's/.*"inodes":\([0-9]*\).*/\1/')" 10001 "10k entries: ev
 is "$(echo "$j100" | sed 's/.*"inodes":\([0-9]*\).*/\1/')" 100001 "100k entries: every inode written"
 is "$(unsquashfs -l "$TMP/s100k.sqfs" | grep -c squashfs-root/)" 100000 \
 	"100k entries: unsquashfs lists them all"
+# 999 entries a directory span several metadata blocks: lookups go through the index.
+if mount -t squashfs -o loop,ro "$TMP/s100k.sqfs" "$MNT"; then
+	found=0
+	for p in d0/f1 d0/f999 d37/f500 d99/f2 d99/f998 d50/f123; do
+		[ -f "$MNT/$p" ] && found=$((found + 1))
+	done
+	is "$found" 6 "100k entries: the kernel finds names through the directory index"
+	is "$(ls "$MNT/d42" | wc -l)" 999 "100k entries: the kernel lists a large directory"
+	[ ! -e "$MNT/d0/f1000" ] && [ ! -e "$MNT/d0/f0" ] && [ ! -e "$MNT/d0/f9990" ]
+	ok $? "100k entries: names that are not there are not found"
+	umount "$MNT"
+else
+	ok 1 "100k image mounts"
+fi
 rm -rf "$TMP/s10k" "$TMP/s100k" "$TMP"/s10*.sqfs
 
 # 65535 distinct ids work; one more is a clear error.
