@@ -6,6 +6,14 @@
  * the image, the last component is not (unless PATH ends with "/").
  * Xattr values that are valid UTF-8 are shown as text; any other value is
  * shown as hex (text: 0x..., JSON: {"hex":"..."}).
+ *
+ * "sparse" is counted from the block list: the file bytes of zero-size
+ * blocks. An extended file inode also stores a sparse count of its own,
+ * shown as "sparse_field" as it is (mksquashfs stores one byte less when
+ * the whole file is a hole), null for other inodes.
+ *
+ * A directory's "size" is what a mounted image reports (the listing plus 3
+ * bytes for "." and ".."); "listing_size" is the listing's real length.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -107,6 +115,8 @@ static void print_text(const struct view *v)
 			printf("fragment: index %u offset %u (tail %u bytes)\n", ino->frag_index,
 			       ino->frag_offset, v->tail);
 		printf("sparse: %llu\n", (unsigned long long)v->sparse);
+		if (ino->type == SQFS_LFILE)
+			printf("sparse field: %llu\n", (unsigned long long)ino->sparse);
 	}
 	if (v->type == SQFS_DIR)
 		printf("listing: block %u offset %u (%llu bytes)\nparent: %u\nindex: %u entries\n",
@@ -176,6 +186,10 @@ static void print_json(const struct view *v)
 		printf(",\"fragment\":{\"index\":%u,\"offset\":%u,\"size\":%u}", ino->frag_index,
 		       ino->frag_offset, v->tail);
 	printf(",\"sparse\":%llu", (unsigned long long)v->sparse);
+	if (ino->type == SQFS_LFILE)
+		printf(",\"sparse_field\":%llu", (unsigned long long)ino->sparse);
+	else
+		fputs(",\"sparse_field\":null", stdout);
 	if (ino->xattr == SQFS_INVALID_XATTR)
 		fputs(",\"xattr_index\":null", stdout);
 	else
