@@ -42,7 +42,7 @@ echo "threads $THREADS, block $BLOCK, median of $RUNS runs"
 
 # A peak-RSS probe: /usr/bin/time when present, else a tiny getrusage wrapper.
 if [ -x /usr/bin/time ]; then
-	measure() { /usr/bin/time -f '%e %M' -o "$WORK/m" "$@" >/dev/null 2>&1; cat "$WORK/m"; }
+	measure() { /usr/bin/time -f "%e %M" -o "$WORK/m" "$@" >/dev/null 2>&1; tail -1 "$WORK/m"; }
 else
 	cat >"$WORK/rss.c" <<'C'
 #include <stdio.h>
@@ -99,9 +99,10 @@ for c in $COMPRESSORS; do
 			"$SRC" "$WORK/a.sqfs")
 		echo "$1" >>"$WORK/t1"
 		echo "$2" >>"$WORK/r1"
+		# mksquashfs's xz has no level: its preset matches our default (6).
 		case $c in
-		xz | gzip) mopt="-Xcompression-level $lvl" ;;
-		zstd) mopt="-Xcompression-level $lvl" ;;
+		gzip | zstd) mopt="-Xcompression-level $lvl" ;;
+		lz4) mopt="" ;;
 		*) mopt="" ;;
 		esac
 		# shellcheck disable=SC2086
