@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"  -w, --workload LIST   stat, read, mixed, random, seq (default mixed)\n"
 	"  -t, --threads LIST    thread counts (default 1,16,64)\n"
 	"  -p, --policy LIST     herd, exclusive, keyed (default all three)\n"
-	"      --cache SPEC      entries per cache: meta=8,frag=3,data=N (data: threads)\n"
+	"      --cache SPEC      entries per cache: meta=8,frag=3,data=N (data: threads),\n"
+	"                        comp=N adds a cache of compressed blocks (default none)\n"
 	"      --decomp MODEL    single (one decompressor behind a lock, the kernel's\n"
 	"                        default) or percpu (one per thread); default single\n"
 	"      --lookup KIND     scan (linear, as the kernel; default) or hash\n"
@@ -187,6 +188,8 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache_stats s;
 
+		if (!sqk_image_cache(img, i))
+			continue;
 		sqk_cache_stats(sqk_image_cache(img, i), &s);
 		rv->releases[run] += (double)s.releases;
 		rv->wake_calls[run] += (double)s.wake_calls;

@@ -29,6 +29,8 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 			o->frag_entries = (unsigned)v;
 		else if (strcmp(tok, "data") == 0)
 			o->data_entries = (unsigned)v;
+		else if (strcmp(tok, "comp") == 0)
+			o->comp_entries = (unsigned)v;
 		else {
 			ret = -1;
 			break;
@@ -101,7 +103,7 @@ void sqk_print_json_string(FILE *out, const char *s, size_t len)
 	fputc('"', out);
 }
 
-static const char *const cache_keys[] = {"metadata", "fragment", "data"};
+static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
 void sqk_print_stats(FILE *out, struct sqk_image *img, int json)
 {
@@ -119,6 +121,8 @@ void sqk_print_stats(FILE *out, struct sqk_image *img, int json)
 		uint64_t wakeups;
 		double per_block, per_release;
 
+		if (!c)
+			continue;
 		sqk_cache_stats(c, &s);
 		wakeups = s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff;
 		per_block = s.distinct ? (double)s.fills / (double)s.distinct : 0.0;

@@ -7,7 +7,7 @@
 
 #include "image.h"
 
-/* Parse "meta=N,frag=N,data=N" (any subset) into o; 0 or -1. */
+/* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o);
 
 /* Open path as an image; prints the error line and returns NULL on failure. */

@@ -17,6 +17,7 @@
 #include "image.h"
 #include "imageopt.h"
 #include "pool.h"
+#include "progress.h"
 #include "walk.h"
 
 static const char usage_text[] =
@@ -30,7 +31,7 @@ static const char usage_text[] =
 	"      --no-owner            do not restore owners (never restored unless root)\n"
 	"  -j, --threads N           worker threads (default: online CPUs)\n"
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
-	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=4\n"
+	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=4,comp=16\n"
 	"      --stats               print cache and decompression counters at the end\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -q, --quiet               no progress output\n"
@@ -61,21 +62,24 @@ struct unimage {
 	unsigned threads;
 	struct sqk_image_opts io;
 	int cache_set;
+	struct sqk_progress *bar; /* NULL unless stderr is a terminal */
 };
 
 static void warn_entry(void *ctx, const char *path, const char *what)
 {
-	const char *image = ctx;
+	struct unimage *u = ctx;
 
-	fprintf(stderr, "squashkit unimage: %s: /", image);
+	sqk_progress_clear(u->bar);
+	fprintf(stderr, "squashkit unimage: %s: /", u->image);
 	sqk_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
 /* "IMAGE: /path: what" for an error inside the image. */
-static void report(const char *image, const char *where, int err)
+static void report(struct unimage *u, const char *where, int err)
 {
-	fprintf(stderr, "squashkit unimage: %s: ", image);
+	sqk_progress_clear(u->bar);
+	fprintf(stderr, "squashkit unimage: %s: ", u->image);
 	if (where && *where) {
 		sqk_print_escaped(stderr, where);
 		fputs(": ", stderr);
@@ -158,21 +162,23 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 			return EXIT_FAIL;
 		}
 	}
-	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry,
-				      (void *)u->image, &s);
+	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
 	if (!err) {
 		w->sink = sqk_archive_sink_sink(s);
 		err = sqk_walk(w);
 		if (err)
-			report(u->image, w->err_path, err);
-		else if ((err = sqk_archive_sink_finish(s)) != 0)
+			report(u, w->err_path, err);
+		else if ((err = sqk_archive_sink_finish(s)) != 0) {
+			sqk_progress_clear(u->bar);
 			sqk_error(u->tar, "%s", sqk_archive_sink_error(s));
+		}
 	} else {
 		sqk_error(u->tar, "%s", sqk_archive_sink_error(NULL));
 	}
 	sqk_archive_sink_destroy(s);
 	if (tmp) {
 		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->tar) != 0)) {
+			sqk_progress_clear(u->bar);
 			sqk_error(u->tar, "%s", strerror(errno));
 			err = SQK_ERR_IO;
 		}
@@ -187,8 +193,7 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_extract_opts xo = {u->force, u->no_xattrs, u->no_owner, warn_entry,
-				      (void *)u->image};
+	struct sqk_extract_opts xo = {u->force, u->no_xattrs, u->no_owner, warn_entry, u};
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool;
 	char where[4400] = "";
@@ -198,8 +203,8 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	if (mkdir(u->dest, 0755) == 0) {
 		created = 1;
 	} else if (errno != EEXIST || !u->force) {
-		sqk_error(u->dest, "%s", errno == EEXIST ? "destination exists (use --force)"
-							  : strerror(errno));
+		sqk_error(u->dest, "%s",
+			  errno == EEXIST ? "destination exists (use --force)" : strerror(errno));
 		return EXIT_FAIL;
 	}
 	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -214,13 +219,13 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 		werr = sqk_walk(w);
 		err = sqk_extract_finish(x, where, sizeof(where), &warnings);
 		if (werr) {
-			report(u->image, w->err_path, werr);
+			report(u, w->err_path, werr);
 			err = werr;
 		} else if (err) {
-			report(u->image, where, err);
+			report(u, where, err);
 		}
 	} else {
-		report(u->image, NULL, err);
+		report(u, NULL, err);
 	}
 	sqk_extract_destroy(x);
 	sqk_pool_destroy(pool);
@@ -322,10 +327,20 @@ int cmd_unimage(int argc, char **argv)
 	w.img = img;
 	w.select = argv + optind;
 	w.nselect = (unsigned)(argc - optind);
+	/*
+	 * The bar measures the image's bytes read (data and metadata, counted
+	 * by the file at no cost) against bytes_used: cheap, and honest about
+	 * the work, which is mostly reading and decompressing. A block read
+	 * twice counts twice, so the bar holds at 99% until the end. Only
+	 * some PATHs read only part of the image: then no total, no ETA.
+	 */
+	u.bar = sqk_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
+				   &sqk_image_file(img)->bytes_read, u.quiet);
 	ret = u.tar ? to_archive(&u, img, &w) : to_directory(&u, img, &w);
+	sqk_progress_finish(u.bar, ret == EXIT_OK);
+	u.bar = NULL;
 	if (u.stats)
-		sqk_print_stats((u.tar && !strcmp(u.tar, "-")) ? stderr : stdout, img,
-				u.json);
+		sqk_print_stats((u.tar && !strcmp(u.tar, "-")) ? stderr : stdout, img, u.json);
 	sqk_image_close(img);
 	return ret;
 }

@@ -129,6 +129,38 @@ static void decomp_put(struct sqk_image *img, struct decomp *d)
 	pthread_mutex_unlock(&img->dlock);
 }
 
+/* The compressed-block cache's fill: the raw bytes, as the device holds them. */
+static int fill_raw(void *arg, struct sqk_cache_entry *e)
+{
+	struct sqk_image *img = arg;
+
+	e->length = e->info & SQFS_BLOCK_SIZE_MASK;
+	return sqk_image_pread(img, e->block, e->data, e->length);
+}
+
+/*
+ * With a compressed-block cache, a block read again after its decompressed
+ * copy was evicted costs a decompression but no read of the device.
+ */
+static int read_cached(struct sqk_image *img, uint64_t pos, uint32_t size, uint8_t *dst,
+		       size_t cap, size_t *outlen)
+{
+	struct sqk_cache_entry *e;
+	struct decomp *d;
+	int err;
+
+	err = sqk_cache_get(img->cache[SQK_CACHE_COMP], pos, size, fill_raw, img, &e);
+	if (err)
+		return err;
+	d = decomp_get(img);
+	err = d->comp->decompress(d->comp, e->data, size, dst, cap, outlen);
+	decomp_put(img, d);
+	sqk_cache_put(e);
+	if (!err)
+		__atomic_add_fetch(&img->decompressions, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
 int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word, uint8_t *dst,
 			 size_t cap, size_t *outlen)
 {
@@ -147,6 +179,8 @@ int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word
 	}
 	if (size > img->scratch_size)
 		return SQK_ERR_CORRUPT;
+	if (img->cache[SQK_CACHE_COMP])
+		return read_cached(img, pos, size, dst, cap, outlen);
 	d = decomp_get(img);
 	err = sqk_image_pread(img, pos, d->scratch, size);
 	if (!err)
@@ -271,12 +305,16 @@ static int read_xattr_header(struct sqk_image *img)
 
 static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 {
-	unsigned n[SQK_CACHE_COUNT] = {o->meta_entries, o->frag_entries, o->data_entries};
-	size_t size[SQK_CACHE_COUNT] = {SQFS_META_SIZE, img->sb.block_size, img->sb.block_size};
-	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data"};
+	unsigned n[SQK_CACHE_COUNT] = {o->meta_entries, o->frag_entries, o->data_entries,
+				       o->comp_entries};
+	size_t bs = img->sb.block_size > SQFS_META_SIZE ? img->sb.block_size : SQFS_META_SIZE;
+	size_t size[SQK_CACHE_COUNT] = {SQFS_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
+	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
 
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
+		if (i == SQK_CACHE_COMP && n[i] == 0)
+			continue;
 		img->cache[i] = sqk_cache_create(names[i], n[i] ? n[i] : 1, size[i], o->policy,
 						 o->lookup);
 		if (!img->cache[i])

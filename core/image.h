@@ -21,6 +21,7 @@ struct sqk_image_opts {
 	unsigned meta_entries; /* kernel: 8 */
 	unsigned frag_entries; /* kernel: 3 */
 	unsigned data_entries; /* kernel: 1 */
+	unsigned comp_entries; /* compressed blocks kept in front of the file; 0 = none */
 	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
 	unsigned stall_ms;
 };
@@ -38,7 +39,8 @@ const struct sqfs_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
-enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COUNT };
+/* The compressed-block cache is optional: sqk_image_cache() gives NULL without it. */
+enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COMP, SQK_CACHE_COUNT };
 
 /* Where a table ends: the next table's start, or bytes_used. */
 uint64_t sqk_image_table_end(const struct sqk_image *img, uint64_t start);
