@@ -26,6 +26,7 @@
 #include "format.h"
 #include "mkfs.h"
 #include "pool.h"
+#include "progress.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
@@ -174,31 +175,11 @@ static void install_handlers(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-struct progress {
-	int on;
-	struct timespec last;
-};
-
+/* mkfs reports the bytes placed after each file; the bar draws them. */
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
-	struct progress *p = ctx;
-	struct timespec now;
-	int pct, bar, i;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (done < total &&
-	    (now.tv_sec - p->last.tv_sec) * 1000000000L + (now.tv_nsec - p->last.tv_nsec) <
-		    100000000L)
-		return;
-	p->last = now;
-	pct = total ? (int)(done * 100 / total) : 100;
-	bar = pct * 40 / 100;
-	fputc('\r', stderr);
-	fputc('[', stderr);
-	for (i = 0; i < 40; i++)
-		fputc(i < bar ? '=' : ' ', stderr);
-	fprintf(stderr, "] %3d%% %" PRIu64 "/%" PRIu64 " MiB", pct, done >> 20, total >> 20);
-	fflush(stderr);
+	sqk_progress_set_total(ctx, total);
+	sqk_progress_set(ctx, done);
 }
 
 static int parse_u32(const char *what, const char *s, uint32_t *out)
@@ -496,7 +477,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_mkfs *m = NULL;
 	struct sqk_mkfs_stats st;
 	struct sqk_file *out = NULL;
-	struct progress prog = {0};
+	struct sqk_progress *bar = NULL;
 	const char *image, *epoch;
 	struct stat ist;
 	int rc, err = 0, fd = -1, nsrc, image_exists;
@@ -603,10 +584,10 @@ int cmd_mkimage(int argc, char **argv)
 		err = SQK_ERR_NOMEM;
 		goto fail;
 	}
-	if (!a.quiet && isatty(STDERR_FILENO)) {
-		prog.on = 1;
+	bar = sqk_progress_start(0, NULL, a.quiet);
+	if (bar) {
 		a.o.progress = progress_cb;
-		a.o.progress_ctx = &prog;
+		a.o.progress_ctx = bar;
 	}
 	err = sqk_mkfs_create(&a.o, out, &m);
 	if (err)
@@ -620,8 +601,8 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_add_listing(m, a.listings.v[i]);
 	if (!err)
 		err = sqk_mkfs_finish(m, &st);
-	if (prog.on)
-		fputs("\r\033[K", stderr);
+	sqk_progress_finish(bar, !err);
+	bar = NULL;
 	if (err)
 		goto fail;
 	sqk_file_destroy(out);
@@ -650,6 +631,8 @@ int cmd_mkimage(int argc, char **argv)
 	rc = EXIT_OK;
 	goto done;
 fail:
+	sqk_progress_finish(bar, 0);
+	bar = NULL;
 	if (err == SQK_ERR_EXIST) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
