@@ -26,9 +26,40 @@ struct node {
 	size_t len;
 	char *key; /* as a member */
 	size_t key_len;
-	struct node **kids;
+	struct node *first, *last, *next; /* members or elements, in order */
 	size_t nkids;
 };
+
+/* Every allocation, so that all of it is freed at exit (leak checkers run the tests). */
+static void **allocs;
+static size_t nallocs, callocs;
+
+static void *track(void *p)
+{
+	if (!p) {
+		perror("jsonq");
+		exit(2);
+	}
+	if (nallocs == callocs) {
+		void **a = realloc(allocs, (callocs ? callocs * 2 : 256) * sizeof(*a));
+
+		if (!a) {
+			perror("jsonq");
+			exit(2);
+		}
+		allocs = a;
+		callocs = callocs ? callocs * 2 : 256;
+	}
+	allocs[nallocs++] = p;
+	return p;
+}
+
+static void free_all(void)
+{
+	while (nallocs)
+		free(allocs[--nallocs]);
+	free(allocs);
+}
 
 struct parser {
 	const unsigned char *p, *end;
@@ -54,26 +85,20 @@ static void ws(struct parser *ps)
 
 static struct node *new_node(enum kind k)
 {
-	struct node *n = calloc(1, sizeof(*n));
+	struct node *n = track(calloc(1, sizeof(*n)));
 
-	if (!n) {
-		perror("jsonq");
-		exit(2);
-	}
 	n->kind = k;
 	return n;
 }
 
 static void add_kid(struct node *n, struct node *kid)
 {
-	struct node **k = realloc(n->kids, (n->nkids + 1) * sizeof(*k));
-
-	if (!k) {
-		perror("jsonq");
-		exit(2);
-	}
-	n->kids = k;
-	n->kids[n->nkids++] = kid;
+	if (n->last)
+		n->last->next = kid;
+	else
+		n->first = kid;
+	n->last = kid;
+	n->nkids++;
 }
 
 static void put_utf8(char *out, size_t *len, unsigned long cp)
@@ -150,13 +175,9 @@ static size_t utf8_len(const unsigned char *b, const unsigned char *end)
 static int string(struct parser *ps, char **out, size_t *outlen)
 {
 	/* Decoded text is never longer than the source. */
-	char *s = malloc((size_t)(ps->end - ps->p) + 1);
+	char *s = track(malloc((size_t)(ps->end - ps->p) + 1));
 	size_t len = 0;
 
-	if (!s) {
-		perror("jsonq");
-		exit(2);
-	}
 	ps->p++; /* the opening quote */
 	for (;;) {
 		unsigned char c;
@@ -247,7 +268,6 @@ static int string(struct parser *ps, char **out, size_t *outlen)
 		}
 	}
 out:
-	free(s);
 	return -1;
 }
 
@@ -297,7 +317,7 @@ static struct node *number(struct parser *ps)
 	}
 	n = new_node(J_NUM);
 	n->len = (size_t)(ps->p - s);
-	n->text = strndup((const char *)s, n->len);
+	n->text = track(strndup((const char *)s, n->len));
 	return n;
 }
 
@@ -312,7 +332,7 @@ static struct node *literal(struct parser *ps, const char *word, enum kind k)
 	}
 	ps->p += len;
 	n = new_node(k);
-	n->text = strdup(word);
+	n->text = track(strdup(word));
 	n->len = len;
 	return n;
 }
@@ -335,8 +355,8 @@ static struct node *container(struct parser *ps, int obj)
 	}
 	for (;;) {
 		char *key = NULL;
-		size_t key_len = 0, i;
-		struct node *kid;
+		size_t key_len = 0;
+		struct node *kid, *k;
 
 		ws(ps);
 		if (obj) {
@@ -346,23 +366,19 @@ static struct node *container(struct parser *ps, int obj)
 			}
 			if (string(ps, &key, &key_len) != 0)
 				return n;
-			for (i = 0; i < n->nkids; i++)
-				if (n->kids[i]->key_len == key_len &&
-				    memcmp(n->kids[i]->key, key, key_len) == 0)
+			for (k = n->first; k; k = k->next)
+				if (k->key_len == key_len && memcmp(k->key, key, key_len) == 0)
 					fail(ps, "duplicate key");
 			ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
 				fail(ps, "expected ':'");
-				free(key);
 				return n;
 			}
 			ps->p++;
 		}
 		kid = value(ps);
-		if (!kid) {
-			free(key);
+		if (!kid)
 			return n;
-		}
 		kid->key = key;
 		kid->key_len = key_len;
 		add_kid(n, kid);
@@ -454,6 +470,7 @@ static size_t component(const char *s, size_t len, char *out)
 /* Print what ptr picks under n; returns how many values matched. */
 static int query(const struct node *n, const char *ptr)
 {
+	const struct node *k;
 	const char *next;
 	char *comp;
 	size_t len, clen, i;
@@ -473,32 +490,31 @@ static int query(const struct node *n, const char *ptr)
 		return 1;
 	}
 	if (!next && len == 1 && *ptr == '@' && n->kind == J_OBJ) {
-		for (i = 0; i < n->nkids; i++) {
-			fwrite(n->kids[i]->key, 1, n->kids[i]->key_len, stdout);
+		for (k = n->first; k; k = k->next) {
+			fwrite(k->key, 1, k->key_len, stdout);
 			fputc('\n', stdout);
 		}
 		return 1;
 	}
 	if (len == 1 && *ptr == '*') {
-		for (i = 0; i < n->nkids; i++)
-			found += query(n->kids[i], ptr + len);
+		for (k = n->first; k; k = k->next)
+			found += query(k, ptr + len);
 		return found;
 	}
-	comp = malloc(len + 1);
-	if (!comp)
-		return 0;
+	comp = track(malloc(len + 1));
 	clen = component(ptr, len, comp);
 	comp[clen] = '\0';
 	if (n->kind == J_OBJ) {
-		for (i = 0; i < n->nkids; i++)
-			if (n->kids[i]->key_len == clen && memcmp(n->kids[i]->key, comp, clen) == 0)
-				found += query(n->kids[i], ptr + len);
+		for (k = n->first; k; k = k->next)
+			if (k->key_len == clen && memcmp(k->key, comp, clen) == 0)
+				found += query(k, ptr + len);
 	} else if (n->kind == J_ARR && clen > 0 && strspn(comp, "0123456789") == clen) {
 		i = strtoul(comp, NULL, 10);
-		if (i < n->nkids)
-			found += query(n->kids[i], ptr + len);
+		for (k = n->first; k && i > 0; k = k->next)
+			i--;
+		if (k)
+			found += query(k, ptr + len);
 	}
-	free(comp);
 	return found;
 }
 
@@ -549,6 +565,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
+	track(buf);
+	atexit(free_all);
 	memset(&ps, 0, sizeof(ps));
 	ps.start = ps.p = (const unsigned char *)buf;
 	ps.end = ps.p + len;
