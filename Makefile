@@ -102,14 +102,49 @@ check-fuzz:
 demo: deps $(BIN)
 	$(BIN) bench
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
-	for m in man/*.1; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/ || true; done
+# Completions go where bash-completion, zsh and fish look by default.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+MANPAGES := $(sort $(wildcard man/*.1))
+# Command links: only with `make install-links`, never by default, so that
+# another mkimage (U-Boot's) is never shadowed by surprise.
+CMD_LINKS := mkimage unimage
 
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completions/squashkit.bash $(DESTDIR)$(BASHCOMPDIR)/squashkit
+	install -m 644 completions/_squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit
+	install -m 644 completions/squashkit.fish $(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
+
+# A link is made only where nothing else is: an existing program of that
+# name stays, and the target fails saying so.
+install-links: install
+	@for l in $(CMD_LINKS); do \
+		t=$(DESTDIR)$(BINDIR)/$$l; \
+		if [ -e "$$t" -o -L "$$t" ] && [ "$$(readlink "$$t")" != squashkit ]; then \
+			echo "install-links: $$t exists and is not squashkit's; left alone" >&2; \
+			exit 1; \
+		fi; \
+		echo "ln -sf squashkit $$t"; ln -sf squashkit "$$t" || exit 1; \
+	done
+
+# Removes what install and install-links put there (links only when they
+# are squashkit's); directories stay, as other packages may share them.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/squashkit
-	for m in man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$$(basename $$m); done
+	@for l in $(CMD_LINKS); do \
+		t=$(DESTDIR)$(BINDIR)/$$l; \
+		if [ -L "$$t" ] && [ "$$(readlink "$$t")" = squashkit ]; then \
+			echo "rm -f $$t"; rm -f "$$t"; \
+		fi; \
+	done
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit \
+		$(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
 
 clean:
 	rm -rf build build-* squashkit

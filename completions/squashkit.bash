@@ -1,0 +1,337 @@
+# bash completion for squashkit                            -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Completes the commands, their options, the values of options that take
+# a word from a fixed set (compressors, formats, policies, workloads), file
+# names, image files for IMAGE operands and, once the image is named, the
+# paths inside it (through `squashkit ls --json`). Needs no helpers from the
+# bash-completion package. tests/cli/help-man-completion.t checks that the
+# options here are the ones the man pages and --help list.
+
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck bench"
+
+# Per command: every option (_sqk_opts) and those that take a value
+# (_sqk_argopts).
+_squashkit_options()
+{
+	case $1 in
+	mkimage)
+		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
+			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
+			-j --threads"
+		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
+			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
+			-q --quiet --stats --json -h --help"
+		;;
+	unimage)
+		_sqk_argopts="-d --dest -o --tar --format -j --threads --cache-policy --cache"
+		_sqk_opts="$_sqk_argopts -f --force --no-xattrs --no-owner --stats --json
+			-q --quiet -h --help"
+		;;
+	inspect | stat)
+		_sqk_argopts=""
+		_sqk_opts="--json --stats -h --help"
+		;;
+	ls)
+		_sqk_argopts=""
+		_sqk_opts="-l --long -R --recursive --json --stats -h --help"
+		;;
+	cat)
+		_sqk_argopts=""
+		_sqk_opts="--stats -h --help"
+		;;
+	fsck)
+		_sqk_argopts="-j --threads"
+		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
+		;;
+	bench)
+		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
+			-d --duration -r --runs -f --format --plot --seed"
+		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
+		;;
+	*)
+		_sqk_argopts=""
+		_sqk_opts="-h --help -V --version"
+		;;
+	esac
+}
+
+# COMPREPLY from the words of $1 that start with $cur.
+_squashkit_words()
+{
+	local IFS=$' \t\n'
+	COMPREPLY=($(compgen -W "$1" -- "$cur"))
+}
+
+# A comma-separated list: complete the last element of $cur from $1.
+_squashkit_list()
+{
+	local head= last=$cur w
+	if [[ $cur == *,* ]]; then
+		head=${cur%,*},
+		last=${cur##*,}
+	fi
+	COMPREPLY=()
+	for w in $1; do
+		[[ $w == "$last"* ]] && COMPREPLY+=("$head$w")
+	done
+	compopt -o nospace 2>/dev/null
+}
+
+# KEY=VALUE specs: offer "KEY=" for each key in $1.
+_squashkit_keys()
+{
+	local head= last=$cur w
+	if [[ $cur == *,* ]]; then
+		head=${cur%,*},
+		last=${cur##*,}
+	fi
+	COMPREPLY=()
+	for w in $1; do
+		[[ $w= == "$last"* ]] && COMPREPLY+=("$head$w=")
+	done
+	compopt -o nospace 2>/dev/null
+}
+
+_squashkit_files()
+{
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -f -- "$cur"))
+	compopt -o filenames 2>/dev/null
+}
+
+_squashkit_dirs()
+{
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -d -- "$cur"))
+	compopt -o filenames 2>/dev/null
+}
+
+# Image files: names ending in an image suffix, and directories; every file
+# when nothing here looks like an image.
+_squashkit_images()
+{
+	local IFS=$'\n' f images=0
+	local -a all
+	all=($(compgen -f -- "$cur"))
+	COMPREPLY=()
+	for f in "${all[@]}"; do
+		if [[ -d $f ]]; then
+			COMPREPLY+=("$f")
+		else
+			case $f in
+			*.sqfs | *.squashfs | *.sfs | *.squash | *.img)
+				COMPREPLY+=("$f")
+				images=1
+				;;
+			esac
+		fi
+	done
+	((images)) || COMPREPLY=("${all[@]}")
+	compopt -o filenames 2>/dev/null
+}
+
+# Paths inside the image $1, one directory level at a time.
+_squashkit_inner()
+{
+	local dir= prefix= line name word re_name='"name":"([^"\\]*)"'
+	local want=${cur//\\/}
+	[[ -f $1 && -r $1 ]] || return
+	if [[ $want == */* ]]; then
+		dir=${want%/*}
+		prefix=$dir/
+	fi
+	COMPREPLY=()
+	while IFS= read -r line; do
+		[[ $line =~ $re_name ]] || continue
+		name=$prefix${BASH_REMATCH[1]}
+		[[ $name == "$want"* ]] || continue
+		printf -v word '%q' "$name"
+		[[ $line == *'"type":"directory"'* ]] && word+=/
+		COMPREPLY+=("$word")
+	done < <(command "$_squashkit_bin" ls --json -- "$1" ${dir:+"$dir"} 2>/dev/null)
+	compopt -o nospace 2>/dev/null
+}
+
+# -X KEY=VALUE of mkimage: the keys, then the values of those with a set.
+_squashkit_compopt()
+{
+	local key=${cur%%=*} full=$cur
+	if [[ $cur != *=* ]]; then
+		_squashkit_words "level= window= strategy= dict-size= bcj= algorithm="
+		compopt -o nospace 2>/dev/null
+		return
+	fi
+	cur=${cur#*=}
+	case $key in
+	bcj) _squashkit_list "x86 powerpc ia64 arm armthumb sparc" ;;
+	strategy) _squashkit_list "default filtered huffman_only run_length_encoded fixed" ;;
+	algorithm) _squashkit_words "lzo1x_1 lzo1x_1_11 lzo1x_1_12 lzo1x_1_15 lzo1x_999" ;;
+	*) COMPREPLY=() ;;
+	esac
+	COMPREPLY=("${COMPREPLY[@]/#/$key=}")
+	cur=$full
+}
+
+# The value of option $1 of command $2, for the word $cur.
+_squashkit_value()
+{
+	case $2:$1 in
+	mkimage:-c | mkimage:--compressor)
+		_squashkit_words "gzip lzma lzo xz lz4 zstd"
+		;;
+	mkimage:-X | mkimage:--comp-opt)
+		_squashkit_compopt
+		;;
+	mkimage:-b | mkimage:--block-size)
+		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
+		;;
+	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive)
+		_squashkit_files
+		;;
+	unimage:-d | unimage:--dest)
+		_squashkit_dirs
+		;;
+	unimage:-o | unimage:--tar | bench:--plot)
+		_squashkit_files
+		;;
+	unimage:--format)
+		_squashkit_words "pax gnu ustar cpio zip"
+		;;
+	unimage:--cache-policy)
+		_squashkit_words "herd exclusive keyed"
+		;;
+	unimage:--cache | bench:--cache)
+		_squashkit_keys "meta frag data comp"
+		;;
+	bench:-w | bench:--workload)
+		_squashkit_list "stat read mixed random seq"
+		;;
+	bench:-p | bench:--policy)
+		_squashkit_list "herd exclusive keyed"
+		;;
+	bench:--decomp)
+		_squashkit_words "single percpu"
+		;;
+	bench:--lookup)
+		_squashkit_words "scan hash"
+		;;
+	bench:-f | bench:--format)
+		_squashkit_words "table json csv"
+		;;
+	*)
+		COMPREPLY=()
+		;;
+	esac
+}
+
+# Everything but the final trim of _squashkit.
+_squashkit_main()
+{
+	local prev= cmd= first=1 i j w opt image= noperands=0 optend=0 join=0
+	local _sqk_opts _sqk_argopts
+	local -a words=()
+	local cword=0
+
+	# bash splits "--opt=value" and "key=value" at "=": join them again.
+	for ((j = 0; j < ${#COMP_WORDS[@]}; j++)); do
+		w=${COMP_WORDS[j]}
+		if ((${#words[@]} > 0)) && [[ $w == = ]] || ((join)); then
+			words[${#words[@]} - 1]+=$w
+			join=0
+			[[ $w == = ]] && join=1
+		else
+			words+=("$w")
+		fi
+		((j == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+	done
+	cur=${words[cword]}
+	((cword > 0)) && prev=${words[cword - 1]}
+
+	_squashkit_bin=${words[0]}
+	if [[ ${words[0]##*/} != squashkit ]]; then
+		# Called through a link named after a command (mkimage, unimage).
+		cmd=${words[0]##*/}
+		first=0
+		_squashkit_bin=squashkit
+	elif ((cword == 1)); then
+		if [[ $cur == -* ]]; then
+			_squashkit_words "-h --help -V --version"
+		else
+			_squashkit_words "$_squashkit_commands"
+		fi
+		return
+	else
+		cmd=${words[1]}
+	fi
+	_squashkit_options "$cmd"
+
+	# Walk the words before the cursor: options, their values, operands.
+	for ((i = 1 + first; i < cword; i++)); do
+		w=${words[i]}
+		if ((!optend)) && [[ $w == -- ]]; then
+			optend=1
+		elif ((!optend)) && [[ $w == -?* ]]; then
+			[[ $w == --*=* ]] && continue
+			for opt in $_sqk_argopts; do
+				if [[ $w == "$opt" ]]; then
+					((i++))
+					break
+				fi
+			done
+		else
+			((noperands++)) || image=$w
+		fi
+	done
+	# "--opt=value"
+	if ((!optend)) && [[ $cur == --*=* ]]; then
+		opt=${cur%%=*}
+		cur=${cur#*=}
+		_squashkit_value "$opt" "$cmd"
+		COMPREPLY=("${COMPREPLY[@]/#/$opt=}")
+		cur=$opt=$cur
+		return
+	fi
+	# The value of an option.
+	for opt in $_sqk_argopts; do
+		if [[ $prev == "$opt" ]] && ((!optend)); then
+			_squashkit_value "$prev" "$cmd"
+			return
+		fi
+	done
+	if ((!optend)) && [[ $cur == -* ]]; then
+		_squashkit_words "$_sqk_opts"
+		return
+	fi
+	case $cmd in
+	mkimage)
+		_squashkit_files
+		;;
+	unimage | ls | cat | stat)
+		if ((noperands == 0)); then
+			_squashkit_images
+		else
+			_squashkit_inner "$image"
+		fi
+		;;
+	inspect | fsck | bench)
+		((noperands == 0)) && _squashkit_images
+		;;
+	esac
+}
+
+_squashkit()
+{
+	local cur _squashkit_bin
+
+	COMPREPLY=()
+	_squashkit_main
+	# Readline replaces only what follows the last "=" of the word.
+	if [[ $COMP_WORDBREAKS == *=* && $cur == *=* ]]; then
+		local done=${cur%"${cur##*=}"}
+		COMPREPLY=("${COMPREPLY[@]#"$done"}")
+	fi
+	return 0
+}
+
+complete -F _squashkit squashkit

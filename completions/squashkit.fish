@@ -1,0 +1,191 @@
+# fish completion for squashkit
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# One `complete` line per option, under the commands it belongs to;
+# tests/cli/help-man-completion.t reads them to check that the options here
+# are the ones the man pages and --help list.
+
+set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench
+
+# Options that take a value, per command: to find the operands.
+function __squashkit_argopts
+    switch $argv[1]
+        case mkimage
+            echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
+                --mtime --fstime -e --exclude --exclude-from --listing -j --threads
+        case unimage
+            echo -d --dest -o --tar --format -j --threads --cache-policy --cache
+        case fsck
+            echo -j --threads
+        case bench
+            echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
+                -d --duration -r --runs -f --format --plot --seed
+    end
+end
+
+# The operands before the cursor, options and their values left out.
+function __squashkit_operands
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmd $tokens[1]
+    set -e tokens[1]
+    set -l argopts (__squashkit_argopts $cmd | string split ' ')
+    set -l skip 0
+    set -l optend 0
+    for t in $tokens
+        if test $skip -eq 1
+            set skip 0
+        else if test $optend -eq 0; and test "x$t" = x--
+            set optend 1
+        else if test $optend -eq 0; and string match -q -- '-?*' $t
+            if contains -- $t $argopts
+                set skip 1
+            end
+        else
+            echo $t
+        end
+    end
+end
+
+# True when the cursor is at the first operand (the image).
+function __squashkit_at_image
+    test (count (__squashkit_operands)) -eq 0
+end
+
+function __squashkit_images
+    set -l token (commandline -ct)
+    set -q token[1]; or set token ''
+    set -l found
+    for f in "$token"*
+        if test -d $f
+            echo $f/
+        else if string match -qr '\.(sqfs|squashfs|sfs|squash|img)$' -- $f
+            echo $f
+            set -a found $f
+        end
+    end
+    if test (count $found) -eq 0
+        __fish_complete_path "$token"
+    end
+end
+
+# Paths inside the image named by the first operand, a level at a time.
+function __squashkit_paths
+    set -l image (__squashkit_operands)[1]
+    test -f "$image"; or return
+    set -l token (commandline -ct)
+    set -q token[1]; or set token ''
+    set -l dir
+    set -l prefix ''
+    if string match -q '*/*' -- "$token"
+        set dir (string replace -r '/[^/]*$' '' -- "$token")
+        set prefix $dir/
+    end
+    for entry in (command squashkit ls --json -- $image $dir 2>/dev/null)
+        set -l name (string match -r '"name":"([^"\\\\]*)"' -- $entry)[2]
+        test -n "$name"; or continue
+        if string match -q '*"type":"directory"*' -- $entry
+            echo $prefix$name/
+        else
+            echo $prefix$name
+        end
+    end
+end
+
+function __squashkit_list --argument-names words
+    set -l token (commandline -ct)
+    set -q token[1]; or set token ''
+    set -l head (string replace -r '[^,]*$' '' -- "$token")
+    for w in (string split ' ' -- $words)
+        echo $head$w
+    end
+end
+
+complete -c squashkit -f
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the commands'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -s V -l version -d 'show the version'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mkimage -d 'build an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a unimage -d 'extract an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a inspect -d 'show superblock, tables, counts'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a ls -d 'list directories in an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a cat -d 'write files to stdout'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a stat -d 'show one inode'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a fsck -d 'verify an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
+
+# Every command
+complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the options'
+
+# mkimage
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -F
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s c -l compressor -x -a 'gzip lzma lzo xz lz4 zstd' -d compressor
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s L -l level -x -d 'compression level'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s X -l comp-opt -x -a 'level= window= strategy= dict-size= bcj= algorithm=' -d 'compressor option KEY=VALUE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s b -l block-size -x -a '4K 8K 16K 32K 64K 128K 256K 512K 1M' -d 'data block size'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-fragments -d 'store small files and tails as short blocks'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l tail-ends -d 'pack tail ends of large files into fragments'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-dedup -d 'do not look for duplicates'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-sparse -d 'store zero blocks as data'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-xattrs -d 'leave extended attributes out'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-hardlinks -d 'an inode for every hard link'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-export -d 'no NFS export table'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l all-root -d 'root owns every file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uid -x -d 'owner uid of every file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l gid -x -d 'group of every file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l mtime -x -d 'time of every inode'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l fstime -x -d 'superblock time'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'sources are archives (--archive=FILE adds one)'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
+
+# unimage
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s d -l dest -x -a '(__fish_complete_directories)' -d 'destination directory'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s f -l force -d 'extract into an existing directory'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s o -l tar -r -F -d 'write an archive to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l format -x -a 'pax gnu ustar cpio zip' -d 'archive format'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-xattrs -d 'do not restore extended attributes'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-owner -d 'do not restore owners'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s j -l threads -x -d 'worker threads'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache-policy -x -a 'herd exclusive keyed' -d 'cache wait policy'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l stats -d 'print cache counters'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l json -d 'print the counters as JSON'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s q -l quiet -d 'no progress bar'
+
+# inspect, ls, cat, stat
+complete -c squashkit -n '__fish_seen_subcommand_from inspect stat' -l json -d 'print one JSON object'
+complete -c squashkit -n '__fish_seen_subcommand_from inspect ls cat stat' -l stats -d 'print cache counters'
+complete -c squashkit -n '__fish_seen_subcommand_from ls' -s l -l long -d 'long listing'
+complete -c squashkit -n '__fish_seen_subcommand_from ls' -s R -l recursive -d 'list subdirectories too'
+complete -c squashkit -n '__fish_seen_subcommand_from ls' -l json -d 'print a JSON array'
+
+# fsck
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -s j -l threads -x -d 'worker threads'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l json -d 'print the result as JSON'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l stats -d 'print cache counters'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -s q -l quiet -d 'no summary line, no progress bar'
+
+# bench
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq")' -d workloads
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s t -l threads -x -d 'thread counts'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s p -l policy -x -a '(__squashkit_list "herd exclusive keyed")' -d 'wait policies'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l decomp -x -a 'single percpu' -d 'decompressor model'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l lookup -x -a 'scan hash' -d 'cache lookup'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cold -d 'drop the image from the page cache'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s d -l duration -x -d 'time per run'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s r -l runs -x -d 'runs per cell'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s f -l format -x -a 'table json csv' -d 'output format'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l plot -r -F -d 'draw an SVG plot'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l seed -x -d 'seed of the random choices'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'no progress lines'
+
+# Operands: an image, then paths inside it.
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench; and __squashkit_at_image' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'
