@@ -244,6 +244,8 @@ static int read_lookup(struct sqk_image *img, uint64_t start, uint64_t entries,
 	t->pos = malloc(nblocks * sizeof(*t->pos));
 	if (!raw || !t->pos) {
 		free(raw);
+		free(t->pos);
+		t->pos = NULL;
 		return SQK_ERR_NOMEM;
 	}
 	err = sqk_image_pread(img, start, raw, nblocks * 8);
@@ -253,8 +255,12 @@ static int read_lookup(struct sqk_image *img, uint64_t start, uint64_t entries,
 			err = SQK_ERR_CORRUPT;
 	}
 	free(raw);
-	if (err)
+	/* The caller's table stays empty: read_ids keeps its table on the stack. */
+	if (err) {
+		free(t->pos);
+		t->pos = NULL;
 		return err;
+	}
 	t->count = (uint32_t)nblocks;
 	add_end(img, t->pos[0]);
 	return 0;
