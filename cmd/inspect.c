@@ -243,15 +243,19 @@ static int walk_meta(struct inspect *in, struct table *t)
 	return 0;
 }
 
-/* The first structure that starts after pos (bytes_used when none does). */
-static uint64_t next_start(const struct inspect *in, uint64_t pos)
+/*
+ * Where table i ends: the first other table that starts at or after it
+ * (bytes_used when none does). "At" matters: an empty directory table
+ * starts where the next table does.
+ */
+static uint64_t table_end(const struct inspect *in, int i)
 {
-	uint64_t end = in->sb->bytes_used;
-	int i;
+	uint64_t pos = in->t[i].start, end = in->sb->bytes_used;
+	int j;
 
-	for (i = 0; i < T_COUNT; i++)
-		if (in->t[i].present && in->t[i].start > pos && in->t[i].start < end)
-			end = in->t[i].start;
+	for (j = 0; j < T_COUNT; j++)
+		if (j != i && in->t[j].present && in->t[j].start >= pos && in->t[j].start < end)
+			end = in->t[j].start;
 	return end;
 }
 
@@ -305,7 +309,7 @@ static int find_tables(struct inspect *in)
 		in->t[T_XATTR].size = sb->xattr_table + 16 + 8ull * lt->count - kv;
 	}
 	for (i = T_INODE; i <= T_DIR; i++) {
-		in->t[i].meta_end = next_start(in, in->t[i].start);
+		in->t[i].meta_end = table_end(in, i);
 		in->t[i].size = in->t[i].meta_end - in->t[i].start;
 	}
 	for (i = 0; i < T_COUNT; i++) {

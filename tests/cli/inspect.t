@@ -78,7 +78,7 @@ check_image() {
 
 	# Counts: each inode once.
 	is "$(q /counts/files /counts/directories /counts/symlinks /counts/fifos /counts/char_devices /counts/hard_links)" \
-		"$n_files $n_dirs $n_links $n_fifos 1 $((n_paths - n_files))" "$name: counts by type"
+		"$n_files $n_dirs $n_links $n_fifos $n_cdev $((n_paths - n_files))" "$name: counts by type"
 	is "$(q /counts/inodes)" "$(sb_u32 "$img" 4)" "$name: the walk reaches every inode"
 	is "$(q /data/uncompressed)" "$file_bytes" "$name: file bytes"
 
@@ -104,6 +104,7 @@ check_image() {
 		"$name: sparse savings"
 }
 
+n_cdev=1 # the pseudo definition
 img=$TMP/default.sq
 # shellcheck disable=SC2086
 mksquashfs "$src" "$img" -quiet -no-progress -noappend -b $BS -p "$pseudo" >/dev/null 2>&1 ||
@@ -152,6 +153,31 @@ is "$(q /tables/inode/stored)" "$(($(q /tables/inode/uncompressed) + 2 * $(q /ta
 is "$(q /data/stored)" \
 	"$(awk -v z=$((sparse_blocks * BS)) '{ s += $2 } END { print s - z }' "$TMP/contents")" \
 	"raw: uncompressed data stores every distinct byte but the sparse ones"
+
+# squashfs-tools-ng lays tables out its own way: they must still tile the image.
+if command -v tar2sqfs >/dev/null 2>&1; then
+	n_cdev=0
+	img=$TMP/ng.sq
+	(cd "$src" && tar cf - .) | tar2sqfs -q -b $BS -c gzip "$img" >/dev/null 2>&1 ||
+		{ echo "Bail out! tar2sqfs failed"; exit 1; }
+	check_image tar2sqfs "$img"
+else
+	skip "tar2sqfs is not installed"
+fi
+
+# An image of an empty directory: its directory table is empty.
+mkdir "$TMP/nothing"
+img=$TMP/empty.sq
+mksquashfs "$TMP/nothing" "$img" -quiet -no-progress -noappend >/dev/null 2>&1 ||
+	{ echo "Bail out! mksquashfs failed"; exit 1; }
+json=$TMP/empty.json
+"$SQUASHKIT" inspect --json "$img" >"$json"
+is "$?" 0 "empty: exit 0"
+is "$(q /counts/directories /counts/files /tables/directory/start /tables/directory/size)" \
+	"1 0 $(sb_u64 "$img" 72) 0" "empty: one directory, an empty directory table"
+is "$(q /tables/export/start)" "$(od -An -tu8 -j"$(sb_u64 "$img" 88)" -N8 "$img" | tr -d ' ')" \
+	"empty: the export table starts at its first metadata block"
+is "$("$SQUASHKIT" ls "$img" | wc -c)" 0 "empty: ls lists nothing"
 
 # Text output.
 "$SQUASHKIT" inspect "$TMP/default.sq" >"$TMP/text"
