@@ -1,0 +1,88 @@
+#!/bin/sh
+# Every man page is clean for mandoc -Tlint at every level, style included
+# (and for groff -ww when groff is there). Our pages refer to each other,
+# so mandoc searches them first, then the system's pages.
+. "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+need_cmd mandoc
+
+MAN=$SQK_SRCDIR/man
+mkdir -p "$TMP/man/man1"
+cp "$MAN"/*.1 "$TMP/man/man1/"
+if command -v makewhatis >/dev/null 2>&1; then
+	makewhatis "$TMP/man" 2>/dev/null
+fi
+system=$(manpath 2>/dev/null || echo /usr/share/man)
+
+# A page of another package that this machine does not have is not a fault
+# of ours: say so, and do not count it.
+not_installed() { # NAME SECTION
+	IFS=:
+	for d in $system; do
+		for f in "$d/man$2/$1.$2"*; do
+			if [ -e "$f" ]; then
+				unset IFS
+				return 1
+			fi
+		done
+	done
+	unset IFS
+	return 0
+}
+
+npages=0
+for page in "$MAN"/*.1; do
+	npages=$((npages + 1))
+	name=$(basename "$page")
+	mandoc -Tlint -W style -M "$TMP/man:$system" "$page" >"$TMP/lint" 2>&1
+	: >"$TMP/findings"
+	grep -v 'outdated mandoc.db' "$TMP/lint" | while IFS= read -r line; do
+		case $line in
+		*"referenced manual not found: Xr "*)
+			ref=${line#*Xr }
+			set -- $ref
+			case $1 in
+			squashkit*) ;;
+			*)
+				if not_installed "$1" "$2"; then
+					echo "#   not on this machine, not counted: $1($2)"
+					continue
+				fi
+				;;
+			esac
+			;;
+		esac
+		echo "$line" >>"$TMP/findings"
+	done
+	if [ -s "$TMP/findings" ]; then
+		ok 1 "mandoc -Tlint finds nothing in $name"
+		sed 's/^/#   /' "$TMP/findings"
+	else
+		ok 0 "mandoc -Tlint finds nothing in $name"
+	fi
+	if command -v groff >/dev/null 2>&1; then
+		groff -mdoc -t -ww -z "$page" >"$TMP/groff" 2>&1
+		if [ -s "$TMP/groff" ]; then
+			ok 1 "groff -ww finds nothing in $name"
+			sed 's/^/#   /' "$TMP/groff" | head -20
+		else
+			ok 0 "groff -ww finds nothing in $name"
+		fi
+	fi
+	# Rendered, the page has its name and an OPTIONS or a COMMANDS part.
+	mandoc -Tascii "$page" 2>/dev/null | col -b >"$TMP/text"
+	grep -q '^NAME' "$TMP/text" && grep -q '^OPTIONS' "$TMP/text"
+	ok $? "$name renders with NAME and OPTIONS"
+done
+# squashkit(1) and one page per command of "squashkit --help".
+ncmds=$("$SQUASHKIT" --help 2>&1 |
+	awk '/^Commands:/ { on = 1; next } on && /^$/ { on = 0 } on && /^  [a-z]/ { n++ } END { print n + 0 }')
+is "$npages" $((ncmds + 1)) "squashkit(1) and one page per command ($ncmds commands)"
+
+# The linter must see a fault: a page with a broken list.
+printf '.Dd November 30, 2026\n.Dt BROKEN 1\n.Os\n.Sh NAME\n.Nm broken\n.Nd x\n.Sh DESCRIPTION\n.Bl -tag\n.It x\n' \
+	>"$TMP/broken.1"
+mandoc -Tlint -W style "$TMP/broken.1" >"$TMP/lint" 2>&1
+grep -q 'broken.1' "$TMP/lint"
+ok $? "mandoc -Tlint reports a broken page"
+
+done_testing
