@@ -62,50 +62,6 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* A set of 64-bit keys (open addressing; a slot holds key + 1, 0 = empty). */
-struct u64set {
-	uint64_t *slot;
-	size_t cap, count;
-};
-
-static size_t u64_hash(uint64_t k, size_t cap)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k & (cap - 1);
-}
-
-/* 1 when key was already there, 0 when added, or SQK_ERR_NOMEM. */
-static int u64set_add(struct u64set *s, uint64_t key)
-{
-	size_t i;
-
-	if ((s->count + 1) * 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024, j;
-		uint64_t *slot = calloc(cap, sizeof(*slot));
-
-		if (!slot)
-			return SQK_ERR_NOMEM;
-		for (j = 0; j < s->cap; j++) {
-			if (!s->slot[j])
-				continue;
-			for (i = u64_hash(s->slot[j] - 1, cap); slot[i]; i = (i + 1) & (cap - 1))
-				;
-			slot[i] = s->slot[j];
-		}
-		free(s->slot);
-		s->slot = slot;
-		s->cap = cap;
-	}
-	for (i = u64_hash(key, s->cap); s->slot[i]; i = (i + 1) & (s->cap - 1))
-		if (s->slot[i] == key + 1)
-			return 1;
-	s->slot[i] = key + 1;
-	s->count++;
-	return 0;
-}
-
 enum { T_INODE, T_DIR, T_FRAG, T_EXPORT, T_ID, T_XATTR, T_COUNT };
 static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragment",
 						 "export", "id",	"xattr"};
@@ -126,7 +82,7 @@ struct counts {
 	uint64_t sparse_blocks, sparse_bytes;
 	uint64_t dedup_blocks, dedup_bytes, dedup_stored, dedup_tails, dedup_tail_bytes;
 	uint64_t tails, tail_bytes;
-	struct u64set blocks, tail_set;
+	struct sqk_u64set blocks, tail_set;
 };
 
 struct inspect {
@@ -176,7 +132,7 @@ static int count_file(struct inspect *in, const struct sqk_inode *ino)
 			c->sparse_bytes += len;
 			continue;
 		}
-		r = u64set_add(&c->blocks, pos);
+		r = sqk_u64set_add(&c->blocks, pos);
 		if (r < 0)
 			return r;
 		if (r) {
@@ -192,7 +148,8 @@ static int count_file(struct inspect *in, const struct sqk_inode *ino)
 	if (ino->frag_index != SQFS_INVALID_FRAG) {
 		uint32_t tail = sqk_inode_tail(ino, bs);
 
-		r = u64set_add(&c->tail_set, (uint64_t)ino->frag_index << 32 | ino->frag_offset);
+		r = sqk_u64set_add(&c->tail_set,
+				   (uint64_t)ino->frag_index << 32 | ino->frag_offset);
 		if (r < 0)
 			return r;
 		if (r) {
@@ -677,8 +634,8 @@ int cmd_inspect(int argc, char **argv)
 		ret = EXIT_FAIL;
 	if (stats)
 		sqk_print_stats(stderr, in->img, 0);
-	free(in->c.blocks.slot);
-	free(in->c.tail_set.slot);
+	sqk_u64set_free(&in->c.blocks);
+	sqk_u64set_free(&in->c.tail_set);
 	sqk_image_close(in->img);
 	free(in);
 	return ret;

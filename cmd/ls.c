@@ -62,6 +62,8 @@ struct ls {
 	int sections; /* -R headers printed */
 	int objects;  /* JSON objects printed */
 	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
+	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
+	struct sqk_u64set seen;
 	char err_path[4096 + 256 + 2];
 };
 
@@ -316,6 +318,11 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 		for (k = 0; !err && k <= depth; k++)
 			if (ls->stack[k] == sub.number)
 				err = SQK_ERR_LOOP;
+		if (!err) {
+			int r = sqk_u64set_add(&ls->seen, sub.number);
+
+			err = r < 0 ? r : r ? SQK_ERR_LOOP : 0;
+		}
 		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
 			err = SQK_ERR_OVERFLOW;
 		if (err) {
@@ -358,7 +365,9 @@ static int run(struct ls *ls, const char *path)
 		fputc('[', stdout);
 	if (sqfs_basic_type(ino.type) == SQFS_DIR) {
 		ls->stack[0] = ino.number;
-		err = list_dir(ls, &ino, norm, 0);
+		err = sqk_u64set_add(&ls->seen, ino.number);
+		if (err >= 0)
+			err = list_dir(ls, &ino, norm, 0);
 	} else {
 		struct widths w = {1, 1, 1, 1};
 		struct info i;
@@ -437,6 +446,7 @@ int cmd_ls(int argc, char **argv)
 	if (stats)
 		sqk_print_stats(stderr, ls->img, 0);
 	sqk_image_close(ls->img);
+	sqk_u64set_free(&ls->seen);
 	free(ls);
 	return ret;
 }

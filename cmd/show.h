@@ -73,6 +73,16 @@ int sqk_show_flush(void);
  */
 int sqk_show_bad_option(char **argv);
 
+/* A set of 64-bit keys (open addressing; a slot holds key + 1, 0 = empty). */
+struct sqk_u64set {
+	uint64_t *slot;
+	size_t cap, count;
+};
+
+/* 1 when key was already there, 0 when added, or SQK_ERR_NOMEM. */
+int sqk_u64set_add(struct sqk_u64set *s, uint64_t key);
+void sqk_u64set_free(struct sqk_u64set *s);
+
 /* Write all of buf to fd; 0 or -1 with errno. */
 int sqk_write_all(int fd, const void *buf, size_t len);
 
