@@ -26,6 +26,7 @@
  * (fragments x block size).
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +395,51 @@ static void meta_totals(const struct inspect *in, uint64_t *blocks, uint64_t *un
 	}
 }
 
+/* The superblock's six table pointers, as stored (0xffffffffffffffff = none). */
+static const struct {
+	const char *name;
+	size_t off;
+} pointers[] = {
+	{"inode_table", offsetof(struct sqfs_super, inode_table)},
+	{"dir_table", offsetof(struct sqfs_super, dir_table)},
+	{"fragment_table", offsetof(struct sqfs_super, fragment_table)},
+	{"export_table", offsetof(struct sqfs_super, export_table)},
+	{"id_table", offsetof(struct sqfs_super, id_table)},
+	{"xattr_table", offsetof(struct sqfs_super, xattr_table)},
+};
+
+static uint64_t pointer(const struct sqfs_super *sb, int i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)sb + pointers[i].off, sizeof(v));
+	return v;
+}
+
+/* Every superblock field as stored; a missing table's pointer is null. */
+static void json_super(const struct sqfs_super *sb)
+{
+	size_t i;
+
+	printf(",\"superblock\":{\"magic\":%u,\"inode_count\":%u,\"mkfs_time\":%u,"
+	       "\"block_size\":%u,\"fragment_count\":%u,\"compressor\":%u,\"block_log\":%u,"
+	       "\"flags\":%u,\"id_count\":%u,\"version_major\":%u,\"version_minor\":%u,"
+	       "\"root_inode\":%llu,\"bytes_used\":%llu",
+	       sb->magic, sb->inode_count, sb->mkfs_time, sb->block_size, sb->fragment_count,
+	       sb->compressor, sb->block_log, sb->flags, sb->id_count, sb->version_major,
+	       sb->version_minor, (unsigned long long)sb->root_inode,
+	       (unsigned long long)sb->bytes_used);
+	for (i = 0; i < sizeof(pointers) / sizeof(pointers[0]); i++) {
+		uint64_t v = pointer(sb, (int)i);
+
+		if (v == SQFS_INVALID_TABLE)
+			printf(",\"%s\":null", pointers[i].name);
+		else
+			printf(",\"%s\":%llu", pointers[i].name, (unsigned long long)v);
+	}
+	fputc('}', stdout);
+}
+
 static void print_json(const struct inspect *in)
 {
 	const struct sqfs_super *sb = in->sb;
@@ -415,6 +461,7 @@ static void print_json(const struct inspect *in)
 	       sb->mkfs_time, sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids,
 	       (unsigned long long)SQFS_REF_BLOCK(sb->root_inode), SQFS_REF_OFFSET(sb->root_inode),
 	       sb->flags);
+	json_super(sb);
 	printf(",\"flags\":{\"xattrs\":%s", has_xattrs(sb) ? "true" : "false");
 	for (i = 0; flag_names[i].name; i++)
 		printf(",\"%s\":%s", flag_names[i].name,
@@ -491,7 +538,8 @@ static void print_text(const struct inspect *in)
 	sqk_time_string(sb->mkfs_time, 1, when, sizeof(when));
 	fputs("Image:              ", stdout);
 	sqk_print_escaped(stdout, in->image);
-	printf("\nVersion:            %u.%u\n", sb->version_major, sb->version_minor);
+	printf("\nMagic:              0x%08x\n", sb->magic);
+	printf("Version:            %u.%u\n", sb->version_major, sb->version_minor);
 	printf("Compression:        %s (id %u)\n", codec_name(sb), sb->compressor);
 	n = describe(in, kv, 16);
 	for (i = 0; i < n; i++)
@@ -516,6 +564,16 @@ static void print_text(const struct inspect *in)
 	for (i = 0; flag_names[i].name; i++)
 		printf("  %-24s%s\n", flag_names[i].name,
 		       (sb->flags & flag_names[i].bit) ? "yes" : "no");
+	printf("Table pointers:    ");
+	for (i = 0; i < (int)(sizeof(pointers) / sizeof(pointers[0])); i++) {
+		uint64_t v = pointer(sb, i);
+
+		if (v == SQFS_INVALID_TABLE)
+			printf(" %s=none", pointers[i].name);
+		else
+			printf(" %s=%llu", pointers[i].name, (unsigned long long)v);
+	}
+	fputc('\n', stdout);
 	printf("Tables:             %12s %12s %8s %12s %12s\n", "start", "size", "blocks",
 	       "uncompressed", "stored");
 	printf("  %-18s%12llu %12llu\n", "data", (unsigned long long)in->data_start,

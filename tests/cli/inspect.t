@@ -72,6 +72,9 @@ check_image() {
 		"4.0 $(sb_u32 "$img" 12) $(sb_u64 "$img" 40) $(sb_u32 "$img" 8) $(sb_u32 "$img" 4) $(sb_u32 "$img" 16) $(od -An -tu2 -j26 -N2 "$img" | tr -d ' ') $(($(sb_u64 "$img" 32) >> 16))" \
 		"$name: superblock fields"
 	is "$(q /flags_value)" "$(od -An -tu2 -j24 -N2 "$img" | tr -d ' ')" "$name: flags"
+	is "$(q /superblock/magic /superblock/root_inode /superblock/inode_table /superblock/dir_table /superblock/id_table)" \
+		"$(sb_u32 "$img" 0) $(sb_u64 "$img" 32) $(sb_u64 "$img" 64) $(sb_u64 "$img" 72) $(sb_u64 "$img" 48)" \
+		"$name: the superblock's raw fields"
 	is "$(q /tables/inode/start /tables/directory/start /tables/id/lookup)" \
 		"$(sb_u64 "$img" 64) $(sb_u64 "$img" 72) $(sb_u64 "$img" 48)" \
 		"$name: inode, directory and id tables where the superblock says"
