@@ -305,6 +305,13 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 		if (ents[i].d.type == SQFS_DIR)
 			ents[ndirs++] = ents[i];
 	}
+	/* Deep trees keep one such list a level: give back what the files took. */
+	if (ndirs < n) {
+		struct entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
+
+		if (p)
+			ents = p;
+	}
 	for (i = 0; !err && i < ndirs; i++) {
 		struct sqk_inode sub;
 		char *child = join(path, ents[i].d.name, ents[i].d.name_len);
