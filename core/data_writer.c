@@ -48,9 +48,15 @@ struct sqk_data_writer {
 	uint64_t obuf_start;
 	uint32_t obuf_len;
 
-	/* The ring of items in flight. */
+	/*
+	 * The ring of items in flight. Only blocks and fragment blocks need
+	 * buffers; file ends do not, so the ring is long and the buffers few:
+	 * many small files must not starve the workers.
+	 */
 	struct slot *ring;
 	unsigned cap, head, count;
+	uint8_t **free_bufs; /* pairs: in, out */
+	unsigned nbufs, nfree;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct slot *waiting;
@@ -368,13 +374,14 @@ static int file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	return 0;
 }
 
+static int place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_data *fd);
+
 /* Take the oldest item, wait for it and place it. */
 static int consume_one(struct sqk_data_writer *dw)
 {
 	struct slot *s = &dw->ring[dw->head];
 	struct sqk_file_data *fd = s->fd;
-	uint32_t word = 0;
-	int err = 0;
+	int err;
 
 	pthread_mutex_lock(&dw->lock);
 	while (!s->done) {
@@ -386,8 +393,23 @@ static int consume_one(struct sqk_data_writer *dw)
 
 	dw->head = (dw->head + 1) % dw->cap;
 	dw->count--;
-	if (s->err)
-		return s->err;
+	err = s->err;
+	if (!err)
+		err = place(dw, s, fd);
+	if (s->kind != K_END) {
+		dw->free_bufs[2 * dw->nfree] = s->in;
+		dw->free_bufs[2 * dw->nfree + 1] = s->out;
+		dw->nfree++;
+		s->in = s->out = NULL;
+	}
+	return err;
+}
+
+static int place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_data *fd)
+{
+	uint32_t word = 0;
+	int err = 0;
+
 	switch (s->kind) {
 	case K_BLOCK:
 		if (s->block_no == 0)
@@ -423,23 +445,22 @@ static int consume_one(struct sqk_data_writer *dw)
 	return err;
 }
 
-/* Make room for one more item; returns its slot. */
-static int reserve(struct sqk_data_writer *dw, struct slot **out)
+/* Make room for one more item (with buffers when heavy); returns its slot. */
+static int reserve(struct sqk_data_writer *dw, int heavy, struct slot **out)
 {
 	struct slot *s;
 
-	while (dw->count == dw->cap) {
+	while (dw->count == dw->cap || (heavy && !dw->nfree)) {
 		int err = consume_one(dw);
 
 		if (err)
 			return err;
 	}
 	s = &dw->ring[(dw->head + dw->count) % dw->cap];
-	if (!s->in) {
-		s->in = malloc(dw->bs);
-		s->out = malloc(dw->bs);
-		if (!s->in || !s->out)
-			return SQK_ERR_NOMEM;
+	if (heavy) {
+		dw->nfree--;
+		s->in = dw->free_bufs[2 * dw->nfree];
+		s->out = dw->free_bufs[2 * dw->nfree + 1];
 	}
 	s->dw = dw;
 	s->done = 0;
@@ -461,7 +482,7 @@ static int push(struct sqk_data_writer *dw, struct slot *s)
 static int push_end(struct sqk_data_writer *dw)
 {
 	struct slot *s;
-	int err = reserve(dw, &s);
+	int err = reserve(dw, 0, &s);
 
 	if (err)
 		return err;
@@ -480,7 +501,7 @@ static int close_frag(struct sqk_data_writer *dw)
 
 	if (!dw->frag_len)
 		return 0;
-	err = reserve(dw, &s);
+	err = reserve(dw, 1, &s);
 	if (err)
 		return err;
 	tmp = s->in;
@@ -678,7 +699,7 @@ int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uin
 		return 1;
 	*off = o;
 	if (dw->piece < dw->cur_blocks) {
-		err = reserve(dw, &s);
+		err = reserve(dw, 1, &s);
 		if (err)
 			return dw->err = err;
 		*buf = s->in;
@@ -758,7 +779,7 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 			   struct sqk_data_writer **res)
 {
 	struct sqk_data_writer *dw = calloc(1, sizeof(*dw));
-	unsigned threads = o->threads ? o->threads : 1;
+	unsigned threads = o->threads ? o->threads : 1, i;
 
 	if (!dw)
 		return SQK_ERR_NOMEM;
@@ -769,13 +790,24 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->out = out;
 	dw->obuf_start = pos;
 	dw->rb_idx = SQFS_INVALID_FRAG;
-	/* Enough items in flight to keep every worker busy while the main thread reads. */
-	dw->cap = 2 * threads + 2;
-	if (dw->cap < 4)
-		dw->cap = 4;
+	/*
+	 * Enough blocks in flight to keep every worker busy while the main
+	 * thread reads and writes; memory is these buffers, whatever the data.
+	 */
+	dw->nbufs = 3 * threads + 4;
+	dw->cap = 4096;
 	pthread_mutex_init(&dw->lock, NULL);
 	pthread_cond_init(&dw->cond, NULL);
 	dw->ring = calloc(dw->cap, sizeof(*dw->ring));
+	dw->free_bufs = calloc(2 * (size_t)dw->nbufs, sizeof(*dw->free_bufs));
+	if (dw->free_bufs) {
+		for (i = 0; i < 2 * dw->nbufs; i++) {
+			dw->free_bufs[i] = malloc(dw->bs);
+			if (!dw->free_bufs[i])
+				break;
+		}
+		dw->nfree = i / 2;
+	}
 	dw->obuf = malloc(OBUF_SIZE);
 	dw->tail_buf = malloc(dw->bs);
 	dw->frag_buf = malloc(dw->bs);
@@ -783,9 +815,9 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->rb_tmp = malloc(dw->bs);
 	dw->cmp_a = malloc(dw->bs);
 	dw->cmp_b = malloc(dw->bs);
-	dw->pool = sqk_pool_create(threads, dw->cap + 2);
-	if (!dw->ring || !dw->obuf || !dw->tail_buf || !dw->frag_buf || !dw->rb_buf ||
-	    !dw->rb_tmp || !dw->cmp_a || !dw->cmp_b || !dw->pool) {
+	dw->pool = sqk_pool_create(threads, dw->nbufs + 2);
+	if (!dw->ring || dw->nfree != dw->nbufs || !dw->obuf || !dw->tail_buf || !dw->frag_buf ||
+	    !dw->rb_buf || !dw->rb_tmp || !dw->cmp_a || !dw->cmp_b || !dw->pool) {
 		sqk_data_writer_destroy(dw);
 		return SQK_ERR_NOMEM;
 	}
@@ -800,10 +832,14 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	if (!dw)
 		return;
 	sqk_pool_destroy(dw->pool);
+	/* Buffers are either free or held by a slot (consumed slots hold none). */
+	for (i = 0; dw->free_bufs && i < 2 * dw->nfree; i++)
+		free(dw->free_bufs[i]);
 	for (i = 0; dw->ring && i < dw->cap; i++) {
 		free(dw->ring[i].in);
 		free(dw->ring[i].out);
 	}
+	free(dw->free_bufs);
 	pthread_mutex_destroy(&dw->lock);
 	pthread_cond_destroy(&dw->cond);
 	free(dw->ring);
