@@ -3,9 +3,10 @@
 #
 # Times `squashkit mkimage` against Debian's mksquashfs on the same tree with
 # the same compressor, level, block size and thread count; median of RUNS
-# runs (default 3). Prints, per compressor, the time ratio (mkimage /
-# mksquashfs: below 1 is faster), the image size ratio (mkimage / mksquashfs)
-# and both peak RSS figures.
+# runs (default 3). Prints, per compressor, the wall-clock time ratio
+# (mkimage / mksquashfs: below 1 is faster), the CPU time (user + system)
+# ratio, which stays meaningful on a machine shared with other work, the
+# image size ratio (mkimage / mksquashfs) and both peak RSS figures.
 #
 # Without SOURCE_DIR a few hundred MB of mixed files are copied into
 # /dev/shm (parts of /usr/share, /usr/include, /usr/lib/python3*) and removed
@@ -42,7 +43,7 @@ echo "threads $THREADS, block $BLOCK, median of $RUNS runs"
 
 # A peak-RSS probe: /usr/bin/time when present, else a tiny getrusage wrapper.
 if [ -x /usr/bin/time ]; then
-	measure() { /usr/bin/time -f "%e %M" -o "$WORK/m" "$@" >/dev/null 2>&1; tail -1 "$WORK/m"; }
+	measure() { /usr/bin/time -f "%e %M %U %S" -o "$WORK/m" "$@" >/dev/null 2>&1; tail -1 "$WORK/m"; }
 else
 	cat >"$WORK/rss.c" <<'C'
 #include <stdio.h>
@@ -66,8 +67,10 @@ int main(int argc, char **argv)
 	waitpid(p, &st, 0);
 	gettimeofday(&b, NULL);
 	getrusage(RUSAGE_CHILDREN, &ru);
-	fprintf(stderr, "%.2f %ld\n", (b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6,
-		ru.ru_maxrss);
+	fprintf(stderr, "%.2f %ld %.2f %.2f\n",
+		(b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6, ru.ru_maxrss,
+		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	return 0;
 }
 C
@@ -83,14 +86,16 @@ level_of() {
 	esac
 }
 
-printf '%-6s %9s %9s %7s %12s %12s %7s %9s %9s\n' codec mk_s mksq_s time_r mk_bytes mksq_bytes size_r \
-	mk_rss_MB mksq_rss_MB
+printf '%-6s %8s %8s %7s %8s %8s %7s %11s %11s %7s %9s %9s\n' codec mk_s mksq_s time_r \
+	mk_cpu mksq_cpu cpu_r mk_bytes mksq_bytes size_r mk_rss_MB mksq_rss_MB
 for c in $COMPRESSORS; do
 	lvl=$(level_of "$c")
 	: >"$WORK/t1"
 	: >"$WORK/t2"
 	: >"$WORK/r1"
 	: >"$WORK/r2"
+	: >"$WORK/c1"
+	: >"$WORK/c2"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		rm -f "$WORK/a.sqfs" "$WORK/b.sqfs"
@@ -99,6 +104,7 @@ for c in $COMPRESSORS; do
 			"$SRC" "$WORK/a.sqfs")
 		echo "$1" >>"$WORK/t1"
 		echo "$2" >>"$WORK/r1"
+		echo "$3 $4" | awk '{ print $1 + $2 }' >>"$WORK/c1"
 		# mksquashfs's xz has no level: its preset matches our default (6).
 		case $c in
 		gzip | zstd) mopt="-Xcompression-level $lvl" ;;
@@ -110,16 +116,20 @@ for c in $COMPRESSORS; do
 			-comp "$c" $mopt -b "$BLOCK" -processors "$THREADS")
 		echo "$1" >>"$WORK/t2"
 		echo "$2" >>"$WORK/r2"
+		echo "$3 $4" | awk '{ print $1 + $2 }' >>"$WORK/c2"
 		i=$((i + 1))
 	done
 	t1=$(median <"$WORK/t1")
 	t2=$(median <"$WORK/t2")
 	r1=$(median <"$WORK/r1")
 	r2=$(median <"$WORK/r2")
+	c1=$(median <"$WORK/c1")
+	c2=$(median <"$WORK/c2")
 	s1=$(stat -c %s "$WORK/a.sqfs")
 	s2=$(stat -c %s "$WORK/b.sqfs")
-	printf '%-6s %9s %9s %7.3f %12s %12s %7.4f %9.1f %9.1f\n' "$c" "$t1" "$t2" \
-		"$(echo "$t1 $t2" | awk '{ if ($2 > 0) print $1 / $2; else print 0 }')" "$s1" "$s2" \
+	printf '%-6s %8s %8s %7.3f %8s %8s %7.3f %11s %11s %7.4f %9.1f %9.1f\n' "$c" "$t1" "$t2" \
+		"$(echo "$t1 $t2" | awk '{ if ($2 > 0) print $1 / $2; else print 0 }')" "$c1" "$c2" \
+		"$(echo "$c1 $c2" | awk '{ if ($2 > 0) print $1 / $2; else print 0 }')" "$s1" "$s2" \
 		"$(echo "$s1 $s2" | awk '{ print $1 / $2 }')" \
 		"$(echo "$r1" | awk '{ print $1 / 1024 }')" "$(echo "$r2" | awk '{ print $1 / 1024 }')"
 done
