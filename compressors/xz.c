@@ -63,7 +63,8 @@ static int xz_dict_storable(uint32_t d)
 
 static int xz_dict_valid(uint32_t d, uint32_t block_size)
 {
-	if (d < XZ_DICT_MIN || !xz_dict_storable(d))
+	/* A 4K-block image's default dictionary is its block size, below 8 KiB. */
+	if ((d < XZ_DICT_MIN && d != block_size) || !xz_dict_storable(d))
 		return 0;
 	/* Without a block size there is nothing to hold the upper end against. */
 	return block_size == 0 || d <= block_size;
