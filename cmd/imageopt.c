@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "imageopt.h"
+#include "show.h"
 
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
@@ -80,27 +81,8 @@ void sqk_print_escaped(FILE *out, const char *s)
 
 void sqk_print_json_string(FILE *out, const char *s, size_t len)
 {
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else if (c >= 0x80)
-			/* Bytes that are not valid UTF-8 cannot go into JSON as they are. */
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	/* One JSON string writer for every command: valid UTF-8 passes through. */
+	sqk_json_bytes(out, s, len);
 }
 
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
