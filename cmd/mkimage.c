@@ -175,9 +175,27 @@ static void install_handlers(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* mkfs reports the bytes placed after each file; the bar draws them. */
+/*
+ * The bar first shows the image bytes written (all there is to show while
+ * sources are read, and for archives, whose data is stored as they are
+ * read); once mkfs places the data of files it has scanned, it reports the
+ * bytes placed after each file, and the bar shows them against the total.
+ */
+static int progress_polling;
+
+static uint64_t image_bytes(void *arg)
+{
+	struct stat st;
+
+	return fstat((int)(intptr_t)arg, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
+	if (progress_polling) {
+		sqk_progress_poll(ctx, NULL, NULL);
+		progress_polling = 0;
+	}
 	sqk_progress_set_total(ctx, total);
 	sqk_progress_set(ctx, done);
 }
@@ -586,6 +604,8 @@ int cmd_mkimage(int argc, char **argv)
 	}
 	bar = sqk_progress_start(0, NULL, a.quiet);
 	if (bar) {
+		progress_polling = 1;
+		sqk_progress_poll(bar, image_bytes, (void *)(intptr_t)fd);
 		a.o.progress = progress_cb;
 		a.o.progress_ctx = bar;
 	}

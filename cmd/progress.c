@@ -23,6 +23,8 @@ struct sqk_progress {
 	pthread_t thread;
 	pthread_mutex_t lock; /* serialises drawing; guards the fields below */
 	pthread_cond_t wake;
+	uint64_t (*poll)(void *arg);
+	void *poll_arg;
 	int stop;
 	int drawn; /* the bar is on the terminal line */
 	unsigned drawn_len;
@@ -124,8 +126,11 @@ void sqk_progress_format(char *buf, size_t len, unsigned width, uint64_t done, u
 	snprintf(buf + n, len - n, "%3u%%  %s", pct, tail);
 }
 
+/* Called with the lock held. */
 static uint64_t current(struct sqk_progress *p)
 {
+	if (p->poll)
+		return p->poll(p->poll_arg);
 	return p->watch ? __atomic_load_n(p->watch, __ATOMIC_RELAXED)
 			: __atomic_load_n(&p->done, __ATOMIC_RELAXED);
 }
@@ -170,7 +175,7 @@ static void draw(struct sqk_progress *p, int final)
 	if (p->nsamples < RATE_SAMPLES)
 		p->nsamples++;
 	oldest = p->nsamples < RATE_SAMPLES ? 0 : p->next;
-	if (final || p->nsamples < 5) {
+	if (final || p->nsamples < 3) {
 		if (elapsed > 0)
 			rate = (double)done / elapsed;
 	} else if (t > p->t[oldest] && done >= p->d[oldest]) {
@@ -249,6 +254,18 @@ void sqk_progress_set(struct sqk_progress *p, uint64_t done)
 {
 	if (p)
 		__atomic_store_n(&p->done, done, __ATOMIC_RELAXED);
+}
+
+void sqk_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->poll = fn;
+	p->poll_arg = arg;
+	p->nsamples = 0;
+	p->next = 0;
+	pthread_mutex_unlock(&p->lock);
 }
 
 void sqk_progress_clear(struct sqk_progress *p)

@@ -38,6 +38,14 @@ void sqk_progress_add(struct sqk_progress *p, uint64_t n);
 void sqk_progress_set(struct sqk_progress *p, uint64_t done);
 
 /*
+ * Take the amount done from fn(arg), called by the timer thread at each
+ * redraw, instead of the counter (for a measure that costs a system call,
+ * such as the size of the file being written); NULL goes back to the
+ * counter. The rate starts afresh, as the measure changed.
+ */
+void sqk_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg);
+
+/*
  * Erase the bar before printing a message on stderr; the next redraw
  * brings it back. Call it from the thread that prints.
  */

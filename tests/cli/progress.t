@@ -48,6 +48,12 @@ has_bar "$TMP/pty"
 ok $((!$?)) "and nothing drawn on the terminal either"
 same_file "$TMP/a.sqfs" "$TMP/b.sqfs" "the image does not depend on the bar"
 
+# A tar stream: no total is known, so bytes written and the rate, no ETA.
+pty "tar -C $TMP/src -cf - . | $SQUASHKIT mkimage -c gzip --archive - $TMP/t.sqfs"
+ok $? "mkimage --archive - on a terminal succeeds"
+tr '\r' '\n' <"$TMP/pty" | grep -Eq '^[0-9.]+ (B|KiB|MiB)  [0-9.]+ (B|KiB|MiB)/s  in [0-9]+:[0-9][0-9]'
+ok $? "a tar stream: the image bytes written and the rate, and the time taken at the end"
+
 pty "$SQUASHKIT mkimage -q -c gzip $TMP/src $TMP/c.sqfs"
 ok $? "mkimage --quiet on a terminal succeeds"
 is "$(wc -c <"$TMP/pty")" 0 "--quiet: no bar on a terminal"
