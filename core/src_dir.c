@@ -341,7 +341,7 @@ static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *d
 	}
 	closedir(d);
 	/* Hard links pair up in name order, whatever order readdir gave. */
-	if (!err)
+	if (!err && n > 1)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (i = 0; i < n && !err; i++)
 		err = add_entry(w, hlen, ilen, dir, names[i]);

@@ -325,7 +325,8 @@ static void sort_rec(struct sqk_node *dir)
 {
 	uint32_t i;
 
-	qsort(dir->dir.ents, dir->dir.n, sizeof(*dir->dir.ents), dirent_cmp);
+	if (dir->dir.n > 1)
+		qsort(dir->dir.ents, dir->dir.n, sizeof(*dir->dir.ents), dirent_cmp);
 	for (i = 0; i < dir->dir.n; i++)
 		if (dir->dir.ents[i].node->type == SQFS_DIR)
 			sort_rec(dir->dir.ents[i].node);
