@@ -9,4 +9,3 @@
 		return EXIT_FAIL;                                                                  \
 	}
 
-STUB(cmd_fsck)

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit fsck: verify every structure and block of an image. Exit
+ * status as fsck(8): 0 clean, 4 problems found, 8 the image could not be
+ * read at all (or the check could not go on), 16 usage error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "file.h"
+#include "fsck.h"
+#include "imageopt.h"
+#include "pool.h"
+
+enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
+
+static const char usage_text[] =
+	"Usage: squashkit fsck [OPTIONS] IMAGE\n"
+	"Check every structure of IMAGE and decompress every block.\n\n"
+	"  -j, --threads N   worker threads for data blocks (default: online CPUs)\n"
+	"      --json        print the result as one JSON object\n"
+	"      --stats       also print the cache and decompression counters\n"
+	"  -q, --quiet       no summary line\n"
+	"  -h, --help        show this help\n\n"
+	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
+	"entry's path in the image or the table concerned.\n"
+	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
+
+enum { OPT_JSON = 256, OPT_STATS };
+
+static const struct option longopts[] = {
+	{"threads", required_argument, NULL, 'j'}, {"json", no_argument, NULL, OPT_JSON},
+	{"stats", no_argument, NULL, OPT_STATS},   {"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+};
+
+struct problem {
+	char *path, *check, *detail;
+};
+
+struct result {
+	int json;
+	struct problem *p;
+	size_t n, cap;
+	int nomem;
+};
+
+static void print_text(const char *path, const char *check, const char *detail)
+{
+	sqk_print_escaped(stdout, path);
+	fputs(": ", stdout);
+	fputs(check, stdout);
+	fputs(": ", stdout);
+	sqk_print_escaped(stdout, detail);
+	fputc('\n', stdout);
+}
+
+/* Text goes out as it comes; JSON needs "clean" first, so it is kept. */
+static void report(void *ctx, const char *path, const char *check, const char *detail)
+{
+	struct result *r = ctx;
+	struct problem *p;
+
+	if (!r->json) {
+		print_text(path, check, detail);
+		return;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+
+		p = realloc(r->p, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->p = p;
+		r->cap = cap;
+	}
+	p = &r->p[r->n];
+	p->path = strdup(path);
+	p->check = strdup(check);
+	p->detail = strdup(detail);
+	if (!p->path || !p->check || !p->detail) {
+		free(p->path);
+		free(p->check);
+		free(p->detail);
+		r->nomem = 1;
+		return;
+	}
+	r->n++;
+}
+
+static void print_json(const char *image, const struct result *r, const struct sqk_fsck_counts *c,
+		       struct sqk_image *img, int stats)
+{
+	size_t i;
+
+	fputs("{\"image\":", stdout);
+	sqk_print_json_string(stdout, image, strlen(image));
+	printf(",\"clean\":%s,\"errors\":[", c->errors ? "false" : "true");
+	for (i = 0; i < r->n; i++) {
+		fputs(i ? ",{\"path\":" : "{\"path\":", stdout);
+		sqk_print_json_string(stdout, r->p[i].path, strlen(r->p[i].path));
+		fputs(",\"check\":", stdout);
+		sqk_print_json_string(stdout, r->p[i].check, strlen(r->p[i].check));
+		fputs(",\"detail\":", stdout);
+		sqk_print_json_string(stdout, r->p[i].detail, strlen(r->p[i].detail));
+		fputc('}', stdout);
+	}
+	printf("],\"checked\":{\"inodes\":%llu,\"directories\":%llu,\"blocks\":%llu,"
+	       "\"fragments\":%llu,\"bytes\":%llu},\"problems\":%llu",
+	       (unsigned long long)c->inodes, (unsigned long long)c->directories,
+	       (unsigned long long)c->blocks, (unsigned long long)c->fragments,
+	       (unsigned long long)c->bytes, (unsigned long long)c->errors);
+	if (stats && img) {
+		fputs(",\"stats\":", stdout);
+		sqk_print_stats(stdout, img, 1);
+	}
+	fputs("}\n", stdout);
+}
+
+int cmd_fsck(int argc, char **argv)
+{
+	struct sqk_fsck_opts o = {0};
+	struct sqk_fsck_counts c;
+	struct result r = {0};
+	struct sqk_fsck *f;
+	struct sqk_file *file;
+	const char *image;
+	int opt, quiet = 0, stats = 0, err, ret;
+	uint64_t v;
+	size_t i;
+
+	o.threads = sqk_online_cpus();
+	while ((opt = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			if (sqk_opt_uint(optarg, 1024, &v) != 0 || v == 0) {
+				sqk_usage_error("invalid thread count '%s'", optarg);
+				return FSCK_USAGE;
+			}
+			o.threads = (unsigned)v;
+			break;
+		case OPT_JSON:
+			r.json = 1;
+			break;
+		case OPT_STATS:
+			stats = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return FSCK_CLEAN;
+		default:
+			fprintf(stderr, "Try 'squashkit fsck --help'.\n");
+			return FSCK_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		sqk_usage_error("missing IMAGE operand");
+		return FSCK_USAGE;
+	}
+	if (argc - optind > 1) {
+		sqk_usage_error("extra operand '%s'", argv[optind + 1]);
+		return FSCK_USAGE;
+	}
+	image = argv[optind];
+
+	errno = 0;
+	file = sqk_file_open(image, SQK_FILE_READ, &err);
+	if (!file) {
+		sqk_error_code(image, err);
+		return FSCK_OPERATIONAL;
+	}
+	o.report = report;
+	o.ctx = &r;
+	err = sqk_fsck_create(file, &o, &f);
+	if (!err)
+		err = sqk_fsck_run(f);
+	if (err) {
+		sqk_error_code(image, err);
+		sqk_fsck_destroy(f);
+		return FSCK_OPERATIONAL;
+	}
+	sqk_fsck_counts(f, &c);
+	if (r.json) {
+		print_json(image, &r, &c, sqk_fsck_image(f), stats);
+	} else {
+		if (stats && sqk_fsck_image(f))
+			sqk_print_stats(stdout, sqk_fsck_image(f), 0);
+		if (!quiet)
+			fprintf(stderr,
+				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
+				"fragments, "
+				"%llu bytes checked\n",
+				image, c.errors ? "errors found" : "clean",
+				(unsigned long long)c.inodes, (unsigned long long)c.directories,
+				(unsigned long long)c.blocks, (unsigned long long)c.fragments,
+				(unsigned long long)c.bytes);
+	}
+	ret = c.errors ? FSCK_ERRORS : FSCK_CLEAN;
+	if (r.nomem || fflush(stdout) != 0) {
+		sqk_error(image, "cannot write the report");
+		ret |= FSCK_OPERATIONAL;
+	}
+	for (i = 0; i < r.n; i++) {
+		free(r.p[i].path);
+		free(r.p[i].check);
+		free(r.p[i].detail);
+	}
+	free(r.p);
+	sqk_fsck_destroy(f);
+	return ret;
+}

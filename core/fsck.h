@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_FSCK_H
+#define SQK_FSCK_H
+
+/*
+ * fsck: check every structure of an image and decompress every block.
+ *
+ * The checker never stops at the first problem: each one is reported with
+ * the image path it concerns (or the name of the table, for problems of a
+ * whole table), a stable check name and a sentence, and the check goes on
+ * wherever that is safe. Only an operational failure (the file cannot be
+ * read, memory runs out) ends a run early; it is returned as an error code.
+ *
+ * Check names (stable, used by `fsck --json`): superblock, compressor,
+ * metadata, inode, inode-number, orphan, nlink, dir-header, dir-name,
+ * dir-order, dir-entry, dir-type, dir-size, dir-parent, dir-loop,
+ * dir-index, data, fragment, sparse, id, xattr, export.
+ */
+#include <stdint.h>
+
+#include "image.h"
+
+struct sqk_file;
+
+/* Called once per problem, in a deterministic order, at the end of the run. */
+typedef void (*sqk_fsck_report_fn)(void *ctx, const char *path, const char *check,
+				   const char *detail);
+
+struct sqk_fsck_opts {
+	/* Worker threads for data and fragment blocks; 0 checks them in the calling thread. */
+	unsigned threads;
+	/* Problems reported per check before the rest are only counted; 0 = 100. */
+	unsigned max_per_check;
+	/* Cache policy and sizes; NULL = sizes that suit the thread count. */
+	const struct sqk_image_opts *image;
+	sqk_fsck_report_fn report;
+	void *ctx;
+};
+
+/* What was looked at. */
+struct sqk_fsck_counts {
+	uint64_t inodes;      /* inodes decoded */
+	uint64_t directories; /* listings checked */
+	uint64_t blocks;      /* data blocks decompressed (sparse blocks are not counted) */
+	uint64_t fragments;   /* fragment blocks decompressed */
+	uint64_t bytes;	      /* bytes those blocks decompressed to */
+	uint64_t errors;      /* problems found, reported or not */
+};
+
+struct sqk_fsck;
+
+/* A checker for the image read through file, which it then owns. */
+int sqk_fsck_create(struct sqk_file *file, const struct sqk_fsck_opts *opts, struct sqk_fsck **out);
+/*
+ * Run every check. Returns 0 when the image was checked (problems, if any,
+ * went to the report function and are counted), or SQK_ERR_IO or
+ * SQK_ERR_NOMEM when the checker itself could not go on.
+ */
+int sqk_fsck_run(struct sqk_fsck *f);
+void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out);
+/* The open image (for its cache counters), or NULL when it could not be opened. */
+struct sqk_image *sqk_fsck_image(struct sqk_fsck *f);
+void sqk_fsck_destroy(struct sqk_fsck *f);
+
+#endif

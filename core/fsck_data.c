@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * File data: every block decompressed once, by the worker pool through the
+ * shared data cache, and checked against the length the inode implies.
+ * Block positions and sizes are checked in the scanning thread before any
+ * work is handed out. A file whose block list repeats one already checked
+ * (a duplicate, which shares its blocks) is not decompressed again, and
+ * fragment blocks are decompressed once each from the fragment table,
+ * whatever number of files keep their tails there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "error.h"
+#include "fsck_int.h"
+#include "image.h"
+#include "pool.h"
+
+/* Blocks per task: enough to amortise a hand-off, few enough to spread a big file. */
+#define CHUNK 16
+
+struct chunk {
+	struct sqk_fsck *f;
+	uint64_t key; /* sort key of the first block's problems */
+	uint32_t rec;
+	uint32_t count;
+	int fragment;	       /* a fragment block: index[0] is the fragment's */
+	uint32_t index[CHUNK]; /* block numbers in the file */
+	uint64_t pos[CHUNK];
+	uint32_t word[CHUNK];
+	uint32_t len[CHUNK]; /* expected length; fragments: 0 */
+};
+
+/* The fingerprint set of block lists already handed out. */
+struct fsck_dup {
+	uint64_t fp;
+};
+
+static int fill(void *arg, struct sqk_cache_entry *e)
+{
+	struct sqk_image *img = arg;
+
+	return sqk_image_read_block(img, e->block, e->info, e->data,
+				    sqk_image_super(img)->block_size, &e->length);
+}
+
+static void run_chunk(void *arg, unsigned worker)
+{
+	struct chunk *c = arg;
+	struct sqk_fsck *f = c->f;
+	struct sqk_cache *cache =
+		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
+	uint32_t i;
+
+	for (i = 0; i < c->count && !__atomic_load_n(&f->fatal, __ATOMIC_RELAXED); i++) {
+		struct sqk_cache_entry *e;
+		uint32_t got;
+		int err;
+
+		err = sqk_cache_get(cache, c->pos[i], c->word[i], fill, f->img, &e);
+		if (fsck_fatal(f, err))
+			break;
+		if (err) {
+			if (c->fragment)
+				fsck_err_key(f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
+					     "fragment block %u at %llu does not decompress (%s)",
+					     f->frags[c->index[0]].index,
+					     (unsigned long long)c->pos[i], sqk_strerror(err));
+			else
+				fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
+					     "block %u at %llu does not decompress (%s)",
+					     c->index[i], (unsigned long long)c->pos[i],
+					     sqk_strerror(err));
+			continue;
+		}
+		got = (uint32_t)e->length;
+		sqk_cache_put(e);
+		if (c->fragment) {
+			__atomic_add_fetch(&f->counts.fragments, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
+			f->frags[c->index[0]].len = got; /* each task owns its own slot */
+			continue;
+		}
+		__atomic_add_fetch(&f->counts.blocks, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
+		if (got != c->len[i])
+			fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
+				     "block %u at %llu decompresses to %u bytes; the file needs %u",
+				     c->index[i], (unsigned long long)c->pos[i], got, c->len[i]);
+	}
+	free(c);
+}
+
+static void submit(struct sqk_fsck *f, struct chunk *c)
+{
+	c->key = fsck_reserve_keys(f, CHUNK);
+	if (!f->pool || sqk_pool_submit(f->pool, run_chunk, c) != 0)
+		run_chunk(c, 0);
+}
+
+void fsck_data_wait(struct sqk_fsck *f)
+{
+	if (f->pool)
+		sqk_pool_wait(f->pool);
+}
+
+void fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size)
+{
+	struct chunk *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		fsck_fatal(f, SQK_ERR_NOMEM);
+		return;
+	}
+	c->f = f;
+	c->rec = FSCK_NONE;
+	c->fragment = 1;
+	c->index[0] = slot;
+	c->count = 1;
+	c->pos[0] = start;
+	c->word[0] = size;
+	submit(f, c);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+/* 1 when this block list was handed out already; else remember it and return 0. */
+static int seen_before(struct sqk_fsck *f, const struct fsck_file *file)
+{
+	uint64_t fp = mix(file->blocks_start, file->size);
+	size_t i;
+	uint32_t k;
+
+	for (k = 0; k < file->nblocks; k++)
+		fp = mix(fp, file->blocks[k]);
+	fp |= 1; /* 0 marks an empty slot */
+	if ((f->ndups + 1) * 2 > f->dupcap) {
+		size_t cap = f->dupcap ? f->dupcap * 2 : 1024, j;
+		struct fsck_dup *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return 0; /* then it is simply checked again */
+		for (j = 0; j < f->dupcap; j++) {
+			if (!f->dups[j].fp)
+				continue;
+			for (i = f->dups[j].fp & (cap - 1); t[i].fp; i = (i + 1) & (cap - 1))
+				;
+			t[i] = f->dups[j];
+		}
+		free(f->dups);
+		f->dups = t;
+		f->dupcap = cap;
+	}
+	for (i = fp & (f->dupcap - 1); f->dups[i].fp; i = (i + 1) & (f->dupcap - 1))
+		if (f->dups[i].fp == fp)
+			return 1;
+	f->dups[i].fp = fp;
+	f->ndups++;
+	return 0;
+}
+
+/*
+ * The sparse field of an extended file inode. mksquashfs stores the bytes
+ * the file's sparse blocks stand for (a short last block counts its
+ * length), or that minus one when the whole file is sparse, or 0 when the
+ * source file had no holes (zero blocks it found itself still become sparse
+ * blocks); squashfs-tools-ng and squashkit store the sum exactly. Readers
+ * use it only as a hint that holes are worth making.
+ */
+static void check_sparse(struct sqk_fsck *f, const struct fsck_file *file, uint64_t sparse)
+{
+	uint64_t v = file->sparse;
+
+	if (!file->extended || v == 0 || v == sparse)
+		return;
+	if (sparse == file->size && v == file->size - 1)
+		return;
+	if (v > file->size)
+		fsck_err(f, file->rec, T_INODE, C_SPARSE,
+			 "the sparse count %llu is larger than the file (%llu bytes)",
+			 (unsigned long long)v, (unsigned long long)file->size);
+	else
+		fsck_err(f, file->rec, T_INODE, C_SPARSE,
+			 "the sparse count is %llu, but the sparse blocks hold %llu bytes",
+			 (unsigned long long)v, (unsigned long long)sparse);
+}
+
+static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_t tail)
+{
+	uint32_t idx = file->frag_index, len;
+	const struct fsck_frag *fr;
+
+	if (!f->frag.ok) {
+		/* An unusable table was reported already; with no table at all, say so. */
+		if (f->sb.fragment_table == SQFS_INVALID_TABLE && f->sb.fragment_count == 0)
+			fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+				 "the tail is in fragment %u, but the image has no fragment table",
+				 idx);
+		return;
+	}
+	if (idx >= f->sb.fragment_count) {
+		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			 "the tail is in fragment %u, beyond the %u fragments", idx,
+			 f->sb.fragment_count);
+		return;
+	}
+	fr = fsck_frag_find(f, idx);
+	if (!fr || !fr->len)
+		return; /* that fragment's entry or block is bad, and was reported */
+	len = fr->len;
+	if (file->frag_offset >= len || tail > len - file->frag_offset)
+		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			 "the tail of %u bytes at offset %u runs past the end of fragment %u "
+			 "(%u bytes)",
+			 tail, file->frag_offset, idx, len);
+}
+
+void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
+{
+	uint32_t bs = f->sb.block_size, full = (uint32_t)(file->size / bs), i;
+	uint32_t tail = (uint32_t)(file->size % bs);
+	uint64_t pos = file->blocks_start, end = f->sb.inode_table, sparse = 0;
+	int has_frag = file->frag_index != SQFS_INVALID_FRAG, ok = 1;
+	struct chunk *c = NULL;
+
+	if (has_frag && tail == 0) {
+		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			 "fragment %u is set, but the size %llu leaves no tail", file->frag_index,
+			 (unsigned long long)file->size);
+		has_frag = 0;
+	}
+	/* First the list as a whole: positions, sizes and the sparse count. */
+	for (i = 0; i < file->nblocks; i++) {
+		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
+		uint32_t len = i < full ? bs : tail;
+
+		if (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED) ||
+		    word == SQFS_BLOCK_UNCOMPRESSED) {
+			fsck_err(f, file->rec, T_INODE, C_DATA,
+				 "block %u has the bad size word 0x%08x", i, word);
+			ok = 0;
+			break;
+		}
+		if (size == 0) {
+			sparse += len;
+			continue;
+		}
+		if (size > bs || ((word & SQFS_BLOCK_UNCOMPRESSED) && size != len)) {
+			fsck_err(f, file->rec, T_INODE, C_DATA,
+				 "block %u is %u bytes %s; the file needs %u", i, size,
+				 word & SQFS_BLOCK_UNCOMPRESSED ? "stored uncompressed"
+								: "compressed",
+				 len);
+			ok = 0;
+		}
+		if (pos < f->data_start || pos > end || size > end - pos) {
+			fsck_err(f, file->rec, T_INODE, C_DATA,
+				 "block %u at %llu (%u bytes) is outside the data area %llu..%llu",
+				 i, (unsigned long long)pos, size,
+				 (unsigned long long)f->data_start, (unsigned long long)end);
+			ok = 0;
+			break; /* every later position is off too */
+		}
+		pos += size;
+	}
+	check_sparse(f, file, sparse);
+	if (has_frag)
+		check_tail(f, file, tail);
+	if (!ok || file->nblocks == 0 || seen_before(f, file))
+		return;
+
+	/* Then the blocks themselves, a chunk at a time. */
+	pos = file->blocks_start;
+	for (i = 0; i < file->nblocks && !f->fatal; i++) {
+		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
+
+		if (size == 0)
+			continue;
+		if (!c) {
+			c = malloc(sizeof(*c));
+			if (!c) {
+				fsck_fatal(f, SQK_ERR_NOMEM);
+				return;
+			}
+			c->f = f;
+			c->rec = file->rec;
+			c->count = 0;
+			c->fragment = 0;
+		}
+		c->index[c->count] = i;
+		c->pos[c->count] = pos;
+		c->word[c->count] = word;
+		c->len[c->count++] = i < full ? bs : tail;
+		pos += size;
+		if (c->count == CHUNK) {
+			submit(f, c);
+			c = NULL;
+		}
+	}
+	if (c)
+		submit(f, c);
+}
+
+void fsck_data_free(struct sqk_fsck *f)
+{
+	free(f->dups);
+	f->dups = NULL;
+}

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Directory listings, read in the order they sit in the directory table,
+ * so each block of the table is decompressed once. Each listing is checked
+ * for its headers, names, order and size; each entry against the inode it
+ * names (number, place, type, the parent a directory names); an extended
+ * directory's index against the headers it points at. What the entries say
+ * about the tree (reachability, loops, link counts) is kept for fsck.c.
+ * A listing is not read past its first structural problem.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dir.h"
+#include "error.h"
+#include "fsck_int.h"
+#include "inode.h"
+#include "le.h"
+
+/* Bytes read out of order across all listings, whatever the image says. */
+#define CURSOR_BUDGET (64ull << 20)
+
+/* A header, kept for the index check. */
+struct hdr {
+	uint32_t loff; /* offset in the listing */
+	uint64_t at;   /* where it starts: directory table reference */
+	uint32_t name_len;
+	char name[SQFS_NAME_MAX];
+};
+
+struct listing {
+	struct sqk_fsck *f;
+	uint32_t dir; /* directory record index (f->dirs may move: keep indexes) */
+	struct fsck_rd *rd;
+	struct hdr *hdrs;
+	uint32_t nhdrs, hcap;
+	int keep_hdrs;
+};
+
+static int take(struct listing *l, uint64_t *left, void *buf, size_t len, const char *what)
+{
+	struct sqk_fsck *f = l->f;
+	uint32_t rec = f->dirs[l->dir].rec;
+	int err;
+
+	if (*left < len) {
+		fsck_err(f, rec, T_INODE, C_DIR_SIZE,
+			 "the listing ends inside %s: its size %u leaves %llu bytes for a %zu-byte "
+			 "structure",
+			 what, f->dirs[l->dir].size, (unsigned long long)*left, len);
+		return -1;
+	}
+	*left -= len;
+	err = l->rd->read(l->rd, buf, len);
+	if (err) {
+		if (!fsck_fatal(f, err))
+			fsck_err(
+				f, rec, T_INODE, C_DIR_HEADER,
+				"the listing cannot be read: %s runs past the end of the directory "
+				"table or into an unreadable block",
+				what);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_link(struct sqk_fsck *f, uint32_t from, uint32_t to)
+{
+	if (f->nlinks == f->linkcap) {
+		size_t cap = f->linkcap ? f->linkcap * 2 : 64;
+		uint32_t(*p)[2] = realloc(f->links, cap * sizeof(*p));
+
+		if (!p)
+			return SQK_ERR_NOMEM;
+		f->links = p;
+		f->linkcap = cap;
+	}
+	f->links[f->nlinks][0] = from;
+	f->links[f->nlinks++][1] = to;
+	return 0;
+}
+
+/* One entry against the inode it names. */
+static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
+{
+	struct sqk_fsck *f = l->f;
+	uint32_t drec = f->dirs[l->dir].rec, idx, child;
+	struct fsck_rec *r = fsck_rec_by_number(f, ent->number);
+	char a[64], b[64];
+
+	if (!r && f->scan_cut && fsck_inode_at(f, ent->ref, ent->number, &idx) == 0)
+		r = &f->recs[idx]; /* beyond where the inode table could be read in order */
+	if (!r) {
+		fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
+			 "entry '%s' names inode %u at %s, but the inode table holds no inode %u "
+			 "there",
+			 ent->name, ent->number, fsck_ref_str(ent->ref, a, sizeof(a)), ent->number);
+		return;
+	}
+	idx = (uint32_t)(r - f->recs);
+	if (r->ref != ent->ref) {
+		fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
+			 "entry '%s' names inode %u at %s, but inode %u is at %s", ent->name,
+			 ent->number, fsck_ref_str(ent->ref, a, sizeof(a)), ent->number,
+			 fsck_ref_str(r->ref, b, sizeof(b)));
+		return;
+	}
+	if (sqfs_basic_type(r->type) != ent->type) {
+		fsck_err(f, drec, T_INODE, C_DIR_TYPE,
+			 "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
+			 sqk_type_name(ent->type), ent->number,
+			 sqk_type_name(sqfs_basic_type(r->type)));
+		return;
+	}
+	f->dirs[l->dir].entries++;
+	r->links++;
+	if (r->up == FSCK_NONE) {
+		r->up = drec;
+		r->entry = at;
+	} else if (r->dir == FSCK_NONE && add_link(f, drec, idx) != 0) {
+		fsck_fatal(f, SQK_ERR_NOMEM);
+		return;
+	}
+	if (r->dir == FSCK_NONE)
+		return;
+
+	/* A directory: one parent, which it names, and never the root. */
+	f->dirs[l->dir].subdirs++;
+	child = r->dir;
+	if (idx == f->root) {
+		fsck_err(f, drec, T_INODE, C_DIR_LOOP, "entry '%s' names the root directory",
+			 ent->name);
+		return;
+	}
+	if (f->dirs[child].tree_parent != FSCK_NONE) {
+		fsck_err(f, drec, T_INODE, C_DIR_LOOP,
+			 "entry '%s' names directory inode %u, which another entry names too "
+			 "(directories have one parent)",
+			 ent->name, ent->number);
+		return;
+	}
+	f->dirs[child].tree_parent = drec;
+	if (f->dirs[child].parent != f->recs[drec].number)
+		fsck_err(f, idx, T_INODE, C_DIR_PARENT,
+			 "the parent inode number is %u, but inode %u lists it",
+			 f->dirs[child].parent, f->recs[drec].number);
+}
+
+static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct sqk_dirent *ent)
+{
+	struct hdr *h;
+
+	if (l->nhdrs == l->hcap) {
+		uint32_t cap = l->hcap ? l->hcap * 2 : 16;
+		struct hdr *p = realloc(l->hdrs, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return SQK_ERR_NOMEM;
+		l->hdrs = p;
+		l->hcap = cap;
+	}
+	h = &l->hdrs[l->nhdrs++];
+	h->loff = loff;
+	h->at = at;
+	h->name_len = ent->name_len;
+	memcpy(h->name, ent->name, ent->name_len);
+	return 0;
+}
+
+static int bad_name(const struct sqk_dirent *e, const char **why)
+{
+	if ((e->name_len == 1 && e->name[0] == '.') ||
+	    (e->name_len == 2 && e->name[0] == '.' && e->name[1] == '.'))
+		*why = "is a dot entry";
+	else if (memchr(e->name, '/', e->name_len))
+		*why = "holds a '/'";
+	else if (memchr(e->name, '\0', e->name_len))
+		*why = "holds a NUL byte";
+	else
+		return 0;
+	return 1;
+}
+
+/* Read one listing; returns 0 when it was read to its end. */
+static int read_listing(struct listing *l)
+{
+	struct sqk_fsck *f = l->f;
+	uint64_t left = f->dirs[l->dir].size - 3;
+	uint32_t rec = f->dirs[l->dir].rec;
+	struct sqk_dirent ent, prev;
+	int have_prev = 0;
+	const char *why;
+	uint8_t raw[12];
+
+	while (left > 0 && !f->fatal) {
+		uint32_t loff = f->dirs[l->dir].size - 3 - (uint32_t)left;
+		uint64_t at = l->rd->tell(l->rd), count, k;
+		uint32_t start, base;
+
+		if (take(l, &left, raw, 12, "a header"))
+			return -1;
+		count = (uint64_t)get_le32(raw) + 1;
+		start = get_le32(raw + 4);
+		base = get_le32(raw + 8);
+		if (count > SQFS_DIR_HDR_MAX) {
+			fsck_err(
+				f, rec, T_INODE, C_DIR_HEADER,
+				"a header at listing offset %u announces %llu entries (at most %u)",
+				loff, (unsigned long long)count, SQFS_DIR_HDR_MAX);
+			return -1;
+		}
+		for (k = 0; k < count; k++) {
+			uint64_t eat = l->rd->tell(l->rd);
+			int64_t number;
+
+			if (take(l, &left, raw, 8, "an entry"))
+				return -1;
+			ent.type = get_le16(raw + 4);
+			ent.name_len = (uint32_t)get_le16(raw + 6) + 1;
+			if (ent.name_len > SQFS_NAME_MAX) {
+				fsck_err(f, rec, T_INODE, C_DIR_HEADER,
+					 "an entry's name has %u bytes (at most %u)", ent.name_len,
+					 SQFS_NAME_MAX);
+				return -1;
+			}
+			if (take(l, &left, ent.name, ent.name_len, "a name"))
+				return -1;
+			ent.name[ent.name_len] = '\0';
+			if (bad_name(&ent, &why)) {
+				fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%.*s' %s",
+					 (int)ent.name_len, ent.name, why);
+				return -1;
+			}
+			if (have_prev) {
+				int c = sqk_name_cmp(prev.name, prev.name_len, ent.name,
+						     ent.name_len);
+
+				if (c >= 0) {
+					fsck_err(f, rec, T_INODE, C_DIR_ORDER,
+						 c ? "'%s' comes after '%s': the names are not "
+						     "sorted"
+						   : "'%s' is listed twice%.0s",
+						 ent.name, prev.name);
+					return -1;
+				}
+			}
+			if (ent.type < SQFS_DIR || ent.type > SQFS_SOCKET) {
+				fsck_err(f, rec, T_INODE, C_DIR_TYPE,
+					 "entry '%s' has the unknown type %u", ent.name, ent.type);
+				return -1;
+			}
+			number = (int64_t)base + (int16_t)get_le16(raw + 2);
+			if (number < 1 || number > f->sb.inode_count) {
+				fsck_err(f, rec, T_INODE, C_DIR_ENTRY,
+					 "entry '%s' names inode number %lld, outside 1..%u",
+					 ent.name, (long long)number, f->sb.inode_count);
+				return -1;
+			}
+			if (get_le16(raw) >= SQFS_META_SIZE) {
+				fsck_err(f, rec, T_INODE, C_DIR_ENTRY,
+					 "entry '%s' names an inode at offset %u, beyond a "
+					 "metadata block",
+					 ent.name, get_le16(raw));
+				return -1;
+			}
+			ent.number = (uint32_t)number;
+			ent.ref = SQFS_MKREF(start, get_le16(raw));
+			if (k == 0 && l->keep_hdrs && keep_hdr(l, loff, at, &ent)) {
+				fsck_fatal(f, SQK_ERR_NOMEM);
+				return -1;
+			}
+			entry(l, &ent, eat);
+			prev = ent;
+			have_prev = 1;
+		}
+	}
+	return f->fatal ? -1 : 0;
+}
+
+/*
+ * The index of an extended directory: each entry names the listing offset
+ * of a header, the directory table block where that header starts, and the
+ * header's first name. The kernel seeks to (block, (offset + listing start)
+ * % 8192) and compares names, so each must be exact.
+ */
+static void check_index(struct listing *l, int complete)
+{
+	struct sqk_fsck *f = l->f;
+	struct fsck_dir *d = &f->dirs[l->dir];
+	uint32_t i, h = 0;
+
+	for (i = 0; i < d->nindex; i++) {
+		const struct fsck_index *x = &d->index[i];
+		const struct hdr *hd;
+		uint32_t want_off;
+
+		if (i && x->offset <= d->index[i - 1].offset) {
+			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
+				 "index entry %u (offset %u) does not come after the one before it",
+				 i, x->offset);
+			return;
+		}
+		while (h < l->nhdrs && l->hdrs[h].loff < x->offset)
+			h++;
+		if (h == l->nhdrs || l->hdrs[h].loff != x->offset) {
+			if (h == l->nhdrs && !complete)
+				return; /* past what could be read */
+			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
+				 "index entry %u ('%.*s') points at listing offset %u, where no "
+				 "header "
+				 "starts",
+				 i, (int)x->name_len, x->name, x->offset);
+			continue;
+		}
+		hd = &l->hdrs[h];
+		want_off = (d->offset + x->offset) % SQFS_META_SIZE;
+		if (SQFS_REF_BLOCK(hd->at) != x->start || SQFS_REF_OFFSET(hd->at) != want_off)
+			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
+				 "index entry %u ('%.*s') leads to block %u, offset %u, but its "
+				 "header "
+				 "is at block %llu, offset %u",
+				 i, (int)x->name_len, x->name, x->start, want_off,
+				 (unsigned long long)SQFS_REF_BLOCK(hd->at),
+				 SQFS_REF_OFFSET(hd->at));
+		if (sqk_name_cmp(hd->name, hd->name_len, x->name, x->name_len) != 0)
+			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
+				 "index entry %u is '%.*s', but its header's first name is '%.*s'",
+				 i, (int)x->name_len, x->name, (int)hd->name_len, hd->name);
+	}
+}
+
+static void do_listing(struct sqk_fsck *f, uint32_t di, struct fsck_rd *rd)
+{
+	struct listing l = {f, di, rd, NULL, 0, 0, f->dirs[di].nindex > 0};
+	int complete = read_listing(&l) == 0;
+
+	if (f->fatal) {
+		free(l.hdrs);
+		return;
+	}
+	if (complete) {
+		f->dirs[di].listed = 1;
+		f->counts.directories++;
+	} else {
+		f->listing_cut = 1;
+	}
+	if (f->dirs[di].nindex)
+		check_index(&l, complete);
+	free(l.hdrs);
+}
+
+/* Listings in table order: by block, then offset. */
+static int cmp_pos(const void *a, const void *b, void *arg)
+{
+	const struct fsck_dir *dirs = arg;
+	const struct fsck_dir *x = &dirs[*(const uint32_t *)a], *y = &dirs[*(const uint32_t *)b];
+	uint64_t p = SQFS_MKREF(x->block, x->offset), q = SQFS_MKREF(y->block, y->offset);
+
+	return p < q ? -1 : p > q;
+}
+
+static void one_dir(struct sqk_fsck *f, struct fsck_ms *ms, uint32_t di, uint64_t *prev_end)
+{
+	struct fsck_dir *d = &f->dirs[di];
+	uint64_t table = f->dir_end - f->sb.dir_table, start;
+	struct fsck_cur c;
+	int err;
+
+	if (d->size < 3 || d->offset >= SQFS_META_SIZE)
+		return; /* reported with the inode */
+	if (d->size == 3) {
+		d->listed = 1; /* an empty directory has no listing */
+		f->counts.directories++;
+		if (d->nindex)
+			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
+				 "the directory is empty but has %u index entries", d->nindex);
+		return;
+	}
+	start = SQFS_MKREF(d->block, d->offset);
+	if (d->block >= table) {
+		fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
+			 "the listing starts at block %u, outside the directory table (%llu bytes)",
+			 d->block, (unsigned long long)table);
+		f->listing_cut = 1;
+		return;
+	}
+	if (prev_end && start < *prev_end) {
+		/* Listings never share bytes; reading them again could go on for ever. */
+		fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
+			 "the listing at block %u, offset %u overlaps the listing before it",
+			 d->block, d->offset);
+		f->listing_cut = 1;
+		return;
+	}
+	err = fsck_ms_seek(ms, d->block, d->offset);
+	if (err == 0) {
+		do_listing(f, di, &ms->rd);
+		if (prev_end)
+			*prev_end = ms->rd.tell(&ms->rd);
+		return;
+	}
+	if (fsck_fatal(f, err))
+		return;
+	if (err == 1 && f->cursor_left >= d->size) {
+		f->cursor_left -= d->size;
+		err = fsck_cur_open(&c, f, f->sb.dir_table, start);
+		if (!err) {
+			do_listing(f, di, &c.rd);
+			if (prev_end)
+				*prev_end = c.rd.tell(&c.rd);
+		}
+		fsck_cur_close(&c);
+		if (!err)
+			return;
+	}
+	fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
+		 "the listing at block %u, offset %u is not inside a readable metadata block of "
+		 "the directory table",
+		 d->block, d->offset);
+	f->listing_cut = 1;
+}
+
+void fsck_directories(struct sqk_fsck *f)
+{
+	uint32_t n = f->ndirs, i, done;
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
+	uint64_t prev_end = 0;
+	struct fsck_ms ms;
+
+	if (!order) {
+		fsck_fatal(f, SQK_ERR_NOMEM);
+		return;
+	}
+	f->cursor_left = CURSOR_BUDGET;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), cmp_pos, f->dirs);
+	fsck_ms_init(&ms, f, T_DIR, f->sb.dir_table, f->dir_end);
+	for (i = 0; i < n && !f->fatal; i++)
+		one_dir(f, &ms, order[i], &prev_end);
+	free(order);
+	/* Directories found only by following entries past a damaged inode table. */
+	for (done = n; done < f->ndirs && !f->fatal; done++)
+		one_dir(f, &ms, done, NULL);
+	fsck_ms_finish(&ms);
+	fsck_ms_free(&ms);
+}
+
+int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len)
+{
+	struct fsck_cur c;
+	uint8_t raw[8];
+	int err;
+
+	err = fsck_cur_open(&c, f, f->sb.dir_table, ref);
+	if (!err)
+		err = sqk_meta_read(&c.m, raw, 8);
+	if (!err) {
+		*len = (uint32_t)get_le16(raw + 6) + 1;
+		err = *len > SQFS_NAME_MAX ? SQK_ERR_CORRUPT : sqk_meta_read(&c.m, name, *len);
+	}
+	fsck_cur_close(&c);
+	return err;
+}

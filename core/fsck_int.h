@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_FSCK_INT_H
+#define SQK_FSCK_INT_H
+
+/*
+ * What the fsck files share. The run goes in passes:
+ *   fsck_super.c   the superblock, the table layout and the lookup lists,
+ *                  then opens the image
+ *   fsck_tables.c  the metadata blocks of the lookup tables, the fragment,
+ *                  export and xattr tables
+ *   fsck_inode.c   the inode table, read once from start to end
+ *   fsck_data.c    data and fragment blocks, on the worker pool
+ *   fsck_dir.c     every listing, in the order of the directory table
+ *   fsck.c         the tree (reachability, loops, link counts), the
+ *                  problems and their paths
+ * Metadata tables are read with fsck_meta.c's stream, which decompresses
+ * each block exactly once and checks its size on the way.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "fsck.h"
+#include "meta.h"
+
+#define FSCK_NONE   UINT32_MAX
+#define FSCK_NO_REF UINT64_MAX
+
+enum fsck_check {
+	C_SUPER,
+	C_COMP,
+	C_META,
+	C_INODE,
+	C_NUMBER,
+	C_ORPHAN,
+	C_NLINK,
+	C_DIR_HEADER,
+	C_DIR_NAME,
+	C_DIR_ORDER,
+	C_DIR_ENTRY,
+	C_DIR_TYPE,
+	C_DIR_SIZE,
+	C_DIR_PARENT,
+	C_DIR_LOOP,
+	C_DIR_INDEX,
+	C_DATA,
+	C_FRAGMENT,
+	C_SPARSE,
+	C_ID,
+	C_XATTR,
+	C_EXPORT,
+	C_COUNT
+};
+
+/* Table names, used as the path of table-level problems. */
+#define T_SUPER	 "superblock"
+#define T_COMP	 "compressor options"
+#define T_INODE	 "inode table"
+#define T_DIR	 "directory table"
+#define T_FRAG	 "fragment table"
+#define T_EXPORT "export table"
+#define T_ID	 "id table"
+#define T_XATTR	 "xattr table"
+
+/* A byte stream over metadata: the sequential stream or a cache cursor. */
+struct fsck_rd {
+	/* 0, SQK_ERR_TRUNCATED at the table's end, or another negative code. */
+	int (*read)(struct fsck_rd *r, void *buf, size_t len);
+	/* Where the next byte comes from, as a reference relative to the table. */
+	uint64_t (*tell)(struct fsck_rd *r);
+};
+
+/*
+ * The sequential stream: reads a chained table (inodes, directories, xattr
+ * key/values) block by block from start to end, decompressing each block
+ * once and checking that every block but the last is full.
+ */
+struct fsck_ms {
+	struct fsck_rd rd;
+	struct sqk_fsck *f;
+	const char *table;
+	uint64_t start, end; /* absolute; the chain must end exactly at end */
+	uint64_t pos;	     /* the current block (absolute) */
+	uint64_t next;	     /* the block after it */
+	uint32_t len, off;   /* decompressed bytes of the current block; read offset */
+	int loaded;	     /* buf holds the block at pos */
+	int failed;	     /* a block was bad: nothing further can be read */
+	uint8_t buf[SQFS_META_SIZE];
+	/* Block starts seen, relative to start (sorted: the stream only moves on). */
+	uint64_t *starts;
+	size_t nstarts, cap;
+};
+
+/* Random access through the metadata cache, for whatever is out of order. */
+struct fsck_cur {
+	struct fsck_rd rd;
+	struct sqk_meta_cursor m;
+	int open;
+};
+
+/* A directory index entry, kept from the inode table until the listing is read. */
+struct fsck_index {
+	uint32_t offset; /* listing offset of a header */
+	uint32_t start;	 /* directory table block holding it (relative) */
+	uint32_t name_len;
+	char *name;
+};
+
+/* One inode found in the inode table (or, after a damaged stretch, by reference). */
+struct fsck_rec {
+	uint64_t ref;	/* where it is */
+	uint64_t entry; /* first directory entry naming it: directory table reference */
+	uint32_t number;
+	uint32_t nlink;
+	uint32_t links; /* directory entries naming it */
+	uint32_t up;	/* record of the directory holding that first entry */
+	uint32_t dir;	/* its directory record, or FSCK_NONE */
+	uint8_t type;	/* on-disk type 1..14 */
+	uint8_t state;	/* reachability, see fsck.c */
+};
+
+struct fsck_dir {
+	uint32_t rec;
+	uint32_t block; /* listing start, relative to the directory table */
+	uint32_t offset;
+	uint32_t size;	 /* as stored: listing bytes + 3 */
+	uint32_t parent; /* as stored */
+	uint32_t entries, subdirs;
+	uint32_t tree_parent; /* record of the directory listing it, or FSCK_NONE */
+	uint32_t nindex;
+	struct fsck_index *index;
+	int listed;
+};
+
+/* A lookup-indexed table: the list of its metadata blocks, read before open. */
+struct fsck_table {
+	const char *name;
+	uint64_t list;	  /* position of the lookup list; SQFS_INVALID_TABLE when absent */
+	uint64_t entries; /* entries the superblock (or the xattr header) announces */
+	uint32_t entry_size;
+	uint32_t nblocks;
+	uint64_t *pos;
+	uint64_t first, end; /* the table's extent: its first block up to the list's end */
+	int ok;		     /* present and usable */
+};
+
+struct fsck_frag {
+	uint32_t index;
+	uint32_t len; /* decompressed bytes, set by the worker that checked it */
+};
+
+struct fsck_err {
+	uint64_t key; /* sort key: the order the problems were met in the image */
+	uint32_t rec; /* the inode it concerns, or FSCK_NONE */
+	const char *table;
+	enum fsck_check check;
+	char *detail;
+};
+
+struct sqk_pool;
+
+struct sqk_fsck {
+	struct sqk_fsck_opts o;
+	struct sqk_file *file; /* the real file (the image reads through a wrapper) */
+	struct sqk_image *img;
+	struct sqk_pool *pool;
+	struct sqk_compressor *comp; /* the main thread's, for metadata */
+	struct sqfs_super sb;	     /* as stored */
+	uint64_t file_size;
+	uint64_t data_start; /* first byte after the superblock and the options block */
+	int fatal;	     /* an operational error: stop everything */
+	int fatal_err;
+
+	/* The lookup tables. */
+	struct fsck_table frag, exp, ids, xids;
+	uint64_t xattr_kv; /* start of the xattr key/value area */
+	uint64_t dir_end;  /* where the directory table ends */
+
+	/* Problems. */
+	pthread_mutex_t lock;
+	struct fsck_err *errs;
+	size_t nerrs, errcap;
+	uint64_t per_check[C_COUNT];
+	uint64_t seq; /* next sort key */
+
+	/* Inodes. */
+	struct fsck_rec *recs;
+	uint32_t nrecs, reccap;
+	uint32_t *map; /* open addressing: inode number -> record index + 1 */
+	uint32_t mapcap;
+	struct fsck_dir *dirs;
+	uint32_t ndirs, dircap;
+	uint32_t root;		  /* record of the root, or FSCK_NONE */
+	int scan_cut;		  /* the inode table could not be read to its end */
+	int listing_cut;	  /* some listing could not be read to its end */
+	uint64_t fallback_left;	  /* bytes out-of-order inode decoding may still read */
+	uint64_t cursor_left;	  /* listing bytes out-of-order reading may still read */
+	struct fsck_ms *inode_ms; /* the inode table's stream, for its block starts */
+	uint64_t inode_bytes;	  /* decompressed bytes of the inode table */
+	/* Extra (hard link) edges: directory record -> child record. */
+	uint32_t (*links)[2];
+	size_t nlinks, linkcap;
+
+	/* Fragments read from the table, by index; len 0 = unusable. */
+	struct fsck_frag *frags;
+	uint32_t nfrags;
+
+	/* Files whose blocks were checked already (duplicates share them). */
+	struct fsck_dup *dups;
+	size_t ndups, dupcap;
+
+	/* Counters (updated by the workers too). */
+	struct sqk_fsck_counts counts;
+};
+
+/* fsck.c */
+void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *table,
+		  enum fsck_check check, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Keys for problems found later by workers, in the order the work was handed out. */
+uint64_t fsck_reserve_keys(struct sqk_fsck *f, uint64_t n);
+/* Record an operational error; returns 1 when err is one (IO, NOMEM). */
+int fsck_fatal(struct sqk_fsck *f, int err);
+struct fsck_rec *fsck_rec_by_number(struct sqk_fsck *f, uint32_t number);
+int fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index);
+
+/* fsck_meta.c */
+void fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
+		  uint64_t end);
+void fsck_ms_free(struct fsck_ms *ms);
+/* Move forward to (rel_block, offset): 0, 1 when that is behind us, or an error. */
+int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset);
+/* Read the rest of the chain; reports a chain that does not end at the table's end. */
+void fsck_ms_finish(struct fsck_ms *ms);
+/* At the end of the last block (nothing more to read)? */
+int fsck_ms_at_end(struct fsck_ms *ms);
+/* Is rel a block start the stream has passed? */
+int fsck_ms_is_block(const struct fsck_ms *ms, uint64_t rel);
+/* Load one metadata block at pos: 0, and its length and the next block's position. */
+int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len, uint64_t *next,
+		   char *why, size_t whylen);
+int fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref);
+void fsck_cur_close(struct fsck_cur *c);
+
+/* fsck_super.c */
+int fsck_super(struct sqk_fsck *f);
+/* Read from the image file: 0, SQK_ERR_CORRUPT for a short read, or an operational error. */
+int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len);
+
+/* fsck_tables.c */
+void fsck_fragments(struct sqk_fsck *f);
+void fsck_export(struct sqk_fsck *f);
+void fsck_ids(struct sqk_fsck *f);
+void fsck_xattrs(struct sqk_fsck *f);
+void fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index);
+const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index);
+/* Walk a lookup table's blocks, calling fn for each entry (fn may be NULL). */
+void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
+		     void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry, void *arg),
+		     void *arg);
+
+/* fsck_inode.c */
+void fsck_inodes(struct sqk_fsck *f);
+/* Decode the inode at ref out of order (a reference into a damaged stretch). */
+int fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *index);
+const char *fsck_ref_str(uint64_t ref, char *buf, size_t len);
+
+/* fsck_data.c */
+struct fsck_file {
+	uint32_t rec;
+	uint64_t blocks_start, size, sparse;
+	uint32_t frag_index, frag_offset;
+	uint32_t nblocks;
+	const uint32_t *blocks;
+	int extended;
+};
+void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
+/* Decompress fragment block f->frags[slot] on the pool. */
+void fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
+void fsck_data_wait(struct sqk_fsck *f);
+void fsck_data_free(struct sqk_fsck *f);
+
+/* fsck_dir.c */
+void fsck_directories(struct sqk_fsck *f);
+/* The name of the entry at ref in the directory table, for paths. */
+int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len);
+
+#endif

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading metadata for fsck. The stream walks a chained table from its
+ * first block to its end, decompressing each block once, so a table is
+ * checked block by block while its contents are parsed; whatever must be
+ * read out of order goes through the metadata cache instead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fsck_int.h"
+#include "le.h"
+
+int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len, uint64_t *next,
+		   char *why, size_t whylen)
+{
+	uint64_t used = f->sb.bytes_used;
+	uint8_t hdr[2], raw[SQFS_META_SIZE];
+	size_t out = 0;
+	uint32_t size;
+	int err;
+
+	if (pos > used || used - pos < 2) {
+		snprintf(why, whylen, "starts past the end of the image");
+		return SQK_ERR_CORRUPT;
+	}
+	err = fsck_read_raw(f, pos, hdr, 2);
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
+		return err;
+	if (err) {
+		snprintf(why, whylen, "cannot be read (%s)", sqk_strerror(err));
+		return SQK_ERR_CORRUPT;
+	}
+	size = get_le16(hdr) & SQFS_META_SIZE_MASK;
+	if (size == 0 || size > SQFS_META_SIZE) {
+		snprintf(why, whylen, "has a header of %u bytes", size);
+		return SQK_ERR_CORRUPT;
+	}
+	if (pos + 2 + size > used) {
+		snprintf(why, whylen, "runs past the end of the image");
+		return SQK_ERR_CORRUPT;
+	}
+	if (get_le16(hdr) & SQFS_META_UNCOMPRESSED) {
+		err = fsck_read_raw(f, pos + 2, buf, size);
+		out = size;
+	} else {
+		err = fsck_read_raw(f, pos + 2, raw, size);
+		if (!err)
+			err = f->comp->decompress(f->comp, raw, size, buf, SQFS_META_SIZE, &out);
+	}
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
+		return err;
+	if (err) {
+		snprintf(why, whylen, "does not decompress (%s)", sqk_strerror(err));
+		return SQK_ERR_CORRUPT;
+	}
+	if (out == 0) {
+		snprintf(why, whylen, "decompresses to nothing");
+		return SQK_ERR_CORRUPT;
+	}
+	*len = (uint32_t)out;
+	*next = pos + 2 + size;
+	return 0;
+}
+
+static int ms_record(struct fsck_ms *ms, uint64_t rel)
+{
+	if (ms->nstarts == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 64;
+		uint64_t *p = realloc(ms->starts, cap * sizeof(*p));
+
+		if (!p)
+			return SQK_ERR_NOMEM;
+		ms->starts = p;
+		ms->cap = cap;
+	}
+	ms->starts[ms->nstarts++] = rel;
+	return 0;
+}
+
+/* Load the block at ms->pos, checking it. */
+static int ms_load(struct fsck_ms *ms)
+{
+	char why[128];
+	int err;
+
+	if (ms->failed)
+		return SQK_ERR_CORRUPT;
+	if (ms->pos >= ms->end)
+		return SQK_ERR_TRUNCATED;
+	err = fsck_meta_load(ms->f, ms->pos, ms->buf, &ms->len, &ms->next, why, sizeof(why));
+	if (err) {
+		ms->failed = 1;
+		if (fsck_fatal(ms->f, err))
+			return err;
+		fsck_err(ms->f, FSCK_NONE, ms->table, C_META, "metadata block at %llu %s",
+			 (unsigned long long)ms->pos, why);
+		return err;
+	}
+	err = ms_record(ms, ms->pos - ms->start);
+	if (err) {
+		ms->failed = 1;
+		fsck_fatal(ms->f, err);
+		return err;
+	}
+	if (ms->next > ms->end) {
+		fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
+			 "metadata block at %llu runs past the table's end at %llu",
+			 (unsigned long long)ms->pos, (unsigned long long)ms->end);
+		/* Its bytes are still usable; the chain ends here. */
+		ms->next = ms->end;
+	} else if (ms->next < ms->end && ms->len != SQFS_META_SIZE) {
+		/* Readers find entries by offset: only the last block may be short. */
+		fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
+			 "metadata block at %llu decompresses to %u bytes, not %u (only a "
+			 "table's last block may be shorter)",
+			 (unsigned long long)ms->pos, ms->len, SQFS_META_SIZE);
+	}
+	ms->loaded = 1;
+	ms->off = 0;
+	return 0;
+}
+
+static int ms_read(struct fsck_rd *rd, void *buf, size_t len)
+{
+	struct fsck_ms *ms = (struct fsck_ms *)rd;
+	uint8_t *p = buf;
+	int err;
+
+	while (len > 0) {
+		size_t n;
+
+		if (!ms->loaded) {
+			err = ms_load(ms);
+			if (err)
+				return err;
+		}
+		if (ms->off >= ms->len) {
+			ms->pos = ms->next;
+			ms->loaded = 0;
+			continue;
+		}
+		n = ms->len - ms->off;
+		if (n > len)
+			n = len;
+		if (p) {
+			memcpy(p, ms->buf + ms->off, n);
+			p += n;
+		}
+		ms->off += (uint32_t)n;
+		len -= n;
+	}
+	return 0;
+}
+
+static uint64_t ms_tell(struct fsck_rd *rd)
+{
+	struct fsck_ms *ms = (struct fsck_ms *)rd;
+
+	if (ms->loaded && ms->off >= ms->len)
+		return SQFS_MKREF(ms->next - ms->start, 0);
+	return SQFS_MKREF(ms->pos - ms->start, ms->loaded ? ms->off : 0);
+}
+
+void fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
+		  uint64_t end)
+{
+	memset(ms, 0, sizeof(*ms));
+	ms->rd.read = ms_read;
+	ms->rd.tell = ms_tell;
+	ms->f = f;
+	ms->table = table;
+	ms->start = start;
+	ms->end = end;
+	ms->pos = start;
+}
+
+void fsck_ms_free(struct fsck_ms *ms)
+{
+	free(ms->starts);
+	ms->starts = NULL;
+	ms->nstarts = ms->cap = 0;
+}
+
+int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset)
+{
+	uint64_t target;
+	int err;
+
+	if (ms->failed || rel_block >= ms->end - ms->start)
+		return 1;
+	target = ms->start + rel_block;
+	if (ms->loaded && ms->off >= ms->len && ms->next <= target) {
+		ms->pos = ms->next;
+		ms->loaded = 0;
+	}
+	if (target < ms->pos)
+		return 1;
+	while (ms->pos < target) {
+		if (!ms->loaded) {
+			err = ms_load(ms);
+			if (err)
+				return err == SQK_ERR_IO || err == SQK_ERR_NOMEM ? err : 1;
+		}
+		ms->pos = ms->next;
+		ms->loaded = 0;
+	}
+	if (ms->pos != target)
+		return SQK_ERR_CORRUPT; /* not the start of a block */
+	if (!ms->loaded) {
+		err = ms_load(ms);
+		if (err)
+			return err == SQK_ERR_IO || err == SQK_ERR_NOMEM ? err : 1;
+	}
+	if (offset < ms->off)
+		return 1;
+	if (offset > ms->len)
+		return SQK_ERR_CORRUPT;
+	ms->off = offset;
+	return 0;
+}
+
+void fsck_ms_finish(struct fsck_ms *ms)
+{
+	while (!ms->failed && !ms->f->fatal) {
+		if (!ms->loaded && ms->pos >= ms->end)
+			break;
+		if (!ms->loaded && ms_load(ms))
+			break;
+		ms->pos = ms->next;
+		ms->loaded = 0;
+	}
+}
+
+int fsck_ms_at_end(struct fsck_ms *ms)
+{
+	if (ms->failed)
+		return 0;
+	if (!ms->loaded)
+		return ms->pos >= ms->end;
+	return ms->off >= ms->len && ms->next >= ms->end;
+}
+
+int fsck_ms_is_block(const struct fsck_ms *ms, uint64_t rel)
+{
+	size_t lo = 0, hi = ms->nstarts;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ms->starts[mid] == rel)
+			return 1;
+		if (ms->starts[mid] < rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int cur_read(struct fsck_rd *rd, void *buf, size_t len)
+{
+	struct fsck_cur *c = (struct fsck_cur *)rd;
+
+	return sqk_meta_read(&c->m, buf, len);
+}
+
+static uint64_t cur_tell(struct fsck_rd *rd)
+{
+	struct fsck_cur *c = (struct fsck_cur *)rd;
+
+	if (c->m.e && c->m.offset >= c->m.e->length)
+		return SQFS_MKREF(c->m.e->next - c->m.start, 0);
+	return SQFS_MKREF(c->m.block - c->m.start, c->m.offset);
+}
+
+int fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref)
+{
+	memset(c, 0, sizeof(*c));
+	c->rd.read = cur_read;
+	c->rd.tell = cur_tell;
+	c->open = 1;
+	return sqk_meta_seek(&c->m, f->img, table, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
+}
+
+void fsck_cur_close(struct fsck_cur *c)
+{
+	if (c->open)
+		sqk_meta_release(&c->m);
+	c->open = 0;
+}

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The tables found through lookup lists (fragments, export, ids, xattr
+ * ids) and the xattr key/value area. Each table's blocks are read once, in
+ * order; their entries are checked from those same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fsck_int.h"
+#include "le.h"
+
+void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
+		     void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry, void *arg),
+		     void *arg)
+{
+	uint64_t left = t->entries * t->entry_size, idx = 0;
+	/* The blocks end where the list starts; the xattr header sits between. */
+	uint64_t stop = t == &f->xids ? f->sb.xattr_table : t->list;
+	uint8_t buf[SQFS_META_SIZE];
+	char why[128];
+	uint32_t i;
+
+	for (i = 0; i < t->nblocks && !f->fatal; i++) {
+		uint32_t want = left < SQFS_META_SIZE ? (uint32_t)left : SQFS_META_SIZE, len, k;
+		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
+		int err;
+
+		err = fsck_meta_load(f, t->pos[i], buf, &len, &next, why, sizeof(why));
+		if (fsck_fatal(f, err))
+			return;
+		if (err) {
+			fsck_err(f, FSCK_NONE, t->name, C_META, "metadata block %u at %llu %s", i,
+				 (unsigned long long)t->pos[i], why);
+			if (t == &f->ids)
+				t->ok = 0;
+		} else {
+			if (len != want) {
+				fsck_err(f, FSCK_NONE, t->name, C_META,
+					 "metadata block %u at %llu decompresses to %u bytes, not "
+					 "%u",
+					 i, (unsigned long long)t->pos[i], len, want);
+				if (len < want && t == &f->ids)
+					t->ok = 0;
+			}
+			if (next != expect)
+				fsck_err(f, FSCK_NONE, t->name, C_META,
+					 "metadata block %u at %llu ends at %llu, but the next %s "
+					 "at "
+					 "%llu",
+					 i, (unsigned long long)t->pos[i], (unsigned long long)next,
+					 i + 1 < t->nblocks ? "block starts" : "structure starts",
+					 (unsigned long long)expect);
+			for (k = 0; fn && k + t->entry_size <= (len < want ? len : want);
+			     k += t->entry_size)
+				fn(f, idx + k / t->entry_size, buf + k, arg);
+		}
+		idx += want / t->entry_size;
+		left -= want;
+	}
+}
+
+/*
+ * Fragments: each entry's block inside the data area, then decompressed by
+ * the pool. Only entries read from real blocks are kept (in index order),
+ * so memory follows what the table holds, not what fragment_count says.
+ */
+struct frag_list {
+	struct fsck_frag *e;
+	uint64_t *start;
+	uint32_t *word;
+	uint32_t n, cap;
+};
+
+static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
+{
+	struct frag_list *l = arg;
+
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 256;
+		struct fsck_frag *e = realloc(l->e, (size_t)cap * sizeof(*e));
+		uint64_t *start;
+		uint32_t *word;
+
+		if (e)
+			l->e = e;
+		start = e ? realloc(l->start, (size_t)cap * sizeof(*start)) : NULL;
+		if (start)
+			l->start = start;
+		word = start ? realloc(l->word, (size_t)cap * sizeof(*word)) : NULL;
+		if (!word) {
+			fsck_fatal(f, SQK_ERR_NOMEM);
+			return;
+		}
+		l->word = word;
+		l->cap = cap;
+	}
+	l->e[l->n].index = (uint32_t)idx;
+	l->e[l->n].len = 0;
+	l->start[l->n] = get_le64(raw);
+	l->word[l->n++] = get_le32(raw + 8);
+}
+
+const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index)
+{
+	uint32_t lo = 0, hi = f->nfrags;
+
+	if (index < f->nfrags && f->frags[index].index == index)
+		return &f->frags[index];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->frags[mid].index == index)
+			return &f->frags[mid];
+		if (f->frags[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void fsck_fragments(struct sqk_fsck *f)
+{
+	struct frag_list l = {NULL, NULL, NULL, 0, 0};
+	uint64_t end = f->sb.inode_table;
+	uint32_t i;
+
+	if (f->frag.ok)
+		fsck_table_walk(f, &f->frag, frag_entry, &l);
+	f->frags = l.e;
+	f->nfrags = l.n;
+	for (i = 0; i < l.n && !f->fatal; i++) {
+		uint64_t start = l.start[i];
+		uint32_t word = l.word[i], size = word & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
+
+		if (size == 0 || size > f->sb.block_size ||
+		    (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))) {
+			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
+				 "fragment %u has the bad size word 0x%08x", idx, word);
+			continue;
+		}
+		if (start < f->data_start || start > end || size > end - start) {
+			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
+				 "fragment %u at %llu (%u bytes) is outside the data area "
+				 "%llu..%llu",
+				 idx, (unsigned long long)start, size,
+				 (unsigned long long)f->data_start, (unsigned long long)end);
+			continue;
+		}
+		fsck_fragment_block(f, i, start, word);
+	}
+	free(l.start);
+	free(l.word);
+}
+
+/* Export: entry n-1 holds the reference of inode n. */
+static void export_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
+{
+	uint64_t ref = get_le64(raw);
+	uint32_t number = (uint32_t)(idx + 1);
+	struct fsck_rec *r;
+	char a[64], b[64];
+
+	r = fsck_rec_by_number(f, number);
+	if (r && r->ref == ref)
+		return;
+	if (r)
+		fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
+			 "the entry for inode %u points at %s, but inode %u is at %s", number,
+			 fsck_ref_str(ref, a, sizeof(a)), number,
+			 fsck_ref_str(r->ref, b, sizeof(b)));
+	else if (!f->scan_cut)
+		fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
+			 "the entry for inode %u points at %s, but there is no inode %u", number,
+			 fsck_ref_str(ref, a, sizeof(a)), number);
+}
+
+void fsck_export(struct sqk_fsck *f)
+{
+	if (f->exp.ok)
+		fsck_table_walk(f, &f->exp, export_entry, NULL);
+}
+
+void fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index)
+{
+	if (f->sb.xattr_table == SQFS_INVALID_TABLE)
+		fsck_err(f, rec, T_INODE, C_XATTR,
+			 "xattr index %u, but the image has no xattr table", index);
+	else if (f->xids.ok && index >= f->xids.entries)
+		fsck_err(f, rec, T_INODE, C_XATTR, "xattr index %u is beyond the %llu xattr ids",
+			 index, (unsigned long long)f->xids.entries);
+}
+
+/* The xattr ids, sorted by where their pairs start, so the area is read in order. */
+struct xid {
+	uint64_t ref;
+	uint32_t count, id;
+};
+
+struct xid_list {
+	struct xid *e;
+	uint32_t n, cap;
+};
+
+static void xid_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
+{
+	struct xid_list *l = arg;
+
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 256;
+		struct xid *p = realloc(l->e, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			fsck_fatal(f, SQK_ERR_NOMEM);
+			return;
+		}
+		l->e = p;
+		l->cap = cap;
+	}
+	l->e[l->n].ref = get_le64(raw);
+	l->e[l->n].count = get_le32(raw + 8);
+	l->e[l->n++].id = (uint32_t)idx;
+}
+
+static int cmp_xid(const void *a, const void *b)
+{
+	const struct xid *x = a, *y = b;
+
+	if (x->ref != y->ref)
+		return x->ref < y->ref ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Linux caps a value at 64 KiB. */
+#define XATTR_VALUE_MAX 65536
+
+/* A value: its length, then its bytes (skipped). 0, or -1 after reporting. */
+static int xattr_value(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const char *name)
+{
+	uint8_t raw[4];
+	uint32_t len;
+	int err;
+
+	err = rd->read(rd, raw, 4);
+	if (!err) {
+		len = get_le32(raw);
+		if (len > XATTR_VALUE_MAX) {
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				 "xattr id %u: the value of %s has %u bytes (at most %u)", id, name,
+				 len, XATTR_VALUE_MAX);
+			return -1;
+		}
+		err = rd->read(rd, NULL, len);
+	}
+	if (err) {
+		if (!fsck_fatal(f, err))
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				 "xattr id %u: the value of %s runs past the key/value area", id,
+				 name);
+		return -1;
+	}
+	return 0;
+}
+
+/* One pair. 0, or -1 when the rest of the set cannot be read. */
+static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint64_t kv_end)
+{
+	static const char *const prefixes[] = {"user.", "trusted.", "security."};
+	char name[300];
+	uint8_t raw[12];
+	unsigned type, len;
+	size_t plen;
+	int err;
+
+	err = rd->read(rd, raw, 4);
+	if (err)
+		goto truncated;
+	type = get_le16(raw);
+	len = get_le16(raw + 2);
+	if ((type & SQFS_XATTR_PREFIX_MASK) > SQFS_XATTR_SECURITY ||
+	    (type & ~(SQFS_XATTR_PREFIX_MASK | SQFS_XATTR_OOL))) {
+		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			 "xattr id %u: a key has the unknown type %u", id, type);
+		return -1;
+	}
+	if (len == 0 || len > 255) {
+		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			 "xattr id %u: a key name has %u bytes (1 to 255)", id, len);
+		return -1;
+	}
+	plen = strlen(prefixes[type & SQFS_XATTR_PREFIX_MASK]);
+	memcpy(name, prefixes[type & SQFS_XATTR_PREFIX_MASK], plen);
+	err = rd->read(rd, name + plen, len);
+	if (err)
+		goto truncated;
+	name[plen + len] = '\0';
+	if (strlen(name) != plen + len) {
+		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR, "xattr id %u: a key name holds a NUL byte",
+			 id);
+		return -1;
+	}
+	if (!(type & SQFS_XATTR_OOL))
+		return xattr_value(f, rd, id, name);
+
+	/* Out of line: an 8-byte reference to a value stored earlier in the area. */
+	{
+		struct fsck_cur c;
+		uint64_t ref;
+		char r[64];
+
+		err = rd->read(rd, raw, 12);
+		if (err)
+			goto truncated;
+		ref = get_le64(raw + 4);
+		if (get_le32(raw) != 8) {
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				 "xattr id %u: the out-of-line reference of %s has %u bytes, not 8",
+				 id, name, get_le32(raw));
+			return -1;
+		}
+		if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
+		    fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
+			fsck_cur_close(&c);
+			fsck_err(
+				f, FSCK_NONE, T_XATTR, C_XATTR,
+				"xattr id %u: the value of %s is at %s, outside the key/value area",
+				id, name, fsck_ref_str(ref, r, sizeof(r)));
+			return 0;
+		}
+		xattr_value(f, &c.rd, id, name);
+		fsck_cur_close(&c);
+		return 0;
+	}
+truncated:
+	if (!fsck_fatal(f, err))
+		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			 "xattr id %u: a key runs past the key/value area", id);
+	return -1;
+}
+
+void fsck_xattrs(struct sqk_fsck *f)
+{
+	struct xid_list l = {NULL, 0, 0};
+	uint64_t kv_end, prev_end = 0;
+	struct fsck_ms ms;
+	uint32_t i;
+
+	if (!f->xids.ok)
+		return;
+	fsck_table_walk(f, &f->xids, xid_entry, &l);
+	kv_end = f->xids.nblocks ? f->xids.pos[0] : f->sb.xattr_table;
+	if (f->fatal) {
+		free(l.e);
+		return;
+	}
+	if (l.n)
+		qsort(l.e, l.n, sizeof(*l.e), cmp_xid);
+	fsck_ms_init(&ms, f, T_XATTR, f->xattr_kv, kv_end);
+	for (i = 0; i < l.n && !f->fatal; i++) {
+		struct xid *x = &l.e[i];
+		struct fsck_cur c;
+		struct fsck_rd *rd = &ms.rd;
+		uint32_t k;
+		char r[64];
+		int err;
+
+		if (i && x->ref == l.e[i - 1].ref && x->count == l.e[i - 1].count)
+			continue; /* the same set again: checked already */
+		if (x->count == 0) {
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR, "xattr id %u has no pairs", x->id);
+			continue;
+		}
+		if (x->ref < prev_end) {
+			/* Sets never share bytes; reading them again could go on for ever. */
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				 "xattr id %u at %s overlaps the set before it", x->id,
+				 fsck_ref_str(x->ref, r, sizeof(r)));
+			continue;
+		}
+		err = fsck_ms_seek(&ms, SQFS_REF_BLOCK(x->ref), SQFS_REF_OFFSET(x->ref));
+		if (err == 1) {
+			err = fsck_cur_open(&c, f, f->xattr_kv, x->ref);
+			rd = &c.rd;
+			if (err)
+				fsck_cur_close(&c);
+		}
+		if (err) {
+			if (!fsck_fatal(f, err))
+				fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+					 "xattr id %u starts at %s, not in the key/value area",
+					 x->id, fsck_ref_str(x->ref, r, sizeof(r)));
+			continue;
+		}
+		for (k = 0; k < x->count && !f->fatal; k++)
+			if (xattr_pair(f, rd, x->id, kv_end) != 0)
+				break;
+		prev_end = rd->tell(rd);
+		if (rd != &ms.rd)
+			fsck_cur_close(&c);
+	}
+	fsck_ms_finish(&ms);
+	fsck_ms_free(&ms);
+	free(l.e);
+}
