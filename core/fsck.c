@@ -31,6 +31,15 @@ static const char *const check_names[C_COUNT] = {
 /* Reachability states of a record. */
 enum { R_UNKNOWN, R_VISITING, R_REACHABLE, R_UNREACHABLE };
 
+const char *fsck_why(int err)
+{
+	if (err == SQK_ERR_COMPRESSOR)
+		return "invalid compressed data, or more than a block of it";
+	if (err == SQK_ERR_CORRUPT)
+		return "bad size or position";
+	return sqk_strerror(err);
+}
+
 int fsck_fatal(struct sqk_fsck *f, int err)
 {
 	if (err != SQK_ERR_IO && err != SQK_ERR_NOMEM)
@@ -331,9 +340,9 @@ static void check_tree(struct sqk_fsck *f)
 			 */
 			if (r->up == FSCK_NONE && !f->listing_cut)
 				fsck_err(f, i, T_INODE, C_ORPHAN,
-					 "no directory lists this %s (inode %u); it is not "
-					 "reachable from the root",
-					 d ? "directory" : "inode", r->number);
+					 "no directory lists this %s; it is not reachable "
+					 "from the root",
+					 d ? "directory" : "inode");
 			continue;
 		}
 		if (!d) {

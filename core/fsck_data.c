@@ -64,14 +64,14 @@ static void run_chunk(void *arg, unsigned worker)
 		if (err) {
 			if (c->fragment)
 				fsck_err_key(f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
-					     "fragment block %u at %llu does not decompress (%s)",
+					     "fragment block %u at %llu does not decompress: %s",
 					     f->frags[c->index[0]].index,
-					     (unsigned long long)c->pos[i], sqk_strerror(err));
+					     (unsigned long long)c->pos[i], fsck_why(err));
 			else
 				fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
-					     "block %u at %llu does not decompress (%s)",
+					     "block %u at %llu does not decompress: %s",
 					     c->index[i], (unsigned long long)c->pos[i],
-					     sqk_strerror(err));
+					     fsck_why(err));
 			continue;
 		}
 		got = (uint32_t)e->length;

@@ -44,9 +44,9 @@ static int rd_fail(struct decode *d, int err, const char *what)
 		return CUT;
 	if (err == SQK_ERR_TRUNCATED || err == SQK_ERR_CORRUPT)
 		fsck_err(d->f, d->rec, T_INODE, C_INODE,
-			 "inode %u at %s: %s runs past the end of the "
-			 "inode table or into an unreadable block",
-			 d->number, fsck_ref_str(d->ref, r, sizeof(r)), what);
+			 "the inode at %s: %s runs past the end of the inode table or into an "
+			 "unreadable block",
+			 fsck_ref_str(d->ref, r, sizeof(r)), what);
 	return CUT;
 }
 
@@ -431,6 +431,7 @@ void fsck_inodes(struct sqk_fsck *f)
 	while (!f->fatal && !fsck_ms_at_end(ms)) {
 		decoded++;
 		unlimited = UINT64_MAX;
+		f->scan_cut_ref = ms->rd.tell(&ms->rd);
 		if (decode(f, &ms->rd, &unlimited, 0, &idx) != 0) {
 			f->scan_cut = 1;
 			break;
@@ -454,7 +455,8 @@ int fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *i
 	int err;
 
 	*index = FSCK_NONE;
-	if (f->fallback_left == 0)
+	/* Before the cut the scan saw every inode: nothing else starts there. */
+	if (f->fallback_left == 0 || ref <= f->scan_cut_ref)
 		return SQK_ERR_OVERFLOW;
 	err = fsck_cur_open(&c, f, f->sb.inode_table, ref);
 	if (!err)

@@ -193,6 +193,7 @@ struct sqk_fsck {
 	uint32_t ndirs, dircap;
 	uint32_t root;		  /* record of the root, or FSCK_NONE */
 	int scan_cut;		  /* the inode table could not be read to its end */
+	uint64_t scan_cut_ref;	  /* where the scan stopped: the last inode it began */
 	int listing_cut;	  /* some listing could not be read to its end */
 	uint64_t fallback_left;	  /* bytes out-of-order inode decoding may still read */
 	uint64_t cursor_left;	  /* listing bytes out-of-order reading may still read */
@@ -222,6 +223,8 @@ void fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *ta
 	__attribute__((format(printf, 6, 7)));
 /* Keys for problems found later by workers, in the order the work was handed out. */
 uint64_t fsck_reserve_keys(struct sqk_fsck *f, uint64_t n);
+/* Why a block failed, for a message. */
+const char *fsck_why(int err);
 /* Record an operational error; returns 1 when err is one (IO, NOMEM). */
 int fsck_fatal(struct sqk_fsck *f, int err);
 struct fsck_rec *fsck_rec_by_number(struct sqk_fsck *f, uint32_t number);

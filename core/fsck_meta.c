@@ -30,7 +30,7 @@ int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
 	if (err) {
-		snprintf(why, whylen, "cannot be read (%s)", sqk_strerror(err));
+		snprintf(why, whylen, "cannot be read: %s", fsck_why(err));
 		return SQK_ERR_CORRUPT;
 	}
 	size = get_le16(hdr) & SQFS_META_SIZE_MASK;
@@ -53,7 +53,7 @@ int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
 	if (err) {
-		snprintf(why, whylen, "does not decompress (%s)", sqk_strerror(err));
+		snprintf(why, whylen, "does not decompress: %s", fsck_why(err));
 		return SQK_ERR_CORRUPT;
 	}
 	if (out == 0) {

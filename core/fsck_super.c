@@ -112,7 +112,7 @@ static int check_comp_options(struct sqk_fsck *f)
 		err = f->comp->decompress(f->comp, raw, size, out, sizeof(out), &len);
 		if (err) {
 			fsck_err(f, FSCK_NONE, T_COMP, C_COMP,
-				 "the options block does not decompress (%s)", sqk_strerror(err));
+				 "the options block does not decompress: %s", fsck_why(err));
 			return 1;
 		}
 	}
