@@ -144,7 +144,8 @@ static double median(double *v, unsigned n)
 
 /* Per-run figures of one cell; medians go into the cell. */
 #define RUN_FIELDS(X)                                                                              \
-	X(ops_per_s) X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(wake_calls)          \
+	X(ops_per_s) X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(release_wakes)      \
+	X(wake_calls)                                                                              \
 	X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls) X(unclaimed_free_ms)   \
 	X(vcsw) X(ivcsw) X(fills) X(refills) X(decompressions_per_block) X(hit_ratio) X(errors)
 
@@ -192,6 +193,7 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 			continue;
 		sqk_cache_stats(sqk_image_cache(img, i), &s);
 		rv->releases[run] += (double)s.releases;
+		rv->release_wakes[run] += (double)s.release_wakes;
 		rv->wake_calls[run] += (double)s.wake_calls;
 		rv->wakeups[run] += (double)(s.wakeups_capacity + s.wakeups_publish +
 					     s.wakeups_handoff);
@@ -215,7 +217,12 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 	rv->vcsw[run] = (double)r.vcsw;
 	rv->ivcsw[run] = (double)r.ivcsw;
 	rv->errors[run] = (double)r.errors;
-	rv->wakeups_per_release[run] = rv->releases[run] ? rv->wakeups[run] / rv->releases[run] : 0;
+	/*
+	 * As the background's trace counts it: wakeups delivered per release
+	 * that woke anyone. A release with nobody asleep costs no wakeup.
+	 */
+	rv->wakeups_per_release[run] =
+		rv->release_wakes[run] ? rv->wakeups[run] / rv->release_wakes[run] : 0;
 	rv->decompressions_per_block[run] = distinct ? rv->fills[run] / distinct : 0;
 	rv->hit_ratio[run] = lookups ? hits / lookups : 0;
 	return 0;

@@ -17,7 +17,7 @@ struct bench_cell {
 	unsigned meta, frag, data;
 	unsigned runs;
 	double ops_per_s, mib_per_s, p50_us, p99_us, max_us;
-	double releases, wake_calls, wakeups, wakeups_per_release, spurious, handoffs, stalls;
+	double releases, release_wakes, wake_calls, wakeups, wakeups_per_release, spurious, handoffs, stalls;
 	double unclaimed_free_ms, vcsw, ivcsw, fills, refills, decompressions_per_block, hit_ratio;
 	double errors;
 };

@@ -10,7 +10,8 @@
 /* Every numeric column, in order; the JSON keys and CSV headers are these names. */
 #define CELL_NUMBERS(X)                                                                            \
 	X(ops_per_s, "%.1f") X(mib_per_s, "%.2f") X(p50_us, "%.1f") X(p99_us, "%.1f")              \
-	X(max_us, "%.1f") X(releases, "%.0f") X(wake_calls, "%.0f") X(wakeups, "%.0f")             \
+	X(max_us, "%.1f") X(releases, "%.0f") X(release_wakes, "%.0f") X(wake_calls, "%.0f")      \
+	X(wakeups, "%.0f")                                                                         \
 	X(wakeups_per_release, "%.3f") X(spurious_wakeups, "%.0f") X(handoffs, "%.0f")             \
 	X(stalls, "%.0f") X(unclaimed_free_ms, "%.3f") X(vcsw, "%.0f") X(ivcsw, "%.0f")            \
 	X(fills, "%.0f") X(refills, "%.0f") X(decompressions_per_block, "%.3f")                    \

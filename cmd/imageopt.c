@@ -108,12 +108,13 @@ void sqk_print_stats(FILE *out, struct sqk_image *img, int json)
 		sqk_cache_stats(c, &s);
 		wakeups = s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff;
 		per_block = s.distinct ? (double)s.fills / (double)s.distinct : 0.0;
-		per_release = s.releases ? (double)wakeups / (double)s.releases : 0.0;
+		per_release = s.release_wakes ? (double)wakeups / (double)s.release_wakes : 0.0;
 #define FIELDS(X)                                                                                  \
 	X(entries, sqk_cache_entries(c))                                                           \
 	X(lookups, s.lookups) X(hits, s.hits) X(shares, s.shares) X(fills, s.fills)                \
 	X(refills, s.refills) X(errors, s.errors) X(distinct_blocks, s.distinct)                   \
-	X(releases, s.releases) X(wake_calls, s.wake_calls) X(wakeups, wakeups)                    \
+	X(releases, s.releases) X(release_wakes, s.release_wakes) X(wake_calls, s.wake_calls)      \
+	X(wakeups, wakeups)                                                                        \
 	X(wakeups_capacity, s.wakeups_capacity) X(wakeups_publish, s.wakeups_publish)              \
 	X(wakeups_handoff, s.wakeups_handoff) X(wakeups_fill, s.wakeups_fill)                      \
 	X(spurious_wakeups, s.spurious) X(handoffs, s.handoffs) X(stalls, s.stalls)                \

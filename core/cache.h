@@ -51,6 +51,7 @@ struct sqk_cache_stats {
 	uint64_t lookups, hits, shares; /* shares: hits on a pending fill */
 	uint64_t fills, refills, errors, distinct;
 	uint64_t releases, wake_calls;
+	uint64_t release_wakes; /* releases that found sleepers and woke some */
 	uint64_t wakeups_capacity, wakeups_publish, wakeups_handoff, wakeups_fill;
 	uint64_t spurious, handoffs, stalls;
 	uint64_t unclaimed_ns; /* a free entry sat unclaimed while threads slept */

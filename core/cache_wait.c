@@ -194,6 +194,7 @@ static void herd_released(struct sqk_cache *c)
 
 	if (c->head) {
 		c->stats.wake_calls++;
+		c->stats.release_wakes++;
 		while (c->head)
 			mark_woken(c, c->head, WAKE_CAPACITY, &b);
 	}
@@ -229,6 +230,7 @@ static void wake_one_released(struct sqk_cache *c)
 
 	if (c->head) {
 		c->stats.wake_calls++;
+		c->stats.release_wakes++;
 		mark_woken(c, c->head, WAKE_CAPACITY, &b);
 	}
 	cache_unlock(c);
