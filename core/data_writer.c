@@ -22,7 +22,8 @@ struct slot {
 	uint32_t out_len;
 	int raw, sparse, err;
 	uint64_t hash;
-	int done;
+	int done;    /* atomic: the result is ready */
+	int claimed; /* atomic: a worker or the main thread has taken it */
 	/* What the result belongs to. */
 	struct sqk_file_data *fd;
 	uint32_t block_no;
@@ -166,11 +167,10 @@ static uint64_t zero_hash(uint32_t len)
 	return fmix(0x5a5a5a5a00000000ull ^ len);
 }
 
-static void compress_task(void *arg, unsigned worker)
+/* Compress and hash one item with compressor c; the caller has claimed it. */
+static void process(struct slot *s, struct sqk_compressor *c)
 {
-	struct slot *s = arg;
 	struct sqk_data_writer *dw = s->dw;
-	struct sqk_compressor *c = dw->comps[worker];
 	size_t out = 0;
 	int err;
 
@@ -197,10 +197,42 @@ static void compress_task(void *arg, unsigned worker)
 		}
 	}
 	pthread_mutex_lock(&dw->lock);
-	s->done = 1;
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 	if (dw->waiting == s)
 		pthread_cond_signal(&dw->cond);
 	pthread_mutex_unlock(&dw->lock);
+}
+
+/*
+ * A pool task. The main thread may have taken the item while it waited,
+ * and the slot may even hold a newer item by now: whoever claims the slot
+ * first processes what it holds, and a late task finds it claimed.
+ */
+static void compress_task(void *arg, unsigned worker)
+{
+	struct slot *s = arg;
+
+	if (__atomic_exchange_n(&s->claimed, 1, __ATOMIC_ACQ_REL))
+		return;
+	process(s, s->dw->comps[worker]);
+}
+
+/* The oldest item nobody has started, claimed for the main thread; or NULL. */
+static struct slot *claim_unstarted(struct sqk_data_writer *dw)
+{
+	unsigned i, heavy = 0;
+
+	for (i = 0; i < dw->count && heavy < dw->nbufs; i++) {
+		struct slot *t = &dw->ring[(dw->head + i) % dw->cap];
+
+		if (t->kind == K_END)
+			continue;
+		heavy++;
+		if (!__atomic_load_n(&t->claimed, __ATOMIC_ACQUIRE) &&
+		    !__atomic_exchange_n(&t->claimed, 1, __ATOMIC_ACQ_REL))
+			return t;
+	}
+	return NULL;
 }
 
 /* Output with a small write buffer; rewinding drops bytes after pos. */
@@ -383,13 +415,22 @@ static int consume_one(struct sqk_data_writer *dw)
 	struct sqk_file_data *fd = s->fd;
 	int err;
 
-	pthread_mutex_lock(&dw->lock);
-	while (!s->done) {
-		dw->waiting = s;
-		pthread_cond_wait(&dw->cond, &dw->lock);
+	/* Rather than sleep while the oldest item is pending, compress one ourselves. */
+	while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+		struct slot *t = claim_unstarted(dw);
+
+		if (t) {
+			process(t, dw->main);
+			continue;
+		}
+		pthread_mutex_lock(&dw->lock);
+		while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+			dw->waiting = s;
+			pthread_cond_wait(&dw->cond, &dw->lock);
+		}
+		dw->waiting = NULL;
+		pthread_mutex_unlock(&dw->lock);
 	}
-	dw->waiting = NULL;
-	pthread_mutex_unlock(&dw->lock);
 
 	dw->head = (dw->head + 1) % dw->cap;
 	dw->count--;
@@ -463,7 +504,7 @@ static int reserve(struct sqk_data_writer *dw, int heavy, struct slot **out)
 		s->out = dw->free_bufs[2 * dw->nfree + 1];
 	}
 	s->dw = dw;
-	s->done = 0;
+	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
 	s->err = 0;
 	*out = s;
 	return 0;
@@ -473,9 +514,11 @@ static int push(struct sqk_data_writer *dw, struct slot *s)
 {
 	dw->count++;
 	if (s->kind == K_END) {
-		s->done = 1;
+		__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
+	/* Every field is written: open the slot to whoever comes first. */
+	__atomic_store_n(&s->claimed, 0, __ATOMIC_RELEASE);
 	return sqk_pool_submit(dw->pool, compress_task, s);
 }
 
