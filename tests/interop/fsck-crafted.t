@@ -1,0 +1,160 @@
+#!/bin/sh
+# fsck on crafted images, one broken thing each: every check fsck has is
+# triggered by at least one image and reported under its name. The images
+# come from two tools: tests/tools/tamper changes one field of an image
+# mksquashfs made with uncompressed metadata (-noI -noD -noF -noX), found by
+# walking its tables; tests/tools/craft writes hostile images from scratch.
+# Also: the exit status is 4, the problem is on stdout as "PATH: CHECK: what"
+# with the path of the entry concerned, --json holds the same, and the
+# output does not depend on the number of threads.
+. "$SQK_SRCDIR/tests/lib.sh"
+
+need_cmd mksquashfs
+TAMPER=$SQK_TOOLS/tamper
+CRAFT=$SQK_TOOLS/craft
+JSONQ=$SQK_TOOLS/jsonq
+[ -x "$TAMPER" ] || skip_all "$TAMPER is not built"
+[ -x "$JSONQ" ] || skip_all "$JSONQ is not built"
+
+sqk() {
+	timeout 60 "$SQUASHKIT" "$@"
+}
+
+# The tree: what each kind needs by name (see tamper.c).
+t=$TMP/tree
+mkdir -p "$t/sub" "$t/big"
+printf 'hello\n' >"$t/hello"
+awk 'BEGIN { for (i = 0; i < 1000; i++) printf "data line %d\n", i }' >"$t/data"
+truncate -s 20000 "$t/holes"
+printf 'x\n' >>"$t/holes"
+ln -s hello "$t/link"
+printf 'shared\n' >"$t/shared"
+ln "$t/shared" "$t/shared2"
+printf 'in\n' >"$t/sub/inner"
+printf 'other\n' >"$t/sub/other"
+# Long names: big's listing spans two metadata blocks, so it has an index.
+pad=$(printf '%0200d' 0)
+i=0
+while [ $i -lt 40 ]; do
+	: >"$t/big/entry-$(printf '%02d' $i)-$pad"
+	i=$((i + 1))
+done
+setfattr -n user.k -v v "$t/shared" 2>/dev/null || true
+
+base=$TMP/base.img
+mksquashfs "$t" "$base" -noappend -quiet -no-progress -b 4K -noI -noD -noF -noX \
+	-all-time 1600000000 -mkfs-time 1600000000 >/dev/null 2>&1 ||
+	skip_all "mksquashfs failed"
+expect_status 0 "the untouched image is clean" sqk fsck -q "$base"
+
+# reports IMAGE CHECK DESC [PATH]: exit 4, CHECK among the JSON errors (at
+# PATH when given), and the text output has a line "PATH: CHECK: ...".
+reports() {
+	img=$1
+	check=$2
+	desc=$3
+	path=${4:-}
+	sqk fsck -j 2 --json "$img" >"$TMP/json" 2>"$TMP/err"
+	rc=$?
+	sqk fsck -j 2 -q "$img" >"$TMP/text" 2>/dev/null
+	found=$("$JSONQ" "$TMP/json" '/errors/*/check' 2>/dev/null | grep -c -x -- "$check")
+	line=1
+	if [ -n "$path" ]; then
+		grep -q -F -- "$path: $check: " "$TMP/text" || line=0
+	else
+		grep -q -- ": $check: " "$TMP/text" || line=0
+	fi
+	if [ "$rc" -eq 4 ] && [ "$found" -gt 0 ] && [ "$line" -eq 1 ] &&
+		[ "$("$JSONQ" "$TMP/json" /clean)" = false ]; then
+		ok 0 "$desc: $check${path:+ at $path}"
+	else
+		ok 1 "$desc: $check${path:+ at $path}"
+		echo "#   exit $rc; reported:"
+		sed 's/^/#     /' "$TMP/text" | head -10
+	fi
+}
+
+# --- tampered images: one per check ---
+
+# reports_kind KIND CHECK [PATH]: tamper with the base image in the way KIND.
+reports_kind() {
+	if ! what=$("$TAMPER" "$1" "$base" "$TMP/$1.img" 2>&1); then
+		ok 1 "tamper $1"
+		echo "#   $what"
+		return
+	fi
+	reports "$TMP/$1.img" "$2" "tamper $1 ($what)" "${3:-}"
+}
+
+# kind CHECK [PATH]: the kind that breaks what CHECK checks.
+kind() {
+	reports_kind "$1" "$1" "${2:-}"
+}
+
+reports_kind magic superblock superblock
+reports_kind flags superblock superblock
+reports_kind compressor compressor superblock
+kind metadata "directory table"
+kind inode /link
+kind inode-number "inode table"
+kind orphan "inode table"
+kind nlink /link
+kind dir-header /big
+kind dir-name /
+kind dir-order /
+kind dir-entry /
+kind dir-type /
+kind dir-size /sub
+kind dir-parent /sub
+kind dir-loop /
+kind dir-index /big
+kind data /data
+kind fragment /hello
+kind sparse /holes
+kind id /hello
+kind xattr /shared
+kind export "export table"
+
+# The unknown flag alone does not stop the check: it is the only problem.
+sqk fsck -q "$TMP/flags.img" >"$TMP/text" 2>/dev/null
+is "$(wc -l <"$TMP/text" | tr -d ' ')" 1 "an unknown flag is reported once and the rest is checked"
+
+# The same problems in the same order, whatever the number of threads.
+for k in data orphan dir-loop; do
+	sqk fsck -q -j 1 "$TMP/$k.img" >"$TMP/j1" 2>&1
+	sqk fsck -q -j 7 "$TMP/$k.img" >"$TMP/j7" 2>&1
+	same_file "$TMP/j1" "$TMP/j7" "$k: the same report with -j 1 and -j 7"
+done
+
+# A truncated copy: the superblock's bytes_used is past the end of the file.
+head -c 8192 "$base" >"$TMP/short.img"
+reports "$TMP/short.img" superblock "a truncated image" superblock
+
+# --- craft's hostile images ---
+if [ -x "$CRAFT" ]; then
+	"$CRAFT" ok "$TMP/craft-ok.img" 2>/dev/null
+	expect_status 0 "craft ok is clean" sqk fsck -q "$TMP/craft-ok.img"
+	while read -r k check path; do
+		if "$CRAFT" "$k" "$TMP/craft-$k.img" 2>"$TMP/err"; then
+			reports "$TMP/craft-$k.img" "$check" "craft $k" "$path"
+		else
+			skip "craft has no kind $k"
+		fi
+	done <<'EOF'
+dotdot dir-name /
+dot dir-name /
+slash dir-name /
+nul dir-name /
+dupname dir-order /
+unsorted dir-order /
+loop dir-loop /sub
+truncated superblock superblock
+tablepast superblock id table
+badinode inode inode table
+hugefile inode /hello
+EOF
+else
+	skip "craft is not built"
+fi
+
+done_testing

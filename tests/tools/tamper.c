@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tamper: break one thing in an image, for the fsck tests.
+ *
+ *   tamper KIND IN OUT
+ *
+ * IN is an image whose metadata is stored uncompressed (mksquashfs -noI
+ * -noD -noF -noX), so every structure can be found and changed in place:
+ * the tool walks the inode table, finds entries by name in the directory
+ * table, and changes one field. Which field each KIND changes is in the
+ * table at the end; the tree the test builds holds the names used there.
+ * Prints what it changed on stdout; exit 1 when the image does not hold
+ * what the kind needs.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "le.h"
+
+static uint8_t *img;
+static size_t img_len;
+static struct sqfs_super sb;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tamper: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* ---- uncompressed metadata: a linear offset maps to a file position ---- */
+
+/* Every block but the last holds 8192 bytes behind its 2-byte header. */
+static uint64_t lpos(uint64_t table, uint64_t lin)
+{
+	uint64_t pos =
+		table + (lin / SQFS_META_SIZE) * (SQFS_META_SIZE + 2) + 2 + lin % SQFS_META_SIZE;
+
+	if (pos >= img_len)
+		die("offset %llu of the table at %llu is past the image", (unsigned long long)lin,
+		    (unsigned long long)table);
+	return pos;
+}
+
+static uint64_t ref_lin(uint64_t ref)
+{
+	return SQFS_REF_BLOCK(ref) / (SQFS_META_SIZE + 2) * SQFS_META_SIZE + SQFS_REF_OFFSET(ref);
+}
+
+static uint32_t rd(uint64_t table, uint64_t lin, int bytes)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		v = (v << 8) | img[lpos(table, lin + (uint64_t)i)];
+	return v;
+}
+
+static void wr(uint64_t table, uint64_t lin, int bytes, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++, v >>= 8)
+		img[lpos(table, lin + (uint64_t)i)] = (uint8_t)v;
+}
+
+/* Check that a table is stored as uncompressed blocks; returns its linear length. */
+static uint64_t table_len(uint64_t start, uint64_t end)
+{
+	uint64_t pos = start, len = 0;
+
+	while (pos < end) {
+		uint16_t h = get_le16(img + pos);
+
+		if (!(h & SQFS_META_UNCOMPRESSED))
+			die("the table at %llu is compressed (make the image with -noI -noD -noF "
+			    "-noX)",
+			    (unsigned long long)start);
+		len += h & SQFS_META_SIZE_MASK;
+		pos += 2 + (h & SQFS_META_SIZE_MASK);
+	}
+	return len;
+}
+
+/* ---- inodes ---- */
+
+#define IT sb.inode_table
+#define DT sb.dir_table
+
+struct ino {
+	uint64_t lin; /* in the inode table */
+	unsigned type;
+	uint32_t number;
+};
+
+static struct ino inodes[4096];
+static unsigned ninodes;
+
+static uint64_t inode_size(uint64_t lin, unsigned type)
+{
+	uint64_t size, blocks;
+	uint32_t frag, i, n;
+
+	switch (type) {
+	case SQFS_DIR:
+		return 32;
+	case SQFS_LDIR:
+		n = rd(IT, lin + 32, 2);
+		size = 40;
+		for (i = 0; i < n; i++)
+			size += 12 + rd(IT, lin + size + 8, 4) + 1;
+		return size;
+	case SQFS_FILE:
+	case SQFS_LFILE:
+		if (type == SQFS_FILE) {
+			frag = rd(IT, lin + 20, 4);
+			size = rd(IT, lin + 28, 4);
+		} else {
+			frag = rd(IT, lin + 44, 4);
+			size = rd(IT, lin + 24, 4) | (uint64_t)rd(IT, lin + 28, 4) << 32;
+		}
+		blocks = size / sb.block_size;
+		if (frag == SQFS_INVALID_FRAG && size % sb.block_size)
+			blocks++;
+		return (type == SQFS_FILE ? 32 : 56) + 4 * blocks;
+	case SQFS_SYMLINK:
+	case SQFS_LSYMLINK:
+		return 24 + rd(IT, lin + 20, 4) + (type == SQFS_LSYMLINK ? 4 : 0);
+	case SQFS_BLKDEV:
+	case SQFS_CHRDEV:
+		return 24;
+	case SQFS_LBLKDEV:
+	case SQFS_LCHRDEV:
+		return 28;
+	case SQFS_FIFO:
+	case SQFS_SOCKET:
+		return 20;
+	default:
+		return 24;
+	}
+}
+
+static void scan_inodes(void)
+{
+	uint64_t len = table_len(IT, DT), lin = 0;
+
+	while (lin < len) {
+		struct ino *n = &inodes[ninodes++];
+
+		if (ninodes == sizeof(inodes) / sizeof(inodes[0]))
+			die("too many inodes");
+		n->lin = lin;
+		n->type = rd(IT, lin, 2);
+		n->number = rd(IT, lin + 12, 4);
+		if (n->type < 1 || n->type > 14)
+			die("inode at %llu has type %u", (unsigned long long)lin, n->type);
+		lin += inode_size(lin, n->type);
+	}
+}
+
+static struct ino *by_lin(uint64_t lin)
+{
+	unsigned i;
+
+	for (i = 0; i < ninodes; i++)
+		if (inodes[i].lin == lin)
+			return &inodes[i];
+	die("no inode at %llu", (unsigned long long)lin);
+}
+
+/* ---- directories ---- */
+
+struct dirinfo {
+	uint64_t listing; /* linear offset in the directory table */
+	uint32_t size;	  /* listing bytes */
+};
+
+static struct dirinfo dir_of(const struct ino *d)
+{
+	struct dirinfo di;
+	uint32_t block, offset;
+
+	if (d->type == SQFS_DIR) {
+		block = rd(IT, d->lin + 16, 4);
+		di.size = rd(IT, d->lin + 24, 2) - 3;
+		offset = rd(IT, d->lin + 26, 2);
+	} else if (d->type == SQFS_LDIR) {
+		di.size = rd(IT, d->lin + 20, 4) - 3;
+		block = rd(IT, d->lin + 24, 4);
+		offset = rd(IT, d->lin + 34, 2);
+	} else {
+		die("inode %u is not a directory", d->number);
+	}
+	di.listing = ref_lin(SQFS_MKREF(block, offset));
+	return di;
+}
+
+/* An entry: where it is in the directory table, its header, and its inode. */
+struct entry {
+	uint64_t at, header;
+	struct ino *ino;
+	uint32_t name_len;
+};
+
+static int find_entry(const struct ino *d, const char *name, struct entry *out)
+{
+	struct dirinfo di = dir_of(d);
+	uint64_t lin = di.listing, end = di.listing + di.size;
+
+	while (lin < end) {
+		uint32_t count = rd(DT, lin, 4) + 1, start = rd(DT, lin + 4, 4), i;
+		uint64_t header = lin;
+
+		lin += 12;
+		for (i = 0; i < count; i++) {
+			uint32_t off = rd(DT, lin, 2), len = rd(DT, lin + 6, 2) + 1, k;
+			char buf[257];
+
+			for (k = 0; k < len; k++)
+				buf[k] = (char)rd(DT, lin + 8 + k, 1);
+			buf[len] = '\0';
+			if (strcmp(buf, name) == 0) {
+				out->at = lin;
+				out->header = header;
+				out->name_len = len;
+				out->ino = by_lin(ref_lin(SQFS_MKREF(start, off)));
+				return 1;
+			}
+			lin += 8 + len;
+		}
+	}
+	return 0;
+}
+
+static struct ino *root(void)
+{
+	return by_lin(ref_lin(sb.root_inode));
+}
+
+/* Resolve "a/b/c" from the root; the entry naming the last component. */
+static struct entry lookup(const char *path)
+{
+	struct ino *d = root();
+	char copy[1024], *tok, *save = NULL;
+	struct entry e = {0, 0, NULL, 0};
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!find_entry(d, tok, &e))
+			die("no entry %s in %s", tok, path);
+		d = e.ino;
+	}
+	return e;
+}
+
+/* ---- the kinds ---- */
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void k_magic(void)
+{
+	put_le32(img, 0x12345678);
+	say("superblock: magic 0x12345678");
+}
+
+static void k_flags(void)
+{
+	put_le16(img + 24, get_le16(img + 24) | 0x8000);
+	say("superblock: flag 0x8000 set");
+}
+
+static void k_compressor(void)
+{
+	put_le16(img + 20, 9);
+	say("superblock: compressor id 9");
+}
+
+static void k_metadata(void)
+{
+	/* The directory table's first block claims to be compressed: it is not a valid stream. */
+	put_le16(img + DT, get_le16(img + DT) & SQFS_META_SIZE_MASK);
+	say("directory table: first block marked compressed");
+}
+
+static void k_inode(void)
+{
+	struct entry e = lookup("link");
+
+	wr(IT, e.ino->lin + 24, 1, 0); /* the target "hello" becomes "\0ello" */
+	say("inode: symlink target with a NUL byte");
+}
+
+static void k_number(void)
+{
+	struct entry a = lookup("hello"), b = lookup("sub/inner");
+
+	wr(IT, b.ino->lin + 12, 4, a.ino->number);
+	say("inode-number: sub/inner takes number %u of hello", a.ino->number);
+}
+
+/* Make entry e name inode n (both in the one-block inode table). */
+static void retarget(const struct entry *e, const struct ino *n)
+{
+	uint32_t base = rd(DT, e->header + 8, 4);
+
+	if (rd(DT, e->header + 4, 4) != 0 || n->lin >= SQFS_META_SIZE)
+		die("the inode table is more than one block");
+	wr(DT, e->at, 2, (uint32_t)n->lin);
+	wr(DT, e->at + 2, 2, (uint16_t)(int16_t)((int64_t)n->number - base));
+}
+
+static void k_orphan(void)
+{
+	/* sub/inner's entry names sub/other's inode: inner is listed nowhere. */
+	struct entry in = lookup("sub/inner");
+
+	retarget(&in, lookup("sub/other").ino);
+	say("orphan: sub/inner names sub/other's inode");
+}
+
+static void k_nlink(void)
+{
+	struct entry e = lookup("link");
+
+	wr(IT, e.ino->lin + 16, 4, 7);
+	say("nlink: link's link count 7");
+}
+
+static void k_dir_header(void)
+{
+	struct dirinfo di = dir_of(lookup("big").ino);
+
+	wr(DT, di.listing, 4, 299);
+	say("dir-header: a header of big announces 300 entries");
+}
+
+static void k_dir_name(void)
+{
+	struct entry e = lookup("hello");
+
+	wr(DT, e.at + 8 + 2, 1, '/');
+	say("dir-name: hello becomes he/lo");
+}
+
+static void k_dir_order(void)
+{
+	struct entry e = lookup("sub");
+
+	wr(DT, e.at + 8, 1, 'a');
+	say("dir-order: sub becomes aub, after hello");
+}
+
+static void k_dir_entry(void)
+{
+	struct entry e = lookup("hello");
+
+	wr(DT, e.at, 2, rd(DT, e.at, 2) + 4);
+	say("dir-entry: hello's entry points 4 bytes into its inode");
+}
+
+static void k_dir_type(void)
+{
+	struct entry e = lookup("hello");
+
+	wr(DT, e.at + 4, 2, SQFS_SYMLINK);
+	say("dir-type: hello listed as a symlink");
+}
+
+static void k_dir_size(void)
+{
+	struct ino *s = lookup("sub").ino;
+
+	if (s->type != SQFS_DIR)
+		die("sub is not a basic directory");
+	wr(IT, s->lin + 24, 2, rd(IT, s->lin + 24, 2) - 2);
+	say("dir-size: sub's listing size 2 bytes short");
+}
+
+static void k_dir_parent(void)
+{
+	struct ino *s = lookup("sub").ino;
+
+	wr(IT, s->lin + 28, 4, lookup("hello").ino->number);
+	say("dir-parent: sub's parent is hello's number");
+}
+
+static void k_dir_loop(void)
+{
+	/* sub/inner's entry names sub itself, a directory inside itself. */
+	struct entry in = lookup("sub/inner");
+
+	retarget(&in, lookup("sub").ino);
+	wr(DT, in.at + 4, 2, SQFS_DIR);
+	say("dir-loop: sub/inner names sub");
+}
+
+static void k_dir_index(void)
+{
+	struct ino *b = lookup("big").ino;
+
+	if (b->type != SQFS_LDIR || rd(IT, b->lin + 32, 2) == 0)
+		die("big has no index");
+	/* The first index entry's name: its last byte changes. */
+	wr(IT, b->lin + 40 + 12 + rd(IT, b->lin + 40 + 8, 4), 1, '~');
+	say("dir-index: big's first index name changed");
+}
+
+/* The first block word of a file inode, and its position. */
+static uint64_t first_block(struct ino *f)
+{
+	if (f->type == SQFS_FILE)
+		return f->lin + 32;
+	if (f->type == SQFS_LFILE)
+		return f->lin + 56;
+	die("not a file");
+}
+
+static void k_data(void)
+{
+	struct ino *f = lookup("data").ino;
+	uint64_t w = first_block(f);
+
+	if (rd(IT, f->lin + (f->type == SQFS_FILE ? 28 : 24), 4) < sb.block_size)
+		die("data has no full block");
+
+	wr(IT, w, 4, rd(IT, w, 4) - 1);
+	say("data: data's first block word one byte short");
+}
+
+static void k_fragment(void)
+{
+	struct ino *f = lookup("hello").ino;
+
+	if (f->type != SQFS_FILE && f->type != SQFS_LFILE)
+		die("hello is not a file");
+	wr(IT, f->lin + (f->type == SQFS_FILE ? 24 : 48), 4, sb.block_size - 2);
+	say("fragment: hello's tail at offset %u", sb.block_size - 2);
+}
+
+static void k_sparse(void)
+{
+	struct ino *f = lookup("holes").ino;
+
+	if (f->type != SQFS_LFILE)
+		die("holes is not an extended file");
+	wr(IT, f->lin + 32, 4, 5);
+	wr(IT, f->lin + 36, 4, 0);
+	say("sparse: holes' sparse count 5");
+}
+
+static void k_id(void)
+{
+	wr(IT, lookup("hello").ino->lin + 4, 2, 40);
+	say("id: hello's uid index 40");
+}
+
+static void k_xattr(void)
+{
+	struct ino *f = lookup("shared").ino;
+
+	if (f->type != SQFS_LFILE)
+		die("shared is not an extended file");
+	wr(IT, f->lin + 52, 4, 1000);
+	say("xattr: shared's xattr index 1000");
+}
+
+static void k_export(void)
+{
+	uint64_t list, block;
+
+	if (sb.export_table == SQFS_INVALID_TABLE)
+		die("no export table");
+	list = sb.export_table;
+	block = get_le64(img + list);
+	if (!(get_le16(img + block) & SQFS_META_UNCOMPRESSED))
+		die("the export table is compressed");
+	/* Entry 0 (inode 1) points 4 bytes further. */
+	put_le64(img + block + 2, get_le64(img + block + 2) + 4);
+	say("export: the entry of inode 1 moved by 4 bytes");
+}
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+} kinds[] = {
+	{"magic", k_magic},	  {"flags", k_flags},	      {"compressor", k_compressor},
+	{"metadata", k_metadata}, {"inode", k_inode},	      {"inode-number", k_number},
+	{"orphan", k_orphan},	  {"nlink", k_nlink},	      {"dir-header", k_dir_header},
+	{"dir-name", k_dir_name}, {"dir-order", k_dir_order}, {"dir-entry", k_dir_entry},
+	{"dir-type", k_dir_type}, {"dir-size", k_dir_size},   {"dir-parent", k_dir_parent},
+	{"dir-loop", k_dir_loop}, {"dir-index", k_dir_index}, {"data", k_data},
+	{"fragment", k_fragment}, {"sparse", k_sparse},	      {"id", k_id},
+	{"xattr", k_xattr},	  {"export", k_export},
+};
+
+int main(int argc, char **argv)
+{
+	FILE *fp;
+	size_t i;
+	long n;
+
+	if (argc != 4) {
+		fputs("usage: tamper KIND IN OUT\nkinds:", stderr);
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			fprintf(stderr, " %s", kinds[i].name);
+		fputc('\n', stderr);
+		return 2;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(argv[1], kinds[i].name) == 0)
+			break;
+	if (i == sizeof(kinds) / sizeof(kinds[0]))
+		die("unknown kind %s", argv[1]);
+	fp = fopen(argv[2], "rb");
+	if (!fp || fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < SQFS_SUPER_SIZE ||
+	    fseek(fp, 0, SEEK_SET))
+		die("%s: cannot read", argv[2]);
+	img_len = (size_t)n;
+	img = malloc(img_len);
+	if (!img || fread(img, 1, img_len, fp) != img_len)
+		die("%s: cannot read", argv[2]);
+	fclose(fp);
+	sqfs_super_decode(&sb, img);
+	if (sb.magic != SQFS_MAGIC || sb.dir_table >= img_len || sb.inode_table >= sb.dir_table)
+		die("%s: not a squashfs image", argv[2]);
+	scan_inodes();
+	kinds[i].run();
+	fp = fopen(argv[3], "wb");
+	if (!fp || fwrite(img, 1, img_len, fp) != img_len || fclose(fp))
+		die("%s: cannot write", argv[3]);
+	free(img);
+	return 0;
+}
