@@ -204,6 +204,21 @@ else
 fi
 rm -rf "$TMP/sp" "$TMP/sp.sqfs"
 
+# Past 4 GiB: a 5 GiB sparse file needs the extended inode's 64-bit size.
+mkdir "$TMP/huge"
+truncate -s 5G "$TMP/huge/f"
+echo "data past four gibibytes" | dd of="$TMP/huge/f" bs=1M seek=4700 conv=notrunc status=none
+"$SQK" mkimage -q "$TMP/huge" "$TMP/huge.sqfs"
+if mount -t squashfs -o loop,ro "$TMP/huge.sqfs" "$MNT"; then
+	is "$(stat -c %s "$MNT/f")" 5368709120 "a 5 GiB file keeps its size"
+	is "$(dd if="$MNT/f" bs=1M skip=4700 count=1 status=none | head -c 24)" \
+		"data past four gibibytes" "data past 4 GiB reads back"
+	umount "$MNT"
+else
+	ok 1 "the 5 GiB image mounts"
+fi
+rm -rf "$TMP/huge" "$TMP/huge.sqfs"
+
 # SIGINT mid-build leaves neither IMAGE nor the temporary file.
 mkdir "$TMP/slow"
 head -c 200M /dev/urandom >"$TMP/slow/noise"
