@@ -15,6 +15,7 @@
 #include "fsck.h"
 #include "imageopt.h"
 #include "pool.h"
+#include "progress.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 
@@ -59,16 +60,15 @@ static void print_text(const char *path, const char *check, const char *detail)
 	fputc('\n', stdout);
 }
 
-/* Text goes out as it comes; JSON needs "clean" first, so it is kept. */
+/*
+ * Problems arrive at the end of the run; they are kept until the progress
+ * bar is gone (and, for JSON, until "clean" is known).
+ */
 static void report(void *ctx, const char *path, const char *check, const char *detail)
 {
 	struct result *r = ctx;
 	struct problem *p;
 
-	if (!r->json) {
-		print_text(path, check, detail);
-		return;
-	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
 
@@ -130,6 +130,7 @@ int cmd_fsck(int argc, char **argv)
 	struct result r = {0};
 	struct sqk_fsck *f;
 	struct sqk_file *file;
+	struct sqk_progress *bar;
 	const char *image;
 	int opt, quiet = 0, stats = 0, err, ret;
 	uint64_t v;
@@ -180,9 +181,12 @@ int cmd_fsck(int argc, char **argv)
 	}
 	o.report = report;
 	o.ctx = &r;
+	/* The bar: bytes of the image read (counted by the file) against its size. */
+	bar = sqk_progress_start(file->size(file), &file->bytes_read, quiet);
 	err = sqk_fsck_create(file, &o, &f);
 	if (!err)
 		err = sqk_fsck_run(f);
+	sqk_progress_finish(bar, !err);
 	if (err) {
 		sqk_error_code(image, err);
 		sqk_fsck_destroy(f);
@@ -192,6 +196,8 @@ int cmd_fsck(int argc, char **argv)
 	if (r.json) {
 		print_json(image, &r, &c, sqk_fsck_image(f), stats);
 	} else {
+		for (i = 0; i < r.n; i++)
+			print_text(r.p[i].path, r.p[i].check, r.p[i].detail);
 		if (stats && sqk_fsck_image(f))
 			sqk_print_stats(stdout, sqk_fsck_image(f), 0);
 		if (!quiet)

@@ -328,6 +328,15 @@ static void check_tree(struct sqk_fsck *f)
 		if (f->recs[f->links[k][0]].state == R_REACHABLE)
 			f->recs[f->links[k][1]].state = R_REACHABLE;
 
+	/* Each directory names, as its parent, the directory that lists it. */
+	for (i = 0; i < f->ndirs; i++) {
+		struct fsck_dir *d = &f->dirs[i];
+
+		if (d->tree_parent != FSCK_NONE && d->parent != f->recs[d->tree_parent].number)
+			fsck_err(f, d->rec, T_INODE, C_DIR_PARENT,
+				 "the parent inode number is %u, but inode %u lists it", d->parent,
+				 f->recs[d->tree_parent].number);
+	}
 	for (i = 0; i < n; i++) {
 		struct fsck_rec *r = &f->recs[i];
 		struct fsck_dir *d = r->dir != FSCK_NONE ? &f->dirs[r->dir] : NULL;

@@ -85,7 +85,7 @@ static int add_link(struct sqk_fsck *f, uint32_t from, uint32_t to)
 static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 {
 	struct sqk_fsck *f = l->f;
-	uint32_t drec = f->dirs[l->dir].rec, idx, child;
+	uint32_t drec = f->dirs[l->dir].rec, idx, child, old;
 	struct fsck_rec *r = fsck_rec_by_number(f, ent->number);
 	char a[64], b[64];
 
@@ -117,36 +117,58 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	}
 	f->dirs[l->dir].entries++;
 	r->links++;
-	if (r->up == FSCK_NONE) {
+	if (r->dir == FSCK_NONE) {
+		/* Hard links: the first entry gives the path, the others are extra edges. */
+		if (r->up == FSCK_NONE) {
+			r->up = drec;
+			r->entry = at;
+		} else if (add_link(f, drec, idx) != 0) {
+			fsck_fatal(f, SQK_ERR_NOMEM);
+		}
+		return;
+	}
+
+	/*
+	 * A directory: one parent, never itself or the root. Listings are read
+	 * in table order, not tree order, so when two entries name one
+	 * directory the one kept is in the directory its parent field names;
+	 * the other is the loop. The parent field is checked in fsck.c.
+	 */
+	f->dirs[l->dir].subdirs++; /* what link counts count: entries of type directory */
+	child = r->dir;
+	if (idx == drec || idx == f->root) {
+		fsck_err(f, drec, T_INODE, C_DIR_LOOP, "entry '%s' names %s", ent->name,
+			 idx == drec ? "this directory itself" : "the root directory");
+		return;
+	}
+	old = f->dirs[child].tree_parent;
+	if (old == FSCK_NONE) {
+		f->dirs[child].tree_parent = drec;
 		r->up = drec;
 		r->entry = at;
-	} else if (r->dir == FSCK_NONE && add_link(f, drec, idx) != 0) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
 		return;
 	}
-	if (r->dir == FSCK_NONE)
-		return;
+	if (f->recs[old].number != f->dirs[child].parent &&
+	    f->recs[drec].number == f->dirs[child].parent) {
+		char name[SQFS_NAME_MAX_BUF];
+		uint32_t len = 0;
 
-	/* A directory: one parent, which it names, and never the root. */
-	f->dirs[l->dir].subdirs++;
-	child = r->dir;
-	if (idx == f->root) {
-		fsck_err(f, drec, T_INODE, C_DIR_LOOP, "entry '%s' names the root directory",
-			 ent->name);
-		return;
-	}
-	if (f->dirs[child].tree_parent != FSCK_NONE) {
-		fsck_err(f, drec, T_INODE, C_DIR_LOOP,
-			 "entry '%s' names directory inode %u, which another entry names too "
+		if (fsck_entry_name(f, r->entry, name, &len) != 0)
+			len = 0;
+		name[len] = '\0';
+		fsck_err(f, old, T_INODE, C_DIR_LOOP,
+			 "entry '%s' names directory inode %u, which inode %u lists too "
 			 "(directories have one parent)",
-			 ent->name, ent->number);
+			 name, ent->number, f->recs[drec].number);
+		f->dirs[child].tree_parent = drec;
+		r->up = drec;
+		r->entry = at;
 		return;
 	}
-	f->dirs[child].tree_parent = drec;
-	if (f->dirs[child].parent != f->recs[drec].number)
-		fsck_err(f, idx, T_INODE, C_DIR_PARENT,
-			 "the parent inode number is %u, but inode %u lists it",
-			 f->dirs[child].parent, f->recs[drec].number);
+	fsck_err(f, drec, T_INODE, C_DIR_LOOP,
+		 "entry '%s' names directory inode %u, which inode %u lists too (directories "
+		 "have one parent)",
+		 ent->name, ent->number, f->recs[old].number);
 }
 
 static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct sqk_dirent *ent)

@@ -32,6 +32,8 @@ printf 'shared\n' >"$t/shared"
 ln "$t/shared" "$t/shared2"
 printf 'in\n' >"$t/sub/inner"
 printf 'other\n' >"$t/sub/other"
+mkdir "$t/sub/deep"
+printf 'back\n' >"$t/sub/deep/back"
 # Long names: big's listing spans two metadata blocks, so it has an index.
 pad=$(printf '%0200d' 0)
 i=0
@@ -106,7 +108,8 @@ kind dir-entry /
 kind dir-type /
 kind dir-size /sub
 kind dir-parent /sub
-kind dir-loop /
+kind dir-loop /sub
+reports_kind dir-cycle dir-loop "directory table"
 kind dir-index /big
 kind data /data
 kind fragment /hello

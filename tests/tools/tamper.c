@@ -415,6 +415,18 @@ static void k_dir_loop(void)
 	say("dir-loop: sub/inner names sub");
 }
 
+static void k_dir_cycle(void)
+{
+	/* sub/deep/back names sub, and sub names deep as its parent: a cycle. */
+	struct entry back = lookup("sub/deep/back");
+	struct ino *sub = lookup("sub").ino, *deep = lookup("sub/deep").ino;
+
+	retarget(&back, sub);
+	wr(DT, back.at + 4, 2, SQFS_DIR);
+	wr(IT, sub->lin + 28, 4, deep->number);
+	say("dir-loop: sub/deep/back names sub, whose parent is sub/deep");
+}
+
 static void k_dir_index(void)
 {
 	struct ino *b = lookup("big").ino;
@@ -509,7 +521,8 @@ static const struct {
 	{"orphan", k_orphan},	  {"nlink", k_nlink},	      {"dir-header", k_dir_header},
 	{"dir-name", k_dir_name}, {"dir-order", k_dir_order}, {"dir-entry", k_dir_entry},
 	{"dir-type", k_dir_type}, {"dir-size", k_dir_size},   {"dir-parent", k_dir_parent},
-	{"dir-loop", k_dir_loop}, {"dir-index", k_dir_index}, {"data", k_data},
+	{"dir-loop", k_dir_loop},
+	{"dir-cycle", k_dir_cycle}, {"dir-index", k_dir_index}, {"data", k_data},
 	{"fragment", k_fragment}, {"sparse", k_sparse},	      {"id", k_id},
 	{"xattr", k_xattr},	  {"export", k_export},
 };
