@@ -32,9 +32,11 @@ struct chunk {
 	uint32_t len[CHUNK]; /* expected length; fragments: 0 */
 };
 
-/* The fingerprint set of block lists already handed out. */
+/* A block handed out for checking, and the length the file needs. */
 struct fsck_dup {
-	uint64_t fp;
+	uint64_t pos;
+	uint32_t word;
+	uint32_t len;
 };
 
 static int fill(void *arg, struct sqk_cache_entry *e)
@@ -123,24 +125,25 @@ void fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint
 	submit(f, c);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
+static uint64_t hash64(uint64_t x)
 {
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 29);
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ull;
+	return x ^ (x >> 29);
 }
 
-/* 1 when this block list was handed out already; else remember it and return 0. */
-static int seen_before(struct sqk_fsck *f, const struct fsck_file *file)
+/*
+ * Remember a block handed out for checking. Returns 1 when the same block
+ * (position and size word) was handed out already, so it is not
+ * decompressed again (duplicate files share their blocks), 0 for a new
+ * one; a block met again with another length is reported. Memory grows
+ * with the blocks the inode table lists.
+ */
+static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos, uint32_t word,
+		      uint32_t len)
 {
-	uint64_t fp = mix(file->blocks_start, file->size);
 	size_t i;
-	uint32_t k;
 
-	for (k = 0; k < file->nblocks; k++)
-		fp = mix(fp, file->blocks[k]);
-	fp |= 1; /* 0 marks an empty slot */
 	if ((f->ndups + 1) * 2 > f->dupcap) {
 		size_t cap = f->dupcap ? f->dupcap * 2 : 1024, j;
 		struct fsck_dup *t = calloc(cap, sizeof(*t));
@@ -148,9 +151,10 @@ static int seen_before(struct sqk_fsck *f, const struct fsck_file *file)
 		if (!t)
 			return 0; /* then it is simply checked again */
 		for (j = 0; j < f->dupcap; j++) {
-			if (!f->dups[j].fp)
+			if (!f->dups[j].word)
 				continue;
-			for (i = f->dups[j].fp & (cap - 1); t[i].fp; i = (i + 1) & (cap - 1))
+			for (i = hash64(f->dups[j].pos) & (cap - 1); t[i].word;
+			     i = (i + 1) & (cap - 1))
 				;
 			t[i] = f->dups[j];
 		}
@@ -158,12 +162,46 @@ static int seen_before(struct sqk_fsck *f, const struct fsck_file *file)
 		f->dups = t;
 		f->dupcap = cap;
 	}
-	for (i = fp & (f->dupcap - 1); f->dups[i].fp; i = (i + 1) & (f->dupcap - 1))
-		if (f->dups[i].fp == fp)
-			return 1;
-	f->dups[i].fp = fp;
+	for (i = hash64(pos) & (f->dupcap - 1); f->dups[i].word; i = (i + 1) & (f->dupcap - 1)) {
+		struct fsck_dup *d = &f->dups[i];
+
+		if (d->pos != pos || d->word != word)
+			continue;
+		if (d->len != len)
+			fsck_err(f, rec, T_INODE, C_DATA,
+				 "block %u at %llu is also a block of %u bytes of another file; "
+				 "this "
+				 "file needs %u",
+				 index, (unsigned long long)pos, d->len, len);
+		return 1;
+	}
+	f->dups[i].pos = pos;
+	f->dups[i].word = word; /* never 0: sparse blocks are not kept */
+	f->dups[i].len = len;
 	f->ndups++;
 	return 0;
+}
+
+/*
+ * The compressed bytes of all distinct blocks fit in the data area in any
+ * image, as no two blocks share bytes. More means blocks overlap; checking
+ * them all could then take time quadratic in the image size, so the rest is
+ * left unchecked.
+ */
+static int over_budget(struct sqk_fsck *f, uint32_t rec, uint32_t size)
+{
+	uint64_t area = f->sb.inode_table - f->data_start;
+
+	f->data_bytes += size;
+	if (f->data_bytes <= area)
+		return 0;
+	if (!f->data_overflow)
+		fsck_err(f, rec, T_INODE, C_DATA,
+			 "the data and fragment blocks listed hold more bytes than the data area "
+			 "(%llu): blocks overlap; blocks from here on are not decompressed",
+			 (unsigned long long)area);
+	f->data_overflow = 1;
+	return 1;
 }
 
 /*
@@ -273,15 +311,20 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	check_sparse(f, file, sparse);
 	if (has_frag)
 		check_tail(f, file, tail);
-	if (!ok || file->nblocks == 0 || seen_before(f, file))
+	if (!ok || file->nblocks == 0)
 		return;
 
 	/* Then the blocks themselves, a chunk at a time. */
 	pos = file->blocks_start;
 	for (i = 0; i < file->nblocks && !f->fatal; i++) {
-		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
+		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK, len;
 
 		if (size == 0)
+			continue;
+		pos += size;
+		len = i < full ? bs : tail;
+		if (block_seen(f, file->rec, i, pos - size, word, len) ||
+		    over_budget(f, file->rec, size))
 			continue;
 		if (!c) {
 			c = malloc(sizeof(*c));
@@ -295,10 +338,9 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 			c->fragment = 0;
 		}
 		c->index[c->count] = i;
-		c->pos[c->count] = pos;
+		c->pos[c->count] = pos - size;
 		c->word[c->count] = word;
-		c->len[c->count++] = i < full ? bs : tail;
-		pos += size;
+		c->len[c->count++] = len;
 		if (c->count == CHUNK) {
 			submit(f, c);
 			c = NULL;

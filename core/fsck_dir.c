@@ -92,9 +92,8 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	if (!r && f->scan_cut && fsck_inode_at(f, ent->ref, ent->number, &idx) == 0)
 		r = &f->recs[idx]; /* beyond where the inode table could be read in order */
 	if (!r) {
-		fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
-			 "entry '%s' names inode %u at %s, but %s", ent->name, ent->number,
-			 fsck_ref_str(ent->ref, a, sizeof(a)),
+		fsck_err(f, drec, T_INODE, C_DIR_ENTRY, "entry '%s' names inode %u at %s, but %s",
+			 ent->name, ent->number, fsck_ref_str(ent->ref, a, sizeof(a)),
 			 f->scan_cut && ent->ref >= f->scan_cut_ref
 				 ? "the inode there cannot be read"
 				 : "the inode table holds no such inode there");

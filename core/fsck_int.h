@@ -207,9 +207,11 @@ struct sqk_fsck {
 	struct fsck_frag *frags;
 	uint32_t nfrags;
 
-	/* Files whose blocks were checked already (duplicates share them). */
+	/* Blocks handed out for checking (duplicate files share them). */
 	struct fsck_dup *dups;
 	size_t ndups, dupcap;
+	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
+	int data_overflow;   /* more than the data area: the rest is not checked */
 
 	/* Counters (updated by the workers too). */
 	struct sqk_fsck_counts counts;

@@ -150,6 +150,16 @@ void fsck_fragments(struct sqk_fsck *f)
 				 (unsigned long long)f->data_start, (unsigned long long)end);
 			continue;
 		}
+		/* Fragment blocks share the data area with the data blocks. */
+		f->data_bytes += size;
+		if (f->data_bytes > end - f->data_start) {
+			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
+				 "the fragment blocks hold more bytes than the data area: they "
+				 "overlap; fragment %u and later are not decompressed",
+				 idx);
+			f->data_overflow = 1;
+			break;
+		}
 		fsck_fragment_block(f, i, start, word);
 	}
 	free(l.start);
