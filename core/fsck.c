@@ -45,8 +45,8 @@ int fsck_fatal(struct sqk_fsck *f, int err)
 	if (err != SQK_ERR_IO && err != SQK_ERR_NOMEM)
 		return 0;
 	pthread_mutex_lock(&f->lock);
-	if (!f->fatal) {
-		f->fatal = 1;
+	if (!fsck_stopped(f)) {
+		__atomic_store_n(&f->fatal, 1, __ATOMIC_RELAXED);
 		f->fatal_err = err;
 	}
 	pthread_mutex_unlock(&f->lock);
@@ -426,8 +426,8 @@ int sqk_fsck_run(struct sqk_fsck *f)
 	int err;
 
 	err = fsck_super(f);
-	if (err < 0 || f->fatal)
-		return f->fatal ? f->fatal_err : err;
+	if (err < 0 || fsck_stopped(f))
+		return fsck_stopped(f) ? f->fatal_err : err;
 	if (err == 0) {
 		if (f->o.threads) {
 			f->pool = sqk_pool_create(f->o.threads, 0);
@@ -436,21 +436,21 @@ int sqk_fsck_run(struct sqk_fsck *f)
 		}
 		fsck_fragments(f);
 		fsck_data_wait(f); /* the files' tails are checked against the fragments */
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			fsck_inodes(f);
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			check_root(f);
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			fsck_directories(f);
 		fsck_data_wait(f);
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			fsck_export(f);
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			fsck_xattrs(f);
-		if (!f->fatal)
+		if (!fsck_stopped(f))
 			check_tree(f);
 	}
-	if (f->fatal)
+	if (fsck_stopped(f))
 		return f->fatal_err;
 	emit(f);
 	return 0;

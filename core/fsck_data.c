@@ -55,7 +55,7 @@ static void run_chunk(void *arg, unsigned worker)
 		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
 	uint32_t i;
 
-	for (i = 0; i < c->count && !__atomic_load_n(&f->fatal, __ATOMIC_RELAXED); i++) {
+	for (i = 0; i < c->count && !fsck_stopped(f); i++) {
 		struct sqk_cache_entry *e;
 		uint32_t got;
 		int err;
@@ -316,7 +316,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 
 	/* Then the blocks themselves, a chunk at a time. */
 	pos = file->blocks_start;
-	for (i = 0; i < file->nblocks && !f->fatal; i++) {
+	for (i = 0; i < file->nblocks && !fsck_stopped(f); i++) {
 		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK, len;
 
 		if (size == 0)

@@ -216,7 +216,7 @@ static int read_listing(struct listing *l)
 	const char *why;
 	uint8_t raw[12];
 
-	while (left > 0 && !f->fatal) {
+	while (left > 0 && !fsck_stopped(f)) {
 		uint32_t loff = f->dirs[l->dir].size - 3 - (uint32_t)left;
 		uint64_t at = l->rd->tell(l->rd), count, k;
 		uint32_t start, base;
@@ -298,7 +298,7 @@ static int read_listing(struct listing *l)
 			have_prev = 1;
 		}
 	}
-	return f->fatal ? -1 : 0;
+	return fsck_stopped(f) ? -1 : 0;
 }
 
 /*
@@ -358,7 +358,7 @@ static void do_listing(struct sqk_fsck *f, uint32_t di, struct fsck_rd *rd)
 	struct listing l = {f, di, rd, NULL, 0, 0, f->dirs[di].nindex > 0};
 	int complete = read_listing(&l) == 0;
 
-	if (f->fatal) {
+	if (fsck_stopped(f)) {
 		free(l.hdrs);
 		return;
 	}
@@ -460,11 +460,11 @@ void fsck_directories(struct sqk_fsck *f)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), cmp_pos, f->dirs);
 	fsck_ms_init(&ms, f, T_DIR, f->sb.dir_table, f->dir_end);
-	for (i = 0; i < n && !f->fatal; i++)
+	for (i = 0; i < n && !fsck_stopped(f); i++)
 		one_dir(f, &ms, order[i], &prev_end);
 	free(order);
 	/* Directories found only by following entries past a damaged inode table. */
-	for (done = n; done < f->ndirs && !f->fatal; done++)
+	for (done = n; done < f->ndirs && !fsck_stopped(f); done++)
 		one_dir(f, &ms, done, NULL);
 	fsck_ms_finish(&ms);
 	fsck_ms_free(&ms);

@@ -373,7 +373,7 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 		break;
 	case SQFS_DIR:
 		err = decode_dir(&d, &dir, &nlink);
-		if (d.rec != FSCK_NONE && !f->fatal) {
+		if (d.rec != FSCK_NONE && !fsck_stopped(f)) {
 			if (f->ndirs == f->dircap) {
 				uint32_t cap = f->dircap ? f->dircap * 2 : 64;
 				struct fsck_dir *p = realloc(f->dirs, (size_t)cap * sizeof(*p));
@@ -428,7 +428,7 @@ void fsck_inodes(struct sqk_fsck *f)
 	}
 	fsck_ms_init(ms, f, T_INODE, f->sb.inode_table, f->sb.dir_table);
 	f->inode_ms = ms;
-	while (!f->fatal && !fsck_ms_at_end(ms)) {
+	while (!fsck_stopped(f) && !fsck_ms_at_end(ms)) {
 		decoded++;
 		unlimited = UINT64_MAX;
 		f->scan_cut_ref = ms->rd.tell(&ms->rd);
@@ -439,7 +439,7 @@ void fsck_inodes(struct sqk_fsck *f)
 	}
 	/* The rest of the table, block by block, when an inode could not be read past. */
 	fsck_ms_finish(ms);
-	if (f->fatal || f->scan_cut)
+	if (fsck_stopped(f) || f->scan_cut)
 		return;
 	if (decoded != f->sb.inode_count || f->nrecs != decoded)
 		fsck_err(

@@ -217,6 +217,12 @@ struct sqk_fsck {
 	struct sqk_fsck_counts counts;
 };
 
+/* An operational error stopped the run? (Workers set it too.) */
+static inline int fsck_stopped(struct sqk_fsck *f)
+{
+	return __atomic_load_n(&f->fatal, __ATOMIC_RELAXED);
+}
+
 /* fsck.c */
 void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -224,7 +224,7 @@ int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset)
 
 void fsck_ms_finish(struct fsck_ms *ms)
 {
-	while (!ms->failed && !ms->f->fatal) {
+	while (!ms->failed && !fsck_stopped(ms->f)) {
 		if (!ms->loaded && ms->pos >= ms->end)
 			break;
 		if (!ms->loaded && ms_load(ms))

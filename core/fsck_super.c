@@ -363,7 +363,7 @@ static int check_layout(struct sqk_fsck *f)
 		return err;
 	if (f->ids.ok)
 		fsck_table_walk(f, &f->ids, NULL, NULL);
-	if (f->fatal)
+	if (fsck_stopped(f))
 		return f->fatal_err;
 	if (!f->ids.ok)
 		return 1; /* owners are read at open: nothing works without them */

@@ -23,7 +23,7 @@ void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 	char why[128];
 	uint32_t i;
 
-	for (i = 0; i < t->nblocks && !f->fatal; i++) {
+	for (i = 0; i < t->nblocks && !fsck_stopped(f); i++) {
 		uint32_t want = left < SQFS_META_SIZE ? (uint32_t)left : SQFS_META_SIZE, len, k;
 		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
 		int err;
@@ -132,7 +132,7 @@ void fsck_fragments(struct sqk_fsck *f)
 		fsck_table_walk(f, &f->frag, frag_entry, &l);
 	f->frags = l.e;
 	f->nfrags = l.n;
-	for (i = 0; i < l.n && !f->fatal; i++) {
+	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		uint64_t start = l.start[i];
 		uint32_t word = l.word[i], size = word & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
 
@@ -362,14 +362,14 @@ void fsck_xattrs(struct sqk_fsck *f)
 		return;
 	fsck_table_walk(f, &f->xids, xid_entry, &l);
 	kv_end = f->xids.nblocks ? f->xids.pos[0] : f->sb.xattr_table;
-	if (f->fatal) {
+	if (fsck_stopped(f)) {
 		free(l.e);
 		return;
 	}
 	if (l.n)
 		qsort(l.e, l.n, sizeof(*l.e), cmp_xid);
 	fsck_ms_init(&ms, f, T_XATTR, f->xattr_kv, kv_end);
-	for (i = 0; i < l.n && !f->fatal; i++) {
+	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct xid *x = &l.e[i];
 		struct fsck_cur c;
 		struct fsck_rd *rd = &ms.rd;
@@ -404,7 +404,7 @@ void fsck_xattrs(struct sqk_fsck *f)
 					 x->id, fsck_ref_str(x->ref, r, sizeof(r)));
 			continue;
 		}
-		for (k = 0; k < x->count && !f->fatal; k++)
+		for (k = 0; k < x->count && !fsck_stopped(f); k++)
 			if (xattr_pair(f, rd, x->id, kv_end) != 0)
 				break;
 		prev_end = rd->tell(rd);
