@@ -140,8 +140,9 @@ static int mem_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
 {
 	struct mem_file *mf = (struct mem_file *)f;
 
-	f->reads++;
-	f->bytes_read += len;
+	/* Readers share a file across threads (file.h): count as the POSIX file does. */
+	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
 	if (off > mf->len || len > mf->len - off)
 		return SQK_ERR_TRUNCATED;
 	memcpy(buf, mf->data + off, len);
