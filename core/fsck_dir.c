@@ -251,8 +251,17 @@ static int read_listing(struct listing *l)
 				return -1;
 			ent.name[ent.name_len] = '\0';
 			if (bad_name(&ent, &why)) {
-				fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%.*s' %s",
-					 (int)ent.name_len, ent.name, why);
+				char shown[2 * SQFS_NAME_MAX + 1];
+				uint32_t k, n = 0;
+
+				/* A NUL byte shows as \0 (the name is a C string from here). */
+				for (k = 0; k < ent.name_len; k++) {
+					if (ent.name[k] == '\0')
+						shown[n++] = '\\';
+					shown[n++] = ent.name[k] ? ent.name[k] : '0';
+				}
+				shown[n] = '\0';
+				fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%s' %s", shown, why);
 				return -1;
 			}
 			if (have_prev) {
