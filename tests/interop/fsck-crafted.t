@@ -96,6 +96,14 @@ kind() {
 reports_kind magic superblock superblock
 reports_kind flags superblock superblock
 reports_kind compressor compressor superblock
+if mksquashfs "$t" "$TMP/opts.img" -noappend -quiet -no-progress -b 4K -noI -noD -noF -noX \
+	-comp gzip -Xcompression-level 1 >/dev/null 2>&1 &&
+	what=$("$TAMPER" comp-options "$TMP/opts.img" "$TMP/comp-options.img" 2>&1); then
+	reports "$TMP/comp-options.img" compressor "tamper comp-options ($what)" \
+		"compressor options"
+else
+	skip "no gzip options block to tamper with: $what"
+fi
 kind metadata "directory table"
 kind inode /link
 kind inode-number "inode table"

@@ -296,6 +296,17 @@ static void k_compressor(void)
 	say("superblock: compressor id 9");
 }
 
+static void k_comp_options(void)
+{
+	/* gzip options: level (u32), window (u16), strategies (u16); level 42 is invalid. */
+	if (!(sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS) || sb.compressor != SQFS_COMP_GZIP ||
+	    !(get_le16(img + SQFS_SUPER_SIZE) & SQFS_META_UNCOMPRESSED))
+		die("no uncompressed gzip options block (mksquashfs -comp gzip -Xcompression-level "
+		    "1)");
+	put_le32(img + SQFS_SUPER_SIZE + 2, 42);
+	say("compressor: gzip level 42 in the options block");
+}
+
 static void k_metadata(void)
 {
 	/* The directory table's first block claims to be compressed: it is not a valid stream. */
@@ -516,15 +527,31 @@ static const struct {
 	const char *name;
 	void (*run)(void);
 } kinds[] = {
-	{"magic", k_magic},	  {"flags", k_flags},	      {"compressor", k_compressor},
-	{"metadata", k_metadata}, {"inode", k_inode},	      {"inode-number", k_number},
-	{"orphan", k_orphan},	  {"nlink", k_nlink},	      {"dir-header", k_dir_header},
-	{"dir-name", k_dir_name}, {"dir-order", k_dir_order}, {"dir-entry", k_dir_entry},
-	{"dir-type", k_dir_type}, {"dir-size", k_dir_size},   {"dir-parent", k_dir_parent},
+	{"magic", k_magic},
+	{"flags", k_flags},
+	{"compressor", k_compressor},
+	{"comp-options", k_comp_options},
+	{"metadata", k_metadata},
+	{"inode", k_inode},
+	{"inode-number", k_number},
+	{"orphan", k_orphan},
+	{"nlink", k_nlink},
+	{"dir-header", k_dir_header},
+	{"dir-name", k_dir_name},
+	{"dir-order", k_dir_order},
+	{"dir-entry", k_dir_entry},
+	{"dir-type", k_dir_type},
+	{"dir-size", k_dir_size},
+	{"dir-parent", k_dir_parent},
 	{"dir-loop", k_dir_loop},
-	{"dir-cycle", k_dir_cycle}, {"dir-index", k_dir_index}, {"data", k_data},
-	{"fragment", k_fragment}, {"sparse", k_sparse},	      {"id", k_id},
-	{"xattr", k_xattr},	  {"export", k_export},
+	{"dir-cycle", k_dir_cycle},
+	{"dir-index", k_dir_index},
+	{"data", k_data},
+	{"fragment", k_fragment},
+	{"sparse", k_sparse},
+	{"id", k_id},
+	{"xattr", k_xattr},
+	{"export", k_export},
 };
 
 int main(int argc, char **argv)
