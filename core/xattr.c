@@ -77,6 +77,12 @@ static int read_pair(struct sqk_image *img, struct sqk_meta_cursor *m, uint64_t 
 		if (err)
 			return err;
 		ref = get_le64(raw);
+		/*
+		 * Hold no metadata block while getting another: threads that each
+		 * hold one entry and wait for a second can fill a small cache and
+		 * wait on each other for ever. The cursor keeps its place.
+		 */
+		sqk_meta_release(m);
 		err = sqk_meta_seek(&v, img, kv_start, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
 		if (!err)
 			err = read_value(&v, x);
