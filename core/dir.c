@@ -69,11 +69,12 @@ int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent)
 		err = take(it, raw, 12);
 		if (err)
 			return err;
+		/* The count is stored minus one: 0xffffffff must not wrap to 0 entries. */
+		if (get_le32(raw) >= SQFS_DIR_HDR_MAX)
+			return SQK_ERR_CORRUPT;
 		it->in_header = get_le32(raw) + 1;
 		it->start = get_le32(raw + 4);
 		it->base = get_le32(raw + 8);
-		if (it->in_header > SQFS_DIR_HDR_MAX)
-			return SQK_ERR_CORRUPT;
 	}
 	err = take(it, raw, 8);
 	if (err)
