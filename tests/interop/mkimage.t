@@ -280,6 +280,21 @@ else
 fi
 rm -rf "$TMP/s10k" "$TMP/s100k" "$TMP"/s10*.sqfs
 
+# A listing past 64 KiB needs the extended directory inode and its index.
+mkdir -p "$TMP/wide/d"
+(cd "$TMP/wide/d" && seq -f 'file-with-a-long-name-%06g' 1 5000 | xargs touch)
+"$SQK" mkimage -q "$TMP/wide" "$TMP/wide.sqfs"
+if mount -t squashfs -o loop,ro "$TMP/wide.sqfs" "$MNT"; then
+	is "$(ls "$MNT/d" | wc -l)" 5000 "a 140 KB listing: the kernel lists every entry"
+	[ -e "$MNT/d/file-with-a-long-name-000001" ] && [ -e "$MNT/d/file-with-a-long-name-002500" ] &&
+		[ -e "$MNT/d/file-with-a-long-name-005000" ] && [ ! -e "$MNT/d/file-with-a-long-name-005001" ]
+	ok $? "a 140 KB listing: lookups through the index find what is there and only that"
+	umount "$MNT"
+else
+	ok 1 "the wide directory image mounts"
+fi
+rm -rf "$TMP/wide" "$TMP/wide.sqfs"
+
 # 65535 distinct ids work; one more is a clear error.
 awk 'BEGIN { for (i = 1; i < 65535; i++) printf "pipe /p%d 0600 %d 0\n", i, i }' >"$TMP/ids.list"
 expect_success "65535 distinct ids build" "$SQK" mkimage -q --listing "$TMP/ids.list" "$TMP/ids.sqfs"
