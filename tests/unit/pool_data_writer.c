@@ -92,14 +92,14 @@ static int build(unsigned threads, int tail_ends, struct build *b)
 	b->out = sqk_file_mem(NULL, 0);
 	if (sqk_data_writer_create(&o, comps, &toy, b->out, 96, &dw))
 		return -1;
-	err = err ? err : feed(dw, &b->fd[0], a, sizeof(a), 0);    /* 3 blocks and 500 bytes */
-	err = err ? err : feed(dw, &b->fd[1], c, sizeof(c), 0);    /* a small file */
-	err = err ? err : feed(dw, &b->fd[2], a, sizeof(a), 0);    /* a copy of the first */
-	err = err ? err : feed(dw, &b->fd[3], c, sizeof(c), 0);    /* a copy of the small one */
-	err = err ? err : feed(dw, &b->fd[4], z, sizeof(z), 0);    /* zeros: sparse blocks */
-	err = err ? err : feed(dw, &b->fd[5], NULL, 3 * BS, 1);    /* holes, never filled */
+	err = err ? err : feed(dw, &b->fd[0], a, sizeof(a), 0);	      /* 3 blocks and 500 bytes */
+	err = err ? err : feed(dw, &b->fd[1], c, sizeof(c), 0);	      /* a small file */
+	err = err ? err : feed(dw, &b->fd[2], a, sizeof(a), 0);	      /* a copy of the first */
+	err = err ? err : feed(dw, &b->fd[3], c, sizeof(c), 0);	      /* a copy of the small one */
+	err = err ? err : feed(dw, &b->fd[4], z, sizeof(z), 0);	      /* zeros: sparse blocks */
+	err = err ? err : feed(dw, &b->fd[5], NULL, 3 * BS, 1);	      /* holes, never filled */
 	err = err ? err : feed(dw, &b->fd[6], comp, sizeof(comp), 0); /* a block that shrinks */
-	err = err ? err : feed(dw, &b->fd[7], NULL, 0, 0);         /* empty */
+	err = err ? err : feed(dw, &b->fd[7], NULL, 0, 0);	      /* empty */
 	err = err ? err : sqk_data_finish(dw, &b->end);
 	if (!err) {
 		b->st = *sqk_data_stats(dw);
@@ -149,22 +149,26 @@ int main(void)
 	   "holes become sparse blocks without data");
 	ok(one.fd[6].blocks[0] == 100 && one.fd[6].blocks[1] == (10 | SQFS_BLOCK_UNCOMPRESSED),
 	   "a block that shrinks keeps its size without bit 24");
-	/* Data: 3 * 4096 + 500 for file 0 (its copy adds nothing), 110 for file 6, then fragment 0. */
+	/* Data: 3 * 4096 + 500 for file 0 (its copy adds nothing), 110 for file 6, then fragment 0.
+	 */
 	is_int(one.fd[6].blocks_start, 96 + 3 * BS + 500, "blocks follow each other");
 	is_int(get_le64(one.frag_copy), 96 + 3 * BS + 500 + 110, "fragment 0 follows the data");
-	is_int(get_le32(one.frag_copy + 8), 700 | SQFS_BLOCK_UNCOMPRESSED, "fragment 0 holds 700 bytes");
+	is_int(get_le32(one.frag_copy + 8), 700 | SQFS_BLOCK_UNCOMPRESSED,
+	       "fragment 0 holds 700 bytes");
 	is_int(one.end, 96 + 3 * BS + 500 + 110 + 700, "data ends after the fragment block");
 	is_int(one.st.dedup_files, 1, "one whole file deduplicated");
 	is_int(one.st.dedup_tails, 1, "one small file deduplicated");
 	is_int(one.st.sparse_blocks, 5, "five sparse blocks");
 	is_int(one.nfrags, 1, "one fragment block");
-	ok(one.fd[7].nblocks == 0 && one.fd[7].frag == SQFS_INVALID_FRAG, "an empty file has no data");
+	ok(one.fd[7].nblocks == 0 && one.fd[7].frag == SQFS_INVALID_FRAG,
+	   "an empty file has no data");
 
 	/* With --tail-ends the ends of large files pack into fragments too. */
 	is_int(build(1, 1, &te), 0, "pipeline: --tail-ends builds");
 	ok(te.fd[0].nblocks == 3 && te.fd[0].frag == 0 && te.fd[0].frag_offset == 0,
 	   "tail ends: 3 blocks, the 500-byte tail at fragment 0 offset 0");
-	ok(te.fd[1].frag == 0 && te.fd[1].frag_offset == 500, "tail ends: the small file packs after it");
+	ok(te.fd[1].frag == 0 && te.fd[1].frag_offset == 500,
+	   "tail ends: the small file packs after it");
 	ok(te.fd[2].blocks_start == 96 && te.fd[2].frag == 0 && te.fd[2].frag_offset == 0,
 	   "tail ends: the copy shares blocks and tail");
 	ok(te.fd[6].nblocks == 1 && te.fd[6].frag == 0 && te.fd[6].frag_offset == 1200,

@@ -78,7 +78,8 @@ static void test_meta(void)
 	sqk_mw_write(mw, big, sizeof(big));
 	is_int(mw->out_len, 8194, "meta: a full block is emitted as soon as it fills");
 	is_int(get_le16(mw->mem), 0xa000, "meta: full block header is 8192 | 0x8000");
-	is_int(sqk_mw_ref(mw), ((uint64_t)8194 << 16) | 5, "meta: reference is start << 16 | offset");
+	is_int(sqk_mw_ref(mw), ((uint64_t)8194 << 16) | 5,
+	       "meta: reference is start << 16 | offset");
 	sqk_mw_flush(mw);
 	is_int(mw->nstarts, 2, "meta: two block starts recorded");
 	is_int(mw->starts[1], 8194, "meta: second block starts after the first");
@@ -139,10 +140,11 @@ static void test_inodes(void)
 	static const uint8_t index[] = {0x20, 0, 0, 0, 0x30, 0, 0, 0, 1, 0, 0, 0, 'a', 'b'};
 
 	base(&in, SQFS_DIR);
-	in.dir_start = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56, in.parent = 9;
+	in.dir_start = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
+	in.parent = 9;
 	{
-		const uint8_t w[] = {HDR(1),   0x10, 0, 0, 0, 3, 0, 0,	  0,
-				     0x34, 0x12, 0x56, 0, 9, 0, 0, 0};
+		const uint8_t w[] = {HDR(1), 0x10, 0,	 0, 0, 3, 0, 0, 0,
+				     0x34,   0x12, 0x56, 0, 9, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "basic directory (1)");
 	}
 	base(&in, SQFS_LDIR);
@@ -150,17 +152,17 @@ static void test_inodes(void)
 	in.index_count = 1, in.dir_offset = 0x56, in.xattr = 5;
 	in.index = index, in.index_len = sizeof(index);
 	{
-		const uint8_t w[] = {HDR(8), 3,	   0, 0,    0, 0x45, 0x23, 1, 0, 0x10, 0, 0, 0,
-				     9,	     0,	   0, 0,    1, 0,    0x56, 0, 5, 0, 0,	   0,
-				     0x20,   0,	   0, 0,    0x30, 0, 0,    0, 1, 0, 0,	   0, 'a', 'b'};
+		const uint8_t w[] = {HDR(8), 3, 0, 0,	 0, 0x45, 0x23, 1, 0, 0x10, 0, 0,   0,
+				     9,	     0, 0, 0,	 1, 0,	  0x56, 0, 5, 0,    0, 0,   0x20,
+				     0,	     0, 0, 0x30, 0, 0,	  0,	1, 0, 0,    0, 'a', 'b'};
 		check_inode(&in, w, sizeof(w), "extended directory (8) with one index entry");
 	}
 	base(&in, SQFS_FILE);
 	in.blocks_start = 0x60, in.frag = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
 	in.blocks = blocks, in.nblocks = 2;
 	{
-		const uint8_t w[] = {HDR(2), 0x60, 0, 0, 0, 3, 0, 0, 0, 0, 1, 0, 0, 5, 0, 2, 0,
-				     0,	     0x10, 0, 0, 0, 0, 2, 1};
+		const uint8_t w[] = {HDR(2), 0x60, 0, 0, 0, 3,	  0, 0, 0, 0, 1, 0, 0,
+				     5,	     0,	   2, 0, 0, 0x10, 0, 0, 0, 0, 2, 1};
 		check_inode(&in, w, sizeof(w), "basic file (2) with two block sizes");
 	}
 	base(&in, SQFS_LFILE);
@@ -168,11 +170,9 @@ static void test_inodes(void)
 	in.nlink = 2, in.frag = SQFS_INVALID_FRAG, in.xattr = 4;
 	in.blocks = one_sparse, in.nblocks = 1;
 	{
-		const uint8_t w[] = {HDR(9), 0x60, 0, 0,    0,	  1,	0,    0,    0, 0,    0,
-				     0,	     0,	   2, 0,    0,	  0,	0,    0x80, 0, 0,    0,
-				     0,	     0,	   0, 2,    0,	  0,	0,    0xff, 0xff, 0xff, 0xff,
-				     0,	     0,	   0, 0,    4,	  0,	0,    0,    0, 0,    0,
-				     0};
+		const uint8_t w[] = {HDR(9), 0x60, 0,	 0,    0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+				     0,	     0,	   0,	 0x80, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0xff,
+				     0xff,   0xff, 0xff, 0,    0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended file (9) with a sparse block");
 	}
 	base(&in, SQFS_SYMLINK);
@@ -270,17 +270,17 @@ static void test_dir_small(void)
 		{"c", 1, ((uint64_t)0x100 << 16) | 0x10, 7, SQFS_SYMLINK}, /* another inode block */
 		{"d", 1, ((uint64_t)0x100 << 16) | 0x30, 40000, SQFS_FILE}, /* delta past s16 */
 	};
-	const uint8_t want[] = {
-		/* header: 2 entries, inode block 0, base inode 5 */
-		1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0,
-		/* a: offset 0x20, delta 0, type 2, name size - 1 = 0 */
-		0x20, 0, 0, 0, 2, 0, 0, 0, 'a',
-		/* bb: offset 0x40, delta 1, type 1, name size - 1 = 1 */
-		0x40, 0, 1, 0, 1, 0, 1, 0, 'b', 'b',
-		/* header: 1 entry, inode block 0x100, base 7 */
-		0, 0, 0, 0, 0, 1, 0, 0, 7, 0, 0, 0, 0x10, 0, 0, 0, 3, 0, 0, 0, 'c',
-		/* header: 1 entry, inode block 0x100, base 40000 = 0x9c40 */
-		0, 0, 0, 0, 0, 1, 0, 0, 0x40, 0x9c, 0, 0, 0x30, 0, 0, 0, 2, 0, 0, 0, 'd'};
+	const uint8_t want[] = {/* header: 2 entries, inode block 0, base inode 5 */
+				1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0,
+				/* a: offset 0x20, delta 0, type 2, name size - 1 = 0 */
+				0x20, 0, 0, 0, 2, 0, 0, 0, 'a',
+				/* bb: offset 0x40, delta 1, type 1, name size - 1 = 1 */
+				0x40, 0, 1, 0, 1, 0, 1, 0, 'b', 'b',
+				/* header: 1 entry, inode block 0x100, base 7 */
+				0, 0, 0, 0, 0, 1, 0, 0, 7, 0, 0, 0, 0x10, 0, 0, 0, 3, 0, 0, 0, 'c',
+				/* header: 1 entry, inode block 0x100, base 40000 = 0x9c40 */
+				0, 0, 0, 0, 0, 1, 0, 0, 0x40, 0x9c, 0, 0, 0x30, 0, 0, 0, 2, 0, 0, 0,
+				'd'};
 	struct sqk_dir_result r;
 	uint8_t out[256];
 	size_t n;
@@ -350,8 +350,8 @@ static void test_dir_index(void)
 		names[i][0] = (char)('A' + i / 26 / 26 % 26);
 		names[i][1] = (char)('A' + i / 26 % 26);
 		names[i][2] = (char)('A' + i % 26);
-		ents[i] = (struct sqk_dir_entry){names[i], 100, 0x40 + (uint64_t)i, (uint32_t)i + 10,
-						 SQFS_FILE};
+		ents[i] = (struct sqk_dir_entry){names[i], 100, 0x40 + (uint64_t)i,
+						 (uint32_t)i + 10, SQFS_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 300, &r);
@@ -376,7 +376,8 @@ static void test_dir_index(void)
 		memcpy(p + 12, names[first[k + 1]], 100);
 	}
 	is_int(r.index_count, 3, "dir index: one entry per metadata block crossed");
-	ok(r.index_len == sizeof(want_index) && memcmp(r.index, want_index, sizeof(want_index)) == 0,
+	ok(r.index_len == sizeof(want_index) &&
+		   memcmp(r.index, want_index, sizeof(want_index)) == 0,
 	   "dir index: entries give listing offset, block start and first name");
 	free(r.index);
 	sqk_mw_release(mw);
