@@ -325,7 +325,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			exit(EXIT_OK);
+			return -1; /* done: the caller exits 0 */
 		default:
 			fprintf(stderr, "Try 'squashkit bench --help'.\n");
 			return EXIT_USAGE;
@@ -410,7 +410,7 @@ int cmd_bench(int argc, char **argv)
 	sqk_image_opts_default(&b.io);
 	ret = parse_args(&b, argc, argv);
 	if (ret)
-		return ret;
+		return ret < 0 ? EXIT_OK : ret;
 	if (optind < argc)
 		return run_all(&b, argv[optind]);
 
