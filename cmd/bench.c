@@ -147,7 +147,8 @@ static double median(double *v, unsigned n)
 	X(ops_per_s) X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(release_wakes)      \
 	X(wake_calls)                                                                              \
 	X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls) X(unclaimed_free_ms)   \
-	X(vcsw) X(ivcsw) X(fills) X(refills) X(decompressions_per_block) X(hit_ratio) X(errors)
+	X(vcsw) X(ivcsw) X(fills) X(refills) X(decompressions_per_block) X(meta_dpb) X(frag_dpb)   \
+	X(hit_ratio) X(errors)
 
 struct run_values {
 #define DECL(k) double k[64];
@@ -203,6 +204,10 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 		rv->unclaimed_free_ms[run] += (double)s.unclaimed_ns / 1e6;
 		rv->fills[run] += (double)s.fills;
 		rv->refills[run] += (double)s.refills;
+		if (i == SQK_CACHE_META)
+			rv->meta_dpb[run] = s.distinct ? (double)s.fills / (double)s.distinct : 0;
+		if (i == SQK_CACHE_FRAG)
+			rv->frag_dpb[run] = s.distinct ? (double)s.fills / (double)s.distinct : 0;
 		lookups += (double)s.lookups;
 		hits += (double)(s.hits + s.shares);
 		distinct += (double)s.distinct;

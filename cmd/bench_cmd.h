@@ -19,6 +19,7 @@ struct bench_cell {
 	double ops_per_s, mib_per_s, p50_us, p99_us, max_us;
 	double releases, release_wakes, wake_calls, wakeups, wakeups_per_release, spurious, handoffs, stalls;
 	double unclaimed_free_ms, vcsw, ivcsw, fills, refills, decompressions_per_block, hit_ratio;
+	double meta_dpb, frag_dpb; /* decompressions per block of the metadata and fragment caches */
 	double errors;
 };
 

@@ -15,9 +15,12 @@
 	X(wakeups_per_release, "%.3f") X(spurious_wakeups, "%.0f") X(handoffs, "%.0f")             \
 	X(stalls, "%.0f") X(unclaimed_free_ms, "%.3f") X(vcsw, "%.0f") X(ivcsw, "%.0f")            \
 	X(fills, "%.0f") X(refills, "%.0f") X(decompressions_per_block, "%.3f")                    \
+	X(meta_decompressions_per_block, "%.3f") X(frag_decompressions_per_block, "%.3f")          \
 	X(hit_ratio, "%.4f") X(errors, "%.0f")
 
 #define spurious_wakeups spurious
+#define meta_decompressions_per_block meta_dpb
+#define frag_decompressions_per_block frag_dpb
 
 static void print_json(FILE *out, const char *image, unsigned cpus, const struct bench_cell *c,
 		       unsigned n)
