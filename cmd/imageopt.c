@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -91,12 +92,20 @@ void sqk_print_stats(FILE *out, struct sqk_image *img, int json)
 {
 	int i;
 
+	struct rusage ru;
+
+	/* Every thread's context switches, the finished workers' included. */
+	memset(&ru, 0, sizeof(ru));
+	getrusage(RUSAGE_SELF, &ru);
 	if (json)
-		fprintf(out, "{\"decompressions\":%llu,\"caches\":{",
-			(unsigned long long)sqk_image_decompressions(img));
+		fprintf(out, "{\"decompressions\":%llu,\"vcsw\":%ld,\"ivcsw\":%ld,\"caches\":{",
+			(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw,
+			ru.ru_nivcsw);
 	else
-		fprintf(out, "decompressions: %llu\n",
-			(unsigned long long)sqk_image_decompressions(img));
+		fprintf(out,
+			"decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
+			(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw,
+			ru.ru_nivcsw);
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache *c = sqk_image_cache(img, i);
 		struct sqk_cache_stats s;

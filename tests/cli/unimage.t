@@ -54,6 +54,8 @@ expect_status 2 "an unknown format is a usage error" $SQUASHKIT unimage --format
 $SQUASHKIT unimage --stats --json -d "$TMP/st" "$TMP/img" >"$TMP/stats.json"
 grep -q '"decompressions":' "$TMP/stats.json" && grep -q '"metadata":{' "$TMP/stats.json"
 ok $? "--stats --json prints the cache counters"
+grep -q '"vcsw":[0-9]' "$TMP/stats.json" && grep -q '"ivcsw":[0-9]' "$TMP/stats.json"
+ok $? "and the context switches"
 for p in herd exclusive keyed; do
 	expect_success "--cache-policy $p extracts" \
 		$SQUASHKIT unimage --cache-policy $p --cache meta=2,frag=1,data=1 -j 4 -d "$TMP/p-$p" "$TMP/img"
