@@ -104,7 +104,7 @@ static int parse_thr(const char *s, void *out, unsigned i)
 {
 	uint64_t v;
 
-	if (sqk_opt_uint(s, 1024, &v) != 0 || v == 0)
+	if (sqk_parse_uint(s, 1024, &v) != 0 || v == 0)
 		return -1;
 	((unsigned *)out)[i] = (unsigned)v;
 	return 0;
@@ -304,7 +304,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 				return sqk_usage_error("invalid duration '%s'", optarg);
 			break;
 		case 'r':
-			if (sqk_opt_uint(optarg, 64, &v) != 0 || v == 0)
+			if (sqk_parse_uint(optarg, 64, &v) != 0 || v == 0)
 				return sqk_usage_error("invalid run count '%s' (1..64)", optarg);
 			b->runs = (unsigned)v;
 			break;
@@ -322,7 +322,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			b->plot = optarg;
 			break;
 		case OPT_SEED:
-			if (sqk_opt_uint(optarg, UINT64_MAX, &b->seed) != 0)
+			if (sqk_parse_uint(optarg, UINT64_MAX, &b->seed) != 0)
 				return sqk_usage_error("invalid seed '%s'", optarg);
 			break;
 		case 'q':

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "parse.h"
+
 int cmd_mkimage(int argc, char **argv);
 int cmd_unimage(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
@@ -27,10 +29,5 @@ void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(pri
 void sqk_error_code(const char *path, int err);
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Parse "128K", "1M", "4096"; 0 on success. */
-int sqk_opt_size(const char *s, uint64_t *out);
-/* Parse a non-negative integer no larger than max; 0 on success. */
-int sqk_opt_uint(const char *s, uint64_t max, uint64_t *out);
 
 #endif

@@ -140,7 +140,7 @@ int cmd_fsck(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			if (sqk_opt_uint(optarg, 1024, &v) != 0 || v == 0) {
+			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0) {
 				sqk_usage_error("invalid thread count '%s'", optarg);
 				return FSCK_USAGE;
 			}

@@ -20,7 +20,7 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 		char *eq = strchr(tok, '=');
 		uint64_t v;
 
-		if (!eq || sqk_opt_uint(eq + 1, 65536, &v) != 0 || v == 0) {
+		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0 || v == 0) {
 			ret = -1;
 			break;
 		}

@@ -204,7 +204,7 @@ static int parse_u32(const char *what, const char *s, uint32_t *out)
 {
 	uint64_t v;
 
-	if (sqk_opt_uint(s, 0xffffffffu, &v))
+	if (sqk_parse_uint(s, 0xffffffffu, &v))
 		return sqk_usage_error("invalid %s '%s'", what, s);
 	*out = (uint32_t)v;
 	return 0;
@@ -327,7 +327,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->comp_name = optarg;
 			break;
 		case 'L':
-			if (sqk_opt_uint(optarg, 1000, &v))
+			if (sqk_parse_uint(optarg, 1000, &v))
 				return sqk_usage_error("invalid level '%s'", optarg);
 			a->level = (int)v;
 			break;
@@ -339,7 +339,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return EXIT_FAIL;
 			break;
 		case 'b':
-			if (sqk_opt_size(optarg, &v) || v < SQFS_BLOCK_MIN || v > SQFS_BLOCK_MAX ||
+			if (sqk_parse_size(optarg, &v) || v < SQFS_BLOCK_MIN || v > SQFS_BLOCK_MAX ||
 			    (v & (v - 1)))
 				return sqk_usage_error("invalid block size '%s' (a power of two "
 						       "from 4K to 1M)",
@@ -412,7 +412,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			break;
 		case 'j':
-			if (sqk_opt_uint(optarg, 1024, &v) || v == 0)
+			if (sqk_parse_uint(optarg, 1024, &v) || v == 0)
 				return sqk_usage_error("invalid thread count '%s'", optarg);
 			a->o.threads = (unsigned)v;
 			break;

@@ -271,7 +271,7 @@ int cmd_unimage(int argc, char **argv)
 			u.no_owner = 1;
 			break;
 		case 'j':
-			if (sqk_opt_uint(optarg, 1024, &v) != 0 || v == 0)
+			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0)
 				return sqk_usage_error("invalid thread count '%s'", optarg);
 			u.threads = (unsigned)v;
 			break;

@@ -11,6 +11,7 @@
 
 #include "compressor.h"
 #include "error.h"
+#include "parse.h"
 
 /* The six codecs, each in its own file. */
 extern const struct sqk_codec sqk_codec_gzip;
@@ -35,8 +36,6 @@ struct sqk_name {
 	uint32_t bit;
 };
 
-/* Strict decimal: digits only, no sign, no spaces, at most max. */
-int sqk_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* "level=N" for every codec: range-checked against the codec's limits. */
 int sqk_set_level(const struct sqk_codec *codec, struct sqk_comp_config *cfg, const char *value);
 /* A comma list of names into bits; SQK_ERR_ARG for an unknown or empty name. */

@@ -28,31 +28,12 @@ void sqk_buf_free(struct sqk_buf *b)
 	b->cap = 0;
 }
 
-int sqk_parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	unsigned long v = 0;
-
-	if (!s || !*s)
-		return SQK_ERR_ARG;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return SQK_ERR_ARG;
-		if (v > (ULONG_MAX - 9) / 10)
-			return SQK_ERR_ARG;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	if (v > max)
-		return SQK_ERR_ARG;
-	*out = v;
-	return 0;
-}
-
 int sqk_set_level(const struct sqk_codec *codec, struct sqk_comp_config *cfg, const char *value)
 {
-	unsigned long v;
+	uint64_t v;
 
-	if (sqk_parse_uint(value, (unsigned long)codec->level_max, &v) ||
-	    v < (unsigned long)codec->level_min)
+	if (sqk_parse_uint(value, (uint64_t)codec->level_max, &v) ||
+	    v < (uint64_t)codec->level_min)
 		return SQK_ERR_ARG;
 	cfg->level = (int)v;
 	return 0;

@@ -82,7 +82,7 @@ static void gzip_defaults(struct sqk_comp_config *cfg, uint32_t block_size)
 
 static int gzip_set_option(struct sqk_comp_config *cfg, const char *key, const char *value)
 {
-	unsigned long v;
+	uint64_t v;
 	uint32_t bits;
 
 	if (!strcmp(key, "level"))

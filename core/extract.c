@@ -149,7 +149,7 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 {
 	struct sqk_xattr *xs;
 	uint32_t n, i;
-	char proc[64];
+	char proc[64 + SQFS_NAME_MAX_BUF];
 	int err;
 
 	if (x->o.no_xattrs || ino->xattr == SQFS_INVALID_XATTR)
@@ -159,23 +159,13 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 		fail(x, path, err);
 		return;
 	}
+	/* No descriptor for symlinks and devices: go through /proc, not following. */
+	if (name)
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", fd, name);
 	for (i = 0; i < n; i++) {
-		int r;
+		int r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
+			     : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
 
-		if (name) {
-			/* No descriptor for symlinks and devices: go through /proc, not following. */
-			snprintf(proc, sizeof(proc), "/proc/self/fd/%d/", fd);
-			char *p = malloc(strlen(proc) + strlen(name) + 1);
-
-			if (!p)
-				break;
-			strcpy(p, proc);
-			strcat(p, name);
-			r = lsetxattr(p, xs[i].name, xs[i].value, xs[i].value_len, 0);
-			free(p);
-		} else {
-			r = fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
-		}
 		if (r != 0) {
 			char msg[512];
 

@@ -138,35 +138,13 @@ static int fill_raw(void *arg, struct sqk_cache_entry *e)
 	return sqk_image_pread(img, e->block, e->data, e->length);
 }
 
-/*
- * With a compressed-block cache, a block read again after its decompressed
- * copy was evicted costs a decompression but no read of the device.
- */
-static int read_cached(struct sqk_image *img, uint64_t pos, uint32_t size, uint8_t *dst,
-		       size_t cap, size_t *outlen)
-{
-	struct sqk_cache_entry *e;
-	struct decomp *d;
-	int err;
-
-	err = sqk_cache_get(img->cache[SQK_CACHE_COMP], pos, size, fill_raw, img, &e);
-	if (err)
-		return err;
-	d = decomp_get(img);
-	err = d->comp->decompress(d->comp, e->data, size, dst, cap, outlen);
-	decomp_put(img, d);
-	sqk_cache_put(e);
-	if (!err)
-		__atomic_add_fetch(&img->decompressions, 1, __ATOMIC_RELAXED);
-	return err;
-}
-
 int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word, uint8_t *dst,
 			 size_t cap, size_t *outlen)
 {
 	uint32_t size = size_word & SQFS_BLOCK_SIZE_MASK;
+	struct sqk_cache_entry *raw = NULL;
 	struct decomp *d;
-	int err;
+	int err = 0;
 
 	if (size == 0 || size_word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))
 		return SQK_ERR_CORRUPT;
@@ -179,13 +157,24 @@ int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word
 	}
 	if (size > img->scratch_size)
 		return SQK_ERR_CORRUPT;
-	if (img->cache[SQK_CACHE_COMP])
-		return read_cached(img, pos, size, dst, cap, outlen);
+	/*
+	 * With a compressed-block cache, a block read again after its
+	 * decompressed copy was evicted costs a decompression but no read of
+	 * the device.
+	 */
+	if (img->cache[SQK_CACHE_COMP]) {
+		err = sqk_cache_get(img->cache[SQK_CACHE_COMP], pos, size, fill_raw, img, &raw);
+		if (err)
+			return err;
+	}
 	d = decomp_get(img);
-	err = sqk_image_pread(img, pos, d->scratch, size);
+	if (!raw)
+		err = sqk_image_pread(img, pos, d->scratch, size);
 	if (!err)
-		err = d->comp->decompress(d->comp, d->scratch, size, dst, cap, outlen);
+		err = d->comp->decompress(d->comp, raw ? raw->data : d->scratch, size, dst, cap,
+					  outlen);
 	decomp_put(img, d);
+	sqk_cache_put(raw);
 	if (!err)
 		__atomic_add_fetch(&img->decompressions, 1, __ATOMIC_RELAXED);
 	return err;
