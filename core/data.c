@@ -56,7 +56,7 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	const struct sqk_inode *ino = c->ino;
 	struct block_fill f = {img, 0};
 	uint32_t word, size;
-	uint64_t left;
+	uint64_t left, start, end;
 
 	*e = NULL;
 	if (c->index >= ino->nblocks)
@@ -66,10 +66,9 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	left = ino->size - (uint64_t)c->index * sb->block_size;
 	*len = left < sb->block_size ? (uint32_t)left : sb->block_size;
 	f.expect = *len;
-	if (size > sb->block_size || (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)))
-		return SQK_ERR_CORRUPT;
-	if (c->position < SQFS_SUPER_SIZE || c->position > sb->bytes_used ||
-	    size > sb->bytes_used - c->position)
+	sqk_image_data_area(img, &start, &end);
+	if (sqfs_block_word_bad(word, sb->block_size, *len) ||
+	    !sqfs_block_in_area(c->position, size, start, end))
 		return SQK_ERR_CORRUPT;
 	c->index++;
 	c->position += size;
@@ -84,6 +83,7 @@ int sqk_fragment_entry(struct sqk_image *img, uint32_t index, uint64_t *start, u
 	const struct sqk_lookup_table *t = sqk_image_lookup(img, SQK_TABLE_FRAG);
 	const struct sqfs_super *sb = sqk_image_super(img);
 	uint8_t raw[SQFS_FRAG_ENTRY_SIZE];
+	uint64_t lo, hi;
 	int err;
 
 	if (index >= sb->fragment_count)
@@ -93,10 +93,11 @@ int sqk_fragment_entry(struct sqk_image *img, uint32_t index, uint64_t *start, u
 		return err;
 	*start = get_le64(raw);
 	*size = get_le32(raw + 8);
-	if ((*size & SQFS_BLOCK_SIZE_MASK) == 0 || (*size & SQFS_BLOCK_SIZE_MASK) > sb->block_size ||
-	    (*size & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
-	    *start < SQFS_SUPER_SIZE || *start > sb->bytes_used ||
-	    (*size & SQFS_BLOCK_SIZE_MASK) > sb->bytes_used - *start)
+	sqk_image_data_area(img, &lo, &hi);
+	/* A fragment block is never a hole; raw, it may hold any length. */
+	if ((*size & SQFS_BLOCK_SIZE_MASK) == 0 ||
+	    sqfs_block_word_bad(*size, sb->block_size, *size & SQFS_BLOCK_SIZE_MASK) ||
+	    !sqfs_block_in_area(*start, *size & SQFS_BLOCK_SIZE_MASK, lo, hi))
 		return SQK_ERR_CORRUPT;
 	return 0;
 }

@@ -130,6 +130,36 @@ void sqfs_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE]
  */
 int sqfs_super_check(const struct sqfs_super *sb, uint64_t file_size);
 
+/*
+ * The rules for a data block's size word and place, shared by the reader
+ * and fsck so that they cannot disagree about an image.
+ *
+ * A word is bad when it sets bits above the raw flag, flags a hole (size 0)
+ * as raw, is larger than a block, or stores raw a block whose length is not
+ * the len bytes the file needs there.
+ */
+static inline int sqfs_block_word_bad(uint32_t word, uint32_t block_size, uint32_t len)
+{
+	uint32_t size = word & SQFS_BLOCK_SIZE_MASK;
+
+	if (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))
+		return 1;
+	if (word == SQFS_BLOCK_UNCOMPRESSED || size > block_size)
+		return 1;
+	return (word & SQFS_BLOCK_UNCOMPRESSED) && size != len;
+}
+
+/*
+ * A stored block lies wholly in the data area [start, end): after the
+ * superblock and compressor options, before the inode table. A hole (size
+ * 0) is stored nowhere, so its position says nothing: writers leave
+ * blocks_start 0 for a file that is all holes, and the kernel reads that.
+ */
+static inline int sqfs_block_in_area(uint64_t pos, uint32_t size, uint64_t start, uint64_t end)
+{
+	return size == 0 || (pos >= start && pos <= end && size <= end - pos);
+}
+
 /* Device numbers use the 20-bit-minor encoding. */
 static inline uint32_t sqfs_encode_dev(uint32_t major, uint32_t minor)
 {

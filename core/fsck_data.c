@@ -279,8 +279,10 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
 		uint32_t len = i < full ? bs : tail;
 
-		if (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED) ||
-		    word == SQFS_BLOCK_UNCOMPRESSED) {
+		/* The reader's rule; the two messages say which part of it failed. */
+		if (sqfs_block_word_bad(word, bs, len) &&
+		    ((word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
+		     word == SQFS_BLOCK_UNCOMPRESSED)) {
 			fsck_err(f, file->rec, T_INODE, C_DATA,
 				 "block %u has the bad size word 0x%08x", i, word);
 			ok = 0;
@@ -290,7 +292,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 			sparse += len;
 			continue;
 		}
-		if (size > bs || ((word & SQFS_BLOCK_UNCOMPRESSED) && size != len)) {
+		if (sqfs_block_word_bad(word, bs, len)) {
 			fsck_err(f, file->rec, T_INODE, C_DATA,
 				 "block %u is %u bytes %s; the file needs %u", i, size,
 				 word & SQFS_BLOCK_UNCOMPRESSED ? "stored uncompressed"
@@ -298,7 +300,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 				 len);
 			ok = 0;
 		}
-		if (pos < f->data_start || pos > end || size > end - pos) {
+		if (!sqfs_block_in_area(pos, size, f->data_start, end)) {
 			fsck_err(f, file->rec, T_INODE, C_DATA,
 				 "block %u at %llu (%u bytes) is outside the data area %llu..%llu",
 				 i, (unsigned long long)pos, size,

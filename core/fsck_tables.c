@@ -142,7 +142,7 @@ void fsck_fragments(struct sqk_fsck *f)
 				 "fragment %u has the bad size word 0x%08x", idx, word);
 			continue;
 		}
-		if (start < f->data_start || start > end || size > end - start) {
+		if (!sqfs_block_in_area(start, size, f->data_start, end)) {
 			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
 				 "fragment %u at %llu (%u bytes) is outside the data area "
 				 "%llu..%llu",

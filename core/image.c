@@ -33,6 +33,7 @@ struct sqk_image {
 	struct sqk_lookup_table table[SQK_TABLE_COUNT];
 	uint64_t xattr_kv, xattr_ids_start;
 	uint32_t xattr_count;
+	uint64_t data_start; /* after the superblock and the options block */
 	uint64_t ends[16];
 	unsigned nends;
 };
@@ -189,6 +190,7 @@ static int read_comp_options(struct sqk_image *img)
 	int err;
 
 	img->codec->defaults(&img->comp, img->sb.block_size);
+	img->data_start = SQFS_SUPER_SIZE;
 	if (!(img->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
 		return 0;
 	err = sqk_image_pread(img, SQFS_SUPER_SIZE, hdr, 2);
@@ -200,6 +202,7 @@ static int read_comp_options(struct sqk_image *img)
 	err = sqk_image_pread(img, SQFS_SUPER_SIZE + 2, raw, size);
 	if (err)
 		return err;
+	img->data_start = SQFS_SUPER_SIZE + 2 + size;
 	if (get_le16(hdr) & SQFS_META_UNCOMPRESSED) {
 		memcpy(out, raw, size);
 		len = size;
@@ -444,4 +447,10 @@ int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id)
 		return SQK_ERR_CORRUPT;
 	*id = img->ids[index];
 	return 0;
+}
+
+void sqk_image_data_area(const struct sqk_image *img, uint64_t *start, uint64_t *end)
+{
+	*start = img->data_start;
+	*end = img->sb.inode_table;
 }

@@ -45,6 +45,9 @@ enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COMP, SQK_CACHE
 /* Where a table ends: the next table's start, or bytes_used. */
 uint64_t sqk_image_table_end(const struct sqk_image *img, uint64_t start);
 
+/* The data area: from the end of the options block to the inode table. */
+void sqk_image_data_area(const struct sqk_image *img, uint64_t *start, uint64_t *end);
+
 /* The id table: 0 and *id, or SQK_ERR_CORRUPT for an index out of range. */
 int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id);
 
