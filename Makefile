@@ -23,11 +23,14 @@ INSTALL_DEPS ?= ./scripts/install-deps
 
 OPT ?= -O2
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+# The library is core/ in one folder per part; headers are included by bare name.
+CORE_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard core/*/*.h))))
+INCLUDES := $(addprefix -I,$(CORE_DIRS)) -Icompressors
 CFLAGS_ALL := -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	-DSQK_VERSION='"$(VERSION)"' -Icore -Icompressors $(PKG_CFLAGS) -pthread $(SANITIZE) $(CFLAGS)
+	-DSQK_VERSION='"$(VERSION)"' $(INCLUDES) $(PKG_CFLAGS) -pthread $(SANITIZE) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -pthread -lm $(SANITIZE) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard core/*.c compressors/*.c))
+LIB_SRC := $(sort $(wildcard core/*/*.c compressors/*.c))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: mkimage's listing parser (core/src_listing.c). The input is
+ * Fuzz target: mkimage's listing parser (core/source/src_listing.c). The input is
  * the listing; it reaches sqk_src_listing() through a memfd, since the
  * parser reads a named file. The tree it builds is then sorted and
  * numbered, as mkimage does next. A "file" line may name a host file: the

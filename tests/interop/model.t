@@ -1,6 +1,6 @@
 #!/bin/sh
 # The block cache's wait protocol, model-checked: tests/model/cache.pml (a
-# Promela model of core/cache.c and core/cache_wait.c) under spin.
+# Promela model of core/cache/cache.c and core/cache/cache_wait.c) under spin.
 # - keyed, 3 threads, 2 entries, 3 blocks: no assertion fails (safety, no
 #   lost capacity wake, no lost publication wake, never stuck before the
 #   end: nobody sleeps forever), and with weak fairness a thread asleep

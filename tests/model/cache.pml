@@ -1,6 +1,6 @@
 /*
- * A model of the block cache's wait protocol (core/cache.c and
- * core/cache_wait.c), checked by spin. tests/interop/model.t runs it; by
+ * A model of the block cache's wait protocol (core/cache/cache.c and
+ * core/cache/cache_wait.c), checked by spin. tests/interop/model.t runs it; by
  * hand:
  *
  *   spin -a -DPOLICY=KEYED cache.pml && cc -DSAFETY -o pan pan.c && ./pan
@@ -61,7 +61,7 @@
  *   nested:  get s, get s2, put s2, put s
  * "nested" is what a reader does while it holds a directory cursor's block
  * and reads an inode, or an xattr cursor's block and reads an out-of-line
- * value (core/dir.c, core/xattr.c): it holds one entry while it waits for
+ * value (core/read/dir.c, core/read/xattr.c): it holds one entry while it waits for
  * another. That is what lets a lost wakeup turn into a hang: a sleeper
  * that holds an entry cannot free it. The nesting rule must not let two
  * holders fill both entries while each waits for a block neither holds,

@@ -8,7 +8,7 @@
  * No compressor is involved: every metadata block is stored uncompressed
  * (header bit 15 set) and every data block is flagged uncompressed (bit 24).
  * The superblock still names gzip, as mksquashfs would. Every field is
- * written with the little-endian helpers of core/le.h; nothing is cast.
+ * written with the little-endian helpers of core/util/le.h; nothing is cast.
  *
  * The valid image ("ok") holds:  hello (file, "hi\n"), link -> hello, sub/.
  * Each other KIND changes one thing; see the table at the end.
