@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "error.h"
 #include "file.h"
@@ -69,16 +70,9 @@ static void report(void *ctx, const char *path, const char *check, const char *d
 	struct result *r = ctx;
 	struct problem *p;
 
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-
-		p = realloc(r->p, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->p = p;
-		r->cap = cap;
+	if (SQK_ARRAY_GROW(r->p, r->cap, r->n + 1)) {
+		r->nomem = 1;
+		return;
 	}
 	p = &r->p[r->n];
 	p->path = strdup(path);

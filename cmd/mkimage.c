@@ -6,11 +6,8 @@
  * temporary file is removed and an existing IMAGE is left untouched.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "compressor.h"
 #include "error.h"
 #include "file.h"
 #include "format.h"
 #include "mkfs.h"
+#include "outfile.h"
 #include "pool.h"
 #include "progress.h"
 
@@ -130,15 +129,8 @@ struct strv {
 
 static int strv_add(struct strv *s, const char *str)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (SQK_ARRAY_GROW(s->v, s->cap, s->n + 1))
+		return -1;
 	s->v[s->n] = strdup(str);
 	return s->v[s->n] ? (int)s->n++ : -1;
 }
@@ -148,31 +140,6 @@ static void strv_free(struct strv *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i]);
 	free(s->v);
-}
-
-/* The temporary image, for the signal handler: a fixed buffer, no allocation. */
-static char tmp_path[PATH_MAX + 64];
-static volatile sig_atomic_t tmp_live;
-
-static void on_signal(int sig)
-{
-	if (tmp_live)
-		unlink(tmp_path);
-	tmp_live = 0;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_handlers(void)
-{
-	struct sigaction sa;
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 /*
@@ -489,18 +456,52 @@ static void report(struct sqk_mkfs *m, const char *image, int err)
 		sqk_error_code(path, err);
 }
 
+/* The output file; the logic is core/util/outfile's, the messages are these. */
+static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
+		       struct sqk_outfile **of)
+{
+	uint64_t dev[2], ino[2];
+	unsigned n, i;
+	int err = sqk_outfile_create(image, force, of);
+
+	switch (err) {
+	case 0:
+		break;
+	case SQK_ERR_EXIST:
+		sqk_error(image, "file exists (use --force to overwrite it)");
+		return EXIT_FAIL;
+	case SQK_ERR_ARG:
+		sqk_error(image, "is a directory");
+		return EXIT_FAIL;
+	case SQK_ERR_OVERFLOW:
+		sqk_error(image, "path too long");
+		return EXIT_FAIL;
+	case SQK_ERR_IO:
+		sqk_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
+		return EXIT_FAIL;
+	default:
+		report(NULL, image, err);
+		return EXIT_FAIL;
+	}
+	/* Never read the image being written, nor the one it replaces. */
+	n = sqk_outfile_ids(*of, dev, ino);
+	for (i = 0; i < n; i++) {
+		o->skip_dev[o->nskip] = dev[i];
+		o->skip_ino[o->nskip++] = ino[i];
+	}
+	return 0;
+}
+
 int cmd_mkimage(int argc, char **argv)
 {
 	struct args a;
 	struct sqk_mkfs *m = NULL;
 	struct sqk_mkfs_stats st;
-	struct sqk_file *out = NULL;
+	struct sqk_outfile *of = NULL;
+	struct sqk_file *out;
 	struct sqk_progress *bar = NULL;
 	const char *image, *epoch;
-	struct stat ist;
-	int rc, err = 0, fd = -1, nsrc, image_exists;
-	mode_t mask;
-	char *slash;
+	int rc, err = 0, nsrc, e;
 
 	memset(&a, 0, sizeof(a));
 	rc = parse_args(argc, argv, &a);
@@ -536,76 +537,14 @@ int cmd_mkimage(int argc, char **argv)
 	a.o.excludes = (const char *const *)a.excludes.v;
 	a.o.nexcludes = a.excludes.n;
 
-	image_exists = stat(image, &ist) == 0;
-	if (image_exists && !a.force) {
-		sqk_error(image, "file exists (use --force to overwrite it)");
-		rc = EXIT_FAIL;
+	rc = open_output(image, a.force, &a.o, &of);
+	if (rc)
 		goto done;
-	}
-	if (image_exists && S_ISDIR(ist.st_mode)) {
-		sqk_error(image, "is a directory");
-		rc = EXIT_FAIL;
-		goto done;
-	}
-	if (image_exists) {
-		a.o.skip_dev[a.o.nskip] = ist.st_dev;
-		a.o.skip_ino[a.o.nskip++] = ist.st_ino;
-	}
-
-	/* The temporary file sits beside IMAGE so the final rename stays in one filesystem. */
-	slash = strrchr(image, '/');
-	if (strlen(image) > PATH_MAX) {
-		sqk_error(image, "path too long");
-		rc = EXIT_FAIL;
-		goto done;
-	}
-	if (slash)
-		snprintf(tmp_path, sizeof(tmp_path), "%.*s/.%s.XXXXXX", (int)(slash - image), image,
-			 slash + 1);
-	else
-		snprintf(tmp_path, sizeof(tmp_path), ".%s.XXXXXX", image);
-	install_handlers();
-	{
-		sigset_t block, old;
-
-		/* A signal between creating the file and noting it would leave it behind. */
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGHUP);
-		sigaddset(&block, SIGQUIT);
-		sigprocmask(SIG_BLOCK, &block, &old);
-		fd = mkostemp(tmp_path, O_CLOEXEC);
-		if (fd >= 0)
-			tmp_live = 1;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	}
-	if (fd < 0) {
-		sqk_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
-		rc = EXIT_FAIL;
-		goto done;
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	{
-		struct stat tst;
-
-		if (fstat(fd, &tst) == 0) {
-			a.o.skip_dev[a.o.nskip] = tst.st_dev;
-			a.o.skip_ino[a.o.nskip++] = tst.st_ino;
-		}
-	}
-	out = sqk_file_fdopen(fd, 1);
-	if (!out) {
-		close(fd);
-		err = SQK_ERR_NOMEM;
-		goto fail;
-	}
+	out = sqk_outfile_file(of);
 	bar = sqk_progress_start(0, NULL, a.quiet);
 	if (bar) {
 		progress_polling = 1;
-		sqk_progress_poll(bar, image_bytes, (void *)(intptr_t)fd);
+		sqk_progress_poll(bar, image_bytes, (void *)(intptr_t)sqk_file_fd(out));
 		a.o.progress = progress_cb;
 		a.o.progress_ctx = bar;
 	}
@@ -621,31 +560,20 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_add_listing(m, a.listings.v[i]);
 	if (!err)
 		err = sqk_mkfs_finish(m, &st);
-	sqk_progress_finish(bar, !err);
-	bar = NULL;
 	if (err)
 		goto fail;
-	sqk_file_destroy(out);
-	out = NULL;
-	if (a.force) {
-		rc = rename(tmp_path, image);
-	} else {
-		/* Never replace an IMAGE that appeared while we were building. */
-		rc = renameat2(AT_FDCWD, tmp_path, AT_FDCWD, image, RENAME_NOREPLACE);
-		if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
-			rc = link(tmp_path, image);
-			if (rc == 0)
-				unlink(tmp_path);
-		}
-	}
-	if (rc != 0) {
-		sqk_error(image, "%s", strerror(errno));
-		unlink(tmp_path);
-		tmp_live = 0;
+	/* The bar completes once the image is in place; the commit's errno outlives it. */
+	err = sqk_outfile_commit(of);
+	of = NULL;
+	e = errno;
+	sqk_progress_finish(bar, !err);
+	bar = NULL;
+	errno = e;
+	if (err) {
+		sqk_error_code(image, err);
 		rc = EXIT_FAIL;
 		goto done;
 	}
-	tmp_live = 0;
 	if (a.stats || a.json)
 		print_stats(&st, &a.o, image, a.json);
 	rc = EXIT_OK;
@@ -659,13 +587,9 @@ fail:
 		report(m, image, err);
 		rc = EXIT_FAIL;
 	}
-	sqk_file_destroy(out);
-	out = NULL;
-	unlink(tmp_path);
-	tmp_live = 0;
 done:
+	sqk_outfile_abort(of);
 	sqk_mkfs_destroy(m);
-	sqk_file_destroy(out);
 	strv_free(&a.comp_opts);
 	strv_free(&a.excludes);
 	strv_free(&a.listings);

@@ -14,70 +14,28 @@
 #include "cache.h"
 #include "cache_internal.h"
 #include "error.h"
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
+#include "hash.h"
 
 /* The set of blocks ever filled, so a second fill counts as a refill. */
 static int seen_insert(struct sqk_cache *c, uint64_t block)
 {
-	size_t i;
-
-	if ((c->seen_count + 1) * 2 > c->seen_cap) {
-		size_t cap = c->seen_cap ? c->seen_cap * 2 : 1024, j;
-		uint64_t *tab = malloc(cap * sizeof(*tab));
-
-		if (!tab)
-			return -1;
-		memset(tab, 0xff, cap * sizeof(*tab));
-		for (j = 0; j < c->seen_cap; j++) {
-			uint64_t b = c->seen[j];
-
-			if (b == SQK_CACHE_NO_BLOCK)
-				continue;
-			for (i = hash64(b) & (cap - 1); tab[i] != SQK_CACHE_NO_BLOCK; i = (i + 1) & (cap - 1))
-				;
-			tab[i] = b;
-		}
-		free(c->seen);
-		c->seen = tab;
-		c->seen_cap = cap;
-	}
-	for (i = hash64(block) & (c->seen_cap - 1); c->seen[i] != SQK_CACHE_NO_BLOCK;
-	     i = (i + 1) & (c->seen_cap - 1))
-		if (c->seen[i] == block)
-			return 1;
-	c->seen[i] = block;
-	c->seen_count++;
-	return 0;
+	if (sqk_hash_get(&c->seen, block))
+		return 1;
+	return sqk_hash_add(&c->seen, block, 1) ? -1 : 0;
 }
 
-static unsigned bucket_of(const struct sqk_cache *c, uint64_t block)
-{
-	return (unsigned)(hash64(block) & (c->nbuckets - 1));
-}
-
+/*
+ * The index by block position, for SQK_LOOKUP_HASH: entry index + 1. It
+ * is reserved for every entry at creation, so adding never allocates.
+ */
 static void hash_remove(struct sqk_cache *c, unsigned idx)
 {
-	int *p = &c->buckets[bucket_of(c, c->entry[idx].block)];
-
-	while (*p >= 0 && *p != (int)idx)
-		p = &c->hnext[*p];
-	if (*p == (int)idx)
-		*p = c->hnext[idx];
+	sqk_hash_remove(&c->index, c->entry[idx].block, idx + 1);
 }
 
 static void hash_insert(struct sqk_cache *c, unsigned idx)
 {
-	unsigned b = bucket_of(c, c->entry[idx].block);
-
-	c->hnext[idx] = c->buckets[b];
-	c->buckets[b] = (int)idx;
+	sqk_hash_add(&c->index, c->entry[idx].block, idx + 1);
 }
 
 static struct sqk_cache_entry *lookup(struct sqk_cache *c, uint64_t block, uint32_t info)
@@ -85,11 +43,12 @@ static struct sqk_cache_entry *lookup(struct sqk_cache *c, uint64_t block, uint3
 	unsigned i, n;
 
 	if (c->lookup == SQK_LOOKUP_HASH) {
-		int j;
+		struct sqk_hash_iter it;
+		uint64_t v;
 
-		for (j = c->buckets[bucket_of(c, block)]; j >= 0; j = c->hnext[j])
-			if (c->entry[j].block == block && c->entry[j].info == info)
-				return &c->entry[j];
+		for (v = sqk_hash_first(&c->index, block, &it); v; v = sqk_hash_next(&it))
+			if (c->entry[v - 1].info == info)
+				return &c->entry[v - 1];
 		return NULL;
 	}
 	for (i = c->curr_blk, n = 0; n < c->entries; n++) {
@@ -303,14 +262,8 @@ struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t bl
 	c->stall_ms = 1000;
 	pthread_mutex_init(&c->lock, NULL);
 	c->entry = calloc(entries, sizeof(*c->entry));
-	c->hnext = calloc(entries, sizeof(*c->hnext));
-	for (c->nbuckets = 1; c->nbuckets < 2 * entries; c->nbuckets *= 2)
-		;
-	c->buckets = malloc(c->nbuckets * sizeof(*c->buckets));
-	if (!c->entry || !c->hnext || !c->buckets)
+	if (!c->entry || sqk_hash_reserve(&c->index, entries))
 		goto fail;
-	for (i = 0; i < c->nbuckets; i++)
-		c->buckets[i] = -1;
 	for (i = 0; i < entries; i++) {
 		c->entry[i].block = SQK_CACHE_NO_BLOCK;
 		c->entry[i].cache = c;
@@ -333,9 +286,8 @@ void sqk_cache_destroy(struct sqk_cache *c)
 	for (i = 0; c->entry && i < c->entries; i++)
 		free(c->entry[i].data);
 	free(c->entry);
-	free(c->hnext);
-	free(c->buckets);
-	free(c->seen);
+	sqk_hash_release(&c->index);
+	sqk_hash_release(&c->seen);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

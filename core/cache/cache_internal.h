@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cache.h"
+#include "hash.h"
 
 /* A sleeping thread. Lives on its stack; woken through its own futex word. */
 struct sqk_waiter {
@@ -46,12 +47,10 @@ struct sqk_cache {
 	enum sqk_wait_policy policy_id;
 	enum sqk_lookup lookup;
 	unsigned stall_ms;
-	/* hash lookup */
-	int *buckets, *hnext;
-	unsigned nbuckets;
+	/* lookup by block position (SQK_LOOKUP_HASH): entry index + 1 */
+	struct sqk_hash index;
 	/* blocks ever filled, for refills */
-	uint64_t *seen;
-	size_t seen_cap, seen_count;
+	struct sqk_hash seen;
 	/* capacity waiters, FIFO */
 	struct sqk_waiter *head, *tail;
 	unsigned queued;

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "array.h"
 #include "bench.h"
 #include "data.h"
 #include "error.h"
@@ -37,7 +38,7 @@ int sqk_workload_parse(const char *name, enum sqk_workload *out)
 struct index_sink {
 	struct sqk_sink sink;
 	struct sqk_bench_files *f;
-	size_t cap;
+	size_t path_cap, size_cap;
 };
 
 static int ix_dir(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
@@ -53,20 +54,9 @@ static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 
 	if (sqfs_basic_type(ino->type) != SQFS_FILE)
 		return 0;
-	if (f->count == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 1024;
-		char **p = realloc(f->path, cap * sizeof(*p));
-		uint64_t *z;
-
-		if (!p)
-			return SQK_ERR_NOMEM;
-		f->path = p;
-		z = realloc(f->size, cap * sizeof(*z));
-		if (!z)
-			return SQK_ERR_NOMEM;
-		f->size = z;
-		x->cap = cap;
-	}
+	if (SQK_ARRAY_GROW(f->path, x->path_cap, f->count + 1) ||
+	    SQK_ARRAY_GROW(f->size, x->size_cap, f->count + 1))
+		return SQK_ERR_NOMEM;
 	f->path[f->count] = strdup(path);
 	if (!f->path[f->count])
 		return SQK_ERR_NOMEM;
@@ -76,7 +66,7 @@ static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 
 int sqk_bench_index(struct sqk_image *img, struct sqk_bench_files *f)
 {
-	struct index_sink x = {{ix_dir, ix_dir, ix_node}, f, 0};
+	struct index_sink x = {{ix_dir, ix_dir, ix_node}, f, 0, 0};
 	uint32_t bs = sqk_image_super(img)->block_size;
 	struct sqk_walk w;
 	size_t i;

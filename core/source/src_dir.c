@@ -9,20 +9,23 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
+#include "hash.h"
 #include "format.h"
 #include "src.h"
 
 /* Inodes seen with more than one link, to share their node. */
-struct link_slot {
+struct link {
 	dev_t dev;
 	ino_t ino;
 	struct sqk_node *node;
 };
 
 struct link_map {
-	struct link_slot *slots;
-	size_t n, used;
+	struct sqk_hash by_inode; /* link_key -> index + 1 */
+	struct link *v;
+	size_t n, cap;
 };
 
 void sqk_src_ctx_release(struct sqk_src_ctx *c)
@@ -30,49 +33,43 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c)
 	struct link_map *m = c->links;
 
 	if (m) {
-		free(m->slots);
+		sqk_hash_release(&m->by_inode);
+		free(m->v);
 		free(m);
 	}
 	c->links = NULL;
 }
 
-static size_t link_hash(dev_t dev, ino_t ino)
+static uint64_t link_key(dev_t dev, ino_t ino)
 {
-	return (size_t)(((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev);
+	return ((uint64_t)ino * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev;
 }
 
-static struct link_slot *link_find(struct link_map *m, dev_t dev, ino_t ino)
+/* The map, made on the first inode with several links. */
+static struct link_map *link_map(struct sqk_src_ctx *c)
 {
-	size_t i = link_hash(dev, ino) & (m->n - 1);
-
-	while (m->slots[i].node && !(m->slots[i].dev == dev && m->slots[i].ino == ino))
-		i = (i + 1) & (m->n - 1);
-	return &m->slots[i];
+	if (!c->links)
+		c->links = calloc(1, sizeof(struct link_map));
+	return c->links;
 }
 
-static int link_map_room(struct sqk_src_ctx *c)
+static struct sqk_node *link_find(const struct link_map *m, dev_t dev, ino_t ino)
 {
-	struct link_map *m = c->links;
-	size_t i;
+	struct sqk_hash_iter it;
+	uint64_t v;
 
-	if (!m) {
-		m = calloc(1, sizeof(*m));
-		if (!m)
-			return SQK_ERR_NOMEM;
-		c->links = m;
-	}
-	if ((m->used + 1) * 2 > m->n) {
-		struct link_map nm = {.n = m->n ? m->n * 2 : 256, .used = m->used};
+	for (v = sqk_hash_first(&m->by_inode, link_key(dev, ino), &it); v; v = sqk_hash_next(&it))
+		if (m->v[v - 1].dev == dev && m->v[v - 1].ino == ino)
+			return m->v[v - 1].node;
+	return NULL;
+}
 
-		nm.slots = calloc(nm.n, sizeof(*nm.slots));
-		if (!nm.slots)
-			return SQK_ERR_NOMEM;
-		for (i = 0; i < m->n; i++)
-			if (m->slots[i].node)
-				*link_find(&nm, m->slots[i].dev, m->slots[i].ino) = m->slots[i];
-		free(m->slots);
-		*m = nm;
-	}
+static int link_add(struct link_map *m, dev_t dev, ino_t ino, struct sqk_node *node)
+{
+	if (SQK_ARRAY_GROW(m->v, m->cap, m->n + 1) ||
+	    sqk_hash_add(&m->by_inode, link_key(dev, ino), m->n + 1))
+		return SQK_ERR_NOMEM;
+	m->v[m->n++] = (struct link){dev, ino, node};
 	return 0;
 }
 
@@ -156,23 +153,6 @@ struct walk {
 	size_t img_cap;
 };
 
-static int grow(char **buf, size_t *cap, size_t need)
-{
-	if (need > *cap) {
-		size_t n = *cap ? *cap : 256;
-		char *p;
-
-		while (n < need)
-			n *= 2;
-		p = realloc(*buf, n);
-		if (!p)
-			return SQK_ERR_NOMEM;
-		*buf = p;
-		*cap = n;
-	}
-	return 0;
-}
-
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -186,13 +166,13 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 	struct sqk_src_ctx *c = w->c;
 	size_t nlen = strlen(name);
 	struct sqk_node *node = NULL;
-	struct link_slot *ls = NULL;
+	struct link_map *links = NULL;
 	struct stat st;
 	unsigned type;
 	int err, i;
 
-	if (grow(&w->host, &w->host_cap, hlen + nlen + 2) ||
-	    grow(&w->img, &w->img_cap, ilen + nlen + 2))
+	if (SQK_ARRAY_GROW(w->host, w->host_cap, hlen + nlen + 2) ||
+	    SQK_ARRAY_GROW(w->img, w->img_cap, ilen + nlen + 2))
 		return SQK_ERR_NOMEM;
 	w->host[hlen] = '/';
 	memcpy(w->host + hlen + 1, name, nlen + 1);
@@ -235,11 +215,10 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		return SQK_ERR_UNSUPPORTED;
 	}
 	if (type != SQFS_DIR && st.st_nlink > 1 && !c->no_hardlinks) {
-		err = link_map_room(c);
-		if (err)
-			return err;
-		ls = link_find(c->links, st.st_dev, st.st_ino);
-		node = ls->node;
+		links = link_map(c);
+		if (!links)
+			return SQK_ERR_NOMEM;
+		node = link_find(links, st.st_dev, st.st_ino);
 	}
 	if (!node) {
 		node = sqk_tree_node(c->tree, type);
@@ -276,11 +255,10 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			if (err)
 				return err;
 		}
-		if (ls) {
-			ls->dev = st.st_dev;
-			ls->ino = st.st_ino;
-			ls->node = node;
-			((struct link_map *)c->links)->used++;
+		if (links) {
+			err = link_add(links, st.st_dev, st.st_ino, node);
+			if (err)
+				return err;
 		}
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
@@ -317,16 +295,9 @@ static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *d
 		if (de->d_name[0] == '.' &&
 		    (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			char **p = realloc(names, nc * sizeof(*p));
-
-			if (!p) {
-				err = SQK_ERR_NOMEM;
-				break;
-			}
-			names = p;
-			cap = nc;
+		if (SQK_ARRAY_GROW(names, cap, n + 1)) {
+			err = SQK_ERR_NOMEM;
+			break;
 		}
 		names[n] = strdup(de->d_name);
 		if (!names[n]) {
@@ -379,7 +350,7 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 	}
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	if (grow(&w.host, &w.host_cap, len + 2) || grow(&w.img, &w.img_cap, 16)) {
+	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 2) || SQK_ARRAY_GROW(w.img, w.img_cap, 16)) {
 		free(w.host);
 		return SQK_ERR_NOMEM;
 	}

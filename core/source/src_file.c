@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
 #include "src.h"
 
@@ -99,17 +100,10 @@ static int map_extents(int fd, uint64_t size, struct extent **out, size_t *n, ui
 		}
 		if ((uint64_t)h > size)
 			h = (off_t)size;
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			struct extent *e = realloc(ext, nc * sizeof(*e));
-
-			if (!e) {
-				free(ext);
-				errno = ENOMEM;
-				return -1;
-			}
-			ext = e;
-			cap = nc;
+		if (SQK_ARRAY_GROW(ext, cap, cnt + 1)) {
+			free(ext);
+			errno = ENOMEM;
+			return -1;
 		}
 		ext[cnt++] = (struct extent){(uint64_t)d, (uint64_t)h};
 		if ((uint64_t)h <= off) /* no progress: give up on the map */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
 #include "file.h"
 
@@ -157,17 +158,12 @@ static int mem_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_
 	if (end < off || end > SIZE_MAX / 2)
 		return SQK_ERR_NOSPACE;
 	if (end > mf->cap) {
-		size_t cap = mf->cap ? mf->cap : 4096;
-		uint8_t *p;
+		size_t old = mf->cap;
 
-		while (cap < end)
-			cap *= 2;
-		p = realloc(mf->data, cap);
-		if (!p)
+		if (SQK_ARRAY_GROW(mf->data, mf->cap, (size_t)end))
 			return SQK_ERR_NOMEM;
-		memset(p + mf->cap, 0, cap - mf->cap);
-		mf->data = p;
-		mf->cap = cap;
+		/* A write past the end leaves a gap that reads as zeros. */
+		memset(mf->data + old, 0, mf->cap - old);
 	}
 	memcpy(mf->data + off, buf, len);
 	if (end > mf->len)

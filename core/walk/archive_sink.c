@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include "archive_sink.h"
+#include "array.h"
 #include "cache.h"
 #include "data.h"
 #include "error.h"
@@ -54,14 +55,8 @@ static const char *member(struct sqk_archive_sink *s, const char *path)
 {
 	size_t len = strlen(path) + 3;
 
-	if (len > s->name_cap) {
-		char *p = realloc(s->name, len);
-
-		if (!p)
-			return NULL;
-		s->name = p;
-		s->name_cap = len;
-	}
+	if (SQK_ARRAY_GROW(s->name, s->name_cap, len))
+		return NULL;
 	if (*path)
 		snprintf(s->name, s->name_cap, "./%s", path);
 	else

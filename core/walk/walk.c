@@ -3,74 +3,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dir.h"
 #include "error.h"
 #include "format.h"
+#include "hash.h"
 #include "image.h"
 #include "walk.h"
 
-/* Inode number -> first path, for hard links; and directories seen. */
-struct seen {
-	uint32_t number;
-	char *path; /* NULL for a directory */
-};
-
+/* Directories seen, and the first path of every inode with several links. */
 struct walk_state {
 	struct sqk_walk *w;
-	struct seen *tab;
-	size_t cap, count;
+	struct sqk_hash seen; /* inode number -> index + 1 into paths */
+	char **paths;	      /* NULL for a directory */
+	size_t npaths, paths_cap;
 	char path[4096 + 256];
 	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
 };
 
-static size_t slot(const struct walk_state *st, uint32_t number)
+/* Was number seen? *path is then its first path, NULL for a directory. */
+static int seen_find(const struct walk_state *st, uint32_t number, const char **path)
 {
-	return (number * 2654435761u) & (st->cap - 1);
-}
+	uint64_t v = sqk_hash_get(&st->seen, number);
 
-static struct seen *seen_find(struct walk_state *st, uint32_t number)
-{
-	size_t i;
-
-	if (!st->cap)
-		return NULL;
-	for (i = slot(st, number); st->tab[i].number; i = (i + 1) & (st->cap - 1))
-		if (st->tab[i].number == number)
-			return &st->tab[i];
-	return NULL;
+	if (v)
+		*path = st->paths[v - 1];
+	return v != 0;
 }
 
 static int seen_add(struct walk_state *st, uint32_t number, const char *path)
 {
-	size_t i;
+	char *copy = NULL;
 
-	if ((st->count + 1) * 2 > st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 256, j;
-		struct seen *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return SQK_ERR_NOMEM;
-		for (j = 0; j < st->cap; j++) {
-			if (!st->tab[j].number)
-				continue;
-			for (i = (st->tab[j].number * 2654435761u) & (cap - 1); tab[i].number;
-			     i = (i + 1) & (cap - 1))
-				;
-			tab[i] = st->tab[j];
-		}
-		free(st->tab);
-		st->tab = tab;
-		st->cap = cap;
-	}
-	for (i = slot(st, number); st->tab[i].number; i = (i + 1) & (st->cap - 1))
-		;
-	st->tab[i].number = number;
+	if (SQK_ARRAY_GROW(st->paths, st->paths_cap, st->npaths + 1))
+		return SQK_ERR_NOMEM;
 	if (path) {
-		st->tab[i].path = strdup(path);
-		if (!st->tab[i].path)
+		copy = strdup(path);
+		if (!copy)
 			return SQK_ERR_NOMEM;
 	}
-	st->count++;
+	if (sqk_hash_add(&st->seen, number, st->npaths + 1)) {
+		free(copy);
+		return SQK_ERR_NOMEM;
+	}
+	st->paths[st->npaths++] = copy;
 	return 0;
 }
 
@@ -100,9 +76,9 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 {
 	struct sqk_walk *w = st->w;
 	struct sqk_inode ino;
-	struct seen *s;
+	const char *first = NULL;
 	unsigned i;
-	int err;
+	int err, seen;
 
 	err = sqk_inode_read(w->img, ent->ref, &ino);
 	if (err)
@@ -115,7 +91,7 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 		for (i = 0; i <= depth; i++)
 			if (st->stack[i] == ino.number)
 				err = SQK_ERR_LOOP;
-		if (!err && seen_find(st, ino.number))
+		if (!err && seen_find(st, ino.number, &first))
 			err = SQK_ERR_LOOP; /* a directory reached twice */
 		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
 			err = SQK_ERR_OVERFLOW;
@@ -128,12 +104,12 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 		sqk_inode_free(&ino);
 		return err;
 	}
-	s = seen_find(st, ino.number);
-	if (s && !s->path)
+	seen = seen_find(st, ino.number, &first);
+	if (seen && !first)
 		err = SQK_ERR_LOOP; /* a directory's number on a non-directory */
-	if (!err && s) {
+	if (!err && seen) {
 		w->links++;
-		err = w->sink->node(w->sink, st->path, &ino, s->path);
+		err = w->sink->node(w->sink, st->path, &ino, first);
 	} else if (!err) {
 		if (ino.nlink > 1)
 			err = seen_add(st, ino.number, st->path);
@@ -160,16 +136,9 @@ static int read_listing(struct sqk_image *img, struct sqk_inode *dir, struct sqk
 
 	err = sqk_dir_open(img, dir, &it);
 	while (!err) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct sqk_dirent *p = realloc(ents, ncap * sizeof(*p));
-
-			if (!p) {
-				err = SQK_ERR_NOMEM;
-				break;
-			}
-			ents = p;
-			cap = ncap;
+		if (SQK_ARRAY_GROW(ents, cap, n + 1)) {
+			err = SQK_ERR_NOMEM;
+			break;
 		}
 		err = sqk_dir_next(&it, &ents[n]);
 		if (err == 1) {
@@ -257,9 +226,10 @@ int sqk_walk(struct sqk_walk *w)
 	if (err)
 		snprintf(w->err_path, sizeof(w->err_path), "/%s", st.path);
 	sqk_inode_free(&root);
-	for (i = 0; i < st.cap; i++)
-		free(st.tab[i].path);
-	free(st.tab);
+	for (i = 0; i < st.npaths; i++)
+		free(st.paths[i]);
+	free(st.paths);
+	sqk_hash_release(&st.seen);
 	return err;
 }
 

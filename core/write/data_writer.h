@@ -27,8 +27,7 @@ struct sqk_file_data {
 	uint32_t nblocks;
 	uint32_t frag, frag_offset;
 	uint64_t tail_hash;
-	uint64_t hash;		    /* of the whole content, for dedup */
-	struct sqk_file_data *next; /* dedup chain */
+	uint64_t hash; /* of the whole content, for dedup */
 };
 
 struct sqk_data_opts {

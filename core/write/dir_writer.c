@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dir_writer.h"
 #include "error.h"
 #include "format.h"
@@ -22,18 +23,8 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 	struct sqk_dir_result *r = s->res;
 	size_t need = r->index_len + 12 + len;
 
-	if (need > s->index_cap) {
-		size_t cap = s->index_cap ? s->index_cap * 2 : 256;
-		uint8_t *p;
-
-		while (cap < need)
-			cap *= 2;
-		p = realloc(r->index, cap);
-		if (!p)
-			return SQK_ERR_NOMEM;
-		r->index = p;
-		s->index_cap = cap;
-	}
+	if (SQK_ARRAY_GROW(r->index, s->index_cap, need))
+		return SQK_ERR_NOMEM;
 	put_le32(r->index + r->index_len, index);
 	put_le32(r->index + r->index_len + 4, start);
 	put_le32(r->index + r->index_len + 8, len - 1);

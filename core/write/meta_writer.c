@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "format.h"
 #include "le.h"
@@ -35,15 +36,8 @@ void sqk_mw_release(struct sqk_meta_writer *mw)
 static int emit(struct sqk_meta_writer *mw, const uint8_t *blk, size_t len)
 {
 	if (mw->keep_starts) {
-		if (mw->nstarts == mw->starts_cap) {
-			size_t cap = mw->starts_cap ? mw->starts_cap * 2 : 16;
-			uint64_t *s = realloc(mw->starts, cap * sizeof(*s));
-
-			if (!s)
-				return SQK_ERR_NOMEM;
-			mw->starts = s;
-			mw->starts_cap = cap;
-		}
+		if (SQK_ARRAY_GROW(mw->starts, mw->starts_cap, mw->nstarts + 1))
+			return SQK_ERR_NOMEM;
 		mw->starts[mw->nstarts++] = mw->out_len;
 	}
 	if (mw->file) {
@@ -52,18 +46,8 @@ static int emit(struct sqk_meta_writer *mw, const uint8_t *blk, size_t len)
 		if (err)
 			return err;
 	} else {
-		if (mw->out_len + len > mw->mem_cap) {
-			size_t cap = mw->mem_cap ? mw->mem_cap * 2 : 65536;
-			uint8_t *m;
-
-			while (cap < mw->out_len + len)
-				cap *= 2;
-			m = realloc(mw->mem, cap);
-			if (!m)
-				return SQK_ERR_NOMEM;
-			mw->mem = m;
-			mw->mem_cap = cap;
-		}
+		if (SQK_ARRAY_GROW(mw->mem, mw->mem_cap, mw->out_len + len))
+			return SQK_ERR_NOMEM;
 		memcpy(mw->mem + mw->out_len, blk, len);
 	}
 	mw->out_len += len;

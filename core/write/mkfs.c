@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "data_writer.h"
 #include "dir_writer.h"
 #include "error.h"
@@ -228,7 +229,8 @@ static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
 			struct sqk_meta_writer *dmw, struct sqk_mkfs_stats *st)
 {
 	struct sqk_dir_entry *ents = NULL;
-	uint32_t ents_cap = 0, i, k;
+	size_t ents_cap = 0;
+	uint32_t i, k;
 	int err = 0;
 
 	for (i = 0; i < m->count && !err; i++) {
@@ -251,15 +253,9 @@ static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
 			break;
 		switch (n->type) {
 		case SQFS_DIR:
-			if (n->dir.n > ents_cap) {
-				struct sqk_dir_entry *e = realloc(ents, n->dir.n * sizeof(*e));
-
-				if (!e) {
-					err = SQK_ERR_NOMEM;
-					break;
-				}
-				ents = e;
-				ents_cap = n->dir.n;
+			if (SQK_ARRAY_GROW(ents, ents_cap, n->dir.n)) {
+				err = SQK_ERR_NOMEM;
+				break;
 			}
 			for (k = 0; k < n->dir.n; k++) {
 				struct sqk_dirent *d = &n->dir.ents[k];
@@ -356,7 +352,7 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	if (err)
 		return err;
 	st->image_size = padded;
-	return m->out->sync(m->out);
+	return 0;
 }
 
 int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)

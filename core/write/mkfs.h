@@ -4,8 +4,9 @@
 
 /*
  * Build an image: sources -> tree -> block pipeline -> metadata ->
- * superblock. The caller owns the output file (a temporary one it renames
- * into place) and prints; this only returns codes and says where.
+ * superblock. The caller owns the output file (an sqk_outfile, which
+ * syncs it and renames it into place) and prints; this only returns codes
+ * and says where.
  */
 #include <stdint.h>
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "format.h"
 #include "le.h"
@@ -50,62 +51,26 @@ void sqk_id_table_init(struct sqk_id_table *t)
 void sqk_id_table_release(struct sqk_id_table *t)
 {
 	free(t->ids);
-	free(t->slots);
+	sqk_hash_release(&t->by_id);
 	memset(t, 0, sizeof(*t));
-}
-
-static uint32_t id_hash(uint32_t id)
-{
-	return (uint32_t)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32);
-}
-
-static int rehash(struct sqk_id_table *t)
-{
-	uint32_t n = t->nslots ? t->nslots * 2 : 64, i;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return SQK_ERR_NOMEM;
-	for (i = 0; i < t->count; i++) {
-		uint32_t h = id_hash(t->ids[i]) & (n - 1);
-
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
-	return 0;
 }
 
 int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx)
 {
-	uint32_t h;
+	uint64_t v = sqk_hash_get(&t->by_id, id);
 
-	if ((t->count + 1) * 2 > t->nslots && rehash(t))
-		return SQK_ERR_NOMEM;
-	for (h = id_hash(id) & (t->nslots - 1); t->slots[h]; h = (h + 1) & (t->nslots - 1)) {
-		if (t->ids[t->slots[h] - 1] == id) {
-			*idx = (uint16_t)(t->slots[h] - 1);
-			return 0;
-		}
+	if (v) {
+		*idx = (uint16_t)(v - 1);
+		return 0;
 	}
 	/* id_count is a u16: 65535 ids at most, never a wrapped counter. */
 	if (t->count >= SQK_MAX_IDS)
 		return SQK_ERR_OVERFLOW;
-	if (t->count == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 64;
-		uint32_t *ids = realloc(t->ids, cap * sizeof(*ids));
-
-		if (!ids)
-			return SQK_ERR_NOMEM;
-		t->ids = ids;
-		t->cap = cap;
-	}
+	if (SQK_ARRAY_GROW(t->ids, t->cap, t->count + 1) ||
+	    sqk_hash_add(&t->by_id, id, t->count + 1))
+		return SQK_ERR_NOMEM;
 	t->ids[t->count] = id;
-	t->slots[h] = ++t->count;
-	*idx = (uint16_t)(t->count - 1);
+	*idx = (uint16_t)t->count++;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "compressor.h"
 #include "file.h"
+#include "hash.h"
 
 /*
  * Write len bytes of entries at *pos as metadata blocks, then the lookup
@@ -23,9 +24,9 @@ int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *p
 /* The id table: distinct uids and gids, numbered by first use. */
 struct sqk_id_table {
 	uint32_t *ids; /* by index */
-	uint32_t count, cap;
-	uint32_t *slots; /* open hash of index + 1 */
-	uint32_t nslots;
+	uint32_t count;
+	size_t cap;
+	struct sqk_hash by_id; /* id -> index + 1 */
 };
 
 void sqk_id_table_init(struct sqk_id_table *t);

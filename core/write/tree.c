@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
+#include "hash.h"
 #include "format.h"
 #include "tree.h"
 
@@ -14,31 +16,32 @@ struct chunk {
 	char data[];
 };
 
-/* One hash of every (directory, name) pair: lookups for archives and listings. */
-struct slot {
+/*
+ * Every (directory, name) pair, found by one hash of both: lookups for
+ * archives and listings, and the duplicate check of every add. The pairs
+ * live in the arena; entry arrays move as they grow, the pairs do not.
+ */
+struct name_ref {
 	struct sqk_node *dir;
 	struct sqk_node *node;
 	const char *name;
 	uint32_t len;
-	uint32_t hash;
 };
 
 struct sqk_tree {
 	struct chunk *chunks;
 	struct sqk_node *root;
-	struct slot *slots;
-	size_t nslots, used;
+	struct sqk_hash names; /* name_hash -> struct name_ref * */
 };
 
-static uint32_t name_hash(const struct sqk_node *dir, const char *name, size_t len)
+static uint64_t name_hash(const struct sqk_node *dir, const char *name, size_t len)
 {
 	uint64_t h = (uint64_t)(uintptr_t)dir * 0x9e3779b97f4a7c15ull;
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ull;
-	h ^= h >> 29;
-	return (uint32_t)h | 1; /* 0 marks an empty slot */
+	return h;
 }
 
 void *sqk_tree_alloc(struct sqk_tree *t, size_t len)
@@ -92,9 +95,8 @@ struct sqk_tree *sqk_tree_create(void)
 
 	if (!t)
 		return NULL;
-	t->nslots = 1024;
-	t->slots = calloc(t->nslots, sizeof(*t->slots));
-	t->root = t->slots ? sqk_tree_node(t, SQFS_DIR) : NULL;
+	sqk_hash_init(&t->names);
+	t->root = sqk_tree_node(t, SQFS_DIR);
 	if (!t->root) {
 		sqk_tree_destroy(t);
 		return NULL;
@@ -114,8 +116,7 @@ void sqk_tree_destroy(struct sqk_tree *t)
 		next = c->next;
 		free(c);
 	}
-	/* Entry arrays are the only per-directory heap blocks. */
-	free(t->slots);
+	sqk_hash_release(&t->names);
 	free(t);
 }
 
@@ -124,46 +125,27 @@ struct sqk_node *sqk_tree_root(struct sqk_tree *t)
 	return t->root;
 }
 
-static struct slot *find_slot(struct sqk_tree *t, struct sqk_node *dir, const char *name,
-			      size_t len, uint32_t h)
+static struct name_ref *find_name(struct sqk_tree *t, struct sqk_node *dir, const char *name,
+				  size_t len, uint64_t h)
 {
-	size_t mask = t->nslots - 1, i = h & mask;
+	struct sqk_hash_iter it;
+	uint64_t v;
 
-	for (;; i = (i + 1) & mask) {
-		struct slot *s = &t->slots[i];
+	for (v = sqk_hash_first(&t->names, h, &it); v; v = sqk_hash_next(&it)) {
+		struct name_ref *r = (struct name_ref *)(uintptr_t)v;
 
-		if (!s->hash)
-			return s;
-		if (s->hash == h && s->dir == dir && s->len == len &&
-		    memcmp(s->name, name, len) == 0)
-			return s;
+		if (r->dir == dir && r->len == len && memcmp(r->name, name, len) == 0)
+			return r;
 	}
-}
-
-static int grow_slots(struct sqk_tree *t)
-{
-	struct slot *old = t->slots;
-	size_t n = t->nslots, i;
-
-	t->slots = calloc(n * 2, sizeof(*t->slots));
-	if (!t->slots) {
-		t->slots = old;
-		return SQK_ERR_NOMEM;
-	}
-	t->nslots = n * 2;
-	for (i = 0; i < n; i++)
-		if (old[i].hash)
-			*find_slot(t, old[i].dir, old[i].name, old[i].len, old[i].hash) = old[i];
-	free(old);
-	return 0;
+	return NULL;
 }
 
 struct sqk_node *sqk_tree_lookup(struct sqk_tree *t, struct sqk_node *dir, const char *name,
 				 size_t len)
 {
-	struct slot *s = find_slot(t, dir, name, len, name_hash(dir, name, len));
+	struct name_ref *r = find_name(t, dir, name, len, name_hash(dir, name, len));
 
-	return s->hash ? s->node : NULL;
+	return r ? r->node : NULL;
 }
 
 static int bad_name(const char *name, size_t len)
@@ -178,18 +160,18 @@ static int bad_name(const char *name, size_t len)
 int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len,
 		 struct sqk_node *node)
 {
-	uint32_t h;
-	struct slot *s;
+	uint64_t h;
+	struct name_ref *r;
 	struct sqk_dirent *e;
 
 	if (bad_name(name, len))
 		return SQK_ERR_BADNAME;
-	if ((t->used + 1) * 4 > t->nslots * 3 && grow_slots(t))
-		return SQK_ERR_NOMEM;
 	h = name_hash(dir, name, len);
-	s = find_slot(t, dir, name, len, h);
-	if (s->hash)
+	if (find_name(t, dir, name, len, h))
 		return SQK_ERR_EXIST;
+	r = sqk_tree_alloc(t, sizeof(*r));
+	if (!r)
+		return SQK_ERR_NOMEM;
 	if (dir->dir.n == dir->dir.cap) {
 		uint32_t cap = dir->dir.cap ? dir->dir.cap * 2 : 8;
 		struct sqk_dirent *ents = sqk_tree_alloc(t, cap * sizeof(*ents));
@@ -210,12 +192,11 @@ int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, siz
 	}
 	e->len = (uint32_t)len;
 	e->node = node;
-	s->dir = dir;
-	s->node = node;
-	s->name = e->name;
-	s->len = (uint32_t)len;
-	s->hash = h;
-	t->used++;
+	*r = (struct name_ref){dir, node, e->name, (uint32_t)len};
+	if (sqk_hash_add(&t->names, h, (uintptr_t)r)) {
+		dir->dir.n--;
+		return SQK_ERR_NOMEM;
+	}
 	if (node->type == SQFS_DIR) {
 		node->dir.parent = dir;
 		node->dir.name = e->name;
@@ -350,9 +331,7 @@ int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order_out, uint32_t *
 	struct sqk_node **order = NULL;
 	size_t n = 0, ocap = 0;
 
-	cap = 64;
-	stack = malloc(cap * sizeof(*stack));
-	if (!stack)
+	if (SQK_ARRAY_GROW(stack, cap, 64))
 		return SQK_ERR_NOMEM;
 	stack[depth++] = (struct frame){t->root, 0};
 	t->root->dir.nsubdirs = 0;
@@ -369,29 +348,16 @@ int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order_out, uint32_t *
 			if (node->type == SQFS_DIR) {
 				f->dir->dir.nsubdirs++;
 				node->dir.nsubdirs = 0;
-				if (depth == cap) {
-					struct frame *s = realloc(stack, cap * 2 * sizeof(*stack));
-
-					if (!s)
-						goto nomem;
-					stack = s;
-					cap *= 2;
-				}
+				if (SQK_ARRAY_GROW(stack, cap, depth + 1))
+					goto nomem;
 				stack[depth++] = (struct frame){node, 0};
 				continue;
 			}
 			if (node->flags & SQK_NODE_NUMBERED)
 				continue;
 		}
-		if (n == ocap) {
-			size_t c = ocap ? ocap * 2 : 1024;
-			struct sqk_node **o = realloc(order, c * sizeof(*o));
-
-			if (!o)
-				goto nomem;
-			order = o;
-			ocap = c;
-		}
+		if (SQK_ARRAY_GROW(order, ocap, n + 1))
+			goto nomem;
 		if (n >= UINT32_MAX - 2)
 			goto overflow;
 		order[n++] = node;

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
+#include "hash.h"
 #include "format.h"
 #include "le.h"
 #include "meta_writer.h"
@@ -19,25 +21,25 @@ struct kv {
 };
 
 struct sqk_xattr_set {
-	struct sqk_xattr_set *next; /* hash chain */
+	struct sqk_xattr_set *next; /* every set, for freeing */
 	uint64_t hash;
 	uint32_t count;
 	uint32_t id;
 	struct kv *kv;
 };
 
-/* Values already written, for out-of-line references. */
-struct value_slot {
-	uint64_t hash;
+/* A value already written, for out-of-line references. */
+struct value_ref {
 	const struct kv *kv;
 	uint64_t ref;
 };
 
 struct sqk_xattrs {
-	struct sqk_xattr_set **buckets;
-	size_t nbuckets, nsets;
+	struct sqk_hash sets; /* set hash -> struct sqk_xattr_set * */
+	struct sqk_xattr_set *all;
 	struct sqk_xattr_set **by_id;
-	uint32_t nids, ids_cap;
+	uint32_t nids;
+	size_t ids_cap;
 };
 
 static const struct {
@@ -66,30 +68,21 @@ struct sqk_xattrs *sqk_xattrs_create(void)
 
 	if (!x)
 		return NULL;
-	x->nbuckets = 256;
-	x->buckets = calloc(x->nbuckets, sizeof(*x->buckets));
-	if (!x->buckets) {
-		free(x);
-		return NULL;
-	}
+	sqk_hash_init(&x->sets);
 	return x;
 }
 
 void sqk_xattrs_destroy(struct sqk_xattrs *x)
 {
-	size_t i;
+	struct sqk_xattr_set *s, *next;
 
 	if (!x)
 		return;
-	for (i = 0; i < x->nbuckets; i++) {
-		struct sqk_xattr_set *s = x->buckets[i], *next;
-
-		for (; s; s = next) {
-			next = s->next;
-			free(s);
-		}
+	for (s = x->all; s; s = next) {
+		next = s->next;
+		free(s);
 	}
-	free(x->buckets);
+	sqk_hash_release(&x->sets);
 	free(x->by_id);
 	free(x);
 }
@@ -128,7 +121,9 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 		      struct sqk_xattr_set **out, unsigned *skipped)
 {
 	size_t bytes = 0, i, k, count = 0;
-	struct sqk_xattr_set *s, **b;
+	struct sqk_xattr_set *s;
+	struct sqk_hash_iter it;
+	uint64_t v;
 	char *p;
 
 	*out = NULL;
@@ -180,36 +175,21 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 		s->hash = bytes_hash(s->hash, s->kv[i].name, s->kv[i].name_len);
 		s->hash ^= s->kv[i].hash * 31;
 	}
-	b = &x->buckets[s->hash & (x->nbuckets - 1)];
-	for (struct sqk_xattr_set *o = *b; o; o = o->next) {
+	for (v = sqk_hash_first(&x->sets, s->hash, &it); v; v = sqk_hash_next(&it)) {
+		struct sqk_xattr_set *o = (struct sqk_xattr_set *)(uintptr_t)v;
+
 		if (set_equal(o, s)) {
 			free(s);
 			*out = o;
 			return 0;
 		}
 	}
-	s->next = *b;
-	*b = s;
-	x->nsets++;
-	if (x->nsets > x->nbuckets * 2) {
-		size_t nb = x->nbuckets * 4;
-		struct sqk_xattr_set **nbk = calloc(nb, sizeof(*nbk));
-
-		if (nbk) {
-			for (i = 0; i < x->nbuckets; i++) {
-				struct sqk_xattr_set *o = x->buckets[i], *next;
-
-				for (; o; o = next) {
-					next = o->next;
-					o->next = nbk[o->hash & (nb - 1)];
-					nbk[o->hash & (nb - 1)] = o;
-				}
-			}
-			free(x->buckets);
-			x->buckets = nbk;
-			x->nbuckets = nb;
-		}
+	if (sqk_hash_add(&x->sets, s->hash, (uintptr_t)s)) {
+		free(s);
+		return SQK_ERR_NOMEM;
 	}
+	s->next = x->all;
+	x->all = s;
 	*out = s;
 	return 0;
 }
@@ -219,15 +199,8 @@ uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set)
 	if (!set)
 		return SQFS_INVALID_XATTR;
 	if (set->id == SQFS_INVALID_XATTR) {
-		if (x->nids == x->ids_cap) {
-			uint32_t cap = x->ids_cap ? x->ids_cap * 2 : 64;
-			struct sqk_xattr_set **p = realloc(x->by_id, cap * sizeof(*p));
-
-			if (!p)
-				return SQFS_INVALID_XATTR;
-			x->by_id = p;
-			x->ids_cap = cap;
-		}
+		if (SQK_ARRAY_GROW(x->by_id, x->ids_cap, (size_t)x->nids + 1))
+			return SQFS_INVALID_XATTR;
 		set->id = x->nids;
 		x->by_id[x->nids++] = set;
 	}
@@ -239,38 +212,51 @@ uint32_t sqk_xattrs_count(const struct sqk_xattrs *x)
 	return x->nids;
 }
 
-/* Find or add a written value; *ref is 0-based position + 1, 0 when new. */
-static struct value_slot *value_find(struct value_slot *vs, size_t nvs, const struct kv *kv)
-{
-	size_t i = kv->hash & (nvs - 1);
+/* The values written so far, by value hash (index + 1 into refs). */
+struct values {
+	struct sqk_hash by_hash;
+	struct value_ref *refs;
+	size_t n, cap;
+};
 
-	for (;; i = (i + 1) & (nvs - 1)) {
-		if (!vs[i].kv)
-			return &vs[i];
-		if (vs[i].hash == kv->hash && vs[i].kv->value_len == kv->value_len &&
-		    memcmp(vs[i].kv->value, kv->value, kv->value_len) == 0)
-			return &vs[i];
+/* An equal value already written, or NULL. */
+static const struct value_ref *value_find(const struct values *vs, const struct kv *kv)
+{
+	struct sqk_hash_iter it;
+	uint64_t v;
+
+	for (v = sqk_hash_first(&vs->by_hash, kv->hash, &it); v; v = sqk_hash_next(&it)) {
+		const struct value_ref *r = &vs->refs[v - 1];
+
+		if (r->kv->value_len == kv->value_len &&
+		    memcmp(r->kv->value, kv->value, kv->value_len) == 0)
+			return r;
 	}
+	return NULL;
+}
+
+static int value_add(struct values *vs, const struct kv *kv, uint64_t ref)
+{
+	if (SQK_ARRAY_GROW(vs->refs, vs->cap, vs->n + 1) ||
+	    sqk_hash_add(&vs->by_hash, kv->hash, vs->n + 1))
+		return SQK_ERR_NOMEM;
+	vs->refs[vs->n++] = (struct value_ref){kv, ref};
+	return 0;
 }
 
 int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct sqk_file *f,
 		     uint64_t *pos, uint64_t *table)
 {
 	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
-	size_t nvs = 64, i;
-	struct value_slot *vs;
+	struct values vs = {.n = 0};
+	size_t i;
 	uint8_t *ids = NULL, hdr[16];
 	uint64_t kv_start = *pos, lookup;
 	int err = 0;
 
-	for (i = 0; i < x->nids; i++)
-		nvs += x->by_id[i]->count;
-	while (nvs & (nvs - 1))
-		nvs &= nvs - 1;
-	nvs *= 4;
-	vs = calloc(nvs, sizeof(*vs));
+	sqk_hash_init(&vs.by_hash);
 	ids = malloc((size_t)x->nids * SQFS_XATTR_ID_SIZE + 1);
-	if (!mw || !vs || !ids) {
+	if (!mw || !ids) {
 		err = SQK_ERR_NOMEM;
 		goto out;
 	}
@@ -282,8 +268,8 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 
 		for (k = 0; k < s->count && !err; k++) {
 			const struct kv *kv = &s->kv[k];
-			struct value_slot *slot = value_find(vs, nvs, kv);
-			int ool = slot->kv && kv->value_len > 8;
+			const struct value_ref *seen = value_find(&vs, kv);
+			int ool = seen && kv->value_len > 8;
 			uint8_t b[12];
 
 			put_le16(b, (uint16_t)(kv->type | (ool ? SQFS_XATTR_OOL : 0)));
@@ -295,17 +281,15 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 				break;
 			if (ool) {
 				put_le32(b, 8);
-				put_le64(b + 4, slot->ref);
+				put_le64(b + 4, seen->ref);
 				err = sqk_mw_write(mw, b, 12);
 				continue;
 			}
-			if (!slot->kv) {
-				slot->kv = kv;
-				slot->hash = kv->hash;
-				slot->ref = sqk_mw_ref(mw);
-			}
+			if (!seen)
+				err = value_add(&vs, kv, sqk_mw_ref(mw));
 			put_le32(b, kv->value_len);
-			err = sqk_mw_write(mw, b, 4);
+			if (!err)
+				err = sqk_mw_write(mw, b, 4);
 			if (!err)
 				err = sqk_mw_write(mw, kv->value, kv->value_len);
 		}
@@ -354,7 +338,8 @@ out:
 	if (mw)
 		sqk_mw_release(mw);
 	free(mw);
-	free(vs);
+	sqk_hash_release(&vs.by_hash);
+	free(vs.refs);
 	free(ids);
 	return err;
 }

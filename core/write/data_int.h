@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_DATA_INT_H
+#define SQK_DATA_INT_H
+
+/*
+ * The parts of the block pipeline (data_writer.h), one idea a file:
+ *   data_writer.c  the driver: files and pieces in, results placed in order
+ *   data_ring.c    the items in flight, their buffers, the workers' side
+ *   block_hash.c   what a block is: its hash, whether it is all zero
+ *   data_out.c     buffered output that can be read back and rewound
+ *   frag_pack.c    tails packed into fragment blocks, and read back
+ *   dedup.c        whole files and tails found again
+ * Only the main thread touches the writer, except a slot's fields after it
+ * is pushed (the worker that claims it) and lock/cond/waiting.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "data_writer.h"
+#include "hash.h"
+#include "pool.h"
+
+enum { K_BLOCK, K_FRAG, K_END };
+
+/* One item in flight, in submission order. */
+struct slot {
+	struct sqk_data_writer *dw;
+	int kind;
+	int hole;
+	uint8_t *in, *out;
+	uint32_t len;
+	/* Set by the worker. */
+	uint32_t out_len;
+	int raw, sparse, err;
+	uint64_t hash;
+	int done;    /* atomic: the result is ready */
+	int claimed; /* atomic: a worker or the main thread has taken it */
+	/* What the result belongs to. */
+	struct sqk_file_data *fd;
+	uint32_t block_no;
+	uint32_t frag_index;
+};
+
+/* A tail already packed: where its bytes are. */
+struct tail_ref {
+	uint64_t hash;
+	uint32_t len, idx, off;
+};
+
+#define OBUF_SIZE (1u << 20)
+
+struct sqk_data_writer {
+	struct sqk_data_opts o;
+	uint32_t bs;
+	struct sqk_pool *pool;
+	struct sqk_compressor **comps, *main;
+	struct sqk_file *out;
+
+	/* Output: everything before obuf_start is in the file. */
+	uint8_t *obuf;
+	uint64_t obuf_start;
+	uint32_t obuf_len;
+
+	/*
+	 * The ring of items in flight. Only blocks and fragment blocks need
+	 * buffers; file ends do not, so the ring is long and the buffers few:
+	 * many small files must not starve the workers.
+	 */
+	struct slot *ring;
+	unsigned cap, head, count;
+	uint8_t **free_bufs; /* pairs: in, out */
+	unsigned nbufs, nfree;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct slot *waiting;
+
+	/* The file the source is handing in. */
+	struct sqk_file_data *cur;
+	uint64_t cur_size;
+	uint32_t cur_blocks; /* pieces that are blocks */
+	uint32_t cur_tail;   /* tail length, 0 for none */
+	uint32_t piece;
+	uint8_t *tail_buf;
+
+	/* Fragment packing. */
+	uint8_t *frag_buf;
+	uint32_t frag_len, frag_idx;
+	uint8_t *frag_table;
+	size_t frag_table_cap;	  /* bytes */
+	uint8_t *rb_buf, *rb_tmp; /* a fragment read back for comparison */
+	uint32_t rb_idx;
+
+	/* Tail dedup: every packed tail, by the hash of its bytes (index + 1). */
+	struct tail_ref *tails;
+	size_t ntails, tails_cap;
+	struct sqk_hash tails_by_hash;
+
+	/* Whole-file dedup: files kept, by content hash (the sqk_file_data). */
+	struct sqk_hash files;
+	uint8_t *cmp_a, *cmp_b;
+
+	/* Every block list handed out, freed with the writer. */
+	uint32_t **owned;
+	size_t nowned, owned_cap;
+	struct sqk_data_stats st;
+	uint64_t last_frag_pos; /* where the latest fragment block went */
+	uint64_t progress;
+	int err;
+};
+
+/* Hashing (block_hash.c): fast, and equality is always confirmed byte by byte. */
+#define HM1 0x9e3779b185ebca87ull
+#define HM2 0xc2b2ae3d27d4eb4full
+#define HM3 0x165667b19e3779f9ull
+
+static inline uint64_t rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint64_t fmix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= HM2;
+	h ^= h >> 29;
+	h *= HM3;
+	h ^= h >> 32;
+	return h;
+}
+
+int sqk_dw_all_zero(const uint8_t *p, size_t len);
+/* The hash of len zero bytes, without reading any. */
+uint64_t sqk_dw_zero_hash(uint32_t len);
+
+/* The ring (data_ring.c). */
+int sqk_dw_ring_init(struct sqk_data_writer *dw, unsigned threads);
+void sqk_dw_ring_free(struct sqk_data_writer *dw);
+/* Make room for one more item (with buffers when heavy); *out is its slot. */
+int sqk_dw_reserve(struct sqk_data_writer *dw, int heavy, struct slot **out);
+/* The reserved slot is filled in: count it and hand it to the pool. */
+int sqk_dw_push(struct sqk_data_writer *dw, struct slot *s);
+/* Take the oldest item, wait for it and place it (sqk_dw_place). */
+int sqk_dw_consume_one(struct sqk_data_writer *dw);
+/* The driver's: put a finished item where it belongs (data_writer.c). */
+int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_data *fd);
+
+/* Output (data_out.c): a small write buffer; rewinding drops bytes after pos. */
+static inline uint64_t sqk_dw_out_pos(const struct sqk_data_writer *dw)
+{
+	return dw->obuf_start + dw->obuf_len;
+}
+
+int sqk_dw_out_flush(struct sqk_data_writer *dw);
+int sqk_dw_out_write(struct sqk_data_writer *dw, const uint8_t *p, uint32_t n);
+void sqk_dw_out_rewind(struct sqk_data_writer *dw, uint64_t pos);
+int sqk_dw_out_read(struct sqk_data_writer *dw, uint64_t off, uint8_t *buf, size_t n);
+
+/* Fragments (frag_pack.c). */
+int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word);
+/* Send the filling fragment block to the pool. */
+int sqk_dw_close_frag(struct sqk_data_writer *dw);
+/* The uncompressed contents of fragment block idx, wherever it is now. */
+int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t **data);
+/* The current file's tail is in tail_buf (or a hole): share or pack it. */
+int sqk_dw_tail(struct sqk_data_writer *dw, int hole);
+
+/* Dedup (dedup.c). */
+/* A file's blocks are all placed: find an earlier copy or remember this one. */
+int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd);
+/* A packed tail equal to tail_buf[0..len): *found, and the current file points at it. */
+int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found);
+/* Remember the tail just packed for the current file. */
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Content found again: a whole file whose blocks equal an earlier file's
+ * is rewound and points at the earlier blocks; a tail equal to a packed
+ * one points into its fragment. Hashes find candidates; bytes decide.
+ */
+#include <stdint.h>
+
+#include "array.h"
+#include "data_int.h"
+#include "error.h"
+#include "format.h"
+
+/* Are the stored bytes of two files equal? Both are already in the output. */
+static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64_t len, int *same)
+{
+	*same = 1;
+	while (len && *same) {
+		size_t n = len < dw->bs ? (size_t)len : dw->bs;
+		int err = sqk_dw_out_read(dw, a, dw->cmp_a, n);
+
+		if (!err)
+			err = sqk_dw_out_read(dw, b, dw->cmp_b, n);
+		if (err)
+			return err;
+		*same = memcmp(dw->cmp_a, dw->cmp_b, n) == 0;
+		a += n;
+		b += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data *fd)
+{
+	return c->size == fd->size && c->nblocks == fd->nblocks && c->frag == fd->frag &&
+	       c->frag_offset == fd->frag_offset &&
+	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
+}
+
+int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
+{
+	struct sqk_hash_iter it;
+	uint64_t stored = 0, v;
+	uint32_t i;
+	int err;
+
+	if (!fd->nblocks)
+		fd->blocks_start = sqk_dw_out_pos(dw);
+	fd->hash = fmix(fd->hash ^ fd->tail_hash * HM3 ^ fd->size);
+	dw->st.files++;
+	dw->progress += fd->size;
+	/* Rewinding must never drop a fragment block written after this file's blocks. */
+	if (dw->o.no_dedup || !fd->nblocks ||
+	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
+		return 0;
+	for (i = 0; i < fd->nblocks; i++)
+		stored += fd->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+	/* Files are kept only when new, so at most one candidate can match. */
+	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
+		struct sqk_file_data *c = (struct sqk_file_data *)(uintptr_t)v;
+		int same;
+
+		if (!same_layout(c, fd))
+			continue;
+		err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, &same);
+		if (err)
+			return err;
+		if (!same)
+			continue;
+		sqk_dw_out_rewind(dw, fd->blocks_start);
+		fd->blocks_start = c->blocks_start;
+		dw->st.blocks -= fd->nblocks;
+		dw->st.block_bytes -= stored;
+		dw->st.dedup_files++;
+		dw->st.dedup_bytes += fd->size;
+		return 0;
+	}
+	return sqk_hash_add(&dw->files, fd->hash, (uintptr_t)fd);
+}
+
+int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found)
+{
+	struct sqk_file_data *fd = dw->cur;
+	struct sqk_hash_iter it;
+	uint64_t v;
+	int err;
+
+	*found = 0;
+	for (v = sqk_hash_first(&dw->tails_by_hash, hash, &it); v; v = sqk_hash_next(&it)) {
+		struct tail_ref *t = &dw->tails[v - 1];
+		const uint8_t *data;
+
+		if (t->len != len)
+			continue;
+		err = sqk_dw_frag_content(dw, t->idx, &data);
+		if (err)
+			return err;
+		if (memcmp(data + t->off, dw->tail_buf, len) == 0) {
+			fd->frag = t->idx;
+			fd->frag_offset = t->off;
+			dw->st.dedup_tails++;
+			dw->st.dedup_tail_bytes += len;
+			*found = 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len)
+{
+	struct sqk_file_data *fd = dw->cur;
+
+	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
+		return SQK_ERR_NOMEM;
+	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag, fd->frag_offset};
+	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
+		return SQK_ERR_NOMEM;
+	dw->ntails++;
+	return 0;
+}

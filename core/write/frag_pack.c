@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fragments: tails (small files, and with --tail-ends the ends of large
+ * ones) packed in the source's order into fragment blocks, which the pool
+ * compresses like any other block; the fragment table; and a fragment's
+ * contents found again wherever they are now, for tail dedup to compare.
+ */
+#include "data_int.h"
+#include "error.h"
+#include "format.h"
+#include "le.h"
+#include "array.h"
+
+int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word)
+{
+	uint8_t *e;
+
+	if (SQK_ARRAY_GROW(dw->frag_table, dw->frag_table_cap,
+			   ((size_t)idx + 1) * SQFS_FRAG_ENTRY_SIZE))
+		return SQK_ERR_NOMEM;
+	e = dw->frag_table + (size_t)idx * SQFS_FRAG_ENTRY_SIZE;
+	put_le64(e, start);
+	put_le32(e + 8, word);
+	put_le32(e + 12, 0);
+	return 0;
+}
+
+/* The filling fragment block's buffer moves to the slot, the slot's becomes the new one. */
+int sqk_dw_close_frag(struct sqk_data_writer *dw)
+{
+	struct slot *s;
+	uint8_t *tmp;
+	int err;
+
+	if (!dw->frag_len)
+		return 0;
+	err = sqk_dw_reserve(dw, 1, &s);
+	if (err)
+		return err;
+	tmp = s->in;
+	s->in = dw->frag_buf;
+	dw->frag_buf = tmp;
+	s->kind = K_FRAG;
+	s->len = dw->frag_len;
+	s->hole = 0;
+	s->fd = NULL;
+	s->frag_index = dw->frag_idx++;
+	dw->frag_len = 0;
+	return sqk_dw_push(dw, s);
+}
+
+/* Still filling, in flight, read back last time, or else read back from the output now. */
+int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t **data)
+{
+	unsigned i;
+	uint32_t word, n;
+	uint64_t start;
+	size_t got = 0;
+	int err;
+
+	if (idx == dw->frag_idx) {
+		*data = dw->frag_buf;
+		return 0;
+	}
+	for (i = 0; i < dw->count; i++) {
+		struct slot *s = &dw->ring[(dw->head + i) % dw->cap];
+
+		if (s->kind == K_FRAG && s->frag_index == idx) {
+			*data = s->in;
+			return 0;
+		}
+	}
+	if (dw->rb_idx == idx) {
+		*data = dw->rb_buf;
+		return 0;
+	}
+	start = get_le64(dw->frag_table + (size_t)idx * 16);
+	word = get_le32(dw->frag_table + (size_t)idx * 16 + 8);
+	n = word & SQFS_BLOCK_SIZE_MASK;
+	if (n > dw->bs)
+		return SQK_ERR_CORRUPT;
+	dw->rb_idx = SQFS_INVALID_FRAG;
+	if (word & SQFS_BLOCK_UNCOMPRESSED) {
+		err = sqk_dw_out_read(dw, start, dw->rb_buf, n);
+	} else {
+		err = sqk_dw_out_read(dw, start, dw->rb_tmp, n);
+		if (!err)
+			err = dw->main->decompress(dw->main, dw->rb_tmp, n, dw->rb_buf, dw->bs,
+						   &got);
+	}
+	if (err)
+		return err;
+	dw->rb_idx = idx;
+	*data = dw->rb_buf;
+	return 0;
+}
+
+int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
+{
+	struct sqk_file_data *fd = dw->cur;
+	uint32_t len = dw->cur_tail;
+	uint64_t hash;
+	int err, found = 0;
+
+	if (hole)
+		memset(dw->tail_buf, 0, len);
+	hash = sqk_hash64(dw->tail_buf, len);
+	fd->tail_hash = hash;
+	if (!dw->o.no_dedup) {
+		err = sqk_dw_tail_find(dw, hash, len, &found);
+		if (err || found)
+			return err;
+	}
+	if (dw->frag_len + len > dw->bs) {
+		err = sqk_dw_close_frag(dw);
+		if (err)
+			return err;
+	}
+	memcpy(dw->frag_buf + dw->frag_len, dw->tail_buf, len);
+	fd->frag = dw->frag_idx;
+	fd->frag_offset = dw->frag_len;
+	dw->frag_len += len;
+	if (dw->o.no_dedup)
+		return 0;
+	return sqk_dw_tail_remember(dw, hash, len);
+}
+
+const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count)
+{
+	*count = dw->frag_idx;
+	return dw->frag_table;
+}
