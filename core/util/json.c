@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The JSON writer: commas, nesting and string escapes in one place. */
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +34,36 @@ void sqk_json_release(struct sqk_json *j)
 	j->len = j->cap = 0;
 }
 
+/* The staged text goes to the stream in one piece. */
+static void flush_stage(struct sqk_json *j)
+{
+	if (j->out && j->staged) {
+		fwrite(j->stage, 1, j->staged, j->out);
+		j->staged = 0;
+	}
+}
+
 static void put(struct sqk_json *j, const void *p, size_t n)
 {
 	if (j->out) {
-		fwrite(p, 1, n, j->out);
+		if (j->staged + n > sizeof(j->stage)) {
+			flush_stage(j);
+			if (n > sizeof(j->stage)) {
+				fwrite(p, 1, n, j->out);
+				return;
+			}
+		}
+		/* Most pieces are a byte or two: a call to memcpy costs more. */
+		if (n <= 8) {
+			const char *c = p;
+			size_t i;
+
+			for (i = 0; i < n; i++)
+				j->stage[j->staged + i] = c[i];
+		} else {
+			memcpy(j->stage + j->staged, p, n);
+		}
+		j->staged += n;
 		return;
 	}
 	if (j->len + n + 1 > j->cap) {
@@ -104,11 +129,13 @@ static int start(struct sqk_json *j, int is_key)
 	return !j->err;
 }
 
-/* After a value: at the top level it is the whole document. */
+/* After a value: at the top level it is the whole document, and it goes out. */
 static void end_value(struct sqk_json *j)
 {
-	if (j->depth == 0)
+	if (j->depth == 0) {
 		j->done = 1;
+		flush_stage(j);
+	}
 }
 
 static void begin(struct sqk_json *j, int object, int flags, char c)
@@ -215,33 +242,33 @@ static void quote(struct sqk_json *j, const uint8_t *b, size_t len)
 	put(j, "\"", 1);
 	while (i < len) {
 		uint8_t c = b[i];
-		char esc[6];
-		size_t n = 1, elen = 0;
+		char esc[6] = {'\\', (char)c};
+		size_t elen = 2;
 
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			elen = 2;
-		} else if (c == '\n' || c == '\t') {
-			esc[0] = '\\';
-			esc[1] = c == '\n' ? 'n' : 't';
-			elen = 2;
-		} else if (c >= 0x80) {
-			n = utf8_seq(b + i, len - i);
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			i++;
+			continue;
 		}
-		if (!elen && (c < 0x20 || c == 0x7f || n == 0)) {
+		if (c >= 0x80) {
+			size_t n = utf8_seq(b + i, len - i);
+
+			if (n) {
+				i += n;
+				continue;
+			}
+		}
+		if (c == '\n' || c == '\t') {
+			esc[1] = c == '\n' ? 'n' : 't';
+		} else if (c != '"' && c != '\\') {
+			/* A control character, DEL, or a byte outside valid UTF-8. */
 			memcpy(esc, "\\u00", 4);
 			esc[4] = hex[c >> 4];
 			esc[5] = hex[c & 15];
 			elen = 6;
-			n = 1;
 		}
-		if (elen) {
-			put(j, b + run, i - run);
-			put(j, esc, elen);
-			run = i + n;
-		}
-		i += n;
+		put(j, b + run, i - run);
+		put(j, esc, elen);
+		run = ++i;
 	}
 	put(j, b + run, len - run);
 	put(j, "\"", 1);
@@ -277,20 +304,32 @@ static void scalar(struct sqk_json *j, const char *text)
 	end_value(j);
 }
 
+/* v in decimal, with a leading '-' when neg; a number a line of ls -l has ten of. */
+static void decimal(struct sqk_json *j, uint64_t v, int neg)
+{
+	char t[24], *p = t + sizeof(t);
+
+	if (!start(j, 0))
+		return;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	put(j, p, (size_t)(t + sizeof(t) - p));
+	end_value(j);
+}
+
 void sqk_json_uint(struct sqk_json *j, uint64_t v)
 {
-	char t[24];
-
-	snprintf(t, sizeof(t), "%" PRIu64, v);
-	scalar(j, t);
+	decimal(j, v, 0);
 }
 
 void sqk_json_int(struct sqk_json *j, int64_t v)
 {
-	char t[24];
-
-	snprintf(t, sizeof(t), "%" PRId64, v);
-	scalar(j, t);
+	/* The magnitude of INT64_MIN does not fit an int64_t: negate as unsigned. */
+	decimal(j, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void sqk_json_double(struct sqk_json *j, double v, int decimals)
@@ -352,10 +391,10 @@ void sqk_json_key_null(struct sqk_json *j, const char *key)
 
 int sqk_json_finish(struct sqk_json *j)
 {
-	if (j->err)
-		return j->err;
-	if (j->depth || j->want_value || !j->done)
-		return j->err = SQK_ERR_ARG;
-	put(j, "\n", 1);
+	if (!j->err && (j->depth || j->want_value || !j->done))
+		j->err = SQK_ERR_ARG;
+	if (!j->err)
+		put(j, "\n", 1);
+	flush_stage(j);
 	return j->err;
 }

@@ -16,7 +16,10 @@
  * number of decimals; one that is not finite is written as null.
  *
  * The output goes to a FILE (errors are the stream's, as with stdio) or to
- * a growing buffer in memory. A misuse (a value in an object without its
+ * a growing buffer in memory. For a FILE the text is staged in the writer
+ * and handed to the stream in pieces: when the stage is full, when the
+ * top-level value is complete, and by sqk_json_finish(), which a FILE
+ * writer must always reach. A misuse (a value in an object without its
  * key, an end that does not match, nesting past SQK_JSON_MAX_DEPTH) or a
  * failed allocation is remembered and returned by sqk_json_finish().
  */
@@ -29,8 +32,13 @@
 /* Containers opened with this flag put each element on a line of its own. */
 #define SQK_JSON_LINES 1
 
+/* Text staged for a FILE before it goes to the stream. */
+#define SQK_JSON_STAGE 4096
+
 struct sqk_json {
 	FILE *out; /* NULL: into buf */
+	char stage[SQK_JSON_STAGE];
+	size_t staged;
 	char *buf; /* malloc'd, NUL-terminated */
 	size_t len, cap;
 	int err; /* first misuse or allocation failure */

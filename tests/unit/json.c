@@ -258,6 +258,43 @@ static void test_file(void)
 	free(text);
 }
 
+/* Past the stage of a FILE writer: the same text as the buffer holds. */
+static void test_file_large(void)
+{
+	struct sqk_json f, b;
+	char *text = NULL, big[6000];
+	size_t len = 0, blen;
+	FILE *out = open_memstream(&text, &len);
+	const char *want;
+	int i, k;
+
+	if (!out) {
+		ok(0, "open_memstream");
+		return;
+	}
+	memset(big, 'y', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	sqk_json_init_file(&f, out);
+	sqk_json_init_buf(&b);
+	for (k = 0; k < 2; k++) {
+		struct sqk_json *j = k ? &b : &f;
+
+		sqk_json_begin_array(j, SQK_JSON_LINES);
+		for (i = 0; i < 3000; i++)
+			sqk_json_uint(j, (uint64_t)i * 7919);
+		sqk_json_string(j, big);
+		sqk_json_string(j, "\xff\n");
+		sqk_json_end_array(j);
+		is_int(sqk_json_finish(j), 0, "large %s: finished", k ? "buffer" : "file");
+	}
+	fclose(out);
+	want = sqk_json_buffer(&b, &blen);
+	ok(text && len == blen && memcmp(text, want, len) == 0 && blen > 3 * SQK_JSON_STAGE,
+	   "large: a FILE writer past its stage writes what the buffer holds");
+	sqk_json_release(&b);
+	free(text);
+}
+
 /* A long string grows the buffer many times over. */
 static void test_growth(void)
 {
@@ -306,6 +343,7 @@ int main(void)
 	test_misuse();
 	test_depth();
 	test_file();
+	test_file_large();
 	test_growth();
 	test_utf8_valid();
 	return tap_done();
