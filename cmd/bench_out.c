@@ -5,42 +5,58 @@
 #include <string.h>
 
 #include "bench_cmd.h"
-#include "imageopt.h"
+#include "json.h"
 
-/* Every numeric column, in order; the JSON keys and CSV headers are these names. */
+/* Every numeric column and its decimals; the JSON keys and CSV headers are these names. */
+// clang-format off
 #define CELL_NUMBERS(X)                                                                            \
-	X(ops_per_s, "%.1f") X(mib_per_s, "%.2f") X(p50_us, "%.1f") X(p99_us, "%.1f")              \
-	X(max_us, "%.1f") X(releases, "%.0f") X(release_wakes, "%.0f") X(wake_calls, "%.0f")      \
-	X(wakeups, "%.0f")                                                                         \
-	X(wakeups_per_release, "%.3f") X(spurious_wakeups, "%.0f") X(handoffs, "%.0f")             \
-	X(stalls, "%.0f") X(unclaimed_free_ms, "%.3f") X(vcsw, "%.0f") X(ivcsw, "%.0f")            \
-	X(fills, "%.0f") X(refills, "%.0f") X(decompressions_per_block, "%.3f")                    \
-	X(meta_decompressions_per_block, "%.3f") X(frag_decompressions_per_block, "%.3f")          \
-	X(hit_ratio, "%.4f") X(errors, "%.0f")
+	X(ops_per_s, 1) X(mib_per_s, 2) X(p50_us, 1) X(p99_us, 1) X(max_us, 1) X(releases, 0)      \
+	X(release_wakes, 0) X(wake_calls, 0) X(wakeups, 0) X(wakeups_per_release, 3)               \
+	X(spurious_wakeups, 0) X(handoffs, 0) X(stalls, 0) X(unclaimed_free_ms, 3) X(vcsw, 0)      \
+	X(ivcsw, 0) X(fills, 0) X(refills, 0) X(decompressions_per_block, 3)                       \
+	X(meta_decompressions_per_block, 3) X(frag_decompressions_per_block, 3) X(hit_ratio, 4)    \
+	X(errors, 0)
 
 #define spurious_wakeups spurious
 #define meta_decompressions_per_block meta_dpb
 #define frag_decompressions_per_block frag_dpb
+// clang-format on
 
 static void print_json(FILE *out, const char *image, unsigned cpus, const struct bench_cell *c,
 		       unsigned n)
 {
+	struct sqk_json j;
 	unsigned i;
 
-	fputs("{\"image\":", out);
-	sqk_print_json_string(out, image, strlen(image));
-	fprintf(out, ",\"machine\":{\"cpus\":%u},\"cells\":[", cpus);
+	sqk_json_init_file(&j, out);
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_string(&j, "image", image);
+	sqk_json_key(&j, "machine");
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "cpus", cpus);
+	sqk_json_end_object(&j);
+	sqk_json_key(&j, "cells");
+	sqk_json_begin_array(&j, 0);
 	for (i = 0; i < n; i++, c++) {
-		fprintf(out,
-			"%s{\"workload\":\"%s\",\"policy\":\"%s\",\"threads\":%u,\"decomp\":\"%s\","
-			"\"cache\":{\"meta\":%u,\"frag\":%u,\"data\":%u},\"runs\":%u",
-			i ? "," : "", sqk_workload_name(c->workload), sqk_policy_name(c->policy),
-			c->threads, c->decomp, c->meta, c->frag, c->data, c->runs);
-#define JSON_NUM(k, f) fprintf(out, ",\"" #k "\":" f, c->k);
+		sqk_json_begin_object(&j, 0);
+		sqk_json_key_string(&j, "workload", sqk_workload_name(c->workload));
+		sqk_json_key_string(&j, "policy", sqk_policy_name(c->policy));
+		sqk_json_key_uint(&j, "threads", c->threads);
+		sqk_json_key_string(&j, "decomp", c->decomp);
+		sqk_json_key(&j, "cache");
+		sqk_json_begin_object(&j, 0);
+		sqk_json_key_uint(&j, "meta", c->meta);
+		sqk_json_key_uint(&j, "frag", c->frag);
+		sqk_json_key_uint(&j, "data", c->data);
+		sqk_json_end_object(&j);
+		sqk_json_key_uint(&j, "runs", c->runs);
+#define JSON_NUM(k, d) sqk_json_key_double(&j, #k, c->k, d);
 		CELL_NUMBERS(JSON_NUM)
-		fputc('}', out);
+		sqk_json_end_object(&j);
 	}
-	fputs("]}\n", out);
+	sqk_json_end_array(&j);
+	sqk_json_end_object(&j);
+	sqk_json_finish(&j);
 }
 
 static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
@@ -48,14 +64,14 @@ static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
 	unsigned i;
 
 	fputs("workload,policy,threads,decomp,meta,frag,data,runs", out);
-#define CSV_HEAD(k, f) fputs("," #k, out);
+#define CSV_HEAD(k, d) fputs("," #k, out);
 	CELL_NUMBERS(CSV_HEAD)
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
 		fprintf(out, "%s,%s,%u,%s,%u,%u,%u,%u", sqk_workload_name(c->workload),
 			sqk_policy_name(c->policy), c->threads, c->decomp, c->meta, c->frag,
 			c->data, c->runs);
-#define CSV_NUM(k, f) fprintf(out, "," f, c->k);
+#define CSV_NUM(k, d) fprintf(out, ",%.*f", d, c->k);
 		CELL_NUMBERS(CSV_NUM)
 		fputc('\n', out);
 	}
@@ -69,9 +85,8 @@ static void print_table(FILE *out, const char *image, unsigned cpus, const struc
 	fprintf(out, "image: %s   cpus: %u   medians of %u run(s) per cell\n", image, cpus,
 		n ? c->runs : 0);
 	fprintf(out, "%-7s %-9s %4s %10s %8s %9s %9s %9s %9s %8s %8s %10s %9s %9s %7s %6s\n",
-		"work", "policy", "thr", "ops/s", "MiB/s", "p50_us", "p99_us", "max_us",
-		"wake/rel", "spurious", "handoff", "unclaim_ms", "vcsw", "ivcsw", "dec/blk",
-		"hit%");
+		"work", "policy", "thr", "ops/s", "MiB/s", "p50_us", "p99_us", "max_us", "wake/rel",
+		"spurious", "handoff", "unclaim_ms", "vcsw", "ivcsw", "dec/blk", "hit%");
 	for (i = 0; i < n; i++, c++)
 		fprintf(out,
 			"%-7s %-9s %4u %10.0f %8.2f %9.1f %9.1f %9.0f %9.2f %8.0f %8.0f %10.2f "
@@ -104,7 +119,7 @@ static const char *const colours[] = {"#d62728", "#ff7f0e", "#1f77b4"}; /* herd,
 
 #define PW 420 /* panel width and height, in pixels */
 #define PH 280
-#define ML 70  /* margins: left, top, bottom */
+#define ML 70 /* margins: left, top, bottom */
 #define MT 50
 #define MB 50
 
@@ -170,14 +185,17 @@ static void panel(FILE *f, const struct bench_cell *c, unsigned n, enum sqk_work
 	}
 	for (i = 0; i < n; i++)
 		if (c[i].workload == wl && c[i].policy == SQK_POLICY_KEYED)
-			fprintf(f, "<text x='%.1f' y='%d' font-size='11' text-anchor='middle'>%u</text>\n",
+			fprintf(f,
+				"<text x='%.1f' y='%d' font-size='11' "
+				"text-anchor='middle'>%u</text>\n",
 				px(&a, c[i].threads, which), MT + PH + 16, c[i].threads);
 	fprintf(f, "<text x='%.0f' y='%d' font-size='12' text-anchor='middle'>threads</text>\n",
 		which * (PW + ML + 30) + ML + PW / 2.0, MT + PH + 34);
 	for (p = 0; p < 3; p++) {
 		int first = 1;
 
-		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2.5' points='", colours[p]);
+		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2.5' points='",
+			colours[p]);
 		for (i = 0; i < n; i++) {
 			if (c[i].workload != wl || c[i].policy != (enum sqk_wait_policy)p)
 				continue;

@@ -8,8 +8,6 @@
  * mounted image would follow them (at most 40 on one path).
  */
 #include <errno.h>
-#include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,7 +18,6 @@
 #include "error.h"
 #include "format.h"
 #include "image.h"
-#include "imageopt.h"
 #include "inode.h"
 #include "show.h"
 
@@ -31,28 +28,32 @@ static const char usage_text[] =
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
 
-enum { OPT_STATS = 256 };
-
-static const struct option longopts[] = {
-	{"stats", no_argument, NULL, OPT_STATS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+struct cat {
+	const uint8_t *zeros; /* a block of zeros, for sparse blocks */
+	int out_errno;	      /* set when stdout fails: nothing more can be written */
 };
 
-/* Set when stdout fails: nothing more can be written, so stop. */
-static int out_errno;
-
-static int emit(const void *buf, size_t len)
+static int emit(struct cat *ct, const void *buf, size_t len)
 {
-	if (sqk_write_all(STDOUT_FILENO, buf, len) != 0) {
-		out_errno = errno;
-		return -1;
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(STDOUT_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ct->out_errno = errno;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
 	}
 	return 0;
 }
 
 /* Stream one file: full blocks through the data cache, then the tail. */
-static int cat_file(struct sqk_image *img, const struct sqk_inode *ino, const uint8_t *zeros)
+static int cat_file(struct cat *ct, struct sqk_image *img, const struct sqk_inode *ino)
 {
 	struct sqk_data_cursor c;
 	struct sqk_cache_entry *e;
@@ -66,7 +67,7 @@ static int cat_file(struct sqk_image *img, const struct sqk_inode *ino, const ui
 		if (err)
 			return err;
 		/* A sparse block has no entry: it reads as zeros. */
-		if (emit(e ? e->data : zeros, len) != 0) {
+		if (emit(ct, e ? e->data : ct->zeros, len) != 0) {
 			sqk_cache_put(e);
 			return 0;
 		}
@@ -75,34 +76,30 @@ static int cat_file(struct sqk_image *img, const struct sqk_inode *ino, const ui
 	err = sqk_data_tail(img, ino, &e, &tail, &len);
 	if (err || !e)
 		return err;
-	emit(tail, len);
+	emit(ct, tail, len);
 	sqk_cache_put(e);
 	return 0;
 }
 
-static int cat_path(struct sqk_image *img, const char *image, const char *path,
-		    const uint8_t *zeros)
+static int cat_path(struct sqk_show *s, const char *path)
 {
 	struct sqk_inode ino;
 	unsigned type;
 	int err;
 
-	err = sqk_show_resolve(img, path, 1, &ino);
-	if (err) {
-		sqk_show_path_code(image, path, err);
+	if (sqk_show_lookup(s, path, 1, path, &ino) != 0)
 		return -1;
-	}
 	type = sqfs_basic_type(ino.type);
 	if (type == SQFS_DIR) {
-		sqk_show_path_error(image, path, "is a directory");
+		sqk_show_path_error(s->image, path, "is a directory");
 		err = -1;
 	} else if (type != SQFS_FILE) {
-		sqk_show_path_error(image, path, "not a regular file");
+		sqk_show_path_error(s->image, path, "not a regular file");
 		err = -1;
 	} else {
-		err = cat_file(img, &ino, zeros);
+		err = cat_file(s->ctx, s->img, &ino);
 		if (err) {
-			sqk_show_path_code(image, path, err);
+			sqk_show_path_code(s->image, path, err);
 			err = -1;
 		}
 	}
@@ -110,54 +107,39 @@ static int cat_path(struct sqk_image *img, const char *image, const char *path,
 	return err;
 }
 
-int cmd_cat(int argc, char **argv)
+static int run(struct sqk_show *s)
 {
-	struct sqk_image_opts io;
-	struct sqk_image *img;
-	uint8_t *zeros;
-	const char *image;
-	int c, i, stats = 0, ret = EXIT_OK;
+	struct cat *ct = s->ctx;
+	uint8_t *zeros = calloc(1, sqk_image_super(s->img)->block_size);
+	int ret = EXIT_OK;
+	unsigned i;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_STATS:
-			stats = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return sqk_show_bad_option(argv);
-		}
-	}
-	if (optind >= argc)
-		return sqk_usage_error("missing IMAGE operand");
-	if (optind + 1 >= argc)
-		return sqk_usage_error("missing PATH operand");
-	/* A closed pipe is an error to report, never a signal to die of. */
-	signal(SIGPIPE, SIG_IGN);
-	image = argv[optind];
-	sqk_image_opts_default(&io);
-	img = sqk_open_image(image, &io);
-	if (!img)
-		return EXIT_FAIL;
-	zeros = calloc(1, sqk_image_super(img)->block_size);
 	if (!zeros) {
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
-		sqk_image_close(img);
 		return EXIT_FAIL;
 	}
-	for (i = optind + 1; i < argc && !out_errno; i++)
-		if (cat_path(img, image, argv[i], zeros) != 0)
+	ct->zeros = zeros;
+	for (i = 0; i < s->npaths && !ct->out_errno; i++)
+		if (cat_path(s, s->paths[i]) != 0)
 			ret = EXIT_FAIL;
-	if (out_errno) {
-		sqk_error("stdout", "%s", strerror(out_errno));
+	if (ct->out_errno) {
+		sqk_error("stdout", "%s", strerror(ct->out_errno));
 		ret = EXIT_FAIL;
 	}
-	if (stats)
-		sqk_print_stats(stderr, img, 0);
 	free(zeros);
-	sqk_image_close(img);
 	return ret;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+	static const struct sqk_show_cmd cat_cmd = {
+		.usage = usage_text,
+		.shortopts = "",
+		.min_paths = 1,
+		.max_paths = ~0u,
+		.run = run,
+	};
+	struct cat ct = {NULL, 0};
+
+	return sqk_show_main(argc, argv, &cat_cmd, &ct);
 }

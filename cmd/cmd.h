@@ -30,4 +30,18 @@ void sqk_error_code(const char *path, int err);
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Text for one-line messages and listings: backslash as \\, newline and tab
+ * as \n and \t, other control characters and DEL as \xNN; every other byte
+ * as it is. The _len form takes a byte count, so NULs are fine.
+ */
+void sqk_print_escaped(FILE *out, const char *s);
+void sqk_print_escaped_len(FILE *out, const void *buf, size_t len);
+
+struct sqk_mkfs_stats;
+struct sqk_mkfs_opts;
+/* mkimage's --stats summary as one JSON object on stdout (ratio: stored / file bytes). */
+void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
+			    const char *image, double ratio);
+
 #endif

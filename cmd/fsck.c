@@ -91,30 +91,38 @@ static void report(void *ctx, const char *path, const char *check, const char *d
 static void print_json(const char *image, const struct result *r, const struct sqk_fsck_counts *c,
 		       struct sqk_image *img, int stats)
 {
+	struct sqk_json j;
 	size_t i;
 
-	fputs("{\"image\":", stdout);
-	sqk_print_json_string(stdout, image, strlen(image));
-	printf(",\"clean\":%s,\"errors\":[", c->errors ? "false" : "true");
+	sqk_json_init_file(&j, stdout);
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_string(&j, "image", image);
+	sqk_json_key_bool(&j, "clean", !c->errors);
+	sqk_json_key(&j, "errors");
+	sqk_json_begin_array(&j, 0);
 	for (i = 0; i < r->n; i++) {
-		fputs(i ? ",{\"path\":" : "{\"path\":", stdout);
-		sqk_print_json_string(stdout, r->p[i].path, strlen(r->p[i].path));
-		fputs(",\"check\":", stdout);
-		sqk_print_json_string(stdout, r->p[i].check, strlen(r->p[i].check));
-		fputs(",\"detail\":", stdout);
-		sqk_print_json_string(stdout, r->p[i].detail, strlen(r->p[i].detail));
-		fputc('}', stdout);
+		sqk_json_begin_object(&j, 0);
+		sqk_json_key_string(&j, "path", r->p[i].path);
+		sqk_json_key_string(&j, "check", r->p[i].check);
+		sqk_json_key_string(&j, "detail", r->p[i].detail);
+		sqk_json_end_object(&j);
 	}
-	printf("],\"checked\":{\"inodes\":%llu,\"directories\":%llu,\"blocks\":%llu,"
-	       "\"fragments\":%llu,\"bytes\":%llu},\"problems\":%llu",
-	       (unsigned long long)c->inodes, (unsigned long long)c->directories,
-	       (unsigned long long)c->blocks, (unsigned long long)c->fragments,
-	       (unsigned long long)c->bytes, (unsigned long long)c->errors);
+	sqk_json_end_array(&j);
+	sqk_json_key(&j, "checked");
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "inodes", c->inodes);
+	sqk_json_key_uint(&j, "directories", c->directories);
+	sqk_json_key_uint(&j, "blocks", c->blocks);
+	sqk_json_key_uint(&j, "fragments", c->fragments);
+	sqk_json_key_uint(&j, "bytes", c->bytes);
+	sqk_json_end_object(&j);
+	sqk_json_key_uint(&j, "problems", c->errors);
 	if (stats && img) {
-		fputs(",\"stats\":", stdout);
-		sqk_print_stats(stdout, img, 1);
+		sqk_json_key(&j, "stats");
+		sqk_print_stats_json(&j, img);
 	}
-	fputs("}\n", stdout);
+	sqk_json_end_object(&j);
+	sqk_json_finish(&j);
 }
 
 int cmd_fsck(int argc, char **argv)
@@ -193,7 +201,7 @@ int cmd_fsck(int argc, char **argv)
 		for (i = 0; i < r.n; i++)
 			print_text(r.p[i].path, r.p[i].check, r.p[i].detail);
 		if (stats && sqk_fsck_image(f))
-			sqk_print_stats(stdout, sqk_fsck_image(f), 0);
+			sqk_print_stats(stdout, sqk_fsck_image(f));
 		if (!quiet)
 			fprintf(stderr,
 				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "

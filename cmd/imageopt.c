@@ -7,7 +7,6 @@
 #include "cmd.h"
 #include "error.h"
 #include "imageopt.h"
-#include "show.h"
 
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
@@ -62,90 +61,102 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 	return img;
 }
 
-void sqk_print_escaped(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\\')
-			fputs("\\\\", out);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
-}
-
-void sqk_print_json_string(FILE *out, const char *s, size_t len)
-{
-	/* One JSON string writer for every command: valid UTF-8 passes through. */
-	sqk_json_bytes(out, s, len);
-}
-
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
-void sqk_print_stats(FILE *out, struct sqk_image *img, int json)
-{
-	int i;
-
-	struct rusage ru;
-
-	/* Every thread's context switches, the finished workers' included. */
-	memset(&ru, 0, sizeof(ru));
-	getrusage(RUSAGE_SELF, &ru);
-	if (json)
-		fprintf(out, "{\"decompressions\":%llu,\"vcsw\":%ld,\"ivcsw\":%ld,\"caches\":{",
-			(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw,
-			ru.ru_nivcsw);
-	else
-		fprintf(out,
-			"decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
-			(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw,
-			ru.ru_nivcsw);
-	for (i = 0; i < SQK_CACHE_COUNT; i++) {
-		struct sqk_cache *c = sqk_image_cache(img, i);
-		struct sqk_cache_stats s;
-		uint64_t wakeups;
-		double per_block, per_release;
-
-		if (!c)
-			continue;
-		sqk_cache_stats(c, &s);
-		wakeups = s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff;
-		per_block = s.distinct ? (double)s.fills / (double)s.distinct : 0.0;
-		per_release = s.release_wakes ? (double)wakeups / (double)s.release_wakes : 0.0;
-#define FIELDS(X)                                                                                  \
+/* The counters of one cache, by name: integers, then three rates. */
+// clang-format off
+#define CACHE_COUNTERS(X)                                                                          \
 	X(entries, sqk_cache_entries(c))                                                           \
 	X(lookups, s.lookups) X(hits, s.hits) X(shares, s.shares) X(fills, s.fills)                \
 	X(refills, s.refills) X(errors, s.errors) X(distinct_blocks, s.distinct)                   \
 	X(releases, s.releases) X(release_wakes, s.release_wakes) X(wake_calls, s.wake_calls)      \
-	X(wakeups, wakeups)                                                                        \
+	X(wakeups, r.wakeups)                                                                      \
 	X(wakeups_capacity, s.wakeups_capacity) X(wakeups_publish, s.wakeups_publish)              \
 	X(wakeups_handoff, s.wakeups_handoff) X(wakeups_fill, s.wakeups_fill)                      \
 	X(spurious_wakeups, s.spurious) X(handoffs, s.handoffs) X(stalls, s.stalls)                \
 	X(waits, s.waits) X(max_waiters, s.max_waiters)                                            \
 	X(lock_acquisitions, s.lock_acquisitions) X(lock_contended, s.lock_contended)
-		if (json) {
-			fprintf(out, "%s\"%s\":{", i ? "," : "", cache_keys[i]);
-#define JX(k, v) fprintf(out, "\"" #k "\":%llu,", (unsigned long long)(v));
-			FIELDS(JX)
-			fprintf(out,
-				"\"unclaimed_free_ms\":%.3f,\"decompressions_per_block\":%.3f,"
-				"\"wakeups_per_release\":%.3f}",
-				(double)s.unclaimed_ns / 1e6, per_block, per_release);
-		} else {
-			fprintf(out, "%s cache:\n", cache_keys[i]);
+// clang-format on
+
+/* What one cache's rates are made of. */
+struct rates {
+	uint64_t wakeups;
+	double unclaimed_ms, per_block, per_release;
+};
+
+static void cache_rates(const struct sqk_cache_stats *s, struct rates *r)
+{
+	r->wakeups = s->wakeups_capacity + s->wakeups_publish + s->wakeups_handoff;
+	r->unclaimed_ms = (double)s->unclaimed_ns / 1e6;
+	r->per_block = s->distinct ? (double)s->fills / (double)s->distinct : 0.0;
+	r->per_release = s->release_wakes ? (double)r->wakeups / (double)s->release_wakes : 0.0;
+}
+
+/* Every thread's context switches, the finished workers' included. */
+static void usage_of_self(struct rusage *ru)
+{
+	memset(ru, 0, sizeof(*ru));
+	getrusage(RUSAGE_SELF, ru);
+}
+
+void sqk_print_stats(FILE *out, struct sqk_image *img)
+{
+	struct rusage ru;
+	int i;
+
+	usage_of_self(&ru);
+	fprintf(out, "decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
+		(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw, ru.ru_nivcsw);
+	for (i = 0; i < SQK_CACHE_COUNT; i++) {
+		struct sqk_cache *c = sqk_image_cache(img, i);
+		struct sqk_cache_stats s;
+		struct rates r;
+
+		if (!c)
+			continue;
+		sqk_cache_stats(c, &s);
+		cache_rates(&s, &r);
+		fprintf(out, "%s cache:\n", cache_keys[i]);
 #define TX(k, v) fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
-			FIELDS(TX)
-			fprintf(out, "  %-20s %.3f\n  %-20s %.3f\n  %-20s %.3f\n",
-				"unclaimed_free_ms", (double)s.unclaimed_ns / 1e6,
-				"decomp_per_block", per_block, "wakeups_per_release", per_release);
-		}
+		CACHE_COUNTERS(TX)
+		fprintf(out, "  %-20s %.3f\n  %-20s %.3f\n  %-20s %.3f\n", "unclaimed_free_ms",
+			r.unclaimed_ms, "decomp_per_block", r.per_block, "wakeups_per_release",
+			r.per_release);
 	}
-	if (json)
-		fprintf(out, "}}\n");
+}
+
+void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
+{
+	struct rusage ru;
+	int i;
+
+	usage_of_self(&ru);
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "decompressions", sqk_image_decompressions(img));
+	sqk_json_key(j, "vcsw");
+	sqk_json_int(j, ru.ru_nvcsw);
+	sqk_json_key(j, "ivcsw");
+	sqk_json_int(j, ru.ru_nivcsw);
+	sqk_json_key(j, "caches");
+	sqk_json_begin_object(j, 0);
+	for (i = 0; i < SQK_CACHE_COUNT; i++) {
+		struct sqk_cache *c = sqk_image_cache(img, i);
+		struct sqk_cache_stats s;
+		struct rates r;
+
+		if (!c)
+			continue;
+		sqk_cache_stats(c, &s);
+		cache_rates(&s, &r);
+		sqk_json_key(j, cache_keys[i]);
+		sqk_json_begin_object(j, 0);
+#define JX(k, v) sqk_json_key_uint(j, #k, (v));
+		CACHE_COUNTERS(JX)
+		sqk_json_key_double(j, "unclaimed_free_ms", r.unclaimed_ms, 3);
+		sqk_json_key_double(j, "decompressions_per_block", r.per_block, 3);
+		sqk_json_key_double(j, "wakeups_per_release", r.per_release, 3);
+		sqk_json_end_object(j);
+	}
+	sqk_json_end_object(j);
+	sqk_json_end_object(j);
 }

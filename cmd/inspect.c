@@ -16,34 +16,25 @@
  * an export table without the exportable flag) is absent (null in JSON); a
  * table with no entries but a valid pointer has size 0.
  *
- * Ratios are stored bytes / uncompressed bytes. Data: the sizes of all
- * files (each inode once, so hard links count once) against the bytes of
- * the distinct data blocks and of the fragment blocks. Metadata: every
- * metadata block of the six tables, stored (with its 2-byte header) against
- * decompressed. Dedup: a block position or a fragment tail reached from a
- * second file is saved; counted in file bytes and in stored bytes. Sparse:
- * the file bytes of zero-size blocks. Fragment fill: distinct tail bytes /
- * (fragments x block size).
+ * The counts, ratios, dedup and sparse savings and fragment fill come from
+ * the library's survey (survey.h); the metadata ratio from the tables here.
  */
-#include <getopt.h>
 #include <stddef.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
 #include "cmd.h"
 #include "compressor.h"
-#include "data.h"
 #include "error.h"
 #include "format.h"
 #include "image.h"
-#include "imageopt.h"
-#include "inode.h"
+#include "json.h"
 #include "le.h"
 #include "meta.h"
+#include "parse.h"
 #include "show.h"
-#include "walk.h"
+#include "survey.h"
 
 static const char usage_text[] =
 	"Usage: squashkit inspect [OPTIONS] IMAGE\n"
@@ -53,15 +44,6 @@ static const char usage_text[] =
 	"      --json        one JSON object\n"
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
-
-enum { OPT_JSON = 256, OPT_STATS };
-
-static const struct option longopts[] = {
-	{"json", no_argument, NULL, OPT_JSON},
-	{"stats", no_argument, NULL, OPT_STATS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
 
 enum { T_INODE, T_DIR, T_FRAG, T_EXPORT, T_ID, T_XATTR, T_COUNT };
 static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragment",
@@ -76,18 +58,7 @@ struct table {
 	uint64_t blocks, uncompressed, stored;
 };
 
-struct counts {
-	uint64_t type[8]; /* by basic type */
-	uint64_t extended, hard_links;
-	uint64_t file_bytes, data_blocks, data_stored, frag_stored;
-	uint64_t sparse_blocks, sparse_bytes;
-	uint64_t dedup_blocks, dedup_bytes, dedup_stored, dedup_tails, dedup_tail_bytes;
-	uint64_t tails, tail_bytes;
-	struct sqk_u64set blocks, tail_set;
-};
-
 struct inspect {
-	struct sqk_sink sink;
 	struct sqk_image *img;
 	const char *image;
 	const struct sqfs_super *sb;
@@ -95,91 +66,9 @@ struct inspect {
 	uint64_t options_size; /* the options block, header included; 0 = none */
 	uint64_t data_start;
 	uint32_t xattr_ids;
-	struct counts c;
+	struct sqk_survey sv;
 	char err_path[4096 + 256 + 2];
 };
-
-static int sink_dir(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
-{
-	struct inspect *in = (struct inspect *)s;
-
-	in->c.type[SQFS_DIR]++;
-	if (sqk_inode_extended(ino))
-		in->c.extended++;
-	return 0;
-}
-
-static int sink_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
-{
-	return 0;
-}
-
-/* A regular file's blocks and tail: what is stored, shared, sparse. */
-static int count_file(struct inspect *in, const struct sqk_inode *ino)
-{
-	uint32_t bs = in->sb->block_size, i;
-	uint64_t pos = ino->blocks_start;
-	struct counts *c = &in->c;
-	int r;
-
-	c->file_bytes += ino->size;
-	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQFS_BLOCK_SIZE_MASK;
-		uint64_t left = ino->size - (uint64_t)i * bs;
-		uint32_t len = left < bs ? (uint32_t)left : bs;
-
-		if (size == 0) {
-			c->sparse_blocks++;
-			c->sparse_bytes += len;
-			continue;
-		}
-		r = sqk_u64set_add(&c->blocks, pos);
-		if (r < 0)
-			return r;
-		if (r) {
-			c->dedup_blocks++;
-			c->dedup_bytes += len;
-			c->dedup_stored += size;
-		} else {
-			c->data_blocks++;
-			c->data_stored += size;
-		}
-		pos += size;
-	}
-	if (ino->frag_index != SQFS_INVALID_FRAG) {
-		uint32_t tail = sqk_inode_tail(ino, bs);
-
-		r = sqk_u64set_add(&c->tail_set,
-				   (uint64_t)ino->frag_index << 32 | ino->frag_offset);
-		if (r < 0)
-			return r;
-		if (r) {
-			c->dedup_tails++;
-			c->dedup_tail_bytes += tail;
-		} else {
-			c->tails++;
-			c->tail_bytes += tail;
-		}
-	}
-	return 0;
-}
-
-static int sink_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
-		     const char *link_to)
-{
-	struct inspect *in = (struct inspect *)s;
-	unsigned type = sqfs_basic_type(ino->type);
-
-	/* A hard link: the inode was counted at its first path. */
-	if (link_to) {
-		in->c.hard_links++;
-		return 0;
-	}
-	in->c.type[type]++;
-	if (sqk_inode_extended(ino))
-		in->c.extended++;
-	return type == SQFS_FILE ? count_file(in, ino) : 0;
-}
 
 /* Follow a chain of metadata blocks from t->start to t->meta_end. */
 static int walk_meta(struct inspect *in, struct table *t)
@@ -298,29 +187,6 @@ static int read_options_size(struct inspect *in)
 	return 0;
 }
 
-static int count_fragments(struct inspect *in)
-{
-	uint32_t i;
-
-	for (i = 0; i < in->sb->fragment_count; i++) {
-		uint64_t start;
-		uint32_t size;
-		int err = sqk_fragment_entry(in->img, i, &start, &size);
-
-		if (err) {
-			snprintf(in->err_path, sizeof(in->err_path), "fragment %u", i);
-			return err;
-		}
-		in->c.frag_stored += size & SQFS_BLOCK_SIZE_MASK;
-	}
-	return 0;
-}
-
-static double ratio(uint64_t part, uint64_t whole)
-{
-	return whole ? (double)part / (double)whole : 0.0;
-}
-
 /* The flags by name: the superblock's bits, and "xattrs" as unsquashfs sees them. */
 struct flag {
 	const char *name;
@@ -366,21 +232,23 @@ static int describe(const struct inspect *in, struct sqk_comp_kv *kv, int max)
 	return codec && codec->describe ? codec->describe(sqk_image_comp(in->img), kv, max) : 0;
 }
 
-static void json_table(const struct table *t)
+static void json_table(struct sqk_json *j, const struct table *t)
 {
 	if (!t->present) {
-		fputs("null", stdout);
+		sqk_json_null(j);
 		return;
 	}
-	printf("{\"start\":%llu,\"size\":%llu,\"metadata_blocks\":%llu,\"uncompressed\":%llu,"
-	       "\"stored\":%llu",
-	       (unsigned long long)t->start, (unsigned long long)t->size,
-	       (unsigned long long)t->blocks, (unsigned long long)t->uncompressed,
-	       (unsigned long long)t->stored);
-	if (t->lookup)
-		printf(",\"lookup\":%llu,\"lookup_blocks\":%u", (unsigned long long)t->lookup,
-		       t->nlookup);
-	fputc('}', stdout);
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "start", t->start);
+	sqk_json_key_uint(j, "size", t->size);
+	sqk_json_key_uint(j, "metadata_blocks", t->blocks);
+	sqk_json_key_uint(j, "uncompressed", t->uncompressed);
+	sqk_json_key_uint(j, "stored", t->stored);
+	if (t->lookup) {
+		sqk_json_key_uint(j, "lookup", t->lookup);
+		sqk_json_key_uint(j, "lookup_blocks", t->nlookup);
+	}
+	sqk_json_end_object(j);
 }
 
 static void meta_totals(const struct inspect *in, uint64_t *blocks, uint64_t *unc, uint64_t *st)
@@ -416,122 +284,189 @@ static uint64_t pointer(const struct sqfs_super *sb, int i)
 	return v;
 }
 
+/* The superblock's fields other than the table pointers, by their names. */
+// clang-format off
+#define SUPER_FIELDS(X)                                                                            \
+	X(magic) X(inode_count) X(mkfs_time) X(block_size) X(fragment_count) X(compressor)         \
+	X(block_log) X(flags) X(id_count) X(version_major) X(version_minor) X(root_inode)          \
+	X(bytes_used)
+// clang-format on
+
 /* Every superblock field as stored; a missing table's pointer is null. */
-static void json_super(const struct sqfs_super *sb)
+static void json_super(struct sqk_json *j, const struct sqfs_super *sb)
 {
 	size_t i;
 
-	printf(",\"superblock\":{\"magic\":%u,\"inode_count\":%u,\"mkfs_time\":%u,"
-	       "\"block_size\":%u,\"fragment_count\":%u,\"compressor\":%u,\"block_log\":%u,"
-	       "\"flags\":%u,\"id_count\":%u,\"version_major\":%u,\"version_minor\":%u,"
-	       "\"root_inode\":%llu,\"bytes_used\":%llu",
-	       sb->magic, sb->inode_count, sb->mkfs_time, sb->block_size, sb->fragment_count,
-	       sb->compressor, sb->block_log, sb->flags, sb->id_count, sb->version_major,
-	       sb->version_minor, (unsigned long long)sb->root_inode,
-	       (unsigned long long)sb->bytes_used);
+	sqk_json_begin_object(j, 0);
+#define SUPER_JSON(f) sqk_json_key_uint(j, #f, sb->f);
+	SUPER_FIELDS(SUPER_JSON)
 	for (i = 0; i < sizeof(pointers) / sizeof(pointers[0]); i++) {
 		uint64_t v = pointer(sb, (int)i);
 
 		if (v == SQFS_INVALID_TABLE)
-			printf(",\"%s\":null", pointers[i].name);
+			sqk_json_key_null(j, pointers[i].name);
 		else
-			printf(",\"%s\":%llu", pointers[i].name, (unsigned long long)v);
+			sqk_json_key_uint(j, pointers[i].name, v);
 	}
-	fputc('}', stdout);
+	sqk_json_end_object(j);
 }
 
-static void print_json(const struct inspect *in)
+/* {"start":N,"size":N} */
+static void json_extent(struct sqk_json *j, uint64_t start, uint64_t size)
+{
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "start", start);
+	sqk_json_key_uint(j, "size", size);
+	sqk_json_end_object(j);
+}
+
+/* The codec's options: numbers as numbers, the rest as strings. */
+static void json_options(struct sqk_json *j, const struct inspect *in)
+{
+	struct sqk_comp_kv kv[16];
+	int i, n = describe(in, kv, 16);
+
+	sqk_json_begin_object(j, 0);
+	for (i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (kv[i].is_number && sqk_parse_uint(kv[i].value, UINT64_MAX, &v) == 0)
+			sqk_json_key_uint(j, kv[i].key, v);
+		else
+			sqk_json_key_string(j, kv[i].key, kv[i].value);
+	}
+	sqk_json_end_object(j);
+}
+
+static void json_counts(struct sqk_json *j, const struct inspect *in)
 {
 	const struct sqfs_super *sb = in->sb;
-	const struct counts *c = &in->c;
-	struct sqk_comp_kv kv[16];
-	uint64_t mblocks, munc, mst, stored = c->data_stored + c->frag_stored;
-	uint64_t inodes = 0;
-	int i, n;
+	const struct sqk_survey *sv = &in->sv;
+	int i;
 
-	fputs("{\"image\":", stdout);
-	sqk_json_text(stdout, in->image);
-	printf(",\"version\":\"%u.%u\",\"compression\":\"%s\",\"compressor_id\":%u,"
-	       "\"block_size\":%u,\"block_log\":%u,\"bytes_used\":%llu,\"image_size\":%llu,"
-	       "\"mkfs_time\":%u,\"inodes\":%u,\"fragments\":%u,\"ids\":%u,\"xattr_ids\":%u,"
-	       "\"root_inode\":{\"block\":%llu,\"offset\":%u},\"flags_value\":%u",
-	       sb->version_major, sb->version_minor, codec_name(sb), sb->compressor, sb->block_size,
-	       sb->block_log, (unsigned long long)sb->bytes_used,
-	       (unsigned long long)sqk_image_file(in->img)->size(sqk_image_file(in->img)),
-	       sb->mkfs_time, sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids,
-	       (unsigned long long)SQFS_REF_BLOCK(sb->root_inode), SQFS_REF_OFFSET(sb->root_inode),
-	       sb->flags);
-	json_super(sb);
-	printf(",\"flags\":{\"xattrs\":%s", has_xattrs(sb) ? "true" : "false");
-	for (i = 0; flag_names[i].name; i++)
-		printf(",\"%s\":%s", flag_names[i].name,
-		       (sb->flags & flag_names[i].bit) ? "true" : "false");
-	fputs("},\"compressor_options\":{", stdout);
-	n = describe(in, kv, 16);
-	for (i = 0; i < n; i++) {
-		printf("%s\"%s\":", i ? "," : "", kv[i].key);
-		if (kv[i].is_number)
-			fputs(kv[i].value, stdout);
-		else
-			sqk_json_text(stdout, kv[i].value);
-	}
-	fputs("},\"options_block\":", stdout);
-	if (in->options_size)
-		printf("{\"start\":%u,\"size\":%llu}", SQFS_SUPER_SIZE,
-		       (unsigned long long)in->options_size);
-	else
-		fputs("null", stdout);
-	printf(",\"tables\":{\"data\":{\"start\":%llu,\"size\":%llu}",
-	       (unsigned long long)in->data_start,
-	       (unsigned long long)(sb->inode_table - in->data_start));
-	for (i = 0; i < T_COUNT; i++) {
-		printf(",\"%s\":", table_names[i]);
-		json_table(&in->t[i]);
-	}
-	fputs("},\"counts\":{", stdout);
-	for (i = 1; i < 8; i++) {
-		printf("%s\"%s\":%llu", i > 1 ? "," : "", count_names[i],
-		       (unsigned long long)c->type[i]);
-		inodes += c->type[i];
-	}
-	printf(",\"extended\":%llu,\"hard_links\":%llu,\"inodes\":%llu,\"fragments\":%u,"
-	       "\"ids\":%u,\"xattr_ids\":%u}",
-	       (unsigned long long)c->extended, (unsigned long long)c->hard_links,
-	       (unsigned long long)inodes, sb->fragment_count, sb->id_count, in->xattr_ids);
-	printf(",\"data\":{\"uncompressed\":%llu,\"stored\":%llu,\"ratio\":%.6f,\"blocks\":%llu,"
-	       "\"block_bytes\":%llu,\"fragment_bytes\":%llu,\"tails\":%llu,\"tail_bytes\":%llu}",
-	       (unsigned long long)c->file_bytes, (unsigned long long)stored,
-	       ratio(stored, c->file_bytes), (unsigned long long)c->data_blocks,
-	       (unsigned long long)c->data_stored, (unsigned long long)c->frag_stored,
-	       (unsigned long long)c->tails, (unsigned long long)c->tail_bytes);
+	sqk_json_begin_object(j, 0);
+	for (i = 1; i < 8; i++)
+		sqk_json_key_uint(j, count_names[i], sv->type[i]);
+	sqk_json_key_uint(j, "extended", sv->extended);
+	sqk_json_key_uint(j, "hard_links", sv->hard_links);
+	sqk_json_key_uint(j, "inodes", sv->inodes);
+	sqk_json_key_uint(j, "fragments", sb->fragment_count);
+	sqk_json_key_uint(j, "ids", sb->id_count);
+	sqk_json_key_uint(j, "xattr_ids", in->xattr_ids);
+	sqk_json_end_object(j);
+}
+
+/* What the survey found: data, metadata, dedup, sparse, fragment fill. */
+static void json_survey(struct sqk_json *j, const struct inspect *in)
+{
+	const struct sqk_survey *sv = &in->sv;
+	uint64_t mblocks, munc, mst;
+
+	sqk_json_key(j, "data");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "uncompressed", sv->file_bytes);
+	sqk_json_key_uint(j, "stored", sv->stored);
+	sqk_json_key_double(j, "ratio", sv->data_ratio, 6);
+	sqk_json_key_uint(j, "blocks", sv->data_blocks);
+	sqk_json_key_uint(j, "block_bytes", sv->data_stored);
+	sqk_json_key_uint(j, "fragment_bytes", sv->frag_stored);
+	sqk_json_key_uint(j, "tails", sv->tails);
+	sqk_json_key_uint(j, "tail_bytes", sv->tail_bytes);
+	sqk_json_end_object(j);
 	meta_totals(in, &mblocks, &munc, &mst);
-	printf(",\"metadata\":{\"uncompressed\":%llu,\"stored\":%llu,\"ratio\":%.6f,"
-	       "\"blocks\":%llu}",
-	       (unsigned long long)munc, (unsigned long long)mst, ratio(mst, munc),
-	       (unsigned long long)mblocks);
-	printf(",\"dedup\":{\"blocks\":%llu,\"tails\":%llu,\"bytes\":%llu,\"stored_bytes\":%llu}",
-	       (unsigned long long)c->dedup_blocks, (unsigned long long)c->dedup_tails,
-	       (unsigned long long)(c->dedup_bytes + c->dedup_tail_bytes),
-	       (unsigned long long)c->dedup_stored);
-	printf(",\"sparse\":{\"blocks\":%llu,\"bytes\":%llu}", (unsigned long long)c->sparse_blocks,
-	       (unsigned long long)c->sparse_bytes);
-	printf(",\"fragment_fill\":%.6f}\n",
-	       ratio(c->tail_bytes, (uint64_t)sb->fragment_count * sb->block_size));
+	sqk_json_key(j, "metadata");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "uncompressed", munc);
+	sqk_json_key_uint(j, "stored", mst);
+	sqk_json_key_double(j, "ratio", sqk_ratio(mst, munc), 6);
+	sqk_json_key_uint(j, "blocks", mblocks);
+	sqk_json_end_object(j);
+	sqk_json_key(j, "dedup");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "blocks", sv->dedup_blocks);
+	sqk_json_key_uint(j, "tails", sv->dedup_tails);
+	sqk_json_key_uint(j, "bytes", sv->dedup_bytes + sv->dedup_tail_bytes);
+	sqk_json_key_uint(j, "stored_bytes", sv->dedup_stored);
+	sqk_json_end_object(j);
+	sqk_json_key(j, "sparse");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "blocks", sv->sparse_blocks);
+	sqk_json_key_uint(j, "bytes", sv->sparse_bytes);
+	sqk_json_end_object(j);
+	sqk_json_key_double(j, "fragment_fill", sv->fragment_fill, 6);
+}
+
+static void print_json(struct sqk_json *j, const struct inspect *in)
+{
+	const struct sqfs_super *sb = in->sb;
+	char version[24];
+	int i;
+
+	snprintf(version, sizeof(version), "%u.%u", sb->version_major, sb->version_minor);
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_string(j, "image", in->image);
+	sqk_json_key_string(j, "version", version);
+	sqk_json_key_string(j, "compression", codec_name(sb));
+	sqk_json_key_uint(j, "compressor_id", sb->compressor);
+	sqk_json_key_uint(j, "block_size", sb->block_size);
+	sqk_json_key_uint(j, "block_log", sb->block_log);
+	sqk_json_key_uint(j, "bytes_used", sb->bytes_used);
+	sqk_json_key_uint(j, "image_size", sqk_image_file(in->img)->size(sqk_image_file(in->img)));
+	sqk_json_key_uint(j, "mkfs_time", sb->mkfs_time);
+	sqk_json_key_uint(j, "inodes", sb->inode_count);
+	sqk_json_key_uint(j, "fragments", sb->fragment_count);
+	sqk_json_key_uint(j, "ids", sb->id_count);
+	sqk_json_key_uint(j, "xattr_ids", in->xattr_ids);
+	sqk_json_key(j, "root_inode");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "block", SQFS_REF_BLOCK(sb->root_inode));
+	sqk_json_key_uint(j, "offset", SQFS_REF_OFFSET(sb->root_inode));
+	sqk_json_end_object(j);
+	sqk_json_key_uint(j, "flags_value", sb->flags);
+	sqk_json_key(j, "superblock");
+	json_super(j, sb);
+	sqk_json_key(j, "flags");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_bool(j, "xattrs", has_xattrs(sb));
+	for (i = 0; flag_names[i].name; i++)
+		sqk_json_key_bool(j, flag_names[i].name, sb->flags & flag_names[i].bit);
+	sqk_json_end_object(j);
+	sqk_json_key(j, "compressor_options");
+	json_options(j, in);
+	sqk_json_key(j, "options_block");
+	if (in->options_size)
+		json_extent(j, SQFS_SUPER_SIZE, in->options_size);
+	else
+		sqk_json_null(j);
+	sqk_json_key(j, "tables");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key(j, "data");
+	json_extent(j, in->data_start, sb->inode_table - in->data_start);
+	for (i = 0; i < T_COUNT; i++) {
+		sqk_json_key(j, table_names[i]);
+		json_table(j, &in->t[i]);
+	}
+	sqk_json_end_object(j);
+	sqk_json_key(j, "counts");
+	json_counts(j, in);
+	json_survey(j, in);
+	sqk_json_end_object(j);
+	sqk_json_finish(j);
 }
 
 static void print_percent(uint64_t part, uint64_t whole)
 {
 	if (whole)
-		printf(" (%.2f%%)", 100.0 * ratio(part, whole));
+		printf(" (%.2f%%)", 100.0 * sqk_ratio(part, whole));
 	fputc('\n', stdout);
 }
 
 static void print_text(const struct inspect *in)
 {
 	const struct sqfs_super *sb = in->sb;
-	const struct counts *c = &in->c;
+	const struct sqk_survey *c = &in->sv;
 	struct sqk_comp_kv kv[16];
-	uint64_t mblocks, munc, mst, stored = c->data_stored + c->frag_stored;
+	uint64_t mblocks, munc, mst, stored = c->stored;
 	char when[32];
 	int i, n;
 
@@ -613,88 +548,49 @@ static void print_text(const struct inspect *in)
 	print_percent(c->tail_bytes, (uint64_t)sb->fragment_count * sb->block_size);
 }
 
-static int run(struct inspect *in, int json)
+static int run(struct sqk_show *s)
 {
-	struct sqk_walk w;
-	int err;
+	struct inspect *in = calloc(1, sizeof(*in));
+	int err, ret = EXIT_FAIL;
 
-	in->sb = sqk_image_super(in->img);
-	err = read_options_size(in);
-	if (!err)
-		err = find_tables(in);
-	if (!err)
-		err = count_fragments(in);
-	if (err) {
-		if (!in->err_path[0])
-			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		sqk_error(in->image, "%s: %s", in->err_path, sqk_strerror(err));
-		return EXIT_FAIL;
-	}
-	in->sink.dir_begin = sink_dir;
-	in->sink.dir_end = sink_dir_end;
-	in->sink.node = sink_node;
-	memset(&w, 0, sizeof(w));
-	w.img = in->img;
-	w.sink = &in->sink;
-	err = sqk_walk(&w);
-	if (err) {
-		sqk_show_path_code(in->image, w.err_path, err);
-		return EXIT_FAIL;
-	}
-	if (json)
-		print_json(in);
-	else
-		print_text(in);
-	return EXIT_OK;
-}
-
-int cmd_inspect(int argc, char **argv)
-{
-	struct sqk_image_opts io;
-	struct inspect *in;
-	int c, json = 0, stats = 0, ret;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_STATS:
-			stats = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return sqk_show_bad_option(argv);
-		}
-	}
-	if (optind >= argc)
-		return sqk_usage_error("missing IMAGE operand");
-	if (argc - optind > 1)
-		return sqk_usage_error("too many operands");
-	in = calloc(1, sizeof(*in));
 	if (!in) {
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	in->image = argv[optind];
-	sqk_image_opts_default(&io);
-	in->img = sqk_open_image(in->image, &io);
-	if (!in->img) {
-		free(in);
-		return EXIT_FAIL;
+	in->img = s->img;
+	in->image = s->image;
+	in->sb = sqk_image_super(in->img);
+	err = read_options_size(in);
+	if (!err)
+		err = find_tables(in);
+	if (err) {
+		if (!in->err_path[0])
+			snprintf(in->err_path, sizeof(in->err_path), "superblock");
+		sqk_error(in->image, "%s: %s", in->err_path, sqk_strerror(err));
+	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
+		if (in->sv.err_in_tree)
+			sqk_show_path_code(in->image, in->sv.err_where, err);
+		else
+			sqk_error(in->image, "%s: %s", in->sv.err_where, sqk_strerror(err));
+	} else {
+		if (s->json)
+			print_json(&s->out, in);
+		else
+			print_text(in);
+		ret = EXIT_OK;
 	}
-	ret = run(in, json);
-	if (sqk_show_flush() != 0)
-		ret = EXIT_FAIL;
-	if (stats)
-		sqk_print_stats(stderr, in->img, 0);
-	sqk_u64set_free(&in->c.blocks);
-	sqk_u64set_free(&in->c.tail_set);
-	sqk_image_close(in->img);
 	free(in);
 	return ret;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+	static const struct sqk_show_cmd inspect_cmd = {
+		.usage = usage_text,
+		.shortopts = "",
+		.json = 1,
+		.run = run,
+	};
+
+	return sqk_show_main(argc, argv, &inspect_cmd, NULL);
 }

@@ -7,8 +7,6 @@
  * read (the metadata cache has few entries), and -R recurses only after
  * that, keeping just the names of the subdirectories still to visit.
  */
-#include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +15,10 @@
 #include "error.h"
 #include "format.h"
 #include "image.h"
-#include "imageopt.h"
 #include "inode.h"
+#include "json.h"
 #include "show.h"
+#include "u64set.h"
 #include "walk.h"
 
 static const char usage_text[] =
@@ -33,12 +32,10 @@ static const char usage_text[] =
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
 
-enum { OPT_JSON = 256, OPT_STATS };
-
 static const struct option longopts[] = {
-	{"long", no_argument, NULL, 'l'},      {"recursive", no_argument, NULL, 'R'},
-	{"json", no_argument, NULL, OPT_JSON}, {"stats", no_argument, NULL, OPT_STATS},
-	{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+	{"long", no_argument, NULL, 'l'},
+	{"recursive", no_argument, NULL, 'R'},
+	{NULL, 0, NULL, 0},
 };
 
 /* What -l and --json show of an inode. */
@@ -56,11 +53,10 @@ struct entry {
 };
 
 struct ls {
-	const char *image;
+	struct sqk_show *show;
 	struct sqk_image *img;
 	int lng, rec, json;
 	int sections; /* -R headers printed */
-	int objects;  /* JSON objects printed */
 	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
 	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
 	struct sqk_u64set seen;
@@ -163,26 +159,29 @@ static char *join(const char *dir, const char *name, size_t nlen)
 
 static void print_json(struct ls *ls, const struct info *i, const char *name, const char *path)
 {
-	fputs(ls->objects++ ? ",\n" : "\n", stdout);
-	fputs("{\"name\":", stdout);
-	sqk_json_text(stdout, name);
-	fputs(",\"path\":", stdout);
+	struct sqk_json *j = &ls->show->out;
+
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_string(j, "name", name);
 	if (path)
-		sqk_json_text(stdout, path);
+		sqk_json_key_string(j, "path", path);
 	else
-		fputs("null", stdout);
-	printf(",\"inode\":%u,\"type\":\"%s\",\"mode\":%u,\"uid\":%u,\"gid\":%u,\"size\":%llu,"
-	       "\"mtime\":%u,\"nlink\":%u",
-	       i->number, sqk_json_type(i->type), (unsigned)(i->mode & 07777), i->uid, i->gid,
-	       (unsigned long long)i->size, i->mtime, i->nlink);
-	if (i->target) {
-		fputs(",\"target\":", stdout);
-		sqk_json_text(stdout, i->target);
+		sqk_json_key_null(j, "path");
+	sqk_json_key_uint(j, "inode", i->number);
+	sqk_json_key_string(j, "type", sqk_json_type(i->type));
+	sqk_json_key_uint(j, "mode", i->mode & 07777);
+	sqk_json_key_uint(j, "uid", i->uid);
+	sqk_json_key_uint(j, "gid", i->gid);
+	sqk_json_key_uint(j, "size", i->size);
+	sqk_json_key_uint(j, "mtime", i->mtime);
+	sqk_json_key_uint(j, "nlink", i->nlink);
+	if (i->target)
+		sqk_json_key_string(j, "target", i->target);
+	if (is_device(i)) {
+		sqk_json_key_uint(j, "major", sqfs_dev_major(i->rdev));
+		sqk_json_key_uint(j, "minor", sqfs_dev_minor(i->rdev));
 	}
-	if (is_device(i))
-		printf(",\"major\":%u,\"minor\":%u", sqfs_dev_major(i->rdev),
-		       sqfs_dev_minor(i->rdev));
-	fputc('}', stdout);
+	sqk_json_end_object(j);
 }
 
 /* Read a whole listing; the iterator is closed before we return. */
@@ -352,8 +351,9 @@ static const char *base_name(const char *norm)
 	return s && s[1] ? s + 1 : norm;
 }
 
-static int run(struct ls *ls, const char *path)
+static int list(struct ls *ls, const char *path)
 {
+	struct sqk_json *j = &ls->show->out;
 	struct sqk_inode ino;
 	char *norm = sqk_show_normalise(path);
 	int err;
@@ -362,14 +362,12 @@ static int run(struct ls *ls, const char *path)
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_show_resolve(ls->img, path, 0, &ino);
-	if (err) {
-		sqk_show_path_code(ls->image, norm, err);
+	if (sqk_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
 		free(norm);
 		return EXIT_FAIL;
 	}
 	if (ls->json)
-		fputc('[', stdout);
+		sqk_json_begin_array(j, SQK_JSON_LINES);
 	if (sqfs_basic_type(ino.type) == SQFS_DIR) {
 		ls->stack[0] = ino.number;
 		err = sqk_u64set_add(&ls->seen, ino.number);
@@ -379,6 +377,7 @@ static int run(struct ls *ls, const char *path)
 		struct widths w = {1, 1, 1, 1};
 		struct info i;
 
+		err = 0;
 		info_from(&i, &ino);
 		widen(&w, &i);
 		if (ls->json)
@@ -391,69 +390,59 @@ static int run(struct ls *ls, const char *path)
 	}
 	sqk_inode_free(&ino);
 	/* The array is closed even after a failure: what was printed stays valid JSON. */
-	if (ls->json)
-		fputs(ls->objects ? "\n]\n" : "]\n", stdout);
+	if (ls->json) {
+		sqk_json_end_array(j);
+		sqk_json_finish(j);
+	}
 	if (err)
-		sqk_show_path_code(ls->image, ls->err_path, err);
+		sqk_show_path_code(ls->show->image, ls->err_path, err);
 	free(norm);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+static int option(struct sqk_show *s, int opt, const char *arg)
+{
+	struct ls *ls = s->ctx;
+
+	if (opt == 'l')
+		ls->lng = 1;
+	else
+		ls->rec = 1;
+	return 0;
+}
+
+static int run(struct sqk_show *s)
+{
+	struct ls *ls = s->ctx;
+	int ret;
+
+	ls->show = s;
+	ls->img = s->img;
+	ls->json = s->json;
+	ret = list(ls, s->npaths ? s->paths[0] : "/");
+	sqk_u64set_free(&ls->seen);
+	return ret;
+}
+
 int cmd_ls(int argc, char **argv)
 {
-	struct sqk_image_opts io;
-	struct ls *ls;
-	int c, stats = 0, ret;
+	static const struct sqk_show_cmd ls_cmd = {
+		.usage = usage_text,
+		.shortopts = "lR",
+		.longopts = longopts,
+		.json = 1,
+		.max_paths = 1,
+		.option = option,
+		.run = run,
+	};
+	struct ls *ls = calloc(1, sizeof(*ls));
+	int ret;
 
-	ls = calloc(1, sizeof(*ls));
 	if (!ls) {
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "lRh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			ls->lng = 1;
-			break;
-		case 'R':
-			ls->rec = 1;
-			break;
-		case OPT_JSON:
-			ls->json = 1;
-			break;
-		case OPT_STATS:
-			stats = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			free(ls);
-			return EXIT_OK;
-		default:
-			free(ls);
-			return sqk_show_bad_option(argv);
-		}
-	}
-	if (optind >= argc || argc - optind > 2) {
-		free(ls);
-		return sqk_usage_error(optind >= argc ? "missing IMAGE operand"
-						      : "too many operands");
-	}
-	signal(SIGPIPE, SIG_IGN);
-	ls->image = argv[optind];
-	sqk_image_opts_default(&io);
-	ls->img = sqk_open_image(ls->image, &io);
-	if (!ls->img) {
-		free(ls);
-		return EXIT_FAIL;
-	}
-	ret = run(ls, optind + 1 < argc ? argv[optind + 1] : "/");
-	if (sqk_show_flush() != 0)
-		ret = EXIT_FAIL;
-	if (stats)
-		sqk_print_stats(stderr, ls->img, 0);
-	sqk_image_close(ls->img);
-	sqk_u64set_free(&ls->seen);
+	ret = sqk_show_main(argc, argv, &ls_cmd, ls);
 	free(ls);
 	return ret;
 }

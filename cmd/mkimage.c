@@ -209,37 +209,7 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	double ratio = st->uncompressed ? (double)st->bytes_used / (double)st->uncompressed : 0;
 
 	if (json) {
-		printf("{\"image\":\"");
-		for (const char *p = image; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				printf("\\%c", *p);
-			else if ((unsigned char)*p < 0x20)
-				printf("\\u%04x", *p);
-			else
-				putchar(*p);
-		}
-		printf("\",\"compression\":\"%s\",\"block_size\":%u,\"threads\":%u,"
-		       "\"bytes_used\":%" PRIu64 ",\"image_size\":%" PRIu64
-		       ",\"uncompressed\":%" PRIu64 ",\"data_bytes\":%" PRIu64
-		       ",\"inode_table_bytes\":%" PRIu64 ",\"directory_table_bytes\":%" PRIu64
-		       ",\"ratio\":%.4f,\"mkfs_time\":%u,"
-		       "\"counts\":{\"inodes\":%" PRIu64 ",\"files\":%" PRIu64
-		       ",\"directories\":%" PRIu64 ",\"symlinks\":%" PRIu64
-		       ",\"block_devices\":%" PRIu64 ",\"char_devices\":%" PRIu64
-		       ",\"fifos\":%" PRIu64 ",\"sockets\":%" PRIu64 ",\"hardlinks\":%" PRIu64
-		       ",\"blocks\":%" PRIu64 ",\"raw_blocks\":%" PRIu64 ",\"fragments\":%" PRIu64
-		       ",\"ids\":%" PRIu64 ",\"xattr_ids\":%" PRIu64 "},"
-		       "\"dedup\":{\"files\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"tails\":%" PRIu64
-		       ",\"tail_bytes\":%" PRIu64 "},"
-		       "\"sparse\":{\"blocks\":%" PRIu64 ",\"bytes\":%" PRIu64 "},"
-		       "\"lseeks\":%" PRIu64 ",\"xattrs_skipped\":%" PRIu64 "}\n",
-		       o->codec->name, o->block_size, o->threads, st->bytes_used, st->image_size,
-		       st->uncompressed, st->data_bytes, st->inode_table_bytes, st->dir_table_bytes,
-		       ratio, st->mkfs_time, st->inodes, st->files, st->dirs, st->symlinks,
-		       st->blkdevs, st->chrdevs, st->fifos, st->sockets, st->hardlinks, st->blocks,
-		       st->raw_blocks, st->fragments, st->ids, st->xattr_ids, st->dedup_files,
-		       st->dedup_bytes, st->dedup_tails, st->dedup_tail_bytes, st->sparse_blocks,
-		       st->sparse_bytes, st->lseeks, st->xattrs_skipped);
+		sqk_mkimage_stats_json(st, o, image, ratio);
 		return;
 	}
 	printf("image            %s\n", image);

@@ -2,27 +2,61 @@
 #ifndef SQK_SHOW_H
 #define SQK_SHOW_H
 
-/* What the inspection commands (inspect, ls, cat, stat) share. */
+/*
+ * The read-only inspector commands (inspect, ls, cat, stat) and what they
+ * share. One driver parses the options they all take (--stats, --help,
+ * --json where the command has JSON output), checks the operands (IMAGE,
+ * then PATH...), opens the image, runs the command, flushes stdout, prints
+ * the cache counters and gives the exit status. A command is its usage
+ * text, its own options and one run function.
+ */
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "json.h"
+
 struct sqk_image;
 struct sqk_inode;
+struct sqk_show;
 
-/* Symlinks followed while resolving one path, as Linux bounds them. */
-#define SQK_SHOW_MAX_SYMLINKS 40
+/* Option values the driver keeps for itself: a command's own stay below. */
+enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS };
+
+struct sqk_show_cmd {
+	const char *usage;	       /* the --help text */
+	const char *shortopts;	       /* its own short options, "" for none */
+	const struct option *longopts; /* its own long options (NULL-terminated) or NULL */
+	int json;		       /* takes --json */
+	unsigned min_paths, max_paths; /* PATH operands after IMAGE */
+	/* One of its own options: 0, or the exit status of a usage error. */
+	int (*option)(struct sqk_show *s, int opt, const char *arg);
+	/* The work on the open image: EXIT_OK, or EXIT_FAIL after reporting why. */
+	int (*run)(struct sqk_show *s);
+};
+
+struct sqk_show {
+	const char *image; /* the IMAGE operand */
+	struct sqk_image *img;
+	char **paths; /* the PATH operands */
+	unsigned npaths;
+	int json;	     /* --json given */
+	struct sqk_json out; /* a JSON writer on stdout */
+	void *ctx;	     /* the command's own state */
+};
+
+/* Run cmd with argv: the whole life of an inspector command. */
+int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx);
 
 /*
- * Resolve an image path like the kernel would: symlinks met on the way are
- * followed inside the image (an absolute target starts again at the image
- * root, ".." stops at the root), and the last component is followed too when
- * follow_last is set or the path ends with "/". Returns 0 or a negative
- * sqk_err (SQK_ERR_LOOP after too many symlinks).
+ * Resolve path in the image (symlinks followed inside it; the last one too
+ * when follow_last is set). On failure "squashkit CMD: IMAGE: SHOWN: why"
+ * is printed and the error returned.
  */
-int sqk_show_resolve(struct sqk_image *img, const char *path, int follow_last,
-		     struct sqk_inode *ino);
+int sqk_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
+		    struct sqk_inode *ino);
 
 /* PATH from the root without repeated or trailing slashes ("/" for the root); malloc'd. */
 char *sqk_show_normalise(const char *path);
@@ -42,48 +76,5 @@ const char *sqk_json_type(unsigned basic_type);
 
 /* The size a kernel mount reports: a directory counts 3 bytes more than its listing. */
 uint64_t sqk_show_size(const struct sqk_inode *ino);
-
-/* Is buf valid UTF-8 (no overlongs, no surrogates)? */
-int sqk_utf8_valid(const uint8_t *buf, size_t len);
-
-/*
- * buf as a JSON string: valid UTF-8 passes through, control characters are
- * escaped, and a byte that is not part of valid UTF-8 becomes \u00XX (JSON
- * cannot carry it as it is).
- */
-void sqk_json_bytes(FILE *out, const void *buf, size_t len);
-static inline void sqk_json_text(FILE *out, const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	sqk_json_bytes(out, s, n);
-}
-
-/* buf with unsafe bytes escaped as \xNN (a byte count, so NULs are fine). */
-void sqk_print_escaped_len(FILE *out, const void *buf, size_t len);
-
-/* Flush stdout; on failure print "squashkit CMD: stdout: why" and return -1. */
-int sqk_show_flush(void);
-
-/*
- * After getopt_long returned '?' (with opterr = 0): one line naming the bad
- * option, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE.
- */
-int sqk_show_bad_option(char **argv);
-
-/* A set of 64-bit keys (open addressing; a slot holds key + 1, 0 = empty). */
-struct sqk_u64set {
-	uint64_t *slot;
-	size_t cap, count;
-};
-
-/* 1 when key was already there, 0 when added, or SQK_ERR_NOMEM. */
-int sqk_u64set_add(struct sqk_u64set *s, uint64_t key);
-void sqk_u64set_free(struct sqk_u64set *s);
-
-/* Write all of buf to fd; 0 or -1 with errno. */
-int sqk_write_all(int fd, const void *buf, size_t len);
 
 #endif

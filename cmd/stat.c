@@ -15,8 +15,6 @@
  * A directory's "size" is what a mounted image reports (the listing plus 3
  * bytes for "." and ".."); "listing_size" is the listing's real length.
  */
-#include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +22,8 @@
 #include "error.h"
 #include "format.h"
 #include "image.h"
-#include "imageopt.h"
 #include "inode.h"
+#include "json.h"
 #include "show.h"
 #include "xattr.h"
 
@@ -37,15 +35,6 @@ static const char usage_text[] =
 	"      --json        one JSON object\n"
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
-
-enum { OPT_JSON = 256, OPT_STATS };
-
-static const struct option longopts[] = {
-	{"json", no_argument, NULL, OPT_JSON},
-	{"stats", no_argument, NULL, OPT_STATS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
 
 struct view {
 	const char *path; /* normalised */
@@ -150,83 +139,135 @@ static void print_text(const struct view *v)
 	}
 }
 
-static void print_json(const struct view *v)
+/* Bytes as lower-case hex, malloc'd. */
+static char *hex_string(const uint8_t *b, uint32_t len)
+{
+	char *s = malloc(2 * (size_t)len + 1), *p = s;
+	uint32_t i;
+
+	for (i = 0; s && i < len; i++, p += 2)
+		snprintf(p, 3, "%02x", b[i]);
+	if (s)
+		*p = '\0';
+	return s;
+}
+
+static int json_xattrs(struct sqk_json *j, const struct view *v)
+{
+	uint32_t i;
+
+	sqk_json_begin_object(j, 0);
+	for (i = 0; i < v->nxattrs; i++) {
+		const struct sqk_xattr *x = &v->xattrs[i];
+		char *hex;
+
+		sqk_json_key(j, x->name);
+		if (sqk_utf8_valid(x->value, x->value_len)) {
+			sqk_json_bytes(j, x->value, x->value_len);
+			continue;
+		}
+		hex = hex_string(x->value, x->value_len);
+		if (!hex)
+			return SQK_ERR_NOMEM;
+		sqk_json_begin_object(j, 0);
+		sqk_json_key_string(j, "hex", hex);
+		sqk_json_end_object(j);
+		free(hex);
+	}
+	sqk_json_end_object(j);
+	return 0;
+}
+
+static int print_json(struct sqk_json *j, const struct view *v)
 {
 	const struct sqk_inode *ino = v->ino;
 	uint64_t pos = ino->blocks_start;
 	char mode[11];
 	uint32_t i;
+	int err;
 
 	sqk_mode_string(ino->mode, mode);
-	fputs("{\"path\":", stdout);
-	sqk_json_text(stdout, v->path);
-	printf(",\"inode\":%u,\"type\":\"%s\",\"extended\":%s,\"mode\":%u,\"mode_string\":\"%s\","
-	       "\"uid\":%u,\"gid\":%u,\"mtime\":%u,\"nlink\":%u,\"size\":%llu",
-	       ino->number, sqk_json_type(v->type), sqk_inode_extended(ino) ? "true" : "false",
-	       (unsigned)(ino->mode & 07777), mode, ino->uid, ino->gid, ino->mtime, ino->nlink,
-	       (unsigned long long)sqk_show_size(ino));
-	printf(",\"inode_position\":{\"block\":%llu,\"offset\":%u}",
-	       (unsigned long long)SQFS_REF_BLOCK(ino->ref), SQFS_REF_OFFSET(ino->ref));
-	fputs(",\"blocks\":[", stdout);
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_string(j, "path", v->path);
+	sqk_json_key_uint(j, "inode", ino->number);
+	sqk_json_key_string(j, "type", sqk_json_type(v->type));
+	sqk_json_key_bool(j, "extended", sqk_inode_extended(ino));
+	sqk_json_key_uint(j, "mode", ino->mode & 07777);
+	sqk_json_key_string(j, "mode_string", mode);
+	sqk_json_key_uint(j, "uid", ino->uid);
+	sqk_json_key_uint(j, "gid", ino->gid);
+	sqk_json_key_uint(j, "mtime", ino->mtime);
+	sqk_json_key_uint(j, "nlink", ino->nlink);
+	sqk_json_key_uint(j, "size", sqk_show_size(ino));
+	sqk_json_key(j, "inode_position");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "block", SQFS_REF_BLOCK(ino->ref));
+	sqk_json_key_uint(j, "offset", SQFS_REF_OFFSET(ino->ref));
+	sqk_json_end_object(j);
+	sqk_json_key(j, "blocks");
+	sqk_json_begin_array(j, 0);
 	for (i = 0; i < ino->nblocks; i++) {
 		uint32_t w = ino->blocks[i], size = w & SQFS_BLOCK_SIZE_MASK;
 
-		printf("%s{\"start\":%llu,\"size\":%u,\"compressed\":%s,\"sparse\":%s}",
-		       i ? "," : "", (unsigned long long)pos, size,
-		       size && !(w & SQFS_BLOCK_UNCOMPRESSED) ? "true" : "false",
-		       size ? "false" : "true");
+		sqk_json_begin_object(j, 0);
+		sqk_json_key_uint(j, "start", pos);
+		sqk_json_key_uint(j, "size", size);
+		sqk_json_key_bool(j, "compressed", size && !(w & SQFS_BLOCK_UNCOMPRESSED));
+		sqk_json_key_bool(j, "sparse", !size);
+		sqk_json_end_object(j);
 		pos += size;
 	}
-	fputc(']', stdout);
+	sqk_json_end_array(j);
 	if (v->type == SQFS_FILE)
-		printf(",\"blocks_start\":%llu", (unsigned long long)ino->blocks_start);
-	if (ino->frag_index == SQFS_INVALID_FRAG)
-		fputs(",\"fragment\":null", stdout);
-	else
-		printf(",\"fragment\":{\"index\":%u,\"offset\":%u,\"size\":%u}", ino->frag_index,
-		       ino->frag_offset, v->tail);
-	printf(",\"sparse\":%llu", (unsigned long long)v->sparse);
-	if (ino->type == SQFS_LFILE)
-		printf(",\"sparse_field\":%llu", (unsigned long long)ino->sparse);
-	else
-		fputs(",\"sparse_field\":null", stdout);
-	if (ino->xattr == SQFS_INVALID_XATTR)
-		fputs(",\"xattr_index\":null", stdout);
-	else
-		printf(",\"xattr_index\":%u", ino->xattr);
-	fputs(",\"xattrs\":{", stdout);
-	for (i = 0; i < v->nxattrs; i++) {
-		const struct sqk_xattr *x = &v->xattrs[i];
-
-		if (i)
-			fputc(',', stdout);
-		sqk_json_text(stdout, x->name);
-		fputc(':', stdout);
-		if (sqk_utf8_valid(x->value, x->value_len)) {
-			sqk_json_bytes(stdout, x->value, x->value_len);
-		} else {
-			fputs("{\"hex\":\"", stdout);
-			hex(stdout, x->value, x->value_len);
-			fputs("\"}", stdout);
-		}
+		sqk_json_key_uint(j, "blocks_start", ino->blocks_start);
+	sqk_json_key(j, "fragment");
+	if (ino->frag_index == SQFS_INVALID_FRAG) {
+		sqk_json_null(j);
+	} else {
+		sqk_json_begin_object(j, 0);
+		sqk_json_key_uint(j, "index", ino->frag_index);
+		sqk_json_key_uint(j, "offset", ino->frag_offset);
+		sqk_json_key_uint(j, "size", v->tail);
+		sqk_json_end_object(j);
 	}
-	fputs("},\"target\":", stdout);
-	if (ino->target)
-		sqk_json_text(stdout, ino->target);
+	sqk_json_key_uint(j, "sparse", v->sparse);
+	if (ino->type == SQFS_LFILE)
+		sqk_json_key_uint(j, "sparse_field", ino->sparse);
 	else
-		fputs("null", stdout);
-	if (is_device(v->type))
-		printf(",\"major\":%u,\"minor\":%u", sqfs_dev_major(ino->rdev),
-		       sqfs_dev_minor(ino->rdev));
-	if (v->type == SQFS_DIR)
-		printf(",\"directory\":{\"block\":%u,\"offset\":%u,\"listing_size\":%llu,"
-		       "\"parent\":%u,\"index_count\":%u}",
-		       ino->dir_block, ino->dir_offset, (unsigned long long)ino->size, ino->parent,
-		       ino->index_count);
-	fputs("}\n", stdout);
+		sqk_json_key_null(j, "sparse_field");
+	if (ino->xattr == SQFS_INVALID_XATTR)
+		sqk_json_key_null(j, "xattr_index");
+	else
+		sqk_json_key_uint(j, "xattr_index", ino->xattr);
+	sqk_json_key(j, "xattrs");
+	err = json_xattrs(j, v);
+	if (err)
+		return err;
+	if (ino->target)
+		sqk_json_key_string(j, "target", ino->target);
+	else
+		sqk_json_key_null(j, "target");
+	if (is_device(v->type)) {
+		sqk_json_key_uint(j, "major", sqfs_dev_major(ino->rdev));
+		sqk_json_key_uint(j, "minor", sqfs_dev_minor(ino->rdev));
+	}
+	if (v->type == SQFS_DIR) {
+		sqk_json_key(j, "directory");
+		sqk_json_begin_object(j, 0);
+		sqk_json_key_uint(j, "block", ino->dir_block);
+		sqk_json_key_uint(j, "offset", ino->dir_offset);
+		sqk_json_key_uint(j, "listing_size", ino->size);
+		sqk_json_key_uint(j, "parent", ino->parent);
+		sqk_json_key_uint(j, "index_count", ino->index_count);
+		sqk_json_end_object(j);
+	}
+	sqk_json_end_object(j);
+	/* A writer error is the driver's to report. */
+	sqk_json_finish(j);
+	return 0;
 }
 
-static int run(struct sqk_image *img, const char *image, const char *path, int json)
+static int run(struct sqk_show *s)
 {
 	struct sqk_inode ino;
 	struct view v;
@@ -234,74 +275,48 @@ static int run(struct sqk_image *img, const char *image, const char *path, int j
 	int err;
 
 	memset(&v, 0, sizeof(v));
-	v.path = sqk_show_normalise(path);
+	v.path = sqk_show_normalise(s->paths[0]);
 	if (!v.path) {
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_show_resolve(img, path, 0, &ino);
-	if (!err) {
-		v.ino = &ino;
-		v.type = sqfs_basic_type(ino.type);
-		v.block_size = sqk_image_super(img)->block_size;
-		v.tail = sqk_inode_tail(&ino, v.block_size);
-		for (i = 0; i < ino.nblocks; i++)
-			if ((ino.blocks[i] & SQFS_BLOCK_SIZE_MASK) == 0)
-				v.sparse += block_len(&v, i);
-		err = sqk_xattr_read(img, ino.xattr, &v.xattrs, &v.nxattrs);
-		if (!err) {
-			if (json)
-				print_json(&v);
-			else
-				print_text(&v);
-		}
-		sqk_xattr_free(v.xattrs, v.nxattrs);
-		sqk_inode_free(&ino);
+	err = sqk_show_lookup(s, s->paths[0], 0, v.path, &ino);
+	if (err) {
+		free((char *)v.path);
+		return EXIT_FAIL;
 	}
+	v.ino = &ino;
+	v.type = sqfs_basic_type(ino.type);
+	v.block_size = sqk_image_super(s->img)->block_size;
+	v.tail = sqk_inode_tail(&ino, v.block_size);
+	for (i = 0; i < ino.nblocks; i++)
+		if ((ino.blocks[i] & SQFS_BLOCK_SIZE_MASK) == 0)
+			v.sparse += block_len(&v, i);
+	err = sqk_xattr_read(s->img, ino.xattr, &v.xattrs, &v.nxattrs);
+	if (!err) {
+		if (s->json)
+			err = print_json(&s->out, &v);
+		else
+			print_text(&v);
+	}
+	sqk_xattr_free(v.xattrs, v.nxattrs);
+	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(image, v.path, err);
+		sqk_show_path_code(s->image, v.path, err);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	struct sqk_image_opts io;
-	struct sqk_image *img;
-	int c, json = 0, stats = 0, ret;
+	static const struct sqk_show_cmd stat_cmd = {
+		.usage = usage_text,
+		.shortopts = "",
+		.json = 1,
+		.min_paths = 1,
+		.max_paths = 1,
+		.run = run,
+	};
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_STATS:
-			stats = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return sqk_show_bad_option(argv);
-		}
-	}
-	if (optind >= argc)
-		return sqk_usage_error("missing IMAGE operand");
-	if (optind + 1 >= argc)
-		return sqk_usage_error("missing PATH operand");
-	if (argc - optind > 2)
-		return sqk_usage_error("too many operands");
-	signal(SIGPIPE, SIG_IGN);
-	sqk_image_opts_default(&io);
-	img = sqk_open_image(argv[optind], &io);
-	if (!img)
-		return EXIT_FAIL;
-	ret = run(img, argv[optind], argv[optind + 1], json);
-	if (sqk_show_flush() != 0)
-		ret = EXIT_FAIL;
-	if (stats)
-		sqk_print_stats(stderr, img, 0);
-	sqk_image_close(img);
-	return ret;
+	return sqk_show_main(argc, argv, &stat_cmd, NULL);
 }

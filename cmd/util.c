@@ -45,3 +45,27 @@ int sqk_usage_error(const char *fmt, ...)
 	fprintf(stderr, "Try 'squashkit %s --help'.\n", sqk_cmd_name);
 	return EXIT_USAGE;
 }
+
+void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (b[i] == '\\')
+			fputs("\\\\", out);
+		else if (b[i] == '\n')
+			fputs("\\n", out);
+		else if (b[i] == '\t')
+			fputs("\\t", out);
+		else if (b[i] < 0x20 || b[i] == 0x7f)
+			fprintf(out, "\\x%02x", b[i]);
+		else
+			fputc(b[i], out);
+	}
+}
+
+void sqk_print_escaped(FILE *out, const char *s)
+{
+	sqk_print_escaped_len(out, s, strlen(s));
+}

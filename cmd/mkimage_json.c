@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* mkimage --stats --json: the build's summary through the JSON writer. */
+#include "cmd.h"
+#include "compressor.h"
+#include "json.h"
+#include "mkfs.h"
+
+/* The --stats summary as one JSON object. */
+void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
+			    const char *image, double ratio)
+{
+	struct sqk_json j;
+
+	sqk_json_init_file(&j, stdout);
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_string(&j, "image", image);
+	sqk_json_key_string(&j, "compression", o->codec->name);
+	sqk_json_key_uint(&j, "block_size", o->block_size);
+	sqk_json_key_uint(&j, "threads", o->threads);
+	sqk_json_key_uint(&j, "bytes_used", st->bytes_used);
+	sqk_json_key_uint(&j, "image_size", st->image_size);
+	sqk_json_key_uint(&j, "uncompressed", st->uncompressed);
+	sqk_json_key_uint(&j, "data_bytes", st->data_bytes);
+	sqk_json_key_uint(&j, "inode_table_bytes", st->inode_table_bytes);
+	sqk_json_key_uint(&j, "directory_table_bytes", st->dir_table_bytes);
+	sqk_json_key_double(&j, "ratio", ratio, 4);
+	sqk_json_key_uint(&j, "mkfs_time", st->mkfs_time);
+	sqk_json_key(&j, "counts");
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "inodes", st->inodes);
+	sqk_json_key_uint(&j, "files", st->files);
+	sqk_json_key_uint(&j, "directories", st->dirs);
+	sqk_json_key_uint(&j, "symlinks", st->symlinks);
+	sqk_json_key_uint(&j, "block_devices", st->blkdevs);
+	sqk_json_key_uint(&j, "char_devices", st->chrdevs);
+	sqk_json_key_uint(&j, "fifos", st->fifos);
+	sqk_json_key_uint(&j, "sockets", st->sockets);
+	sqk_json_key_uint(&j, "hardlinks", st->hardlinks);
+	sqk_json_key_uint(&j, "blocks", st->blocks);
+	sqk_json_key_uint(&j, "raw_blocks", st->raw_blocks);
+	sqk_json_key_uint(&j, "fragments", st->fragments);
+	sqk_json_key_uint(&j, "ids", st->ids);
+	sqk_json_key_uint(&j, "xattr_ids", st->xattr_ids);
+	sqk_json_end_object(&j);
+	sqk_json_key(&j, "dedup");
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "files", st->dedup_files);
+	sqk_json_key_uint(&j, "bytes", st->dedup_bytes);
+	sqk_json_key_uint(&j, "tails", st->dedup_tails);
+	sqk_json_key_uint(&j, "tail_bytes", st->dedup_tail_bytes);
+	sqk_json_end_object(&j);
+	sqk_json_key(&j, "sparse");
+	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "blocks", st->sparse_blocks);
+	sqk_json_key_uint(&j, "bytes", st->sparse_bytes);
+	sqk_json_end_object(&j);
+	sqk_json_key_uint(&j, "lseeks", st->lseeks);
+	sqk_json_key_uint(&j, "xattrs_skipped", st->xattrs_skipped);
+	sqk_json_end_object(&j);
+	sqk_json_finish(&j);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The survey: a walk of every inode with a counting sink, and the fragment table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "data.h"
+#include "error.h"
+#include "format.h"
+#include "image.h"
+#include "inode.h"
+#include "survey.h"
+#include "u64set.h"
+#include "walk.h"
+
+struct counter {
+	struct sqk_sink sink;
+	struct sqk_survey *s;
+	uint32_t block_size;
+	struct sqk_u64set blocks, tails; /* block positions and tails seen */
+};
+
+static int sink_dir(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
+{
+	struct counter *c = (struct counter *)sink;
+
+	c->s->type[SQFS_DIR]++;
+	if (sqk_inode_extended(ino))
+		c->s->extended++;
+	return 0;
+}
+
+static int sink_dir_end(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
+{
+	return 0;
+}
+
+/* A regular file's blocks and tail: what is stored, shared, sparse. */
+static int count_file(struct counter *c, const struct sqk_inode *ino)
+{
+	uint32_t bs = c->block_size, i;
+	uint64_t pos = ino->blocks_start;
+	struct sqk_survey *s = c->s;
+	int r;
+
+	s->file_bytes += ino->size;
+	for (i = 0; i < ino->nblocks; i++) {
+		uint32_t size = ino->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+		uint64_t left = ino->size - (uint64_t)i * bs;
+		uint32_t len = left < bs ? (uint32_t)left : bs;
+
+		if (size == 0) {
+			s->sparse_blocks++;
+			s->sparse_bytes += len;
+			continue;
+		}
+		r = sqk_u64set_add(&c->blocks, pos);
+		if (r < 0)
+			return r;
+		if (r) {
+			s->dedup_blocks++;
+			s->dedup_bytes += len;
+			s->dedup_stored += size;
+		} else {
+			s->data_blocks++;
+			s->data_stored += size;
+		}
+		pos += size;
+	}
+	if (ino->frag_index != SQFS_INVALID_FRAG) {
+		uint32_t tail = sqk_inode_tail(ino, bs);
+
+		r = sqk_u64set_add(&c->tails, (uint64_t)ino->frag_index << 32 | ino->frag_offset);
+		if (r < 0)
+			return r;
+		if (r) {
+			s->dedup_tails++;
+			s->dedup_tail_bytes += tail;
+		} else {
+			s->tails++;
+			s->tail_bytes += tail;
+		}
+	}
+	return 0;
+}
+
+static int sink_node(struct sqk_sink *sink, const char *path, struct sqk_inode *ino,
+		     const char *link_to)
+{
+	struct counter *c = (struct counter *)sink;
+	unsigned type = sqfs_basic_type(ino->type);
+
+	/* A hard link: the inode was counted at its first path. */
+	if (link_to) {
+		c->s->hard_links++;
+		return 0;
+	}
+	c->s->type[type]++;
+	if (sqk_inode_extended(ino))
+		c->s->extended++;
+	return type == SQFS_FILE ? count_file(c, ino) : 0;
+}
+
+static int count_fragments(struct sqk_image *img, struct sqk_survey *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < sqk_image_super(img)->fragment_count; i++) {
+		uint64_t start;
+		uint32_t size;
+		int err = sqk_fragment_entry(img, i, &start, &size);
+
+		if (err) {
+			snprintf(s->err_where, sizeof(s->err_where), "fragment %u", i);
+			return err;
+		}
+		s->frag_stored += size & SQFS_BLOCK_SIZE_MASK;
+	}
+	return 0;
+}
+
+static int walk_tree(struct sqk_image *img, struct sqk_survey *s)
+{
+	struct counter c;
+	struct sqk_walk w;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	c.sink.dir_begin = sink_dir;
+	c.sink.dir_end = sink_dir_end;
+	c.sink.node = sink_node;
+	c.s = s;
+	c.block_size = sqk_image_super(img)->block_size;
+	memset(&w, 0, sizeof(w));
+	w.img = img;
+	w.sink = &c.sink;
+	err = sqk_walk(&w);
+	if (err) {
+		snprintf(s->err_where, sizeof(s->err_where), "%s", w.err_path);
+		s->err_in_tree = 1;
+	}
+	sqk_u64set_free(&c.blocks);
+	sqk_u64set_free(&c.tails);
+	return err;
+}
+
+double sqk_ratio(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+int sqk_survey(struct sqk_image *img, struct sqk_survey *s)
+{
+	const struct sqfs_super *sb = sqk_image_super(img);
+	int err, i;
+
+	memset(s, 0, sizeof(*s));
+	err = count_fragments(img, s);
+	if (!err)
+		err = walk_tree(img, s);
+	if (err)
+		return err;
+	for (i = 1; i < 8; i++)
+		s->inodes += s->type[i];
+	s->stored = s->data_stored + s->frag_stored;
+	s->data_ratio = sqk_ratio(s->stored, s->file_bytes);
+	s->fragment_fill = sqk_ratio(s->tail_bytes, (uint64_t)sb->fragment_count * sb->block_size);
+	return 0;
+}
