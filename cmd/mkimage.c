@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "attropt.h"
 #include "cmd.h"
 #include "compressor.h"
 #include "error.h"
@@ -46,11 +47,29 @@ static const char usage_text[] =
 	"      --no-xattrs          leave extended attributes out\n"
 	"      --no-hardlinks       give every hard link its own inode\n"
 	"      --no-export          write no NFS export table\n"
+	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
+	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
 	"\n"
-	"Owners and times:\n"
+	"Extended attributes:\n"
+	"      --xattrs-include REGEX\n"
+	"                           keep only the attributes whose names match REGEX\n"
+	"      --xattrs-exclude REGEX\n"
+	"                           leave out the attributes whose names match REGEX\n"
+	"      --xattrs-add NAME=VALUE\n"
+	"                           give every inode this attribute (repeatable; VALUE\n"
+	"                           may start with 0s for base64, 0x hex or 0t text)\n"
+	"\n"
+	"Owners, modes and times:\n"
 	"      --all-root           make every file owned by root (uid and gid 0)\n"
 	"      --uid N              make every file owned by uid N\n"
 	"      --gid N              make every file owned by gid N\n"
+	"      --file-mode MODE     set the mode of every file that is not a directory\n"
+	"                           (octal, or symbolic as chmod takes it: u+rwX,go-w)\n"
+	"      --dir-mode MODE      set the mode of every directory\n"
+	"      --root-mode MODE     set the mode of the root directory\n"
+	"      --root-uid N         make the root directory owned by uid N\n"
+	"      --root-gid N         make the root directory owned by gid N\n"
+	"                           (the --root-* options win for the root)\n"
 	"      --mtime T            set every inode time to T (seconds since 1970)\n"
 	"      --fstime T           set the superblock time to T\n"
 	"                           (default: SOURCE_DATE_EPOCH, else the newest inode time;\n"
@@ -108,6 +127,15 @@ static const struct option long_opts[] = {
 	{"gid", required_argument, NULL, OPT_GID},
 	{"mtime", required_argument, NULL, OPT_MTIME},
 	{"fstime", required_argument, NULL, OPT_FSTIME},
+	{"file-mode", required_argument, NULL, OPT_FILE_MODE},
+	{"dir-mode", required_argument, NULL, OPT_DIR_MODE},
+	{"root-mode", required_argument, NULL, OPT_ROOT_MODE},
+	{"root-uid", required_argument, NULL, OPT_ROOT_UID},
+	{"root-gid", required_argument, NULL, OPT_ROOT_GID},
+	{"xattrs-include", required_argument, NULL, OPT_XATTRS_INCLUDE},
+	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
+	{"xattrs-add", required_argument, NULL, OPT_XATTRS_ADD},
+	{"sort", required_argument, NULL, OPT_SORT},
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"listing", required_argument, NULL, OPT_LISTING},
@@ -245,6 +273,7 @@ struct args {
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
 	int archive_mode, force, quiet, stats, json;
+	struct sqk_attropt attr;
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -276,8 +305,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return EXIT_FAIL;
 			break;
 		case 'b':
-			if (sqk_parse_size(optarg, &v) || v < SQFS_BLOCK_MIN || v > SQFS_BLOCK_MAX ||
-			    (v & (v - 1)))
+			if (sqk_parse_size(optarg, &v) || v < SQFS_BLOCK_MIN ||
+			    v > SQFS_BLOCK_MAX || (v & (v - 1)))
 				return sqk_usage_error("invalid block size '%s' (a power of two "
 						       "from 4K to 1M)",
 						       optarg);
@@ -352,6 +381,18 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (sqk_parse_uint(optarg, 1024, &v) || v == 0)
 				return sqk_usage_error("invalid thread count '%s'", optarg);
 			a->o.threads = (unsigned)v;
+			break;
+		case OPT_XATTRS_INCLUDE:
+		case OPT_XATTRS_EXCLUDE:
+		case OPT_XATTRS_ADD:
+		case OPT_ROOT_MODE:
+		case OPT_ROOT_UID:
+		case OPT_ROOT_GID:
+		case OPT_FILE_MODE:
+		case OPT_DIR_MODE:
+		case OPT_SORT:
+			if ((c = sqk_attropt_take(&a->attr, c, optarg)) != 0)
+				return c;
 			break;
 		case 'f':
 			a->force = 1;
@@ -496,6 +537,11 @@ int cmd_mkimage(int argc, char **argv)
 		rc = sqk_usage_error("--tail-ends and --no-fragments exclude each other");
 		goto done;
 	}
+	if (a.attr.nadds && a.o.no_xattrs) {
+		rc = sqk_usage_error("--xattrs-add and --no-xattrs exclude each other");
+		goto done;
+	}
+	sqk_attropt_apply(&a.attr, &a.o);
 	epoch = getenv("SOURCE_DATE_EPOCH");
 	if (epoch && *epoch) {
 		if (parse_u32("SOURCE_DATE_EPOCH", epoch, &a.o.epoch)) {
@@ -517,6 +563,7 @@ int cmd_mkimage(int argc, char **argv)
 		sqk_progress_poll(bar, image_bytes, (void *)(intptr_t)sqk_file_fd(out));
 		a.o.progress = progress_cb;
 		a.o.progress_ctx = bar;
+		a.o.warn_ctx = bar;
 	}
 	err = sqk_mkfs_create(&a.o, out, &m);
 	if (err)
@@ -564,5 +611,6 @@ done:
 	strv_free(&a.excludes);
 	strv_free(&a.listings);
 	strv_free(&a.archives);
+	sqk_attropt_release(&a.attr);
 	return rc;
 }

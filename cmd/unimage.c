@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "archive_sink.h"
+#include "attropt.h"
 #include "cmd.h"
 #include "error.h"
 #include "extract.h"
@@ -28,6 +29,10 @@ static const char usage_text[] =
 	"  -o, --tar FILE            write an archive to FILE instead ('-' = stdout)\n"
 	"      --format FMT          archive format: pax (default), gnu, ustar, cpio, zip\n"
 	"      --no-xattrs           do not restore extended attributes\n"
+	"      --xattrs-include REGEX\n"
+	"                            restore only the attributes whose names match REGEX\n"
+	"      --xattrs-exclude REGEX\n"
+	"                            do not restore the attributes whose names match\n"
 	"      --no-owner            do not restore owners (never restored unless root)\n"
 	"  -j, --threads N           worker threads (default: online CPUs)\n"
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
@@ -45,6 +50,8 @@ static const struct option longopts[] = {
 	{"tar", required_argument, NULL, 'o'},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
+	{"xattrs-include", required_argument, NULL, OPT_XATTRS_INCLUDE},
+	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
 	{"no-owner", no_argument, NULL, OPT_NO_OWNER},
 	{"threads", required_argument, NULL, 'j'},
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
@@ -63,6 +70,7 @@ struct unimage {
 	struct sqk_image_opts io;
 	int cache_set;
 	struct sqk_progress *bar; /* NULL unless stderr is a terminal */
+	struct sqk_attropt attr;  /* the xattr filter */
 };
 
 static void warn_entry(void *ctx, const char *path, const char *what)
@@ -178,6 +186,7 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 	}
 	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
 	if (!err) {
+		sqk_archive_sink_set_filter(s, sqk_attropt_filter(&u->attr));
 		w->sink = sqk_archive_sink_sink(s);
 		err = sqk_walk(w);
 		if (err)
@@ -207,7 +216,8 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_extract_opts xo = {u->force, u->no_xattrs, u->no_owner, warn_entry, u};
+	struct sqk_extract_opts xo = {
+		u->force, u->no_xattrs, u->no_owner, warn_entry, u, sqk_attropt_filter(&u->attr)};
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool;
 	char where[4400] = "";
@@ -252,60 +262,64 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	return warnings ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_unimage(int argc, char **argv)
+static int run(struct unimage *u, int argc, char **argv)
 {
-	struct unimage u = {.dest = "squashfs-root", .format = "pax"};
 	struct sqk_walk w;
 	struct sqk_image *img;
 	uint64_t v;
 	int c, ret;
 
-	sqk_image_opts_default(&u.io);
-	u.threads = sqk_online_cpus();
+	sqk_image_opts_default(&u->io);
+	u->threads = sqk_online_cpus();
 	while ((c = getopt_long(argc, argv, "d:fo:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			u.dest = optarg;
+			u->dest = optarg;
 			break;
 		case 'f':
-			u.force = 1;
+			u->force = 1;
 			break;
 		case 'o':
-			u.tar = optarg;
+			u->tar = optarg;
 			break;
 		case OPT_FORMAT:
 			if (!sqk_archive_format_known(optarg))
 				return sqk_usage_error("unknown archive format '%s'", optarg);
-			u.format = optarg;
+			u->format = optarg;
 			break;
 		case OPT_NO_XATTRS:
-			u.no_xattrs = 1;
+			u->no_xattrs = 1;
 			break;
 		case OPT_NO_OWNER:
-			u.no_owner = 1;
+			u->no_owner = 1;
+			break;
+		case OPT_XATTRS_INCLUDE:
+		case OPT_XATTRS_EXCLUDE:
+			if ((c = sqk_attropt_take(&u->attr, c, optarg)) != 0)
+				return c;
 			break;
 		case 'j':
 			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0)
 				return sqk_usage_error("invalid thread count '%s'", optarg);
-			u.threads = (unsigned)v;
+			u->threads = (unsigned)v;
 			break;
 		case OPT_POLICY:
-			if (sqk_policy_parse(optarg, &u.io.policy) != 0)
+			if (sqk_policy_parse(optarg, &u->io.policy) != 0)
 				return sqk_usage_error("unknown cache policy '%s'", optarg);
 			break;
 		case OPT_CACHE:
-			if (sqk_parse_cache_opt(optarg, &u.io) != 0)
+			if (sqk_parse_cache_opt(optarg, &u->io) != 0)
 				return sqk_usage_error("invalid cache sizes '%s'", optarg);
-			u.cache_set = 1;
+			u->cache_set = 1;
 			break;
 		case OPT_STATS:
-			u.stats = 1;
+			u->stats = 1;
 			break;
 		case OPT_JSON:
-			u.json = 1;
+			u->json = 1;
 			break;
 		case 'q':
-			u.quiet = 1;
+			u->quiet = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -317,23 +331,23 @@ int cmd_unimage(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return sqk_usage_error("missing IMAGE operand");
-	u.image = argv[optind++];
+	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
 		return sqk_usage_error("invalid PATH operand");
-	if (!u.cache_set) {
+	if (!u->cache_set) {
 		/* Enough entries that workers never queue for one: extraction wants speed. */
-		u.io.meta_entries = 16;
-		u.io.frag_entries = u.threads + 3;
-		u.io.data_entries = u.threads + 1;
+		u->io.meta_entries = 16;
+		u->io.frag_entries = u->threads + 3;
+		u->io.data_entries = u->threads + 1;
 	}
-	u.io.decompressors = u.threads + 1;
+	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
 	signal(SIGPIPE, SIG_IGN);
 
-	img = sqk_open_image(u.image, &u.io);
+	img = sqk_open_image(u->image, &u->io);
 	if (!img)
 		return EXIT_FAIL;
-	if (check_selection(img, u.image, argv + optind, argc - optind) != 0) {
+	if (check_selection(img, u->image, argv + optind, argc - optind) != 0) {
 		sqk_image_close(img);
 		return EXIT_FAIL;
 	}
@@ -348,13 +362,22 @@ int cmd_unimage(int argc, char **argv)
 	 * twice counts twice, so the bar holds at 99% until the end. Only
 	 * some PATHs read only part of the image: then no total, no ETA.
 	 */
-	u.bar = sqk_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
-				   &sqk_image_file(img)->bytes_read, u.quiet);
-	ret = u.tar ? to_archive(&u, img, &w) : to_directory(&u, img, &w);
-	sqk_progress_finish(u.bar, ret == EXIT_OK);
-	u.bar = NULL;
-	if (u.stats)
-		print_stats((u.tar && !strcmp(u.tar, "-")) ? stderr : stdout, img, u.json);
+	u->bar = sqk_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
+				    &sqk_image_file(img)->bytes_read, u->quiet);
+	ret = u->tar ? to_archive(u, img, &w) : to_directory(u, img, &w);
+	sqk_progress_finish(u->bar, ret == EXIT_OK);
+	u->bar = NULL;
+	if (u->stats)
+		print_stats((u->tar && !strcmp(u->tar, "-")) ? stderr : stdout, img, u->json);
 	sqk_image_close(img);
+	return ret;
+}
+
+int cmd_unimage(int argc, char **argv)
+{
+	struct unimage u = {.dest = "squashfs-root", .format = "pax"};
+	int ret = run(&u, argc, argv);
+
+	sqk_attropt_release(&u.attr);
 	return ret;
 }

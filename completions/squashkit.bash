@@ -18,13 +18,15 @@ _squashkit_options()
 	mkimage)
 		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
-			-j --threads"
+			-j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid
+			--xattrs-include --xattrs-exclude --xattrs-add --sort"
 		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
 			-q --quiet --stats --json -h --help"
 		;;
 	unimage)
-		_sqk_argopts="-d --dest -o --tar --format -j --threads --cache-policy --cache"
+		_sqk_argopts="-d --dest -o --tar --format -j --threads --cache-policy --cache
+			--xattrs-include --xattrs-exclude"
 		_sqk_opts="$_sqk_argopts -f --force --no-xattrs --no-owner --stats --json
 			-q --quiet -h --help"
 		;;
@@ -186,8 +188,12 @@ _squashkit_value()
 	mkimage:-b | mkimage:--block-size)
 		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
 		;;
-	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive)
+	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive | mkimage:--sort)
 		_squashkit_files
+		;;
+	mkimage:--xattrs-add)
+		_squashkit_words "user. trusted. security."
+		compopt -o nospace 2>/dev/null
 		;;
 	unimage:-d | unimage:--dest)
 		_squashkit_dirs

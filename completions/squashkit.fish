@@ -12,9 +12,12 @@ function __squashkit_argopts
     switch $argv[1]
         case mkimage
             echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
-                --mtime --fstime -e --exclude --exclude-from --listing -j --threads
+                --mtime --fstime -e --exclude --exclude-from --listing -j --threads \
+                --file-mode --dir-mode --root-mode --root-uid --root-gid \
+                --xattrs-include --xattrs-exclude --xattrs-add --sort
         case unimage
-            echo -d --dest -o --tar --format -j --threads --cache-policy --cache
+            echo -d --dest -o --tar --format -j --threads --cache-policy --cache \
+                --xattrs-include --xattrs-exclude
         case fsck
             echo -j --threads
         case bench
@@ -134,6 +137,15 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uid -x -d 'own
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l gid -x -d 'group of every file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l mtime -x -d 'time of every inode'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l fstime -x -d 'superblock time'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l file-mode -x -d 'mode of every non-directory (octal or u+rwX,go-w)'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l dir-mode -x -d 'mode of every directory'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l root-mode -x -d 'mode of the root directory'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l root-uid -x -d 'owner uid of the root directory'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l root-gid -x -d 'group of the root directory'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-include -x -d 'keep only xattrs whose names match a regex'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-exclude -x -d 'leave out xattrs whose names match a regex'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-add -x -a 'user. trusted. security.' -d 'give every inode the xattr NAME=VALUE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l sort -r -F -d 'place file data as a sort file says'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
@@ -150,6 +162,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s f -l force -d 
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s o -l tar -r -F -d 'write an archive to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l format -x -a 'pax gnu ustar cpio zip' -d 'archive format'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-xattrs -d 'do not restore extended attributes'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-include -x -d 'restore only xattrs whose names match a regex'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-exclude -x -d 'do not restore xattrs whose names match a regex'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-owner -d 'do not restore owners'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s j -l threads -x -d 'worker threads'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache-policy -x -a 'herd exclusive keyed' -d 'cache wait policy'

@@ -14,6 +14,7 @@
 
 #include "data_writer.h"
 #include "tree.h"
+#include "xattr_filter.h"
 #include "xattr_writer.h"
 
 /* What every source needs; the error fields say where a failure was. */
@@ -21,6 +22,8 @@ struct sqk_src_ctx {
 	struct sqk_tree *tree;
 	struct sqk_xattrs *xattrs;  /* NULL: --no-xattrs */
 	struct sqk_data_writer *dw; /* archives feed it directly */
+	/* Attributes read from sources pass it (NULL: all pass). */
+	const struct sqk_xattr_filter *xattr_filter;
 	int no_hardlinks;
 	const char *const *excludes;
 	size_t nexcludes;

@@ -178,6 +178,8 @@ static int read_xattrs(struct sqk_src_ctx *c, struct archive_entry *e, struct sq
 	if (!in)
 		return SQK_ERR_NOMEM;
 	while (i < cnt && archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK) {
+		if (!sqk_xattr_filter_pass(c->xattr_filter, name))
+			continue;
 		in[i].name = name;
 		in[i].value = value;
 		in[i].value_len = size;

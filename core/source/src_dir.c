@@ -110,8 +110,11 @@ static int read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node 
 		goto out;
 	}
 	for (i = 0, p = names; p < names + len; p += strlen(p) + 1) {
-		ssize_t vl = lgetxattr(path, p, NULL, 0);
+		ssize_t vl;
 
+		if (!sqk_xattr_filter_pass(c->xattr_filter, p))
+			continue;
+		vl = lgetxattr(path, p, NULL, 0);
 		if (vl < 0)
 			continue;
 		vals[i] = malloc((size_t)vl + 1);

@@ -15,6 +15,7 @@
 #include "format.h"
 #include "image.h"
 #include "xattr.h"
+#include "xattr_filter.h"
 
 struct sqk_archive_sink {
 	struct sqk_sink sink;
@@ -22,6 +23,7 @@ struct sqk_archive_sink {
 	struct archive *a;
 	int pax;
 	int no_xattrs;
+	const struct sqk_xattr_filter *filter;
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;
 	uint8_t *zeros;
@@ -77,7 +79,9 @@ static int add_xattrs(struct sqk_archive_sink *s, struct archive_entry *ae,
 	if (err)
 		return err;
 	for (i = 0; i < n; i++)
-		archive_entry_xattr_add_entry(ae, xs[i].name, xs[i].value, xs[i].value_len);
+		if (sqk_xattr_filter_pass(s->filter, xs[i].name))
+			archive_entry_xattr_add_entry(ae, xs[i].name, xs[i].value,
+						      xs[i].value_len);
 	sqk_xattr_free(xs, n);
 	return 0;
 }
@@ -252,6 +256,11 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	}
 	archive_entry_set_size(ae, 0);
 	return write_header(s, ae);
+}
+
+void sqk_archive_sink_set_filter(struct sqk_archive_sink *s, const struct sqk_xattr_filter *f)
+{
+	s->filter = f;
 }
 
 int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,

@@ -11,6 +11,7 @@
 
 struct sqk_image;
 struct sqk_archive_sink;
+struct sqk_xattr_filter;
 
 /* Is name a format this sink writes? */
 int sqk_archive_format_known(const char *name);
@@ -23,6 +24,8 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 			    void (*warn)(void *ctx, const char *path, const char *what),
 			    void *warn_ctx, struct sqk_archive_sink **out);
 struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s);
+/* Write only the attributes that pass f (NULL, the default: all). */
+void sqk_archive_sink_set_filter(struct sqk_archive_sink *s, const struct sqk_xattr_filter *f);
 /* Close the archive (writes its trailer). */
 int sqk_archive_sink_finish(struct sqk_archive_sink *s);
 void sqk_archive_sink_destroy(struct sqk_archive_sink *s);

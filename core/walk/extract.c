@@ -21,6 +21,7 @@
 #include "image.h"
 #include "pool.h"
 #include "xattr.h"
+#include "xattr_filter.h"
 
 /* Blocks per worker task: large enough to amortise, small enough to spread a big file. */
 #define CHUNK_BLOCKS 16
@@ -163,7 +164,11 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 	if (name)
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", fd, name);
 	for (i = 0; i < n; i++) {
-		int r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
+		int r;
+
+		if (!sqk_xattr_filter_pass(x->o.xattr_filter, xs[i].name))
+			continue;
+		r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
 			     : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
 
 		if (r != 0) {

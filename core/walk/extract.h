@@ -13,6 +13,7 @@
 
 struct sqk_image;
 struct sqk_pool;
+struct sqk_xattr_filter;
 
 struct sqk_extract_opts {
 	int force;     /* replace what is in the way */
@@ -21,6 +22,8 @@ struct sqk_extract_opts {
 	/* A problem with one entry that does not stop the extraction. */
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;
+	/* Only the attributes that pass it are restored (NULL: all). */
+	const struct sqk_xattr_filter *xattr_filter;
 };
 
 struct sqk_extract;

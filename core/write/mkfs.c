@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "attrs.h"
 #include "data_writer.h"
 #include "dir_writer.h"
 #include "error.h"
@@ -14,6 +15,7 @@
 #include "le.h"
 #include "meta_writer.h"
 #include "mkfs.h"
+#include "sort.h"
 #include "src.h"
 #include "table_writer.h"
 #include "tree.h"
@@ -34,6 +36,8 @@ struct sqk_mkfs {
 	struct sqk_id_table ids;
 	struct sqk_node **order;
 	uint32_t count;
+	char **dirs; /* real paths of the directory sources, for --sort */
+	size_t ndirs;
 };
 
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
@@ -111,6 +115,7 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	m->src.tree = m->tree;
 	m->src.xattrs = m->xattrs;
 	m->src.dw = m->dw;
+	m->src.xattr_filter = o->xattr_filter;
 	m->src.no_hardlinks = o->no_hardlinks;
 	m->src.excludes = o->excludes;
 	m->src.nexcludes = o->nexcludes;
@@ -137,12 +142,26 @@ void sqk_mkfs_destroy(struct sqk_mkfs *m)
 	sqk_src_ctx_release(&m->src);
 	sqk_id_table_release(&m->ids);
 	free(m->order);
+	for (i = 0; i < m->ndirs; i++)
+		free(m->dirs[i]);
+	free(m->dirs);
 	sqk_tree_destroy(m->tree);
 	free(m);
 }
 
 int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path)
 {
+	if (m->o.sort) {
+		char **d = realloc(m->dirs, (m->ndirs + 1) * sizeof(*d));
+
+		if (!d)
+			return SQK_ERR_NOMEM;
+		m->dirs = d;
+		/* A source that cannot be resolved fails in the walk, with its reason. */
+		d[m->ndirs] = realpath(path, NULL);
+		if (d[m->ndirs])
+			m->ndirs++;
+	}
 	return sqk_src_dir(&m->src, path);
 }
 
@@ -166,10 +185,7 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 	for (i = 0; i < m->count; i++) {
 		struct sqk_node *n = m->order[i];
 
-		if (m->o.force_uid)
-			n->uid = m->o.uid;
-		if (m->o.force_gid)
-			n->gid = m->o.gid;
+		sqk_attrs_force(&m->o, n, i == m->count - 1);
 		if (m->o.set_mtime)
 			n->mtime = m->o.mtime;
 		else if (m->o.have_epoch && n->mtime > m->o.epoch)
@@ -190,20 +206,21 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 	return 0;
 }
 
-static int write_data(struct sqk_mkfs *m)
+/* The data of the files in list[0..count), in that order. */
+static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t count)
 {
 	uint64_t total = 0, done = 0;
 	uint32_t i;
 	int err;
 
-	for (i = 0; i < m->count; i++) {
-		struct sqk_node *n = m->order[i];
+	for (i = 0; i < count; i++) {
+		const struct sqk_node *n = list[i];
 
 		if (n->type == SQFS_FILE && !(n->flags & SQK_NODE_DATA_DONE))
 			total += n->size;
 	}
-	for (i = 0; i < m->count; i++) {
-		struct sqk_node *n = m->order[i];
+	for (i = 0; i < count; i++) {
+		struct sqk_node *n = list[i];
 
 		if (n->type != SQFS_FILE || (n->flags & SQK_NODE_DATA_DONE))
 			continue;
@@ -362,7 +379,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	struct sqk_node *root = sqk_tree_root(m->tree);
 	struct sqfs_super sb = {0};
 	struct sqk_data_stats *ds;
-	uint32_t newest = 0, nfrags, i;
+	uint32_t newest = 0, nfrags, i, nfiles = 0;
+	struct sqk_node **files = NULL;
 	uint64_t pos, lookup;
 	uint8_t *buf = NULL;
 	int err;
@@ -372,15 +390,24 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	err = sqk_tree_number(m->tree, &m->order, &m->count);
 	if (err)
 		return err;
+	/* No source described the root: a plain directory of the newest time. */
+	if (root->flags & SQK_NODE_IMPLICIT)
+		root->mode = 0755;
 	err = settle_attrs(m, &newest);
 	if (err)
 		return err;
-	if (root->flags & SQK_NODE_IMPLICIT) {
-		/* No source described the root: a plain directory of the newest time. */
-		root->mode = 0755;
+	if (root->flags & SQK_NODE_IMPLICIT)
 		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
-	}
-	err = write_data(m);
+	err = sqk_attrs_add_xattrs(&m->o, m->xattrs, m->order, m->count, m->src.err_path,
+				   sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
+	if (!err && m->o.sort)
+		err = sqk_sort_files(
+			m->o.sort, m->tree, m->order, m->count, (const char *const *)m->dirs,
+			m->ndirs, m->o.warn, m->o.warn_ctx, &files, &nfiles, m->src.err_path,
+			sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
+	if (!err)
+		err = files ? write_data(m, files, nfiles) : write_data(m, m->order, m->count);
+	free(files);
 	if (!err)
 		err = sqk_data_finish(m->dw, &pos);
 	if (err)

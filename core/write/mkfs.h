@@ -13,6 +13,11 @@
 #include "compressor.h"
 #include "file.h"
 
+struct sqk_mode;
+struct sqk_sort;
+struct sqk_xattr_add;
+struct sqk_xattr_filter;
+
 struct sqk_mkfs_opts {
 	const struct sqk_codec *codec;
 	struct sqk_comp_config comp;
@@ -28,6 +33,20 @@ struct sqk_mkfs_opts {
 	/* Never include these (the image being written, the image it replaces). */
 	uint64_t skip_dev[2], skip_ino[2];
 	int nskip;
+	/* Modes for non-directories, directories and the root (NULL: the source's). */
+	const struct sqk_mode *file_mode, *dir_mode, *root_mode;
+	/* The root's owner, over force_uid and force_gid. */
+	int set_root_uid, set_root_gid;
+	uint32_t root_uid, root_gid;
+	/* Attributes read from sources pass this (NULL: all); every inode gets the adds. */
+	const struct sqk_xattr_filter *xattr_filter;
+	const struct sqk_xattr_add *xattr_adds;
+	size_t nxattr_adds;
+	/* The order of file data (NULL: inode order). */
+	const struct sqk_sort *sort;
+	/* A problem that does not stop the build (a sort line naming nothing). */
+	void (*warn)(void *ctx, const char *where, const char *what);
+	void *warn_ctx;
 	/* Called after each file's data is placed; bytes done of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;

@@ -194,6 +194,54 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 	return 0;
 }
 
+int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
+		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
+		      size_t *dup)
+{
+	size_t have = set ? set->count : 0, bytes = 0, i, k;
+	struct sqk_xattr_in *in;
+	char *names, *p;
+	int err;
+
+	for (i = 0; i < have; i++)
+		bytes += strlen("security.") + set->kv[i].name_len + 1;
+	in = calloc(have + n + 1, sizeof(*in));
+	names = malloc(bytes + 1);
+	if (!in || !names) {
+		free(in);
+		free(names);
+		return SQK_ERR_NOMEM;
+	}
+	/* The set keeps names without their prefix: put it back. */
+	for (i = 0, p = names; i < have; i++) {
+		const struct kv *kv = &set->kv[i];
+
+		for (k = 0; prefixes[k].type != kv->type; k++)
+			;
+		memcpy(p, prefixes[k].prefix, prefixes[k].len);
+		memcpy(p + prefixes[k].len, kv->name, kv->name_len);
+		p[prefixes[k].len + kv->name_len] = '\0';
+		in[i] = (struct sqk_xattr_in){p, kv->value, kv->value_len};
+		p += prefixes[k].len + kv->name_len + 1;
+	}
+	err = 0;
+	for (k = 0; k < n && !err; k++) {
+		for (i = 0; i < have; i++) {
+			if (strcmp(in[i].name, add[k].name) == 0) {
+				*dup = k;
+				err = SQK_ERR_EXIST;
+				break;
+			}
+		}
+		in[have + k] = add[k];
+	}
+	if (!err)
+		err = sqk_xattrs_intern(x, in, have + n, out, NULL);
+	free(in);
+	free(names);
+	return err;
+}
+
 uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set)
 {
 	if (!set)

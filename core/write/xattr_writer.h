@@ -34,6 +34,13 @@ void sqk_xattrs_destroy(struct sqk_xattrs *x);
  */
 int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_t n,
 		      struct sqk_xattr_set **out, unsigned *skipped);
+/*
+ * The set of set's attributes and add[0..n) together (set may be NULL).
+ * SQK_ERR_EXIST when set has one of add's names already; *dup is its index.
+ */
+int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
+		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
+		      size_t *dup);
 /* The set's xattr id, assigned on first use. */
 uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set);
 uint32_t sqk_xattrs_count(const struct sqk_xattrs *x);
