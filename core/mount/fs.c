@@ -8,6 +8,8 @@
 #include "error.h"
 #include "fs_int.h"
 #include "image.h"
+#include "le.h"
+#include "meta.h"
 #include "xattr.h"
 
 int sqk_fs_errno(int err)
@@ -33,6 +35,7 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 {
 	struct sqk_inode root;
 	struct sqk_fs *fs;
+	uint32_t xsize;
 	int err;
 
 	*out = NULL;
@@ -56,7 +59,9 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 		return SQK_ERR_CORRUPT;
 	}
 	fs->root_number = root.number;
-	err = fs_node_add(fs, &root, 1);
+	err = fs_xattr_size(fs, &root, &xsize);
+	if (!err)
+		err = fs_node_add(fs, &root, xsize, 1);
 	sqk_inode_free(&root);
 	if (err) {
 		sqk_fs_destroy(fs);
@@ -80,8 +85,32 @@ struct sqk_image *sqk_fs_image(const struct sqk_fs *fs)
 	return fs->img;
 }
 
-/* What the kernel's squashfs reports, field by field. */
-void fs_fill_stat(const struct sqk_fs *fs, const struct sqk_inode *ino, struct stat *st)
+int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size)
+{
+	const struct sqk_lookup_table *t = sqk_image_lookup(fs->img, SQK_TABLE_XATTR);
+	uint8_t raw[SQFS_XATTR_ID_SIZE];
+	uint64_t kv;
+	uint32_t count;
+	int err;
+
+	*size = 0;
+	sqk_image_xattr_info(fs->img, &kv, &count);
+	/* Without an xattr table an index means nothing, as for the kernel. */
+	if (ino->xattr == SQFS_INVALID_XATTR || count == 0)
+		return 0;
+	if (ino->xattr >= count)
+		return SQK_ERR_CORRUPT;
+	err = sqk_meta_table_entry(fs->img, t->pos, t->count, SQFS_XATTR_ID_SIZE, ino->xattr, raw);
+	if (!err)
+		*size = get_le32(raw + 12);
+	return err;
+}
+
+/*
+ * What the kernel's squashfs reports, field by field: st_blocks counts
+ * the bytes stored (holes left out) and the xattrs, in 512-byte units.
+ */
+void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st)
 {
 	unsigned basic = sqfs_basic_type(ino->type);
 
@@ -99,7 +128,6 @@ void fs_fill_stat(const struct sqk_fs *fs, const struct sqk_inode *ino, struct s
 		break;
 	case SQFS_FILE:
 		st->st_size = (off_t)ino->size;
-		/* 512-byte units of what is stored: holes do not count. */
 		if (ino->type == SQFS_FILE)
 			st->st_blocks = ino->size ? (blkcnt_t)((ino->size - 1) / 512 + 1) : 0;
 		else if (ino->sparse < ino->size)
@@ -113,7 +141,8 @@ void fs_fill_stat(const struct sqk_fs *fs, const struct sqk_inode *ino, struct s
 		st->st_rdev = makedev(sqfs_dev_major(ino->rdev), sqfs_dev_minor(ino->rdev));
 		break;
 	}
-	(void)fs;
+	if (xsize)
+		st->st_blocks += (xsize - 1) / 512 + 1;
 }
 
 int fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
@@ -155,20 +184,25 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 {
 	uint64_t id = fs_swap(fs, ent->number);
 	struct sqk_inode ino;
+	uint32_t xsize;
 	int err;
 
 	/* Known already (a hard link, or a name looked up before): no inode read. */
-	err = fs_node_peek(fs, id, ent->ref, &ino);
+	err = fs_node_peek(fs, id, ent->ref, &ino, &xsize);
 	if (err < 0)
 		return err;
 	if (err == 0) {
 		err = fs_read_inode(fs, ent->ref, ent->number, basic_of(ent->type), &ino);
-		if (err)
+		if (!err)
+			err = fs_xattr_size(fs, &ino, &xsize);
+		if (err) {
+			sqk_inode_free(&ino);
 			return err;
+		}
 	}
-	err = fs_node_add(fs, &ino, 1);
+	err = fs_node_add(fs, &ino, xsize, 1);
 	if (!err) {
-		fs_fill_stat(fs, &ino, st);
+		fs_fill_stat(&ino, xsize, st);
 		*node = id;
 	}
 	sqk_inode_free(&ino);
@@ -191,7 +225,7 @@ int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t
 	struct sqk_dirent de;
 	int err;
 
-	err = fs_node_get(fs, parent, &dir);
+	err = fs_node_get(fs, parent, &dir, NULL);
 	if (err)
 		return err;
 	err = sqk_dir_lookup(fs->img, &dir, name, strlen(name), &de);
@@ -213,10 +247,11 @@ void sqk_fs_forget(struct sqk_fs *fs, uint64_t node, uint64_t count)
 int sqk_fs_getattr(struct sqk_fs *fs, uint64_t node, struct stat *st)
 {
 	struct sqk_inode ino;
-	int err = fs_node_get(fs, node, &ino);
+	uint32_t xsize;
+	int err = fs_node_get(fs, node, &ino, &xsize);
 
 	if (!err)
-		fs_fill_stat(fs, &ino, st);
+		fs_fill_stat(&ino, xsize, st);
 	return err;
 }
 
@@ -226,7 +261,7 @@ int sqk_fs_readlink(struct sqk_fs *fs, uint64_t node, char **target)
 	int err;
 
 	*target = NULL;
-	err = fs_node_get(fs, node, &ino);
+	err = fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
 	if (sqfs_basic_type(ino.type) != SQFS_SYMLINK)
@@ -256,7 +291,7 @@ void sqk_fs_statfs(struct sqk_fs *fs, struct statvfs *st)
 static int xattrs_of(struct sqk_fs *fs, uint64_t node, struct sqk_xattr **list, uint32_t *count)
 {
 	struct sqk_inode ino;
-	int err = fs_node_get(fs, node, &ino);
+	int err = fs_node_get(fs, node, &ino, NULL);
 
 	if (err)
 		return err;

@@ -40,7 +40,7 @@ int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return SQK_ERR_NOMEM;
-	err = fs_node_get(fs, node, &d->ino);
+	err = fs_node_get(fs, node, &d->ino, NULL);
 	if (!err && sqfs_basic_type(d->ino.type) != SQFS_DIR)
 		err = SQK_ERR_NOTDIR;
 	if (err) {

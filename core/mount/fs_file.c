@@ -27,7 +27,7 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	int err;
 
 	*out = NULL;
-	err = fs_node_get(fs, node, &ino);
+	err = fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
 	if (sqfs_basic_type(ino.type) != SQFS_FILE)

@@ -21,6 +21,7 @@ struct fs_node {
 	uint64_t id;
 	uint64_t nlookup;
 	struct sqk_inode ino; /* without its block list or target */
+	uint32_t xattr_size;  /* bytes of its xattrs, which st_blocks counts */
 };
 
 struct fs_shard {
@@ -50,15 +51,19 @@ static inline uint64_t fs_swap(const struct sqk_fs *fs, uint64_t x)
 
 int fs_nodes_init(struct sqk_fs *fs);
 void fs_nodes_destroy(struct sqk_fs *fs);
-/* The inode of node id (a copy); SQK_ERR_NOENT when the kernel cannot know it. */
-int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino);
+/*
+ * The inode of node id (a copy) and its xattr size (xsize may be NULL);
+ * SQK_ERR_NOENT when the kernel cannot know it.
+ */
+int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize);
 /*
  * The node id for ino, counted count times. An id already known with
  * another inode reference is corruption: two inodes with one number.
  */
-int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint64_t count);
+int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count);
 /* 1 and a copy of the node's inode if id is known at ref, 0 if not known. */
-int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino);
+int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
+		 uint32_t *xsize);
 void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);
 
 /* Drop what a node does not keep: the block list and the symlink target. */
@@ -66,6 +71,8 @@ void fs_strip(struct sqk_inode *ino);
 /* Read the inode at ref and check it is the one a directory entry promised. */
 int fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
 		  struct sqk_inode *ino);
-void fs_fill_stat(const struct sqk_fs *fs, const struct sqk_inode *ino, struct stat *st);
+/* The size the xattr id table gives ino's xattrs (0 without any). */
+int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size);
+void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st);
 
 #endif

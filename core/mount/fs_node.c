@@ -106,7 +106,7 @@ void fs_strip(struct sqk_inode *ino)
  * A node the table does not hold: the kernel never names one, but if it
  * did, the export table can still say where its inode is.
  */
-static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino)
+static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
 {
 	const struct sqk_lookup_table *t = sqk_image_lookup(fs->img, SQK_TABLE_EXPORT);
 	uint64_t number = fs_swap(fs, id);
@@ -122,23 +122,29 @@ static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino)
 	if (err)
 		return err;
 	fs_strip(ino);
-	return ino->number == number ? 0 : SQK_ERR_CORRUPT;
+	if (ino->number != number)
+		return SQK_ERR_CORRUPT;
+	return xsize ? fs_xattr_size(fs, ino, xsize) : 0;
 }
 
-int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino)
+int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct fs_node *n;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
-	if (n)
+	if (n) {
 		*ino = n->ino;
+		if (xsize)
+			*xsize = n->xattr_size;
+	}
 	pthread_mutex_unlock(&s->lock);
-	return n ? 0 : from_export(fs, id, ino);
+	return n ? 0 : from_export(fs, id, ino, xsize);
 }
 
-int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino)
+int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
+		 uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct fs_node *n;
@@ -149,12 +155,13 @@ int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode 
 	if (n) {
 		ret = n->ino.ref == ref ? 1 : SQK_ERR_CORRUPT;
 		*ino = n->ino;
+		*xsize = n->xattr_size;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
 
-int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint64_t count)
+int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count)
 {
 	uint64_t id = fs_swap(fs, ino->number);
 	struct fs_shard *s = shard_of(fs, id);
@@ -171,6 +178,7 @@ int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint64_t count)
 	fresh->ino.blocks = NULL;
 	fresh->ino.target = NULL;
 	fresh->ino.nblocks = 0;
+	fresh->xattr_size = xsize;
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
 	if (n) {
