@@ -99,11 +99,16 @@ uint64_t sqk_fs_file_size(const struct sqk_fs_file *f);
 /*
  * The part of a file at off that one block holds, at most len bytes:
  * data points into a cache entry held until sqk_fs_piece_put(), or at
- * zeros for a hole. len 0 at or past the end of the file.
+ * zeros for a hole. len 0 at or past the end of the file. The whole of
+ * the block's part of the file is there too: block_len bytes at block,
+ * which are the file's bytes from block_off on.
  */
 struct sqk_fs_piece {
 	const uint8_t *data;
 	size_t len;
+	const uint8_t *block;
+	uint64_t block_off;
+	size_t block_len;
 	struct sqk_cache_entry *e;
 };
 

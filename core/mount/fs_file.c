@@ -103,6 +103,9 @@ int sqk_fs_read_piece(struct sqk_fs *fs, struct sqk_fs_file *f, uint64_t off, si
 	}
 	p->data = src + in;
 	p->len = blen - in < len ? blen - in : len;
+	p->block = src;
+	p->block_off = off - in;
+	p->block_len = blen;
 	p->e = e;
 	return 0;
 }

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fs.h"
+#include "image.h"
 #include "pool.h"
 #include "serve_int.h"
 
@@ -153,6 +155,8 @@ int sqk_serve_run(struct sqk_serve *s)
 			close(sfd);
 		return SQK_ERR_IO;
 	}
+	/* Without it small reads still work, one request per page. */
+	serve_store_start(&s->store, s->se, sqk_image_super(sqk_fs_image(s->fs))->block_size);
 	pool = sqk_pool_create(s->threads, s->threads);
 	for (i = 0; pool && i < s->threads && !err; i++)
 		err = sqk_pool_submit(pool, worker, s);
@@ -173,6 +177,7 @@ int sqk_serve_run(struct sqk_serve *s)
 			sqk_serve_unmount(s->mountpoint, 1);
 	}
 	sqk_pool_destroy(pool);
+	serve_store_stop(&s->store);
 	close(sfd);
 	return err;
 }

@@ -167,7 +167,8 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct sqk_fs_file *f = (struct sqk_fs_file *)(uintptr_t)fi->fh;
-	struct sqk_fs *fs = of(req)->fs;
+	struct sqk_serve *s = of(req);
+	struct sqk_fs *fs = s->fs;
 	struct sqk_fs_piece p;
 	size_t got;
 	char *buf;
@@ -180,6 +181,9 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (p.len == size || p.len == 0 || (uint64_t)off + p.len >= sqk_fs_file_size(f)) {
 		fuse_reply_buf(req, (const char *)p.data, p.len);
+		/* A small read of a large block: the rest of it is likely wanted too. */
+		if (p.e && size * 2 <= p.block_len)
+			serve_store_offer(&s->store, ino, &p);
 		sqk_fs_piece_put(&p);
 		return;
 	}
