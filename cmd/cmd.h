@@ -16,6 +16,8 @@ int cmd_cat(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
+int cmd_umount(int argc, char **argv);
 
 /* Exit codes of CLI.md (fsck has its own). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

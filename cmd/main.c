@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{"stat", cmd_stat, "show one inode of an image"},
 	{"fsck", cmd_fsck, "verify every structure and block of an image"},
 	{"bench", cmd_bench, "measure the block cache's wait policies"},
+	{"mount", cmd_mount, "serve an image as a read-only file system (FUSE)"},
+	{"umount", cmd_umount, "unmount what squashkit mount serves"},
 	{NULL, NULL, NULL},
 };
 

@@ -8,7 +8,7 @@
 # bash-completion package. tests/cli/help-man-completion.t checks that the
 # options here are the ones the man pages and --help list.
 
-_squashkit_commands="mkimage unimage inspect ls cat stat fsck bench"
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck bench mount umount"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -50,6 +50,14 @@ _squashkit_options()
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
 			-d --duration -r --runs -f --format --plot --seed"
 		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
+		;;
+	mount)
+		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp"
+		_sqk_opts="$_sqk_argopts -f --foreground --stats --json -h --help"
+		;;
+	umount)
+		_sqk_argopts=""
+		_sqk_opts="-l --lazy -h --help"
 		;;
 	*)
 		_sqk_argopts=""
@@ -204,11 +212,17 @@ _squashkit_value()
 	unimage:--format)
 		_squashkit_words "pax gnu ustar cpio zip"
 		;;
-	unimage:--cache-policy)
+	unimage:--cache-policy | mount:--cache-policy)
 		_squashkit_words "herd exclusive keyed"
 		;;
-	unimage:--cache | bench:--cache)
+	unimage:--cache | bench:--cache | mount:--cache)
 		_squashkit_keys "meta frag data comp"
+		;;
+	mount:--offset)
+		_squashkit_words "auto"
+		;;
+	mount:--stats)
+		_squashkit_files
 		;;
 	bench:-w | bench:--workload)
 		_squashkit_list "stat read mixed random seq"
@@ -216,7 +230,7 @@ _squashkit_value()
 	bench:-p | bench:--policy)
 		_squashkit_list "herd exclusive keyed"
 		;;
-	bench:--decomp)
+	bench:--decomp | mount:--decomp)
 		_squashkit_words "single percpu"
 		;;
 	bench:--lookup)
@@ -322,6 +336,16 @@ _squashkit_main()
 		;;
 	inspect | fsck | bench)
 		((noperands == 0)) && _squashkit_images
+		;;
+	mount)
+		if ((noperands == 0)); then
+			_squashkit_images
+		elif ((noperands == 1)); then
+			_squashkit_dirs
+		fi
+		;;
+	umount)
+		((noperands == 0)) && _squashkit_dirs
 		;;
 	esac
 }

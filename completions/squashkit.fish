@@ -5,7 +5,7 @@
 # tests/cli/help-man-completion.t reads them to check that the options here
 # are the ones the man pages and --help list.
 
-set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench
+set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench mount umount
 
 # Options that take a value, per command: to find the operands.
 function __squashkit_argopts
@@ -23,6 +23,8 @@ function __squashkit_argopts
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed
+        case mount
+            echo -j --threads --offset --cache-policy --cache --decomp
     end
 end
 
@@ -115,6 +117,8 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a stat -d 'show one inode'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a fsck -d 'verify an image'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a umount -d 'unmount what mount serves'
 
 # Every command
 complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the options'
@@ -200,6 +204,21 @@ complete -c squashkit -n '__fish_seen_subcommand_from bench' -l plot -r -F -d 'd
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l seed -x -d 'seed of the random choices'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'no progress lines'
 
+# mount
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'threads serving requests'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l offset -x -a auto -d 'where the image starts in the file'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache-policy -x -a 'herd exclusive keyed' -d 'wait policy'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l decomp -x -a 'single percpu' -d 'decompressor model'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l stats -r -F -d 'write cache counters when unmounted'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l json -d 'the counters as JSON'
+
+# umount
+complete -c squashkit -n '__fish_seen_subcommand_from umount' -s l -l lazy -d 'detach now, end when unused'
+
 # Operands: an image, then paths inside it.
-complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench; and __squashkit_at_image' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench mount; and __squashkit_at_image' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from mount; and test (count (__squashkit_operands)) -eq 1' -a '(__fish_complete_directories)'
+complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at_image' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'

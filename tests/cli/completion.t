@@ -28,7 +28,7 @@ bash -c '. "$0" && complete -p squashkit' "$COMP/squashkit.bash" >"$TMP/spec" 2>
 grep -q -- '-F _squashkit squashkit' "$TMP/spec"
 ok $? "bash: sourcing the completion registers _squashkit for squashkit"
 
-is "$(bcomp squashkit '')" "$(words bench cat fsck inspect ls mkimage stat unimage)" \
+is "$(bcomp squashkit '')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
 	"bash: the commands"
 is "$(bcomp squashkit mk)" "mkimage" "bash: a command from its first letters"
 is "$(bcomp squashkit --v)" "--version" "bash: a top-level option"
@@ -51,6 +51,8 @@ is "$(bcomp squashkit bench -w stat,r)" "$(words stat,random stat,read)" \
 is "$(bcomp squashkit bench -f '')" "$(words csv json table)" "bash: bench formats after -f"
 is "$(bcomp squashkit bench --decomp '')" "$(words percpu single)" "bash: decompressor models"
 is "$(bcomp squashkit fsck -- -)" "" "bash: no options after --"
+is "$(bcomp squashkit mount --offset '')" "auto" "bash: mount --offset auto"
+is "$(bcomp squashkit mount --decomp '')" "$(words percpu single)" "bash: mount decompressor models"
 
 # IMAGE operands: image files and directories; then paths inside the image.
 mkdir "$TMP/w" "$TMP/w/sub" "$TMP/src" "$TMP/src/dir"
@@ -80,7 +82,7 @@ if command -v fish >/dev/null 2>&1; then
 	}
 	fish --no-execute "$COMP/squashkit.fish"
 	ok $? "fish: the completion parses"
-	is "$(fcomp 'squashkit ')" "$(words bench cat fsck inspect ls mkimage stat unimage)" \
+	is "$(fcomp 'squashkit ')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
 		"fish: the commands"
 	is "$(fcomp 'squashkit mkimage -c ')" "$(words gzip lz4 lzma lzo xz zstd)" \
 		"fish: the compressors after -c"

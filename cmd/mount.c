@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit mount: serve an image as a read-only file system through
+ * FUSE; squashkit umount: take it down again.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "fs.h"
+#include "image.h"
+#include "imageopt.h"
+#include "offset.h"
+#include "pool.h"
+#include "serve.h"
+
+static const char usage_text[] =
+	"Usage: squashkit mount [OPTIONS] IMAGE MOUNTPOINT\n"
+	"Mount IMAGE read-only at MOUNTPOINT through FUSE. Without -f, a daemon serves it\n"
+	"once it is mounted, until 'squashkit umount MOUNTPOINT' (or fusermount3 -u).\n\n"
+	"  -f, --foreground          stay in the foreground; Ctrl-C unmounts\n"
+	"  -j, --threads N           threads serving requests (default: 2 per CPU, at least 4)\n"
+	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                            auto looks for it and says where it found it\n"
+	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
+	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=1,comp=16\n"
+	"      --decomp MODEL        single (one decompressor behind a lock, the kernel's\n"
+	"                            default) or percpu (one per thread; default)\n"
+	"      --stats[=FILE]        write the cache counters to FILE (default: stderr)\n"
+	"                            when the file system is unmounted\n"
+	"      --json                with --stats: the counters as one JSON object\n"
+	"  -h, --help                show this help\n";
+
+enum { OPT_OFFSET = 256, OPT_POLICY, OPT_CACHE, OPT_DECOMP, OPT_STATS, OPT_JSON };
+
+static const struct option longopts[] = {
+	{"foreground", no_argument, NULL, 'f'},
+	{"threads", required_argument, NULL, 'j'},
+	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"cache-policy", required_argument, NULL, OPT_POLICY},
+	{"cache", required_argument, NULL, OPT_CACHE},
+	{"decomp", required_argument, NULL, OPT_DECOMP},
+	{"stats", optional_argument, NULL, OPT_STATS},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct mount {
+	const char *image, *mountpoint, *stats_path;
+	int foreground, stats, json, percpu, cache_set, offset_auto;
+	uint64_t offset;
+	unsigned threads;
+	struct sqk_image_opts io;
+};
+
+/* libfuse's messages, in the one-line form of every other error. */
+static const char *log_path;
+static int logged;
+
+static void log_line(const char *line)
+{
+	if (strncmp(line, "fuse: ", 6) == 0)
+		line += 6;
+	sqk_error(log_path, "%s", line);
+	logged = 1;
+}
+
+static int parse_args(struct mount *m, int argc, char **argv)
+{
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "fj:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			m->foreground = 1;
+			break;
+		case 'j':
+			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0)
+				return sqk_usage_error("invalid thread count '%s'", optarg);
+			m->threads = (unsigned)v;
+			break;
+		case OPT_OFFSET:
+			m->offset_auto = strcmp(optarg, "auto") == 0;
+			if (!m->offset_auto && sqk_parse_size(optarg, &m->offset) != 0)
+				return sqk_usage_error("invalid offset '%s'", optarg);
+			break;
+		case OPT_POLICY:
+			if (sqk_policy_parse(optarg, &m->io.policy) != 0)
+				return sqk_usage_error("unknown cache policy '%s'", optarg);
+			break;
+		case OPT_CACHE:
+			if (sqk_parse_cache_opt(optarg, &m->io) != 0)
+				return sqk_usage_error("invalid cache sizes '%s'", optarg);
+			m->cache_set = 1;
+			break;
+		case OPT_DECOMP:
+			if (strcmp(optarg, "single") && strcmp(optarg, "percpu"))
+				return sqk_usage_error("unknown decompressor model '%s'", optarg);
+			m->percpu = strcmp(optarg, "percpu") == 0;
+			break;
+		case OPT_STATS:
+			m->stats = 1;
+			m->stats_path = optarg;
+			break;
+		case OPT_JSON:
+			m->json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		default:
+			fprintf(stderr, "Try 'squashkit mount --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 2)
+		return sqk_usage_error("missing %s operand",
+				       optind < argc ? "MOUNTPOINT" : "IMAGE");
+	if (argc - optind > 2)
+		return sqk_usage_error("extra operand '%s'", argv[optind + 2]);
+	m->image = argv[optind];
+	m->mountpoint = argv[optind + 1];
+	return EXIT_OK;
+}
+
+/* The image file, from where the image starts in it. */
+static struct sqk_file *open_file(struct mount *m)
+{
+	struct sqk_file *f, *w;
+	uint64_t at[2];
+	unsigned n;
+	int err = 0;
+
+	errno = 0;
+	f = sqk_file_open(m->image, SQK_FILE_READ, &err);
+	if (!f) {
+		sqk_error_code(m->image, err);
+		return NULL;
+	}
+	if (m->offset_auto) {
+		err = sqk_find_images(f, at, &n);
+		if (err) {
+			sqk_error_code(m->image, err);
+		} else if (n == 0) {
+			sqk_error(m->image, "no SquashFS image found");
+		} else if (n > 1) {
+			sqk_error(m->image,
+				  "%u SquashFS superblocks found (at %llu, %llu%s): "
+				  "choose one with --offset",
+				  n, (unsigned long long)at[0], (unsigned long long)at[1],
+				  n > 2 ? ", ..." : "");
+		} else {
+			m->offset = at[0];
+			sqk_error(m->image, "image found at offset %llu",
+				  (unsigned long long)at[0]);
+		}
+		if (err || n != 1) {
+			sqk_file_destroy(f);
+			return NULL;
+		}
+	}
+	if (m->offset == 0)
+		return f;
+	if (m->offset >= f->size(f)) {
+		sqk_error(m->image, "offset %llu is past the end of the file",
+			  (unsigned long long)m->offset);
+		sqk_file_destroy(f);
+		return NULL;
+	}
+	w = sqk_file_window(f, m->offset);
+	if (!w) {
+		sqk_error_code(m->image, SQK_ERR_NOMEM);
+		sqk_file_destroy(f);
+	}
+	return w;
+}
+
+static struct sqk_image *open_image(struct mount *m)
+{
+	struct sqk_image *img;
+	struct sqk_file *f = open_file(m);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = sqk_image_open(f, &m->io, &img);
+	if (err) {
+		sqk_error_code(m->image, err);
+		return NULL;
+	}
+	return img;
+}
+
+/* The image's full path names the mount, as the loop device names a kernel mount. */
+static char *source_name(const char *image)
+{
+	char *full = realpath(image, NULL);
+
+	return full ? full : strdup(image);
+}
+
+static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE *stats)
+{
+	struct sqk_serve_opts so = {m->threads, 86400.0, geteuid() == 0, NULL};
+	struct sqk_serve *s;
+	int err;
+
+	so.fsname = source_name(m->image);
+	log_path = m->mountpoint;
+	sqk_serve_log(log_line);
+	errno = 0;
+	err = sqk_serve_mount(fs, m->mountpoint, &so, &s);
+	free((char *)so.fsname);
+	if (err) {
+		if (!logged)
+			sqk_error_code(m->mountpoint, err);
+		return EXIT_FAIL;
+	}
+	if (sqk_serve_daemonize(m->foreground) != 0) {
+		sqk_error(m->mountpoint, "cannot start the daemon");
+		sqk_serve_destroy(s);
+		return EXIT_FAIL;
+	}
+	err = sqk_serve_run(s);
+	sqk_serve_destroy(s);
+	if (stats) {
+		sqk_print_stats(stats, img, m->json);
+		fflush(stats);
+	}
+	if (err)
+		sqk_error_code(m->mountpoint, err);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	struct mount m;
+	struct sqk_image *img;
+	struct sqk_fs *fs;
+	FILE *stats = NULL;
+	struct stat st;
+	int ret, err;
+
+	memset(&m, 0, sizeof(m));
+	sqk_image_opts_default(&m.io);
+	m.percpu = 1;
+	m.threads = 2 * sqk_online_cpus();
+	if (m.threads < 4)
+		m.threads = 4;
+	ret = parse_args(&m, argc, argv);
+	if (ret != EXIT_OK)
+		return ret;
+	if (!m.cache_set) {
+		/* Every worker can hold a block of each cache with some left to share. */
+		m.io.meta_entries = 64;
+		m.io.frag_entries = m.threads + 3;
+		m.io.data_entries = 2 * m.threads;
+	}
+	m.io.decompressors = m.percpu ? m.threads : 1;
+
+	if (stat(m.mountpoint, &st) != 0) {
+		sqk_error(m.mountpoint, "%s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sqk_error(m.mountpoint, "not a directory");
+		return EXIT_FAIL;
+	}
+	img = open_image(&m);
+	if (!img)
+		return EXIT_FAIL;
+	ret = EXIT_FAIL;
+	err = sqk_fs_create(img, &fs);
+	if (err) {
+		sqk_error_code(m.image, err);
+		sqk_image_close(img);
+		return EXIT_FAIL;
+	}
+	if (m.stats) {
+		/* Opened now, so that a bad path fails the mount rather than the unmount. */
+		stats = m.stats_path ? fopen(m.stats_path, "w") : stderr;
+		if (!stats)
+			sqk_error(m.stats_path, "%s", strerror(errno));
+	}
+	if (stats || !m.stats)
+		ret = serve(&m, img, fs, stats);
+	sqk_fs_destroy(fs);
+	sqk_image_close(img);
+	if (stats && stats != stderr)
+		fclose(stats);
+	return ret;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit umount: unmount what squashkit mount serves, and nothing
+ * else: the mount table must name it a squashkit file system.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "serve.h"
+
+static const char usage_text[] =
+	"Usage: squashkit umount [OPTIONS] MOUNTPOINT\n"
+	"Unmount a file system that 'squashkit mount' serves; its daemon then ends.\n\n"
+	"  -l, --lazy                detach it now, end it once nothing uses it any more\n"
+	"  -h, --help                show this help\n";
+
+static const struct option longopts[] = {
+	{"lazy", no_argument, NULL, 'l'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/*
+ * The mount point's full path without touching the mount point itself:
+ * a file system whose daemon died answers every stat with ENOTCONN.
+ */
+static char *full_path(const char *path)
+{
+	char *copy = strdup(path), *base, *dir, *res = NULL;
+	size_t len;
+
+	if (!copy)
+		return NULL;
+	len = strlen(copy);
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	base = strrchr(copy, '/');
+	base = base ? base + 1 : copy;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		/* "/", "." and ".." name a directory that must be resolved whole. */
+		res = realpath(copy, NULL);
+	} else {
+		if (base == copy) {
+			dir = realpath(".", NULL);
+		} else {
+			base[-1] = '\0';
+			dir = realpath(*copy ? copy : "/", NULL);
+		}
+		if (dir && asprintf(&res, "%s/%s", strcmp(dir, "/") ? dir : "", base) < 0)
+			res = NULL;
+		free(dir);
+	}
+	free(copy);
+	return res;
+}
+
+/* Undo the mount table's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/* 1 when the topmost mount at path is a squashkit one, 0 when it is not, -1 if unreadable. */
+static int is_ours(const char *path)
+{
+	FILE *fp = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int ours = 0;
+
+	if (!fp)
+		return -1;
+	while (getline(&line, &cap, fp) > 0) {
+		char *save = NULL, *mnt, *sep, *type;
+		int i;
+
+		/* id parent dev root MOUNTPOINT options... - TYPE source superoptions */
+		mnt = strtok_r(line, " ", &save);
+		for (i = 0; mnt && i < 4; i++)
+			mnt = strtok_r(NULL, " ", &save);
+		sep = mnt ? strstr(save, " - ") : NULL;
+		if (!sep)
+			continue;
+		type = strtok_r(sep + 3, " ", &save);
+		unescape(mnt);
+		if (strcmp(mnt, path) == 0)
+			ours = type && strcmp(type, "fuse.squashkit") == 0;
+	}
+	free(line);
+	fclose(fp);
+	return ours;
+}
+
+int cmd_umount(int argc, char **argv)
+{
+	const char *mountpoint;
+	char *path;
+	int c, lazy = 0, ours;
+
+	while ((c = getopt_long(argc, argv, "lh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			lazy = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'squashkit umount --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return sqk_usage_error("missing MOUNTPOINT operand");
+	if (argc - optind > 1)
+		return sqk_usage_error("extra operand '%s'", argv[optind + 1]);
+	mountpoint = argv[optind];
+	path = full_path(mountpoint);
+	if (!path) {
+		sqk_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
+		return EXIT_FAIL;
+	}
+	ours = is_ours(path);
+	if (ours <= 0) {
+		sqk_error(mountpoint, "%s",
+			  ours < 0 ? "cannot read the mount table" : "not a squashkit mount point");
+		free(path);
+		return EXIT_FAIL;
+	}
+	errno = 0;
+	if (sqk_serve_unmount(path, lazy) != 0) {
+		sqk_error(mountpoint, "%s", strerror(errno ? errno : EIO));
+		free(path);
+		return EXIT_FAIL;
+	}
+	free(path);
+	return EXIT_OK;
+}

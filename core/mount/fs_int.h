@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_FS_INT_H
+#define SQK_FS_INT_H
+
+/* Shared by the parts of the file-system object (fs*.c). */
+#include <pthread.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "fs.h"
+#include "inode.h"
+
+/*
+ * The node table is split in shards, each behind its own lock, so that
+ * lookups from many threads rarely meet on one lock.
+ */
+#define FS_SHARDS 64
+
+struct fs_node {
+	struct fs_node *next;
+	uint64_t id;
+	uint64_t nlookup;
+	struct sqk_inode ino; /* without its block list or target */
+	uint32_t xattr_size;  /* bytes of its xattrs, which st_blocks counts */
+};
+
+struct fs_shard {
+	pthread_mutex_t lock;
+	struct fs_node **bucket;
+	size_t nbuckets, count;
+};
+
+struct sqk_fs {
+	struct sqk_image *img;
+	const struct sqfs_super *sb;
+	uint32_t root_number;
+	int exportable;
+	uint8_t *zeros; /* one block of zeros, for holes */
+	struct fs_shard shard[FS_SHARDS];
+};
+
+/* Node id <-> inode number: the root and number 1 trade places. */
+static inline uint64_t fs_swap(const struct sqk_fs *fs, uint64_t x)
+{
+	if (x == fs->root_number)
+		return SQK_FS_ROOT;
+	if (x == SQK_FS_ROOT)
+		return fs->root_number;
+	return x;
+}
+
+int fs_nodes_init(struct sqk_fs *fs);
+void fs_nodes_destroy(struct sqk_fs *fs);
+/*
+ * The inode of node id (a copy) and its xattr size (xsize may be NULL);
+ * SQK_ERR_NOENT when the kernel cannot know it.
+ */
+int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize);
+/*
+ * The node id for ino, counted count times. An id already known with
+ * another inode reference is corruption: two inodes with one number.
+ */
+int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count);
+/* 1 and a copy of the node's inode if id is known at ref, 0 if not known. */
+int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
+		 uint32_t *xsize);
+void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);
+
+/* Drop what a node does not keep: the block list and the symlink target. */
+void fs_strip(struct sqk_inode *ino);
+/* Read the inode at ref and check it is the one a directory entry promised. */
+int fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
+		  struct sqk_inode *ino);
+/* The size the xattr id table gives ino's xattrs (0 without any). */
+int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size);
+void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st);
+
+#endif

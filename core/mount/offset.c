@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "format.h"
+#include "le.h"
+#include "offset.h"
+
+struct window {
+	struct sqk_file base;
+	struct sqk_file *inner;
+	uint64_t start;
+};
+
+static int window_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
+{
+	struct window *w = (struct window *)f;
+
+	if (off > UINT64_MAX - w->start)
+		return SQK_ERR_TRUNCATED;
+	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
+	return w->inner->read_at(w->inner, w->start + off, buf, len);
+}
+
+static int window_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
+{
+	return SQK_ERR_ARG;
+}
+
+static uint64_t window_size(struct sqk_file *f)
+{
+	struct window *w = (struct window *)f;
+	uint64_t size = w->inner->size(w->inner);
+
+	return size > w->start ? size - w->start : 0;
+}
+
+static int window_sync(struct sqk_file *f)
+{
+	return 0;
+}
+
+static void window_destroy(struct sqk_file *f)
+{
+	struct window *w = (struct window *)f;
+
+	sqk_file_destroy(w->inner);
+	free(w);
+}
+
+struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base)
+{
+	struct window *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->base.read_at = window_read_at;
+	w->base.write_at = window_write_at;
+	w->base.size = window_size;
+	w->base.sync = window_sync;
+	w->base.destroy = window_destroy;
+	w->inner = inner;
+	w->start = base;
+	return &w->base;
+}
+
+#define CHUNK (1u << 20)
+
+int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
+{
+	static const uint8_t magic[4] = {'h', 's', 'q', 's'};
+	uint64_t size = f->size(f), pos;
+	uint8_t *buf;
+	int err = 0;
+
+	*count = 0;
+	found[0] = found[1] = 0;
+	buf = malloc(CHUNK + SQFS_SUPER_SIZE);
+	if (!buf)
+		return SQK_ERR_NOMEM;
+	/* Chunks overlap by a superblock less a byte, so none is missed at a seam. */
+	for (pos = 0; pos < size && !err; pos += CHUNK) {
+		size_t n = size - pos < CHUNK + SQFS_SUPER_SIZE - 1 ? (size_t)(size - pos)
+								    : CHUNK + SQFS_SUPER_SIZE - 1;
+		size_t i = 0;
+
+		err = f->read_at(f, pos, buf, n);
+		while (!err && i + SQFS_SUPER_SIZE <= n && i < CHUNK) {
+			uint8_t *hit = memmem(buf + i, n - i, magic, sizeof(magic));
+			struct sqfs_super sb;
+
+			if (!hit)
+				break;
+			i = (size_t)(hit - buf);
+			if (i >= CHUNK || i + SQFS_SUPER_SIZE > n)
+				break;
+			sqfs_super_decode(&sb, buf + i);
+			if (sqfs_super_check(&sb, size - pos - i) == 0) {
+				if (*count < 2)
+					found[*count] = pos + i;
+				(*count)++;
+			}
+			i++;
+		}
+	}
+	free(buf);
+	return err;
+}
