@@ -160,3 +160,16 @@ void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 	sqk_json_end_object(j);
 	sqk_json_end_object(j);
 }
+
+void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json)
+{
+	struct sqk_json j;
+
+	if (!json) {
+		sqk_print_stats(out, img);
+		return;
+	}
+	sqk_json_init_file(&j, out);
+	sqk_print_stats_json(&j, img);
+	sqk_json_finish(&j);
+}

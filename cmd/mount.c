@@ -233,7 +233,7 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 	err = sqk_serve_run(s);
 	sqk_serve_destroy(s);
 	if (stats) {
-		sqk_print_stats(stats, img, m->json);
+		sqk_print_stats_as(stats, img, m->json);
 		fflush(stats);
 	}
 	if (err)

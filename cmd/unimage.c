@@ -98,20 +98,6 @@ static void report(struct unimage *u, const char *where, int err)
 		fprintf(stderr, "%s\n", sqk_strerror(err));
 }
 
-/* The cache counters: as text, or as one JSON document. */
-static void print_stats(FILE *out, struct sqk_image *img, int json)
-{
-	struct sqk_json j;
-
-	if (!json) {
-		sqk_print_stats(out, img);
-		return;
-	}
-	sqk_json_init_file(&j, out);
-	sqk_print_stats_json(&j, img);
-	sqk_json_finish(&j);
-}
-
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
@@ -368,7 +354,8 @@ static int run(struct unimage *u, int argc, char **argv)
 	sqk_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
 	if (u->stats)
-		print_stats((u->tar && !strcmp(u->tar, "-")) ? stderr : stdout, img, u->json);
+		sqk_print_stats_as((u->tar && !strcmp(u->tar, "-")) ? stderr : stdout, img,
+				   u->json);
 	sqk_image_close(img);
 	return ret;
 }
