@@ -13,6 +13,7 @@
 #include "le.h"
 #include "meta_writer.h"
 #include "mkfs.h"
+#include "pseudo.h"
 #include "src.h"
 #include "table_writer.h"
 #include "tree.h"
@@ -153,6 +154,11 @@ int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path)
 {
 	return sqk_src_archive(&m->src, path);
+}
+
+int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p)
+{
+	return sqk_src_pseudo(&m->src, p);
 }
 
 /* Owners, times and the id table, in inode order; fails early on too many ids. */
