@@ -390,7 +390,7 @@ static int read_file(struct sqk_pseudo_line *l, FILE *fp, struct sqk_pseudo_src 
 	uint64_t bytes = 0;
 	unsigned start = 0, no = 0;
 	ssize_t n;
-	int err = 0, marker = 0, more;
+	int err = 0, marker = 0, more, cont = 0;
 
 	do {
 		n = getline(&line, &cap, fp);
@@ -398,7 +398,7 @@ static int read_file(struct sqk_pseudo_line *l, FILE *fp, struct sqk_pseudo_src 
 		if (more) {
 			bytes += (uint64_t)n;
 			no++;
-			if (!acc_len)
+			if (!cont)
 				start = no;
 			if (n && line[n - 1] == '\n')
 				n--;
@@ -416,13 +416,15 @@ static int read_file(struct sqk_pseudo_line *l, FILE *fp, struct sqk_pseudo_src 
 			acc_len += (size_t)n;
 			acc[acc_len] = '\0';
 			/* One backslash at the end goes on on the next line; two do not. */
-			if (n && line[n - 1] == '\\' && !(n >= 2 && line[n - 2] == '\\')) {
+			cont = n && line[n - 1] == '\\' && !(n >= 2 && line[n - 2] == '\\');
+			if (cont) {
 				acc[--acc_len] = '\0';
 				continue;
 			}
-		} else if (!acc_len) {
+		} else if (!cont) {
 			break;
 		}
+		cont = 0;
 		acc_len = 0;
 		l->no = start;
 		def = sqk_pseudo_skip_ws(acc);
