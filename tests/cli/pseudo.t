@@ -39,6 +39,8 @@ ok $? "unimage --help lists --describe"
 printf 'host data\n' >"$TMP/host.txt"
 chmod 604 "$TMP/host.txt"
 touch -d @1234567 "$TMP/host.txt"
+ln -s 'some/where' "$TMP/host.sym"
+touch -h -d @7654321 "$TMP/host.sym"
 cat >"$TMP/all.pf" <<EOF
 # every type of mksquashfs 4.5
 / D 1000 755 0 0
@@ -52,6 +54,7 @@ file f 640 7 8 printf 'hello\\n'
 link L file
 host l $TMP/host.txt
 hostlink L host
+hostsym l $TMP/host.sym
 tdir D 2000 700 9 9
 tdir/tblk B 3000 600 0 0 1 2
 tdir/tchr C 4000 600 0 0 4095 255
@@ -92,6 +95,7 @@ fifo I 0 644 3 4 f
 file R 0 640 7 8 6 9
 host R 1234567 604 $(id -u) $(id -g) 10 15
 hostlink L host
+hostsym S 7654321 777 $(id -u) $(id -g) some/where
 link L file
 moved D 9002 700 12 13
 named D 0 711 0 0
