@@ -327,7 +327,10 @@ int sqk_pseudo_add_def(struct sqk_pseudo *p, const char *def)
 	return err;
 }
 
-/* After the marker: where R data is. A pipe is spooled, since R may read any part. */
+/*
+ * After the marker: where R data is. Standard input is spooled, since R may
+ * read any part of it (and a file there may not have been read from its start).
+ */
 static int data_section(struct sqk_pseudo_line *l, struct sqk_pseudo_src *src, FILE *fp,
 			uint64_t start)
 {
@@ -336,7 +339,7 @@ static int data_section(struct sqk_pseudo_line *l, struct sqk_pseudo_src *src, F
 	char buf[65536];
 	size_t n;
 
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fp != stdin && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
 		src->data_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 3);
 		if (src->data_fd < 0)
 			return SQK_ERR_IO;
