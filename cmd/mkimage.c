@@ -27,11 +27,12 @@
 #include "outfile.h"
 #include "pool.h"
 #include "progress.h"
+#include "pseudo.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
 	"Build a SquashFS 4.0 image from directories (merged into one root), archives\n"
-	"(--archive) or a listing (--listing).\n"
+	"(--archive), a listing (--listing) or pseudo definitions (--pseudo).\n"
 	"\n"
 	"Compression:\n"
 	"  -c, --compressor NAME    gzip, lzma, lzo, xz, lz4 or zstd (default zstd)\n"
@@ -81,6 +82,9 @@ static const char usage_text[] =
 	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
 	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
 	"                           or not; - is stdin); with =FILE, add that archive\n"
+	"      --pseudo DEF         add a pseudo definition in mksquashfs's syntax, e.g.\n"
+	"                           'dev/console c 600 0 0 5 1' (repeatable)\n"
+	"      --pseudo-file FILE   add the pseudo definitions of FILE (- is stdin)\n"
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
@@ -106,6 +110,8 @@ enum {
 	OPT_EXCLUDE_FROM,
 	OPT_LISTING,
 	OPT_ARCHIVE,
+	OPT_PSEUDO,
+	OPT_PSEUDO_FILE,
 	OPT_STATS,
 	OPT_JSON,
 };
@@ -140,6 +146,8 @@ static const struct option long_opts[] = {
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"listing", required_argument, NULL, OPT_LISTING},
 	{"archive", optional_argument, NULL, OPT_ARCHIVE},
+	{"pseudo", required_argument, NULL, OPT_PSEUDO},
+	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -274,7 +282,32 @@ struct args {
 	struct strv comp_opts, excludes, listings, archives;
 	int archive_mode, force, quiet, stats, json;
 	struct sqk_attropt attr;
+	/* Read whole while the options are, before anything is written. */
+	struct sqk_pseudo *pseudo;
 };
+
+/* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
+static int add_pseudo(struct args *a, int file, const char *arg)
+{
+	int err = a->pseudo ? 0 : sqk_pseudo_create(0, &a->pseudo);
+
+	if (!err && file)
+		err = sqk_pseudo_add_file(a->pseudo, arg);
+	else if (!err)
+		err = sqk_pseudo_add_def(a->pseudo, arg);
+	if (err == SQK_ERR_ARG)
+		return sqk_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
+				       sqk_pseudo_err_msg(a->pseudo));
+	if (err == SQK_ERR_IO) {
+		sqk_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
+		return EXIT_FAIL;
+	}
+	if (err) {
+		sqk_error_code(arg, err);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
@@ -376,6 +409,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 			} else {
 				a->archive_mode = 1;
 			}
+			break;
+		case OPT_PSEUDO:
+		case OPT_PSEUDO_FILE:
+			c = add_pseudo(a, c == OPT_PSEUDO_FILE, optarg);
+			if (c)
+				return c;
 			break;
 		case 'j':
 			if (sqk_parse_uint(optarg, 1024, &v) || v == 0)
@@ -512,7 +551,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_file *out;
 	struct sqk_progress *bar = NULL;
 	const char *image, *epoch;
-	int rc, err = 0, nsrc, e;
+	int rc, err = 0, nsrc, e, usage = 0;
 
 	memset(&a, 0, sizeof(a));
 	rc = parse_args(argc, argv, &a);
@@ -525,7 +564,7 @@ int cmd_mkimage(int argc, char **argv)
 		rc = sqk_usage_error("missing IMAGE");
 		goto done;
 	}
-	if (nsrc < 1 && !a.listings.n && !a.archives.n) {
+	if (nsrc < 1 && !a.listings.n && !a.archives.n && !a.pseudo) {
 		rc = sqk_usage_error("missing SOURCE");
 		goto done;
 	}
@@ -575,6 +614,10 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_add_archive(m, a.archives.v[i]);
 	for (size_t i = 0; i < a.listings.n && !err; i++)
 		err = sqk_mkfs_add_listing(m, a.listings.v[i]);
+	if (!err && a.pseudo) {
+		err = sqk_mkfs_add_pseudo(m, a.pseudo);
+		usage = err == SQK_ERR_ARG; /* a definition that clashes with the sources */
+	}
 	if (!err)
 		err = sqk_mkfs_finish(m, &st);
 	if (err)
@@ -598,7 +641,7 @@ int cmd_mkimage(int argc, char **argv)
 fail:
 	sqk_progress_finish(bar, 0);
 	bar = NULL;
-	if (err == SQK_ERR_EXIST) {
+	if (err == SQK_ERR_EXIST || usage) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
 		report(m, image, err);
@@ -612,5 +655,6 @@ done:
 	strv_free(&a.listings);
 	strv_free(&a.archives);
 	sqk_attropt_release(&a.attr);
+	sqk_pseudo_destroy(a.pseudo);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "archive_sink.h"
 #include "attropt.h"
 #include "cmd.h"
+#include "describe.h"
 #include "error.h"
 #include "extract.h"
 #include "image.h"
@@ -23,11 +24,14 @@
 
 static const char usage_text[] =
 	"Usage: squashkit unimage [OPTIONS] IMAGE [PATH...]\n"
-	"Extract IMAGE (or only PATH... and their parents) to a directory or an archive.\n\n"
+	"Extract IMAGE (or only PATH... and their parents) to a directory or an archive,\n"
+	"or describe it as pseudo definitions that mkimage --pseudo-file builds it from.\n\n"
 	"  -d, --dest DIR            extract into DIR (default squashfs-root; must not exist)\n"
 	"  -f, --force               extract into an existing DIR, replacing what is in the way\n"
 	"  -o, --tar FILE            write an archive to FILE instead ('-' = stdout)\n"
 	"      --format FMT          archive format: pax (default), gnu, ustar, cpio, zip\n"
+	"      --describe[=FILE]     write a pseudo file (mksquashfs syntax, file data\n"
+	"                            included) to FILE instead ('-', the default: stdout)\n"
 	"      --no-xattrs           do not restore extended attributes\n"
 	"      --xattrs-include REGEX\n"
 	"                            restore only the attributes whose names match REGEX\n"
@@ -42,13 +46,23 @@ static const char usage_text[] =
 	"  -q, --quiet               no progress output\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_FORMAT = 256, OPT_NO_XATTRS, OPT_NO_OWNER, OPT_POLICY, OPT_CACHE, OPT_STATS, OPT_JSON };
+enum {
+	OPT_FORMAT = 256,
+	OPT_NO_XATTRS,
+	OPT_NO_OWNER,
+	OPT_POLICY,
+	OPT_CACHE,
+	OPT_STATS,
+	OPT_JSON,
+	OPT_DESCRIBE,
+};
 
 static const struct option longopts[] = {
 	{"dest", required_argument, NULL, 'd'},
 	{"force", no_argument, NULL, 'f'},
 	{"tar", required_argument, NULL, 'o'},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"describe", optional_argument, NULL, OPT_DESCRIBE},
 	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
 	{"xattrs-include", required_argument, NULL, OPT_XATTRS_INCLUDE},
 	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
@@ -64,8 +78,8 @@ static const struct option longopts[] = {
 };
 
 struct unimage {
-	const char *dest, *tar, *format, *image;
-	int force, no_xattrs, no_owner, stats, json, quiet;
+	const char *dest, *tar, *format, *image, *describe;
+	int force, no_xattrs, no_owner, stats, json, quiet, dest_set;
 	unsigned threads;
 	struct sqk_image_opts io;
 	int cache_set;
@@ -148,28 +162,38 @@ static int check_selection(struct sqk_image *img, const char *image, char **path
 	return 0;
 }
 
+/* Standard output for "-"; else a temporary file beside out, renamed by close_output. */
+static int open_output(struct unimage *u, const char *out, char **tmp)
+{
+	int fd;
+
+	*tmp = NULL;
+	if (strcmp(out, "-") == 0)
+		return STDOUT_FILENO;
+	if (!u->force && access(out, F_OK) == 0) {
+		sqk_error(out, "file exists (use --force to overwrite)");
+		return -1;
+	}
+	if (asprintf(tmp, "%s.tmp.XXXXXX", out) < 0)
+		return -1;
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		sqk_error(out, "%s", strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
 static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
 	struct sqk_archive_sink *s;
-	char *tmp = NULL;
+	char *tmp;
 	int fd, err;
 
-	if (strcmp(u->tar, "-") == 0) {
-		fd = STDOUT_FILENO;
-	} else {
-		if (!u->force && access(u->tar, F_OK) == 0) {
-			sqk_error(u->tar, "file exists (use --force to overwrite)");
-			return EXIT_FAIL;
-		}
-		if (asprintf(&tmp, "%s.tmp.XXXXXX", u->tar) < 0)
-			return EXIT_FAIL;
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			sqk_error(u->tar, "%s", strerror(errno));
-			free(tmp);
-			return EXIT_FAIL;
-		}
-	}
+	fd = open_output(u, u->tar, &tmp);
+	if (fd < 0)
+		return EXIT_FAIL;
 	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
 	if (!err) {
 		sqk_archive_sink_set_filter(s, sqk_attropt_filter(&u->attr));
@@ -189,6 +213,60 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->tar) != 0)) {
 			sqk_progress_clear(u->bar);
 			sqk_error(u->tar, "%s", strerror(errno));
+			err = SQK_ERR_IO;
+		}
+		if (err) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
+{
+	struct sqk_describe *d = NULL;
+	char *tmp;
+	int fd, err;
+
+	fd = open_output(u, u->describe, &tmp);
+	if (fd < 0)
+		return EXIT_FAIL;
+	err = sqk_describe_create(img, fd, &d);
+	if (!err) {
+		w->sink = sqk_describe_sink(d);
+		err = sqk_walk(w);
+		if (!err)
+			err = sqk_describe_finish(d);
+		if (err == SQK_ERR_UNSUPPORTED && *sqk_describe_why(d)) {
+			sqk_progress_clear(u->bar);
+			fprintf(stderr, "squashkit unimage: %s: ", u->image);
+			if (*w->err_path) {
+				sqk_print_escaped(stderr, w->err_path);
+				fputs(": ", stderr);
+			}
+			fprintf(stderr, "%s\n", sqk_describe_why(d));
+		} else if (err) {
+			report(u, w->err_path, err);
+		}
+	} else {
+		report(u, NULL, err);
+	}
+	if (!err && !u->no_xattrs && sqk_describe_xattrs_left(d)) {
+		sqk_progress_clear(u->bar);
+		sqk_error(u->image,
+			  "the extended attributes of %llu entries cannot be held in a pseudo file "
+			  "(--no-xattrs describes the image without them)",
+			  (unsigned long long)sqk_describe_xattrs_left(d));
+		err = SQK_ERR_UNSUPPORTED;
+	}
+	sqk_describe_destroy(d);
+	if (tmp) {
+		if (!err &&
+		    (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->describe) != 0)) {
+			sqk_progress_clear(u->bar);
+			sqk_error(u->describe, "%s", strerror(errno));
 			err = SQK_ERR_IO;
 		}
 		if (err) {
@@ -261,6 +339,7 @@ static int run(struct unimage *u, int argc, char **argv)
 		switch (c) {
 		case 'd':
 			u->dest = optarg;
+			u->dest_set = 1;
 			break;
 		case 'f':
 			u->force = 1;
@@ -272,6 +351,9 @@ static int run(struct unimage *u, int argc, char **argv)
 			if (!sqk_archive_format_known(optarg))
 				return sqk_usage_error("unknown archive format '%s'", optarg);
 			u->format = optarg;
+			break;
+		case OPT_DESCRIBE:
+			u->describe = optarg ? optarg : "-";
 			break;
 		case OPT_NO_XATTRS:
 			u->no_xattrs = 1;
@@ -317,6 +399,11 @@ static int run(struct unimage *u, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return sqk_usage_error("missing IMAGE operand");
+	if (u->describe && (u->tar || u->dest_set))
+		return sqk_usage_error("--describe writes a description instead of %s; not both",
+				       u->tar ? "an archive (--tar)" : "a directory (--dest)");
+	if (u->describe && !*u->describe)
+		return sqk_usage_error("--describe= needs a FILE (or no '=')");
 	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
 		return sqk_usage_error("invalid PATH operand");
@@ -350,12 +437,17 @@ static int run(struct unimage *u, int argc, char **argv)
 	 */
 	u->bar = sqk_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
 				    &sqk_image_file(img)->bytes_read, u->quiet);
-	ret = u->tar ? to_archive(u, img, &w) : to_directory(u, img, &w);
+	ret = u->describe ? describe(u, img, &w)
+	      : u->tar	  ? to_archive(u, img, &w)
+			  : to_directory(u, img, &w);
 	sqk_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
 	if (u->stats)
-		sqk_print_stats_as((u->tar && !strcmp(u->tar, "-")) ? stderr : stdout, img,
-				   u->json);
+		sqk_print_stats_as(((u->tar && !strcmp(u->tar, "-")) ||
+				    (u->describe && !strcmp(u->describe, "-")))
+					   ? stderr
+					   : stdout,
+				   img, u->json);
 	sqk_image_close(img);
 	return ret;
 }

@@ -18,8 +18,8 @@ _squashkit_options()
 	mkimage)
 		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
-			-j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid
-			--xattrs-include --xattrs-exclude --xattrs-add --sort"
+			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
+			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort"
 		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
 			-q --quiet --stats --json -h --help"
@@ -27,8 +27,8 @@ _squashkit_options()
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --cache-policy --cache
 			--xattrs-include --xattrs-exclude"
-		_sqk_opts="$_sqk_argopts -f --force --no-xattrs --no-owner --stats --json
-			-q --quiet -h --help"
+		_sqk_opts="$_sqk_argopts --describe -f --force --no-xattrs --no-owner --stats
+			--json -q --quiet -h --help"
 		;;
 	inspect | stat)
 		_sqk_argopts=""
@@ -196,7 +196,8 @@ _squashkit_value()
 	mkimage:-b | mkimage:--block-size)
 		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
 		;;
-	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive | mkimage:--sort)
+	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive | mkimage:--sort | \
+		mkimage:--pseudo-file)
 		_squashkit_files
 		;;
 	mkimage:--xattrs-add)
@@ -206,7 +207,7 @@ _squashkit_value()
 	unimage:-d | unimage:--dest)
 		_squashkit_dirs
 		;;
-	unimage:-o | unimage:--tar | bench:--plot)
+	unimage:-o | unimage:--tar | unimage:--describe | bench:--plot)
 		_squashkit_files
 		;;
 	unimage:--format)

@@ -12,8 +12,8 @@ function __squashkit_argopts
     switch $argv[1]
         case mkimage
             echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
-                --mtime --fstime -e --exclude --exclude-from --listing -j --threads \
-                --file-mode --dir-mode --root-mode --root-uid --root-gid \
+                --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
+                -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
                 --xattrs-include --xattrs-exclude --xattrs-add --sort
         case unimage
             echo -d --dest -o --tar --format -j --threads --cache-policy --cache \
@@ -154,6 +154,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'sources are archives (--archive=FILE adds one)'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d 'add a pseudo definition (mksquashfs syntax)'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
@@ -165,6 +167,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s d -l dest -x -
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s f -l force -d 'extract into an existing directory'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s o -l tar -r -F -d 'write an archive to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l format -x -a 'pax gnu ustar cpio zip' -d 'archive format'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l describe -d 'write a pseudo file instead (--describe=FILE)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-xattrs -d 'do not restore extended attributes'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-include -x -d 'restore only xattrs whose names match a regex'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-exclude -x -d 'do not restore xattrs whose names match a regex'

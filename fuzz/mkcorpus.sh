@@ -7,7 +7,7 @@
 # works, and the crafted hostile images of tests/tools/craft when it is
 # built. Images are cut to bytes_used: the padding only slows the fuzzer.
 # OUT/corpus-options gets argument lists, one argument per line;
-# OUT/corpus-listing gets mkimage listings.
+# OUT/corpus-listing gets mkimage listings, OUT/corpus-pseudo pseudo files.
 set -eu
 
 out=$1
@@ -16,7 +16,8 @@ squashkit=${3:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sqk-corpus.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$out/corpus-image" "$out/corpus-fsck" "$out/corpus-options" "$out/corpus-listing"
+mkdir -p "$out/corpus-image" "$out/corpus-fsck" "$out/corpus-options" "$out/corpus-listing" \
+	"$out/corpus-pseudo"
 
 # A small tree with every kind of entry: blocks, tails, a hole, links, xattrs.
 t=$tmp/tree
@@ -88,6 +89,7 @@ printf -- '--version\n' >"$o/version"
 printf -- '-c\nzstd\n-L\n3\n-b\n4K\n.\nout.img\n' >"$o/mkimage-basic"
 printf -- '-c\nxz\n-X\ndict-size=8K\n-X\nbcj=x86,arm\n--no-fragments\n.\nout.img\n' >"$o/mkimage-xz"
 printf -- '--listing\nlist\n--all-root\n--mtime\n5\n-e\n*.o\nout.img\n' >"$o/mkimage-listing"
+printf -- '--pseudo\ndev c 600 0 0 5 1\n--pseudo-file\npf\n--pseudo\nx D 7 755 root root\nout.img\n' >"$o/mkimage-pseudo"
 printf -- '-d\ndest\n-f\n-j\n2\n--cache-policy\nherd\n--cache\nmeta=4,frag=2,data=2\n' >"$o/unimage-dest"
 printf -- '-o\n-\n--format\ncpio\n--no-xattrs\n--stats\n--json\n' >"$o/unimage-tar"
 printf -- '-l\n-R\n--json\nimage\npath\n' >"$o/ls"
@@ -99,3 +101,10 @@ l=$out/corpus-listing
 printf 'dir /a 0755 0 0\nfile /a/f 0644 1 2\nslink /a/l 0777 0 0 f\nlink /a/h /a/f\n' >"$l/basic"
 printf 'nod /dev 0600 0 0 c 1 3\npipe /p 0644 0 0\nsock /s 0644 0 0\ndir / 0755 0 0\n' >"$l/special"
 printf '# comment\n\ndir "/with space" 0700 5 5\nfile /x 4755 0 0 source\n' >"$l/quoted"
+
+# Pseudo files for mkimage --pseudo-file (and --pseudo: the first line).
+p=$out/corpus-pseudo
+printf '/ d 755 0 0\ndev d 755 0 0\ndev/console c 600 0 0 5 1\ndev/sda b 660 0 6 8 0\nfifo i 644 0 0 f\nsock i 644 0 0 s\nsym s 0 0 0 target\nhl L dev/console\ncmd f 644 0 0 echo hi\n' >"$p/basic"
+printf '/ D 100 755 0 0\n"a b" D 5 700 1 2\na\\ b/c\\"d S 6 777 0 0 x y\nt C 7 600 0 0 4095 1048575\nu I 8 600 0 0 f\nv F 9 644 root root printf \\\n  abc\n' >"$p/timed"
+printf '/ D 0 755 0 0\nf R 0 644 0 0 3 0\ng R 0 644 0 0 2 3\nh L f\n#\n# START OF DATA - DO NOT MODIFY\n#\nabcde' >"$p/data"
+printf 'x m 644 0 0\nx/y M 5 600 0 0\nh l /etc/hostname\n# comment\n\n  \t\nz l /dev/null\n' >"$p/modify"

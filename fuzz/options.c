@@ -11,13 +11,17 @@
  *     default image; nothing reads a real image);
  *   - stdin is /dev/null, stdout and stderr go to /dev/null during the
  *     call (sanitizer reports go to the real stderr);
- *   - exit() inside a command returns here instead of ending the fuzzer.
+ *   - exit() inside a command returns here instead of ending the fuzzer;
+ *   - no program is ever started: posix_spawn fails (mkimage --pseudo
+ *     would run an f definition's command, and date for a date string).
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <sanitizer/common_interface_defs.h>
+#include <errno.h>
 #include <setjmp.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +57,24 @@ void __wrap_exit(int status)
 	if (in_command)
 		longjmp(back, 1);
 	__real_exit(status);
+}
+
+/* Linked with --wrap=posix_spawn and --wrap=posix_spawnp: the input runs nothing. */
+int __wrap_posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[]);
+int __wrap_posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[]);
+
+int __wrap_posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return EPERM;
+}
+
+int __wrap_posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return EPERM;
 }
 
 static void empty_scratch(void)

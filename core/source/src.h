@@ -64,6 +64,9 @@ int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fd, const cha
 int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fd, int fdesc, const char *path,
 		    uint64_t size);
 
+/* The extended attributes of the host file at path (not followed) for node. */
+int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node);
+
 /* Record an error location (errno kept in err_errno). */
 void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -82,7 +82,7 @@ static uint32_t clamp_time(time_t t)
 	return (uint32_t)t;
 }
 
-static int read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node)
+int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node)
 {
 	char *names = NULL, *p;
 	struct sqk_xattr_in *in = NULL;
@@ -254,7 +254,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			node->dev.minor = minor(st.st_rdev);
 		}
 		if (c->xattrs) {
-			err = read_xattrs(c, w->host, node);
+			err = sqk_src_read_xattrs(c, w->host, node);
 			if (err)
 				return err;
 		}
@@ -346,7 +346,7 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 		set_attrs(root, &st);
 		root->flags &= ~SQK_NODE_IMPLICIT;
 		if (c->xattrs) {
-			err = read_xattrs(c, path, root);
+			err = sqk_src_read_xattrs(c, path, root);
 			if (err)
 				return err;
 		}

@@ -16,6 +16,7 @@
 #include "meta_writer.h"
 #include "mkfs.h"
 #include "sort.h"
+#include "pseudo.h"
 #include "src.h"
 #include "table_writer.h"
 #include "tree.h"
@@ -173,6 +174,11 @@ int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path)
 {
 	return sqk_src_archive(&m->src, path);
+}
+
+int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p)
+{
+	return sqk_src_pseudo(&m->src, p);
 }
 
 /* Owners, times and the id table, in inode order; fails early on too many ids. */

@@ -70,6 +70,9 @@ void sqk_mkfs_destroy(struct sqk_mkfs *m);
 int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
+/* Pseudo definitions, on top of every source added before (see pseudo.h). */
+struct sqk_pseudo;
+int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);
 
 /* Write everything after the sources: data, tables, superblock. */
 int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);

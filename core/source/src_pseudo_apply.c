@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pseudo definitions applied on top of the sources, as mksquashfs applies
+ * them: an entry goes into a directory that a source gave or that a d
+ * definition makes; a d definition of a directory a source gave adds to
+ * it and leaves its attributes (change them with m); m changes the mode,
+ * owners (and with M the time) of an entry a source gave. Where mksquashfs
+ * warns and skips (a definition where a source has the path, m with
+ * nothing to modify, entries below an undefined directory), this stops
+ * with the definition's place. Excludes apply to sources, not here.
+ * The data of f commands and R definitions is fed to the pipeline in the
+ * order of the definitions, so commands run in that order too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "format.h"
+#include "pseudo_int.h"
+
+extern char **environ;
+
+static int afail(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int err, const char *fmt,
+		 ...) __attribute__((format(printf, 4, 5)));
+
+static int afail(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int err, const char *fmt,
+		 ...)
+{
+	char where[4300], msg[512];
+	va_list ap;
+	int e = errno;
+
+	sqk_pseudo_where(d, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errno = e;
+	sqk_src_fail(c, where, "%s", msg);
+	return err;
+}
+
+/* Host files named by l, by device and inode: one node each, shared with the sources. */
+struct host {
+	uint64_t dev, ino;
+	struct sqk_node *node;
+};
+
+struct apply {
+	struct sqk_src_ctx *c;
+	struct sqk_pseudo *p;
+	struct host *hosts;
+	size_t nhosts;
+};
+
+static int host_cmp(const void *x, const void *y)
+{
+	const struct host *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+static struct host *host_find(struct apply *a, uint64_t dev, uint64_t ino)
+{
+	struct host key = {dev, ino, NULL};
+
+	return a->nhosts ? bsearch(&key, a->hosts, a->nhosts, sizeof(key), host_cmp) : NULL;
+}
+
+/*
+ * l of a file that a source also gave makes a hard link to it (as the
+ * mksquashfs manual says): find the sources' files by device and inode.
+ */
+static int find_hosts(struct apply *a)
+{
+	struct sqk_pseudo_def *d;
+	struct sqk_node **stack = NULL;
+	size_t n = 0, cap = 0, depth = 0, scap = 0, i, k;
+	int err = 0;
+
+	if (a->c->no_hardlinks)
+		return 0;
+	for (d = a->p->first; d; d = d->next_def) {
+		if (d->kind != SQK_PK_HOST || d->type != SQFS_FILE)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct host *h = realloc(a->hosts, nc * sizeof(*h));
+
+			if (!h)
+				return SQK_ERR_NOMEM;
+			a->hosts = h;
+			cap = nc;
+		}
+		a->hosts[n++] = (struct host){d->dev, d->ino, NULL};
+	}
+	if (!n)
+		return 0;
+	qsort(a->hosts, n, sizeof(*a->hosts), host_cmp);
+	for (i = 1, k = 1; i < n; i++)
+		if (host_cmp(&a->hosts[i], &a->hosts[k - 1]))
+			a->hosts[k++] = a->hosts[i];
+	a->nhosts = k;
+	/* Every file of the sources read from a host path: one stat each. */
+	stack = malloc(16 * sizeof(*stack));
+	if (!stack)
+		return SQK_ERR_NOMEM;
+	scap = 16;
+	stack[depth++] = sqk_tree_root(a->c->tree);
+	while (depth && !err) {
+		struct sqk_node *dir = stack[--depth];
+
+		for (i = 0; i < dir->dir.n; i++) {
+			struct sqk_node *node = dir->dir.ents[i].node;
+			struct host *h;
+			struct stat st;
+
+			if (node->type == SQFS_DIR) {
+				if (depth == scap) {
+					struct sqk_node **s = realloc(stack, scap * 2 * sizeof(*s));
+
+					if (!s) {
+						err = SQK_ERR_NOMEM;
+						break;
+					}
+					stack = s;
+					scap *= 2;
+				}
+				stack[depth++] = node;
+				continue;
+			}
+			if (node->type != SQFS_FILE || !node->file.src ||
+			    (node->flags & SQK_NODE_DATA_DONE) || stat(node->file.src, &st) != 0)
+				continue;
+			h = host_find(a, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+			if (h && !h->node)
+				h->node = node;
+		}
+	}
+	free(stack);
+	return err;
+}
+
+static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node *n)
+{
+	struct sqk_src_ctx *c = a->c;
+	int i;
+
+	for (i = 0; i < c->nskip; i++)
+		if (d->dev == (uint64_t)c->skip_dev[i] && d->ino == (uint64_t)c->skip_ino[i])
+			return afail(c, d, SQK_ERR_ARG, "%s is the image being written", d->arg);
+	n->mode = d->mode;
+	n->uid = d->uid;
+	n->gid = d->gid;
+	n->mtime = d->mtime;
+	switch (d->type) {
+	case SQFS_FILE:
+		n->size = d->length;
+		n->file.src = sqk_tree_strdup(c->tree, d->arg, strlen(d->arg));
+		if (!n->file.src)
+			return SQK_ERR_NOMEM;
+		break;
+	case SQFS_SYMLINK: {
+		char *t = sqk_tree_alloc(c->tree, (size_t)d->length + 1);
+		ssize_t len;
+
+		if (!t)
+			return SQK_ERR_NOMEM;
+		len = readlink(d->arg, t, (size_t)d->length + 1);
+		if (len < 0 || (uint64_t)len > d->length)
+			return afail(c, d, SQK_ERR_IO, "%s: %s", d->arg,
+				     len < 0 ? strerror(errno) : "the symlink changed");
+		t[len] = '\0';
+		n->target = t;
+		n->size = (uint64_t)len;
+		break;
+	}
+	case SQFS_BLKDEV:
+	case SQFS_CHRDEV:
+		n->dev.major = d->major;
+		n->dev.minor = d->minor;
+		break;
+	}
+	return c->xattrs ? sqk_src_read_xattrs(c, d->arg, n) : 0;
+}
+
+/* The node a definition makes: made once, shared by its hard links. */
+static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node **out)
+{
+	struct sqk_src_ctx *c = a->c;
+	struct sqk_node *n;
+	struct host *h = NULL;
+	int err;
+
+	if (d->node) {
+		*out = d->node;
+		return 0;
+	}
+	if (d->kind == SQK_PK_LINK) {
+		struct sqk_node *t;
+
+		err = make_node(a, d->link, &t);
+		if (err)
+			return err;
+		if (c->no_hardlinks) {
+			/* A copy of the target: same attributes, its own inode. */
+			n = sqk_tree_node(c->tree, t->type);
+			if (!n)
+				return SQK_ERR_NOMEM;
+			*n = *t;
+			n->nlink = 0;
+		} else {
+			n = t;
+		}
+		*out = d->node = n;
+		return 0;
+	}
+	if (d->kind == SQK_PK_HOST && d->type == SQFS_FILE) {
+		h = host_find(a, d->dev, d->ino);
+		if (h && h->node) {
+			*out = d->node = h->node;
+			return 0;
+		}
+	}
+	n = sqk_tree_node(c->tree, d->type);
+	if (!n)
+		return SQK_ERR_NOMEM;
+	if (d->kind == SQK_PK_HOST) {
+		err = host_node(a, d, n);
+		if (err)
+			return err;
+		if (h)
+			h->node = n;
+	} else {
+		n->mode = d->mode;
+		n->uid = d->uid;
+		n->gid = d->gid;
+		n->mtime = d->mtime;
+		if (d->kind == SQK_PK_SYMLINK) {
+			n->target = sqk_tree_strdup(c->tree, d->arg, strlen(d->arg));
+			if (!n->target)
+				return SQK_ERR_NOMEM;
+			n->size = strlen(d->arg);
+		} else if (d->type == SQFS_BLKDEV || d->type == SQFS_CHRDEV) {
+			n->dev.major = d->major;
+			n->dev.minor = d->minor;
+		}
+	}
+	*out = d->node = n;
+	return 0;
+}
+
+static void set_attrs(struct sqk_node *n, const struct sqk_pseudo_def *d)
+{
+	n->mode = d->mode;
+	n->uid = d->uid;
+	n->gid = d->gid;
+	if (d->kind == SQK_PK_DIR || d->timed)
+		n->mtime = d->mtime;
+	n->flags &= ~SQK_NODE_IMPLICIT;
+}
+
+static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node *dir)
+{
+	struct sqk_src_ctx *c = a->c;
+	struct sqk_pseudo_def *d;
+	int err = 0;
+
+	for (d = pd->child; d && !err; d = d->sibling) {
+		const char *name = d->path + d->namepos;
+		size_t len = strlen(name);
+		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, len), *n;
+
+		switch (d->kind) {
+		case SQK_PK_NONE:
+			if (!old)
+				return afail(
+					c, d, SQK_ERR_ARG,
+					"no directory /%s: define it (d) or give it in a source",
+					d->path);
+			if (old->type != SQFS_DIR)
+				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
+			err = place_dir(a, d, old);
+			break;
+		case SQK_PK_MODIFY:
+			if (!old)
+				return afail(c, d, SQK_ERR_ARG, "nothing at /%s to modify",
+					     d->path);
+			set_attrs(old, d);
+			if (d->child && old->type != SQFS_DIR)
+				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
+			if (d->child)
+				err = place_dir(a, d, old);
+			break;
+		case SQK_PK_DIR:
+			if (old && old->type != SQFS_DIR)
+				return afail(c, d, SQK_ERR_ARG,
+					     "/%s is already in a source, and not as a directory",
+					     d->path);
+			if (old) {
+				/* As mksquashfs: a source's directory keeps its attributes. */
+				if (old->flags & SQK_NODE_IMPLICIT)
+					set_attrs(old, d);
+				err = place_dir(a, d, old);
+				break;
+			}
+			/* fall through */
+		default:
+			if (old)
+				return afail(
+					c, d, SQK_ERR_ARG,
+					"/%s is already in a source (exclude it there to define "
+					"it here)",
+					d->path);
+			err = make_node(a, d, &n);
+			if (!err)
+				err = sqk_tree_add(c->tree, dir, name, len, n);
+			if (err == SQK_ERR_BADNAME)
+				return afail(c, d, err, "bad name: /%s", d->path);
+			if (err)
+				return err;
+			c->entries++;
+			if (d->kind == SQK_PK_DIR)
+				err = place_dir(a, d, n);
+			break;
+		}
+	}
+	return err;
+}
+
+int sqk_src_pseudo_place(struct sqk_src_ctx *c, struct sqk_pseudo *p)
+{
+	struct apply a = {.c = c, .p = p};
+	struct sqk_node *root = sqk_tree_root(c->tree);
+	int err;
+
+	err = find_hosts(&a);
+	if (!err && p->root->kind == SQK_PK_DIR && (root->flags & SQK_NODE_IMPLICIT))
+		set_attrs(root, p->root);
+	if (!err)
+		err = place_dir(&a, p->root, root);
+	free(a.hosts);
+	return err;
+}
+
+static int read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, buf, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* size bytes of fd from base become the node's data. */
+static int feed(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int fd, uint64_t base,
+		uint64_t size)
+{
+	struct sqk_node *n = d->node;
+	struct sqk_file_data *fdata = sqk_tree_alloc(c->tree, sizeof(*fdata));
+	int err;
+
+	if (!fdata)
+		return SQK_ERR_NOMEM;
+	err = sqk_data_file_begin(c->dw, fdata, size);
+	while (!err && size) {
+		uint8_t *buf;
+		uint32_t len;
+		uint64_t off;
+		int r = sqk_data_piece(c->dw, &buf, &len, &off);
+
+		if (r) {
+			err = r < 0 ? r : 0;
+			break;
+		}
+		if (read_full(fd, buf, len, base + off))
+			return afail(c, d, SQK_ERR_IO, "reading its data: %s", strerror(errno));
+		err = sqk_data_piece_done(c->dw, 0);
+	}
+	if (err)
+		return err;
+	n->file.data = fdata;
+	n->size = size;
+	n->flags |= SQK_NODE_DATA_DONE;
+	return 0;
+}
+
+/* Run an f command with /bin/sh -c; its output, spooled to learn its size, is the data. */
+static int run_command(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d)
+{
+	char *argv[] = {"sh", "-c", d->arg, NULL};
+	posix_spawn_file_actions_t fa;
+	FILE *tmp = tmpfile();
+	uint64_t size = 0;
+	char buf[65536];
+	int pfd[2] = {-1, -1}, status = 0, err = 0;
+	pid_t pid;
+
+	if (!tmp || pipe2(pfd, O_CLOEXEC) != 0) {
+		err = afail(c, d, SQK_ERR_IO, "cannot run the command: %s", strerror(errno));
+		goto out;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
+	err = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (err) {
+		errno = err;
+		err = afail(c, d, SQK_ERR_IO, "cannot run /bin/sh: %s", strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(pfd[0], buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = afail(c, d, SQK_ERR_IO, "reading the command's output: %s",
+				    strerror(errno));
+		if (r <= 0)
+			break;
+		if (!err && fwrite(buf, 1, (size_t)r, tmp) != (size_t)r)
+			err = afail(c, d, SQK_ERR_IO, "spooling the command's output: %s",
+				    strerror(errno));
+		size += (uint64_t)r;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!err && WIFSIGNALED(status))
+		err = afail(c, d, SQK_ERR_IO, "the command was killed by signal %d",
+			    WTERMSIG(status));
+	else if (!err && WEXITSTATUS(status))
+		err = afail(c, d, SQK_ERR_IO, "the command failed (exit status %d)",
+			    WEXITSTATUS(status));
+	if (!err && fflush(tmp) != 0)
+		err = afail(c, d, SQK_ERR_IO, "spooling the command's output: %s", strerror(errno));
+	if (!err)
+		err = feed(c, d, fileno(tmp), 0, size);
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (tmp)
+		fclose(tmp);
+	return err;
+}
+
+int sqk_src_pseudo_fill(struct sqk_src_ctx *c, struct sqk_pseudo *p)
+{
+	struct sqk_pseudo_def *d;
+	int err = 0;
+
+	for (d = p->first; d && !err; d = d->next_def) {
+		switch (d->kind) {
+		case SQK_PK_COMMAND:
+			err = run_command(c, d);
+			break;
+		case SQK_PK_DATA:
+			err = feed(c, d, d->src->data_fd, d->src->data_start + d->offset,
+				   d->length);
+			break;
+		case SQK_PK_LINK:
+			/* A copy (--no-hardlinks) of a file filled here shares its data. */
+			if (d->node != d->link->node &&
+			    (d->link->kind == SQK_PK_COMMAND || d->link->kind == SQK_PK_DATA)) {
+				d->node->file.data = d->link->node->file.data;
+				d->node->size = d->link->node->size;
+				d->node->flags |= SQK_NODE_DATA_DONE;
+			}
+			break;
+		}
+	}
+	return err;
+}
+
+int sqk_src_pseudo(struct sqk_src_ctx *c, struct sqk_pseudo *p)
+{
+	int err = sqk_src_pseudo_place(c, p);
+
+	return err ? err : sqk_src_pseudo_fill(c, p);
+}
