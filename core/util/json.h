@@ -18,8 +18,8 @@
  * The output goes to a FILE (errors are the stream's, as with stdio) or to
  * a growing buffer in memory. For a FILE the text is staged in the writer
  * and handed to the stream in pieces: when the stage is full, when the
- * top-level value is complete, and by sqk_json_finish(), which a FILE
- * writer must always reach. A misuse (a value in an object without its
+ * top-level value is complete, and by sqk_json_finish() (a document left
+ * unfinished may never reach the stream). A misuse (a value in an object without its
  * key, an end that does not match, nesting past SQK_JSON_MAX_DEPTH) or a
  * failed allocation is remembered and returned by sqk_json_finish().
  */
