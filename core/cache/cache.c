@@ -26,7 +26,9 @@ static int seen_insert(struct sqk_cache *c, uint64_t block)
 
 /*
  * The index by block position, for SQK_LOOKUP_HASH: entry index + 1. It
- * is reserved for every entry at creation, so adding never allocates.
+ * is reserved at creation for twice the entries, so adding never
+ * allocates and the table stays at most a quarter full: every miss
+ * removes one entry and adds one, and short runs keep removal cheap.
  */
 static void hash_remove(struct sqk_cache *c, unsigned idx)
 {
@@ -262,7 +264,7 @@ struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t bl
 	c->stall_ms = 1000;
 	pthread_mutex_init(&c->lock, NULL);
 	c->entry = calloc(entries, sizeof(*c->entry));
-	if (!c->entry || sqk_hash_reserve(&c->index, entries))
+	if (!c->entry || sqk_hash_reserve(&c->index, 2 * (size_t)entries))
 		goto fail;
 	for (i = 0; i < entries; i++) {
 		c->entry[i].block = SQK_CACHE_NO_BLOCK;

@@ -45,11 +45,17 @@ int sqk_hash_add(struct sqk_hash *h, uint64_t key, uint64_t val);
 /* Remove the entry (key, val); SQK_ERR_NOENT when there is none. */
 int sqk_hash_remove(struct sqk_hash *h, uint64_t key, uint64_t val);
 
-/* Spread the key over the slots; callers' hashes may be weak in the low bits. */
+/*
+ * Spread the key over the slots: a full 64-bit finalizer (two multiplies).
+ * Linear probing needs it; one multiply maps an arithmetic run of keys,
+ * such as block positions, to runs of neighbouring slots.
+ */
 static inline size_t sqk_hash_home(const struct sqk_hash *h, uint64_t key)
 {
 	key ^= key >> 33;
 	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	key *= 0xc4ceb9fe1a85ec53ull;
 	key ^= key >> 33;
 	return (size_t)key & h->mask;
 }
