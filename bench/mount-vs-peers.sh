@@ -2,9 +2,11 @@
 # The same image mounted by `squashkit mount`, by squashfuse_ll (Debian
 # squashfuse) and by the kernel; workloads run from outside through the VFS
 # with N parallel readers:
-#   walk    readdir and lstat every entry (find -maxdepth 1 per directory)
-#   read    read every file (cat)
-#   random  random 4 KiB reads in two 32 MiB files (perl sysread)
+#   walk    readdir every directory and lstat every entry
+#   read    read every file to its end
+#   random  random 4 KiB reads in two 32 MiB files
+# (bench/vfs-load.pl: one process per reader, forked once, so that no exec
+# per file drowns the file system's cost)
 # Each (workload, readers, mounter) gets a fresh mount with the image dropped
 # from the page cache: the first pass is "cold", a second pass on the same
 # mount is "warm". Reported: throughput and CPU (the readers' user+system
@@ -139,43 +141,18 @@ ticks() {
 	fi
 }
 
-cat >"$WORK/random.pl" <<'EOF'
-# random.pl READERS TOTAL FILE...: READERS processes, TOTAL random 4 KiB reads in all.
-my ($n, $total, @files) = @ARGV;
-my @pids;
-for my $r (1 .. $n) {
-	my $pid = fork();
-	if ($pid == 0) {
-		srand($r * 7919);
-		my @fh;
-		for my $f (@files) { open(my $h, '<', $f) or die "$f: $!"; push @fh, [$h, -s $f]; }
-		my $buf;
-		for (1 .. int($total / $n)) {
-			my ($h, $size) = @{$fh[int(rand(@fh))]};
-			sysseek($h, int(rand($size / 4096)) * 4096, 0);
-			sysread($h, $buf, 4096) == 4096 or die "short read";
-		}
-		exit 0;
-	}
-	push @pids, $pid;
-}
-my $bad = 0;
-for (@pids) { waitpid($_, 0); $bad++ if $?; }
-exit($bad ? 1 : 0);
-EOF
+load=$(cd "$(dirname "$0")" && pwd)/vfs-load.pl
 
 # run_workload W N: one pass through the mount; prints "WALL CPU".
 run_workload() {
 	t0=$(ticks)
 	case $1 in
-	walk) set -- sh -c 'cd "$1" && xargs -0 -a "$2" -P "$3" -n 32 find -maxdepth 1 -printf "%s\n" >/dev/null' \
-		sh "$mnt" "$WORK/dirs.list" "$2" ;;
-	read) set -- sh -c 'cd "$1" && xargs -0 -a "$2" -P "$3" -n 32 cat >/dev/null' \
-		sh "$mnt" "$WORK/files.list" "$2" ;;
-	random) set -- sh -c 'cd "$1" && shift && perl "$@"' sh "$mnt" "$WORK/random.pl" "$2" \
-		"$RANDOM_READS" $bigs ;;
+	walk) set -- walk "$2" "$WORK/dirs.list" ;;
+	read) set -- read "$2" "$WORK/files.list" ;;
+	random) set -- random "$2" "$RANDOM_READS" $bigs ;;
 	esac
-	out=$(/usr/bin/env time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n 1)
+	out=$(cd "$mnt" && /usr/bin/env time -f '%e %U %S' perl "$load" "$@" 2>&1 >/dev/null |
+		tail -n 1)
 	t1=$(ticks)
 	echo "$out" | awk -v d=$((t1 - t0)) -v tck="$tck" '{ printf "%s %.2f\n", $1, $2 + $3 + d / tck }'
 }

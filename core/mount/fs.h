@@ -94,6 +94,12 @@ struct sqk_fs_file;
 
 int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out);
 void sqk_fs_close(struct sqk_fs_file *f);
+/*
+ * The node's own open file, made on first use and kept until the node is
+ * forgotten: for reads that come without an open (FUSE's no-open mode).
+ * Not to be closed by the caller.
+ */
+int sqk_fs_file_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out);
 uint64_t sqk_fs_file_size(const struct sqk_fs_file *f);
 
 /*

@@ -56,6 +56,22 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	return 0;
 }
 
+int sqk_fs_file_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
+{
+	struct sqk_fs_file *f;
+	int err;
+
+	*out = fs_node_file(fs, node);
+	if (*out)
+		return 0;
+	/* Two threads may both read it; one copy is kept. */
+	err = sqk_fs_open(fs, node, &f);
+	if (err)
+		return err;
+	*out = fs_node_keep_file(fs, node, f);
+	return *out ? 0 : SQK_ERR_NOENT;
+}
+
 void sqk_fs_close(struct sqk_fs_file *f)
 {
 	if (!f)

@@ -20,8 +20,9 @@ struct fs_node {
 	struct fs_node *next;
 	uint64_t id;
 	uint64_t nlookup;
-	struct sqk_inode ino; /* without its block list or target */
-	uint32_t xattr_size;  /* bytes of its xattrs, which st_blocks counts */
+	struct sqk_inode ino;	  /* without its block list or target */
+	uint32_t xattr_size;	  /* bytes of its xattrs, which st_blocks counts */
+	struct sqk_fs_file *file; /* a regular file's blocks, once read through the node */
 };
 
 struct fs_shard {
@@ -65,6 +66,13 @@ int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, 
 int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
 		 uint32_t *xsize);
 void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);
+/* The node's file, or NULL. */
+struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id);
+/*
+ * Give the node the file f unless it has one already: the node's file
+ * either way (f is closed if not kept), NULL when the node is unknown.
+ */
+struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f);
 
 /* Drop what a node does not keep: the block list and the symlink target. */
 void fs_strip(struct sqk_inode *ino);

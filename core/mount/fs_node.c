@@ -62,6 +62,7 @@ void fs_nodes_destroy(struct sqk_fs *fs)
 
 			for (; n; n = next) {
 				next = n->next;
+				sqk_fs_close(n->file);
 				free(n);
 			}
 		}
@@ -224,7 +225,42 @@ void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
 		break;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (n)
+		sqk_fs_close(n->file);
 	free(n);
+}
+
+struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id)
+{
+	struct fs_shard *s = shard_of(fs, id);
+	struct sqk_fs_file *f = NULL;
+	struct fs_node *n;
+
+	pthread_mutex_lock(&s->lock);
+	n = find(s, id);
+	if (n)
+		f = n->file;
+	pthread_mutex_unlock(&s->lock);
+	return f;
+}
+
+struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f)
+{
+	struct fs_shard *s = shard_of(fs, id);
+	struct sqk_fs_file *kept = NULL;
+	struct fs_node *n;
+
+	pthread_mutex_lock(&s->lock);
+	n = find(s, id);
+	if (n) {
+		if (!n->file)
+			n->file = f;
+		kept = n->file;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (kept != f)
+		sqk_fs_close(f);
+	return kept;
 }
 
 uint64_t sqk_fs_nodes(struct sqk_fs *fs)

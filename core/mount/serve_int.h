@@ -45,6 +45,7 @@ struct sqk_serve {
 	double timeout;
 	unsigned threads;
 	int done_fd; /* an eventfd: a worker has stopped */
+	int no_open; /* the kernel reads files without opening them here */
 	struct serve_store store;
 };
 

@@ -61,6 +61,13 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
 	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
 		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	/*
+	 * Opens cost the kernel two requests per file (open, release) and
+	 * tell us nothing: the file's blocks are kept with its node instead,
+	 * and the kernel then keeps the page cache across opens by itself.
+	 */
+	if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT)
+		((struct sqk_serve *)userdata)->no_open = 1;
 }
 
 static void entry_param(struct sqk_serve *s, struct fuse_entry_param *e, uint64_t node)
@@ -146,6 +153,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
+	if (of(req)->no_open) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
 	err = sqk_fs_open(of(req)->fs, ino, &f);
 	if (err) {
 		reply_err(req, err);
@@ -174,6 +185,13 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	char *buf;
 	int err;
 
+	if (!f) {
+		err = sqk_fs_file_of(fs, ino, &f);
+		if (err) {
+			reply_err(req, err);
+			return;
+		}
+	}
 	err = sqk_fs_read_piece(fs, f, (uint64_t)off, size, &p);
 	if (err) {
 		reply_err(req, err);
@@ -204,6 +222,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	/* NULL without an open: the node keeps its file. */
 	sqk_fs_close((struct sqk_fs_file *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }

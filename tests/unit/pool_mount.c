@@ -267,6 +267,21 @@ static void check_fs(struct sqk_fs *fs)
 	is_int(bad, 0, "pieces at 300 offsets: within a block, the right bytes");
 	sqk_fs_close(f);
 
+	/* Without an open: the node's own file, made once, gone with the node. */
+	{
+		struct sqk_fs_file *f1, *f2;
+		uint8_t buf[100];
+		size_t got;
+
+		ok(sqk_fs_file_of(fs, node, &f1) == 0 && sqk_fs_file_of(fs, node, &f2) == 0 &&
+			   f1 == f2,
+		   "a node's file is made once and kept");
+		ok(sqk_fs_read(fs, f1, 150000, buf, sizeof(buf), &got) == 0 && got == 100 &&
+			   !memcmp(buf, want[NFILES - 2] + 150000, 100),
+		   "and reads");
+		is_int(sqk_fs_file_of(fs, SQK_FS_ROOT, &f1), SQK_ERR_ARG, "a directory has none");
+	}
+
 	is_int(sqk_fs_readlink(fs, SQK_FS_ROOT, &target), SQK_ERR_ARG, "readlink of a directory");
 	sqk_fs_lookup(fs, SQK_FS_ROOT, "link", &node2, &st);
 	is_int(sqk_fs_readlink(fs, node2, &target), 0, "readlink");

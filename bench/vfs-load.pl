@@ -1,0 +1,71 @@
+#!/usr/bin/perl
+# vfs-load.pl MODE READERS ARG [FILE...]: a load on a file system from
+# outside, through the VFS, by READERS processes forked once (no exec per
+# file, whose cost would drown the file system's). Each takes every
+# READERS-th item of the list, or its share of the reads.
+#   walk LIST            readdir each directory of LIST (NUL-separated) and
+#                        lstat every entry
+#   read LIST            read each file of LIST to its end, 128 KiB at a time
+#   random TOTAL FILE... TOTAL random 4 KiB reads in the FILEs in all
+# Used by bench/mount-vs-peers.sh. Exit 1 if any reader failed.
+use strict;
+use warnings;
+
+my ($mode, $n, $arg, @files) = @ARGV;
+die "usage: vfs-load.pl walk|read|random READERS LIST|TOTAL [FILE...]\n"
+	unless defined $arg && $n =~ /^[1-9][0-9]*$/;
+my @items;
+if ($mode ne 'random') {
+	open(my $l, '<', $arg) or die "$arg: $!";
+	local $/ = "\0";
+	@items = map { chomp; $_ } <$l>;
+}
+
+sub reader {
+	my ($r) = @_;
+	my $buf;
+	if ($mode eq 'walk') {
+		for (my $i = $r; $i < @items; $i += $n) {
+			opendir(my $d, $items[$i]) or die "$items[$i]: $!";
+			lstat("$items[$i]/$_") for readdir($d);
+			closedir($d);
+		}
+	} elsif ($mode eq 'read') {
+		for (my $i = $r; $i < @items; $i += $n) {
+			open(my $f, '<', $items[$i]) or die "$items[$i]: $!";
+			1 while sysread($f, $buf, 131072);
+			close($f);
+		}
+	} elsif ($mode eq 'random') {
+		srand(($r + 1) * 7919);
+		my @fh;
+		for my $f (@files) {
+			open(my $h, '<', $f) or die "$f: $!";
+			push @fh, [$h, -s $f];
+		}
+		for (1 .. int($arg / $n)) {
+			my ($h, $size) = @{$fh[int(rand(@fh))]};
+			sysseek($h, int(rand($size / 4096)) * 4096, 0);
+			sysread($h, $buf, 4096) == 4096 or die "short read";
+		}
+	} else {
+		die "unknown mode $mode\n";
+	}
+}
+
+my @pids;
+for my $r (0 .. $n - 1) {
+	my $pid = fork();
+	die "fork: $!" unless defined $pid;
+	if ($pid == 0) {
+		reader($r);
+		exit 0;
+	}
+	push @pids, $pid;
+}
+my $bad = 0;
+for (@pids) {
+	waitpid($_, 0);
+	$bad++ if $?;
+}
+exit($bad ? 1 : 0);
