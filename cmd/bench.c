@@ -155,11 +155,11 @@ struct run_values {
 	RUN_FIELDS(DECL)
 };
 
-static int run_once(struct bench *b, const char *path, const struct sqk_bench_files *files,
+static int run_once(struct bench *b, const char *path, const struct sqk_lab_files *files,
 		    struct bench_cell *cell, unsigned run, struct run_values *rv)
 {
 	struct sqk_image_opts io = b->io;
-	struct sqk_bench_result r;
+	struct sqk_lab_result r;
 	struct sqk_image *img;
 	double lookups = 0, hits = 0, distinct = 0;
 	int i, err;
@@ -178,7 +178,7 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 	img = sqk_open_image(path, &io);
 	if (!img)
 		return -1;
-	err = sqk_bench_run(img, files, cell->workload, cell->threads, b->duration_ms,
+	err = sqk_lab_run(img, files, cell->workload, cell->threads, b->duration_ms,
 			    b->seed + run, &r);
 	if (err) {
 		sqk_error_code(path, err);
@@ -233,7 +233,7 @@ static int run_once(struct bench *b, const char *path, const struct sqk_bench_fi
 	return 0;
 }
 
-static int run_cell(struct bench *b, const char *path, const struct sqk_bench_files *files,
+static int run_cell(struct bench *b, const char *path, const struct sqk_lab_files *files,
 		    struct bench_cell *cell)
 {
 	struct run_values *rv = calloc(1, sizeof(*rv));
@@ -344,7 +344,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 static int run_all(struct bench *b, const char *path)
 {
 	unsigned ncells = b->nwl * b->nthreads * b->npol, i = 0, w, t, p;
-	struct sqk_bench_files files;
+	struct sqk_lab_files files;
 	struct bench_cell *cells;
 	struct sqk_image *img;
 	int err, ret = EXIT_OK;
@@ -352,11 +352,11 @@ static int run_all(struct bench *b, const char *path)
 	img = sqk_open_image(path, &b->io);
 	if (!img)
 		return EXIT_FAIL;
-	err = sqk_bench_index(img, &files);
+	err = sqk_lab_index(img, &files);
 	sqk_image_close(img);
 	if (err || files.count == 0) {
 		sqk_error(path, "%s", err ? sqk_strerror(err) : "the image holds no files");
-		sqk_bench_files_free(&files);
+		sqk_lab_files_free(&files);
 		return EXIT_FAIL;
 	}
 	cells = calloc(ncells, sizeof(*cells));
@@ -396,7 +396,7 @@ static int run_all(struct bench *b, const char *path)
 	}
 out:
 	free(cells);
-	sqk_bench_files_free(&files);
+	sqk_lab_files_free(&files);
 	return ret;
 }
 

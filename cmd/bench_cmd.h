@@ -5,7 +5,7 @@
 /* squashkit bench: shared between the runner, the default image and the output. */
 #include <stdio.h>
 
-#include "bench.h"
+#include "lab.h"
 #include "cache.h"
 
 /* One cell of the comparison: medians over its runs. */

@@ -26,157 +26,8 @@
 #include "mkfs.h"
 #include "outfile.h"
 #include "pool.h"
+#include "mkimage.h"
 #include "progress.h"
-#include "pseudo.h"
-
-static const char usage_text[] =
-	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
-	"Build a SquashFS 4.0 image from directories (merged into one root), archives\n"
-	"(--archive), a listing (--listing) or pseudo definitions (--pseudo).\n"
-	"\n"
-	"Compression:\n"
-	"  -c, --compressor NAME    gzip, lzma, lzo, xz, lz4 or zstd (default zstd)\n"
-	"  -L, --level N            compression level (gzip 9, xz 6, zstd 15, lz4 0, lzo 8)\n"
-	"  -X, --comp-opt KEY=VAL   codec option, e.g. dict-size=1M, bcj=x86,arm, window=15\n"
-	"  -b, --block-size SIZE    data block size, a power of two from 4K to 1M (128K)\n"
-	"\n"
-	"Layout:\n"
-	"      --no-fragments       store small files and tails as short blocks\n"
-	"      --tail-ends          pack the tail ends of large files into fragments too\n"
-	"      --no-dedup           do not look for duplicate files and fragments\n"
-	"      --no-sparse          store all-zero blocks as data, not as sparse blocks\n"
-	"      --no-xattrs          leave extended attributes out\n"
-	"      --no-hardlinks       give every hard link its own inode\n"
-	"      --no-export          write no NFS export table\n"
-	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
-	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
-	"\n"
-	"Extended attributes:\n"
-	"      --xattrs-include REGEX\n"
-	"                           keep only the attributes whose names match REGEX\n"
-	"      --xattrs-exclude REGEX\n"
-	"                           leave out the attributes whose names match REGEX\n"
-	"      --xattrs-add NAME=VALUE\n"
-	"                           give every inode this attribute (repeatable; VALUE\n"
-	"                           may start with 0s for base64, 0x hex or 0t text)\n"
-	"\n"
-	"Owners, modes and times:\n"
-	"      --all-root           make every file owned by root (uid and gid 0)\n"
-	"      --uid N              make every file owned by uid N\n"
-	"      --gid N              make every file owned by gid N\n"
-	"      --file-mode MODE     set the mode of every file that is not a directory\n"
-	"                           (octal, or symbolic as chmod takes it: u+rwX,go-w)\n"
-	"      --dir-mode MODE      set the mode of every directory\n"
-	"      --root-mode MODE     set the mode of the root directory\n"
-	"      --root-uid N         make the root directory owned by uid N\n"
-	"      --root-gid N         make the root directory owned by gid N\n"
-	"                           (the --root-* options win for the root)\n"
-	"      --mtime T            set every inode time to T (seconds since 1970)\n"
-	"      --fstime T           set the superblock time to T\n"
-	"                           (default: SOURCE_DATE_EPOCH, else the newest inode time;\n"
-	"                           SOURCE_DATE_EPOCH also clamps newer inode times)\n"
-	"\n"
-	"Sources:\n"
-	"  -e, --exclude GLOB       leave out paths matching GLOB (repeatable)\n"
-	"      --exclude-from FILE  read GLOBs from FILE, one a line\n"
-	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
-	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
-	"                           or not; - is stdin); with =FILE, add that archive\n"
-	"      --pseudo DEF         add a pseudo definition in mksquashfs's syntax, e.g.\n"
-	"                           'dev/console c 600 0 0 5 1' (repeatable)\n"
-	"      --pseudo-file FILE   add the pseudo definitions of FILE (- is stdin)\n"
-	"\n"
-	"Running:\n"
-	"  -j, --threads N          compression threads (default: online CPUs)\n"
-	"  -f, --force              overwrite an existing IMAGE\n"
-	"  -q, --quiet              no progress bar\n"
-	"      --stats              print a summary of sizes, counts and savings\n"
-	"      --json               print the summary as one JSON object on stdout\n"
-	"  -h, --help               show this help\n";
-
-enum {
-	OPT_NO_FRAGMENTS = 256,
-	OPT_TAIL_ENDS,
-	OPT_NO_DEDUP,
-	OPT_NO_SPARSE,
-	OPT_NO_XATTRS,
-	OPT_NO_HARDLINKS,
-	OPT_NO_EXPORT,
-	OPT_ALL_ROOT,
-	OPT_UID,
-	OPT_GID,
-	OPT_MTIME,
-	OPT_FSTIME,
-	OPT_EXCLUDE_FROM,
-	OPT_LISTING,
-	OPT_ARCHIVE,
-	OPT_PSEUDO,
-	OPT_PSEUDO_FILE,
-	OPT_STATS,
-	OPT_JSON,
-};
-
-static const struct option long_opts[] = {
-	{"compressor", required_argument, NULL, 'c'},
-	{"level", required_argument, NULL, 'L'},
-	{"comp-opt", required_argument, NULL, 'X'},
-	{"block-size", required_argument, NULL, 'b'},
-	{"no-fragments", no_argument, NULL, OPT_NO_FRAGMENTS},
-	{"tail-ends", no_argument, NULL, OPT_TAIL_ENDS},
-	{"no-dedup", no_argument, NULL, OPT_NO_DEDUP},
-	{"no-sparse", no_argument, NULL, OPT_NO_SPARSE},
-	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
-	{"no-hardlinks", no_argument, NULL, OPT_NO_HARDLINKS},
-	{"no-export", no_argument, NULL, OPT_NO_EXPORT},
-	{"all-root", no_argument, NULL, OPT_ALL_ROOT},
-	{"uid", required_argument, NULL, OPT_UID},
-	{"gid", required_argument, NULL, OPT_GID},
-	{"mtime", required_argument, NULL, OPT_MTIME},
-	{"fstime", required_argument, NULL, OPT_FSTIME},
-	{"file-mode", required_argument, NULL, OPT_FILE_MODE},
-	{"dir-mode", required_argument, NULL, OPT_DIR_MODE},
-	{"root-mode", required_argument, NULL, OPT_ROOT_MODE},
-	{"root-uid", required_argument, NULL, OPT_ROOT_UID},
-	{"root-gid", required_argument, NULL, OPT_ROOT_GID},
-	{"xattrs-include", required_argument, NULL, OPT_XATTRS_INCLUDE},
-	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
-	{"xattrs-add", required_argument, NULL, OPT_XATTRS_ADD},
-	{"sort", required_argument, NULL, OPT_SORT},
-	{"exclude", required_argument, NULL, 'e'},
-	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
-	{"listing", required_argument, NULL, OPT_LISTING},
-	{"archive", optional_argument, NULL, OPT_ARCHIVE},
-	{"pseudo", required_argument, NULL, OPT_PSEUDO},
-	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
-	{"threads", required_argument, NULL, 'j'},
-	{"force", no_argument, NULL, 'f'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"stats", no_argument, NULL, OPT_STATS},
-	{"json", no_argument, NULL, OPT_JSON},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-/* A growing list of strings (patterns, listings, archives, comp options). */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-
-static int strv_add(struct strv *s, const char *str)
-{
-	if (SQK_ARRAY_GROW(s->v, s->cap, s->n + 1))
-		return -1;
-	s->v[s->n] = strdup(str);
-	return s->v[s->n] ? (int)s->n++ : -1;
-}
-
-static void strv_free(struct strv *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-}
 
 /*
  * The bar first shows the image bytes written (all there is to show while
@@ -201,42 +52,6 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 	}
 	sqk_progress_set_total(ctx, total);
 	sqk_progress_set(ctx, done);
-}
-
-static int parse_u32(const char *what, const char *s, uint32_t *out)
-{
-	uint64_t v;
-
-	if (sqk_parse_uint(s, 0xffffffffu, &v))
-		return sqk_usage_error("invalid %s '%s'", what, s);
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int read_patterns(const char *file, struct strv *out)
-{
-	FILE *fp = fopen(file, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!fp) {
-		sqk_error(file, "%s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	while ((n = getline(&line, &cap, fp)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (!n || line[0] == '#')
-			continue;
-		if (strv_add(out, line) < 0) {
-			sqk_error(NULL, "out of memory");
-			break;
-		}
-	}
-	free(line);
-	fclose(fp);
-	return 0;
 }
 
 static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
@@ -273,190 +88,6 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	printf("sparse           %" PRIu64 " blocks (%" PRIu64 " bytes)\n", st->sparse_blocks,
 	       st->sparse_bytes);
 	printf("lseeks           %" PRIu64 "\n", st->lseeks);
-}
-
-struct args {
-	struct sqk_mkfs_opts o;
-	const char *comp_name;
-	int level;
-	struct strv comp_opts, excludes, listings, archives;
-	int archive_mode, force, quiet, stats, json;
-	struct sqk_attropt attr;
-	/* Read whole while the options are, before anything is written. */
-	struct sqk_pseudo *pseudo;
-};
-
-/* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
-static int add_pseudo(struct args *a, int file, const char *arg)
-{
-	int err = a->pseudo ? 0 : sqk_pseudo_create(0, &a->pseudo);
-
-	if (!err && file)
-		err = sqk_pseudo_add_file(a->pseudo, arg);
-	else if (!err)
-		err = sqk_pseudo_add_def(a->pseudo, arg);
-	if (err == SQK_ERR_ARG)
-		return sqk_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
-				       sqk_pseudo_err_msg(a->pseudo));
-	if (err == SQK_ERR_IO) {
-		sqk_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
-		return EXIT_FAIL;
-	}
-	if (err) {
-		sqk_error_code(arg, err);
-		return EXIT_FAIL;
-	}
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct args *a)
-{
-	uint64_t v;
-	int c;
-
-	a->comp_name = "zstd";
-	a->level = -1;
-	a->o.block_size = 128 * 1024;
-	a->o.threads = sqk_online_cpus();
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:L:X:b:e:j:fqh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			a->comp_name = optarg;
-			break;
-		case 'L':
-			if (sqk_parse_uint(optarg, 1000, &v))
-				return sqk_usage_error("invalid level '%s'", optarg);
-			a->level = (int)v;
-			break;
-		case 'X':
-			if (!strchr(optarg, '='))
-				return sqk_usage_error("invalid codec option '%s' (want KEY=VALUE)",
-						       optarg);
-			if (strv_add(&a->comp_opts, optarg) < 0)
-				return EXIT_FAIL;
-			break;
-		case 'b':
-			if (sqk_parse_size(optarg, &v) || v < SQFS_BLOCK_MIN ||
-			    v > SQFS_BLOCK_MAX || (v & (v - 1)))
-				return sqk_usage_error("invalid block size '%s' (a power of two "
-						       "from 4K to 1M)",
-						       optarg);
-			a->o.block_size = (uint32_t)v;
-			break;
-		case OPT_NO_FRAGMENTS:
-			a->o.no_fragments = 1;
-			break;
-		case OPT_TAIL_ENDS:
-			a->o.tail_ends = 1;
-			break;
-		case OPT_NO_DEDUP:
-			a->o.no_dedup = 1;
-			break;
-		case OPT_NO_SPARSE:
-			a->o.no_sparse = 1;
-			break;
-		case OPT_NO_XATTRS:
-			a->o.no_xattrs = 1;
-			break;
-		case OPT_NO_HARDLINKS:
-			a->o.no_hardlinks = 1;
-			break;
-		case OPT_NO_EXPORT:
-			a->o.no_export = 1;
-			break;
-		case OPT_ALL_ROOT:
-			a->o.force_uid = a->o.force_gid = 1;
-			a->o.uid = a->o.gid = 0;
-			break;
-		case OPT_UID:
-			if (parse_u32("uid", optarg, &a->o.uid))
-				return EXIT_USAGE;
-			a->o.force_uid = 1;
-			break;
-		case OPT_GID:
-			if (parse_u32("gid", optarg, &a->o.gid))
-				return EXIT_USAGE;
-			a->o.force_gid = 1;
-			break;
-		case OPT_MTIME:
-			if (parse_u32("time", optarg, &a->o.mtime))
-				return EXIT_USAGE;
-			a->o.set_mtime = 1;
-			break;
-		case OPT_FSTIME:
-			if (parse_u32("time", optarg, &a->o.fstime))
-				return EXIT_USAGE;
-			a->o.set_fstime = 1;
-			break;
-		case 'e':
-			if (strv_add(&a->excludes, optarg) < 0)
-				return EXIT_FAIL;
-			break;
-		case OPT_EXCLUDE_FROM:
-			if (read_patterns(optarg, &a->excludes))
-				return EXIT_FAIL;
-			break;
-		case OPT_LISTING:
-			if (strv_add(&a->listings, optarg) < 0)
-				return EXIT_FAIL;
-			break;
-		case OPT_ARCHIVE:
-			if (optarg) {
-				if (strv_add(&a->archives, optarg) < 0)
-					return EXIT_FAIL;
-			} else {
-				a->archive_mode = 1;
-			}
-			break;
-		case OPT_PSEUDO:
-		case OPT_PSEUDO_FILE:
-			c = add_pseudo(a, c == OPT_PSEUDO_FILE, optarg);
-			if (c)
-				return c;
-			break;
-		case 'j':
-			if (sqk_parse_uint(optarg, 1024, &v) || v == 0)
-				return sqk_usage_error("invalid thread count '%s'", optarg);
-			a->o.threads = (unsigned)v;
-			break;
-		case OPT_XATTRS_INCLUDE:
-		case OPT_XATTRS_EXCLUDE:
-		case OPT_XATTRS_ADD:
-		case OPT_ROOT_MODE:
-		case OPT_ROOT_UID:
-		case OPT_ROOT_GID:
-		case OPT_FILE_MODE:
-		case OPT_DIR_MODE:
-		case OPT_SORT:
-			if ((c = sqk_attropt_take(&a->attr, c, optarg)) != 0)
-				return c;
-			break;
-		case 'f':
-			a->force = 1;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		case OPT_STATS:
-			a->stats = 1;
-			break;
-		case OPT_JSON:
-			a->json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return sqk_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return sqk_usage_error("unknown option '-%c'", optopt);
-			return sqk_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	return 0;
 }
 
 /* Codec, level and -X options, once the block size is known. */
@@ -554,7 +185,7 @@ int cmd_mkimage(int argc, char **argv)
 	int rc, err = 0, nsrc, e, usage = 0;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_args(argc, argv, &a);
+	rc = sqk_mkimage_parse_args(argc, argv, &a);
 	if (rc) {
 		rc = rc < 0 ? EXIT_OK : rc;
 		goto done;
@@ -583,7 +214,7 @@ int cmd_mkimage(int argc, char **argv)
 	sqk_attropt_apply(&a.attr, &a.o);
 	epoch = getenv("SOURCE_DATE_EPOCH");
 	if (epoch && *epoch) {
-		if (parse_u32("SOURCE_DATE_EPOCH", epoch, &a.o.epoch)) {
+		if (sqk_mkimage_parse_u32("SOURCE_DATE_EPOCH", epoch, &a.o.epoch)) {
 			rc = EXIT_USAGE;
 			goto done;
 		}
@@ -650,11 +281,6 @@ fail:
 done:
 	sqk_outfile_abort(of);
 	sqk_mkfs_destroy(m);
-	strv_free(&a.comp_opts);
-	strv_free(&a.excludes);
-	strv_free(&a.listings);
-	strv_free(&a.archives);
-	sqk_attropt_release(&a.attr);
-	sqk_pseudo_destroy(a.pseudo);
+	sqk_mkimage_args_free(&a);
 	return rc;
 }

@@ -96,11 +96,11 @@ static struct sqk_cache_entry *claim(struct sqk_cache *c, uint64_t block, uint32
 		c->stats.distinct++;
 		break;
 	}
-	cache_track_unclaimed(c);
+	sqk_cache_track_unclaimed(c);
 	return e;
 }
 
-void cache_lock(struct sqk_cache *c)
+void sqk_cache_lock(struct sqk_cache *c)
 {
 	if (pthread_mutex_trylock(&c->lock) != 0) {
 		pthread_mutex_lock(&c->lock);
@@ -109,7 +109,7 @@ void cache_lock(struct sqk_cache *c)
 	c->stats.lock_acquisitions++;
 }
 
-void cache_unlock(struct sqk_cache *c)
+void sqk_cache_unlock(struct sqk_cache *c)
 {
 	pthread_mutex_unlock(&c->lock);
 }
@@ -121,13 +121,13 @@ void cache_unlock(struct sqk_cache *c)
  */
 static void wait_fill(struct sqk_cache *c, struct sqk_cache_entry *e, struct sqk_waiter *w)
 {
-	waiter_init(w, e->block, e->info);
+	sqk_waiter_init(w, e->block, e->info);
 	w->next = e->fill_waiters;
 	e->fill_waiters = w;
 	while (e->pending) {
-		cache_unlock(c);
-		waiter_sleep(w, c->stall_ms);
-		cache_lock(c);
+		sqk_cache_unlock(c);
+		sqk_waiter_sleep(w, c->stall_ms);
+		sqk_cache_lock(c);
 		if (e->pending && !__atomic_load_n(&w->word, __ATOMIC_ACQUIRE))
 			c->stats.stalls++;
 		__atomic_store_n(&w->word, 0, __ATOMIC_RELAXED);
@@ -146,7 +146,7 @@ static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e,
 	for (; w; w = next) {
 		next = w->next;
 		c->stats.wakeups_fill++;
-		wake_batch_add(b, w);
+		sqk_wake_batch_add(b, w);
 	}
 }
 
@@ -160,7 +160,7 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 	int err;
 
 	*out = NULL;
-	cache_lock(c);
+	sqk_cache_lock(c);
 	c->stats.lookups++;
 	for (;;) {
 		e = lookup(c, block, info);
@@ -172,19 +172,19 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 		}
 		e = claim(c, block, info);
 		c->policy->published(c, block, info);
-		cache_unlock(c);
+		sqk_cache_unlock(c);
 
 		err = fill(arg, e);
 
-		cache_lock(c);
+		sqk_cache_lock(c);
 		e->pending = 0;
 		e->error = err;
 		c->stats.fills++;
 		if (err)
 			c->stats.errors++;
 		take_fill_waiters(c, e, &wake);
-		cache_unlock(c);
-		wake_batch_flush(&wake);
+		sqk_cache_unlock(c);
+		sqk_wake_batch_flush(&wake);
 		if (err) {
 			sqk_cache_put(e);
 			return err;
@@ -196,7 +196,7 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 	/* The block is cached, or being filled: share it. */
 	if (e->refcount == 0) {
 		c->unused--;
-		cache_track_unclaimed(c);
+		sqk_cache_track_unclaimed(c);
 	}
 	e->refcount++;
 	if (woken_for_capacity)
@@ -208,7 +208,7 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 		c->stats.hits++;
 	}
 	err = e->error;
-	cache_unlock(c);
+	sqk_cache_unlock(c);
 	if (err) {
 		sqk_cache_put(e);
 		return err;
@@ -224,7 +224,7 @@ void sqk_cache_put(struct sqk_cache_entry *e)
 	if (!e)
 		return;
 	c = e->cache;
-	cache_lock(c);
+	sqk_cache_lock(c);
 	if (--e->refcount == 0) {
 		/* A failed fill must not be found again. */
 		if (e->error) {
@@ -236,11 +236,11 @@ void sqk_cache_put(struct sqk_cache_entry *e)
 		}
 		c->unused++;
 		c->stats.releases++;
-		cache_track_unclaimed(c);
+		sqk_cache_track_unclaimed(c);
 		c->policy->released(c); /* unlocks */
 		return;
 	}
-	cache_unlock(c);
+	sqk_cache_unlock(c);
 }
 
 struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t block_size,
@@ -258,7 +258,7 @@ struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t bl
 	c->entries = entries;
 	c->unused = entries;
 	c->block_size = block_size;
-	c->policy = cache_policy(policy);
+	c->policy = sqk_cache_policy_of(policy);
 	c->policy_id = policy;
 	c->lookup = lookup_mode;
 	c->stall_ms = 1000;
@@ -316,10 +316,10 @@ void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms)
 
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out)
 {
-	cache_lock(c);
-	cache_track_unclaimed(c);
+	sqk_cache_lock(c);
+	sqk_cache_track_unclaimed(c);
 	*out = c->stats;
 	/* Do not count the lock taken to read the counters. */
 	out->lock_acquisitions--;
-	cache_unlock(c);
+	sqk_cache_unlock(c);
 }

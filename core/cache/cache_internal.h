@@ -58,15 +58,15 @@ struct sqk_cache {
 	struct sqk_cache_stats stats;
 };
 
-const struct cache_policy *cache_policy(enum sqk_wait_policy p);
-void cache_lock(struct sqk_cache *c);
-void cache_unlock(struct sqk_cache *c);
+const struct cache_policy *sqk_cache_policy_of(enum sqk_wait_policy p);
+void sqk_cache_lock(struct sqk_cache *c);
+void sqk_cache_unlock(struct sqk_cache *c);
 /* Account unclaimed-free time; call under the lock after every change. */
-void cache_track_unclaimed(struct sqk_cache *c);
+void sqk_cache_track_unclaimed(struct sqk_cache *c);
 
-void waiter_init(struct sqk_waiter *w, uint64_t block, uint32_t info);
+void sqk_waiter_init(struct sqk_waiter *w, uint64_t block, uint32_t info);
 /* Sleep until woken or ms pass; 0 if woken, -1 on timeout. */
-int waiter_sleep(struct sqk_waiter *w, unsigned ms);
+int sqk_waiter_sleep(struct sqk_waiter *w, unsigned ms);
 
 /*
  * Futex words to wake. Words are set under the lock; the futex wakes are
@@ -81,7 +81,7 @@ struct wake_batch {
 };
 
 /* Set w's word and add it to b (waking at once, under the lock, if b is full). */
-void wake_batch_add(struct wake_batch *b, struct sqk_waiter *w);
-void wake_batch_flush(struct wake_batch *b);
+void sqk_wake_batch_add(struct wake_batch *b, struct sqk_waiter *w);
+void sqk_wake_batch_flush(struct wake_batch *b);
 
 #endif

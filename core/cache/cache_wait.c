@@ -33,7 +33,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void cache_track_unclaimed(struct sqk_cache *c)
+void sqk_cache_track_unclaimed(struct sqk_cache *c)
 {
 	int cond = c->unused > 0 && c->queued > 0;
 
@@ -50,7 +50,7 @@ void cache_track_unclaimed(struct sqk_cache *c)
 	}
 }
 
-void waiter_init(struct sqk_waiter *w, uint64_t block, uint32_t info)
+void sqk_waiter_init(struct sqk_waiter *w, uint64_t block, uint32_t info)
 {
 	w->next = w->prev = NULL;
 	w->block = block;
@@ -60,7 +60,7 @@ void waiter_init(struct sqk_waiter *w, uint64_t block, uint32_t info)
 	w->queued = 0;
 }
 
-int waiter_sleep(struct sqk_waiter *w, unsigned ms)
+int sqk_waiter_sleep(struct sqk_waiter *w, unsigned ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 
@@ -78,7 +78,7 @@ static void futex_wake(uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-void wake_batch_add(struct wake_batch *b, struct sqk_waiter *w)
+void sqk_wake_batch_add(struct wake_batch *b, struct sqk_waiter *w)
 {
 	__atomic_store_n(&w->word, 1, __ATOMIC_RELEASE);
 	if (b->n == WAKE_BATCH)
@@ -87,7 +87,7 @@ void wake_batch_add(struct wake_batch *b, struct sqk_waiter *w)
 		b->word[b->n++] = &w->word;
 }
 
-void wake_batch_flush(struct wake_batch *b)
+void sqk_wake_batch_flush(struct wake_batch *b)
 {
 	unsigned i;
 
@@ -109,7 +109,7 @@ static void enqueue(struct sqk_cache *c, struct sqk_waiter *w)
 	c->queued++;
 	if (c->queued > c->stats.max_waiters)
 		c->stats.max_waiters = c->queued;
-	cache_track_unclaimed(c);
+	sqk_cache_track_unclaimed(c);
 }
 
 static void dequeue(struct sqk_cache *c, struct sqk_waiter *w)
@@ -125,7 +125,7 @@ static void dequeue(struct sqk_cache *c, struct sqk_waiter *w)
 	w->next = w->prev = NULL;
 	w->queued = 0;
 	c->queued--;
-	cache_track_unclaimed(c);
+	sqk_cache_track_unclaimed(c);
 }
 
 /* Take w off the queue and mark it woken; it joins the wake batch. */
@@ -134,7 +134,7 @@ static void mark_woken(struct sqk_cache *c, struct sqk_waiter *w, int reason,
 {
 	dequeue(c, w);
 	w->reason = reason;
-	wake_batch_add(b, w);
+	sqk_wake_batch_add(b, w);
 	switch (reason) {
 	case WAKE_CAPACITY:
 		c->stats.wakeups_capacity++;
@@ -158,9 +158,9 @@ static int sleep_queued(struct sqk_cache *c, struct sqk_waiter *w)
 
 	c->stats.waits++;
 	enqueue(c, w);
-	cache_unlock(c);
-	r = waiter_sleep(w, c->stall_ms);
-	cache_lock(c);
+	sqk_cache_unlock(c);
+	r = sqk_waiter_sleep(w, c->stall_ms);
+	sqk_cache_lock(c);
 	if (w->queued) {
 		/* Timed out before anyone woke it. */
 		dequeue(c, w);
@@ -176,7 +176,7 @@ static int herd_wait(struct sqk_cache *c, uint64_t block, uint32_t info)
 {
 	struct sqk_waiter w;
 
-	waiter_init(&w, block, info);
+	sqk_waiter_init(&w, block, info);
 	for (;;) {
 		int reason = sleep_queued(c, &w);
 
@@ -184,7 +184,7 @@ static int herd_wait(struct sqk_cache *c, uint64_t block, uint32_t info)
 			return reason == WAKE_CAPACITY;
 		/* Woken, but the entry was reclaimed: sleep again, no rescan. */
 		c->stats.spurious++;
-		waiter_init(&w, block, info);
+		sqk_waiter_init(&w, block, info);
 	}
 }
 
@@ -198,8 +198,8 @@ static void herd_released(struct sqk_cache *c)
 		while (c->head)
 			mark_woken(c, c->head, WAKE_CAPACITY, &b);
 	}
-	cache_unlock(c);
-	wake_batch_flush(&b);
+	sqk_cache_unlock(c);
+	sqk_wake_batch_flush(&b);
 }
 
 static void nothing_published(struct sqk_cache *c, uint64_t block, uint32_t info)
@@ -216,7 +216,7 @@ static int one_wait(struct sqk_cache *c, uint64_t block, uint32_t info)
 	struct sqk_waiter w;
 	int reason;
 
-	waiter_init(&w, block, info);
+	sqk_waiter_init(&w, block, info);
 	reason = sleep_queued(c, &w);
 	/* Woken for capacity but none left: a wasted wakeup. */
 	if (reason != WAKE_NONE && c->unused == 0)
@@ -233,8 +233,8 @@ static void wake_one_released(struct sqk_cache *c)
 		c->stats.release_wakes++;
 		mark_woken(c, c->head, WAKE_CAPACITY, &b);
 	}
-	cache_unlock(c);
-	wake_batch_flush(&b);
+	sqk_cache_unlock(c);
+	sqk_wake_batch_flush(&b);
 }
 
 static void keyed_published(struct sqk_cache *c, uint64_t block, uint32_t info)
@@ -250,7 +250,7 @@ static void keyed_published(struct sqk_cache *c, uint64_t block, uint32_t info)
 	if (b.n)
 		c->stats.wake_calls++;
 	/* Under the lock: the woken cannot return before they relock. */
-	wake_batch_flush(&b);
+	sqk_wake_batch_flush(&b);
 }
 
 static void keyed_shared(struct sqk_cache *c)
@@ -261,7 +261,7 @@ static void keyed_shared(struct sqk_cache *c)
 		c->stats.handoffs++;
 		c->stats.wake_calls++;
 		mark_woken(c, c->head, WAKE_HANDOFF, &b);
-		wake_batch_flush(&b);
+		sqk_wake_batch_flush(&b);
 	}
 }
 
@@ -272,7 +272,7 @@ static const struct cache_policy policies[] = {
 	[SQK_POLICY_KEYED] = {"keyed", one_wait, wake_one_released, keyed_published, keyed_shared},
 };
 
-const struct cache_policy *cache_policy(enum sqk_wait_policy p)
+const struct cache_policy *sqk_cache_policy_of(enum sqk_wait_policy p)
 {
 	if ((unsigned)p >= sizeof(policies) / sizeof(policies[0]))
 		p = SQK_POLICY_KEYED;
@@ -281,7 +281,7 @@ const struct cache_policy *cache_policy(enum sqk_wait_policy p)
 
 const char *sqk_policy_name(enum sqk_wait_policy p)
 {
-	return cache_policy(p)->name;
+	return sqk_cache_policy_of(p)->name;
 }
 
 int sqk_policy_parse(const char *name, enum sqk_wait_policy *out)

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "array.h"
-#include "bench.h"
+#include "lab.h"
 #include "data.h"
 #include "error.h"
 #include "format.h"
@@ -37,7 +37,7 @@ int sqk_workload_parse(const char *name, enum sqk_workload *out)
 /* Indexing: a sink that only records regular files. */
 struct index_sink {
 	struct sqk_sink sink;
-	struct sqk_bench_files *f;
+	struct sqk_lab_files *f;
 	size_t path_cap, size_cap;
 };
 
@@ -50,7 +50,7 @@ static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 		   const char *link_to)
 {
 	struct index_sink *x = (struct index_sink *)s;
-	struct sqk_bench_files *f = x->f;
+	struct sqk_lab_files *f = x->f;
 
 	if (sqfs_basic_type(ino->type) != SQFS_FILE)
 		return 0;
@@ -64,7 +64,7 @@ static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 	return 0;
 }
 
-int sqk_bench_index(struct sqk_image *img, struct sqk_bench_files *f)
+int sqk_lab_index(struct sqk_image *img, struct sqk_lab_files *f)
 {
 	struct index_sink x = {{ix_dir, ix_dir, ix_node}, f, 0, 0};
 	uint32_t bs = sqk_image_super(img)->block_size;
@@ -92,7 +92,7 @@ int sqk_bench_index(struct sqk_image *img, struct sqk_bench_files *f)
 	return 0;
 }
 
-void sqk_bench_files_free(struct sqk_bench_files *f)
+void sqk_lab_files_free(struct sqk_lab_files *f)
 {
 	size_t i;
 
@@ -134,7 +134,7 @@ static double hist_value(unsigned idx)
 struct worker {
 	pthread_t thread;
 	struct sqk_image *img;
-	const struct sqk_bench_files *f;
+	const struct sqk_lab_files *f;
 	enum sqk_workload wl;
 	uint64_t rng;
 	uint64_t deadline;
@@ -214,7 +214,7 @@ static int read_file(struct worker *w, const struct sqk_inode *ino)
 
 static int one_op(struct worker *w)
 {
-	const struct sqk_bench_files *f = w->f;
+	const struct sqk_lab_files *f = w->f;
 	struct sqk_inode ino, again;
 	size_t i;
 	int err;
@@ -288,9 +288,9 @@ static double percentile(const uint64_t *hist, uint64_t total, double q)
 	return hist_value(HIST_SIZE - 1);
 }
 
-int sqk_bench_run(struct sqk_image *img, const struct sqk_bench_files *f, enum sqk_workload wl,
+int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_workload wl,
 		  unsigned threads, unsigned duration_ms, uint64_t seed,
-		  struct sqk_bench_result *r)
+		  struct sqk_lab_result *r)
 {
 	struct worker *w = calloc(threads, sizeof(*w));
 	uint64_t *hist = calloc(HIST_SIZE, sizeof(*hist));

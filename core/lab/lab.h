@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SQK_BENCH_H
-#define SQK_BENCH_H
+#ifndef SQK_LAB_H
+#define SQK_LAB_H
 
 /*
  * The cache laboratory's engine: a pool of threads runs one workload
@@ -26,7 +26,7 @@ const char *sqk_workload_name(enum sqk_workload w);
 int sqk_workload_parse(const char *name, enum sqk_workload *out);
 
 /* The files of an image, found once by a walk. */
-struct sqk_bench_files {
+struct sqk_lab_files {
 	char **path;
 	uint64_t *size;
 	size_t count;
@@ -34,10 +34,10 @@ struct sqk_bench_files {
 	size_t *large, nlarge; /* indexes of files of several blocks */
 };
 
-int sqk_bench_index(struct sqk_image *img, struct sqk_bench_files *f);
-void sqk_bench_files_free(struct sqk_bench_files *f);
+int sqk_lab_index(struct sqk_image *img, struct sqk_lab_files *f);
+void sqk_lab_files_free(struct sqk_lab_files *f);
 
-struct sqk_bench_result {
+struct sqk_lab_result {
 	uint64_t ops, bytes, errors;
 	uint64_t elapsed_ns;
 	double p50_us, p99_us, max_us;
@@ -45,8 +45,8 @@ struct sqk_bench_result {
 };
 
 /* Run workload with threads workers for duration_ms; seed makes the choices repeatable. */
-int sqk_bench_run(struct sqk_image *img, const struct sqk_bench_files *f, enum sqk_workload wl,
+int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_workload wl,
 		  unsigned threads, unsigned duration_ms, uint64_t seed,
-		  struct sqk_bench_result *r);
+		  struct sqk_lab_result *r);
 
 #endif
