@@ -393,13 +393,8 @@ static void check_root(struct sqk_fsck *f)
 		fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the root inode %u is not a directory",
 			 r->number);
 		f->root = FSCK_NONE;
-		return;
 	}
-	/* mksquashfs and squashkit write inode_count + 1; squashfs-tools-ng writes 0. */
-	if (f->dirs[r->dir].parent != f->sb.inode_count + 1 && f->dirs[r->dir].parent != 0)
-		fsck_err(f, f->root, T_INODE, C_DIR_PARENT,
-			 "the root's parent is %u, not inode_count + 1 = %llu (or 0)",
-			 f->dirs[r->dir].parent, (unsigned long long)f->sb.inode_count + 1);
+	/* The root's parent field was checked with its inode (sqk_fmt_inode_check_links). */
 }
 
 int sqk_fsck_create(struct sqk_file *file, const struct sqk_fsck_opts *opts, struct sqk_fsck **out)

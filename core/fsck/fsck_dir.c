@@ -16,7 +16,6 @@
 #include "error.h"
 #include "fsck_int.h"
 #include "inode.h"
-#include "le.h"
 
 /* Bytes read out of order across all listings, whatever the image says. */
 #define CURSOR_BUDGET (64ull << 20)
@@ -191,113 +190,115 @@ static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct 
 	return 0;
 }
 
-static int bad_name(const struct sqk_dirent *e, const char **why)
+/* A name as a C string for a message: a NUL byte shows as \0. */
+static void show_name(const struct sqk_dirent *e, char *shown)
 {
-	if ((e->name_len == 1 && e->name[0] == '.') ||
-	    (e->name_len == 2 && e->name[0] == '.' && e->name[1] == '.'))
-		*why = "is a dot entry";
-	else if (memchr(e->name, '/', e->name_len))
-		*why = "holds a '/'";
-	else if (memchr(e->name, '\0', e->name_len))
-		*why = "holds a NUL byte";
-	else
-		return 0;
-	return 1;
+	uint32_t k, n = 0;
+
+	for (k = 0; k < e->name_len; k++) {
+		if (e->name[k] == '\0')
+			shown[n++] = '\\';
+		shown[n++] = e->name[k] ? e->name[k] : '0';
+	}
+	shown[n] = '\0';
+}
+
+/* The check each entry field belongs to; the rest are "dir-entry". */
+static const struct fsck_field_check entry_checks[] = {
+	{"type", C_DIR_TYPE},
+	{NULL, C_DIR_ENTRY},
+};
+
+/*
+ * One entry: its fixed part, its name, and the inode it names. Each rule is
+ * tried quietly first; only a broken one is run again to be recorded.
+ */
+static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_dir_header *h,
+		      struct sqk_dirent *ent, struct sqk_dirent *prev, int have_prev)
+{
+	struct sqk_fsck *f = l->f;
+	const struct sqk_fmt_limits lim = {f->sb.block_size, f->sb.inode_count,
+					   f->sb.fragment_count, f->sb.id_count};
+	uint32_t rec = f->dirs[l->dir].rec;
+	uint8_t raw[SQK_FMT_DIR_ENTRY_SIZE];
+	char shown[2 * SQFS_NAME_MAX + 1];
+	struct sqk_fmt_dir_entry e;
+	struct fsck_fmt ff;
+
+	if (take(l, left, raw, sizeof(raw), "an entry"))
+		return -1;
+	sqk_fmt_dir_entry_decode(raw, &e);
+	if (sqk_fmt_dir_entry_check_size(&e, NULL)) {
+		fsck_fmt_init(&ff, f, rec, C_DIR_HEADER, NULL);
+		fsck_fmt_prefix(&ff, "an entry: ");
+		sqk_fmt_dir_entry_check_size(&e, &ff.rep);
+		return -1;
+	}
+	if (take(l, left, ent->name, e.name_size, "a name"))
+		return -1;
+	ent->name_len = e.name_size;
+	ent->name[ent->name_len] = '\0';
+	ent->type = e.type;
+	ent->ref = sqk_fmt_dir_entry_ref(h, &e);
+	fsck_fmt_init(&ff, f, rec, C_DIR_NAME, NULL);
+	ff.quiet = 1; /* the messages show the names themselves */
+	if (sqk_name_check(ent->name, ent->name_len, NULL)) {
+		sqk_name_check(ent->name, ent->name_len, &ff.rep);
+		show_name(ent, shown);
+		fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%s' %s", shown, ff.last.why);
+		return -1;
+	}
+	if (have_prev &&
+	    sqk_name_check_order(prev->name, prev->name_len, ent->name, ent->name_len, NULL)) {
+		sqk_name_check_order(prev->name, prev->name_len, ent->name, ent->name_len, &ff.rep);
+		if (sqk_name_cmp(prev->name, prev->name_len, ent->name, ent->name_len) == 0)
+			fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s", ent->name, ff.last.why);
+		else
+			fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s ('%s')", ent->name,
+				 ff.last.why, prev->name);
+		return -1;
+	}
+	if (sqk_fmt_dir_entry_check(&e, h, &lim, NULL)) {
+		fsck_fmt_init(&ff, f, rec, C_DIR_ENTRY, entry_checks);
+		fsck_fmt_prefix(&ff, "entry '%s': ", ent->name);
+		sqk_fmt_dir_entry_check(&e, h, &lim, &ff.rep);
+		return -1;
+	}
+	ent->number = (uint32_t)sqk_fmt_dir_entry_number(h, &e);
+	return 0;
 }
 
 /* Read one listing; returns 0 when it was read to its end. */
 static int read_listing(struct listing *l)
 {
 	struct sqk_fsck *f = l->f;
-	uint64_t left = f->dirs[l->dir].size - 3;
+	uint32_t listing = sqk_fmt_dir_listing(f->dirs[l->dir].size);
+	uint64_t left = listing;
 	uint32_t rec = f->dirs[l->dir].rec;
 	struct sqk_dirent ent, prev;
 	int have_prev = 0;
-	const char *why;
-	uint8_t raw[12];
+	uint8_t raw[SQK_FMT_DIR_HEADER_SIZE];
 
 	while (left > 0 && !fsck_stopped(f)) {
-		uint32_t loff = f->dirs[l->dir].size - 3 - (uint32_t)left;
-		uint64_t at = l->rd->tell(l->rd), count, k;
-		uint32_t start, base;
+		uint32_t loff = listing - (uint32_t)left;
+		uint64_t at = l->rd->tell(l->rd), k;
+		struct sqk_fmt_dir_header h;
+		struct fsck_fmt ff;
 
-		if (take(l, &left, raw, 12, "a header"))
+		if (take(l, &left, raw, sizeof(raw), "a header"))
 			return -1;
-		count = (uint64_t)get_le32(raw) + 1;
-		start = get_le32(raw + 4);
-		base = get_le32(raw + 8);
-		if (count > SQFS_DIR_HDR_MAX) {
-			fsck_err(
-				f, rec, T_INODE, C_DIR_HEADER,
-				"a header at listing offset %u announces %llu entries (at most %u)",
-				loff, (unsigned long long)count, SQFS_DIR_HDR_MAX);
+		sqk_fmt_dir_header_decode(raw, &h);
+		if (sqk_fmt_dir_header_check(&h, NULL)) {
+			fsck_fmt_init(&ff, f, rec, C_DIR_HEADER, NULL);
+			fsck_fmt_prefix(&ff, "the header at listing offset %u: ", loff);
+			sqk_fmt_dir_header_check(&h, &ff.rep);
 			return -1;
 		}
-		for (k = 0; k < count; k++) {
+		for (k = 0; k < h.count; k++) {
 			uint64_t eat = l->rd->tell(l->rd);
-			int64_t number;
 
-			if (take(l, &left, raw, 8, "an entry"))
+			if (read_entry(l, &left, &h, &ent, &prev, have_prev))
 				return -1;
-			ent.type = get_le16(raw + 4);
-			ent.name_len = (uint32_t)get_le16(raw + 6) + 1;
-			if (ent.name_len > SQFS_NAME_MAX) {
-				fsck_err(f, rec, T_INODE, C_DIR_HEADER,
-					 "an entry's name has %u bytes (at most %u)", ent.name_len,
-					 SQFS_NAME_MAX);
-				return -1;
-			}
-			if (take(l, &left, ent.name, ent.name_len, "a name"))
-				return -1;
-			ent.name[ent.name_len] = '\0';
-			if (bad_name(&ent, &why)) {
-				char shown[2 * SQFS_NAME_MAX + 1];
-				uint32_t k, n = 0;
-
-				/* A NUL byte shows as \0 (the name is a C string from here). */
-				for (k = 0; k < ent.name_len; k++) {
-					if (ent.name[k] == '\0')
-						shown[n++] = '\\';
-					shown[n++] = ent.name[k] ? ent.name[k] : '0';
-				}
-				shown[n] = '\0';
-				fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%s' %s", shown, why);
-				return -1;
-			}
-			if (have_prev) {
-				int c = sqk_name_cmp(prev.name, prev.name_len, ent.name,
-						     ent.name_len);
-
-				if (c >= 0) {
-					fsck_err(f, rec, T_INODE, C_DIR_ORDER,
-						 c ? "'%s' comes after '%s': the names are not "
-						     "sorted"
-						   : "'%s' is listed twice%.0s",
-						 ent.name, prev.name);
-					return -1;
-				}
-			}
-			if (ent.type < SQFS_DIR || ent.type > SQFS_SOCKET) {
-				fsck_err(f, rec, T_INODE, C_DIR_TYPE,
-					 "entry '%s' has the unknown type %u", ent.name, ent.type);
-				return -1;
-			}
-			number = (int64_t)base + (int16_t)get_le16(raw + 2);
-			if (number < 1 || number > f->sb.inode_count) {
-				fsck_err(f, rec, T_INODE, C_DIR_ENTRY,
-					 "entry '%s' names inode number %lld, outside 1..%u",
-					 ent.name, (long long)number, f->sb.inode_count);
-				return -1;
-			}
-			if (get_le16(raw) >= SQFS_META_SIZE) {
-				fsck_err(f, rec, T_INODE, C_DIR_ENTRY,
-					 "entry '%s' names an inode at offset %u, beyond a "
-					 "metadata block",
-					 ent.name, get_le16(raw));
-				return -1;
-			}
-			ent.number = (uint32_t)number;
-			ent.ref = SQFS_MKREF(start, get_le16(raw));
 			if (k == 0 && l->keep_hdrs && keep_hdr(l, loff, at, &ent)) {
 				fsck_fatal(f, SQK_ERR_NOMEM);
 				return -1;
@@ -320,45 +321,44 @@ static void check_index(struct listing *l, int complete)
 {
 	struct sqk_fsck *f = l->f;
 	struct fsck_dir *d = &f->dirs[l->dir];
-	uint32_t i, h = 0;
+	uint32_t listing = sqk_fmt_dir_listing(d->size), i, h = 0;
+	struct fsck_fmt ff;
 
+	fsck_fmt_init(&ff, f, d->rec, C_DIR_INDEX, NULL);
 	for (i = 0; i < d->nindex; i++) {
 		const struct fsck_index *x = &d->index[i];
+		int name_len = (int)x->x.name_size;
 		const struct hdr *hd;
 		uint32_t want_off;
 
-		if (i && x->offset <= d->index[i - 1].offset) {
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "index entry %u (offset %u) does not come after the one before it",
-				 i, x->offset);
+		fsck_fmt_prefix(&ff, "index entry %u ('%.*s'): ", i, name_len, x->name);
+		/* Offsets in order and inside the listing, or the rest cannot be matched. */
+		if (sqk_fmt_dir_index_check(&x->x, i ? &d->index[i - 1].x : NULL, listing, &ff.rep))
 			return;
-		}
-		while (h < l->nhdrs && l->hdrs[h].loff < x->offset)
+		while (h < l->nhdrs && l->hdrs[h].loff < x->x.offset)
 			h++;
-		if (h == l->nhdrs || l->hdrs[h].loff != x->offset) {
+		if (h == l->nhdrs || l->hdrs[h].loff != x->x.offset) {
 			if (h == l->nhdrs && !complete)
 				return; /* past what could be read */
 			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
 				 "index entry %u ('%.*s') points at listing offset %u, where no "
-				 "header "
-				 "starts",
-				 i, (int)x->name_len, x->name, x->offset);
+				 "header starts",
+				 i, name_len, x->name, x->x.offset);
 			continue;
 		}
 		hd = &l->hdrs[h];
-		want_off = (d->offset + x->offset) % SQFS_META_SIZE;
-		if (SQFS_REF_BLOCK(hd->at) != x->start || SQFS_REF_OFFSET(hd->at) != want_off)
+		want_off = sqk_fmt_dir_index_block_offset(d->offset, &x->x);
+		if (SQFS_REF_BLOCK(hd->at) != x->x.start || SQFS_REF_OFFSET(hd->at) != want_off)
 			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
 				 "index entry %u ('%.*s') leads to block %u, offset %u, but its "
-				 "header "
-				 "is at block %llu, offset %u",
-				 i, (int)x->name_len, x->name, x->start, want_off,
+				 "header is at block %llu, offset %u",
+				 i, name_len, x->name, x->x.start, want_off,
 				 (unsigned long long)SQFS_REF_BLOCK(hd->at),
 				 SQFS_REF_OFFSET(hd->at));
-		if (sqk_name_cmp(hd->name, hd->name_len, x->name, x->name_len) != 0)
+		if (sqk_name_cmp(hd->name, hd->name_len, x->name, x->x.name_size) != 0)
 			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
 				 "index entry %u is '%.*s', but its header's first name is '%.*s'",
-				 i, (int)x->name_len, x->name, (int)hd->name_len, hd->name);
+				 i, name_len, x->name, (int)hd->name_len, hd->name);
 	}
 }
 
@@ -399,14 +399,17 @@ static void one_dir(struct sqk_fsck *f, struct fsck_ms *ms, uint32_t di, uint64_
 	struct fsck_cur c;
 	int err;
 
-	if (d->size < 3 || d->offset >= SQFS_META_SIZE)
-		return; /* reported with the inode */
-	if (d->size == 3) {
+	if (d->size == 0) {
+		/* The inode rules the listing out (reported with it): what it names is unknown. */
+		f->listing_cut = 1;
+		return;
+	}
+	if (sqk_fmt_dir_listing(d->size) == 0) {
+		struct listing l = {f, di, NULL, NULL, 0, 0, 0};
+
 		d->listed = 1; /* an empty directory has no listing */
 		f->counts.directories++;
-		if (d->nindex)
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "the directory is empty but has %u index entries", d->nindex);
+		check_index(&l, 1); /* no entry of an index fits in it */
 		return;
 	}
 	start = SQFS_MKREF(d->block, d->offset);
@@ -481,17 +484,21 @@ void fsck_directories(struct sqk_fsck *f)
 
 int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len)
 {
+	uint8_t raw[SQK_FMT_DIR_ENTRY_SIZE];
+	struct sqk_fmt_dir_entry e;
 	struct fsck_cur c;
-	uint8_t raw[8];
 	int err;
 
 	err = fsck_cur_open(&c, f, f->sb.dir_table, ref);
 	if (!err)
-		err = sqk_meta_read(&c.m, raw, 8);
+		err = sqk_meta_read(&c.m, raw, sizeof(raw));
 	if (!err) {
-		*len = (uint32_t)get_le16(raw + 6) + 1;
-		err = *len > SQFS_NAME_MAX ? SQK_ERR_CORRUPT : sqk_meta_read(&c.m, name, *len);
+		sqk_fmt_dir_entry_decode(raw, &e);
+		*len = e.name_size;
+		err = sqk_fmt_dir_entry_check_size(&e, NULL);
 	}
+	if (!err)
+		err = sqk_meta_read(&c.m, name, *len);
 	fsck_cur_close(&c);
 	return err;
 }

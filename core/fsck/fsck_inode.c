@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The inode table, read once from its first byte to its last: every inode
- * is decoded and checked where it stands, and recorded by number for the
- * checks of the tree. Reading on after an inode needs its size, which most
- * damage leaves known (a bad field is reported and the scan goes on); an
- * unknown type or an unreadable name ends the scan, and inodes the
- * directories name beyond that point are then decoded one by one.
+ * is decoded and checked where it stands, by the codec's rules
+ * (fmt_inode.h), and recorded by number for the checks of the tree.
+ * Reading on after an inode needs its size, which most damage leaves known
+ * (a bad field is reported and the scan goes on); an unknown type or an
+ * unreadable name ends the scan, and inodes the directories name beyond
+ * that point are then decoded one by one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@
 
 #include "error.h"
 #include "fsck_int.h"
-#include "le.h"
 
 #define CUT 1 /* the inode's size is unknown: nothing after it can be read in order */
 
@@ -24,15 +24,70 @@ const char *fsck_ref_str(uint64_t ref, char *buf, size_t len)
 	return buf;
 }
 
+static int fmt_issue(void *ctx, const struct sqk_fmt_issue *is)
+{
+	struct fsck_fmt *ff = ctx;
+	enum fsck_check check = ff->check;
+	const struct fsck_field_check *m;
+
+	ff->last = *is;
+	if (ff->quiet)
+		return 0;
+	for (m = ff->map; m && m->field; m++)
+		if (strcmp(m->field, is->field) == 0)
+			check = m->check;
+	/* A value past 2^63 is a negative one (an entry's inode number from base + delta). */
+	if ((int64_t)is->value < 0)
+		fsck_err(ff->f, ff->rec, T_INODE, check, "%s%s %lld %s", ff->prefix, is->field,
+			 (long long)is->value, is->why);
+	else
+		fsck_err(ff->f, ff->rec, T_INODE, check, "%s%s %llu %s", ff->prefix, is->field,
+			 (unsigned long long)is->value, is->why);
+	return 0;
+}
+
+void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, enum fsck_check check,
+		   const struct fsck_field_check *map)
+{
+	/* Cheap: one per inode. The prefix is written only where a message needs it. */
+	ff->rep.fn = fmt_issue;
+	ff->rep.ctx = ff;
+	ff->rep.count = 0;
+	ff->f = f;
+	ff->rec = rec;
+	ff->check = check;
+	ff->map = map;
+	ff->prefix[0] = '\0';
+	ff->quiet = 0;
+}
+
+void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ff->prefix, sizeof(ff->prefix), fmt, ap);
+	va_end(ap);
+}
+
+/* The check each inode field belongs to; the rest are "inode". */
+static const struct fsck_field_check inode_checks[] = {
+	{"number", C_NUMBER},	    {"uid_idx", C_ID},		 {"gid_idx", C_ID},
+	{"frag_index", C_FRAGMENT}, {"frag_offset", C_FRAGMENT}, {"dir_size", C_DIR_SIZE},
+	{"parent", C_DIR_PARENT},   {"nlink", C_NLINK},		 {NULL, C_INODE},
+};
+
 struct decode {
 	struct sqk_fsck *f;
 	struct fsck_rd *rd;
 	uint64_t ref;
 	uint32_t rec; /* its record, or FSCK_NONE (number out of range or taken) */
-	uint32_t number;
-	unsigned type;
-	uint32_t xattr;
+	struct sqk_fmt_inode ino;
+	struct sqk_fmt_limits lim;
+	struct fsck_fmt ff;
 	uint64_t *budget; /* bytes decoding out of order may still read */
+	int frag_bad;	  /* the fragment fields are out of range: not looked up */
+	int listing_bad;  /* the listing's size or place is impossible: not read */
 };
 
 /* A read inside an inode failed: say so unless the stream already did. */
@@ -56,7 +111,7 @@ static int get(struct decode *d, void *buf, size_t len, const char *what)
 
 	if (len > *d->budget) {
 		fsck_err(d->f, d->rec, T_INODE, C_INODE, "inode %u: %s is too large to check",
-			 d->number, what);
+			 d->ino.number, what);
 		return CUT;
 	}
 	*d->budget -= len;
@@ -64,29 +119,16 @@ static int get(struct decode *d, void *buf, size_t len, const char *what)
 	return err ? rd_fail(d, err, what) : 0;
 }
 
-static void check_xattr(struct decode *d)
-{
-	if (d->xattr != SQFS_INVALID_XATTR)
-		fsck_xattr_index(d->f, d->rec, d->xattr);
-}
-
 /* The block list, read in chunks so the allocation follows what the table really holds. */
-static int read_blocks(struct decode *d, uint64_t count, uint32_t **out)
+static int read_blocks(struct decode *d, uint32_t count, uint32_t **out)
 {
 	uint32_t *words = NULL, cap = 0, have = 0;
 	uint8_t raw[4096];
 	int err;
 
 	*out = NULL;
-	if (count > UINT32_MAX) {
-		fsck_err(d->f, d->rec, T_INODE, C_INODE,
-			 "the file needs %llu blocks, more than an "
-			 "inode can list",
-			 (unsigned long long)count);
-		return CUT;
-	}
 	while (have < count) {
-		uint32_t n = (uint32_t)(count - have), i;
+		uint32_t n = count - have;
 
 		if (n > sizeof(raw) / 4)
 			n = sizeof(raw) / 4;
@@ -110,194 +152,211 @@ static int read_blocks(struct decode *d, uint64_t count, uint32_t **out)
 			free(words);
 			return err;
 		}
-		for (i = 0; i < n; i++)
-			words[have + i] = get_le32(raw + 4 * i);
+		sqk_fmt_blocks_decode(raw, words + have, n);
 		have += n;
 	}
 	*out = words;
 	return 0;
 }
 
-static int decode_file(struct decode *d, uint32_t *nlink)
+static int decode_file(struct decode *d)
 {
-	struct sqk_fsck *f = d->f;
+	const struct sqk_fmt_inode *ino = &d->ino;
+	uint64_t count = sqk_fmt_file_blocks(ino->file_size, ino->frag_index, d->lim.block_size);
 	struct fsck_file file;
 	uint32_t *words;
-	uint8_t raw[40];
-	uint64_t count;
 	int err;
 
-	memset(&file, 0, sizeof(file));
-	file.rec = d->rec;
-	if (d->type == SQFS_FILE) {
-		err = get(d, raw, 16, "the file inode");
-		if (err)
-			return err;
-		file.blocks_start = get_le32(raw);
-		file.frag_index = get_le32(raw + 4);
-		file.frag_offset = get_le32(raw + 8);
-		file.size = get_le32(raw + 12);
-		*nlink = 1;
-	} else {
-		err = get(d, raw, 40, "the file inode");
-		if (err)
-			return err;
-		file.blocks_start = get_le64(raw);
-		file.size = get_le64(raw + 8);
-		file.sparse = get_le64(raw + 16);
-		*nlink = get_le32(raw + 24);
-		file.frag_index = get_le32(raw + 28);
-		file.frag_offset = get_le32(raw + 32);
-		d->xattr = get_le32(raw + 36);
-		file.extended = 1;
-	}
-	count = file.size / f->sb.block_size;
-	if (file.frag_index == SQFS_INVALID_FRAG && file.size % f->sb.block_size)
-		count++;
-	err = read_blocks(d, count, &words);
+	if (count > SQK_FMT_BLOCKS_MAX)
+		return CUT; /* reported with the body */
+	err = read_blocks(d, (uint32_t)count, &words);
 	if (err)
 		return err;
+	memset(&file, 0, sizeof(file));
+	file.rec = d->rec;
+	file.blocks_start = ino->blocks_start;
+	file.size = ino->file_size;
+	file.sparse = ino->sparse;
+	/* A fragment the inode's own fields rule out was reported: it is not looked up. */
+	file.frag_index = d->frag_bad ? SQFS_INVALID_FRAG : ino->frag_index;
+	file.frag_offset = ino->frag_offset;
 	file.nblocks = (uint32_t)count;
 	file.blocks = words;
-	check_xattr(d);
-	fsck_file_data(f, &file);
+	file.extended = ino->type == SQFS_LFILE;
+	fsck_file_data(d->f, &file);
 	free(words);
 	return 0;
 }
 
-static int decode_dir(struct decode *d, struct fsck_dir *dir, uint32_t *nlink)
+static int decode_index(struct decode *d, struct fsck_dir *dir)
 {
 	struct sqk_fsck *f = d->f;
-	uint8_t raw[24];
-	uint32_t i, count = 0;
-	int err;
+	uint32_t i, count = d->ino.index_count;
+	struct fsck_fmt ff;
 
-	memset(dir, 0, sizeof(*dir));
-	dir->tree_parent = FSCK_NONE;
-	if (d->type == SQFS_DIR) {
-		err = get(d, raw, 16, "the directory inode");
-		if (err)
-			return err;
-		dir->block = get_le32(raw);
-		*nlink = get_le32(raw + 4);
-		dir->size = get_le16(raw + 8);
-		dir->offset = get_le16(raw + 10);
-		dir->parent = get_le32(raw + 12);
-	} else {
-		err = get(d, raw, 24, "the directory inode");
-		if (err)
-			return err;
-		*nlink = get_le32(raw);
-		dir->size = get_le32(raw + 4);
-		dir->block = get_le32(raw + 8);
-		dir->parent = get_le32(raw + 12);
-		count = get_le16(raw + 16);
-		dir->offset = get_le16(raw + 18);
-		d->xattr = get_le32(raw + 20);
+	if (count == 0)
+		return 0;
+	dir->index = calloc(count, sizeof(*dir->index));
+	if (!dir->index) {
+		fsck_fatal(f, SQK_ERR_NOMEM);
+		return CUT;
 	}
-	if (dir->size < 3)
-		fsck_err(f, d->rec, T_INODE, C_DIR_SIZE,
-			 "listing size %u is less than 3 (the size counts 3 bytes more than the "
-			 "listing)",
-			 dir->size);
-	if (dir->offset >= SQFS_META_SIZE)
-		fsck_err(f, d->rec, T_INODE, C_INODE,
-			 "the listing offset %u is beyond a metadata block", dir->offset);
-	/* The root's parent is checked with the root. */
-	if (d->ref != f->sb.root_inode && (dir->parent == 0 || dir->parent > f->sb.inode_count))
-		fsck_err(f, d->rec, T_INODE, C_DIR_PARENT,
-			 "the parent inode number %u is outside 1..%u", dir->parent,
-			 f->sb.inode_count);
-	if (count) {
-		dir->index = calloc(count, sizeof(*dir->index));
-		if (!dir->index) {
-			fsck_fatal(f, SQK_ERR_NOMEM);
-			return CUT;
-		}
-	}
+	fsck_fmt_init(&ff, f, d->rec, C_DIR_INDEX, NULL);
 	for (i = 0; i < count; i++) {
 		struct fsck_index *x = &dir->index[i];
+		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];
+		int err;
 
-		err = get(d, raw, 12, "the directory index");
+		err = get(d, raw, sizeof(raw), "the directory index");
 		if (err)
 			return err;
-		x->offset = get_le32(raw);
-		x->start = get_le32(raw + 4);
-		x->name_len = get_le32(raw + 8) + 1;
-		if (x->name_len == 0 || x->name_len > SQFS_NAME_MAX) {
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "index entry %u has a name of %llu bytes (at most %u)", i,
-				 (unsigned long long)get_le32(raw + 8) + 1, SQFS_NAME_MAX);
+		sqk_fmt_dir_index_decode(raw, &x->x);
+		fsck_fmt_prefix(&ff, "index entry %u: ", i);
+		if (sqk_fmt_dir_index_check_size(&x->x, &ff.rep))
 			return CUT;
-		}
-		x->name = malloc(x->name_len);
+		x->name = malloc(x->x.name_size);
 		if (!x->name) {
 			fsck_fatal(f, SQK_ERR_NOMEM);
 			return CUT;
 		}
 		dir->nindex = i + 1;
-		err = get(d, x->name, x->name_len, "the directory index");
+		err = get(d, x->name, x->x.name_size, "the directory index");
 		if (err)
 			return err;
 	}
-	check_xattr(d);
 	return 0;
 }
 
-static int decode_symlink(struct decode *d, uint32_t *nlink)
+static void free_index(struct fsck_dir *dir)
 {
-	char target[4097];
-	uint8_t raw[8];
-	uint32_t len;
+	uint32_t k;
+
+	for (k = 0; k < dir->nindex; k++)
+		free(dir->index[k].name);
+	free(dir->index);
+}
+
+/* Keep the directory for the listing pass; a listing the inode rules out is not read. */
+static int decode_dir(struct decode *d)
+{
+	struct sqk_fsck *f = d->f;
+	struct fsck_dir dir;
 	int err;
 
-	err = get(d, raw, 8, "the symlink inode");
-	if (err)
+	memset(&dir, 0, sizeof(dir));
+	dir.tree_parent = FSCK_NONE;
+	dir.block = d->ino.dir_block;
+	dir.offset = d->ino.dir_offset;
+	dir.size = d->ino.dir_size;
+	dir.parent = d->ino.parent;
+	err = decode_index(d, &dir);
+	if (d->rec == FSCK_NONE || fsck_stopped(f)) {
+		free_index(&dir);
 		return err;
-	*nlink = get_le32(raw);
-	len = get_le32(raw + 4);
-	if (len == 0)
-		fsck_err(d->f, d->rec, T_INODE, C_INODE, "the symlink target is empty");
-	if (len >= sizeof(target)) {
-		/* Longer than PATH_MAX: no system can use it, but the size is known. */
-		fsck_err(d->f, d->rec, T_INODE, C_INODE,
-			 "the symlink target has %u bytes, more than 4096", len);
+	}
+	if (f->ndirs == f->dircap) {
+		uint32_t cap = f->dircap ? f->dircap * 2 : 64;
+		struct fsck_dir *p = realloc(f->dirs, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			free_index(&dir);
+			fsck_fatal(f, SQK_ERR_NOMEM);
+			return CUT;
+		}
+		f->dirs = p;
+		f->dircap = cap;
+	}
+	dir.rec = d->rec;
+	/* A listing that was not fully decoded is not checked. */
+	if (err || d->listing_bad)
+		dir.size = 0;
+	f->recs[d->rec].dir = f->ndirs;
+	f->dirs[f->ndirs++] = dir;
+	return err;
+}
+
+static int decode_symlink(struct decode *d)
+{
+	uint32_t len = d->ino.target_len;
+	uint8_t tail[SQK_FMT_INODE_TAIL_MAX];
+	char target[SQK_FMT_SYMLINK_MAX];
+	size_t n;
+	int err;
+
+	if (len > SQK_FMT_SYMLINK_MAX) {
+		/* Too long for any system to use (reported), but its size is known. */
 		err = get(d, NULL, len, "the symlink target");
 	} else {
 		err = get(d, target, len, "the symlink target");
-		if (!err && memchr(target, '\0', len))
-			fsck_err(d->f, d->rec, T_INODE, C_INODE,
-				 "the symlink target holds a NUL byte");
+		if (!err)
+			sqk_fmt_symlink_check(target, len, &d->ff.rep);
 	}
-	if (err)
+	n = sqk_fmt_inode_tail_size(d->ino.type);
+	if (err || !n)
 		return err;
-	if (d->type == SQFS_LSYMLINK) {
-		err = get(d, raw, 4, "the symlink inode");
-		if (err)
-			return err;
-		d->xattr = get_le32(raw);
-		check_xattr(d);
+	err = get(d, tail, n, "the symlink inode");
+	if (!err)
+		sqk_fmt_inode_decode_tail(tail, &d->ino);
+	return err;
+}
+
+static const char *body_name(unsigned type)
+{
+	switch (sqfs_basic_type(type)) {
+	case SQFS_FILE:
+		return "the file inode";
+	case SQFS_DIR:
+		return "the directory inode";
+	case SQFS_SYMLINK:
+		return "the symlink inode";
 	}
+	return "the inode";
+}
+
+/* Record the inode unless its number is taken. */
+static int add_record(struct decode *d)
+{
+	struct sqk_fsck *f = d->f;
+	struct fsck_rec r, *other;
+	char where[64], where2[64];
+	int err;
+
+	other = fsck_rec_by_number(f, d->ino.number);
+	if (other) {
+		fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
+			 "the inodes at %s and at %s have the same number %u",
+			 fsck_ref_str(other->ref, where2, sizeof(where2)),
+			 fsck_ref_str(d->ref, where, sizeof(where)), d->ino.number);
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.ref = d->ref;
+	r.entry = FSCK_NO_REF;
+	r.number = d->ino.number;
+	r.nlink = d->ino.nlink;
+	r.up = FSCK_NONE;
+	r.dir = FSCK_NONE;
+	r.type = (uint8_t)d->ino.type;
+	err = fsck_rec_add(f, &r, &d->rec);
+	if (err) {
+		fsck_fatal(f, err);
+		return CUT;
+	}
+	if (d->ref == f->sb.root_inode)
+		f->root = d->rec;
 	return 0;
 }
 
-static int decode_special(struct decode *d, uint32_t *nlink)
+/* Body rules: note which parts of the inode its own fields rule out, then record. */
+static int body_issue(void *ctx, const struct sqk_fmt_issue *is)
 {
-	unsigned basic = sqfs_basic_type(d->type);
-	int dev = basic == SQFS_BLKDEV || basic == SQFS_CHRDEV;
-	size_t len = 4 + (dev ? 4 : 0) + (d->type >= 8 ? 4 : 0);
-	uint8_t raw[12];
-	int err;
+	struct decode *d = ctx;
 
-	err = get(d, raw, len, "the inode");
-	if (err)
-		return err;
-	*nlink = get_le32(raw);
-	if (d->type >= 8) {
-		d->xattr = get_le32(raw + len - 4);
-		check_xattr(d);
-	}
-	return 0;
+	if (strncmp(is->field, "frag_", 5) == 0)
+		d->frag_bad = 1;
+	if (strcmp(is->field, "dir_size") == 0 || strcmp(is->field, "dir_offset") == 0)
+		d->listing_bad = 1;
+	return fmt_issue(&d->ff, is);
 }
 
 /*
@@ -308,110 +367,73 @@ static int decode_special(struct decode *d, uint32_t *nlink)
 static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint32_t want,
 		  uint32_t *index)
 {
-	struct decode d = {f, rd, rd->tell(rd), FSCK_NONE, 0, 0, SQFS_INVALID_XATTR, budget};
-	struct fsck_dir dir;
-	struct fsck_rec r, *other;
-	uint32_t nlink = 0, ridx = FSCK_NONE;
-	uint8_t raw[16];
-	char where[64], where2[64];
-	unsigned basic;
+	struct decode d;
+	struct sqk_fmt_report body_rep = {body_issue, &d, 0};
+	uint8_t raw[SQK_FMT_INODE_FIXED_MAX];
+	char where[64];
+	size_t fixed;
 	int err;
 
 	*index = FSCK_NONE;
-	err = get(&d, raw, 16, "the inode header");
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.rd = rd;
+	d.ref = rd->tell(rd);
+	d.rec = FSCK_NONE;
+	d.budget = budget;
+	d.lim = (struct sqk_fmt_limits){f->sb.block_size, f->sb.inode_count, f->sb.fragment_count,
+					f->sb.id_count};
+	fsck_fmt_init(&d.ff, f, FSCK_NONE, C_INODE, inode_checks);
+	err = get(&d, raw, SQK_FMT_INODE_HEADER_SIZE, "the inode header");
 	if (err)
 		return err;
-	d.type = get_le16(raw);
-	d.number = get_le32(raw + 12);
-	fsck_ref_str(d.ref, where, sizeof(where));
-	if (d.type < SQFS_DIR || d.type > SQFS_LSOCKET) {
-		fsck_err(f, FSCK_NONE, T_INODE, C_INODE, "the inode at %s has the unknown type %u",
-			 where, d.type);
-		return CUT;
-	}
-	if (want && d.number != want) {
-		/* Out of order, for a directory entry: the entry reports the mismatch. */
+	sqk_fmt_inode_decode_header(raw, &d.ino);
+	fixed = sqk_fmt_inode_fixed_size(d.ino.type);
+	/* Out of order, for a directory entry: the entry reports a mismatch. */
+	if (want && fixed && d.ino.number != want)
 		return 0;
-	}
-	f->counts.inodes++;
-	basic = sqfs_basic_type(d.type);
-	if (d.number == 0 || d.number > f->sb.inode_count) {
-		fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
-			 "the inode at %s has the number %u, outside 1..%u", where, d.number,
-			 f->sb.inode_count);
-	} else if ((other = fsck_rec_by_number(f, d.number)) != NULL) {
-		fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
-			 "the inodes at %s and at %s have the same number %u",
-			 fsck_ref_str(other->ref, where2, sizeof(where2)), where, d.number);
-	} else {
-		memset(&r, 0, sizeof(r));
-		r.ref = d.ref;
-		r.entry = FSCK_NO_REF;
-		r.number = d.number;
-		r.up = FSCK_NONE;
-		r.dir = FSCK_NONE;
-		r.type = (uint8_t)d.type;
-		err = fsck_rec_add(f, &r, &ridx);
-		if (err) {
-			fsck_fatal(f, err);
+	if (sqk_fmt_inode_check_header(&d.ino, &d.lim, NULL)) {
+		/* No record: the messages say where the inode is. */
+		fsck_fmt_prefix(&d.ff,
+				"the inode at %s: ", fsck_ref_str(d.ref, where, sizeof(where)));
+		sqk_fmt_inode_check_header(&d.ino, &d.lim, &d.ff.rep);
+		if (!fixed)
 			return CUT;
-		}
-		d.rec = ridx;
-		if (d.ref == f->sb.root_inode)
-			f->root = ridx;
+		f->counts.inodes++;
+	} else {
+		f->counts.inodes++;
+		if (add_record(&d))
+			return CUT;
+		if (d.rec == FSCK_NONE)
+			fsck_fmt_prefix(&d.ff, "the inode at %s: ",
+					fsck_ref_str(d.ref, where, sizeof(where)));
 	}
-	if (get_le16(raw + 4) >= f->sb.id_count)
-		fsck_err(f, d.rec, T_INODE, C_ID, "the uid index %u is beyond the %u ids",
-			 get_le16(raw + 4), f->sb.id_count);
-	if (get_le16(raw + 6) >= f->sb.id_count)
-		fsck_err(f, d.rec, T_INODE, C_ID, "the gid index %u is beyond the %u ids",
-			 get_le16(raw + 6), f->sb.id_count);
-
-	switch (basic) {
+	/* From here on the problems are the record's, named by its path. */
+	d.ff.rec = d.rec;
+	err = get(&d, raw + SQK_FMT_INODE_HEADER_SIZE, fixed - SQK_FMT_INODE_HEADER_SIZE,
+		  body_name(d.ino.type));
+	if (err)
+		return err;
+	sqk_fmt_inode_decode_body(raw + SQK_FMT_INODE_HEADER_SIZE, &d.ino);
+	sqk_fmt_inode_check_body(&d.ino, &d.lim, &body_rep);
+	if (d.rec != FSCK_NONE) {
+		f->recs[d.rec].nlink = d.ino.nlink;
+		sqk_fmt_inode_check_links(&d.ino, &d.lim, d.ref == f->sb.root_inode, &d.ff.rep);
+	}
+	switch (sqfs_basic_type(d.ino.type)) {
 	case SQFS_FILE:
-		err = decode_file(&d, &nlink);
+		err = decode_file(&d);
 		break;
 	case SQFS_DIR:
-		err = decode_dir(&d, &dir, &nlink);
-		if (d.rec != FSCK_NONE && !fsck_stopped(f)) {
-			if (f->ndirs == f->dircap) {
-				uint32_t cap = f->dircap ? f->dircap * 2 : 64;
-				struct fsck_dir *p = realloc(f->dirs, (size_t)cap * sizeof(*p));
-
-				if (!p) {
-					fsck_fatal(f, SQK_ERR_NOMEM);
-					err = CUT;
-					break;
-				}
-				f->dirs = p;
-				f->dircap = cap;
-			}
-			dir.rec = d.rec;
-			/* A listing that was not fully decoded is not checked. */
-			if (err)
-				dir.size = 0;
-			f->recs[d.rec].dir = f->ndirs;
-			f->dirs[f->ndirs++] = dir;
-		} else {
-			uint32_t k;
-
-			for (k = 0; k < dir.nindex; k++)
-				free(dir.index[k].name);
-			free(dir.index);
-		}
+		err = decode_dir(&d);
 		break;
 	case SQFS_SYMLINK:
-		err = decode_symlink(&d, &nlink);
-		break;
-	default:
-		err = decode_special(&d, &nlink);
+		err = decode_symlink(&d);
 		break;
 	}
-	if (d.rec != FSCK_NONE) {
-		f->recs[d.rec].nlink = nlink;
-		if (nlink == 0 && !err)
-			fsck_err(f, d.rec, T_INODE, C_NLINK, "the link count is 0");
-	}
+	/* Known once the whole inode is read: an extended symlink keeps it last. */
+	if (!err && d.ino.xattr != SQFS_INVALID_XATTR)
+		fsck_xattr_index(f, d.rec, d.ino.xattr);
 	*index = d.rec;
 	return err;
 }

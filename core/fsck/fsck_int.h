@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "fmt_dir.h"
 #include "format.h"
 #include "fsck.h"
 #include "meta.h"
@@ -101,10 +102,8 @@ struct fsck_cur {
 
 /* A directory index entry, kept from the inode table until the listing is read. */
 struct fsck_index {
-	uint32_t offset; /* listing offset of a header */
-	uint32_t start;	 /* directory table block holding it (relative) */
-	uint32_t name_len;
-	char *name;
+	struct sqk_fmt_dir_index x;
+	char *name; /* x.name_size bytes */
 };
 
 /* One inode found in the inode table (or, after a damaged stretch, by reference). */
@@ -124,7 +123,7 @@ struct fsck_dir {
 	uint32_t rec;
 	uint32_t block; /* listing start, relative to the directory table */
 	uint32_t offset;
-	uint32_t size;	 /* as stored: listing bytes + 3 */
+	uint32_t size;	 /* as stored: listing bytes + 3; 0 when the listing cannot be read */
 	uint32_t parent; /* as stored */
 	uint32_t entries, subdirs;
 	uint32_t tree_parent; /* record of the directory listing it, or FSCK_NONE */
@@ -222,6 +221,32 @@ static inline int fsck_stopped(struct sqk_fsck *f)
 {
 	return __atomic_load_n(&f->fatal, __ATOMIC_RELAXED);
 }
+
+/*
+ * The codec's reports (fmt_check.h) recorded as problems: every broken
+ * rule under the check its field belongs to, with the path of rec, and the
+ * check goes on. The message is prefix, then the field, its value and why.
+ */
+struct fsck_field_check {
+	const char *field;
+	enum fsck_check check;
+};
+
+struct fsck_fmt {
+	struct sqk_fmt_report rep;
+	struct sqk_fsck *f;
+	uint32_t rec;
+	enum fsck_check check;		    /* for fields map does not name */
+	const struct fsck_field_check *map; /* NULL, or ends with a NULL field */
+	char prefix[2 * SQFS_NAME_MAX + 64];
+	struct sqk_fmt_issue last; /* the last broken rule */
+	int quiet;		   /* keep it in last only: the caller words the message */
+};
+
+void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, enum fsck_check check,
+		   const struct fsck_field_check *map);
+void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* fsck.c */
 void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The strict reader of directory listings: headers, entries and names go
+ * through the codec (fmt_dir.h, fmt_name.h), and the first broken rule
+ * ends the read.
+ */
 #include <string.h>
 
 #include "dir.h"
 #include "error.h"
+#include "fmt_dir.h"
 #include "format.h"
 #include "image.h"
 #include "inode.h"
-#include "le.h"
-
-int sqk_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int r = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (r)
-		return r;
-	return alen < blen ? -1 : alen > blen;
-}
 
 static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel_block,
 		    uint32_t offset, uint64_t remaining)
@@ -40,6 +36,7 @@ void sqk_dir_close(struct sqk_dir_iter *it)
 	sqk_meta_release(&it->m);
 }
 
+/* The listing's size bounds every read: a structure must end inside it. */
 static int take(struct sqk_dir_iter *it, void *buf, size_t len)
 {
 	if (it->remaining < len)
@@ -48,58 +45,50 @@ static int take(struct sqk_dir_iter *it, void *buf, size_t len)
 	return sqk_meta_read(&it->m, buf, len);
 }
 
-static int bad_name(const char *name, size_t len)
-{
-	if (len == 0 || memchr(name, '/', len) || memchr(name, '\0', len))
-		return 1;
-	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
-}
-
 int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent)
 {
 	const struct sqfs_super *sb = sqk_image_super(it->img);
-	uint8_t raw[12];
-	int32_t delta;
-	int64_t number;
+	const struct sqk_fmt_limits lim = {sb->block_size, sb->inode_count, sb->fragment_count,
+					   sb->id_count};
+	uint8_t raw[SQK_FMT_DIR_HEADER_SIZE];
+	struct sqk_fmt_dir_entry e;
 	int err;
 
 	if (it->in_header == 0) {
 		if (it->remaining == 0)
 			return 0;
-		err = take(it, raw, 12);
+		err = take(it, raw, SQK_FMT_DIR_HEADER_SIZE);
 		if (err)
 			return err;
-		/* The count is stored minus one: 0xffffffff must not wrap to 0 entries. */
-		if (get_le32(raw) >= SQFS_DIR_HDR_MAX)
-			return SQK_ERR_CORRUPT;
-		it->in_header = get_le32(raw) + 1;
-		it->start = get_le32(raw + 4);
-		it->base = get_le32(raw + 8);
+		sqk_fmt_dir_header_decode(raw, &it->hdr);
+		err = sqk_fmt_dir_header_check(&it->hdr, NULL);
+		if (err)
+			return err;
+		it->in_header = (uint32_t)it->hdr.count;
 	}
-	err = take(it, raw, 8);
+	err = take(it, raw, SQK_FMT_DIR_ENTRY_SIZE);
 	if (err)
 		return err;
 	it->in_header--;
-	delta = (int16_t)get_le16(raw + 2);
-	ent->type = get_le16(raw + 4);
-	ent->name_len = (uint32_t)get_le16(raw + 6) + 1;
-	if (ent->name_len > SQFS_NAME_MAX)
-		return SQK_ERR_CORRUPT;
-	err = take(it, ent->name, ent->name_len);
+	sqk_fmt_dir_entry_decode(raw, &e);
+	err = sqk_fmt_dir_entry_check_size(&e, NULL);
+	if (!err)
+		err = take(it, ent->name, e.name_size);
 	if (err)
 		return err;
+	ent->name_len = e.name_size;
 	ent->name[ent->name_len] = '\0';
-	ent->ref = SQFS_MKREF(it->start, get_le16(raw));
-	number = (int64_t)it->base + delta;
-	if (number < 1 || number > sb->inode_count || ent->type < SQFS_DIR ||
-	    ent->type > SQFS_SOCKET || SQFS_REF_OFFSET(ent->ref) >= SQFS_META_SIZE)
-		return SQK_ERR_CORRUPT;
-	ent->number = (uint32_t)number;
-	if (bad_name(ent->name, ent->name_len))
-		return SQK_ERR_BADNAME;
-	if (it->checked_order &&
-	    sqk_name_cmp(it->prev, it->prev_len, ent->name, ent->name_len) >= 0)
-		return SQK_ERR_SEQUENCE;
+	ent->type = e.type;
+	ent->ref = sqk_fmt_dir_entry_ref(&it->hdr, &e);
+	err = sqk_fmt_dir_entry_check(&e, &it->hdr, &lim, NULL);
+	if (err)
+		return err;
+	ent->number = (uint32_t)sqk_fmt_dir_entry_number(&it->hdr, &e);
+	err = sqk_name_check(ent->name, ent->name_len, NULL);
+	if (!err && it->checked_order)
+		err = sqk_name_check_order(it->prev, it->prev_len, ent->name, ent->name_len, NULL);
+	if (err)
+		return err;
 	memcpy(it->prev, ent->name, ent->name_len);
 	it->prev_len = ent->name_len;
 	it->checked_order = 1;
@@ -115,6 +104,7 @@ static int index_start(struct sqk_image *img, const struct sqk_inode *dir, const
 		       size_t len, uint64_t *block, uint32_t *offset, uint64_t *skipped)
 {
 	const struct sqfs_super *sb = sqk_image_super(img);
+	struct sqk_fmt_dir_index x, prev;
 	struct sqk_meta_cursor m;
 	char iname[SQFS_NAME_MAX_BUF];
 	uint32_t i;
@@ -125,38 +115,33 @@ static int index_start(struct sqk_image *img, const struct sqk_inode *dir, const
 	*skipped = 0;
 	err = sqk_meta_seek(&m, img, sb->inode_table, dir->index_block, dir->index_offset);
 	for (i = 0; !err && i < dir->index_count; i++) {
-		uint8_t raw[12];
-		uint32_t index, start, isize;
+		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];
 
-		err = sqk_meta_read(&m, raw, 12);
+		err = sqk_meta_read(&m, raw, SQK_FMT_DIR_INDEX_SIZE);
 		if (err)
 			break;
-		index = get_le32(raw);
-		start = get_le32(raw + 4);
-		isize = get_le32(raw + 8) + 1;
-		if (isize > SQFS_NAME_MAX || index > dir->size) {
-			err = SQK_ERR_CORRUPT;
-			break;
-		}
-		err = sqk_meta_read(&m, iname, isize);
+		sqk_fmt_dir_index_decode(raw, &x);
+		err = sqk_fmt_dir_index_check_size(&x, NULL);
+		if (!err)
+			err = sqk_fmt_dir_index_check(&x, i ? &prev : NULL, (uint32_t)dir->size,
+						      NULL);
+		if (!err)
+			err = sqk_meta_read(&m, iname, x.name_size);
 		if (err)
 			break;
-		if (sqk_name_cmp(iname, isize, name, len) > 0)
+		if (sqk_name_cmp(iname, x.name_size, name, len) > 0)
 			break;
-		if (index < *skipped) {
-			err = SQK_ERR_CORRUPT;
-			break;
-		}
-		*block = start;
-		*offset = (uint32_t)((dir->dir_offset + index) % SQFS_META_SIZE);
-		*skipped = index;
+		*block = x.start;
+		*offset = sqk_fmt_dir_index_block_offset(dir->dir_offset, &x);
+		*skipped = x.offset;
+		prev = x;
 	}
 	sqk_meta_release(&m);
 	return err;
 }
 
-int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name,
-		   size_t len, struct sqk_dirent *ent)
+int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,
+		   struct sqk_dirent *ent)
 {
 	struct sqk_dir_iter it;
 	uint64_t block, skipped;

@@ -4,12 +4,15 @@
 
 /*
  * Directory listings: runs of entries behind headers. The iterator checks
- * everything a reader relies on for safety: names that are not empty, not
- * "." or "..", without "/" or NUL; strictly increasing order (so no
- * duplicates); known types; inode numbers in range.
+ * everything a reader relies on for safety, by the codec's rules
+ * (fmt_dir.h, fmt_name.h): names that are not empty, not "." or "..",
+ * without "/" or NUL; strictly increasing order (so no duplicates); known
+ * types; inode numbers in range. sqk_name_cmp() (fmt_name.h) gives the
+ * order.
  */
 #include <stdint.h>
 
+#include "fmt_dir.h"
 #include "format.h"
 #include "meta.h"
 
@@ -29,8 +32,7 @@ struct sqk_dir_iter {
 	struct sqk_image *img;
 	uint64_t remaining; /* listing bytes left */
 	uint32_t in_header; /* entries left under the current header */
-	uint32_t start;     /* the header's inode block */
-	uint32_t base;      /* the header's inode number */
+	struct sqk_fmt_dir_header hdr;
 	char prev[SQFS_NAME_MAX_BUF];
 	uint32_t prev_len;
 	int checked_order;
@@ -45,10 +47,7 @@ int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent);
 void sqk_dir_close(struct sqk_dir_iter *it);
 
 /* Find name in dir, using its index when it has one. SQK_ERR_NOENT if absent. */
-int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name,
-		   size_t len, struct sqk_dirent *ent);
-
-/* Order of names in a listing: bytewise, shorter first on a common prefix. */
-int sqk_name_cmp(const char *a, size_t alen, const char *b, size_t blen);
+int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,
+		   struct sqk_dirent *ent);
 
 #endif

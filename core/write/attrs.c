@@ -106,7 +106,7 @@ int sqk_attrs_add_xattrs(const struct sqk_mkfs_opts *o, struct sqk_xattrs *x,
 				snprintf(where, where_len, "/");
 		}
 		for (k = 0; k < dir->dir.n && !err; k++) {
-			const struct sqk_dirent *e = &dir->dir.ents[k];
+			const struct sqk_tree_entry *e = &dir->dir.ents[k];
 
 			err = add_to(&a, e->node, &dup);
 			if (err == SQK_ERR_EXIST) {

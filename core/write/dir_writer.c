@@ -5,8 +5,8 @@
 #include "array.h"
 #include "dir_writer.h"
 #include "error.h"
+#include "fmt_dir.h"
 #include "format.h"
-#include "le.h"
 
 struct state {
 	struct sqk_meta_writer *mw;
@@ -21,15 +21,14 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 		     uint32_t len)
 {
 	struct sqk_dir_result *r = s->res;
-	size_t need = r->index_len + 12 + len;
+	struct sqk_fmt_dir_index x = {index, start, len};
+	size_t need = r->index_len + SQK_FMT_DIR_INDEX_SIZE + len;
 
 	if (SQK_ARRAY_GROW(r->index, s->index_cap, need))
 		return SQK_ERR_NOMEM;
-	put_le32(r->index + r->index_len, index);
-	put_le32(r->index + r->index_len + 4, start);
-	put_le32(r->index + r->index_len + 8, len - 1);
-	memcpy(r->index + r->index_len + 12, name, len);
-	r->index_len += 12 + len;
+	sqk_fmt_dir_index_encode(&x, r->index + r->index_len);
+	memcpy(r->index + r->index_len + SQK_FMT_DIR_INDEX_SIZE, name, len);
+	r->index_len += SQK_FMT_DIR_INDEX_SIZE + len;
 	r->index_count++;
 	return 0;
 }
@@ -37,10 +36,12 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 /* Write one header and its entries ents[0..count). */
 static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32_t count)
 {
-	uint8_t b[8];
+	struct sqk_fmt_dir_header h = {count, (uint32_t)SQFS_REF_BLOCK(ents[0].inode_ref),
+				       ents[0].ino};
+	uint8_t b[SQK_FMT_DIR_HEADER_SIZE];
 	uint64_t pos = s->mw->total;
 	uint64_t ref = sqk_mw_ref(s->mw);
-	uint32_t base = ents[0].ino, i;
+	uint32_t i;
 	int err;
 
 	if (s->have_prev && pos / SQFS_META_SIZE != s->prev_hdr_block) {
@@ -52,24 +53,21 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	s->have_prev = 1;
 	s->prev_hdr_block = pos / SQFS_META_SIZE;
 
-	{
-		uint8_t h[12];
-
-		put_le32(h, count - 1);
-		put_le32(h + 4, (uint32_t)SQFS_REF_BLOCK(ents[0].inode_ref));
-		put_le32(h + 8, base);
-		err = sqk_mw_write(s->mw, h, sizeof(h));
-		if (err)
-			return err;
-	}
+	sqk_fmt_dir_header_encode(&h, b);
+	err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_HEADER_SIZE);
+	if (err)
+		return err;
 	for (i = 0; i < count; i++) {
 		const struct sqk_dir_entry *e = &ents[i];
+		struct sqk_fmt_dir_entry de = {
+			(uint16_t)SQFS_REF_OFFSET(e->inode_ref),
+			(int16_t)((int64_t)e->ino - (int64_t)h.base),
+			(uint16_t)e->basic_type,
+			e->len,
+		};
 
-		put_le16(b, (uint16_t)SQFS_REF_OFFSET(e->inode_ref));
-		put_le16(b + 2, (uint16_t)(int16_t)((int64_t)e->ino - (int64_t)base));
-		put_le16(b + 4, (uint16_t)e->basic_type);
-		put_le16(b + 6, (uint16_t)(e->len - 1));
-		err = sqk_mw_write(s->mw, b, sizeof(b));
+		sqk_fmt_dir_entry_encode(&de, b);
+		err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_ENTRY_SIZE);
 		if (!err)
 			err = sqk_mw_write(s->mw, e->name, e->len);
 		if (err)
@@ -93,18 +91,17 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 
 	/* Group entries by the rules above, computing positions as the bytes will land. */
 	hdr_pos = mw->total;
-	pos = hdr_pos + 12;
+	pos = hdr_pos + SQK_FMT_DIR_HEADER_SIZE;
 	for (i = 0; i < n; i++) {
 		const struct sqk_dir_entry *h = &ents[first], *e = &ents[i];
-		int64_t delta = (int64_t)e->ino - (int64_t)h->ino;
 		int split = 0;
 
-		if (e->len == 0 || e->len > SQFS_NAME_MAX)
+		if (sqk_name_check(e->name, e->len, NULL))
 			return SQK_ERR_BADNAME;
 		if (i > first) {
 			split = i - first == SQFS_DIR_HDR_MAX ||
 				SQFS_REF_BLOCK(e->inode_ref) != SQFS_REF_BLOCK(h->inode_ref) ||
-				delta < -32768 || delta > 32767 ||
+				!sqk_fmt_dir_delta_fits(h->ino, e->ino) ||
 				pos / SQFS_META_SIZE != hdr_pos / SQFS_META_SIZE;
 		}
 		if (split) {
@@ -114,9 +111,9 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 				return err;
 			first = i;
 			hdr_pos = pos;
-			pos = hdr_pos + 12;
+			pos = hdr_pos + SQK_FMT_DIR_HEADER_SIZE;
 		}
-		pos += 8 + e->len;
+		pos += SQK_FMT_DIR_ENTRY_SIZE + e->len;
 	}
 	if (n) {
 		int err = write_group(&s, ents + first, n - first);

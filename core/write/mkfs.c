@@ -10,6 +10,7 @@
 #include "data_writer.h"
 #include "dir_writer.h"
 #include "error.h"
+#include "fmt_inode.h"
 #include "format.h"
 #include "inode_writer.h"
 #include "le.h"
@@ -281,7 +282,7 @@ static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
 				break;
 			}
 			for (k = 0; k < n->dir.n; k++) {
-				struct sqk_dirent *d = &n->dir.ents[k];
+				struct sqk_tree_entry *d = &n->dir.ents[k];
 
 				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
 								 d->node->ino, d->node->type};
@@ -291,11 +292,12 @@ static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
 				break;
 			in.dir_start = dr.start;
 			in.dir_offset = dr.offset;
-			in.dir_size = dr.size + 3;
+			in.dir_size = (uint32_t)sqk_fmt_dir_size(dr.size);
 			in.index_count = dr.index_count;
 			in.index = dr.index;
 			in.index_len = dr.index_len;
-			in.parent = n->dir.parent ? n->dir.parent->ino : m->count + 1;
+			in.parent =
+				n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(m->count);
 			st->dirs++;
 			break;
 		case SQFS_FILE: {

@@ -5,6 +5,7 @@
 #include "array.h"
 #include "error.h"
 #include "hash.h"
+#include "fmt_name.h"
 #include "format.h"
 #include "tree.h"
 
@@ -148,23 +149,14 @@ struct sqk_node *sqk_tree_lookup(struct sqk_tree *t, struct sqk_node *dir, const
 	return r ? r->node : NULL;
 }
 
-static int bad_name(const char *name, size_t len)
-{
-	if (len == 0 || len > SQFS_NAME_MAX)
-		return 1;
-	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
-		return 1;
-	return memchr(name, '/', len) || memchr(name, '\0', len);
-}
-
 int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len,
 		 struct sqk_node *node)
 {
 	uint64_t h;
 	struct name_ref *r;
-	struct sqk_dirent *e;
+	struct sqk_tree_entry *e;
 
-	if (bad_name(name, len))
+	if (sqk_name_check(name, len, NULL))
 		return SQK_ERR_BADNAME;
 	h = name_hash(dir, name, len);
 	if (find_name(t, dir, name, len, h))
@@ -174,7 +166,7 @@ int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, siz
 		return SQK_ERR_NOMEM;
 	if (dir->dir.n == dir->dir.cap) {
 		uint32_t cap = dir->dir.cap ? dir->dir.cap * 2 : 8;
-		struct sqk_dirent *ents = sqk_tree_alloc(t, cap * sizeof(*ents));
+		struct sqk_tree_entry *ents = sqk_tree_alloc(t, cap * sizeof(*ents));
 
 		/* The old array stays in the arena: doubling wastes at most half. */
 		if (!ents)
@@ -286,20 +278,11 @@ void sqk_tree_dir_path(const struct sqk_node *dir, char *buf, size_t cap)
 	buf[n] = '\0';
 }
 
-int sqk_tree_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (c)
-		return c;
-	return alen < blen ? -1 : alen > blen;
-}
-
 static int dirent_cmp(const void *x, const void *y)
 {
-	const struct sqk_dirent *a = x, *b = y;
+	const struct sqk_tree_entry *a = x, *b = y;
 
-	return sqk_tree_name_cmp(a->name, a->len, b->name, b->len);
+	return sqk_name_cmp(a->name, a->len, b->name, b->len);
 }
 
 static void sort_rec(struct sqk_node *dir)

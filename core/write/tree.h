@@ -16,7 +16,7 @@
 struct sqk_xattr_set;
 struct sqk_file_data;
 
-struct sqk_dirent {
+struct sqk_tree_entry {
 	const char *name;
 	uint32_t len;
 	struct sqk_node *node;
@@ -41,7 +41,7 @@ struct sqk_node {
 	struct sqk_xattr_set *xattrs;
 	union {
 		struct {
-			struct sqk_dirent *ents;
+			struct sqk_tree_entry *ents;
 			uint32_t n, cap;
 			uint32_t nsubdirs;
 			struct sqk_node *parent;
@@ -74,7 +74,8 @@ struct sqk_node *sqk_tree_node(struct sqk_tree *t, unsigned type);
 
 /*
  * Add an entry name -> node to dir. SQK_ERR_EXIST when dir already has
- * that name; SQK_ERR_BADNAME for "", ".", ".." or names with '/'.
+ * that name; SQK_ERR_BADNAME for a name the format refuses
+ * (sqk_name_check: "", ".", "..", '/' or NUL, more than 256 bytes).
  */
 int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len,
 		 struct sqk_node *node);
@@ -94,7 +95,7 @@ int sqk_tree_walk_parent(struct sqk_tree *t, const char *path, struct sqk_node *
 /* The image path of dir (no leading '/'), into buf; for messages. */
 void sqk_tree_dir_path(const struct sqk_node *dir, char *buf, size_t cap);
 
-/* Sort every directory's entries by raw name bytes. */
+/* Sort every directory's entries in the format's order (sqk_name_cmp). */
 void sqk_tree_sort(struct sqk_tree *t);
 
 /*
@@ -103,8 +104,5 @@ void sqk_tree_sort(struct sqk_tree *t);
  * counts links and subdirectories. Call after sqk_tree_sort.
  */
 int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order, uint32_t *count);
-
-/* Compare two names the way the format orders them. */
-int sqk_tree_name_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
 #endif
