@@ -102,8 +102,9 @@ static int decode_file(struct sqk_image *img, struct sqk_meta_cursor *m, struct 
 	if (ino->frag_index == SQFS_INVALID_FRAG) {
 		if (ino->size % sb->block_size)
 			count++;
-	} else if (ino->frag_index >= sb->fragment_count ||
-		   ino->frag_offset >= sb->block_size) {
+	} else if (ino->frag_index >= sb->fragment_count || ino->frag_offset >= sb->block_size ||
+		   ino->size % sb->block_size == 0) {
+		/* A size that leaves no tail has no fragment: the kernel refuses the inode. */
 		return SQK_ERR_CORRUPT;
 	}
 	return read_blocks(m, ino, count);
