@@ -157,7 +157,14 @@ static int xz_read_options(struct sqk_comp_config *cfg, const uint8_t *buf, size
 		return SQK_ERR_CORRUPT;
 	dict = get_le32(buf);
 	filters = get_le32(buf + 4);
-	if (!xz_dict_valid(dict, cfg->block_size) || (filters & ~(uint32_t)XZ_FILTER_MASK))
+	/*
+	 * squashfs-tools-ng stores 8 KiB for 4K blocks, the smallest dictionary
+	 * xz offers; the kernel and unsquashfs read such images.
+	 */
+	if (!xz_dict_valid(dict, cfg->block_size) &&
+	    !(dict == XZ_DICT_MIN && cfg->block_size < XZ_DICT_MIN))
+		return SQK_ERR_CORRUPT;
+	if (filters & ~(uint32_t)XZ_FILTER_MASK)
 		return SQK_ERR_CORRUPT;
 	cfg->dict_size = dict;
 	cfg->filters = filters;

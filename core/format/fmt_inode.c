@@ -304,6 +304,10 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 			FAIL("frag_index", ino->frag_index, "is beyond the fragment table");
 		if (ino->frag_offset >= lim->block_size)
 			FAIL("frag_offset", ino->frag_offset, "is beyond a block");
+		/* A whole number of blocks has no tail: the kernel refuses the inode. */
+		if (ino->file_size % lim->block_size == 0)
+			FAIL("frag_index", ino->frag_index,
+			     "is set, but the file size leaves no tail");
 		break;
 	case SQFS_DIR:
 		if (ino->dir_size < 3)

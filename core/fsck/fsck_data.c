@@ -268,12 +268,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	int has_frag = file->frag_index != SQFS_INVALID_FRAG, ok = 1;
 	struct chunk *c = NULL;
 
-	if (has_frag && tail == 0) {
-		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
-			 "fragment %u is set, but the size %llu leaves no tail", file->frag_index,
-			 (unsigned long long)file->size);
-		has_frag = 0;
-	}
+	/* A fragment with no tail was reported with the inode and is not looked up. */
 	/* First the list as a whole: positions, sizes and the sparse count. */
 	for (i = 0; i < file->nblocks; i++) {
 		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
