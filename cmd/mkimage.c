@@ -24,6 +24,7 @@
 #include "file.h"
 #include "format.h"
 #include "mkfs.h"
+#include "offset.h"
 #include "outfile.h"
 #include "pool.h"
 #include "mkimage.h"
@@ -173,13 +174,76 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 	return 0;
 }
 
+/*
+ * --offset N: the image goes after the first N bytes of the existing IMAGE.
+ * It must hold them; what follows them is replaced only with --force. The
+ * temporary file gets those bytes and the file's mode (an AppImage stays
+ * executable), so the rename still swaps the whole file at once.
+ */
+static int check_leading(const char *image, uint64_t n, int force)
+{
+	struct stat st;
+
+	if (stat(image, &st) != 0) {
+		sqk_error(image, "--offset needs the existing file: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sqk_error(image, "--offset needs a regular file");
+		return EXIT_FAIL;
+	}
+	if ((uint64_t)st.st_size < n) {
+		sqk_error(image, "holds %llu bytes, fewer than the offset %llu",
+			  (unsigned long long)st.st_size, (unsigned long long)n);
+		return EXIT_FAIL;
+	}
+	if ((uint64_t)st.st_size > n && !force) {
+		sqk_error(image, "has bytes after offset %llu (use --force to replace them)",
+			  (unsigned long long)n);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int copy_leading(const char *image, struct sqk_file *out, uint64_t n)
+{
+	struct sqk_file *in;
+	struct stat st;
+	uint8_t *buf;
+	uint64_t pos;
+	int err = 0;
+
+	errno = 0;
+	in = sqk_file_open(image, SQK_FILE_READ, &err);
+	if (!in)
+		return err;
+	buf = malloc(1u << 20);
+	if (!buf)
+		err = SQK_ERR_NOMEM;
+	if (!err && in->size(in) < n)
+		err = SQK_ERR_TRUNCATED; /* shrunk since it was checked */
+	for (pos = 0; !err && pos < n; pos += 1u << 20) {
+		size_t len = n - pos < (1u << 20) ? (size_t)(n - pos) : 1u << 20;
+
+		err = in->read_at(in, pos, buf, len);
+		if (!err)
+			err = out->write_at(out, pos, buf, len);
+	}
+	if (!err && fstat(sqk_file_fd(in), &st) == 0 &&
+	    fchmod(sqk_file_fd(out), st.st_mode & 07777) != 0)
+		err = SQK_ERR_IO;
+	free(buf);
+	sqk_file_destroy(in);
+	return err;
+}
+
 int cmd_mkimage(int argc, char **argv)
 {
 	struct args a;
 	struct sqk_mkfs *m = NULL;
 	struct sqk_mkfs_stats st;
 	struct sqk_outfile *of = NULL;
-	struct sqk_file *out;
+	struct sqk_file *out, *window = NULL;
 	struct sqk_progress *bar = NULL;
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0;
@@ -223,10 +287,25 @@ int cmd_mkimage(int argc, char **argv)
 	a.o.excludes = (const char *const *)a.excludes.v;
 	a.o.nexcludes = a.excludes.n;
 
-	rc = open_output(image, a.force, &a.o, &of);
+	if (a.offset) {
+		rc = check_leading(image, a.offset, a.force);
+		if (rc)
+			goto done;
+	}
+	rc = open_output(image, a.force || a.offset, &a.o, &of);
 	if (rc)
 		goto done;
 	out = sqk_outfile_file(of);
+	if (a.offset) {
+		err = copy_leading(image, out, a.offset);
+		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
+			err = SQK_ERR_NOMEM;
+		if (err) {
+			sqk_error_code(image, err);
+			rc = EXIT_FAIL;
+			goto done;
+		}
+	}
 	bar = sqk_progress_start(0, NULL, a.quiet);
 	if (bar) {
 		progress_polling = 1;
@@ -235,7 +314,7 @@ int cmd_mkimage(int argc, char **argv)
 		a.o.progress_ctx = bar;
 		a.o.warn_ctx = bar;
 	}
-	err = sqk_mkfs_create(&a.o, out, &m);
+	err = sqk_mkfs_create(&a.o, window ? window : out, &m);
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
@@ -279,8 +358,9 @@ fail:
 		rc = EXIT_FAIL;
 	}
 done:
-	sqk_outfile_abort(of);
 	sqk_mkfs_destroy(m);
+	sqk_file_destroy(window);
+	sqk_outfile_abort(of);
 	sqk_mkimage_args_free(&a);
 	return rc;
 }
