@@ -19,7 +19,7 @@ _squashkit_options()
 		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
-			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort"
+			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset"
 		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
 			-q --quiet --stats --json -h --help"

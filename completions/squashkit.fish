@@ -14,7 +14,7 @@ function __squashkit_argopts
             echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
-                --xattrs-include --xattrs-exclude --xattrs-add --sort
+                --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
                 --xattrs-include --xattrs-exclude
@@ -160,6 +160,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d '
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l offset -x -d 'write after the first N bytes of the existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
