@@ -20,6 +20,7 @@ static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
 	"Build a SquashFS 4.0 image from directories (merged into one root), archives\n"
 	"(--archive), a listing (--listing) or pseudo definitions (--pseudo).\n"
+	"IMAGE '-' writes the image to stdout (a pipe gets it from a spool file).\n"
 	"\n"
 	"Compression:\n"
 	"  -c, --compressor NAME    gzip, lzma, lzo, xz, lz4 or zstd (default zstd)\n"

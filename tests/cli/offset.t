@@ -156,4 +156,36 @@ cmp -s -n 777 "$TMP/junk" "$TMP/lead"
 ok $? "the 777 leading bytes are intact"
 expect_success "and the image reads at 777" sqk fsck -q --offset 777 "$TMP/lead"
 
+# --- IMAGE '-': the image on stdout ---
+
+rm -rf "$TMP/out"
+SOURCE_DATE_EPOCH=1000000000 "$SQUASHKIT" mkimage -q "$TMP/src" - 2>"$TMP/pipe.err" |
+	cat >"$TMP/piped.img"
+is "$(cat "$TMP/pipe.err")" "" "mkimage to a pipe: nothing on stderr"
+expect_success "the piped image is clean" sqk fsck -q "$TMP/piped.img"
+expect_success "the piped image extracts" sqk unimage -q -d "$TMP/out" "$TMP/piped.img"
+diff -r --no-dereference "$TMP/src" "$TMP/out" >"$TMP/diff" 2>&1
+ok $? "the piped image holds the source tree"
+sed 's/^/#   /' "$TMP/diff"
+SOURCE_DATE_EPOCH=1000000000 "$SQUASHKIT" mkimage -q "$TMP/src" - >"$TMP/redirected.img"
+ok $? "mkimage to a redirected stdout"
+same_file "$TMP/redirected.img" "$TMP/piped.img" "in place and through a pipe: the same bytes"
+SOURCE_DATE_EPOCH=1000000000 "$SQUASHKIT" mkimage -q "$TMP/src" "$TMP/named.img"
+same_file "$TMP/named.img" "$TMP/piped.img" "stdout and a named file: the same bytes"
+mkdir -p "$TMP/big"
+head -c 3000000 /dev/urandom >"$TMP/big/r"
+(
+	"$SQUASHKIT" mkimage -q "$TMP/big" - 2>"$TMP/gone.err"
+	echo $? >"$TMP/gone.rc"
+) | head -c 10 >/dev/null
+is "$(cat "$TMP/gone.rc")" 1 "a reader that goes away: exit 1"
+is "$(cat "$TMP/gone.err")" "squashkit mkimage: stdout: Broken pipe" "a reader that goes away: says so"
+for o in --json --stats "--offset 10"; do
+	# shellcheck disable=SC2086 # the option and its value split
+	expect_status 2 "mkimage $o with IMAGE -" sqk mkimage $o "$TMP/src" -
+	is "$(head -1 "$TMP/.err")" "squashkit mkimage: IMAGE '-' (stdout) excludes ${o% *}" \
+		"mkimage $o with IMAGE -: says why"
+	is "$(wc -c <"$TMP/.out" | tr -d ' ')" 0 "mkimage $o with IMAGE -: nothing written"
+done
+
 done_testing
