@@ -32,6 +32,8 @@ static const char usage_text[] =
 	"                        default) or percpu (one per thread); default single\n"
 	"      --lookup KIND     scan (linear, as the kernel; default) or hash\n"
 	"      --cold            drop the image from the page cache before each run\n"
+	"      --offset N|auto   the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                        auto looks for it and says where it found it\n"
 	"  -d, --duration TIME   time per run: seconds, or with ms/s suffix (default 1s)\n"
 	"  -r, --runs N          runs per cell; medians are reported (default 3)\n"
 	"  -f, --format FMT      table (default), json or csv\n"
@@ -40,17 +42,24 @@ static const char usage_text[] =
 	"  -q, --quiet           no progress lines\n"
 	"  -h, --help            show this help\n";
 
-enum { OPT_CACHE = 256, OPT_DECOMP, OPT_LOOKUP, OPT_COLD, OPT_PLOT, OPT_SEED };
+enum { OPT_CACHE = 256, OPT_DECOMP, OPT_LOOKUP, OPT_COLD, OPT_PLOT, OPT_SEED, OPT_OFFSET };
 
 static const struct option longopts[] = {
-	{"workload", required_argument, NULL, 'w'}, {"threads", required_argument, NULL, 't'},
-	{"policy", required_argument, NULL, 'p'},   {"cache", required_argument, NULL, OPT_CACHE},
+	{"workload", required_argument, NULL, 'w'},
+	{"threads", required_argument, NULL, 't'},
+	{"policy", required_argument, NULL, 'p'},
+	{"cache", required_argument, NULL, OPT_CACHE},
 	{"decomp", required_argument, NULL, OPT_DECOMP},
 	{"lookup", required_argument, NULL, OPT_LOOKUP},
-	{"cold", no_argument, NULL, OPT_COLD},      {"duration", required_argument, NULL, 'd'},
-	{"runs", required_argument, NULL, 'r'},     {"format", required_argument, NULL, 'f'},
-	{"plot", required_argument, NULL, OPT_PLOT}, {"seed", required_argument, NULL, OPT_SEED},
-	{"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+	{"cold", no_argument, NULL, OPT_COLD},
+	{"duration", required_argument, NULL, 'd'},
+	{"runs", required_argument, NULL, 'r'},
+	{"format", required_argument, NULL, 'f'},
+	{"plot", required_argument, NULL, OPT_PLOT},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -178,8 +187,8 @@ static int run_once(struct bench *b, const char *path, const struct sqk_lab_file
 	img = sqk_open_image(path, &io);
 	if (!img)
 		return -1;
-	err = sqk_lab_run(img, files, cell->workload, cell->threads, b->duration_ms,
-			    b->seed + run, &r);
+	err = sqk_lab_run(img, files, cell->workload, cell->threads, b->duration_ms, b->seed + run,
+			  &r);
 	if (err) {
 		sqk_error_code(path, err);
 		sqk_image_close(img);
@@ -196,8 +205,8 @@ static int run_once(struct bench *b, const char *path, const struct sqk_lab_file
 		rv->releases[run] += (double)s.releases;
 		rv->release_wakes[run] += (double)s.release_wakes;
 		rv->wake_calls[run] += (double)s.wake_calls;
-		rv->wakeups[run] += (double)(s.wakeups_capacity + s.wakeups_publish +
-					     s.wakeups_handoff);
+		rv->wakeups[run] +=
+			(double)(s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff);
 		rv->spurious[run] += (double)s.spurious;
 		rv->handoffs[run] += (double)s.handoffs;
 		rv->stalls[run] += (double)s.stalls;
@@ -214,8 +223,8 @@ static int run_once(struct bench *b, const char *path, const struct sqk_lab_file
 	}
 	sqk_image_close(img);
 	rv->ops_per_s[run] = (double)r.ops * 1e9 / (double)(r.elapsed_ns ? r.elapsed_ns : 1);
-	rv->mib_per_s[run] = (double)r.bytes / 1048576.0 * 1e9 /
-			     (double)(r.elapsed_ns ? r.elapsed_ns : 1);
+	rv->mib_per_s[run] =
+		(double)r.bytes / 1048576.0 * 1e9 / (double)(r.elapsed_ns ? r.elapsed_ns : 1);
 	rv->p50_us[run] = r.p50_us;
 	rv->p99_us[run] = r.p99_us;
 	rv->max_us[run] = r.max_us;
@@ -256,7 +265,7 @@ static int run_cell(struct bench *b, const char *path, const struct sqk_lab_file
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	uint64_t v;
-	int c, n;
+	int c, n, offset_given = 0;
 
 	while ((c = getopt_long(argc, argv, "w:t:p:d:r:f:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -325,8 +334,14 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			if (sqk_parse_uint(optarg, UINT64_MAX, &b->seed) != 0)
 				return sqk_usage_error("invalid seed '%s'", optarg);
 			break;
+		case OPT_OFFSET:
+			if (sqk_offset_option(optarg) != 0)
+				return EXIT_USAGE;
+			offset_given = 1;
+			break;
 		case 'q':
 			b->quiet = 1;
+			sqk_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -338,6 +353,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return sqk_usage_error("too many operands");
+	/* The embedded default image starts at 0: an offset needs an IMAGE. */
+	if (offset_given && optind >= argc)
+		return sqk_usage_error("--offset needs an IMAGE operand");
 	return 0;
 }
 
@@ -376,8 +394,8 @@ static int run_all(struct bench *b, const char *path)
 				c->data = b->data_set ? b->io.data_entries : c->threads;
 				c->runs = b->runs;
 				if (!b->quiet)
-					fprintf(stderr, "bench: [%u/%u] %s %s %u threads ...", i + 1,
-						ncells, sqk_workload_name(c->workload),
+					fprintf(stderr, "bench: [%u/%u] %s %s %u threads ...",
+						i + 1, ncells, sqk_workload_name(c->workload),
 						sqk_policy_name(c->policy), c->threads);
 				if (run_cell(b, path, &files, c) != 0) {
 					ret = EXIT_FAIL;
@@ -403,10 +421,16 @@ out:
 int cmd_bench(int argc, char **argv)
 {
 	struct bench b = {
-		.wl = {SQK_WL_MIXED}, .nwl = 1,
-		.threads = {1, 16, 64}, .nthreads = 3,
-		.pol = {SQK_POLICY_HERD, SQK_POLICY_EXCLUSIVE, SQK_POLICY_KEYED}, .npol = 3,
-		.duration_ms = 1000, .runs = 3, .seed = 1, .fmt = FMT_TABLE,
+		.wl = {SQK_WL_MIXED},
+		.nwl = 1,
+		.threads = {1, 16, 64},
+		.nthreads = 3,
+		.pol = {SQK_POLICY_HERD, SQK_POLICY_EXCLUSIVE, SQK_POLICY_KEYED},
+		.npol = 3,
+		.duration_ms = 1000,
+		.runs = 3,
+		.seed = 1,
+		.fmt = FMT_TABLE,
 	};
 	char tmp[1024], img[2200];
 	const char *base = getenv("TMPDIR");

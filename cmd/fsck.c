@@ -24,6 +24,9 @@ static const char usage_text[] =
 	"Usage: squashkit fsck [OPTIONS] IMAGE\n"
 	"Check every structure of IMAGE and decompress every block.\n\n"
 	"  -j, --threads N   worker threads for data blocks (default: online CPUs)\n"
+	"      --offset N|auto\n"
+	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                    auto looks for it and says where it found it\n"
 	"      --json        print the result as one JSON object\n"
 	"      --stats       also print the cache and decompression counters\n"
 	"  -q, --quiet       no summary line\n"
@@ -32,12 +35,16 @@ static const char usage_text[] =
 	"entry's path in the image or the table concerned.\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
-enum { OPT_JSON = 256, OPT_STATS };
+enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
 
 static const struct option longopts[] = {
-	{"threads", required_argument, NULL, 'j'}, {"json", no_argument, NULL, OPT_JSON},
-	{"stats", no_argument, NULL, OPT_STATS},   {"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+	{"threads", required_argument, NULL, 'j'},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"stats", no_argument, NULL, OPT_STATS},
+	{"quiet", no_argument, NULL, 'q'},
+	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 struct problem {
@@ -154,8 +161,13 @@ int cmd_fsck(int argc, char **argv)
 		case OPT_STATS:
 			stats = 1;
 			break;
+		case OPT_OFFSET:
+			if (sqk_offset_option(optarg) != 0)
+				return FSCK_USAGE;
+			break;
 		case 'q':
 			quiet = 1;
+			sqk_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -175,12 +187,9 @@ int cmd_fsck(int argc, char **argv)
 	}
 	image = argv[optind];
 
-	errno = 0;
-	file = sqk_file_open(image, SQK_FILE_READ, &err);
-	if (!file) {
-		sqk_error_code(image, err);
+	file = sqk_open_image_file(image);
+	if (!file)
 		return FSCK_OPERATIONAL;
-	}
 	o.report = report;
 	o.ctx = &r;
 	/* The bar: bytes of the image read (counted by the file) against its size. */

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "imageopt.h"
+#include "offset.h"
 
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
@@ -41,10 +42,58 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 	return ret;
 }
 
-struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+/* The --offset setting: one per process, as each command opens one image. */
+static uint64_t offset;
+static int offset_auto, offset_quiet;
+
+int sqk_offset_option(const char *arg)
 {
-	struct sqk_image *img;
-	struct sqk_file *f;
+	offset_auto = strcmp(arg, "auto") == 0;
+	if (!offset_auto && sqk_parse_size(arg, &offset) != 0) {
+		sqk_usage_error("invalid offset '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+void sqk_offset_quiet(int quiet)
+{
+	offset_quiet = quiet;
+}
+
+/* Where --offset auto finds the one image in f: 0, or -1 after saying why. */
+static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
+{
+	uint64_t at[2];
+	unsigned n;
+	int err = sqk_find_images(f, at, &n);
+
+	if (err) {
+		sqk_error_code(path, err);
+		return -1;
+	}
+	if (n == 0) {
+		sqk_error(path, "no SquashFS image found");
+		return -1;
+	}
+	if (n > 1) {
+		sqk_error(
+			path,
+			"%u SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
+			n, (unsigned long long)at[0], (unsigned long long)at[1],
+			n > 2 ? ", ..." : "");
+		return -1;
+	}
+	if (!offset_quiet)
+		sqk_error(path, "image found at offset %llu", (unsigned long long)at[0]);
+	*at_out = at[0];
+	return 0;
+}
+
+struct sqk_file *sqk_open_image_file(const char *path)
+{
+	struct sqk_file *f, *w;
+	uint64_t at = offset;
 	int err = 0;
 
 	errno = 0;
@@ -53,6 +102,38 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 		sqk_error_code(path, err);
 		return NULL;
 	}
+	if (offset_auto) {
+		if (find_offset(path, f, &at) != 0) {
+			sqk_file_destroy(f);
+			return NULL;
+		}
+		/* bench opens the image again for every run: search and say it once. */
+		offset = at;
+		offset_auto = 0;
+	}
+	if (at == 0)
+		return f;
+	if (at >= f->size(f)) {
+		sqk_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
+		sqk_file_destroy(f);
+		return NULL;
+	}
+	w = sqk_file_window(f, at);
+	if (!w) {
+		sqk_error_code(path, SQK_ERR_NOMEM);
+		sqk_file_destroy(f);
+	}
+	return w;
+}
+
+struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+{
+	struct sqk_image *img;
+	struct sqk_file *f = sqk_open_image_file(path);
+	int err;
+
+	if (!f)
+		return NULL;
 	err = sqk_image_open(f, o, &img);
 	if (err) {
 		sqk_error_code(path, err);

@@ -11,6 +11,20 @@
 /* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o);
 
+/*
+ * --offset N|auto, for every command that reads an image: where the image
+ * starts in the file. 0, or -1 after printing the usage error line.
+ */
+int sqk_offset_option(const char *arg);
+/* Do not say on stderr where --offset auto found the image (-q). */
+void sqk_offset_quiet(int quiet);
+
+/*
+ * Open path and, after --offset, the window over it that starts at the
+ * superblock; prints the error line and returns NULL on failure.
+ */
+struct sqk_file *sqk_open_image_file(const char *path);
+
 /* Open path as an image; prints the error line and returns NULL on failure. */
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o);
 

@@ -42,6 +42,9 @@ static const char usage_text[] =
 	"where each table lies and how large it is, counts of inodes by type, data\n"
 	"and metadata compression ratios, dedup and sparse savings, fragment fill.\n\n"
 	"      --json        one JSON object\n"
+	"      --offset N|auto\n"
+	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                    auto looks for it and says where it found it\n"
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
 

@@ -6,6 +6,8 @@
  * temporary file is removed and an existing IMAGE is left untouched.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include "file.h"
 #include "format.h"
 #include "mkfs.h"
+#include "offset.h"
 #include "outfile.h"
 #include "pool.h"
 #include "mkimage.h"
@@ -173,16 +176,162 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 	return 0;
 }
 
+/*
+ * --offset N: the image goes after the first N bytes of the existing IMAGE.
+ * It must hold them; what follows them is replaced only with --force. The
+ * temporary file gets those bytes and the file's mode (an AppImage stays
+ * executable), so the rename still swaps the whole file at once.
+ */
+static int check_leading(const char *image, uint64_t n, int force)
+{
+	struct stat st;
+
+	if (stat(image, &st) != 0) {
+		sqk_error(image, "--offset needs the existing file: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sqk_error(image, "--offset needs a regular file");
+		return EXIT_FAIL;
+	}
+	if ((uint64_t)st.st_size < n) {
+		sqk_error(image, "holds %llu bytes, fewer than the offset %llu",
+			  (unsigned long long)st.st_size, (unsigned long long)n);
+		return EXIT_FAIL;
+	}
+	if ((uint64_t)st.st_size > n && !force) {
+		sqk_error(image, "has bytes after offset %llu (use --force to replace them)",
+			  (unsigned long long)n);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int copy_leading(const char *image, struct sqk_file *out, uint64_t n)
+{
+	struct sqk_file *in;
+	struct stat st;
+	uint8_t *buf;
+	uint64_t pos;
+	int err = 0;
+
+	errno = 0;
+	in = sqk_file_open(image, SQK_FILE_READ, &err);
+	if (!in)
+		return err;
+	buf = malloc(1u << 20);
+	if (!buf)
+		err = SQK_ERR_NOMEM;
+	if (!err && in->size(in) < n)
+		err = SQK_ERR_TRUNCATED; /* shrunk since it was checked */
+	for (pos = 0; !err && pos < n; pos += 1u << 20) {
+		size_t len = n - pos < (1u << 20) ? (size_t)(n - pos) : 1u << 20;
+
+		err = in->read_at(in, pos, buf, len);
+		if (!err)
+			err = out->write_at(out, pos, buf, len);
+	}
+	if (!err && fstat(sqk_file_fd(in), &st) == 0 &&
+	    fchmod(sqk_file_fd(out), st.st_mode & 07777) != 0)
+		err = SQK_ERR_IO;
+	free(buf);
+	sqk_file_destroy(in);
+	return err;
+}
+
+/*
+ * IMAGE "-": the image on stdout. A regular file open at its start (a
+ * redirect) is written in place, superblock last; anything else (a pipe, a
+ * terminal, a file open for appending) gets the image from a spool file, an
+ * unlinked temporary file in $TMPDIR (default /tmp), copied out in one pass
+ * once complete.
+ */
+static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spooled)
+{
+	const char *dir = getenv("TMPDIR");
+	int fl = fcntl(1, F_GETFL), fd;
+	char path[4096];
+	struct stat st;
+
+	if (fstat(1, &st) != 0) {
+		sqk_error("stdout", "%s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
+		     lseek(1, 0, SEEK_CUR) == 0 && ftruncate(1, 0) == 0);
+	if (*spooled) {
+		if (!dir || !*dir)
+			dir = "/tmp";
+		if (snprintf(path, sizeof(path), "%s/squashkit-XXXXXX", dir) >= (int)sizeof(path)) {
+			sqk_error(dir, "path too long");
+			return EXIT_FAIL;
+		}
+		fd = mkstemp(path);
+		if (fd < 0 || unlink(path) != 0 || fstat(fd, &st) != 0) {
+			sqk_error(dir, "cannot create a spool file: %s", strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return EXIT_FAIL;
+		}
+	} else {
+		fd = 1;
+	}
+	/* Never read the image being written. */
+	o->skip_dev[o->nskip] = st.st_dev;
+	o->skip_ino[o->nskip++] = st.st_ino;
+	*out = sqk_file_fdopen(fd, *spooled);
+	if (!*out) {
+		sqk_error_code("stdout", SQK_ERR_NOMEM);
+		if (*spooled)
+			close(fd);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The spooled image to stdout: 0, or -1 after saying why. */
+static int copy_out(struct sqk_file *spool)
+{
+	uint64_t size = spool->size(spool), pos;
+	uint8_t *buf = malloc(1u << 20);
+	int err = buf ? 0 : SQK_ERR_NOMEM;
+
+	for (pos = 0; !err && pos < size;) {
+		size_t len = size - pos < (1u << 20) ? (size_t)(size - pos) : 1u << 20, done = 0;
+
+		err = spool->read_at(spool, pos, buf, len);
+		while (!err && done < len) {
+			ssize_t n = write(1, buf + done, len - done);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				free(buf);
+				sqk_error("stdout", "%s", n < 0 ? strerror(errno) : "write error");
+				return -1;
+			}
+			done += (size_t)n;
+		}
+		pos += len;
+	}
+	free(buf);
+	if (err) {
+		sqk_error_code("stdout", err);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_mkimage(int argc, char **argv)
 {
 	struct args a;
 	struct sqk_mkfs *m = NULL;
 	struct sqk_mkfs_stats st;
 	struct sqk_outfile *of = NULL;
-	struct sqk_file *out;
+	struct sqk_file *out, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
 	const char *image, *epoch;
-	int rc, err = 0, nsrc, e, usage = 0;
+	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
 
 	memset(&a, 0, sizeof(a));
 	rc = sqk_mkimage_parse_args(argc, argv, &a);
@@ -223,10 +372,40 @@ int cmd_mkimage(int argc, char **argv)
 	a.o.excludes = (const char *const *)a.excludes.v;
 	a.o.nexcludes = a.excludes.n;
 
-	rc = open_output(image, a.force, &a.o, &of);
-	if (rc)
+	if (strcmp(image, "-") == 0 && (a.offset || a.stats || a.json)) {
+		rc = sqk_usage_error("IMAGE '-' (stdout) excludes %s", a.offset	 ? "--offset"
+								       : a.stats ? "--stats"
+										 : "--json");
 		goto done;
-	out = sqk_outfile_file(of);
+	}
+	if (a.offset) {
+		rc = check_leading(image, a.offset, a.force);
+		if (rc)
+			goto done;
+	}
+	if (strcmp(image, "-") == 0) {
+		/* A reader gone mid-way is an error to report, not a signal to die of. */
+		signal(SIGPIPE, SIG_IGN);
+		rc = open_stdout(&a.o, &stream, &spooled);
+		if (rc)
+			goto done;
+		out = stream;
+	} else {
+		rc = open_output(image, a.force || a.offset, &a.o, &of);
+		if (rc)
+			goto done;
+		out = sqk_outfile_file(of);
+	}
+	if (a.offset) {
+		err = copy_leading(image, out, a.offset);
+		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
+			err = SQK_ERR_NOMEM;
+		if (err) {
+			sqk_error_code(image, err);
+			rc = EXIT_FAIL;
+			goto done;
+		}
+	}
 	bar = sqk_progress_start(0, NULL, a.quiet);
 	if (bar) {
 		progress_polling = 1;
@@ -235,7 +414,7 @@ int cmd_mkimage(int argc, char **argv)
 		a.o.progress_ctx = bar;
 		a.o.warn_ctx = bar;
 	}
-	err = sqk_mkfs_create(&a.o, out, &m);
+	err = sqk_mkfs_create(&a.o, window ? window : out, &m);
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
@@ -253,6 +432,20 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_finish(m, &st);
 	if (err)
 		goto fail;
+	if (stream) {
+		if (spooled ? copy_out(stream) != 0 : out->sync(out) != 0) {
+			if (!spooled)
+				sqk_error("stdout", "%s", strerror(errno));
+			sqk_progress_finish(bar, 0);
+			bar = NULL;
+			rc = EXIT_FAIL;
+			goto done;
+		}
+		sqk_progress_finish(bar, 1);
+		bar = NULL;
+		rc = EXIT_OK;
+		goto done;
+	}
 	/* The bar completes once the image is in place; the commit's errno outlives it. */
 	err = sqk_outfile_commit(of);
 	of = NULL;
@@ -279,8 +472,10 @@ fail:
 		rc = EXIT_FAIL;
 	}
 done:
-	sqk_outfile_abort(of);
 	sqk_mkfs_destroy(m);
+	sqk_file_destroy(window);
+	sqk_file_destroy(stream);
+	sqk_outfile_abort(of);
 	sqk_mkimage_args_free(&a);
 	return rc;
 }

@@ -22,6 +22,7 @@ struct args {
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
 	int archive_mode, force, quiet, stats, json;
+	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
 	struct sqk_attropt attr;
 	/* Read whole while the options are, before anything is written. */
 	struct sqk_pseudo *pseudo;

@@ -20,6 +20,7 @@ static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
 	"Build a SquashFS 4.0 image from directories (merged into one root), archives\n"
 	"(--archive), a listing (--listing) or pseudo definitions (--pseudo).\n"
+	"IMAGE '-' writes the image to stdout (a pipe gets it from a spool file).\n"
 	"\n"
 	"Compression:\n"
 	"  -c, --compressor NAME    gzip, lzma, lzo, xz, lz4 or zstd (default zstd)\n"
@@ -76,6 +77,8 @@ static const char usage_text[] =
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
 	"  -f, --force              overwrite an existing IMAGE\n"
+	"      --offset N           write the image after the first N bytes of the\n"
+	"                           existing IMAGE, which are kept (K/M suffixes)\n"
 	"  -q, --quiet              no progress bar\n"
 	"      --stats              print a summary of sizes, counts and savings\n"
 	"      --json               print the summary as one JSON object on stdout\n"
@@ -101,6 +104,7 @@ enum {
 	OPT_PSEUDO_FILE,
 	OPT_STATS,
 	OPT_JSON,
+	OPT_OFFSET,
 };
 
 static const struct option long_opts[] = {
@@ -137,6 +141,7 @@ static const struct option long_opts[] = {
 	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
+	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -344,6 +349,10 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'f':
 			a->force = 1;
+			break;
+		case OPT_OFFSET:
+			if (sqk_parse_size(optarg, &a->offset) != 0)
+				return sqk_usage_error("invalid offset '%s'", optarg);
 			break;
 		case 'q':
 			a->quiet = 1;

@@ -17,7 +17,6 @@
 #include "fs.h"
 #include "image.h"
 #include "imageopt.h"
-#include "offset.h"
 #include "pool.h"
 #include "serve.h"
 
@@ -55,8 +54,7 @@ static const struct option longopts[] = {
 
 struct mount {
 	const char *image, *mountpoint, *stats_path;
-	int foreground, stats, json, percpu, cache_set, offset_auto;
-	uint64_t offset;
+	int foreground, stats, json, percpu, cache_set;
 	unsigned threads;
 	struct sqk_image_opts io;
 };
@@ -89,9 +87,8 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			m->threads = (unsigned)v;
 			break;
 		case OPT_OFFSET:
-			m->offset_auto = strcmp(optarg, "auto") == 0;
-			if (!m->offset_auto && sqk_parse_size(optarg, &m->offset) != 0)
-				return sqk_usage_error("invalid offset '%s'", optarg);
+			if (sqk_offset_option(optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
 			if (sqk_policy_parse(optarg, &m->io.policy) != 0)
@@ -132,62 +129,10 @@ static int parse_args(struct mount *m, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The image file, from where the image starts in it. */
-static struct sqk_file *open_file(struct mount *m)
-{
-	struct sqk_file *f, *w;
-	uint64_t at[2];
-	unsigned n;
-	int err = 0;
-
-	errno = 0;
-	f = sqk_file_open(m->image, SQK_FILE_READ, &err);
-	if (!f) {
-		sqk_error_code(m->image, err);
-		return NULL;
-	}
-	if (m->offset_auto) {
-		err = sqk_find_images(f, at, &n);
-		if (err) {
-			sqk_error_code(m->image, err);
-		} else if (n == 0) {
-			sqk_error(m->image, "no SquashFS image found");
-		} else if (n > 1) {
-			sqk_error(m->image,
-				  "%u SquashFS superblocks found (at %llu, %llu%s): "
-				  "choose one with --offset",
-				  n, (unsigned long long)at[0], (unsigned long long)at[1],
-				  n > 2 ? ", ..." : "");
-		} else {
-			m->offset = at[0];
-			sqk_error(m->image, "image found at offset %llu",
-				  (unsigned long long)at[0]);
-		}
-		if (err || n != 1) {
-			sqk_file_destroy(f);
-			return NULL;
-		}
-	}
-	if (m->offset == 0)
-		return f;
-	if (m->offset >= f->size(f)) {
-		sqk_error(m->image, "offset %llu is past the end of the file",
-			  (unsigned long long)m->offset);
-		sqk_file_destroy(f);
-		return NULL;
-	}
-	w = sqk_file_window(f, m->offset);
-	if (!w) {
-		sqk_error_code(m->image, SQK_ERR_NOMEM);
-		sqk_file_destroy(f);
-	}
-	return w;
-}
-
 static struct sqk_image *open_image(struct mount *m)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = open_file(m);
+	struct sqk_file *f = sqk_open_image_file(m->image);
 	int err;
 
 	if (!f)

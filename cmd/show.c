@@ -17,12 +17,13 @@
 #include "resolve.h"
 #include "show.h"
 
-/* Room for a command's own long options, the driver's three and the end. */
+/* Room for a command's own long options, the driver's four and the end. */
 #define MAX_LONGOPTS 16
 
 static const struct option common_opts[] = {
 	{"json", no_argument, NULL, SQK_SHOW_OPT_JSON},
 	{"stats", no_argument, NULL, SQK_SHOW_OPT_STATS},
+	{"offset", required_argument, NULL, SQK_SHOW_OPT_OFFSET},
 	{"help", no_argument, NULL, 'h'},
 };
 
@@ -32,7 +33,7 @@ static int build_options(const struct sqk_show_cmd *cmd, struct option *opts, ch
 	size_t n = 0, i;
 
 	for (i = 0; cmd->longopts && cmd->longopts[i].name; i++) {
-		if (n + 4 > MAX_LONGOPTS)
+		if (n + 5 > MAX_LONGOPTS)
 			return -1;
 		opts[n++] = cmd->longopts[i];
 	}
@@ -87,6 +88,10 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 			break;
 		case SQK_SHOW_OPT_STATS:
 			stats = 1;
+			break;
+		case SQK_SHOW_OPT_OFFSET:
+			if (sqk_offset_option(optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(cmd->usage, stdout);

@@ -4,7 +4,7 @@
 
 /*
  * The read-only inspector commands (inspect, ls, cat, stat) and what they
- * share. One driver parses the options they all take (--stats, --help,
+ * share. One driver parses the options they all take (--stats, --offset, --help,
  * --json where the command has JSON output), checks the operands (IMAGE,
  * then PATH...), opens the image, runs the command, flushes stdout, prints
  * the cache counters and gives the exit status. A command is its usage
@@ -23,7 +23,7 @@ struct sqk_inode;
 struct sqk_show;
 
 /* Option values the driver keeps for itself: a command's own stay below. */
-enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS };
+enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS, SQK_SHOW_OPT_OFFSET };
 
 struct sqk_show_cmd {
 	const char *usage;	       /* the --help text */

@@ -33,6 +33,9 @@ static const char usage_text[] =
 	"owner, mtime, links, size, block list, fragment, sparse bytes, xattrs,\n"
 	"symlink target, device numbers, directory listing position.\n\n"
 	"      --json        one JSON object\n"
+	"      --offset N|auto\n"
+	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                    auto looks for it and says where it found it\n"
 	"      --stats       print cache counters on stderr at the end\n"
 	"  -h, --help        show this help\n";
 

@@ -39,6 +39,8 @@ static const char usage_text[] =
 	"                            do not restore the attributes whose names match\n"
 	"      --no-owner            do not restore owners (never restored unless root)\n"
 	"  -j, --threads N           worker threads (default: online CPUs)\n"
+	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
+	"                            auto looks for it and says where it found it\n"
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=4,comp=16\n"
 	"      --stats               print cache and decompression counters at the end\n"
@@ -55,6 +57,7 @@ enum {
 	OPT_STATS,
 	OPT_JSON,
 	OPT_DESCRIBE,
+	OPT_OFFSET,
 };
 
 static const struct option longopts[] = {
@@ -68,6 +71,7 @@ static const struct option longopts[] = {
 	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
 	{"no-owner", no_argument, NULL, OPT_NO_OWNER},
 	{"threads", required_argument, NULL, 'j'},
+	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -386,8 +390,13 @@ static int run(struct unimage *u, int argc, char **argv)
 		case OPT_JSON:
 			u->json = 1;
 			break;
+		case OPT_OFFSET:
+			if (sqk_offset_option(optarg) != 0)
+				return EXIT_USAGE;
+			break;
 		case 'q':
 			u->quiet = 1;
+			sqk_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

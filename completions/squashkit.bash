@@ -19,36 +19,36 @@ _squashkit_options()
 		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
-			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort"
+			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset"
 		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
 			-q --quiet --stats --json -h --help"
 		;;
 	unimage)
-		_sqk_argopts="-d --dest -o --tar --format -j --threads --cache-policy --cache
+		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
 			--xattrs-include --xattrs-exclude"
 		_sqk_opts="$_sqk_argopts --describe -f --force --no-xattrs --no-owner --stats
 			--json -q --quiet -h --help"
 		;;
 	inspect | stat)
-		_sqk_argopts=""
-		_sqk_opts="--json --stats -h --help"
+		_sqk_argopts="--offset"
+		_sqk_opts="$_sqk_argopts --json --stats -h --help"
 		;;
 	ls)
-		_sqk_argopts=""
-		_sqk_opts="-l --long -R --recursive --json --stats -h --help"
+		_sqk_argopts="--offset"
+		_sqk_opts="$_sqk_argopts -l --long -R --recursive --json --stats -h --help"
 		;;
 	cat)
-		_sqk_argopts=""
-		_sqk_opts="--stats -h --help"
+		_sqk_argopts="--offset"
+		_sqk_opts="$_sqk_argopts --stats -h --help"
 		;;
 	fsck)
-		_sqk_argopts="-j --threads"
+		_sqk_argopts="-j --threads --offset"
 		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
 		;;
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
-			-d --duration -r --runs -f --format --plot --seed"
+			-d --duration -r --runs -f --format --plot --seed --offset"
 		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
 		;;
 	mount)
@@ -219,7 +219,8 @@ _squashkit_value()
 	unimage:--cache | bench:--cache | mount:--cache)
 		_squashkit_keys "meta frag data comp"
 		;;
-	mount:--offset)
+	unimage:--offset | inspect:--offset | ls:--offset | cat:--offset | stat:--offset | \
+	fsck:--offset | bench:--offset | mount:--offset)
 		_squashkit_words "auto"
 		;;
 	mount:--stats)

@@ -14,15 +14,17 @@ function __squashkit_argopts
             echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
-                --xattrs-include --xattrs-exclude --xattrs-add --sort
+                --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
         case unimage
-            echo -d --dest -o --tar --format -j --threads --cache-policy --cache \
+            echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
                 --xattrs-include --xattrs-exclude
+        case inspect ls cat stat
+            echo --offset
         case fsck
-            echo -j --threads
+            echo -j --threads --offset
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
-                -d --duration -r --runs -f --format --plot --seed
+                -d --duration -r --runs -f --format --plot --seed --offset
         case mount
             echo -j --threads --offset --cache-policy --cache --decomp
     end
@@ -158,6 +160,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d '
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l offset -x -d 'write after the first N bytes of the existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
@@ -210,7 +213,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'n
 # mount
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'threads serving requests'
-complete -c squashkit -n '__fish_seen_subcommand_from mount' -l offset -x -a auto -d 'where the image starts in the file'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench mount' -l offset -x -a auto -d 'where the image starts in the file'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache-policy -x -a 'herd exclusive keyed' -d 'wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l decomp -x -a 'single percpu' -d 'decompressor model'

@@ -13,6 +13,11 @@
 
 /* A read-only view of inner from base on; it owns inner. NULL without memory. */
 struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
+/*
+ * A read-write view of inner from base on, for writing an image after
+ * bytes kept in front of it; inner stays the caller's. NULL without memory.
+ */
+struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
 
 /*
  * Look through f for superblocks that pass every check against the bytes

@@ -11,6 +11,7 @@ struct window {
 	struct sqk_file base;
 	struct sqk_file *inner;
 	uint64_t start;
+	int owned; /* read-only and destroyed with the window; else writable, borrowed */
 };
 
 static int window_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
@@ -26,7 +27,13 @@ static int window_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t le
 
 static int window_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
 {
-	return SQK_ERR_ARG;
+	struct window *w = (struct window *)f;
+
+	if (w->owned)
+		return SQK_ERR_ARG;
+	if (off > UINT64_MAX - w->start)
+		return SQK_ERR_OVERFLOW;
+	return w->inner->write_at(w->inner, w->start + off, buf, len);
 }
 
 static uint64_t window_size(struct sqk_file *f)
@@ -39,18 +46,21 @@ static uint64_t window_size(struct sqk_file *f)
 
 static int window_sync(struct sqk_file *f)
 {
-	return 0;
+	struct window *w = (struct window *)f;
+
+	return w->owned ? 0 : w->inner->sync(w->inner);
 }
 
 static void window_destroy(struct sqk_file *f)
 {
 	struct window *w = (struct window *)f;
 
-	sqk_file_destroy(w->inner);
+	if (w->owned)
+		sqk_file_destroy(w->inner);
 	free(w);
 }
 
-struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base)
+static struct sqk_file *window_new(struct sqk_file *inner, uint64_t base, int owned)
 {
 	struct window *w = calloc(1, sizeof(*w));
 
@@ -63,7 +73,18 @@ struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base)
 	w->base.destroy = window_destroy;
 	w->inner = inner;
 	w->start = base;
+	w->owned = owned;
 	return &w->base;
+}
+
+struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base)
+{
+	return window_new(inner, base, 1);
+}
+
+struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base)
+{
+	return window_new(inner, base, 0);
 }
 
 #define CHUNK (1u << 20)
