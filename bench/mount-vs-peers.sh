@@ -4,7 +4,7 @@
 # with N parallel readers:
 #   walk    readdir every directory and lstat every entry
 #   read    read every file to its end
-#   random  random 4 KiB reads in two 32 MiB files
+#   random  random 4 KiB reads in two 16 MiB files
 # (bench/vfs-load.pl: one process per reader, forked once, so that no exec
 # per file drowns the file system's cost)
 # Each (workload, readers, mounter) gets a fresh mount with the image dropped
@@ -19,10 +19,11 @@
 # release, context switches of the daemon (its --stats).
 #
 #   bench/mount-vs-peers.sh [IMAGE]
-# Without IMAGE, a gzip image of /usr/include (without node and llvm) and two
-# 32 MiB files of shared libraries is built in $WORK. Needs root. Environment: RUNS (3), READERS
-# ("1 4 16 64"), MOUNTERS ("squashkit squashfuse kernel"), PARTS ("peers
-# herd"), WORKLOADS ("walk read random"), RANDOM_READS (8000 per pass), SK_OPTS (extra squashkit mount
+# Without IMAGE, a gzip image of /usr/include (without node and llvm) and
+# two 16 MiB files of shared libraries is built in $WORK. Needs root.
+# Environment: RUNS (3), READERS ("1 4 16 64"), MOUNTERS ("squashkit
+# squashfuse kernel"), PARTS ("peers herd"), WORKLOADS ("walk read
+# random"), RANDOM_READS (4000 per pass), SK_OPTS (more squashkit mount
 # options), WORK (/dev/shm/sqk-bench), SQUASHKIT.
 set -e
 : "${RUNS:=3}"
@@ -30,7 +31,7 @@ set -e
 : "${READERS:=1 4 16 64}"
 : "${MOUNTERS:=squashkit squashfuse kernel}"
 : "${PARTS:=peers herd}"
-: "${RANDOM_READS:=8000}"
+: "${RANDOM_READS:=4000}"
 : "${WORKLOADS:=walk read random}"
 : "${SK_OPTS:=}"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (kernel mounts, dropping the image from the page cache)" >&2; exit 1; }
@@ -52,7 +53,7 @@ if [ -z "$img" ]; then
 		# Shared libraries compress like real binaries do.
 		libs() {
 			find /usr/lib/x86_64-linux-gnu -maxdepth 1 -name '*.so*' -type f | sort "$@" |
-				xargs cat 2>/dev/null | head -c 32M
+				xargs cat 2>/dev/null | head -c 16M
 		}
 		libs >"$src/big/libs-1" || true
 		libs -r >"$src/big/libs-2" || true
@@ -79,9 +80,9 @@ mount -t squashfs -o loop,ro "$img" "$mnt"
 (cd "$mnt" && find . -type f -print0) >"$WORK/files.list"
 entries=$(cd "$mnt" && find . | wc -l)
 bytes=$(cd "$mnt" && find . -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-bigs=$(cd "$mnt" && find . -type f -size +16M | head -4 | tr '\n' ' ')
+bigs=$(cd "$mnt" && find . -type f -size +8M | head -4 | tr '\n' ' ')
 umount "$mnt"
-[ -n "$bigs" ] || { echo "the image has no file over 16 MiB for the random reads" >&2; exit 1; }
+[ -n "$bigs" ] || { echo "the image has no file over 8 MiB for the random reads" >&2; exit 1; }
 tck=$(getconf CLK_TCK)
 echo "image: $img ($(du -h "$img" | cut -f1)), $entries entries, $((bytes / 1048576)) MiB in files;" \
 	"random reads in:$bigs; runs: $RUNS; $(nproc) CPUs"

@@ -88,6 +88,8 @@ int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off,
 int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint64_t *node,
 			struct stat *st);
 void sqk_fs_closedir(struct sqk_fs_dir *d);
+/* The node's own directory handle, as sqk_fs_file_of() for files. */
+int sqk_fs_dir_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out);
 
 /* Regular files: the inode and its block positions, decoded once at open. */
 struct sqk_fs_file;

@@ -52,6 +52,21 @@ int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
 	return 0;
 }
 
+int sqk_fs_dir_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
+{
+	struct sqk_fs_dir *d;
+	int err;
+
+	*out = fs_node_dir(fs, node);
+	if (*out)
+		return 0;
+	err = sqk_fs_opendir(fs, node, &d);
+	if (err)
+		return err;
+	*out = fs_node_keep_dir(fs, node, d);
+	return *out ? 0 : SQK_ERR_NOENT;
+}
+
 void sqk_fs_closedir(struct sqk_fs_dir *d)
 {
 	if (!d)

@@ -23,6 +23,7 @@ struct fs_node {
 	struct sqk_inode ino;	  /* without its block list or target */
 	uint32_t xattr_size;	  /* bytes of its xattrs, which st_blocks counts */
 	struct sqk_fs_file *file; /* a regular file's blocks, once read through the node */
+	struct sqk_fs_dir *dir;	  /* a directory's listing, likewise */
 };
 
 struct fs_shard {
@@ -73,6 +74,9 @@ struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id);
  * either way (f is closed if not kept), NULL when the node is unknown.
  */
 struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f);
+/* The same for a directory's listing. */
+struct sqk_fs_dir *fs_node_dir(struct sqk_fs *fs, uint64_t id);
+struct sqk_fs_dir *fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d);
 
 /* Drop what a node does not keep: the block list and the symlink target. */
 void fs_strip(struct sqk_inode *ino);

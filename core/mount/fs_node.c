@@ -63,6 +63,7 @@ void fs_nodes_destroy(struct sqk_fs *fs)
 			for (; n; n = next) {
 				next = n->next;
 				sqk_fs_close(n->file);
+				sqk_fs_closedir(n->dir);
 				free(n);
 			}
 		}
@@ -225,8 +226,10 @@ void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
 		break;
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (n)
+	if (n) {
 		sqk_fs_close(n->file);
+		sqk_fs_closedir(n->dir);
+	}
 	free(n);
 }
 
@@ -260,6 +263,39 @@ struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk
 	pthread_mutex_unlock(&s->lock);
 	if (kept != f)
 		sqk_fs_close(f);
+	return kept;
+}
+
+struct sqk_fs_dir *fs_node_dir(struct sqk_fs *fs, uint64_t id)
+{
+	struct fs_shard *s = shard_of(fs, id);
+	struct sqk_fs_dir *d = NULL;
+	struct fs_node *n;
+
+	pthread_mutex_lock(&s->lock);
+	n = find(s, id);
+	if (n)
+		d = n->dir;
+	pthread_mutex_unlock(&s->lock);
+	return d;
+}
+
+struct sqk_fs_dir *fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d)
+{
+	struct fs_shard *s = shard_of(fs, id);
+	struct sqk_fs_dir *kept = NULL;
+	struct fs_node *n;
+
+	pthread_mutex_lock(&s->lock);
+	n = find(s, id);
+	if (n) {
+		if (!n->dir)
+			n->dir = d;
+		kept = n->dir;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (kept != d)
+		sqk_fs_closedir(d);
 	return kept;
 }
 

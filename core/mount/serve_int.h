@@ -44,8 +44,9 @@ struct sqk_serve {
 	char *mountpoint;
 	double timeout;
 	unsigned threads;
-	int done_fd; /* an eventfd: a worker has stopped */
-	int no_open; /* the kernel reads files without opening them here */
+	int done_fd;	/* an eventfd: a worker has stopped */
+	int no_open;	/* the kernel reads files without opening them here */
+	int no_opendir; /* and directories */
 	struct serve_store store;
 };
 

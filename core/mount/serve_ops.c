@@ -63,11 +63,14 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
 	/*
 	 * Opens cost the kernel two requests per file (open, release) and
-	 * tell us nothing: the file's blocks are kept with its node instead,
-	 * and the kernel then keeps the page cache across opens by itself.
+	 * tell us nothing: a file's blocks and a directory's listing are kept
+	 * with its node instead, and the kernel then keeps the page cache and
+	 * the listing across opens by itself.
 	 */
 	if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT)
 		((struct sqk_serve *)userdata)->no_open = 1;
+	if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)
+		((struct sqk_serve *)userdata)->no_opendir = 1;
 }
 
 static void entry_param(struct sqk_serve *s, struct fuse_entry_param *e, uint64_t node)
@@ -230,8 +233,13 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct sqk_fs_dir *d;
-	int err = sqk_fs_opendir(of(req)->fs, ino, &d);
+	int err;
 
+	if (of(req)->no_opendir) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
+	err = sqk_fs_opendir(of(req)->fs, ino, &d);
 	if (err) {
 		reply_err(req, err);
 		return;
@@ -256,8 +264,8 @@ static int is_dot(const struct sqk_fs_dirent *ent)
  * stays visible. A broken listing ends with its good entries, and the
  * next call, starting at the broken one, gets the error.
  */
-static void readdir_common(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi,
-			   int plus)
+static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			   struct fuse_file_info *fi, int plus)
 {
 	struct sqk_fs_dir *d = (struct sqk_fs_dir *)(uintptr_t)fi->fh;
 	struct sqk_serve *s = of(req);
@@ -267,6 +275,10 @@ static void readdir_common(fuse_req_t req, size_t size, off_t off, struct fuse_f
 	char *buf;
 	int r;
 
+	if (!d && (r = sqk_fs_dir_of(s->fs, ino, &d)) != 0) {
+		reply_err(req, r);
+		return;
+	}
 	buf = scratch_get(size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
@@ -311,17 +323,18 @@ static void readdir_common(fuse_req_t req, size_t size, off_t off, struct fuse_f
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	readdir_common(req, size, off, fi, 0);
+	readdir_common(req, ino, size, off, fi, 0);
 }
 
 static void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			   struct fuse_file_info *fi)
 {
-	readdir_common(req, size, off, fi, 1);
+	readdir_common(req, ino, size, off, fi, 1);
 }
 
 static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	/* NULL without an opendir: the node keeps its listing. */
 	sqk_fs_closedir((struct sqk_fs_dir *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }

@@ -281,6 +281,15 @@ static void check_fs(struct sqk_fs *fs)
 		   "and reads");
 		is_int(sqk_fs_file_of(fs, SQK_FS_ROOT, &f1), SQK_ERR_ARG, "a directory has none");
 	}
+	{
+		struct sqk_fs_dir *d1, *d2;
+
+		ok(sqk_fs_dir_of(fs, SQK_FS_ROOT, &d1) == 0 &&
+			   sqk_fs_dir_of(fs, SQK_FS_ROOT, &d2) == 0 && d1 == d2 &&
+			   sqk_fs_readdir(fs, d1, 2 + NFILES, &ent) == 1,
+		   "a directory node's listing is made once, kept and read");
+		is_int(sqk_fs_dir_of(fs, node, &d1), SQK_ERR_NOTDIR, "a file has none");
+	}
 
 	is_int(sqk_fs_readlink(fs, SQK_FS_ROOT, &target), SQK_ERR_ARG, "readlink of a directory");
 	sqk_fs_lookup(fs, SQK_FS_ROOT, "link", &node2, &st);
