@@ -189,6 +189,27 @@ static int open_output(struct unimage *u, const char *out, char **tmp)
 	return fd;
 }
 
+/*
+ * Put a finished output file in place (a temporary file renamed over path)
+ * or, after an error, remove it. Standard output (tmp NULL) is left alone.
+ */
+static int close_output(struct unimage *u, const char *path, int fd, char *tmp, int err)
+{
+	if (tmp) {
+		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0)) {
+			sqk_progress_clear(u->bar);
+			sqk_error(path, "%s", strerror(errno));
+			err = SQK_ERR_IO;
+		}
+		if (err) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
 static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
 	struct sqk_archive_sink *s;
@@ -213,19 +234,7 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 		sqk_error(u->tar, "%s", sqk_archive_sink_error(NULL));
 	}
 	sqk_archive_sink_destroy(s);
-	if (tmp) {
-		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->tar) != 0)) {
-			sqk_progress_clear(u->bar);
-			sqk_error(u->tar, "%s", strerror(errno));
-			err = SQK_ERR_IO;
-		}
-		if (err) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-	}
-	return err ? EXIT_FAIL : EXIT_OK;
+	return close_output(u, u->tar, fd, tmp, err);
 }
 
 static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
@@ -266,20 +275,7 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 		err = SQK_ERR_UNSUPPORTED;
 	}
 	sqk_describe_destroy(d);
-	if (tmp) {
-		if (!err &&
-		    (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, u->describe) != 0)) {
-			sqk_progress_clear(u->bar);
-			sqk_error(u->describe, "%s", strerror(errno));
-			err = SQK_ERR_IO;
-		}
-		if (err) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-	}
-	return err ? EXIT_FAIL : EXIT_OK;
+	return close_output(u, u->describe, fd, tmp, err);
 }
 
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
