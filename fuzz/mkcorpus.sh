@@ -7,7 +7,7 @@
 # works, and the crafted hostile images of tests/tools/craft when it is
 # built. Images are cut to bytes_used: the padding only slows the fuzzer.
 # OUT/corpus-options gets argument lists, one argument per line;
-# OUT/corpus-listing gets mkimage listings.
+# OUT/corpus-listing gets mkimage listings; OUT/corpus-mount is corpus-image.
 set -eu
 
 out=$1
@@ -99,3 +99,6 @@ l=$out/corpus-listing
 printf 'dir /a 0755 0 0\nfile /a/f 0644 1 2\nslink /a/l 0777 0 0 f\nlink /a/h /a/f\n' >"$l/basic"
 printf 'nod /dev 0600 0 0 c 1 3\npipe /p 0644 0 0\nsock /s 0644 0 0\ndir / 0755 0 0\n' >"$l/special"
 printf '# comment\n\ndir "/with space" 0700 5 5\nfile /x 4755 0 0 source\n' >"$l/quoted"
+
+# The mount target reads images too: the same seeds.
+ln -sfn corpus-image "$out/corpus-mount"
