@@ -14,9 +14,10 @@
 # on the shared machine hits every mounter alike.
 #
 # Then the herd through a real VFS: squashkit with the kernel's cache sizes
-# (8 metadata, 3 fragment, 1 data block) and one decompressor, --cache-policy
-# herd against keyed, cold, 16 and 64 readers: throughput, wakeups per
-# release, context switches of the daemon (its --stats).
+# (8 metadata, 3 fragment, 1 data block), one decompressor and a thread per
+# reader, --cache-policy herd against keyed, cold, 16 and 64 readers:
+# throughput, wakeups per release, context switches of the daemon (its
+# --stats).
 #
 #   bench/mount-vs-peers.sh [IMAGE]
 # Without IMAGE, a gzip image of /usr/include (without node and llvm) and
@@ -232,8 +233,10 @@ if echo "$PARTS" | grep -qw herd; then
 		for w in $WORKLOADS; do
 			for n in 16 64; do
 				for p in herd keyed; do
+					# A thread per reader, as every reader of a kernel mount
+					# is a thread in the kernel's cache.
 					mount_as squashkit --cache meta=8,frag=3,data=1 --decomp single \
-						--cache-policy $p --stats="$WORK/herd.json" --json
+						-j "$n" --cache-policy $p --stats="$WORK/herd.json" --json
 					set -- $(run_workload $w "$n")
 					unmount_as squashkit
 					f=$WORK/herd.json
@@ -269,7 +272,7 @@ if echo "$PARTS" | grep -qw herd; then
 			done
 		done
 	done
-	echo "(squashkit mount --cache meta=8,frag=3,data=1 --decomp single, cold; medians of $RUNS)"
+	echo "(squashkit mount --cache meta=8,frag=3,data=1 --decomp single -j N, cold; medians of $RUNS)"
 fi
 if [ -s "$WORK/daemon.err" ]; then
 	echo "daemons wrote to stderr:" >&2

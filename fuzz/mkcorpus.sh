@@ -7,7 +7,8 @@
 # works, and the crafted hostile images of tests/tools/craft when it is
 # built. Images are cut to bytes_used: the padding only slows the fuzzer.
 # OUT/corpus-options gets argument lists, one argument per line;
-# OUT/corpus-listing gets mkimage listings, OUT/corpus-pseudo pseudo files.
+# OUT/corpus-listing gets mkimage listings, OUT/corpus-pseudo pseudo files;
+# OUT/corpus-mount is corpus-image.
 set -eu
 
 out=$1
@@ -108,3 +109,6 @@ printf '/ d 755 0 0\ndev d 755 0 0\ndev/console c 600 0 0 5 1\ndev/sda b 660 0 6
 printf '/ D 100 755 0 0\n"a b" D 5 700 1 2\na\\ b/c\\"d S 6 777 0 0 x y\nt C 7 600 0 0 4095 1048575\nu I 8 600 0 0 f\nv F 9 644 root root printf \\\n  abc\n' >"$p/timed"
 printf '/ D 0 755 0 0\nf R 0 644 0 0 3 0\ng R 0 644 0 0 2 3\nh L f\n#\n# START OF DATA - DO NOT MODIFY\n#\nabcde' >"$p/data"
 printf 'x m 644 0 0\nx/y M 5 600 0 0\nh l /etc/hostname\n# comment\n\n  \t\nz l /dev/null\n' >"$p/modify"
+
+# The mount target reads images too: the same seeds.
+ln -sfn corpus-image "$out/corpus-mount"

@@ -46,7 +46,7 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 	fs->sb = sqk_image_super(img);
 	fs->exportable = sqk_image_lookup(img, SQK_TABLE_EXPORT)->count > 0;
 	fs->zeros = calloc(1, fs->sb->block_size);
-	err = fs->zeros ? fs_nodes_init(fs) : SQK_ERR_NOMEM;
+	err = fs->zeros ? sqk_fs_nodes_init(fs) : SQK_ERR_NOMEM;
 	if (!err)
 		err = sqk_inode_read(img, fs->sb->root_inode, &root);
 	if (err) {
@@ -59,9 +59,9 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 		return SQK_ERR_CORRUPT;
 	}
 	fs->root_number = root.number;
-	err = fs_xattr_size(fs, &root, &xsize);
+	err = sqk_fs_xattr_size(fs, &root, &xsize);
 	if (!err)
-		err = fs_node_add(fs, &root, xsize, 1);
+		err = sqk_fs_node_add(fs, &root, xsize, 1);
 	sqk_inode_free(&root);
 	if (err) {
 		sqk_fs_destroy(fs);
@@ -75,7 +75,7 @@ void sqk_fs_destroy(struct sqk_fs *fs)
 {
 	if (!fs)
 		return;
-	fs_nodes_destroy(fs);
+	sqk_fs_nodes_destroy(fs);
 	free(fs->zeros);
 	free(fs);
 }
@@ -85,7 +85,7 @@ struct sqk_image *sqk_fs_image(const struct sqk_fs *fs)
 	return fs->img;
 }
 
-int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size)
+int sqk_fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size)
 {
 	const struct sqk_lookup_table *t = sqk_image_lookup(fs->img, SQK_TABLE_XATTR);
 	uint8_t raw[SQFS_XATTR_ID_SIZE];
@@ -110,7 +110,7 @@ int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size
  * What the kernel's squashfs reports, field by field: st_blocks counts
  * the bytes stored (holes left out) and the xattrs, in 512-byte units.
  */
-void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st)
+void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st)
 {
 	unsigned basic = sqfs_basic_type(ino->type);
 
@@ -145,8 +145,8 @@ void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st)
 		st->st_blocks += (xsize - 1) / 512 + 1;
 }
 
-int fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
-		  struct sqk_inode *ino)
+int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
+		      struct sqk_inode *ino)
 {
 	int err = sqk_inode_read(fs->img, ref, ino);
 
@@ -188,21 +188,21 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 	int err;
 
 	/* Known already (a hard link, or a name looked up before): no inode read. */
-	err = fs_node_peek(fs, id, ent->ref, &ino, &xsize);
+	err = sqk_fs_node_peek(fs, id, ent->ref, &ino, &xsize);
 	if (err < 0)
 		return err;
 	if (err == 0) {
-		err = fs_read_inode(fs, ent->ref, ent->number, basic_of(ent->type), &ino);
+		err = sqk_fs_read_inode(fs, ent->ref, ent->number, basic_of(ent->type), &ino);
 		if (!err)
-			err = fs_xattr_size(fs, &ino, &xsize);
+			err = sqk_fs_xattr_size(fs, &ino, &xsize);
 		if (err) {
 			sqk_inode_free(&ino);
 			return err;
 		}
 	}
-	err = fs_node_add(fs, &ino, xsize, 1);
+	err = sqk_fs_node_add(fs, &ino, xsize, 1);
 	if (!err) {
-		fs_fill_stat(&ino, xsize, st);
+		sqk_fs_fill_stat(&ino, xsize, st);
 		*node = id;
 	}
 	sqk_inode_free(&ino);
@@ -225,7 +225,7 @@ int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t
 	struct sqk_dirent de;
 	int err;
 
-	err = fs_node_get(fs, parent, &dir, NULL);
+	err = sqk_fs_node_get(fs, parent, &dir, NULL);
 	if (err)
 		return err;
 	err = sqk_dir_lookup(fs->img, &dir, name, strlen(name), &de);
@@ -241,17 +241,17 @@ int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t
 
 void sqk_fs_forget(struct sqk_fs *fs, uint64_t node, uint64_t count)
 {
-	fs_node_forget(fs, node, count);
+	sqk_fs_node_forget(fs, node, count);
 }
 
 int sqk_fs_getattr(struct sqk_fs *fs, uint64_t node, struct stat *st)
 {
 	struct sqk_inode ino;
 	uint32_t xsize;
-	int err = fs_node_get(fs, node, &ino, &xsize);
+	int err = sqk_fs_node_get(fs, node, &ino, &xsize);
 
 	if (!err)
-		fs_fill_stat(&ino, xsize, st);
+		sqk_fs_fill_stat(&ino, xsize, st);
 	return err;
 }
 
@@ -261,12 +261,12 @@ int sqk_fs_readlink(struct sqk_fs *fs, uint64_t node, char **target)
 	int err;
 
 	*target = NULL;
-	err = fs_node_get(fs, node, &ino, NULL);
+	err = sqk_fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
 	if (sqfs_basic_type(ino.type) != SQFS_SYMLINK)
 		return SQK_ERR_ARG;
-	err = fs_read_inode(fs, ino.ref, ino.number, SQFS_SYMLINK, &ino);
+	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQFS_SYMLINK, &ino);
 	if (err)
 		return err;
 	*target = ino.target;
@@ -291,7 +291,7 @@ void sqk_fs_statfs(struct sqk_fs *fs, struct statvfs *st)
 static int xattrs_of(struct sqk_fs *fs, uint64_t node, struct sqk_xattr **list, uint32_t *count)
 {
 	struct sqk_inode ino;
-	int err = fs_node_get(fs, node, &ino, NULL);
+	int err = sqk_fs_node_get(fs, node, &ino, NULL);
 
 	if (err)
 		return err;

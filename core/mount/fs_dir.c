@@ -40,7 +40,7 @@ int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return SQK_ERR_NOMEM;
-	err = fs_node_get(fs, node, &d->ino, NULL);
+	err = sqk_fs_node_get(fs, node, &d->ino, NULL);
 	if (!err && sqfs_basic_type(d->ino.type) != SQFS_DIR)
 		err = SQK_ERR_NOTDIR;
 	if (err) {
@@ -57,13 +57,13 @@ int sqk_fs_dir_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
 	struct sqk_fs_dir *d;
 	int err;
 
-	*out = fs_node_dir(fs, node);
+	*out = sqk_fs_node_dir(fs, node);
 	if (*out)
 		return 0;
 	err = sqk_fs_opendir(fs, node, &d);
 	if (err)
 		return err;
-	*out = fs_node_keep_dir(fs, node, d);
+	*out = sqk_fs_node_keep_dir(fs, node, d);
 	return *out ? 0 : SQK_ERR_NOENT;
 }
 

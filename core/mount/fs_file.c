@@ -27,7 +27,7 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	int err;
 
 	*out = NULL;
-	err = fs_node_get(fs, node, &ino, NULL);
+	err = sqk_fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
 	if (sqfs_basic_type(ino.type) != SQFS_FILE)
@@ -35,7 +35,7 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return SQK_ERR_NOMEM;
-	err = fs_read_inode(fs, ino.ref, ino.number, SQFS_FILE, &f->ino);
+	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQFS_FILE, &f->ino);
 	if (err) {
 		free(f);
 		return err;
@@ -61,14 +61,14 @@ int sqk_fs_file_of(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	struct sqk_fs_file *f;
 	int err;
 
-	*out = fs_node_file(fs, node);
+	*out = sqk_fs_node_file(fs, node);
 	if (*out)
 		return 0;
 	/* Two threads may both read it; one copy is kept. */
 	err = sqk_fs_open(fs, node, &f);
 	if (err)
 		return err;
-	*out = fs_node_keep_file(fs, node, f);
+	*out = sqk_fs_node_keep_file(fs, node, f);
 	return *out ? 0 : SQK_ERR_NOENT;
 }
 

@@ -51,40 +51,40 @@ static inline uint64_t fs_swap(const struct sqk_fs *fs, uint64_t x)
 	return x;
 }
 
-int fs_nodes_init(struct sqk_fs *fs);
-void fs_nodes_destroy(struct sqk_fs *fs);
+int sqk_fs_nodes_init(struct sqk_fs *fs);
+void sqk_fs_nodes_destroy(struct sqk_fs *fs);
 /*
  * The inode of node id (a copy) and its xattr size (xsize may be NULL);
  * SQK_ERR_NOENT when the kernel cannot know it.
  */
-int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize);
+int sqk_fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize);
 /*
  * The node id for ino, counted count times. An id already known with
  * another inode reference is corruption: two inodes with one number.
  */
-int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count);
+int sqk_fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count);
 /* 1 and a copy of the node's inode if id is known at ref, 0 if not known. */
-int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
-		 uint32_t *xsize);
-void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);
+int sqk_fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
+		     uint32_t *xsize);
+void sqk_fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);
 /* The node's file, or NULL. */
-struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id);
+struct sqk_fs_file *sqk_fs_node_file(struct sqk_fs *fs, uint64_t id);
 /*
  * Give the node the file f unless it has one already: the node's file
  * either way (f is closed if not kept), NULL when the node is unknown.
  */
-struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f);
+struct sqk_fs_file *sqk_fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f);
 /* The same for a directory's listing. */
-struct sqk_fs_dir *fs_node_dir(struct sqk_fs *fs, uint64_t id);
-struct sqk_fs_dir *fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d);
+struct sqk_fs_dir *sqk_fs_node_dir(struct sqk_fs *fs, uint64_t id);
+struct sqk_fs_dir *sqk_fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d);
 
 /* Drop what a node does not keep: the block list and the symlink target. */
-void fs_strip(struct sqk_inode *ino);
+void sqk_fs_strip(struct sqk_inode *ino);
 /* Read the inode at ref and check it is the one a directory entry promised. */
-int fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
-		  struct sqk_inode *ino);
+int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
+		      struct sqk_inode *ino);
 /* The size the xattr id table gives ino's xattrs (0 without any). */
-int fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size);
-void fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st);
+int sqk_fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size);
+void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st);
 
 #endif

@@ -33,7 +33,7 @@ static struct fs_node *find(struct fs_shard *s, uint64_t id)
 	return NULL;
 }
 
-int fs_nodes_init(struct sqk_fs *fs)
+int sqk_fs_nodes_init(struct sqk_fs *fs)
 {
 	unsigned i;
 
@@ -49,7 +49,7 @@ int fs_nodes_init(struct sqk_fs *fs)
 	return 0;
 }
 
-void fs_nodes_destroy(struct sqk_fs *fs)
+void sqk_fs_nodes_destroy(struct sqk_fs *fs)
 {
 	unsigned i;
 	size_t b;
@@ -98,7 +98,7 @@ static void grow(struct fs_shard *s)
 	s->nbuckets = n;
 }
 
-void fs_strip(struct sqk_inode *ino)
+void sqk_fs_strip(struct sqk_inode *ino)
 {
 	sqk_inode_free(ino);
 	ino->nblocks = 0;
@@ -123,13 +123,13 @@ static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, ui
 	err = sqk_inode_read(fs->img, get_le64(raw), ino);
 	if (err)
 		return err;
-	fs_strip(ino);
+	sqk_fs_strip(ino);
 	if (ino->number != number)
 		return SQK_ERR_CORRUPT;
-	return xsize ? fs_xattr_size(fs, ino, xsize) : 0;
+	return xsize ? sqk_fs_xattr_size(fs, ino, xsize) : 0;
 }
 
-int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
+int sqk_fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct fs_node *n;
@@ -145,8 +145,8 @@ int fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t 
 	return n ? 0 : from_export(fs, id, ino, xsize);
 }
 
-int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
-		 uint32_t *xsize)
+int sqk_fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
+		     uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct fs_node *n;
@@ -163,7 +163,7 @@ int fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode 
 	return ret;
 }
 
-int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count)
+int sqk_fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count)
 {
 	uint64_t id = fs_swap(fs, ino->number);
 	struct fs_shard *s = shard_of(fs, id);
@@ -203,7 +203,7 @@ int fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, 
 	return err;
 }
 
-void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
+void sqk_fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct fs_node **pp, *n = NULL;
@@ -233,7 +233,7 @@ void fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
 	free(n);
 }
 
-struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id)
+struct sqk_fs_file *sqk_fs_node_file(struct sqk_fs *fs, uint64_t id)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_file *f = NULL;
@@ -247,7 +247,7 @@ struct sqk_fs_file *fs_node_file(struct sqk_fs *fs, uint64_t id)
 	return f;
 }
 
-struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f)
+struct sqk_fs_file *sqk_fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk_fs_file *f)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_file *kept = NULL;
@@ -266,7 +266,7 @@ struct sqk_fs_file *fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct sqk
 	return kept;
 }
 
-struct sqk_fs_dir *fs_node_dir(struct sqk_fs *fs, uint64_t id)
+struct sqk_fs_dir *sqk_fs_node_dir(struct sqk_fs *fs, uint64_t id)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_dir *d = NULL;
@@ -280,7 +280,7 @@ struct sqk_fs_dir *fs_node_dir(struct sqk_fs *fs, uint64_t id)
 	return d;
 }
 
-struct sqk_fs_dir *fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d)
+struct sqk_fs_dir *sqk_fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct sqk_fs_dir *d)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_dir *kept = NULL;

@@ -83,7 +83,7 @@ int sqk_serve_mount(struct sqk_fs *fs, const char *mountpoint, const struct sqk_
 	    fuse_opt_add_opt_escaped(&opts, name) == 0 && fuse_opt_add_arg(&args, "-o") == 0 &&
 	    fuse_opt_add_arg(&args, opts) == 0) {
 		err = SQK_ERR_IO;
-		s->se = fuse_session_new(&args, &serve_ops, sizeof(serve_ops), s);
+		s->se = fuse_session_new(&args, &sqk_serve_ops, sizeof(sqk_serve_ops), s);
 		if (s->se && fuse_session_mount(s->se, s->mountpoint) == 0)
 			err = 0;
 	}
@@ -120,7 +120,7 @@ static void worker(void *arg, unsigned index)
 		fuse_session_process_buf(s->se, &buf);
 	}
 	free(buf.mem);
-	serve_scratch_free();
+	sqk_serve_scratch_free();
 	fuse_session_exit(s->se);
 	if (write(s->done_fd, &one, sizeof(one)) < 0)
 		return;
@@ -156,7 +156,7 @@ int sqk_serve_run(struct sqk_serve *s)
 		return SQK_ERR_IO;
 	}
 	/* Without it small reads still work, one request per page. */
-	serve_store_start(&s->store, s->se, sqk_image_super(sqk_fs_image(s->fs))->block_size);
+	sqk_serve_store_start(&s->store, s->se, sqk_image_super(sqk_fs_image(s->fs))->block_size);
 	pool = sqk_pool_create(s->threads, s->threads);
 	for (i = 0; pool && i < s->threads && !err; i++)
 		err = sqk_pool_submit(pool, worker, s);
@@ -177,7 +177,7 @@ int sqk_serve_run(struct sqk_serve *s)
 			sqk_serve_unmount(s->mountpoint, 1);
 	}
 	sqk_pool_destroy(pool);
-	serve_store_stop(&s->store);
+	sqk_serve_store_stop(&s->store);
 	close(sfd);
 	return err;
 }

@@ -2,7 +2,7 @@
 #ifndef SQK_SERVE_INT_H
 #define SQK_SERVE_INT_H
 
-/* Shared by serve.c (session and workers), serve_ops.c and serve_store.c. */
+/* Shared by serve.c (session and workers), sqk_serve_ops.c and serve_store.c. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,10 +33,10 @@ struct serve_store {
 	uint64_t pushed, dropped;
 };
 
-int serve_store_start(struct serve_store *st, struct fuse_session *se, size_t block_size);
+int sqk_serve_store_start(struct serve_store *st, struct fuse_session *se, size_t block_size);
 /* Queue a copy of p's block for the page cache; dropped when the queue is full. */
-void serve_store_offer(struct serve_store *st, uint64_t ino, const struct sqk_fs_piece *p);
-void serve_store_stop(struct serve_store *st);
+void sqk_serve_store_offer(struct serve_store *st, uint64_t ino, const struct sqk_fs_piece *p);
+void sqk_serve_store_stop(struct serve_store *st);
 
 struct sqk_serve {
 	struct sqk_fs *fs;
@@ -50,9 +50,9 @@ struct sqk_serve {
 	struct serve_store store;
 };
 
-extern const struct fuse_lowlevel_ops serve_ops;
+extern const struct fuse_lowlevel_ops sqk_serve_ops;
 
 /* Free the calling worker's scratch buffer. */
-void serve_scratch_free(void);
+void sqk_serve_scratch_free(void);
 
 #endif

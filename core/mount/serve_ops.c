@@ -36,7 +36,7 @@ static char *scratch_get(size_t size)
 	return scratch;
 }
 
-void serve_scratch_free(void)
+void sqk_serve_scratch_free(void)
 {
 	free(scratch);
 	scratch = NULL;
@@ -204,7 +204,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_buf(req, (const char *)p.data, p.len);
 		/* A small read of a large block: the rest of it is likely wanted too. */
 		if (p.e && size * 2 <= p.block_len)
-			serve_store_offer(&s->store, ino, &p);
+			sqk_serve_store_offer(&s->store, ino, &p);
 		sqk_fs_piece_put(&p);
 		return;
 	}
@@ -388,7 +388,7 @@ static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	free(names);
 }
 
-const struct fuse_lowlevel_ops serve_ops = {
+const struct fuse_lowlevel_ops sqk_serve_ops = {
 	.init = op_init,
 	.lookup = op_lookup,
 	.forget = op_forget,

@@ -51,7 +51,7 @@ static void *store_main(void *arg)
 	return NULL;
 }
 
-int serve_store_start(struct serve_store *st, struct fuse_session *se, size_t block_size)
+int sqk_serve_store_start(struct serve_store *st, struct fuse_session *se, size_t block_size)
 {
 	unsigned i;
 
@@ -63,19 +63,19 @@ int serve_store_start(struct serve_store *st, struct fuse_session *se, size_t bl
 	for (i = 0; i < STORE_SLOTS; i++) {
 		st->slot[i].buf = malloc(block_size);
 		if (!st->slot[i].buf) {
-			serve_store_stop(st);
+			sqk_serve_store_stop(st);
 			return SQK_ERR_NOMEM;
 		}
 	}
 	if (pthread_create(&st->thread, NULL, store_main, st) != 0) {
-		serve_store_stop(st);
+		sqk_serve_store_stop(st);
 		return SQK_ERR_NOMEM;
 	}
 	st->running = 1;
 	return 0;
 }
 
-void serve_store_offer(struct serve_store *st, uint64_t ino, const struct sqk_fs_piece *p)
+void sqk_serve_store_offer(struct serve_store *st, uint64_t ino, const struct sqk_fs_piece *p)
 {
 	struct store_slot *slot;
 
@@ -97,7 +97,7 @@ void serve_store_offer(struct serve_store *st, uint64_t ino, const struct sqk_fs
 	pthread_mutex_unlock(&st->lock);
 }
 
-void serve_store_stop(struct serve_store *st)
+void sqk_serve_store_stop(struct serve_store *st)
 {
 	unsigned i;
 

@@ -262,6 +262,32 @@ expect_status 1 "--offset past the image's start is not an image" \
 	timeout 30 "$SQUASHKIT" mount -f --offset 4096 "$img" "$TMP/f"
 ok "$(! mountpoint -q "$TMP/f"; echo $?)" "nothing is mounted after a refusal"
 
+# --- as a user: fusermount3 mounts and unmounts for us ---
+
+if ! command -v setpriv >/dev/null 2>&1; then
+	skip "setpriv is not installed: no mount as a user"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -r /dev/fuse -a -w /dev/fuse; then
+	# libfuse opens the device before it falls back to fusermount3.
+	skip "/dev/fuse is closed to users here: no mount as a user"
+else
+	u=$TMP/user
+	mkdir -p "$u/m"
+	cp "$img" "$u/img"
+	chown -R 65534:65534 "$u"
+	chmod 711 "$TMP"
+	as_user() {
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	expect_success "a user mounts an image (through fusermount3)" \
+		timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SQUASHKIT" mount "$u/img" "$u/m"
+	at_exit "umount -l '$u/m' 2>/dev/null"
+	is "$(as_user cat "$u/m/one" 2>&1)" "x" "... and reads it"
+	expect_success "... and unmounts it" timeout 30 setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$SQUASHKIT" umount "$u/m"
+	ok "$(! mountpoint -q "$u/m"; echo $?)" "... and the mount point is free"
+fi
+
 # --- umount refuses what is not squashkit's ---
 
 expect_status 1 "umount refuses a kernel squashfs mount" "$SQUASHKIT" umount "$TMP/k"
