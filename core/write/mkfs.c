@@ -8,6 +8,7 @@
 #include "data_writer.h"
 #include "dir_writer.h"
 #include "error.h"
+#include "fmt_super.h"
 #include "format.h"
 #include "inode_writer.h"
 #include "le.h"
