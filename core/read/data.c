@@ -122,7 +122,7 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 	sqk_data_begin(&c, ino);
 	while (len > 0) {
 		uint32_t index = (uint32_t)(off / bs), in = (uint32_t)(off % bs), blen, n;
-		struct sqk_cache_entry *e;
+		struct sqk_cache_entry *e = NULL;
 		const uint8_t *src;
 
 		if (index < ino->nblocks) {
