@@ -23,14 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "cmd.h"
 #include "compressor.h"
 #include "error.h"
 #include "format.h"
 #include "image.h"
 #include "json.h"
-#include "le.h"
+#include "layout.h"
 #include "meta.h"
 #include "parse.h"
 #include "show.h"
@@ -55,9 +54,8 @@ static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragmen
 struct table {
 	int present;
 	uint64_t start, size;
-	uint64_t lookup;   /* the superblock's pointer (lookup tables) */
-	uint32_t nlookup;  /* metadata blocks the lookup list names */
-	uint64_t meta_end; /* metadata blocks run from start to here */
+	uint64_t lookup;  /* the superblock's pointer (lookup tables) */
+	uint32_t nlookup; /* metadata blocks the lookup list names */
 	uint64_t blocks, uncompressed, stored;
 };
 
@@ -73,120 +71,46 @@ struct inspect {
 	char err_path[4096 + 256 + 2];
 };
 
-/* Follow a chain of metadata blocks from t->start to t->meta_end. */
-static int walk_meta(struct inspect *in, struct table *t)
-{
-	uint64_t pos = t->start;
-
-	while (pos < t->meta_end) {
-		struct sqk_cache_entry *e;
-		int err = sqk_meta_block(in->img, pos, &e);
-
-		if (err)
-			return err;
-		t->blocks++;
-		t->uncompressed += e->length;
-		t->stored += e->next - pos;
-		pos = e->next;
-		sqk_cache_put(e);
-	}
-	return 0;
-}
-
 /*
- * Where table i ends: the first other table that starts at or after it
- * (bytes_used when none does). "At" matters: an empty directory table
- * starts where the next table does.
+ * Each table's extent, as the library's layout places it, and its metadata
+ * blocks. An export table counts only with the exportable flag: without it
+ * nothing reads the table.
  */
-static uint64_t table_end(const struct inspect *in, int i)
-{
-	uint64_t pos = in->t[i].start, end = in->sb->bytes_used;
-	int j;
-
-	for (j = 0; j < T_COUNT; j++)
-		if (j != i && in->t[j].present && in->t[j].start >= pos && in->t[j].start < end)
-			end = in->t[j].start;
-	return end;
-}
-
-/* A table behind a lookup list of nblocks positions (first one at first). */
-static void lookup_table(struct table *t, uint64_t ptr, uint32_t nblocks, uint64_t first,
-			 uint64_t extra)
-{
-	t->present = 1;
-	t->lookup = ptr;
-	t->nlookup = nblocks;
-	t->start = nblocks ? first : ptr;
-	t->meta_end = nblocks ? ptr : t->start;
-	t->size = ptr + extra + 8ull * nblocks - t->start;
-}
-
 static int find_tables(struct inspect *in)
 {
-	const struct sqfs_super *sb = in->sb;
-	const struct sqk_lookup_table *lt;
-	uint8_t raw[8];
-	uint32_t nid;
-	uint64_t kv;
+	static const int which[T_COUNT] = {SQK_TABLE_INODE,  SQK_TABLE_DIR, SQK_TABLE_FRAG,
+					   SQK_TABLE_EXPORT, SQK_TABLE_ID,  SQK_TABLE_XATTR};
+	const struct sqk_layout *l = sqk_image_layout(in->img);
 	int err, i;
 
-	in->t[T_INODE].present = in->t[T_DIR].present = 1;
-	in->t[T_INODE].start = sb->inode_table;
-	in->t[T_DIR].start = sb->dir_table;
-	if (sb->fragment_table != SQFS_INVALID_TABLE) {
-		lt = sqk_image_lookup(in->img, SQK_TABLE_FRAG);
-		lookup_table(&in->t[T_FRAG], sb->fragment_table, lt->count,
-			     lt->count ? lt->pos[0] : 0, 0);
-	}
-	lt = sqk_image_lookup(in->img, SQK_TABLE_EXPORT);
-	if ((sb->flags & SQFS_FLAG_EXPORTABLE) && sb->export_table != SQFS_INVALID_TABLE)
-		lookup_table(&in->t[T_EXPORT], sb->export_table, lt->count,
-			     lt->count ? lt->pos[0] : 0, 0);
-	/* The image does not keep the id table's list: read its first entry. */
-	nid = (uint32_t)(((uint64_t)sb->id_count * 4 + SQFS_META_SIZE - 1) / SQFS_META_SIZE);
-	memset(raw, 0, sizeof(raw));
-	err = nid ? sqk_image_pread(in->img, sb->id_table, raw, 8) : 0;
-	if (err)
-		return err;
-	lookup_table(&in->t[T_ID], sb->id_table, nid, get_le64(raw), 0);
-	if (sb->xattr_table != SQFS_INVALID_TABLE) {
-		lt = sqk_image_lookup(in->img, SQK_TABLE_XATTR);
-		sqk_image_xattr_info(in->img, &kv, &in->xattr_ids);
-		/* Key/value blocks, then id blocks, then a 16-byte header and the list. */
-		lookup_table(&in->t[T_XATTR], sb->xattr_table, lt->count, kv, 16);
-		in->t[T_XATTR].start = kv;
-		in->t[T_XATTR].meta_end = sb->xattr_table;
-		in->t[T_XATTR].size = sb->xattr_table + 16 + 8ull * lt->count - kv;
-	}
-	for (i = T_INODE; i <= T_DIR; i++) {
-		in->t[i].meta_end = table_end(in, i);
-		in->t[i].size = in->t[i].meta_end - in->t[i].start;
-	}
+	in->options_size = l->options_size;
+	in->data_start = l->data_start;
+	in->xattr_ids = (uint32_t)l->t[SQK_TABLE_XATTR].entries;
 	for (i = 0; i < T_COUNT; i++) {
-		if (!in->t[i].present)
+		const struct sqk_table *lt = &l->t[which[i]];
+		struct table *t = &in->t[i];
+		struct sqk_meta_count mc;
+
+		if (!lt->present)
 			continue;
-		err = walk_meta(in, &in->t[i]);
+		if (i == T_EXPORT && !(in->sb->flags & SQFS_FLAG_EXPORTABLE))
+			continue;
+		t->present = 1;
+		t->start = lt->start;
+		t->size = lt->end - lt->start;
+		if (which[i] >= SQK_TABLE_FRAG) {
+			t->lookup = lt->ptr;
+			t->nlookup = lt->nblocks;
+		}
+		err = sqk_meta_count(in->img, lt->start, lt->blocks_end, &mc);
 		if (err) {
 			snprintf(in->err_path, sizeof(in->err_path), "%s table", table_names[i]);
 			return err;
 		}
+		t->blocks = mc.blocks;
+		t->uncompressed = mc.uncompressed;
+		t->stored = mc.stored;
 	}
-	return 0;
-}
-
-static int read_options_size(struct inspect *in)
-{
-	uint8_t hdr[2];
-	int err;
-
-	in->data_start = SQFS_SUPER_SIZE;
-	if (!(in->sb->flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
-		return 0;
-	err = sqk_image_pread(in->img, SQFS_SUPER_SIZE, hdr, 2);
-	if (err)
-		return err;
-	in->options_size = 2 + (get_le16(hdr) & SQFS_META_SIZE_MASK);
-	in->data_start += in->options_size;
 	return 0;
 }
 
@@ -563,9 +487,7 @@ static int run(struct sqk_show *s)
 	in->img = s->img;
 	in->image = s->image;
 	in->sb = sqk_image_super(in->img);
-	err = read_options_size(in);
-	if (!err)
-		err = find_tables(in);
+	err = find_tables(in);
 	if (err) {
 		if (!in->err_path[0])
 			snprintf(in->err_path, sizeof(in->err_path), "superblock");

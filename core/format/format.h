@@ -121,14 +121,7 @@ struct sqfs_super {
 	uint64_t export_table;
 };
 
-void sqfs_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE]);
-void sqfs_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE]);
-
-/*
- * Check everything the superblock says about itself and about an image of
- * file_size bytes. Returns 0 or a negative sqk_err.
- */
-int sqfs_super_check(const struct sqfs_super *sb, uint64_t file_size);
+/* Its codec and rules are in fmt_super.h. */
 
 /*
  * The rules for a data block's size word and place, shared by the reader

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "cache.h"
 #include "error.h"
 #include "fsck_int.h"
@@ -39,14 +40,6 @@ struct fsck_dup {
 	uint32_t len;
 };
 
-static int fill(void *arg, struct sqk_cache_entry *e)
-{
-	struct sqk_image *img = arg;
-
-	return sqk_image_read_block(img, e->block, e->info, e->data,
-				    sqk_image_super(img)->block_size, &e->length);
-}
-
 static void run_chunk(void *arg, unsigned worker)
 {
 	struct chunk *c = arg;
@@ -60,7 +53,8 @@ static void run_chunk(void *arg, unsigned worker)
 		uint32_t got;
 		int err;
 
-		err = sqk_cache_get(cache, c->pos[i], c->word[i], fill, f->img, &e);
+		/* The length is checked here, to say what it is. */
+		err = sqk_block_data(sqk_image_blocks(f->img), cache, c->pos[i], c->word[i], 0, &e);
 		if (fsck_fatal(f, err))
 			break;
 		if (err) {

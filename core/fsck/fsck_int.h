@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "fmt_check.h"
 #include "fmt_dir.h"
 #include "format.h"
 #include "fsck.h"
@@ -283,6 +284,28 @@ void fsck_cur_close(struct fsck_cur *c);
 
 /* fsck_super.c */
 int fsck_super(struct sqk_fsck *f);
+/*
+ * The format's rules for the superblock, the options block, metadata
+ * headers and the lookup tables (fmt_check.h), broken ones recorded as
+ * problems of path under check, worded prefix + fsck_issue_text(); the
+ * check goes on. by_field: the superblock's and the layout's fields each
+ * name their table and check, and hard counts the rules after which
+ * nothing more can be checked.
+ */
+struct fsck_rules {
+	struct sqk_fmt_report r;
+	struct sqk_fsck *f;
+	uint32_t rec;
+	const char *path;
+	enum fsck_check check;
+	char prefix[96];
+	int by_field;
+	unsigned hard;
+};
+void fsck_rules_init(struct fsck_rules *x, struct sqk_fsck *f, uint32_t rec, const char *path,
+		     enum fsck_check check);
+/* A broken rule in words: "field why (value)". */
+void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len);
 /* Read from the image file: 0, SQK_ERR_CORRUPT for a short read, or an operational error. */
 int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len);
 

@@ -9,60 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "error.h"
 #include "fsck_int.h"
-#include "le.h"
+
+struct why {
+	char *buf;
+	size_t len;
+};
+
+/* The first broken rule becomes the reason given. */
+static int why_issue(void *ctx, const struct sqk_fmt_issue *i)
+{
+	struct why *w = ctx;
+
+	fsck_issue_text(i, w->buf, w->len);
+	return 1;
+}
 
 int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len, uint64_t *next,
 		   char *why, size_t whylen)
 {
-	uint64_t used = f->sb.bytes_used;
-	uint8_t hdr[2], raw[SQFS_META_SIZE];
-	size_t out = 0;
-	uint32_t size;
+	struct why w = {why, whylen};
+	struct sqk_fmt_report r = {why_issue, &w, 0};
 	int err;
 
-	if (pos > used || used - pos < 2) {
-		snprintf(why, whylen, "starts past the end of the image");
-		return SQK_ERR_CORRUPT;
-	}
-	err = fsck_read_raw(f, pos, hdr, 2);
+	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, pos, buf, len, next, &r);
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
-	if (err) {
-		snprintf(why, whylen, "cannot be read: %s", fsck_why(err));
-		return SQK_ERR_CORRUPT;
-	}
-	size = get_le16(hdr) & SQFS_META_SIZE_MASK;
-	if (size == 0 || size > SQFS_META_SIZE) {
-		snprintf(why, whylen, "has a header of %u bytes", size);
-		return SQK_ERR_CORRUPT;
-	}
-	if (pos + 2 + size > used) {
-		snprintf(why, whylen, "runs past the end of the image");
-		return SQK_ERR_CORRUPT;
-	}
-	if (get_le16(hdr) & SQFS_META_UNCOMPRESSED) {
-		err = fsck_read_raw(f, pos + 2, buf, size);
-		out = size;
-	} else {
-		err = fsck_read_raw(f, pos + 2, raw, size);
-		if (!err)
-			err = f->comp->decompress(f->comp, raw, size, buf, SQFS_META_SIZE, &out);
-	}
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
-		return err;
-	if (err) {
+	if (err && !r.count)
 		snprintf(why, whylen, "does not decompress: %s", fsck_why(err));
-		return SQK_ERR_CORRUPT;
-	}
-	if (out == 0) {
-		snprintf(why, whylen, "decompresses to nothing");
-		return SQK_ERR_CORRUPT;
-	}
-	*len = (uint32_t)out;
-	*next = pos + 2 + size;
-	return 0;
+	return err ? SQK_ERR_CORRUPT : 0;
 }
 
 static int ms_record(struct fsck_ms *ms, uint64_t rel)
@@ -95,7 +72,7 @@ static int ms_load(struct fsck_ms *ms)
 		ms->failed = 1;
 		if (fsck_fatal(ms->f, err))
 			return err;
-		fsck_err(ms->f, FSCK_NONE, ms->table, C_META, "metadata block at %llu %s",
+		fsck_err(ms->f, FSCK_NONE, ms->table, C_META, "metadata block at %llu: %s",
 			 (unsigned long long)ms->pos, why);
 		return err;
 	}

@@ -9,22 +9,25 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_table.h"
+#include "fmt_xattr.h"
 #include "fsck_int.h"
-#include "le.h"
 
 void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 		     void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry, void *arg),
 		     void *arg)
 {
-	uint64_t left = t->entries * t->entry_size, idx = 0;
+	uint64_t idx = 0;
 	/* The blocks end where the list starts; the xattr header sits between. */
 	uint64_t stop = t == &f->xids ? f->sb.xattr_table : t->list;
 	uint8_t buf[SQFS_META_SIZE];
+	struct fsck_rules x;
 	char why[128];
 	uint32_t i;
 
+	fsck_rules_init(&x, f, FSCK_NONE, t->name, C_META);
 	for (i = 0; i < t->nblocks && !fsck_stopped(f); i++) {
-		uint32_t want = left < SQFS_META_SIZE ? (uint32_t)left : SQFS_META_SIZE, len, k;
+		uint32_t want = sqk_fmt_table_block_bytes(t->entries, t->entry_size, i), len, k;
 		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
 		int err;
 
@@ -32,33 +35,23 @@ void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 		if (fsck_fatal(f, err))
 			return;
 		if (err) {
-			fsck_err(f, FSCK_NONE, t->name, C_META, "metadata block %u at %llu %s", i,
+			fsck_err(f, FSCK_NONE, t->name, C_META, "metadata block %u at %llu: %s", i,
 				 (unsigned long long)t->pos[i], why);
 			if (t == &f->ids)
 				t->ok = 0;
 		} else {
-			if (len != want) {
-				fsck_err(f, FSCK_NONE, t->name, C_META,
-					 "metadata block %u at %llu decompresses to %u bytes, not "
-					 "%u",
-					 i, (unsigned long long)t->pos[i], len, want);
-				if (len < want && t == &f->ids)
-					t->ok = 0;
-			}
-			if (next != expect)
-				fsck_err(f, FSCK_NONE, t->name, C_META,
-					 "metadata block %u at %llu ends at %llu, but the next %s "
-					 "at "
-					 "%llu",
-					 i, (unsigned long long)t->pos[i], (unsigned long long)next,
-					 i + 1 < t->nblocks ? "block starts" : "structure starts",
-					 (unsigned long long)expect);
+			snprintf(x.prefix, sizeof(x.prefix), "metadata block %u at %llu: ", i,
+				 (unsigned long long)t->pos[i]);
+			/* The reader refuses the ids when this rule breaks: they are read at open.
+			 */
+			if (sqk_fmt_table_block_check(len, want, next, expect, &x.r) &&
+			    t == &f->ids)
+				t->ok = 0;
 			for (k = 0; fn && k + t->entry_size <= (len < want ? len : want);
 			     k += t->entry_size)
 				fn(f, idx + k / t->entry_size, buf + k, arg);
 		}
 		idx += want / t->entry_size;
-		left -= want;
 	}
 }
 
@@ -77,6 +70,7 @@ struct frag_list {
 static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
 {
 	struct frag_list *l = arg;
+	struct sqk_fmt_frag e;
 
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 256;
@@ -97,10 +91,11 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 		l->word = word;
 		l->cap = cap;
 	}
+	sqk_fmt_frag_decode(&e, raw);
 	l->e[l->n].index = (uint32_t)idx;
 	l->e[l->n].len = 0;
-	l->start[l->n] = get_le64(raw);
-	l->word[l->n++] = get_le32(raw + 8);
+	l->start[l->n] = e.start;
+	l->word[l->n++] = e.size;
 }
 
 const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index)
@@ -133,23 +128,15 @@ void fsck_fragments(struct sqk_fsck *f)
 	f->frags = l.e;
 	f->nfrags = l.n;
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
-		uint64_t start = l.start[i];
-		uint32_t word = l.word[i], size = word & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
+		struct sqk_fmt_frag e = {l.start[i], l.word[i], 0};
+		uint32_t size = e.size & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
+		uint64_t start = e.start;
+		struct fsck_rules x;
 
-		if (size == 0 || size > f->sb.block_size ||
-		    (word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))) {
-			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
-				 "fragment %u has the bad size word 0x%08x", idx, word);
+		fsck_rules_init(&x, f, FSCK_NONE, T_FRAG, C_FRAGMENT);
+		snprintf(x.prefix, sizeof(x.prefix), "fragment %u: ", idx);
+		if (sqk_fmt_frag_check(&e, f->sb.block_size, f->data_start, end, &x.r))
 			continue;
-		}
-		if (!sqfs_block_in_area(start, size, f->data_start, end)) {
-			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
-				 "fragment %u at %llu (%u bytes) is outside the data area "
-				 "%llu..%llu",
-				 idx, (unsigned long long)start, size,
-				 (unsigned long long)f->data_start, (unsigned long long)end);
-			continue;
-		}
 		/* Fragment blocks share the data area with the data blocks. */
 		f->data_bytes += size;
 		if (f->data_bytes > end - f->data_start) {
@@ -160,7 +147,7 @@ void fsck_fragments(struct sqk_fsck *f)
 			f->data_overflow = 1;
 			break;
 		}
-		fsck_fragment_block(f, i, start, word);
+		fsck_fragment_block(f, i, start, e.size);
 	}
 	free(l.start);
 	free(l.word);
@@ -169,7 +156,7 @@ void fsck_fragments(struct sqk_fsck *f)
 /* Export: entry n-1 holds the reference of inode n. */
 static void export_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
 {
-	uint64_t ref = get_le64(raw);
+	uint64_t ref = sqk_fmt_export_decode(raw);
 	uint32_t number = (uint32_t)(idx + 1);
 	struct fsck_rec *r;
 	char a[64], b[64];
@@ -218,6 +205,7 @@ struct xid_list {
 static void xid_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
 {
 	struct xid_list *l = arg;
+	struct sqk_fmt_xattr_id e;
 
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 256;
@@ -230,8 +218,9 @@ static void xid_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void
 		l->e = p;
 		l->cap = cap;
 	}
-	l->e[l->n].ref = get_le64(raw);
-	l->e[l->n].count = get_le32(raw + 8);
+	sqk_fmt_xattr_id_decode(&e, raw);
+	l->e[l->n].ref = e.ref;
+	l->e[l->n].count = e.count;
 	l->e[l->n++].id = (uint32_t)idx;
 }
 
@@ -244,26 +233,29 @@ static int cmp_xid(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Linux caps a value at 64 KiB. */
-#define XATTR_VALUE_MAX 65536
+/* The format's rules for a pair, reported for xattr id id. */
+static void pair_rules(struct fsck_rules *x, struct sqk_fsck *f, uint32_t id, const char *name)
+{
+	fsck_rules_init(x, f, FSCK_NONE, T_XATTR, C_XATTR);
+	if (name)
+		snprintf(x->prefix, sizeof(x->prefix), "xattr id %u: %.40s: ", id, name);
+	else
+		snprintf(x->prefix, sizeof(x->prefix), "xattr id %u: a key: ", id);
+}
 
-/* A value: its length, then its bytes (skipped). 0, or -1 after reporting. */
+/* A value: its size, then its bytes (skipped). 0, or -1 after reporting. */
 static int xattr_value(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const char *name)
 {
-	uint8_t raw[4];
-	uint32_t len;
+	uint8_t raw[SQK_FMT_XATTR_VALUE_SIZE];
+	struct fsck_rules x;
 	int err;
 
-	err = rd->read(rd, raw, 4);
+	err = rd->read(rd, raw, sizeof(raw));
 	if (!err) {
-		len = get_le32(raw);
-		if (len > XATTR_VALUE_MAX) {
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-				 "xattr id %u: the value of %s has %u bytes (at most %u)", id, name,
-				 len, XATTR_VALUE_MAX);
+		pair_rules(&x, f, id, name);
+		if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 0, &x.r))
 			return -1;
-		}
-		err = rd->read(rd, NULL, len);
+		err = rd->read(rd, NULL, sqk_fmt_xattr_value_decode(raw));
 	}
 	if (err) {
 		if (!fsck_fatal(f, err))
@@ -275,75 +267,69 @@ static int xattr_value(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, cons
 	return 0;
 }
 
+/* Out of line: a reference to a value stored earlier in the area. 0, or -1. */
+static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const char *name,
+		     uint64_t kv_end)
+{
+	uint8_t raw[SQK_FMT_XATTR_VALUE_SIZE + SQK_FMT_XATTR_REF_SIZE];
+	struct fsck_rules x;
+	struct fsck_cur c;
+	uint64_t ref;
+	char r[64];
+	int err;
+
+	err = rd->read(rd, raw, sizeof(raw));
+	if (err) {
+		if (!fsck_fatal(f, err))
+			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				 "xattr id %u: a key runs past the key/value area", id);
+		return -1;
+	}
+	pair_rules(&x, f, id, name);
+	if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 1, &x.r))
+		return -1;
+	ref = sqk_fmt_xattr_ref_decode(raw + SQK_FMT_XATTR_VALUE_SIZE);
+	if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
+	    fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
+		fsck_cur_close(&c);
+		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			 "xattr id %u: the value of %s is at %s, outside the key/value area", id,
+			 name, fsck_ref_str(ref, r, sizeof(r)));
+		return 0;
+	}
+	xattr_value(f, &c.rd, id, name);
+	fsck_cur_close(&c);
+	return 0;
+}
+
 /* One pair. 0, or -1 when the rest of the set cannot be read. */
 static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint64_t kv_end)
 {
-	static const char *const prefixes[] = {"user.", "trusted.", "security."};
-	char name[300];
-	uint8_t raw[12];
-	unsigned type, len;
+	char name[16 + SQK_FMT_XATTR_NAME_MAX + 1];
+	uint8_t raw[SQK_FMT_XATTR_KEY_SIZE];
+	struct sqk_fmt_xattr_key k;
+	struct fsck_rules x;
 	size_t plen;
 	int err;
 
-	err = rd->read(rd, raw, 4);
+	err = rd->read(rd, raw, sizeof(raw));
 	if (err)
 		goto truncated;
-	type = get_le16(raw);
-	len = get_le16(raw + 2);
-	if ((type & SQFS_XATTR_PREFIX_MASK) > SQFS_XATTR_SECURITY ||
-	    (type & ~(SQFS_XATTR_PREFIX_MASK | SQFS_XATTR_OOL))) {
-		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-			 "xattr id %u: a key has the unknown type %u", id, type);
+	sqk_fmt_xattr_key_decode(&k, raw);
+	pair_rules(&x, f, id, NULL);
+	if (sqk_fmt_xattr_key_check(&k, &x.r))
 		return -1;
-	}
-	if (len == 0 || len > 255) {
-		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-			 "xattr id %u: a key name has %u bytes (1 to 255)", id, len);
-		return -1;
-	}
-	plen = strlen(prefixes[type & SQFS_XATTR_PREFIX_MASK]);
-	memcpy(name, prefixes[type & SQFS_XATTR_PREFIX_MASK], plen);
-	err = rd->read(rd, name + plen, len);
+	plen = strlen(sqk_fmt_xattr_prefix(&k));
+	memcpy(name, sqk_fmt_xattr_prefix(&k), plen);
+	err = rd->read(rd, name + plen, k.name_size);
 	if (err)
 		goto truncated;
-	name[plen + len] = '\0';
-	if (strlen(name) != plen + len) {
-		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR, "xattr id %u: a key name holds a NUL byte",
-			 id);
+	name[plen + k.name_size] = '\0';
+	if (sqk_fmt_xattr_name_check(name + plen, k.name_size, &x.r))
 		return -1;
-	}
-	if (!(type & SQFS_XATTR_OOL))
-		return xattr_value(f, rd, id, name);
-
-	/* Out of line: an 8-byte reference to a value stored earlier in the area. */
-	{
-		struct fsck_cur c;
-		uint64_t ref;
-		char r[64];
-
-		err = rd->read(rd, raw, 12);
-		if (err)
-			goto truncated;
-		ref = get_le64(raw + 4);
-		if (get_le32(raw) != 8) {
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-				 "xattr id %u: the out-of-line reference of %s has %u bytes, not 8",
-				 id, name, get_le32(raw));
-			return -1;
-		}
-		if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
-		    fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
-			fsck_cur_close(&c);
-			fsck_err(
-				f, FSCK_NONE, T_XATTR, C_XATTR,
-				"xattr id %u: the value of %s is at %s, outside the key/value area",
-				id, name, fsck_ref_str(ref, r, sizeof(r)));
-			return 0;
-		}
-		xattr_value(f, &c.rd, id, name);
-		fsck_cur_close(&c);
-		return 0;
-	}
+	if (sqk_fmt_xattr_ool(&k))
+		return xattr_ool(f, rd, id, name, kv_end);
+	return xattr_value(f, rd, id, name);
 truncated:
 	if (!fsck_fatal(f, err))
 		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
@@ -371,6 +357,8 @@ void fsck_xattrs(struct sqk_fsck *f)
 	fsck_ms_init(&ms, f, T_XATTR, f->xattr_kv, kv_end);
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct xid *x = &l.e[i];
+		struct sqk_fmt_xattr_id e = {0, 0, 0};
+		struct fsck_rules xr;
 		struct fsck_cur c;
 		struct fsck_rd *rd = &ms.rd;
 		uint32_t k;
@@ -379,10 +367,12 @@ void fsck_xattrs(struct sqk_fsck *f)
 
 		if (i && x->ref == l.e[i - 1].ref && x->count == l.e[i - 1].count)
 			continue; /* the same set again: checked already */
-		if (x->count == 0) {
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR, "xattr id %u has no pairs", x->id);
+		fsck_rules_init(&xr, f, FSCK_NONE, T_XATTR, C_XATTR);
+		snprintf(xr.prefix, sizeof(xr.prefix), "xattr id %u: ", x->id);
+		e.ref = x->ref;
+		e.count = x->count;
+		if (sqk_fmt_xattr_id_check(&e, kv_end - f->xattr_kv, &xr.r))
 			continue;
-		}
 		if (x->ref < prev_end) {
 			/* Sets never share bytes; reading them again could go on for ever. */
 			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,

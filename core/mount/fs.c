@@ -6,9 +6,9 @@
 
 #include "dir.h"
 #include "error.h"
+#include "fmt_table.h"
 #include "fs_int.h"
 #include "image.h"
-#include "le.h"
 #include "meta.h"
 #include "xattr.h"
 
@@ -44,7 +44,8 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 		return SQK_ERR_NOMEM;
 	fs->img = img;
 	fs->sb = sqk_image_super(img);
-	fs->exportable = sqk_image_lookup(img, SQK_TABLE_EXPORT)->count > 0;
+	fs->exportable = (fs->sb->flags & SQFS_FLAG_EXPORTABLE) &&
+			 sqk_image_table(img, SQK_TABLE_EXPORT)->nblocks > 0;
 	fs->zeros = calloc(1, fs->sb->block_size);
 	err = fs->zeros ? sqk_fs_nodes_init(fs) : SQK_ERR_NOMEM;
 	if (!err)
@@ -87,23 +88,23 @@ struct sqk_image *sqk_fs_image(const struct sqk_fs *fs)
 
 int sqk_fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *size)
 {
-	const struct sqk_lookup_table *t = sqk_image_lookup(fs->img, SQK_TABLE_XATTR);
-	uint8_t raw[SQFS_XATTR_ID_SIZE];
-	uint64_t kv;
-	uint32_t count;
+	uint64_t count = sqk_image_table(fs->img, SQK_TABLE_XATTR)->entries;
+	uint8_t raw[SQK_FMT_XATTR_ID_SIZE];
+	struct sqk_fmt_xattr_id id;
 	int err;
 
 	*size = 0;
-	sqk_image_xattr_info(fs->img, &kv, &count);
 	/* Without an xattr table an index means nothing, as for the kernel. */
 	if (ino->xattr == SQFS_INVALID_XATTR || count == 0)
 		return 0;
 	if (ino->xattr >= count)
 		return SQK_ERR_CORRUPT;
-	err = sqk_meta_table_entry(fs->img, t->pos, t->count, SQFS_XATTR_ID_SIZE, ino->xattr, raw);
-	if (!err)
-		*size = get_le32(raw + 12);
-	return err;
+	err = sqk_meta_table_entry(fs->img, SQK_TABLE_XATTR, ino->xattr, raw);
+	if (err)
+		return err;
+	sqk_fmt_xattr_id_decode(&id, raw);
+	*size = id.size;
+	return 0;
 }
 
 /*

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_table.h"
 #include "fs_int.h"
 #include "image.h"
-#include "le.h"
 #include "meta.h"
 
 static struct fs_shard *shard_of(struct sqk_fs *fs, uint64_t id)
@@ -110,17 +110,16 @@ void sqk_fs_strip(struct sqk_inode *ino)
  */
 static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
 {
-	const struct sqk_lookup_table *t = sqk_image_lookup(fs->img, SQK_TABLE_EXPORT);
 	uint64_t number = fs_swap(fs, id);
-	uint8_t raw[8];
+	uint8_t raw[SQK_FMT_EXPORT_SIZE];
 	int err;
 
-	if (!fs->exportable || !t->count || number == 0 || number > fs->sb->inode_count)
+	if (!fs->exportable || number == 0 || number > fs->sb->inode_count)
 		return SQK_ERR_NOENT;
-	err = sqk_meta_table_entry(fs->img, t->pos, t->count, 8, number - 1, raw);
+	err = sqk_meta_table_entry(fs->img, SQK_TABLE_EXPORT, number - 1, raw);
 	if (err)
 		return err;
-	err = sqk_inode_read(fs->img, get_le64(raw), ino);
+	err = sqk_inode_read(fs->img, sqk_fmt_export_decode(raw), ino);
 	if (err)
 		return err;
 	sqk_fs_strip(ino);

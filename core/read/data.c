@@ -1,33 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
 
+#include "block.h"
 #include "cache.h"
 #include "data.h"
 #include "error.h"
+#include "fmt_table.h"
 #include "format.h"
 #include "image.h"
 #include "inode.h"
-#include "le.h"
 #include "meta.h"
-
-struct block_fill {
-	struct sqk_image *img;
-	uint32_t expect; /* the block's length in the file; 0 = no check (fragments) */
-};
-
-static int fill_block(void *arg, struct sqk_cache_entry *e)
-{
-	struct block_fill *f = arg;
-	size_t cap = sqk_image_super(f->img)->block_size;
-	int err;
-
-	err = sqk_image_read_block(f->img, e->block, e->info, e->data, cap, &e->length);
-	if (err)
-		return err;
-	if (f->expect && e->length != f->expect)
-		return SQK_ERR_CORRUPT;
-	return 0;
-}
 
 void sqk_data_begin(struct sqk_data_cursor *c, const struct sqk_inode *ino)
 {
@@ -54,7 +36,6 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 {
 	const struct sqfs_super *sb = sqk_image_super(img);
 	const struct sqk_inode *ino = c->ino;
-	struct block_fill f = {img, 0};
 	uint32_t word, size;
 	uint64_t left, start, end;
 
@@ -65,7 +46,6 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	size = word & SQFS_BLOCK_SIZE_MASK;
 	left = ino->size - (uint64_t)c->index * sb->block_size;
 	*len = left < sb->block_size ? (uint32_t)left : sb->block_size;
-	f.expect = *len;
 	sqk_image_data_area(img, &start, &end);
 	if (sqfs_block_word_bad(word, sb->block_size, *len) ||
 	    !sqfs_block_in_area(c->position, size, start, end))
@@ -74,31 +54,27 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	c->position += size;
 	if (size == 0)
 		return 0;
-	return sqk_cache_get(sqk_image_cache(img, SQK_CACHE_DATA), c->position - size, word,
-			     fill_block, &f, e);
+	return sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_DATA),
+			      c->position - size, word, *len, e);
 }
 
 int sqk_fragment_entry(struct sqk_image *img, uint32_t index, uint64_t *start, uint32_t *size)
 {
-	const struct sqk_lookup_table *t = sqk_image_lookup(img, SQK_TABLE_FRAG);
-	const struct sqfs_super *sb = sqk_image_super(img);
-	uint8_t raw[SQFS_FRAG_ENTRY_SIZE];
+	uint8_t raw[SQK_FMT_FRAG_SIZE];
+	struct sqk_fmt_frag f;
 	uint64_t lo, hi;
 	int err;
 
-	if (index >= sb->fragment_count)
-		return SQK_ERR_CORRUPT;
-	err = sqk_meta_table_entry(img, t->pos, t->count, SQFS_FRAG_ENTRY_SIZE, index, raw);
+	err = sqk_meta_table_entry(img, SQK_TABLE_FRAG, index, raw);
 	if (err)
 		return err;
-	*start = get_le64(raw);
-	*size = get_le32(raw + 8);
+	sqk_fmt_frag_decode(&f, raw);
 	sqk_image_data_area(img, &lo, &hi);
-	/* A fragment block is never a hole; raw, it may hold any length. */
-	if ((*size & SQFS_BLOCK_SIZE_MASK) == 0 ||
-	    sqfs_block_word_bad(*size, sb->block_size, *size & SQFS_BLOCK_SIZE_MASK) ||
-	    !sqfs_block_in_area(*start, *size & SQFS_BLOCK_SIZE_MASK, lo, hi))
-		return SQK_ERR_CORRUPT;
+	err = sqk_fmt_frag_check(&f, sqk_image_super(img)->block_size, lo, hi, NULL);
+	if (err)
+		return err;
+	*start = f.start;
+	*size = f.size;
 	return 0;
 }
 
@@ -106,7 +82,6 @@ int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk
 		  const uint8_t **tail, uint32_t *len)
 {
 	const struct sqfs_super *sb = sqk_image_super(img);
-	struct block_fill f = {img, 0};
 	uint64_t start;
 	uint32_t size;
 	int err;
@@ -118,7 +93,8 @@ int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk
 	err = sqk_fragment_entry(img, ino->frag_index, &start, &size);
 	if (err)
 		return err;
-	err = sqk_cache_get(sqk_image_cache(img, SQK_CACHE_FRAG), start, size, fill_block, &f, e);
+	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAG), start,
+			     size, 0, e);
 	if (err)
 		return err;
 	if ((uint64_t)ino->frag_offset + *len > (*e)->length) {
@@ -146,7 +122,7 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 	sqk_data_begin(&c, ino);
 	while (len > 0) {
 		uint32_t index = (uint32_t)(off / bs), in = (uint32_t)(off % bs), blen, n;
-		struct sqk_cache_entry *e;
+		struct sqk_cache_entry *e = NULL;
 		const uint8_t *src;
 
 		if (index < ino->nblocks) {

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "fmt_super.h"
+#include "fmt_table.h"
 #include "image.h"
-#include "le.h"
-#include "meta.h"
-
-/* A decompressor instance and the scratch buffer its input is read into. */
-struct decomp {
-	struct sqk_compressor *comp;
-	uint8_t *scratch;
-};
 
 struct sqk_image {
 	struct sqk_file *file;
@@ -20,22 +13,10 @@ struct sqk_image {
 	const struct sqk_codec *codec;
 	struct sqk_comp_config comp;
 	struct sqk_cache *cache[SQK_CACHE_COUNT];
-	/* decompressors: a stack of free instances */
-	pthread_mutex_t dlock;
-	pthread_cond_t dfree;
-	struct decomp *decomp;
-	unsigned ndecomp, nfree;
-	struct decomp **free;
-	size_t scratch_size;
-	uint64_t decompressions;
-	/* tables read at open */
+	struct sqk_blocks *blocks;
+	/* read at open */
+	struct sqk_layout layout;
 	uint32_t *ids;
-	struct sqk_lookup_table table[SQK_TABLE_COUNT];
-	uint64_t xattr_kv, xattr_ids_start;
-	uint32_t xattr_count;
-	uint64_t data_start; /* after the superblock and the options block */
-	uint64_t ends[16];
-	unsigned nends;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o)
@@ -70,235 +51,89 @@ struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which)
 	return img->cache[which];
 }
 
-const struct sqk_lookup_table *sqk_image_lookup(const struct sqk_image *img, int which)
+struct sqk_blocks *sqk_image_blocks(const struct sqk_image *img)
 {
-	return &img->table[which];
+	return img->blocks;
 }
 
-void sqk_image_xattr_info(const struct sqk_image *img, uint64_t *kv_start, uint32_t *count)
+const struct sqk_layout *sqk_image_layout(const struct sqk_image *img)
 {
-	*kv_start = img->xattr_kv;
-	*count = img->xattr_count;
+	return &img->layout;
 }
 
-uint64_t sqk_image_decompressions(const struct sqk_image *img)
+const struct sqk_table *sqk_image_table(const struct sqk_image *img, int which)
 {
-	return __atomic_load_n(&img->decompressions, __ATOMIC_RELAXED);
-}
-
-int sqk_image_pread(struct sqk_image *img, uint64_t pos, void *buf, size_t len)
-{
-	if (pos > img->sb.bytes_used || len > img->sb.bytes_used - pos)
-		return SQK_ERR_CORRUPT;
-	return img->file->read_at(img->file, pos, buf, len);
+	return &img->layout.t[which];
 }
 
 uint64_t sqk_image_table_end(const struct sqk_image *img, uint64_t start)
 {
-	uint64_t end = img->sb.bytes_used;
-	unsigned i;
-
-	for (i = 0; i < img->nends; i++)
-		if (img->ends[i] > start && img->ends[i] < end)
-			end = img->ends[i];
-	return end;
+	return sqk_layout_meta_end(&img->layout, start);
 }
 
-static void add_end(struct sqk_image *img, uint64_t pos)
+void sqk_image_data_area(const struct sqk_image *img, uint64_t *start, uint64_t *end)
 {
-	if (pos != SQFS_INVALID_TABLE && img->nends < sizeof(img->ends) / sizeof(img->ends[0]))
-		img->ends[img->nends++] = pos;
+	*start = img->layout.data_start;
+	*end = img->sb.inode_table;
 }
 
-static struct decomp *decomp_get(struct sqk_image *img)
+uint64_t sqk_image_decompressions(const struct sqk_image *img)
 {
-	struct decomp *d;
-
-	pthread_mutex_lock(&img->dlock);
-	while (img->nfree == 0)
-		pthread_cond_wait(&img->dfree, &img->dlock);
-	d = img->free[--img->nfree];
-	pthread_mutex_unlock(&img->dlock);
-	return d;
+	return sqk_blocks_decompressions(img->blocks);
 }
 
-static void decomp_put(struct sqk_image *img, struct decomp *d)
+int sqk_image_pread(struct sqk_image *img, uint64_t pos, void *buf, size_t len)
 {
-	pthread_mutex_lock(&img->dlock);
-	img->free[img->nfree++] = d;
-	pthread_cond_signal(&img->dfree);
-	pthread_mutex_unlock(&img->dlock);
+	return sqk_blocks_pread(img->blocks, pos, buf, len);
 }
 
-/* The compressed-block cache's fill: the raw bytes, as the device holds them. */
-static int fill_raw(void *arg, struct sqk_cache_entry *e)
+int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id)
 {
-	struct sqk_image *img = arg;
-
-	e->length = e->info & SQFS_BLOCK_SIZE_MASK;
-	return sqk_image_pread(img, e->block, e->data, e->length);
-}
-
-int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word, uint8_t *dst,
-			 size_t cap, size_t *outlen)
-{
-	uint32_t size = size_word & SQFS_BLOCK_SIZE_MASK;
-	struct sqk_cache_entry *raw = NULL;
-	struct decomp *d;
-	int err = 0;
-
-	if (size == 0 || size_word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))
+	if (index >= img->sb.id_count)
 		return SQK_ERR_CORRUPT;
-	if (size_word & SQFS_BLOCK_UNCOMPRESSED) {
-		if (size > cap)
-			return SQK_ERR_CORRUPT;
-		err = sqk_image_pread(img, pos, dst, size);
-		*outlen = size;
-		return err;
-	}
-	if (size > img->scratch_size)
-		return SQK_ERR_CORRUPT;
-	/*
-	 * With a compressed-block cache, a block read again after its
-	 * decompressed copy was evicted costs a decompression but no read of
-	 * the device.
-	 */
-	if (img->cache[SQK_CACHE_COMP]) {
-		err = sqk_cache_get(img->cache[SQK_CACHE_COMP], pos, size, fill_raw, img, &raw);
-		if (err)
-			return err;
-	}
-	d = decomp_get(img);
-	if (!raw)
-		err = sqk_image_pread(img, pos, d->scratch, size);
-	if (!err)
-		err = d->comp->decompress(d->comp, raw ? raw->data : d->scratch, size, dst, cap,
-					  outlen);
-	decomp_put(img, d);
-	sqk_cache_put(raw);
-	if (!err)
-		__atomic_add_fetch(&img->decompressions, 1, __ATOMIC_RELAXED);
-	return err;
+	*id = img->ids[index];
+	return 0;
 }
 
-/* The options block: a metadata block right after the superblock. */
+/* The options block: what the codec is set up with, when the image says. */
 static int read_comp_options(struct sqk_image *img)
 {
-	uint8_t hdr[2], raw[SQFS_META_SIZE], out[SQFS_META_SIZE];
-	uint32_t size;
-	size_t len;
+	uint8_t out[SQFS_META_SIZE];
+	struct sqk_compressor *c;
+	uint64_t next;
+	uint32_t len;
 	int err;
 
 	img->codec->defaults(&img->comp, img->sb.block_size);
-	img->data_start = SQFS_SUPER_SIZE;
-	if (!(img->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
+	if (!img->layout.options_size)
 		return 0;
-	err = sqk_image_pread(img, SQFS_SUPER_SIZE, hdr, 2);
-	if (err)
-		return err;
-	size = get_le16(hdr) & SQFS_META_SIZE_MASK;
-	if (size == 0 || size > SQFS_META_SIZE)
-		return SQK_ERR_CORRUPT;
-	err = sqk_image_pread(img, SQFS_SUPER_SIZE + 2, raw, size);
-	if (err)
-		return err;
-	img->data_start = SQFS_SUPER_SIZE + 2 + size;
-	if (get_le16(hdr) & SQFS_META_UNCOMPRESSED) {
-		memcpy(out, raw, size);
-		len = size;
-	} else {
-		struct sqk_compressor *c = img->codec->create(&img->comp);
-
-		if (!c)
-			return SQK_ERR_NOMEM;
-		err = c->decompress(c, raw, size, out, sizeof(out), &len);
-		c->destroy(c);
-		if (err)
-			return err;
-	}
-	return img->codec->read_options(&img->comp, out, len);
-}
-
-/* Read a lookup list of nblocks u64 positions at start; each must lie in [lo, start). */
-static int read_lookup(struct sqk_image *img, uint64_t start, uint64_t entries,
-		       uint32_t entry_size, struct sqk_lookup_table *t)
-{
-	uint64_t nblocks = (entries * entry_size + SQFS_META_SIZE - 1) / SQFS_META_SIZE;
-	uint8_t *raw;
-	uint32_t i;
-	int err;
-
-	if (nblocks == 0)
-		return 0;
-	if (start == SQFS_INVALID_TABLE || nblocks * 8 > img->sb.bytes_used - start)
-		return SQK_ERR_CORRUPT;
-	raw = malloc(nblocks * 8);
-	t->pos = malloc(nblocks * sizeof(*t->pos));
-	if (!raw || !t->pos) {
-		free(raw);
-		free(t->pos);
-		t->pos = NULL;
+	/* Read with the codec's defaults: the options say how to read the rest. */
+	c = img->codec->create(&img->comp);
+	if (!c)
 		return SQK_ERR_NOMEM;
-	}
-	err = sqk_image_pread(img, start, raw, nblocks * 8);
-	for (i = 0; !err && i < nblocks; i++) {
-		t->pos[i] = get_le64(raw + 8 * i);
-		if (t->pos[i] < SQFS_SUPER_SIZE || t->pos[i] >= start)
-			err = SQK_ERR_CORRUPT;
-	}
-	free(raw);
-	/* The caller's table stays empty: read_ids keeps its table on the stack. */
-	if (err) {
-		free(t->pos);
-		t->pos = NULL;
+	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQFS_SUPER_SIZE, out, &len,
+				  &next, NULL);
+	c->destroy(c);
+	if (err)
 		return err;
-	}
-	t->count = (uint32_t)nblocks;
-	add_end(img, t->pos[0]);
-	return 0;
+	return img->codec->read_options(&img->comp, out, len);
 }
 
 static int read_ids(struct sqk_image *img)
 {
-	struct sqk_lookup_table t = {NULL, 0};
+	const struct sqk_table *t = &img->layout.t[SQK_TABLE_ID];
+	uint8_t raw[SQK_FMT_ID_SIZE];
 	uint32_t i;
-	int err;
+	int err = 0;
 
-	err = read_lookup(img, img->sb.id_table, img->sb.id_count, 4, &t);
-	if (err)
-		return err;
 	img->ids = malloc(img->sb.id_count * sizeof(*img->ids));
-	if (!img->ids) {
-		free(t.pos);
+	if (!img->ids)
 		return SQK_ERR_NOMEM;
-	}
 	for (i = 0; i < img->sb.id_count && !err; i++) {
-		uint8_t raw[4];
-
-		err = sqk_meta_table_entry(img, t.pos, t.count, 4, i, raw);
-		img->ids[i] = get_le32(raw);
+		err = sqk_table_entry(img->blocks, img->cache[SQK_CACHE_META], t, i, raw);
+		img->ids[i] = sqk_fmt_id_decode(raw);
 	}
-	free(t.pos);
 	return err;
-}
-
-static int read_xattr_header(struct sqk_image *img)
-{
-	uint8_t raw[16];
-	int err;
-
-	if (img->sb.xattr_table == SQFS_INVALID_TABLE)
-		return 0;
-	err = sqk_image_pread(img, img->sb.xattr_table, raw, 16);
-	if (err)
-		return err;
-	img->xattr_kv = get_le64(raw);
-	img->xattr_count = get_le32(raw + 8);
-	if (img->xattr_kv < SQFS_SUPER_SIZE || img->xattr_kv >= img->sb.xattr_table)
-		return SQK_ERR_CORRUPT;
-	add_end(img, img->xattr_kv);
-	return read_lookup(img, img->sb.xattr_table + 16, img->xattr_count, SQFS_XATTR_ID_SIZE,
-			   &img->table[SQK_TABLE_XATTR]);
 }
 
 static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
@@ -313,8 +148,8 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		if (i == SQK_CACHE_COMP && n[i] == 0)
 			continue;
-		img->cache[i] = sqk_cache_create(names[i], n[i] ? n[i] : 1, size[i], o->policy,
-						 o->lookup);
+		img->cache[i] =
+			sqk_cache_create(names[i], n[i] ? n[i] : 1, size[i], o->policy, o->lookup);
 		if (!img->cache[i])
 			return SQK_ERR_NOMEM;
 		sqk_cache_set_stall_timeout(img->cache[i], o->stall_ms);
@@ -322,33 +157,34 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	return 0;
 }
 
-static int make_decompressors(struct sqk_image *img, unsigned n)
+/* The superblock; a short file is truncated only if it starts like an image. */
+static int read_super(struct sqk_image *img)
 {
-	unsigned i;
+	struct sqk_file *file = img->file;
+	uint8_t raw[SQFS_SUPER_SIZE];
+	int err;
 
-	if (n == 0)
-		n = 1;
-	img->scratch_size = img->sb.block_size > SQFS_META_SIZE ? img->sb.block_size : SQFS_META_SIZE;
-	img->decomp = calloc(n, sizeof(*img->decomp));
-	img->free = calloc(n, sizeof(*img->free));
-	if (!img->decomp || !img->free)
-		return SQK_ERR_NOMEM;
-	for (i = 0; i < n; i++) {
-		img->decomp[i].comp = img->codec->create(&img->comp);
-		img->decomp[i].scratch = malloc(img->scratch_size);
-		img->ndecomp++;
-		if (!img->decomp[i].comp || !img->decomp[i].scratch)
-			return SQK_ERR_NOMEM;
-		img->free[img->nfree++] = &img->decomp[i];
+	err = file->read_at(file, 0, raw, sizeof(raw));
+	if (err == SQK_ERR_TRUNCATED) {
+		struct sqfs_super sb;
+
+		err = SQK_ERR_MAGIC;
+		memset(raw + 4, 0, sizeof(raw) - 4);
+		if (file->size(file) >= 4 && file->read_at(file, 0, raw, 4) == 0) {
+			sqfs_super_decode(&sb, raw);
+			if (sb.magic == SQFS_MAGIC)
+				err = SQK_ERR_TRUNCATED;
+		}
 	}
-	return 0;
+	if (err)
+		return err;
+	sqfs_super_decode(&img->sb, raw);
+	return sqk_fmt_super_check(&img->sb, file->size(file), NULL);
 }
 
-int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
-		   struct sqk_image **out)
+int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, struct sqk_image **out)
 {
 	struct sqk_image_opts defaults;
-	uint8_t raw[SQFS_SUPER_SIZE];
 	struct sqk_image *img;
 	int err;
 
@@ -363,21 +199,7 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		return SQK_ERR_NOMEM;
 	}
 	img->file = file;
-	pthread_mutex_init(&img->dlock, NULL);
-	pthread_cond_init(&img->dfree, NULL);
-
-	err = file->read_at(file, 0, raw, sizeof(raw));
-	if (err == SQK_ERR_TRUNCATED) {
-		/* A short file is truncated only if it starts like an image. */
-		err = SQK_ERR_MAGIC;
-		if (file->size(file) >= 4 && file->read_at(file, 0, raw, 4) == 0 &&
-		    get_le32(raw) == SQFS_MAGIC)
-			err = SQK_ERR_TRUNCATED;
-	}
-	if (err)
-		goto fail;
-	sqfs_super_decode(&img->sb, raw);
-	err = sqfs_super_check(&img->sb, file->size(file));
+	err = read_super(img);
 	if (err)
 		goto fail;
 	img->codec = sqk_codec_by_id(img->sb.compressor);
@@ -385,27 +207,15 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		err = SQK_ERR_UNSUPPORTED;
 		goto fail;
 	}
-	add_end(img, img->sb.inode_table);
-	add_end(img, img->sb.dir_table);
-	add_end(img, img->sb.fragment_table);
-	add_end(img, img->sb.export_table);
-	add_end(img, img->sb.id_table);
-	add_end(img, img->sb.xattr_table);
-
-	err = read_comp_options(img);
+	err = sqk_layout_read(&img->layout, file, &img->sb, NULL);
 	if (!err)
-		err = make_decompressors(img, opts->decompressors);
+		err = read_comp_options(img);
 	if (!err)
 		err = make_caches(img, opts);
 	if (!err)
-		err = read_lookup(img, img->sb.fragment_table, img->sb.fragment_count,
-				  SQFS_FRAG_ENTRY_SIZE, &img->table[SQK_TABLE_FRAG]);
-	if (!err && (img->sb.flags & SQFS_FLAG_EXPORTABLE) &&
-	    img->sb.export_table != SQFS_INVALID_TABLE)
-		err = read_lookup(img, img->sb.export_table, img->sb.inode_count, 8,
-				  &img->table[SQK_TABLE_EXPORT]);
-	if (!err)
-		err = read_xattr_header(img);
+		err = sqk_blocks_create(file, img->sb.bytes_used, img->sb.block_size, img->codec,
+					&img->comp, opts->decompressors, img->cache[SQK_CACHE_COMP],
+					&img->blocks);
 	if (!err)
 		err = read_ids(img);
 	if (err)
@@ -425,32 +235,9 @@ void sqk_image_close(struct sqk_image *img)
 		return;
 	for (i = 0; i < SQK_CACHE_COUNT; i++)
 		sqk_cache_destroy(img->cache[i]);
-	for (i = 0; i < img->ndecomp; i++) {
-		if (img->decomp[i].comp)
-			img->decomp[i].comp->destroy(img->decomp[i].comp);
-		free(img->decomp[i].scratch);
-	}
-	for (i = 0; i < SQK_TABLE_COUNT; i++)
-		free(img->table[i].pos);
-	free(img->decomp);
-	free(img->free);
+	sqk_blocks_destroy(img->blocks);
+	sqk_layout_free(&img->layout);
 	free(img->ids);
-	pthread_mutex_destroy(&img->dlock);
-	pthread_cond_destroy(&img->dfree);
 	sqk_file_destroy(img->file);
 	free(img);
-}
-
-int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id)
-{
-	if (index >= img->sb.id_count)
-		return SQK_ERR_CORRUPT;
-	*id = img->ids[index];
-	return 0;
-}
-
-void sqk_image_data_area(const struct sqk_image *img, uint64_t *start, uint64_t *end)
-{
-	*start = img->data_start;
-	*end = img->sb.inode_table;
 }

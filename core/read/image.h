@@ -3,25 +3,27 @@
 #define SQK_IMAGE_H
 
 /*
- * An open image: the superblock, the compressor, the three block caches
- * and the small tables read at open (ids, table lookup lists). Everything
- * else is read on demand through the caches. Safe to use from several
- * threads at once after open.
+ * An open image: the superblock, the compressor, the three block caches,
+ * the block layer under them, and what is read at open (where each table
+ * lies with the lookup lists, the ids). Everything else is read on demand
+ * through the caches. Safe to use from several threads at once after open.
  */
 #include <stdint.h>
 
+#include "block.h"
 #include "cache.h"
 #include "compressor.h"
 #include "file.h"
 #include "format.h"
+#include "layout.h"
 
 struct sqk_image_opts {
 	enum sqk_wait_policy policy;
 	enum sqk_lookup lookup;
-	unsigned meta_entries; /* kernel: 8 */
-	unsigned frag_entries; /* kernel: 3 */
-	unsigned data_entries; /* kernel: 1 */
-	unsigned comp_entries; /* compressed blocks kept in front of the file; 0 = none */
+	unsigned meta_entries;	/* kernel: 8 */
+	unsigned frag_entries;	/* kernel: 3 */
+	unsigned data_entries;	/* kernel: 1 */
+	unsigned comp_entries;	/* compressed blocks kept in front of the file; 0 = none */
 	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
 	unsigned stall_ms;
 };
@@ -41,8 +43,13 @@ struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
 /* The compressed-block cache is optional: sqk_image_cache() gives NULL without it. */
 enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COMP, SQK_CACHE_COUNT };
+struct sqk_blocks *sqk_image_blocks(const struct sqk_image *img);
 
-/* Where a table ends: the next table's start, or bytes_used. */
+/* Where each table lies (see layout.h); every table in it is usable. */
+const struct sqk_layout *sqk_image_layout(const struct sqk_image *img);
+const struct sqk_table *sqk_image_table(const struct sqk_image *img, int which);
+
+/* Where the metadata of the table starting at start ends (sqk_layout_meta_end()). */
 uint64_t sqk_image_table_end(const struct sqk_image *img, uint64_t start);
 
 /* The data area: from the end of the options block to the inode table. */
@@ -56,24 +63,5 @@ int sqk_image_pread(struct sqk_image *img, uint64_t pos, void *buf, size_t len);
 
 /* Decompressed blocks counted by the image (every fill, every cache). */
 uint64_t sqk_image_decompressions(const struct sqk_image *img);
-
-/*
- * Read compressed bytes at pos and decompress them into dst (cap bytes).
- * size_word is a data block size word (bit 24 = stored raw). Used by the
- * fills of every cache.
- */
-int sqk_image_read_block(struct sqk_image *img, uint64_t pos, uint32_t size_word, uint8_t *dst,
-			 size_t cap, size_t *outlen);
-
-/* Lookup-table positions read at open (fragment, export, xattr ids). */
-struct sqk_lookup_table {
-	uint64_t *pos;
-	uint32_t count; /* metadata blocks */
-};
-const struct sqk_lookup_table *sqk_image_lookup(const struct sqk_image *img, int which);
-enum { SQK_TABLE_FRAG, SQK_TABLE_EXPORT, SQK_TABLE_XATTR, SQK_TABLE_COUNT };
-
-/* The xattr id table header: kv area start and id count (0 when none). */
-void sqk_image_xattr_info(const struct sqk_image *img, uint64_t *kv_start, uint32_t *count);
 
 #endif

@@ -3,7 +3,7 @@
 #define SQK_META_H
 
 /*
- * Metadata: 8 KiB blocks, each behind a 2-byte header, read through the
+ * Metadata: 8 KiB blocks, each behind a header (fmt_meta.h), read through the
  * metadata cache. A cursor reads a byte stream that starts at (block,
  * offset) and runs on across block boundaries, never past its table's end.
  */
@@ -39,11 +39,13 @@ static inline uint64_t sqk_meta_tell_block(const struct sqk_meta_cursor *m)
 /* Get the metadata block at pos (absolute) through the cache. */
 int sqk_meta_block(struct sqk_image *img, uint64_t pos, struct sqk_cache_entry **e);
 
-/*
- * Read entry idx (entry_size bytes) of a table stored as metadata blocks
- * listed in a lookup table (fragment, export, id, xattr ids).
- */
-int sqk_meta_table_entry(struct sqk_image *img, const uint64_t *pos, uint32_t nblocks,
-			 uint32_t entry_size, uint64_t idx, void *out);
+/* Entry idx of a lookup table (SQK_TABLE_FRAG, _EXPORT, _ID or _XATTR). */
+int sqk_meta_table_entry(struct sqk_image *img, int table, uint64_t idx, void *out);
+
+/* The metadata blocks from start up to end: how many, their bytes decompressed and stored. */
+struct sqk_meta_count {
+	uint64_t blocks, uncompressed, stored;
+};
+int sqk_meta_count(struct sqk_image *img, uint64_t start, uint64_t end, struct sqk_meta_count *c);
 
 #endif

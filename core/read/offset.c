@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_super.h"
 #include "format.h"
-#include "le.h"
+#include "layout.h"
 #include "offset.h"
 
 struct window {
@@ -89,6 +90,31 @@ struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base)
 
 #define CHUNK (1u << 20)
 
+/*
+ * Does a superblock at base of f, as decoded into sb, keep every rule the
+ * reader keeps at open: its own, and where each table lies?
+ */
+static int image_at(struct sqk_file *f, uint64_t base, const struct sqfs_super *sb, int *found)
+{
+	struct sqk_file *w;
+	struct sqk_layout l;
+	int err;
+
+	*found = 0;
+	if (sqk_fmt_super_check(sb, f->size(f) - base, NULL))
+		return 0;
+	w = sqk_file_window_rw(f, base);
+	if (!w)
+		return SQK_ERR_NOMEM;
+	err = sqk_layout_read(&l, w, sb, NULL);
+	sqk_layout_free(&l);
+	sqk_file_destroy(w);
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
+		return err;
+	*found = !err;
+	return 0;
+}
+
 int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 {
 	static const uint8_t magic[4] = {'h', 's', 'q', 's'};
@@ -111,6 +137,7 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 		while (!err && i + SQFS_SUPER_SIZE <= n && i < CHUNK) {
 			uint8_t *hit = memmem(buf + i, n - i, magic, sizeof(magic));
 			struct sqfs_super sb;
+			int found_here;
 
 			if (!hit)
 				break;
@@ -118,7 +145,8 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 			if (i >= CHUNK || i + SQFS_SUPER_SIZE > n)
 				break;
 			sqfs_super_decode(&sb, buf + i);
-			if (sqfs_super_check(&sb, size - pos - i) == 0) {
+			err = image_at(f, pos + i, &sb, &found_here);
+			if (!err && found_here) {
 				if (*count < 2)
 					found[*count] = pos + i;
 				(*count)++;

@@ -3,127 +3,136 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_table.h"
+#include "fmt_xattr.h"
 #include "format.h"
 #include "image.h"
-#include "le.h"
 #include "meta.h"
 #include "xattr.h"
 
-/* Linux caps a value at 64 KiB; nothing larger is ever written or read. */
-#define XATTR_VALUE_MAX 65536
-
-static const char *const prefixes[] = {"user.", "trusted.", "security."};
-
+/* A value record: its size, then the bytes. */
 static int read_value(struct sqk_meta_cursor *m, struct sqk_xattr *x)
 {
-	uint8_t raw[4];
+	uint8_t raw[SQK_FMT_XATTR_VALUE_SIZE];
 	int err;
 
-	err = sqk_meta_read(m, raw, 4);
+	err = sqk_meta_read(m, raw, sizeof(raw));
 	if (err)
 		return err;
-	x->value_len = get_le32(raw);
-	if (x->value_len > XATTR_VALUE_MAX)
-		return SQK_ERR_CORRUPT;
+	x->value_len = sqk_fmt_xattr_value_decode(raw);
+	err = sqk_fmt_xattr_value_check(x->value_len, 0, NULL);
+	if (err)
+		return err;
 	x->value = malloc(x->value_len ? x->value_len : 1);
 	if (!x->value)
 		return SQK_ERR_NOMEM;
 	return sqk_meta_read(m, x->value, x->value_len);
 }
 
+/* Out of line: a value record holding a reference to where the value is stored. */
+static int read_ool_value(struct sqk_image *img, struct sqk_meta_cursor *m, uint64_t kv_start,
+			  struct sqk_xattr *x)
+{
+	uint8_t raw[SQK_FMT_XATTR_REF_SIZE];
+	struct sqk_meta_cursor v;
+	uint64_t ref;
+	int err;
+
+	x->out_of_line = 1;
+	err = sqk_meta_read(m, raw, SQK_FMT_XATTR_VALUE_SIZE);
+	if (!err)
+		err = sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 1, NULL);
+	if (!err)
+		err = sqk_meta_read(m, raw, SQK_FMT_XATTR_REF_SIZE);
+	if (err)
+		return err;
+	ref = sqk_fmt_xattr_ref_decode(raw);
+	/*
+	 * Hold no metadata block while getting another: threads that each
+	 * hold one entry and wait for a second can fill a small cache and
+	 * wait on each other for ever. The cursor keeps its place.
+	 */
+	sqk_meta_release(m);
+	err = sqk_meta_seek(&v, img, kv_start, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
+	if (!err)
+		err = read_value(&v, x);
+	sqk_meta_release(&v);
+	return err;
+}
+
 static int read_pair(struct sqk_image *img, struct sqk_meta_cursor *m, uint64_t kv_start,
 		     struct sqk_xattr *x)
 {
-	uint8_t raw[8];
-	unsigned type, prefix;
-	uint32_t name_len;
+	uint8_t raw[SQK_FMT_XATTR_KEY_SIZE];
+	struct sqk_fmt_xattr_key k;
+	const char *prefix;
 	size_t plen;
 	int err;
 
-	err = sqk_meta_read(m, raw, 4);
+	err = sqk_meta_read(m, raw, sizeof(raw));
 	if (err)
 		return err;
-	type = get_le16(raw);
-	name_len = get_le16(raw + 2);
-	prefix = type & SQFS_XATTR_PREFIX_MASK;
-	if (prefix > SQFS_XATTR_SECURITY || (type & ~(SQFS_XATTR_PREFIX_MASK | SQFS_XATTR_OOL)) ||
-	    name_len == 0 || name_len > 255)
-		return SQK_ERR_CORRUPT;
-	plen = strlen(prefixes[prefix]);
-	x->name = malloc(plen + name_len + 1);
+	sqk_fmt_xattr_key_decode(&k, raw);
+	err = sqk_fmt_xattr_key_check(&k, NULL);
+	if (err)
+		return err;
+	prefix = sqk_fmt_xattr_prefix(&k);
+	plen = strlen(prefix);
+	x->name = malloc(plen + k.name_size + 1);
 	if (!x->name)
 		return SQK_ERR_NOMEM;
-	memcpy(x->name, prefixes[prefix], plen);
-	err = sqk_meta_read(m, x->name + plen, name_len);
+	memcpy(x->name, prefix, plen);
+	err = sqk_meta_read(m, x->name + plen, k.name_size);
 	if (err)
 		return err;
-	x->name[plen + name_len] = '\0';
-	if (memchr(x->name, '\0', plen + name_len))
-		return SQK_ERR_CORRUPT;
-	if (!(type & SQFS_XATTR_OOL))
-		return read_value(m, x);
-
-	/* Out of line: an 8-byte reference to where the value is stored. */
-	x->out_of_line = 1;
-	{
-		struct sqk_meta_cursor v;
-		uint64_t ref;
-
-		err = sqk_meta_read(m, raw, 4);
-		if (!err && get_le32(raw) != 8)
-			err = SQK_ERR_CORRUPT;
-		if (!err)
-			err = sqk_meta_read(m, raw, 8);
-		if (err)
-			return err;
-		ref = get_le64(raw);
-		/*
-		 * Hold no metadata block while getting another: threads that each
-		 * hold one entry and wait for a second can fill a small cache and
-		 * wait on each other for ever. The cursor keeps its place.
-		 */
-		sqk_meta_release(m);
-		err = sqk_meta_seek(&v, img, kv_start, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
-		if (!err)
-			err = read_value(&v, x);
-		sqk_meta_release(&v);
+	x->name[plen + k.name_size] = '\0';
+	err = sqk_fmt_xattr_name_check(x->name + plen, k.name_size, NULL);
+	if (err)
 		return err;
-	}
+	if (sqk_fmt_xattr_ool(&k))
+		return read_ool_value(img, m, kv_start, x);
+	return read_value(m, x);
 }
 
 int sqk_xattr_read(struct sqk_image *img, uint32_t idx, struct sqk_xattr **list, uint32_t *count)
 {
-	const struct sqk_lookup_table *t = sqk_image_lookup(img, SQK_TABLE_XATTR);
-	uint8_t raw[SQFS_XATTR_ID_SIZE];
+	const struct sqk_layout *l = sqk_image_layout(img);
+	uint8_t raw[SQK_FMT_XATTR_ID_SIZE];
+	struct sqk_fmt_xattr_id id;
 	struct sqk_meta_cursor m;
-	struct sqk_xattr *xs;
-	uint64_t kv_start, ref;
-	uint32_t n, total, i;
+	struct sqk_xattr *xs = NULL;
+	uint32_t n = 0, cap = 0;
 	int err;
 
 	*list = NULL;
 	*count = 0;
+	memset(&m, 0, sizeof(m));
 	if (idx == SQFS_INVALID_XATTR)
 		return 0;
-	sqk_image_xattr_info(img, &kv_start, &total);
-	if (idx >= total)
-		return SQK_ERR_CORRUPT;
-	err = sqk_meta_table_entry(img, t->pos, t->count, SQFS_XATTR_ID_SIZE, idx, raw);
+	err = sqk_meta_table_entry(img, SQK_TABLE_XATTR, idx, raw);
 	if (err)
 		return err;
-	ref = get_le64(raw);
-	n = get_le32(raw + 8);
-	/* Every pair takes at least 9 bytes, which bounds n by the table's size. */
-	if (n == 0)
-		return 0;
-	if (n > (sqk_image_table_end(img, kv_start) - kv_start) * 8 || n > 65536)
-		return SQK_ERR_CORRUPT;
-	xs = calloc(n, sizeof(*xs));
-	if (!xs)
-		return SQK_ERR_NOMEM;
-	err = sqk_meta_seek(&m, img, kv_start, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
-	for (i = 0; !err && i < n; i++)
-		err = read_pair(img, &m, kv_start, &xs[i]);
+	sqk_fmt_xattr_id_decode(&id, raw);
+	err = sqk_fmt_xattr_id_check(&id, l->kv_end - l->kv_start, NULL);
+	if (!err)
+		err = sqk_meta_seek(&m, img, l->kv_start, SQFS_REF_BLOCK(id.ref),
+				    SQFS_REF_OFFSET(id.ref));
+	/* The list grows with the pairs read: memory follows what the area holds. */
+	while (!err && n < id.count) {
+		if (n == cap) {
+			uint32_t ncap = cap ? cap * 2 : 8;
+			struct sqk_xattr *p = realloc(xs, (size_t)ncap * sizeof(*p));
+
+			if (!p) {
+				err = SQK_ERR_NOMEM;
+				break;
+			}
+			memset(p + cap, 0, (size_t)(ncap - cap) * sizeof(*p));
+			xs = p;
+			cap = ncap;
+		}
+		err = read_pair(img, &m, l->kv_start, &xs[n++]);
+	}
 	sqk_meta_release(&m);
 	if (err) {
 		sqk_xattr_free(xs, n);

@@ -4,8 +4,8 @@
 
 #include "array.h"
 #include "error.h"
+#include "fmt_meta.h"
 #include "format.h"
-#include "le.h"
 #include "meta_writer.h"
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
@@ -56,25 +56,29 @@ static int emit(struct sqk_meta_writer *mw, const uint8_t *blk, size_t len)
 
 int sqk_mw_flush(struct sqk_meta_writer *mw)
 {
+	struct sqk_fmt_meta_hdr h = {0, 0};
 	size_t out = 0;
 	int err = SQK_ERR_OVERFLOW;
 
 	if (!mw->used)
 		return 0;
 	if (mw->comp)
-		err = mw->comp->compress(mw->comp, mw->buf, mw->used, mw->scratch + 2,
-					 sizeof(mw->scratch) - 2, &out);
+		err = mw->comp->compress(mw->comp, mw->buf, mw->used,
+					 mw->scratch + SQK_FMT_META_HDR_SIZE,
+					 sizeof(mw->scratch) - SQK_FMT_META_HDR_SIZE, &out);
 	if (err == 0 && out < mw->used) {
-		put_le16(mw->scratch, (uint16_t)out);
+		h.size = (uint32_t)out;
 	} else if (err == 0 || err == SQK_ERR_OVERFLOW) {
 		/* Did not shrink: store it as it is. */
 		out = mw->used;
-		memcpy(mw->scratch + 2, mw->buf, out);
-		put_le16(mw->scratch, (uint16_t)(out | SQFS_META_UNCOMPRESSED));
+		memcpy(mw->scratch + SQK_FMT_META_HDR_SIZE, mw->buf, out);
+		h.size = (uint32_t)out;
+		h.raw = 1;
 	} else {
 		return err;
 	}
-	err = emit(mw, mw->scratch, out + 2);
+	sqk_fmt_meta_hdr_encode(&h, mw->scratch);
+	err = emit(mw, mw->scratch, out + SQK_FMT_META_HDR_SIZE);
 	if (err)
 		return err;
 	mw->used = 0;

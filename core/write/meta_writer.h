@@ -4,22 +4,23 @@
 
 /*
  * Writes a stream as 8 KiB metadata blocks: each block is compressed, or
- * stored with bit 15 of its 2-byte header set when compressing does not
- * shrink it. Blocks go straight to a file at base + offset, or (file
- * NULL) into memory, for a table that has to wait for another (the
- * directory table waits for the inode table).
+ * stored with its header marking it uncompressed (fmt_meta.h) when
+ * compressing does not shrink it. Blocks go straight to a file at base +
+ * offset, or (file NULL) into memory, for a table that has to wait for
+ * another (the directory table waits for the inode table).
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "compressor.h"
 #include "file.h"
+#include "fmt_meta.h"
 
 struct sqk_meta_writer {
 	struct sqk_compressor *comp;
 	struct sqk_file *file;
 	uint64_t base;
-	uint8_t buf[8192];
+	uint8_t buf[SQFS_META_SIZE];
 	size_t used;	  /* bytes in buf */
 	uint64_t out_len; /* compressed bytes emitted so far */
 	uint64_t total;	  /* uncompressed bytes written */
@@ -28,7 +29,7 @@ struct sqk_meta_writer {
 	uint64_t *starts; /* start of every emitted block, relative */
 	size_t nstarts, starts_cap;
 	int keep_starts;
-	uint8_t scratch[8192 + 2];
+	uint8_t scratch[SQK_FMT_META_HDR_SIZE + SQFS_META_SIZE];
 };
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,

@@ -11,9 +11,11 @@
 #include "dir_writer.h"
 #include "error.h"
 #include "fmt_inode.h"
+#include "fmt_meta.h"
+#include "fmt_super.h"
+#include "fmt_table.h"
 #include "format.h"
 #include "inode_writer.h"
-#include "le.h"
 #include "meta_writer.h"
 #include "mkfs.h"
 #include "sort.h"
@@ -93,7 +95,11 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	err = o->codec->write_options(&m->o.comp, m->options, sizeof(m->options), &m->options_len);
 	if (err)
 		return err;
-	m->data_start = SQFS_SUPER_SIZE + (m->options_len ? 2 + m->options_len : 0);
+	{
+		struct sqk_fmt_meta_hdr h = {(uint32_t)m->options_len, 1};
+
+		m->data_start = sqk_fmt_data_start(m->options_len ? &h : NULL);
+	}
 	m->tree = sqk_tree_create();
 	if (!m->tree)
 		return SQK_ERR_NOMEM;
@@ -362,13 +368,14 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
 		return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
 	if (m->options_len) {
-		uint8_t hdr[2];
+		struct sqk_fmt_meta_hdr h = {(uint32_t)m->options_len, 1};
+		uint8_t hdr[SQK_FMT_META_HDR_SIZE];
 
-		put_le16(hdr, (uint16_t)(m->options_len | SQFS_META_UNCOMPRESSED));
-		err = m->out->write_at(m->out, SQFS_SUPER_SIZE, hdr, 2);
+		sqk_fmt_meta_hdr_encode(&h, hdr);
+		err = m->out->write_at(m->out, SQK_FMT_OPTIONS_POS, hdr, sizeof(hdr));
 		if (!err)
-			err = m->out->write_at(m->out, SQFS_SUPER_SIZE + 2, m->options,
-					       m->options_len);
+			err = m->out->write_at(m->out, SQK_FMT_OPTIONS_POS + sizeof(hdr),
+					       m->options, m->options_len);
 		if (err)
 			return err;
 	}
@@ -455,7 +462,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		sb.fragment_table = SQFS_INVALID_TABLE;
 		if (nfrags) {
 			err = sqk_table_write(mc, m->out, &pos, frags,
-					      (size_t)nfrags * SQFS_FRAG_ENTRY_SIZE,
+					      (size_t)nfrags * SQK_FMT_FRAG_SIZE,
 					      &sb.fragment_table);
 			if (err)
 				goto out;
@@ -463,14 +470,15 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	}
 	sb.export_table = SQFS_INVALID_TABLE;
 	if (!m->o.no_export) {
-		buf = malloc((size_t)m->count * 8);
+		buf = malloc((size_t)m->count * SQK_FMT_EXPORT_SIZE);
 		if (!buf) {
 			err = SQK_ERR_NOMEM;
 			goto out;
 		}
 		for (i = 0; i < m->count; i++)
-			put_le64(buf + 8 * (size_t)i, m->order[i]->ref);
-		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * 8,
+			sqk_fmt_export_encode(buf + SQK_FMT_EXPORT_SIZE * (size_t)i,
+					      m->order[i]->ref);
+		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * SQK_FMT_EXPORT_SIZE,
 				      &sb.export_table);
 		if (err)
 			goto out;

@@ -4,13 +4,14 @@
 
 #include "array.h"
 #include "error.h"
+#include "fmt_table.h"
 #include "format.h"
-#include "le.h"
 #include "meta_writer.h"
 #include "table_writer.h"
 
-int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
-		    const uint8_t *data, size_t len, uint64_t *lookup)
+int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,
+			uint64_t *table)
 {
 	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
 	uint8_t *list = NULL;
@@ -24,23 +25,32 @@ int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *p
 	if (!err)
 		err = sqk_mw_flush(mw);
 	if (!err && mw->nstarts) {
-		list = malloc(mw->nstarts * 8);
+		list = malloc(mw->nstarts * SQK_FMT_LOOKUP_SIZE);
 		if (!list)
 			err = SQK_ERR_NOMEM;
 	}
 	if (!err) {
 		for (i = 0; i < mw->nstarts; i++)
-			put_le64(list + 8 * i, *pos + mw->starts[i]);
+			sqk_fmt_lookup_encode(list + SQK_FMT_LOOKUP_SIZE * i, *pos + mw->starts[i]);
 		*pos += mw->out_len;
-		*lookup = *pos;
-		if (mw->nstarts)
-			err = f->write_at(f, *pos, list, mw->nstarts * 8);
-		*pos += mw->nstarts * 8;
+		*table = *pos;
+		if (hdr_len)
+			err = f->write_at(f, *pos, hdr, hdr_len);
+		*pos += hdr_len;
+		if (!err && mw->nstarts)
+			err = f->write_at(f, *pos, list, mw->nstarts * SQK_FMT_LOOKUP_SIZE);
+		*pos += mw->nstarts * SQK_FMT_LOOKUP_SIZE;
 	}
 	free(list);
 	sqk_mw_release(mw);
 	free(mw);
 	return err;
+}
+
+int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+		    const uint8_t *data, size_t len, uint64_t *lookup)
+{
+	return sqk_table_write_hdr(comp, f, pos, data, len, NULL, 0, lookup);
 }
 
 void sqk_id_table_init(struct sqk_id_table *t)
@@ -77,15 +87,15 @@ int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx)
 int sqk_id_table_write(const struct sqk_id_table *t, struct sqk_compressor *comp,
 		       struct sqk_file *f, uint64_t *pos, uint64_t *lookup)
 {
-	uint8_t *buf = malloc((size_t)t->count * 4 + 1);
+	uint8_t *buf = malloc((size_t)t->count * SQK_FMT_ID_SIZE + 1);
 	uint32_t i;
 	int err;
 
 	if (!buf)
 		return SQK_ERR_NOMEM;
 	for (i = 0; i < t->count; i++)
-		put_le32(buf + 4 * i, t->ids[i]);
-	err = sqk_table_write(comp, f, pos, buf, (size_t)t->count * 4, lookup);
+		sqk_fmt_id_encode(buf + SQK_FMT_ID_SIZE * i, t->ids[i]);
+	err = sqk_table_write(comp, f, pos, buf, (size_t)t->count * SQK_FMT_ID_SIZE, lookup);
 	free(buf);
 	return err;
 }

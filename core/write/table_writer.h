@@ -20,6 +20,13 @@
  */
 int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
 		    const uint8_t *data, size_t len, uint64_t *lookup);
+/*
+ * The same with hdr_len bytes of hdr between the blocks and the list (the
+ * xattr ids); *table gets the header's position.
+ */
+int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,
+			uint64_t *table);
 
 /* The id table: distinct uids and gids, numbered by first use. */
 struct sqk_id_table {

@@ -4,9 +4,10 @@
 
 #include "array.h"
 #include "error.h"
-#include "hash.h"
+#include "fmt_table.h"
+#include "fmt_xattr.h"
 #include "format.h"
-#include "le.h"
+#include "hash.h"
 #include "meta_writer.h"
 #include "table_writer.h"
 #include "xattr_writer.h"
@@ -40,16 +41,6 @@ struct sqk_xattrs {
 	struct sqk_xattr_set **by_id;
 	uint32_t nids;
 	size_t ids_cap;
-};
-
-static const struct {
-	const char *prefix;
-	size_t len;
-	uint16_t type;
-} prefixes[] = {
-	{"user.", 5, SQFS_XATTR_USER},
-	{"trusted.", 8, SQFS_XATTR_TRUSTED},
-	{"security.", 9, SQFS_XATTR_SECURITY},
 };
 
 static uint64_t bytes_hash(uint64_t h, const void *data, size_t len)
@@ -120,7 +111,7 @@ static int set_equal(const struct sqk_xattr_set *a, const struct sqk_xattr_set *
 int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_t n,
 		      struct sqk_xattr_set **out, unsigned *skipped)
 {
-	size_t bytes = 0, i, k, count = 0;
+	size_t bytes = 0, i, plen = 0, count = 0;
 	struct sqk_xattr_set *s;
 	struct sqk_hash_iter it;
 	uint64_t v;
@@ -137,20 +128,17 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 	for (i = 0; i < n; i++) {
 		const char *name = in[i].name;
 		struct kv *kv = &s->kv[count];
+		int type = sqk_fmt_xattr_type(name, &plen);
 
-		for (k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++)
-			if (strncmp(name, prefixes[k].prefix, prefixes[k].len) == 0)
-				break;
-		if (k == sizeof(prefixes) / sizeof(prefixes[0]) ||
-		    strlen(name) == prefixes[k].len || strlen(name) - prefixes[k].len > 0xffff ||
+		if (type < 0 || strlen(name) == plen || strlen(name) - plen > 0xffff ||
 		    in[i].value_len > 0xffffffffu) {
 			if (skipped)
 				(*skipped)++;
 			continue;
 		}
-		kv->type = prefixes[k].type;
-		kv->name_len = (uint16_t)(strlen(name) - prefixes[k].len);
-		memcpy(p, name + prefixes[k].len, kv->name_len);
+		kv->type = (uint16_t)type;
+		kv->name_len = (uint16_t)(strlen(name) - plen);
+		memcpy(p, name + plen, kv->name_len);
 		kv->name = p;
 		p += kv->name_len;
 		kv->value_len = (uint32_t)in[i].value_len;
@@ -215,14 +203,15 @@ int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 	/* The set keeps names without their prefix: put it back. */
 	for (i = 0, p = names; i < have; i++) {
 		const struct kv *kv = &set->kv[i];
+		struct sqk_fmt_xattr_key key = {kv->type, kv->name_len};
+		const char *prefix = sqk_fmt_xattr_prefix(&key);
+		size_t plen = strlen(prefix);
 
-		for (k = 0; prefixes[k].type != kv->type; k++)
-			;
-		memcpy(p, prefixes[k].prefix, prefixes[k].len);
-		memcpy(p + prefixes[k].len, kv->name, kv->name_len);
-		p[prefixes[k].len + kv->name_len] = '\0';
+		memcpy(p, prefix, plen);
+		memcpy(p + plen, kv->name, kv->name_len);
+		p[plen + kv->name_len] = '\0';
 		in[i] = (struct sqk_xattr_in){p, kv->value, kv->value_len};
-		p += prefixes[k].len + kv->name_len + 1;
+		p += plen + kv->name_len + 1;
 	}
 	err = 0;
 	for (k = 0; k < n && !err; k++) {
@@ -298,12 +287,13 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
 	struct values vs = {.n = 0};
 	size_t i;
-	uint8_t *ids = NULL, hdr[16];
-	uint64_t kv_start = *pos, lookup;
+	struct sqk_fmt_xattr_table hdr = {0, 0, 0};
+	uint8_t *ids = NULL, raw[SQK_FMT_XATTR_HDR_SIZE];
+	uint64_t kv_start = *pos;
 	int err = 0;
 
 	sqk_hash_init(&vs.by_hash);
-	ids = malloc((size_t)x->nids * SQFS_XATTR_ID_SIZE + 1);
+	ids = malloc((size_t)x->nids * SQK_FMT_XATTR_ID_SIZE + 1);
 	if (!mw || !ids) {
 		err = SQK_ERR_NOMEM;
 		goto out;
@@ -311,77 +301,52 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 	sqk_mw_init(mw, comp, f, kv_start, 0);
 	for (i = 0; i < x->nids && !err; i++) {
 		const struct sqk_xattr_set *s = x->by_id[i];
-		uint64_t ref = sqk_mw_ref(mw), begin = mw->total;
+		struct sqk_fmt_xattr_id id = {sqk_mw_ref(mw), s->count, 0};
+		uint64_t begin = mw->total;
 		uint32_t k;
 
 		for (k = 0; k < s->count && !err; k++) {
 			const struct kv *kv = &s->kv[k];
 			const struct value_ref *seen = value_find(&vs, kv);
-			int ool = seen && kv->value_len > 8;
-			uint8_t b[12];
+			int ool = seen && kv->value_len > SQK_FMT_XATTR_REF_SIZE;
+			struct sqk_fmt_xattr_key key = {
+				(uint16_t)(kv->type | (ool ? SQFS_XATTR_OOL : 0)), kv->name_len};
+			uint8_t b[SQK_FMT_XATTR_VALUE_SIZE + SQK_FMT_XATTR_REF_SIZE];
 
-			put_le16(b, (uint16_t)(kv->type | (ool ? SQFS_XATTR_OOL : 0)));
-			put_le16(b + 2, kv->name_len);
-			err = sqk_mw_write(mw, b, 4);
+			sqk_fmt_xattr_key_encode(&key, b);
+			err = sqk_mw_write(mw, b, SQK_FMT_XATTR_KEY_SIZE);
 			if (!err)
 				err = sqk_mw_write(mw, kv->name, kv->name_len);
 			if (err)
 				break;
 			if (ool) {
-				put_le32(b, 8);
-				put_le64(b + 4, seen->ref);
-				err = sqk_mw_write(mw, b, 12);
+				sqk_fmt_xattr_value_encode(b, SQK_FMT_XATTR_REF_SIZE);
+				sqk_fmt_xattr_ref_encode(b + SQK_FMT_XATTR_VALUE_SIZE, seen->ref);
+				err = sqk_mw_write(mw, b, sizeof(b));
 				continue;
 			}
 			if (!seen)
 				err = value_add(&vs, kv, sqk_mw_ref(mw));
-			put_le32(b, kv->value_len);
+			sqk_fmt_xattr_value_encode(b, kv->value_len);
 			if (!err)
-				err = sqk_mw_write(mw, b, 4);
+				err = sqk_mw_write(mw, b, SQK_FMT_XATTR_VALUE_SIZE);
 			if (!err)
 				err = sqk_mw_write(mw, kv->value, kv->value_len);
 		}
-		put_le64(ids + 16 * i, ref);
-		put_le32(ids + 16 * i + 8, s->count);
-		put_le32(ids + 16 * i + 12, (uint32_t)(mw->total - begin));
+		id.size = (uint32_t)(mw->total - begin);
+		sqk_fmt_xattr_id_encode(&id, ids + SQK_FMT_XATTR_ID_SIZE * i);
 	}
 	if (!err)
 		err = sqk_mw_flush(mw);
 	if (err)
 		goto out;
-	*pos = kv_start + mw->out_len;
 	/* The id entries in metadata blocks, then the header and the lookup list. */
-	{
-		uint64_t ids_pos = *pos;
-
-		err = sqk_table_write(comp, f, pos, ids, (size_t)x->nids * SQFS_XATTR_ID_SIZE,
-				      &lookup);
-		if (err)
-			goto out;
-		/* sqk_table_write put the lookup list right after the blocks; move it after the
-		 * header. */
-		{
-			size_t nlist = (size_t)(*pos - lookup);
-			uint8_t *list = malloc(nlist + 1);
-
-			if (!list) {
-				err = SQK_ERR_NOMEM;
-				goto out;
-			}
-			err = f->read_at(f, lookup, list, nlist);
-			put_le64(hdr, kv_start);
-			put_le32(hdr + 8, x->nids);
-			put_le32(hdr + 12, 0);
-			if (!err)
-				err = f->write_at(f, lookup, hdr, sizeof(hdr));
-			if (!err)
-				err = f->write_at(f, lookup + sizeof(hdr), list, nlist);
-			free(list);
-			*table = lookup;
-			*pos = lookup + sizeof(hdr) + nlist;
-		}
-		(void)ids_pos;
-	}
+	*pos = kv_start + mw->out_len;
+	hdr.kv_start = kv_start;
+	hdr.count = x->nids;
+	sqk_fmt_xattr_table_encode(&hdr, raw);
+	err = sqk_table_write_hdr(comp, f, pos, ids, (size_t)x->nids * SQK_FMT_XATTR_ID_SIZE, raw,
+				  sizeof(raw), table);
 out:
 	if (mw)
 		sqk_mw_release(mw);

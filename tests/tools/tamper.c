@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_super.h"
 #include "format.h"
 #include "le.h"
 

@@ -18,6 +18,7 @@
 #include "file.h"
 #include "fmt_dir.h"
 #include "fmt_inode.h"
+#include "fmt_super.h"
 #include "format.h"
 #include "fsck.h"
 #include "image.h"
