@@ -5,23 +5,20 @@
  * compresses like any other block; the fragment table; and a fragment's
  * contents found again wherever they are now, for tail dedup to compare.
  */
+#include "array.h"
 #include "data_int.h"
 #include "error.h"
+#include "fmt_table.h"
 #include "format.h"
-#include "le.h"
-#include "array.h"
 
 int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word)
 {
-	uint8_t *e;
+	struct sqk_fmt_frag e = {start, word, 0};
 
 	if (SQK_ARRAY_GROW(dw->frag_table, dw->frag_table_cap,
-			   ((size_t)idx + 1) * SQFS_FRAG_ENTRY_SIZE))
+			   ((size_t)idx + 1) * SQK_FMT_FRAG_SIZE))
 		return SQK_ERR_NOMEM;
-	e = dw->frag_table + (size_t)idx * SQFS_FRAG_ENTRY_SIZE;
-	put_le64(e, start);
-	put_le32(e + 8, word);
-	put_le32(e + 12, 0);
+	sqk_fmt_frag_encode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
 	return 0;
 }
 
@@ -52,9 +49,9 @@ int sqk_dw_close_frag(struct sqk_data_writer *dw)
 /* Still filling, in flight, read back last time, or else read back from the output now. */
 int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t **data)
 {
+	struct sqk_fmt_frag e;
 	unsigned i;
-	uint32_t word, n;
-	uint64_t start;
+	uint32_t n;
 	size_t got = 0;
 	int err;
 
@@ -74,16 +71,15 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 		*data = dw->rb_buf;
 		return 0;
 	}
-	start = get_le64(dw->frag_table + (size_t)idx * 16);
-	word = get_le32(dw->frag_table + (size_t)idx * 16 + 8);
-	n = word & SQFS_BLOCK_SIZE_MASK;
+	sqk_fmt_frag_decode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
+	n = e.size & SQFS_BLOCK_SIZE_MASK;
 	if (n > dw->bs)
 		return SQK_ERR_CORRUPT;
 	dw->rb_idx = SQFS_INVALID_FRAG;
-	if (word & SQFS_BLOCK_UNCOMPRESSED) {
-		err = sqk_dw_out_read(dw, start, dw->rb_buf, n);
+	if (e.size & SQFS_BLOCK_UNCOMPRESSED) {
+		err = sqk_dw_out_read(dw, e.start, dw->rb_buf, n);
 	} else {
-		err = sqk_dw_out_read(dw, start, dw->rb_tmp, n);
+		err = sqk_dw_out_read(dw, e.start, dw->rb_tmp, n);
 		if (!err)
 			err = dw->main->decompress(dw->main, dw->rb_tmp, n, dw->rb_buf, dw->bs,
 						   &got);
