@@ -205,8 +205,8 @@ static void show_name(const struct sqk_dirent *e, char *shown)
 
 /* The check each entry field belongs to; the rest are "dir-entry". */
 static const struct fsck_field_check entry_checks[] = {
-	{"type", C_DIR_TYPE},
-	{NULL, C_DIR_ENTRY},
+	{"type", C_DIR_TYPE, NULL, 0},
+	{NULL, C_DIR_ENTRY, NULL, 0},
 };
 
 /*
@@ -229,7 +229,7 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 		return -1;
 	sqk_fmt_dir_entry_decode(raw, &e);
 	if (sqk_fmt_dir_entry_check_size(&e, NULL)) {
-		fsck_fmt_init(&ff, f, rec, C_DIR_HEADER, NULL);
+		fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
 		fsck_fmt_prefix(&ff, "an entry: ");
 		sqk_fmt_dir_entry_check_size(&e, &ff.rep);
 		return -1;
@@ -240,7 +240,7 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 	ent->name[ent->name_len] = '\0';
 	ent->type = e.type;
 	ent->ref = sqk_fmt_dir_entry_ref(h, &e);
-	fsck_fmt_init(&ff, f, rec, C_DIR_NAME, NULL);
+	fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_NAME, NULL);
 	ff.quiet = 1; /* the messages show the names themselves */
 	if (sqk_name_check(ent->name, ent->name_len, NULL)) {
 		sqk_name_check(ent->name, ent->name_len, &ff.rep);
@@ -259,7 +259,7 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 		return -1;
 	}
 	if (sqk_fmt_dir_entry_check(&e, h, &lim, NULL)) {
-		fsck_fmt_init(&ff, f, rec, C_DIR_ENTRY, entry_checks);
+		fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_ENTRY, entry_checks);
 		fsck_fmt_prefix(&ff, "entry '%s': ", ent->name);
 		sqk_fmt_dir_entry_check(&e, h, &lim, &ff.rep);
 		return -1;
@@ -289,7 +289,7 @@ static int read_listing(struct listing *l)
 			return -1;
 		sqk_fmt_dir_header_decode(raw, &h);
 		if (sqk_fmt_dir_header_check(&h, NULL)) {
-			fsck_fmt_init(&ff, f, rec, C_DIR_HEADER, NULL);
+			fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
 			fsck_fmt_prefix(&ff, "the header at listing offset %u: ", loff);
 			sqk_fmt_dir_header_check(&h, &ff.rep);
 			return -1;
@@ -324,7 +324,7 @@ static void check_index(struct listing *l, int complete)
 	uint32_t listing = sqk_fmt_dir_listing(d->size), i, h = 0;
 	struct fsck_fmt ff;
 
-	fsck_fmt_init(&ff, f, d->rec, C_DIR_INDEX, NULL);
+	fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
 	for (i = 0; i < d->nindex; i++) {
 		const struct fsck_index *x = &d->index[i];
 		int name_len = (int)x->x.name_size;

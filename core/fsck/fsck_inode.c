@@ -24,57 +24,17 @@ const char *fsck_ref_str(uint64_t ref, char *buf, size_t len)
 	return buf;
 }
 
-static int fmt_issue(void *ctx, const struct sqk_fmt_issue *is)
-{
-	struct fsck_fmt *ff = ctx;
-	enum fsck_check check = ff->check;
-	const struct fsck_field_check *m;
-
-	ff->last = *is;
-	if (ff->quiet)
-		return 0;
-	for (m = ff->map; m && m->field; m++)
-		if (strcmp(m->field, is->field) == 0)
-			check = m->check;
-	/* A value past 2^63 is a negative one (an entry's inode number from base + delta). */
-	if ((int64_t)is->value < 0)
-		fsck_err(ff->f, ff->rec, T_INODE, check, "%s%s %lld %s", ff->prefix, is->field,
-			 (long long)is->value, is->why);
-	else
-		fsck_err(ff->f, ff->rec, T_INODE, check, "%s%s %llu %s", ff->prefix, is->field,
-			 (unsigned long long)is->value, is->why);
-	return 0;
-}
-
-void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, enum fsck_check check,
-		   const struct fsck_field_check *map)
-{
-	/* Cheap: one per inode. The prefix is written only where a message needs it. */
-	ff->rep.fn = fmt_issue;
-	ff->rep.ctx = ff;
-	ff->rep.count = 0;
-	ff->f = f;
-	ff->rec = rec;
-	ff->check = check;
-	ff->map = map;
-	ff->prefix[0] = '\0';
-	ff->quiet = 0;
-}
-
-void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ff->prefix, sizeof(ff->prefix), fmt, ap);
-	va_end(ap);
-}
-
 /* The check each inode field belongs to; the rest are "inode". */
 static const struct fsck_field_check inode_checks[] = {
-	{"number", C_NUMBER},	    {"uid_idx", C_ID},		 {"gid_idx", C_ID},
-	{"frag_index", C_FRAGMENT}, {"frag_offset", C_FRAGMENT}, {"dir_size", C_DIR_SIZE},
-	{"parent", C_DIR_PARENT},   {"nlink", C_NLINK},		 {NULL, C_INODE},
+	{"number", C_NUMBER, NULL, 0},
+	{"uid_idx", C_ID, NULL, 0},
+	{"gid_idx", C_ID, NULL, 0},
+	{"frag_index", C_FRAGMENT, NULL, 0},
+	{"frag_offset", C_FRAGMENT, NULL, 0},
+	{"dir_size", C_DIR_SIZE, NULL, 0},
+	{"parent", C_DIR_PARENT, NULL, 0},
+	{"nlink", C_NLINK, NULL, 0},
+	{NULL, C_INODE, NULL, 0},
 };
 
 struct decode {
@@ -201,7 +161,7 @@ static int decode_index(struct decode *d, struct fsck_dir *dir)
 		fsck_fatal(f, SQK_ERR_NOMEM);
 		return CUT;
 	}
-	fsck_fmt_init(&ff, f, d->rec, C_DIR_INDEX, NULL);
+	fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
 	for (i = 0; i < count; i++) {
 		struct fsck_index *x = &dir->index[i];
 		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];
@@ -356,7 +316,7 @@ static int body_issue(void *ctx, const struct sqk_fmt_issue *is)
 		d->frag_bad = 1;
 	if (strcmp(is->field, "dir_size") == 0 || strcmp(is->field, "dir_offset") == 0)
 		d->listing_bad = 1;
-	return fmt_issue(&d->ff, is);
+	return d->ff.rep.fn(d->ff.rep.ctx, is);
 }
 
 /*
@@ -383,7 +343,7 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 	d.budget = budget;
 	d.lim = (struct sqk_fmt_limits){f->sb.block_size, f->sb.inode_count, f->sb.fragment_count,
 					f->sb.id_count};
-	fsck_fmt_init(&d.ff, f, FSCK_NONE, C_INODE, inode_checks);
+	fsck_fmt_init(&d.ff, f, FSCK_NONE, T_INODE, C_INODE, inode_checks);
 	err = get(&d, raw, SQK_FMT_INODE_HEADER_SIZE, "the inode header");
 	if (err)
 		return err;

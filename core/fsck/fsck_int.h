@@ -13,6 +13,7 @@
  *   fsck_dir.c     every listing, in the order of the directory table
  *   fsck.c         the tree (reachability, loops, link counts), the
  *                  problems and their paths
+ *   fsck_fmt.c     the format codec's broken rules, recorded as problems
  * Metadata tables are read with fsck_meta.c's stream, which decompresses
  * each block exactly once and checks its size on the way.
  */
@@ -224,30 +225,38 @@ static inline int fsck_stopped(struct sqk_fsck *f)
 }
 
 /*
- * The codec's reports (fmt_check.h) recorded as problems: every broken
- * rule under the check its field belongs to, with the path of rec, and the
- * check goes on. The message is prefix, then the field, its value and why.
+ * The codec's reports (fmt_check.h) recorded as problems, for every part
+ * of the checker: each broken rule under the table and check its field
+ * belongs to (map; the report's own for fields map does not name), with
+ * the path of rec when there is one, and the check goes on. The message is
+ * prefix, then the rule in words (fsck_issue_text()).
  */
 struct fsck_field_check {
 	const char *field;
 	enum fsck_check check;
+	const char *table; /* NULL: the report's own */
+	int soft;	   /* the checks after it can go on (hard: counted) */
 };
 
 struct fsck_fmt {
 	struct sqk_fmt_report rep;
 	struct sqk_fsck *f;
 	uint32_t rec;
+	const char *table;
 	enum fsck_check check;		    /* for fields map does not name */
 	const struct fsck_field_check *map; /* NULL, or ends with a NULL field */
 	char prefix[2 * SQFS_NAME_MAX + 64];
 	struct sqk_fmt_issue last; /* the last broken rule */
 	int quiet;		   /* keep it in last only: the caller words the message */
+	unsigned hard;		   /* broken rules map does not mark soft */
 };
 
-void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, enum fsck_check check,
-		   const struct fsck_field_check *map);
+void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const char *table,
+		   enum fsck_check check, const struct fsck_field_check *map);
 void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A broken rule in words: "field value why". */
+void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len);
 
 /* fsck.c */
 void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
@@ -284,28 +293,6 @@ void fsck_cur_close(struct fsck_cur *c);
 
 /* fsck_super.c */
 int fsck_super(struct sqk_fsck *f);
-/*
- * The format's rules for the superblock, the options block, metadata
- * headers and the lookup tables (fmt_check.h), broken ones recorded as
- * problems of path under check, worded prefix + fsck_issue_text(); the
- * check goes on. by_field: the superblock's and the layout's fields each
- * name their table and check, and hard counts the rules after which
- * nothing more can be checked.
- */
-struct fsck_rules {
-	struct sqk_fmt_report r;
-	struct sqk_fsck *f;
-	uint32_t rec;
-	const char *path;
-	enum fsck_check check;
-	char prefix[96];
-	int by_field;
-	unsigned hard;
-};
-void fsck_rules_init(struct fsck_rules *x, struct sqk_fsck *f, uint32_t rec, const char *path,
-		     enum fsck_check check);
-/* A broken rule in words: "field why (value)". */
-void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len);
 /* Read from the image file: 0, SQK_ERR_CORRUPT for a short read, or an operational error. */
 int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len);
 

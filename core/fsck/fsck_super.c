@@ -65,80 +65,26 @@ static void ov_destroy(struct sqk_file *fp)
 /*
  * Where the superblock's and the layout's rules put a problem: the table a
  * field places, and the check. A rule not listed here concerns the
- * superblock itself. soft: fsck goes on after it (the reader is shown a
- * superblock without the broken part).
+ * superblock itself, and nothing can be checked after it. soft: fsck goes
+ * on after it (the reader is shown a superblock without the broken part).
  */
-static const struct {
-	const char *field;
-	const char *path;
-	enum fsck_check check;
-	int soft;
-} fields[] = {
-	{"block_log", T_SUPER, C_SUPER, 1},	 {"flags", T_SUPER, C_SUPER, 1},
-	{"fragment_count", T_SUPER, C_SUPER, 1}, {"compressor", T_SUPER, C_COMP, 0},
-	{"options", T_COMP, C_COMP, 0},		 {"fragment_table", T_FRAG, C_SUPER, 1},
-	{"fragment_lookup", T_FRAG, C_META, 1},	 {"export_table", T_EXPORT, C_SUPER, 1},
-	{"export_lookup", T_EXPORT, C_META, 1},	 {"id_table", T_ID, C_SUPER, 1},
-	{"id_lookup", T_ID, C_META, 1},		 {"xattr_table", T_XATTR, C_SUPER, 1},
-	{"kv_start", T_XATTR, C_SUPER, 1},	 {"xattr_lookup", T_XATTR, C_META, 1},
+static const struct fsck_field_check super_fields[] = {
+	{"block_log", C_SUPER, T_SUPER, 1},
+	{"flags", C_SUPER, T_SUPER, 1},
+	{"fragment_count", C_SUPER, T_SUPER, 1},
+	{"compressor", C_COMP, T_SUPER, 0},
+	{"options", C_COMP, T_COMP, 0},
+	{"fragment_table", C_SUPER, T_FRAG, 1},
+	{"fragment_lookup", C_META, T_FRAG, 1},
+	{"export_table", C_SUPER, T_EXPORT, 1},
+	{"export_lookup", C_META, T_EXPORT, 1},
+	{"id_table", C_SUPER, T_ID, 1},
+	{"id_lookup", C_META, T_ID, 1},
+	{"xattr_table", C_SUPER, T_XATTR, 1},
+	{"kv_start", C_SUPER, T_XATTR, 1},
+	{"xattr_lookup", C_META, T_XATTR, 1},
+	{NULL, C_SUPER, NULL, 0},
 };
-
-/* Fields whose values read best in hexadecimal, and references. */
-static int hex_field(const char *field)
-{
-	return !strcmp(field, "magic") || !strcmp(field, "flags") || !strcmp(field, "size") ||
-	       !strcmp(field, "type");
-}
-
-void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len)
-{
-	char ref[64];
-
-	if (!strcmp(i->field, "root_inode") || !strcmp(i->field, "ref"))
-		snprintf(buf, len, "%s %s (%s)", i->field, i->why,
-			 fsck_ref_str(i->value, ref, sizeof(ref)));
-	else if (hex_field(i->field))
-		snprintf(buf, len, "%s %s (0x%llx)", i->field, i->why,
-			 (unsigned long long)i->value);
-	else
-		snprintf(buf, len, "%s %s (%llu)", i->field, i->why, (unsigned long long)i->value);
-}
-
-static int rules_issue(void *ctx, const struct sqk_fmt_issue *i)
-{
-	struct fsck_rules *x = ctx;
-	const char *path = x->path;
-	enum fsck_check check = x->check;
-	char text[256];
-	size_t k;
-	int soft = 0;
-
-	for (k = 0; x->by_field && k < sizeof(fields) / sizeof(fields[0]); k++) {
-		if (!strcmp(fields[k].field, i->field)) {
-			path = fields[k].path;
-			check = fields[k].check;
-			soft = fields[k].soft;
-			break;
-		}
-	}
-	if (x->by_field && !soft)
-		x->hard++;
-	fsck_issue_text(i, text, sizeof(text));
-	fsck_err(x->f, x->rec, path, check, "%s%s", x->prefix, text);
-	return 0; /* go on: every broken rule is worth knowing */
-}
-
-void fsck_rules_init(struct fsck_rules *x, struct sqk_fsck *f, uint32_t rec, const char *path,
-		     enum fsck_check check)
-{
-	memset(x, 0, sizeof(*x));
-	x->r.fn = rules_issue;
-	x->r.ctx = x;
-	x->f = f;
-	x->rec = rec;
-	x->path = path;
-	x->check = check;
-}
 
 int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len)
 {
@@ -154,7 +100,7 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 {
 	uint8_t out[SQFS_META_SIZE];
 	struct sqk_comp_config cfg;
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	uint32_t len = 0;
 	uint64_t next;
 	int err;
@@ -169,14 +115,14 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 	}
 	if (!l->options_size)
 		return 0;
-	fsck_rules_init(&x, f, FSCK_NONE, T_COMP, C_COMP);
-	snprintf(x.prefix, sizeof(x.prefix), "the options block: ");
+	fsck_fmt_init(&x, f, FSCK_NONE, T_COMP, C_COMP, NULL);
+	fsck_fmt_prefix(&x, "the options block: ");
 	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, SQFS_SUPER_SIZE, out, &len,
-				  &next, &x.r);
+				  &next, &x.rep);
 	if (fsck_fatal(f, err))
 		return err;
 	if (err) {
-		if (!x.r.count)
+		if (!x.rep.count)
 			fsck_err(f, FSCK_NONE, T_COMP, C_COMP,
 				 "the options block does not decompress: %s", fsck_why(err));
 		return 1;
@@ -222,12 +168,11 @@ static void take_table(struct fsck_table *ft, const char *name, struct sqk_table
 static int check_layout(struct sqk_fsck *f)
 {
 	struct sqk_layout l;
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	int err;
 
-	fsck_rules_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER);
-	x.by_field = 1;
-	err = sqk_layout_read(&l, f->file, &f->sb, &x.r);
+	fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
+	err = sqk_layout_read(&l, f->file, &f->sb, &x.rep);
 	if (fsck_fatal(f, err)) {
 		sqk_layout_free(&l);
 		return err;
@@ -316,7 +261,7 @@ static int open_image(struct sqk_fsck *f)
 int fsck_super(struct sqk_fsck *f)
 {
 	uint8_t raw[SQFS_SUPER_SIZE];
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	int err;
 
 	f->file_size = f->file->size(f->file);
@@ -330,9 +275,8 @@ int fsck_super(struct sqk_fsck *f)
 	if (err)
 		return fsck_fatal(f, err) ? err : 1;
 	sqfs_super_decode(&f->sb, raw);
-	fsck_rules_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER);
-	x.by_field = 1;
-	sqk_fmt_super_check(&f->sb, f->file_size, &x.r);
+	fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
+	sqk_fmt_super_check(&f->sb, f->file_size, &x.rep);
 	if (x.hard)
 		return 1;
 	err = check_layout(f);

@@ -21,11 +21,11 @@ void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 	/* The blocks end where the list starts; the xattr header sits between. */
 	uint64_t stop = t == &f->xids ? f->sb.xattr_table : t->list;
 	uint8_t buf[SQFS_META_SIZE];
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	char why[128];
 	uint32_t i;
 
-	fsck_rules_init(&x, f, FSCK_NONE, t->name, C_META);
+	fsck_fmt_init(&x, f, FSCK_NONE, t->name, C_META, NULL);
 	for (i = 0; i < t->nblocks && !fsck_stopped(f); i++) {
 		uint32_t want = sqk_fmt_table_block_bytes(t->entries, t->entry_size, i), len, k;
 		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
@@ -40,11 +40,11 @@ void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 			if (t == &f->ids)
 				t->ok = 0;
 		} else {
-			snprintf(x.prefix, sizeof(x.prefix), "metadata block %u at %llu: ", i,
-				 (unsigned long long)t->pos[i]);
+			fsck_fmt_prefix(&x, "metadata block %u at %llu: ", i,
+					(unsigned long long)t->pos[i]);
 			/* The reader refuses the ids when this rule breaks: they are read at open.
 			 */
-			if (sqk_fmt_table_block_check(len, want, next, expect, &x.r) &&
+			if (sqk_fmt_table_block_check(len, want, next, expect, &x.rep) &&
 			    t == &f->ids)
 				t->ok = 0;
 			for (k = 0; fn && k + t->entry_size <= (len < want ? len : want);
@@ -131,11 +131,11 @@ void fsck_fragments(struct sqk_fsck *f)
 		struct sqk_fmt_frag e = {l.start[i], l.word[i], 0};
 		uint32_t size = e.size & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
 		uint64_t start = e.start;
-		struct fsck_rules x;
+		struct fsck_fmt x;
 
-		fsck_rules_init(&x, f, FSCK_NONE, T_FRAG, C_FRAGMENT);
-		snprintf(x.prefix, sizeof(x.prefix), "fragment %u: ", idx);
-		if (sqk_fmt_frag_check(&e, f->sb.block_size, f->data_start, end, &x.r))
+		fsck_fmt_init(&x, f, FSCK_NONE, T_FRAG, C_FRAGMENT, NULL);
+		fsck_fmt_prefix(&x, "fragment %u: ", idx);
+		if (sqk_fmt_frag_check(&e, f->sb.block_size, f->data_start, end, &x.rep))
 			continue;
 		/* Fragment blocks share the data area with the data blocks. */
 		f->data_bytes += size;
@@ -234,26 +234,26 @@ static int cmp_xid(const void *a, const void *b)
 }
 
 /* The format's rules for a pair, reported for xattr id id. */
-static void pair_rules(struct fsck_rules *x, struct sqk_fsck *f, uint32_t id, const char *name)
+static void pair_rules(struct fsck_fmt *x, struct sqk_fsck *f, uint32_t id, const char *name)
 {
-	fsck_rules_init(x, f, FSCK_NONE, T_XATTR, C_XATTR);
+	fsck_fmt_init(x, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
 	if (name)
-		snprintf(x->prefix, sizeof(x->prefix), "xattr id %u: %.40s: ", id, name);
+		fsck_fmt_prefix(x, "xattr id %u: %.40s: ", id, name);
 	else
-		snprintf(x->prefix, sizeof(x->prefix), "xattr id %u: a key: ", id);
+		fsck_fmt_prefix(x, "xattr id %u: a key: ", id);
 }
 
 /* A value: its size, then its bytes (skipped). 0, or -1 after reporting. */
 static int xattr_value(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const char *name)
 {
 	uint8_t raw[SQK_FMT_XATTR_VALUE_SIZE];
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	int err;
 
 	err = rd->read(rd, raw, sizeof(raw));
 	if (!err) {
 		pair_rules(&x, f, id, name);
-		if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 0, &x.r))
+		if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 0, &x.rep))
 			return -1;
 		err = rd->read(rd, NULL, sqk_fmt_xattr_value_decode(raw));
 	}
@@ -272,7 +272,7 @@ static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const 
 		     uint64_t kv_end)
 {
 	uint8_t raw[SQK_FMT_XATTR_VALUE_SIZE + SQK_FMT_XATTR_REF_SIZE];
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	struct fsck_cur c;
 	uint64_t ref;
 	char r[64];
@@ -286,7 +286,7 @@ static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const 
 		return -1;
 	}
 	pair_rules(&x, f, id, name);
-	if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 1, &x.r))
+	if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 1, &x.rep))
 		return -1;
 	ref = sqk_fmt_xattr_ref_decode(raw + SQK_FMT_XATTR_VALUE_SIZE);
 	if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
@@ -308,7 +308,7 @@ static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint6
 	char name[16 + SQK_FMT_XATTR_NAME_MAX + 1];
 	uint8_t raw[SQK_FMT_XATTR_KEY_SIZE];
 	struct sqk_fmt_xattr_key k;
-	struct fsck_rules x;
+	struct fsck_fmt x;
 	size_t plen;
 	int err;
 
@@ -317,7 +317,7 @@ static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint6
 		goto truncated;
 	sqk_fmt_xattr_key_decode(&k, raw);
 	pair_rules(&x, f, id, NULL);
-	if (sqk_fmt_xattr_key_check(&k, &x.r))
+	if (sqk_fmt_xattr_key_check(&k, &x.rep))
 		return -1;
 	plen = strlen(sqk_fmt_xattr_prefix(&k));
 	memcpy(name, sqk_fmt_xattr_prefix(&k), plen);
@@ -325,7 +325,7 @@ static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint6
 	if (err)
 		goto truncated;
 	name[plen + k.name_size] = '\0';
-	if (sqk_fmt_xattr_name_check(name + plen, k.name_size, &x.r))
+	if (sqk_fmt_xattr_name_check(name + plen, k.name_size, &x.rep))
 		return -1;
 	if (sqk_fmt_xattr_ool(&k))
 		return xattr_ool(f, rd, id, name, kv_end);
@@ -358,7 +358,7 @@ void fsck_xattrs(struct sqk_fsck *f)
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct xid *x = &l.e[i];
 		struct sqk_fmt_xattr_id e = {0, 0, 0};
-		struct fsck_rules xr;
+		struct fsck_fmt xr;
 		struct fsck_cur c;
 		struct fsck_rd *rd = &ms.rd;
 		uint32_t k;
@@ -367,11 +367,11 @@ void fsck_xattrs(struct sqk_fsck *f)
 
 		if (i && x->ref == l.e[i - 1].ref && x->count == l.e[i - 1].count)
 			continue; /* the same set again: checked already */
-		fsck_rules_init(&xr, f, FSCK_NONE, T_XATTR, C_XATTR);
-		snprintf(xr.prefix, sizeof(xr.prefix), "xattr id %u: ", x->id);
+		fsck_fmt_init(&xr, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
+		fsck_fmt_prefix(&xr, "xattr id %u: ", x->id);
 		e.ref = x->ref;
 		e.count = x->count;
-		if (sqk_fmt_xattr_id_check(&e, kv_end - f->xattr_kv, &xr.r))
+		if (sqk_fmt_xattr_id_check(&e, kv_end - f->xattr_kv, &xr.rep))
 			continue;
 		if (x->ref < prev_end) {
 			/* Sets never share bytes; reading them again could go on for ever. */
