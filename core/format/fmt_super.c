@@ -3,7 +3,7 @@
 #include "fmt_super.h"
 #include "le.h"
 
-void sqfs_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE])
+void sqk_fmt_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE])
 {
 	sb->magic = get_le32(raw + 0);
 	sb->inode_count = get_le32(raw + 4);
@@ -26,7 +26,7 @@ void sqfs_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE]
 	sb->export_table = get_le64(raw + 88);
 }
 
-void sqfs_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE])
+void sqk_fmt_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE])
 {
 	put_le32(raw + 0, sb->magic);
 	put_le32(raw + 4, sb->inode_count);

@@ -21,8 +21,8 @@
 #include "fmt_check.h"
 #include "format.h"
 
-void sqfs_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE]);
-void sqfs_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE]);
+void sqk_fmt_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE]);
+void sqk_fmt_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE]);
 
 /* What the superblock says about itself and an image file of file_size bytes. */
 int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct sqk_fmt_report *r);

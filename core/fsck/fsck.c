@@ -31,7 +31,7 @@ static const char *const check_names[C_COUNT] = {
 /* Reachability states of a record. */
 enum { R_UNKNOWN, R_VISITING, R_REACHABLE, R_UNREACHABLE };
 
-const char *fsck_why(int err)
+const char *sqk_fsck_why(int err)
 {
 	if (err == SQK_ERR_COMPRESSOR)
 		return "invalid compressed data, or more than a block of it";
@@ -40,7 +40,7 @@ const char *fsck_why(int err)
 	return sqk_strerror(err);
 }
 
-int fsck_fatal(struct sqk_fsck *f, int err)
+int sqk_fsck_fatal(struct sqk_fsck *f, int err)
 {
 	if (err != SQK_ERR_IO && err != SQK_ERR_NOMEM)
 		return 0;
@@ -57,7 +57,7 @@ static void add_err(struct sqk_fsck *f, int keyed, uint64_t key, uint32_t rec, c
 		    enum fsck_check check, const char *fmt, va_list ap)
 {
 	unsigned max = f->o.max_per_check ? f->o.max_per_check : 100;
-	struct fsck_err *e;
+	struct sqk_fsck_err *e;
 	char *detail;
 
 	pthread_mutex_lock(&f->lock);
@@ -68,7 +68,7 @@ static void add_err(struct sqk_fsck *f, int keyed, uint64_t key, uint32_t rec, c
 		goto out;
 	if (f->nerrs == f->errcap) {
 		size_t cap = f->errcap ? f->errcap * 2 : 32;
-		struct fsck_err *p = realloc(f->errs, cap * sizeof(*p));
+		struct sqk_fsck_err *p = realloc(f->errs, cap * sizeof(*p));
 
 		if (!p)
 			goto out;
@@ -87,8 +87,8 @@ out:
 	pthread_mutex_unlock(&f->lock);
 }
 
-void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
-	      const char *fmt, ...)
+void sqk_fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
+		  const char *fmt, ...)
 {
 	va_list ap;
 
@@ -97,8 +97,8 @@ void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_che
 	va_end(ap);
 }
 
-void fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *table,
-		  enum fsck_check check, const char *fmt, ...)
+void sqk_fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *table,
+		      enum fsck_check check, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -107,7 +107,7 @@ void fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *ta
 	va_end(ap);
 }
 
-uint64_t fsck_reserve_keys(struct sqk_fsck *f, uint64_t n)
+uint64_t sqk_fsck_reserve_keys(struct sqk_fsck *f, uint64_t n)
 {
 	uint64_t k;
 
@@ -128,7 +128,7 @@ static uint32_t hash32(uint32_t x)
 	return x;
 }
 
-struct fsck_rec *fsck_rec_by_number(struct sqk_fsck *f, uint32_t number)
+struct fsck_rec *sqk_fsck_rec_by_number(struct sqk_fsck *f, uint32_t number)
 {
 	uint32_t i;
 
@@ -162,7 +162,7 @@ static int map_grow(struct sqk_fsck *f)
 }
 
 /* Add a record; its number must not be there yet. Memory grows with what the image holds. */
-int fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index)
+int sqk_fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index)
 {
 	uint32_t i;
 	int err;
@@ -204,7 +204,7 @@ static int rec_path(struct sqk_fsck *f, uint32_t rec, char *out, size_t cap)
 
 		if (r->up == FSCK_NONE || r->entry == FSCK_NO_REF || ++steps > 1024)
 			return -1;
-		if (fsck_entry_name(f, r->entry, name, &len) != 0 || len + 1 > pos)
+		if (sqk_fsck_entry_name(f, r->entry, name, &len) != 0 || len + 1 > pos)
 			return -1;
 		pos -= len;
 		memcpy(out + pos, name, len);
@@ -219,7 +219,7 @@ static int rec_path(struct sqk_fsck *f, uint32_t rec, char *out, size_t cap)
 
 static int cmp_err(const void *a, const void *b)
 {
-	const struct fsck_err *x = a, *y = b;
+	const struct sqk_fsck_err *x = a, *y = b;
 
 	return x->key < y->key ? -1 : x->key > y->key;
 }
@@ -234,7 +234,7 @@ static void emit(struct sqk_fsck *f)
 	if (f->nerrs)
 		qsort(f->errs, f->nerrs, sizeof(*f->errs), cmp_err);
 	for (i = 0; i < f->nerrs; i++) {
-		struct fsck_err *e = &f->errs[i];
+		struct sqk_fsck_err *e = &f->errs[i];
 		char *detail = NULL;
 
 		if (!f->o.report)
@@ -289,9 +289,9 @@ static int reach_dir(struct sqk_fsck *f, uint32_t i)
 	state = f->recs[cur].state;
 	if (state == R_VISITING) {
 		/* cur is on a cycle of directories each listed inside the next. */
-		fsck_err(f, FSCK_NONE, T_DIR, C_DIR_LOOP,
-			 "directory inode %u is listed inside its own subtree",
-			 f->recs[cur].number);
+		sqk_fsck_err(f, FSCK_NONE, T_DIR, C_DIR_LOOP,
+			     "directory inode %u is listed inside its own subtree",
+			     f->recs[cur].number);
 		state = R_UNREACHABLE;
 	}
 	/* Everything on the way shares the answer. */
@@ -333,9 +333,9 @@ static void check_tree(struct sqk_fsck *f)
 		struct fsck_dir *d = &f->dirs[i];
 
 		if (d->tree_parent != FSCK_NONE && d->parent != f->recs[d->tree_parent].number)
-			fsck_err(f, d->rec, T_INODE, C_DIR_PARENT,
-				 "the parent inode number is %u, but inode %u lists it", d->parent,
-				 f->recs[d->tree_parent].number);
+			sqk_fsck_err(f, d->rec, T_INODE, C_DIR_PARENT,
+				     "the parent inode number is %u, but inode %u lists it",
+				     d->parent, f->recs[d->tree_parent].number);
 	}
 	for (i = 0; i < n; i++) {
 		struct fsck_rec *r = &f->recs[i];
@@ -348,17 +348,17 @@ static void check_tree(struct sqk_fsck *f)
 			 * would have named is unknown.
 			 */
 			if (r->up == FSCK_NONE && !f->listing_cut)
-				fsck_err(f, i, T_INODE, C_ORPHAN,
-					 "no directory lists this %s; it is not reachable "
-					 "from the root",
-					 d ? "directory" : "inode");
+				sqk_fsck_err(f, i, T_INODE, C_ORPHAN,
+					     "no directory lists this %s; it is not reachable "
+					     "from the root",
+					     d ? "directory" : "inode");
 			continue;
 		}
 		if (!d) {
 			if (r->nlink != r->links && (!f->listing_cut || r->links > r->nlink))
-				fsck_err(f, i, T_INODE, C_NLINK,
-					 "link count %u, but %u directory entries name it",
-					 r->nlink, r->links);
+				sqk_fsck_err(f, i, T_INODE, C_NLINK,
+					     "link count %u, but %u directory entries name it",
+					     r->nlink, r->links);
 			continue;
 		}
 		/*
@@ -366,10 +366,11 @@ static void check_tree(struct sqk_fsck *f)
 		 * writes 2 + entries. Either is accepted.
 		 */
 		if (d->listed && r->nlink != 2 + d->subdirs && r->nlink != 2 + d->entries)
-			fsck_err(f, i, T_INODE, C_NLINK,
-				 "link count %u, but the directory has %u subdirectories and %u "
-				 "entries (accepted: %u or %u)",
-				 r->nlink, d->subdirs, d->entries, 2 + d->subdirs, 2 + d->entries);
+			sqk_fsck_err(
+				f, i, T_INODE, C_NLINK,
+				"link count %u, but the directory has %u subdirectories and %u "
+				"entries (accepted: %u or %u)",
+				r->nlink, d->subdirs, d->entries, 2 + d->subdirs, 2 + d->entries);
 	}
 }
 
@@ -378,20 +379,22 @@ static void check_root(struct sqk_fsck *f)
 	struct fsck_rec *r;
 	uint32_t idx;
 
-	if (f->root == FSCK_NONE && f->scan_cut && fsck_inode_at(f, f->sb.root_inode, 0, &idx) == 0)
+	if (f->root == FSCK_NONE && f->scan_cut &&
+	    sqk_fsck_inode_at(f, f->sb.root_inode, 0, &idx) == 0)
 		f->root = idx;
 	if (f->root == FSCK_NONE) {
-		fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER,
-			 "the root inode reference (block %llu, offset %u) does not point at an "
-			 "inode",
-			 (unsigned long long)SQFS_REF_BLOCK(f->sb.root_inode),
-			 SQFS_REF_OFFSET(f->sb.root_inode));
+		sqk_fsck_err(
+			f, FSCK_NONE, T_SUPER, C_SUPER,
+			"the root inode reference (block %llu, offset %u) does not point at an "
+			"inode",
+			(unsigned long long)SQFS_REF_BLOCK(f->sb.root_inode),
+			SQFS_REF_OFFSET(f->sb.root_inode));
 		return;
 	}
 	r = &f->recs[f->root];
 	if (r->dir == FSCK_NONE) {
-		fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the root inode %u is not a directory",
-			 r->number);
+		sqk_fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the root inode %u is not a directory",
+			     r->number);
 		f->root = FSCK_NONE;
 	}
 	/* The root's parent field was checked with its inode (sqk_fmt_inode_check_links). */
@@ -420,7 +423,7 @@ int sqk_fsck_run(struct sqk_fsck *f)
 {
 	int err;
 
-	err = fsck_super(f);
+	err = sqk_fsck_super(f);
 	if (err < 0 || fsck_stopped(f))
 		return fsck_stopped(f) ? f->fatal_err : err;
 	if (err == 0) {
@@ -429,19 +432,19 @@ int sqk_fsck_run(struct sqk_fsck *f)
 			if (!f->pool)
 				return SQK_ERR_NOMEM;
 		}
-		fsck_fragments(f);
-		fsck_data_wait(f); /* the files' tails are checked against the fragments */
+		sqk_fsck_fragments(f);
+		sqk_fsck_data_wait(f); /* the files' tails are checked against the fragments */
 		if (!fsck_stopped(f))
-			fsck_inodes(f);
+			sqk_fsck_inodes(f);
 		if (!fsck_stopped(f))
 			check_root(f);
 		if (!fsck_stopped(f))
-			fsck_directories(f);
-		fsck_data_wait(f);
+			sqk_fsck_directories(f);
+		sqk_fsck_data_wait(f);
 		if (!fsck_stopped(f))
-			fsck_export(f);
+			sqk_fsck_export(f);
 		if (!fsck_stopped(f))
-			fsck_xattrs(f);
+			sqk_fsck_xattrs(f);
 		if (!fsck_stopped(f))
 			check_tree(f);
 	}
@@ -469,9 +472,9 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 	if (!f)
 		return;
 	sqk_pool_destroy(f->pool);
-	fsck_data_free(f);
+	sqk_fsck_data_free(f);
 	if (f->inode_ms) {
-		fsck_ms_free(f->inode_ms);
+		sqk_fsck_ms_free(f->inode_ms);
 		free(f->inode_ms);
 	}
 	sqk_image_close(f->img);

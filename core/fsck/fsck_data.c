@@ -55,19 +55,20 @@ static void run_chunk(void *arg, unsigned worker)
 
 		/* The length is checked here, to say what it is. */
 		err = sqk_block_data(sqk_image_blocks(f->img), cache, c->pos[i], c->word[i], 0, &e);
-		if (fsck_fatal(f, err))
+		if (sqk_fsck_fatal(f, err))
 			break;
 		if (err) {
 			if (c->fragment)
-				fsck_err_key(f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
-					     "fragment block %u at %llu does not decompress: %s",
-					     f->frags[c->index[0]].index,
-					     (unsigned long long)c->pos[i], fsck_why(err));
+				sqk_fsck_err_key(
+					f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
+					"fragment block %u at %llu does not decompress: %s",
+					f->frags[c->index[0]].index, (unsigned long long)c->pos[i],
+					sqk_fsck_why(err));
 			else
-				fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
-					     "block %u at %llu does not decompress: %s",
-					     c->index[i], (unsigned long long)c->pos[i],
-					     fsck_why(err));
+				sqk_fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
+						 "block %u at %llu does not decompress: %s",
+						 c->index[i], (unsigned long long)c->pos[i],
+						 sqk_fsck_why(err));
 			continue;
 		}
 		got = (uint32_t)e->length;
@@ -81,32 +82,33 @@ static void run_chunk(void *arg, unsigned worker)
 		__atomic_add_fetch(&f->counts.blocks, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
 		if (got != c->len[i])
-			fsck_err_key(f, c->key + i, c->rec, T_INODE, C_DATA,
-				     "block %u at %llu decompresses to %u bytes; the file needs %u",
-				     c->index[i], (unsigned long long)c->pos[i], got, c->len[i]);
+			sqk_fsck_err_key(
+				f, c->key + i, c->rec, T_INODE, C_DATA,
+				"block %u at %llu decompresses to %u bytes; the file needs %u",
+				c->index[i], (unsigned long long)c->pos[i], got, c->len[i]);
 	}
 	free(c);
 }
 
 static void submit(struct sqk_fsck *f, struct chunk *c)
 {
-	c->key = fsck_reserve_keys(f, CHUNK);
+	c->key = sqk_fsck_reserve_keys(f, CHUNK);
 	if (!f->pool || sqk_pool_submit(f->pool, run_chunk, c) != 0)
 		run_chunk(c, 0);
 }
 
-void fsck_data_wait(struct sqk_fsck *f)
+void sqk_fsck_data_wait(struct sqk_fsck *f)
 {
 	if (f->pool)
 		sqk_pool_wait(f->pool);
 }
 
-void fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size)
+void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size)
 {
 	struct chunk *c = calloc(1, sizeof(*c));
 
 	if (!c) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return;
 	}
 	c->f = f;
@@ -162,11 +164,12 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 		if (d->pos != pos || d->word != word)
 			continue;
 		if (d->len != len)
-			fsck_err(f, rec, T_INODE, C_DATA,
-				 "block %u at %llu is also a block of %u bytes of another file; "
-				 "this "
-				 "file needs %u",
-				 index, (unsigned long long)pos, d->len, len);
+			sqk_fsck_err(
+				f, rec, T_INODE, C_DATA,
+				"block %u at %llu is also a block of %u bytes of another file; "
+				"this "
+				"file needs %u",
+				index, (unsigned long long)pos, d->len, len);
 		return 1;
 	}
 	f->dups[i].pos = pos;
@@ -190,10 +193,11 @@ static int over_budget(struct sqk_fsck *f, uint32_t rec, uint32_t size)
 	if (f->data_bytes <= area)
 		return 0;
 	if (!f->data_overflow)
-		fsck_err(f, rec, T_INODE, C_DATA,
-			 "the data and fragment blocks listed hold more bytes than the data area "
-			 "(%llu): blocks overlap; blocks from here on are not decompressed",
-			 (unsigned long long)area);
+		sqk_fsck_err(
+			f, rec, T_INODE, C_DATA,
+			"the data and fragment blocks listed hold more bytes than the data area "
+			"(%llu): blocks overlap; blocks from here on are not decompressed",
+			(unsigned long long)area);
 	f->data_overflow = 1;
 	return 1;
 }
@@ -215,13 +219,13 @@ static void check_sparse(struct sqk_fsck *f, const struct fsck_file *file, uint6
 	if (sparse == file->size && v == file->size - 1)
 		return;
 	if (v > file->size)
-		fsck_err(f, file->rec, T_INODE, C_SPARSE,
-			 "the sparse count %llu is larger than the file (%llu bytes)",
-			 (unsigned long long)v, (unsigned long long)file->size);
+		sqk_fsck_err(f, file->rec, T_INODE, C_SPARSE,
+			     "the sparse count %llu is larger than the file (%llu bytes)",
+			     (unsigned long long)v, (unsigned long long)file->size);
 	else
-		fsck_err(f, file->rec, T_INODE, C_SPARSE,
-			 "the sparse count is %llu, but the sparse blocks hold %llu bytes",
-			 (unsigned long long)v, (unsigned long long)sparse);
+		sqk_fsck_err(f, file->rec, T_INODE, C_SPARSE,
+			     "the sparse count is %llu, but the sparse blocks hold %llu bytes",
+			     (unsigned long long)v, (unsigned long long)sparse);
 }
 
 static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_t tail)
@@ -232,29 +236,30 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 	if (!f->frag.ok) {
 		/* An unusable table was reported already; with no table at all, say so. */
 		if (f->sb.fragment_table == SQFS_INVALID_TABLE && f->sb.fragment_count == 0)
-			fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
-				 "the tail is in fragment %u, but the image has no fragment table",
-				 idx);
+			sqk_fsck_err(
+				f, file->rec, T_INODE, C_FRAGMENT,
+				"the tail is in fragment %u, but the image has no fragment table",
+				idx);
 		return;
 	}
 	if (idx >= f->sb.fragment_count) {
-		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
-			 "the tail is in fragment %u, beyond the %u fragments", idx,
-			 f->sb.fragment_count);
+		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			     "the tail is in fragment %u, beyond the %u fragments", idx,
+			     f->sb.fragment_count);
 		return;
 	}
-	fr = fsck_frag_find(f, idx);
+	fr = sqk_fsck_frag_find(f, idx);
 	if (!fr || !fr->len)
 		return; /* that fragment's entry or block is bad, and was reported */
 	len = fr->len;
 	if (file->frag_offset >= len || tail > len - file->frag_offset)
-		fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
-			 "the tail of %u bytes at offset %u runs past the end of fragment %u "
-			 "(%u bytes)",
-			 tail, file->frag_offset, idx, len);
+		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			     "the tail of %u bytes at offset %u runs past the end of fragment %u "
+			     "(%u bytes)",
+			     tail, file->frag_offset, idx, len);
 }
 
-void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
+void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 {
 	uint32_t bs = f->sb.block_size, full = (uint32_t)(file->size / bs), i;
 	uint32_t tail = (uint32_t)(file->size % bs);
@@ -272,8 +277,8 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		if (sqfs_block_word_bad(word, bs, len) &&
 		    ((word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
 		     word == SQFS_BLOCK_UNCOMPRESSED)) {
-			fsck_err(f, file->rec, T_INODE, C_DATA,
-				 "block %u has the bad size word 0x%08x", i, word);
+			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
+				     "block %u has the bad size word 0x%08x", i, word);
 			ok = 0;
 			break;
 		}
@@ -282,18 +287,19 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 			continue;
 		}
 		if (sqfs_block_word_bad(word, bs, len)) {
-			fsck_err(f, file->rec, T_INODE, C_DATA,
-				 "block %u is %u bytes %s; the file needs %u", i, size,
-				 word & SQFS_BLOCK_UNCOMPRESSED ? "stored uncompressed"
-								: "compressed",
-				 len);
+			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
+				     "block %u is %u bytes %s; the file needs %u", i, size,
+				     word & SQFS_BLOCK_UNCOMPRESSED ? "stored uncompressed"
+								    : "compressed",
+				     len);
 			ok = 0;
 		}
 		if (!sqfs_block_in_area(pos, size, f->data_start, end)) {
-			fsck_err(f, file->rec, T_INODE, C_DATA,
-				 "block %u at %llu (%u bytes) is outside the data area %llu..%llu",
-				 i, (unsigned long long)pos, size,
-				 (unsigned long long)f->data_start, (unsigned long long)end);
+			sqk_fsck_err(
+				f, file->rec, T_INODE, C_DATA,
+				"block %u at %llu (%u bytes) is outside the data area %llu..%llu",
+				i, (unsigned long long)pos, size, (unsigned long long)f->data_start,
+				(unsigned long long)end);
 			ok = 0;
 			break; /* every later position is off too */
 		}
@@ -320,7 +326,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		if (!c) {
 			c = malloc(sizeof(*c));
 			if (!c) {
-				fsck_fatal(f, SQK_ERR_NOMEM);
+				sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 				return;
 			}
 			c->f = f;
@@ -341,7 +347,7 @@ void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		submit(f, c);
 }
 
-void fsck_data_free(struct sqk_fsck *f)
+void sqk_fsck_data_free(struct sqk_fsck *f)
 {
 	free(f->dups);
 	f->dups = NULL;

@@ -44,17 +44,18 @@ static int take(struct listing *l, uint64_t *left, void *buf, size_t len, const 
 	int err;
 
 	if (*left < len) {
-		fsck_err(f, rec, T_INODE, C_DIR_SIZE,
-			 "the listing ends inside %s: its size %u leaves %llu bytes for a %zu-byte "
-			 "structure",
-			 what, f->dirs[l->dir].size, (unsigned long long)*left, len);
+		sqk_fsck_err(
+			f, rec, T_INODE, C_DIR_SIZE,
+			"the listing ends inside %s: its size %u leaves %llu bytes for a %zu-byte "
+			"structure",
+			what, f->dirs[l->dir].size, (unsigned long long)*left, len);
 		return -1;
 	}
 	*left -= len;
 	err = l->rd->read(l->rd, buf, len);
 	if (err) {
-		if (!fsck_fatal(f, err))
-			fsck_err(
+		if (!sqk_fsck_fatal(f, err))
+			sqk_fsck_err(
 				f, rec, T_INODE, C_DIR_HEADER,
 				"the listing cannot be read: %s runs past the end of the directory "
 				"table or into an unreadable block",
@@ -85,32 +86,33 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 {
 	struct sqk_fsck *f = l->f;
 	uint32_t drec = f->dirs[l->dir].rec, idx, child, old;
-	struct fsck_rec *r = fsck_rec_by_number(f, ent->number);
+	struct fsck_rec *r = sqk_fsck_rec_by_number(f, ent->number);
 	char a[64], b[64];
 
-	if (!r && f->scan_cut && fsck_inode_at(f, ent->ref, ent->number, &idx) == 0)
+	if (!r && f->scan_cut && sqk_fsck_inode_at(f, ent->ref, ent->number, &idx) == 0)
 		r = &f->recs[idx]; /* beyond where the inode table could be read in order */
 	if (!r) {
-		fsck_err(f, drec, T_INODE, C_DIR_ENTRY, "entry '%s' names inode %u at %s, but %s",
-			 ent->name, ent->number, fsck_ref_str(ent->ref, a, sizeof(a)),
-			 f->scan_cut && ent->ref >= f->scan_cut_ref
-				 ? "the inode there cannot be read"
-				 : "the inode table holds no such inode there");
+		sqk_fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
+			     "entry '%s' names inode %u at %s, but %s", ent->name, ent->number,
+			     sqk_fsck_ref_str(ent->ref, a, sizeof(a)),
+			     f->scan_cut && ent->ref >= f->scan_cut_ref
+				     ? "the inode there cannot be read"
+				     : "the inode table holds no such inode there");
 		return;
 	}
 	idx = (uint32_t)(r - f->recs);
 	if (r->ref != ent->ref) {
-		fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
-			 "entry '%s' names inode %u at %s, but inode %u is at %s", ent->name,
-			 ent->number, fsck_ref_str(ent->ref, a, sizeof(a)), ent->number,
-			 fsck_ref_str(r->ref, b, sizeof(b)));
+		sqk_fsck_err(f, drec, T_INODE, C_DIR_ENTRY,
+			     "entry '%s' names inode %u at %s, but inode %u is at %s", ent->name,
+			     ent->number, sqk_fsck_ref_str(ent->ref, a, sizeof(a)), ent->number,
+			     sqk_fsck_ref_str(r->ref, b, sizeof(b)));
 		return;
 	}
 	if (sqfs_basic_type(r->type) != ent->type) {
-		fsck_err(f, drec, T_INODE, C_DIR_TYPE,
-			 "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
-			 sqk_type_name(ent->type), ent->number,
-			 sqk_type_name(sqfs_basic_type(r->type)));
+		sqk_fsck_err(f, drec, T_INODE, C_DIR_TYPE,
+			     "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
+			     sqk_type_name(ent->type), ent->number,
+			     sqk_type_name(sqfs_basic_type(r->type)));
 		return;
 	}
 	f->dirs[l->dir].entries++;
@@ -121,7 +123,7 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 			r->up = drec;
 			r->entry = at;
 		} else if (add_link(f, drec, idx) != 0) {
-			fsck_fatal(f, SQK_ERR_NOMEM);
+			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		}
 		return;
 	}
@@ -135,8 +137,8 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	f->dirs[l->dir].subdirs++; /* what link counts count: entries of type directory */
 	child = r->dir;
 	if (idx == drec || idx == f->root) {
-		fsck_err(f, drec, T_INODE, C_DIR_LOOP, "entry '%s' names %s", ent->name,
-			 idx == drec ? "this directory itself" : "the root directory");
+		sqk_fsck_err(f, drec, T_INODE, C_DIR_LOOP, "entry '%s' names %s", ent->name,
+			     idx == drec ? "this directory itself" : "the root directory");
 		return;
 	}
 	old = f->dirs[child].tree_parent;
@@ -151,22 +153,22 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 		char name[SQFS_NAME_MAX_BUF];
 		uint32_t len = 0;
 
-		if (fsck_entry_name(f, r->entry, name, &len) != 0)
+		if (sqk_fsck_entry_name(f, r->entry, name, &len) != 0)
 			len = 0;
 		name[len] = '\0';
-		fsck_err(f, old, T_INODE, C_DIR_LOOP,
-			 "entry '%s' names directory inode %u, which inode %u lists too "
-			 "(directories have one parent)",
-			 name, ent->number, f->recs[drec].number);
+		sqk_fsck_err(f, old, T_INODE, C_DIR_LOOP,
+			     "entry '%s' names directory inode %u, which inode %u lists too "
+			     "(directories have one parent)",
+			     name, ent->number, f->recs[drec].number);
 		f->dirs[child].tree_parent = drec;
 		r->up = drec;
 		r->entry = at;
 		return;
 	}
-	fsck_err(f, drec, T_INODE, C_DIR_LOOP,
-		 "entry '%s' names directory inode %u, which inode %u lists too (directories "
-		 "have one parent)",
-		 ent->name, ent->number, f->recs[old].number);
+	sqk_fsck_err(f, drec, T_INODE, C_DIR_LOOP,
+		     "entry '%s' names directory inode %u, which inode %u lists too (directories "
+		     "have one parent)",
+		     ent->name, ent->number, f->recs[old].number);
 }
 
 static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct sqk_dirent *ent)
@@ -229,8 +231,8 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 		return -1;
 	sqk_fmt_dir_entry_decode(raw, &e);
 	if (sqk_fmt_dir_entry_check_size(&e, NULL)) {
-		fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
-		fsck_fmt_prefix(&ff, "an entry: ");
+		sqk_fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
+		sqk_fsck_fmt_prefix(&ff, "an entry: ");
 		sqk_fmt_dir_entry_check_size(&e, &ff.rep);
 		return -1;
 	}
@@ -240,27 +242,28 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 	ent->name[ent->name_len] = '\0';
 	ent->type = e.type;
 	ent->ref = sqk_fmt_dir_entry_ref(h, &e);
-	fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_NAME, NULL);
+	sqk_fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_NAME, NULL);
 	ff.quiet = 1; /* the messages show the names themselves */
 	if (sqk_name_check(ent->name, ent->name_len, NULL)) {
 		sqk_name_check(ent->name, ent->name_len, &ff.rep);
 		show_name(ent, shown);
-		fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%s' %s", shown, ff.last.why);
+		sqk_fsck_err(f, rec, T_INODE, C_DIR_NAME, "the name '%s' %s", shown, ff.last.why);
 		return -1;
 	}
 	if (have_prev &&
 	    sqk_name_check_order(prev->name, prev->name_len, ent->name, ent->name_len, NULL)) {
 		sqk_name_check_order(prev->name, prev->name_len, ent->name, ent->name_len, &ff.rep);
 		if (sqk_name_cmp(prev->name, prev->name_len, ent->name, ent->name_len) == 0)
-			fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s", ent->name, ff.last.why);
+			sqk_fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s", ent->name,
+				     ff.last.why);
 		else
-			fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s ('%s')", ent->name,
-				 ff.last.why, prev->name);
+			sqk_fsck_err(f, rec, T_INODE, C_DIR_ORDER, "'%s' %s ('%s')", ent->name,
+				     ff.last.why, prev->name);
 		return -1;
 	}
 	if (sqk_fmt_dir_entry_check(&e, h, &lim, NULL)) {
-		fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_ENTRY, entry_checks);
-		fsck_fmt_prefix(&ff, "entry '%s': ", ent->name);
+		sqk_fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_ENTRY, entry_checks);
+		sqk_fsck_fmt_prefix(&ff, "entry '%s': ", ent->name);
 		sqk_fmt_dir_entry_check(&e, h, &lim, &ff.rep);
 		return -1;
 	}
@@ -289,8 +292,8 @@ static int read_listing(struct listing *l)
 			return -1;
 		sqk_fmt_dir_header_decode(raw, &h);
 		if (sqk_fmt_dir_header_check(&h, NULL)) {
-			fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
-			fsck_fmt_prefix(&ff, "the header at listing offset %u: ", loff);
+			sqk_fsck_fmt_init(&ff, f, rec, T_INODE, C_DIR_HEADER, NULL);
+			sqk_fsck_fmt_prefix(&ff, "the header at listing offset %u: ", loff);
 			sqk_fmt_dir_header_check(&h, &ff.rep);
 			return -1;
 		}
@@ -300,7 +303,7 @@ static int read_listing(struct listing *l)
 			if (read_entry(l, &left, &h, &ent, &prev, have_prev))
 				return -1;
 			if (k == 0 && l->keep_hdrs && keep_hdr(l, loff, at, &ent)) {
-				fsck_fatal(f, SQK_ERR_NOMEM);
+				sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 				return -1;
 			}
 			entry(l, &ent, eat);
@@ -324,14 +327,14 @@ static void check_index(struct listing *l, int complete)
 	uint32_t listing = sqk_fmt_dir_listing(d->size), i, h = 0;
 	struct fsck_fmt ff;
 
-	fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
+	sqk_fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
 	for (i = 0; i < d->nindex; i++) {
 		const struct fsck_index *x = &d->index[i];
 		int name_len = (int)x->x.name_size;
 		const struct hdr *hd;
 		uint32_t want_off;
 
-		fsck_fmt_prefix(&ff, "index entry %u ('%.*s'): ", i, name_len, x->name);
+		sqk_fsck_fmt_prefix(&ff, "index entry %u ('%.*s'): ", i, name_len, x->name);
 		/* Offsets in order and inside the listing, or the rest cannot be matched. */
 		if (sqk_fmt_dir_index_check(&x->x, i ? &d->index[i - 1].x : NULL, listing, &ff.rep))
 			return;
@@ -340,25 +343,28 @@ static void check_index(struct listing *l, int complete)
 		if (h == l->nhdrs || l->hdrs[h].loff != x->x.offset) {
 			if (h == l->nhdrs && !complete)
 				return; /* past what could be read */
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "index entry %u ('%.*s') points at listing offset %u, where no "
-				 "header starts",
-				 i, name_len, x->name, x->x.offset);
+			sqk_fsck_err(
+				f, d->rec, T_INODE, C_DIR_INDEX,
+				"index entry %u ('%.*s') points at listing offset %u, where no "
+				"header starts",
+				i, name_len, x->name, x->x.offset);
 			continue;
 		}
 		hd = &l->hdrs[h];
 		want_off = sqk_fmt_dir_index_block_offset(d->offset, &x->x);
 		if (SQFS_REF_BLOCK(hd->at) != x->x.start || SQFS_REF_OFFSET(hd->at) != want_off)
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "index entry %u ('%.*s') leads to block %u, offset %u, but its "
-				 "header is at block %llu, offset %u",
-				 i, name_len, x->name, x->x.start, want_off,
-				 (unsigned long long)SQFS_REF_BLOCK(hd->at),
-				 SQFS_REF_OFFSET(hd->at));
+			sqk_fsck_err(
+				f, d->rec, T_INODE, C_DIR_INDEX,
+				"index entry %u ('%.*s') leads to block %u, offset %u, but its "
+				"header is at block %llu, offset %u",
+				i, name_len, x->name, x->x.start, want_off,
+				(unsigned long long)SQFS_REF_BLOCK(hd->at),
+				SQFS_REF_OFFSET(hd->at));
 		if (sqk_name_cmp(hd->name, hd->name_len, x->name, x->x.name_size) != 0)
-			fsck_err(f, d->rec, T_INODE, C_DIR_INDEX,
-				 "index entry %u is '%.*s', but its header's first name is '%.*s'",
-				 i, name_len, x->name, (int)hd->name_len, hd->name);
+			sqk_fsck_err(
+				f, d->rec, T_INODE, C_DIR_INDEX,
+				"index entry %u is '%.*s', but its header's first name is '%.*s'",
+				i, name_len, x->name, (int)hd->name_len, hd->name);
 	}
 }
 
@@ -414,49 +420,51 @@ static void one_dir(struct sqk_fsck *f, struct fsck_ms *ms, uint32_t di, uint64_
 	}
 	start = SQFS_MKREF(d->block, d->offset);
 	if (d->block >= table) {
-		fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
-			 "the listing starts at block %u, outside the directory table (%llu bytes)",
-			 d->block, (unsigned long long)table);
+		sqk_fsck_err(
+			f, d->rec, T_INODE, C_DIR_HEADER,
+			"the listing starts at block %u, outside the directory table (%llu bytes)",
+			d->block, (unsigned long long)table);
 		f->listing_cut = 1;
 		return;
 	}
 	if (prev_end && start < *prev_end) {
 		/* Listings never share bytes; reading them again could go on for ever. */
-		fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
-			 "the listing at block %u, offset %u overlaps the listing before it",
-			 d->block, d->offset);
+		sqk_fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
+			     "the listing at block %u, offset %u overlaps the listing before it",
+			     d->block, d->offset);
 		f->listing_cut = 1;
 		return;
 	}
-	err = fsck_ms_seek(ms, d->block, d->offset);
+	err = sqk_fsck_ms_seek(ms, d->block, d->offset);
 	if (err == 0) {
 		do_listing(f, di, &ms->rd);
 		if (prev_end)
 			*prev_end = ms->rd.tell(&ms->rd);
 		return;
 	}
-	if (fsck_fatal(f, err))
+	if (sqk_fsck_fatal(f, err))
 		return;
 	if (err == 1 && f->cursor_left >= d->size) {
 		f->cursor_left -= d->size;
-		err = fsck_cur_open(&c, f, f->sb.dir_table, start);
+		err = sqk_fsck_cur_open(&c, f, f->sb.dir_table, start);
 		if (!err) {
 			do_listing(f, di, &c.rd);
 			if (prev_end)
 				*prev_end = c.rd.tell(&c.rd);
 		}
-		fsck_cur_close(&c);
+		sqk_fsck_cur_close(&c);
 		if (!err)
 			return;
 	}
-	fsck_err(f, d->rec, T_INODE, C_DIR_HEADER,
-		 "the listing at block %u, offset %u is not inside a readable metadata block of "
-		 "the directory table",
-		 d->block, d->offset);
+	sqk_fsck_err(
+		f, d->rec, T_INODE, C_DIR_HEADER,
+		"the listing at block %u, offset %u is not inside a readable metadata block of "
+		"the directory table",
+		d->block, d->offset);
 	f->listing_cut = 1;
 }
 
-void fsck_directories(struct sqk_fsck *f)
+void sqk_fsck_directories(struct sqk_fsck *f)
 {
 	uint32_t n = f->ndirs, i, done;
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
@@ -464,32 +472,32 @@ void fsck_directories(struct sqk_fsck *f)
 	struct fsck_ms ms;
 
 	if (!order) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return;
 	}
 	f->cursor_left = CURSOR_BUDGET;
 	for (i = 0; i < n; i++)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), cmp_pos, f->dirs);
-	fsck_ms_init(&ms, f, T_DIR, f->sb.dir_table, f->dir_end);
+	sqk_fsck_ms_init(&ms, f, T_DIR, f->sb.dir_table, f->dir_end);
 	for (i = 0; i < n && !fsck_stopped(f); i++)
 		one_dir(f, &ms, order[i], &prev_end);
 	free(order);
 	/* Directories found only by following entries past a damaged inode table. */
 	for (done = n; done < f->ndirs && !fsck_stopped(f); done++)
 		one_dir(f, &ms, done, NULL);
-	fsck_ms_finish(&ms);
-	fsck_ms_free(&ms);
+	sqk_fsck_ms_finish(&ms);
+	sqk_fsck_ms_free(&ms);
 }
 
-int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len)
+int sqk_fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len)
 {
 	uint8_t raw[SQK_FMT_DIR_ENTRY_SIZE];
 	struct sqk_fmt_dir_entry e;
 	struct fsck_cur c;
 	int err;
 
-	err = fsck_cur_open(&c, f, f->sb.dir_table, ref);
+	err = sqk_fsck_cur_open(&c, f, f->sb.dir_table, ref);
 	if (!err)
 		err = sqk_meta_read(&c.m, raw, sizeof(raw));
 	if (!err) {
@@ -499,6 +507,6 @@ int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len)
 	}
 	if (!err)
 		err = sqk_meta_read(&c.m, name, *len);
-	fsck_cur_close(&c);
+	sqk_fsck_cur_close(&c);
 	return err;
 }

@@ -9,13 +9,13 @@
 
 #include "fsck_int.h"
 
-void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len)
+void sqk_fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len)
 {
 	char ref[64];
 
 	if (!strcmp(i->field, "root_inode") || !strcmp(i->field, "ref"))
-		snprintf(buf, len, "%s (%s) %s", i->field, fsck_ref_str(i->value, ref, sizeof(ref)),
-			 i->why);
+		snprintf(buf, len, "%s (%s) %s", i->field,
+			 sqk_fsck_ref_str(i->value, ref, sizeof(ref)), i->why);
 	else if (!strcmp(i->field, "magic") || !strcmp(i->field, "flags"))
 		snprintf(buf, len, "%s 0x%llx %s", i->field, (unsigned long long)i->value, i->why);
 	else if (!strcmp(i->field, "inode_number") && (int64_t)i->value < 0)
@@ -39,14 +39,14 @@ static int fmt_issue(void *ctx, const struct sqk_fmt_issue *is)
 		ff->hard++;
 	if (ff->quiet)
 		return 0;
-	fsck_issue_text(is, text, sizeof(text));
-	fsck_err(ff->f, ff->rec, hit && hit->table ? hit->table : ff->table,
-		 hit ? hit->check : ff->check, "%s%s", ff->prefix, text);
+	sqk_fsck_issue_text(is, text, sizeof(text));
+	sqk_fsck_err(ff->f, ff->rec, hit && hit->table ? hit->table : ff->table,
+		     hit ? hit->check : ff->check, "%s%s", ff->prefix, text);
 	return 0; /* go on: every broken rule is worth knowing */
 }
 
-void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const char *table,
-		   enum fsck_check check, const struct fsck_field_check *map)
+void sqk_fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const char *table,
+		       enum fsck_check check, const struct fsck_field_check *map)
 {
 	/* Cheap: one per inode. The prefix is written only where a message needs it. */
 	ff->rep.fn = fmt_issue;
@@ -62,7 +62,7 @@ void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const 
 	ff->hard = 0;
 }
 
-void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
+void sqk_fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
 {
 	va_list ap;
 

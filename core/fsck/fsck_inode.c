@@ -17,7 +17,7 @@
 
 #define CUT 1 /* the inode's size is unknown: nothing after it can be read in order */
 
-const char *fsck_ref_str(uint64_t ref, char *buf, size_t len)
+const char *sqk_fsck_ref_str(uint64_t ref, char *buf, size_t len)
 {
 	snprintf(buf, len, "block %llu, offset %u", (unsigned long long)SQFS_REF_BLOCK(ref),
 		 SQFS_REF_OFFSET(ref));
@@ -55,13 +55,13 @@ static int rd_fail(struct decode *d, int err, const char *what)
 {
 	char r[64];
 
-	if (fsck_fatal(d->f, err))
+	if (sqk_fsck_fatal(d->f, err))
 		return CUT;
 	if (err == SQK_ERR_TRUNCATED || err == SQK_ERR_CORRUPT)
-		fsck_err(d->f, d->rec, T_INODE, C_INODE,
-			 "the inode at %s: %s runs past the end of the inode table or into an "
-			 "unreadable block",
-			 fsck_ref_str(d->ref, r, sizeof(r)), what);
+		sqk_fsck_err(d->f, d->rec, T_INODE, C_INODE,
+			     "the inode at %s: %s runs past the end of the inode table or into an "
+			     "unreadable block",
+			     sqk_fsck_ref_str(d->ref, r, sizeof(r)), what);
 	return CUT;
 }
 
@@ -70,8 +70,8 @@ static int get(struct decode *d, void *buf, size_t len, const char *what)
 	int err;
 
 	if (len > *d->budget) {
-		fsck_err(d->f, d->rec, T_INODE, C_INODE, "inode %u: %s is too large to check",
-			 d->ino.number, what);
+		sqk_fsck_err(d->f, d->rec, T_INODE, C_INODE, "inode %u: %s is too large to check",
+			     d->ino.number, what);
 		return CUT;
 	}
 	*d->budget -= len;
@@ -101,7 +101,7 @@ static int read_blocks(struct decode *d, uint32_t count, uint32_t **out)
 			p = realloc(words, (size_t)ncap * 4);
 			if (!p) {
 				free(words);
-				fsck_fatal(d->f, SQK_ERR_NOMEM);
+				sqk_fsck_fatal(d->f, SQK_ERR_NOMEM);
 				return CUT;
 			}
 			words = p;
@@ -143,7 +143,7 @@ static int decode_file(struct decode *d)
 	file.nblocks = (uint32_t)count;
 	file.blocks = words;
 	file.extended = ino->type == SQFS_LFILE;
-	fsck_file_data(d->f, &file);
+	sqk_fsck_file_data(d->f, &file);
 	free(words);
 	return 0;
 }
@@ -158,10 +158,10 @@ static int decode_index(struct decode *d, struct fsck_dir *dir)
 		return 0;
 	dir->index = calloc(count, sizeof(*dir->index));
 	if (!dir->index) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return CUT;
 	}
-	fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
+	sqk_fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
 	for (i = 0; i < count; i++) {
 		struct fsck_index *x = &dir->index[i];
 		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];
@@ -171,12 +171,12 @@ static int decode_index(struct decode *d, struct fsck_dir *dir)
 		if (err)
 			return err;
 		sqk_fmt_dir_index_decode(raw, &x->x);
-		fsck_fmt_prefix(&ff, "index entry %u: ", i);
+		sqk_fsck_fmt_prefix(&ff, "index entry %u: ", i);
 		if (sqk_fmt_dir_index_check_size(&x->x, &ff.rep))
 			return CUT;
 		x->name = malloc(x->x.name_size);
 		if (!x->name) {
-			fsck_fatal(f, SQK_ERR_NOMEM);
+			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 			return CUT;
 		}
 		dir->nindex = i + 1;
@@ -220,7 +220,7 @@ static int decode_dir(struct decode *d)
 
 		if (!p) {
 			free_index(&dir);
-			fsck_fatal(f, SQK_ERR_NOMEM);
+			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 			return CUT;
 		}
 		f->dirs = p;
@@ -281,12 +281,12 @@ static int add_record(struct decode *d)
 	char where[64], where2[64];
 	int err;
 
-	other = fsck_rec_by_number(f, d->ino.number);
+	other = sqk_fsck_rec_by_number(f, d->ino.number);
 	if (other) {
-		fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
-			 "the inodes at %s and at %s have the same number %u",
-			 fsck_ref_str(other->ref, where2, sizeof(where2)),
-			 fsck_ref_str(d->ref, where, sizeof(where)), d->ino.number);
+		sqk_fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
+			     "the inodes at %s and at %s have the same number %u",
+			     sqk_fsck_ref_str(other->ref, where2, sizeof(where2)),
+			     sqk_fsck_ref_str(d->ref, where, sizeof(where)), d->ino.number);
 		return 0;
 	}
 	memset(&r, 0, sizeof(r));
@@ -297,9 +297,9 @@ static int add_record(struct decode *d)
 	r.up = FSCK_NONE;
 	r.dir = FSCK_NONE;
 	r.type = (uint8_t)d->ino.type;
-	err = fsck_rec_add(f, &r, &d->rec);
+	err = sqk_fsck_rec_add(f, &r, &d->rec);
 	if (err) {
-		fsck_fatal(f, err);
+		sqk_fsck_fatal(f, err);
 		return CUT;
 	}
 	if (d->ref == f->sb.root_inode)
@@ -343,7 +343,7 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 	d.budget = budget;
 	d.lim = (struct sqk_fmt_limits){f->sb.block_size, f->sb.inode_count, f->sb.fragment_count,
 					f->sb.id_count};
-	fsck_fmt_init(&d.ff, f, FSCK_NONE, T_INODE, C_INODE, inode_checks);
+	sqk_fsck_fmt_init(&d.ff, f, FSCK_NONE, T_INODE, C_INODE, inode_checks);
 	err = get(&d, raw, SQK_FMT_INODE_HEADER_SIZE, "the inode header");
 	if (err)
 		return err;
@@ -354,8 +354,8 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 		return 0;
 	if (sqk_fmt_inode_check_header(&d.ino, &d.lim, NULL)) {
 		/* No record: the messages say where the inode is. */
-		fsck_fmt_prefix(&d.ff,
-				"the inode at %s: ", fsck_ref_str(d.ref, where, sizeof(where)));
+		sqk_fsck_fmt_prefix(
+			&d.ff, "the inode at %s: ", sqk_fsck_ref_str(d.ref, where, sizeof(where)));
 		sqk_fmt_inode_check_header(&d.ino, &d.lim, &d.ff.rep);
 		if (!fixed)
 			return CUT;
@@ -365,8 +365,8 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 		if (add_record(&d))
 			return CUT;
 		if (d.rec == FSCK_NONE)
-			fsck_fmt_prefix(&d.ff, "the inode at %s: ",
-					fsck_ref_str(d.ref, where, sizeof(where)));
+			sqk_fsck_fmt_prefix(&d.ff, "the inode at %s: ",
+					    sqk_fsck_ref_str(d.ref, where, sizeof(where)));
 	}
 	/* From here on the problems are the record's, named by its path. */
 	d.ff.rec = d.rec;
@@ -393,24 +393,24 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 	}
 	/* Known once the whole inode is read: an extended symlink keeps it last. */
 	if (!err && d.ino.xattr != SQFS_INVALID_XATTR)
-		fsck_xattr_index(f, d.rec, d.ino.xattr);
+		sqk_fsck_xattr_index(f, d.rec, d.ino.xattr);
 	*index = d.rec;
 	return err;
 }
 
-void fsck_inodes(struct sqk_fsck *f)
+void sqk_fsck_inodes(struct sqk_fsck *f)
 {
 	struct fsck_ms *ms = malloc(sizeof(*ms));
 	uint64_t decoded = 0, unlimited = UINT64_MAX;
 	uint32_t idx;
 
 	if (!ms) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return;
 	}
-	fsck_ms_init(ms, f, T_INODE, f->sb.inode_table, f->sb.dir_table);
+	sqk_fsck_ms_init(ms, f, T_INODE, f->sb.inode_table, f->sb.dir_table);
 	f->inode_ms = ms;
-	while (!fsck_stopped(f) && !fsck_ms_at_end(ms)) {
+	while (!fsck_stopped(f) && !sqk_fsck_ms_at_end(ms)) {
 		decoded++;
 		unlimited = UINT64_MAX;
 		f->scan_cut_ref = ms->rd.tell(&ms->rd);
@@ -420,18 +420,18 @@ void fsck_inodes(struct sqk_fsck *f)
 		}
 	}
 	/* The rest of the table, block by block, when an inode could not be read past. */
-	fsck_ms_finish(ms);
+	sqk_fsck_ms_finish(ms);
 	if (fsck_stopped(f) || f->scan_cut)
 		return;
 	if (decoded != f->sb.inode_count || f->nrecs != decoded)
-		fsck_err(
+		sqk_fsck_err(
 			f, FSCK_NONE, T_INODE, C_NUMBER,
 			"inode_count is %u, but the inode table holds %llu inodes with %u distinct "
 			"valid numbers",
 			f->sb.inode_count, (unsigned long long)decoded, f->nrecs);
 }
 
-int fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *index)
+int sqk_fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *index)
 {
 	struct fsck_cur c;
 	int err;
@@ -440,10 +440,10 @@ int fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *i
 	/* Before the cut the scan saw every inode: nothing else starts there. */
 	if (f->fallback_left == 0 || ref <= f->scan_cut_ref)
 		return SQK_ERR_OVERFLOW;
-	err = fsck_cur_open(&c, f, f->sb.inode_table, ref);
+	err = sqk_fsck_cur_open(&c, f, f->sb.inode_table, ref);
 	if (!err)
 		decode(f, &c.rd, &f->fallback_left, number, index);
-	fsck_cur_close(&c);
+	sqk_fsck_cur_close(&c);
 	if (*index == FSCK_NONE)
 		return SQK_ERR_CORRUPT;
 	return 0;

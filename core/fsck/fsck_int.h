@@ -4,7 +4,7 @@
 
 /*
  * What the fsck files share. The run goes in passes:
- *   fsck_super.c   the superblock, the table layout and the lookup lists,
+ *   sqk_fsck_super.c   the superblock, the table layout and the lookup lists,
  *                  then opens the image
  *   fsck_tables.c  the metadata blocks of the lookup tables, the fragment,
  *                  export and xattr tables
@@ -151,7 +151,7 @@ struct fsck_frag {
 	uint32_t len; /* decompressed bytes, set by the worker that checked it */
 };
 
-struct fsck_err {
+struct sqk_fsck_err {
 	uint64_t key; /* sort key: the order the problems were met in the image */
 	uint32_t rec; /* the inode it concerns, or FSCK_NONE */
 	const char *table;
@@ -180,7 +180,7 @@ struct sqk_fsck {
 
 	/* Problems. */
 	pthread_mutex_t lock;
-	struct fsck_err *errs;
+	struct sqk_fsck_err *errs;
 	size_t nerrs, errcap;
 	uint64_t per_check[C_COUNT];
 	uint64_t seq; /* next sort key */
@@ -229,7 +229,7 @@ static inline int fsck_stopped(struct sqk_fsck *f)
  * of the checker: each broken rule under the table and check its field
  * belongs to (map; the report's own for fields map does not name), with
  * the path of rec when there is one, and the check goes on. The message is
- * prefix, then the rule in words (fsck_issue_text()).
+ * prefix, then the rule in words (sqk_fsck_issue_text()).
  */
 struct fsck_field_check {
 	const char *field;
@@ -251,68 +251,65 @@ struct fsck_fmt {
 	unsigned hard;		   /* broken rules map does not mark soft */
 };
 
-void fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const char *table,
-		   enum fsck_check check, const struct fsck_field_check *map);
-void fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
+void sqk_fsck_fmt_init(struct fsck_fmt *ff, struct sqk_fsck *f, uint32_t rec, const char *table,
+		       enum fsck_check check, const struct fsck_field_check *map);
+void sqk_fsck_fmt_prefix(struct fsck_fmt *ff, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A broken rule in words: "field value why". */
-void fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len);
+void sqk_fsck_issue_text(const struct sqk_fmt_issue *i, char *buf, size_t len);
 
 /* fsck.c */
-void fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
-	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *table,
-		  enum fsck_check check, const char *fmt, ...)
+void sqk_fsck_err(struct sqk_fsck *f, uint32_t rec, const char *table, enum fsck_check check,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void sqk_fsck_err_key(struct sqk_fsck *f, uint64_t key, uint32_t rec, const char *table,
+		      enum fsck_check check, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 /* Keys for problems found later by workers, in the order the work was handed out. */
-uint64_t fsck_reserve_keys(struct sqk_fsck *f, uint64_t n);
+uint64_t sqk_fsck_reserve_keys(struct sqk_fsck *f, uint64_t n);
 /* Why a block failed, for a message. */
-const char *fsck_why(int err);
+const char *sqk_fsck_why(int err);
 /* Record an operational error; returns 1 when err is one (IO, NOMEM). */
-int fsck_fatal(struct sqk_fsck *f, int err);
-struct fsck_rec *fsck_rec_by_number(struct sqk_fsck *f, uint32_t number);
-int fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index);
+int sqk_fsck_fatal(struct sqk_fsck *f, int err);
+struct fsck_rec *sqk_fsck_rec_by_number(struct sqk_fsck *f, uint32_t number);
+int sqk_fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index);
 
 /* fsck_meta.c */
-void fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
-		  uint64_t end);
-void fsck_ms_free(struct fsck_ms *ms);
+void sqk_fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
+		      uint64_t end);
+void sqk_fsck_ms_free(struct fsck_ms *ms);
 /* Move forward to (rel_block, offset): 0, 1 when that is behind us, or an error. */
-int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset);
+int sqk_fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset);
 /* Read the rest of the chain; reports a chain that does not end at the table's end. */
-void fsck_ms_finish(struct fsck_ms *ms);
+void sqk_fsck_ms_finish(struct fsck_ms *ms);
 /* At the end of the last block (nothing more to read)? */
-int fsck_ms_at_end(struct fsck_ms *ms);
-/* Is rel a block start the stream has passed? */
-int fsck_ms_is_block(const struct fsck_ms *ms, uint64_t rel);
+int sqk_fsck_ms_at_end(struct fsck_ms *ms);
 /* Load one metadata block at pos: 0, and its length and the next block's position. */
-int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len, uint64_t *next,
-		   char *why, size_t whylen);
-int fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref);
-void fsck_cur_close(struct fsck_cur *c);
+int sqk_fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len,
+		       uint64_t *next, char *why, size_t whylen);
+int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref);
+void sqk_fsck_cur_close(struct fsck_cur *c);
 
-/* fsck_super.c */
-int fsck_super(struct sqk_fsck *f);
-/* Read from the image file: 0, SQK_ERR_CORRUPT for a short read, or an operational error. */
-int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len);
+/* sqk_fsck_super.c */
+int sqk_fsck_super(struct sqk_fsck *f);
 
 /* fsck_tables.c */
-void fsck_fragments(struct sqk_fsck *f);
-void fsck_export(struct sqk_fsck *f);
+void sqk_fsck_fragments(struct sqk_fsck *f);
+void sqk_fsck_export(struct sqk_fsck *f);
 void fsck_ids(struct sqk_fsck *f);
-void fsck_xattrs(struct sqk_fsck *f);
-void fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index);
-const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index);
+void sqk_fsck_xattrs(struct sqk_fsck *f);
+void sqk_fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index);
+const struct fsck_frag *sqk_fsck_frag_find(const struct sqk_fsck *f, uint32_t index);
 /* Walk a lookup table's blocks, calling fn for each entry (fn may be NULL). */
-void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
-		     void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry, void *arg),
-		     void *arg);
+void sqk_fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
+			 void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry,
+				    void *arg),
+			 void *arg);
 
 /* fsck_inode.c */
-void fsck_inodes(struct sqk_fsck *f);
+void sqk_fsck_inodes(struct sqk_fsck *f);
 /* Decode the inode at ref out of order (a reference into a damaged stretch). */
-int fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *index);
-const char *fsck_ref_str(uint64_t ref, char *buf, size_t len);
+int sqk_fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_t *index);
+const char *sqk_fsck_ref_str(uint64_t ref, char *buf, size_t len);
 
 /* fsck_data.c */
 struct fsck_file {
@@ -323,15 +320,15 @@ struct fsck_file {
 	const uint32_t *blocks;
 	int extended;
 };
-void fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
+void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
 /* Decompress fragment block f->frags[slot] on the pool. */
-void fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
-void fsck_data_wait(struct sqk_fsck *f);
-void fsck_data_free(struct sqk_fsck *f);
+void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
+void sqk_fsck_data_wait(struct sqk_fsck *f);
+void sqk_fsck_data_free(struct sqk_fsck *f);
 
 /* fsck_dir.c */
-void fsck_directories(struct sqk_fsck *f);
+void sqk_fsck_directories(struct sqk_fsck *f);
 /* The name of the entry at ref in the directory table, for paths. */
-int fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len);
+int sqk_fsck_entry_name(struct sqk_fsck *f, uint64_t ref, char *name, uint32_t *len);
 
 #endif

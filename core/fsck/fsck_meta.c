@@ -23,12 +23,12 @@ static int why_issue(void *ctx, const struct sqk_fmt_issue *i)
 {
 	struct why *w = ctx;
 
-	fsck_issue_text(i, w->buf, w->len);
+	sqk_fsck_issue_text(i, w->buf, w->len);
 	return 1;
 }
 
-int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len, uint64_t *next,
-		   char *why, size_t whylen)
+int sqk_fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len,
+		       uint64_t *next, char *why, size_t whylen)
 {
 	struct why w = {why, whylen};
 	struct sqk_fmt_report r = {why_issue, &w, 0};
@@ -38,7 +38,7 @@ int fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
 	if (err && !r.count)
-		snprintf(why, whylen, "does not decompress: %s", fsck_why(err));
+		snprintf(why, whylen, "does not decompress: %s", sqk_fsck_why(err));
 	return err ? SQK_ERR_CORRUPT : 0;
 }
 
@@ -67,33 +67,33 @@ static int ms_load(struct fsck_ms *ms)
 		return SQK_ERR_CORRUPT;
 	if (ms->pos >= ms->end)
 		return SQK_ERR_TRUNCATED;
-	err = fsck_meta_load(ms->f, ms->pos, ms->buf, &ms->len, &ms->next, why, sizeof(why));
+	err = sqk_fsck_meta_load(ms->f, ms->pos, ms->buf, &ms->len, &ms->next, why, sizeof(why));
 	if (err) {
 		ms->failed = 1;
-		if (fsck_fatal(ms->f, err))
+		if (sqk_fsck_fatal(ms->f, err))
 			return err;
-		fsck_err(ms->f, FSCK_NONE, ms->table, C_META, "metadata block at %llu: %s",
-			 (unsigned long long)ms->pos, why);
+		sqk_fsck_err(ms->f, FSCK_NONE, ms->table, C_META, "metadata block at %llu: %s",
+			     (unsigned long long)ms->pos, why);
 		return err;
 	}
 	err = ms_record(ms, ms->pos - ms->start);
 	if (err) {
 		ms->failed = 1;
-		fsck_fatal(ms->f, err);
+		sqk_fsck_fatal(ms->f, err);
 		return err;
 	}
 	if (ms->next > ms->end) {
-		fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
-			 "metadata block at %llu runs past the table's end at %llu",
-			 (unsigned long long)ms->pos, (unsigned long long)ms->end);
+		sqk_fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
+			     "metadata block at %llu runs past the table's end at %llu",
+			     (unsigned long long)ms->pos, (unsigned long long)ms->end);
 		/* Its bytes are still usable; the chain ends here. */
 		ms->next = ms->end;
 	} else if (ms->next < ms->end && ms->len != SQFS_META_SIZE) {
 		/* Readers find entries by offset: only the last block may be short. */
-		fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
-			 "metadata block at %llu decompresses to %u bytes, not %u (only a "
-			 "table's last block may be shorter)",
-			 (unsigned long long)ms->pos, ms->len, SQFS_META_SIZE);
+		sqk_fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
+			     "metadata block at %llu decompresses to %u bytes, not %u (only a "
+			     "table's last block may be shorter)",
+			     (unsigned long long)ms->pos, ms->len, SQFS_META_SIZE);
 	}
 	ms->loaded = 1;
 	ms->off = 0;
@@ -141,8 +141,8 @@ static uint64_t ms_tell(struct fsck_rd *rd)
 	return SQFS_MKREF(ms->pos - ms->start, ms->loaded ? ms->off : 0);
 }
 
-void fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
-		  uint64_t end)
+void sqk_fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
+		      uint64_t end)
 {
 	memset(ms, 0, sizeof(*ms));
 	ms->rd.read = ms_read;
@@ -154,14 +154,14 @@ void fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uin
 	ms->pos = start;
 }
 
-void fsck_ms_free(struct fsck_ms *ms)
+void sqk_fsck_ms_free(struct fsck_ms *ms)
 {
 	free(ms->starts);
 	ms->starts = NULL;
 	ms->nstarts = ms->cap = 0;
 }
 
-int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset)
+int sqk_fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset)
 {
 	uint64_t target;
 	int err;
@@ -199,7 +199,7 @@ int fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset)
 	return 0;
 }
 
-void fsck_ms_finish(struct fsck_ms *ms)
+void sqk_fsck_ms_finish(struct fsck_ms *ms)
 {
 	while (!ms->failed && !fsck_stopped(ms->f)) {
 		if (!ms->loaded && ms->pos >= ms->end)
@@ -211,30 +211,13 @@ void fsck_ms_finish(struct fsck_ms *ms)
 	}
 }
 
-int fsck_ms_at_end(struct fsck_ms *ms)
+int sqk_fsck_ms_at_end(struct fsck_ms *ms)
 {
 	if (ms->failed)
 		return 0;
 	if (!ms->loaded)
 		return ms->pos >= ms->end;
 	return ms->off >= ms->len && ms->next >= ms->end;
-}
-
-int fsck_ms_is_block(const struct fsck_ms *ms, uint64_t rel)
-{
-	size_t lo = 0, hi = ms->nstarts;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ms->starts[mid] == rel)
-			return 1;
-		if (ms->starts[mid] < rel)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
 }
 
 static int cur_read(struct fsck_rd *rd, void *buf, size_t len)
@@ -253,7 +236,7 @@ static uint64_t cur_tell(struct fsck_rd *rd)
 	return SQFS_MKREF(c->m.block - c->m.start, c->m.offset);
 }
 
-int fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref)
+int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref)
 {
 	memset(c, 0, sizeof(*c));
 	c->rd.read = cur_read;
@@ -262,7 +245,7 @@ int fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64
 	return sqk_meta_seek(&c->m, f->img, table, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
 }
 
-void fsck_cur_close(struct fsck_cur *c)
+void sqk_fsck_cur_close(struct fsck_cur *c)
 {
 	if (c->open)
 		sqk_meta_release(&c->m);

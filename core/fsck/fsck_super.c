@@ -86,7 +86,8 @@ static const struct fsck_field_check super_fields[] = {
 	{NULL, C_SUPER, NULL, 0},
 };
 
-int fsck_read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len)
+/* Read from the image file: 0, SQK_ERR_CORRUPT for a short read, or an operational error. */
+static int read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len)
 {
 	int err = f->file->read_at(f->file, pos, buf, len);
 
@@ -110,34 +111,35 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 	/* The checker's own decompressor, for metadata read before and after open. */
 	f->comp = sqk_comp_create(&cfg);
 	if (!f->comp) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return SQK_ERR_NOMEM;
 	}
 	if (!l->options_size)
 		return 0;
-	fsck_fmt_init(&x, f, FSCK_NONE, T_COMP, C_COMP, NULL);
-	fsck_fmt_prefix(&x, "the options block: ");
+	sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_COMP, C_COMP, NULL);
+	sqk_fsck_fmt_prefix(&x, "the options block: ");
 	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, SQFS_SUPER_SIZE, out, &len,
 				  &next, &x.rep);
-	if (fsck_fatal(f, err))
+	if (sqk_fsck_fatal(f, err))
 		return err;
 	if (err) {
 		if (!x.rep.count)
-			fsck_err(f, FSCK_NONE, T_COMP, C_COMP,
-				 "the options block does not decompress: %s", fsck_why(err));
+			sqk_fsck_err(f, FSCK_NONE, T_COMP, C_COMP,
+				     "the options block does not decompress: %s",
+				     sqk_fsck_why(err));
 		return 1;
 	}
 	err = sqk_codec_by_id(cfg.id)->read_options(&cfg, out, len);
 	if (err) {
-		fsck_err(f, FSCK_NONE, T_COMP, C_COMP, "the %s options are not valid (%s)",
-			 sqk_codec_by_id(cfg.id)->name, sqk_strerror(err));
+		sqk_fsck_err(f, FSCK_NONE, T_COMP, C_COMP, "the %s options are not valid (%s)",
+			     sqk_codec_by_id(cfg.id)->name, sqk_strerror(err));
 		return 1;
 	}
 	/* Decompress with what the options say (xz filters, lzo algorithm, ...). */
 	f->comp->destroy(f->comp);
 	f->comp = sqk_comp_create(&cfg);
 	if (!f->comp) {
-		fsck_fatal(f, SQK_ERR_NOMEM);
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 		return SQK_ERR_NOMEM;
 	}
 	return 0;
@@ -171,9 +173,9 @@ static int check_layout(struct sqk_fsck *f)
 	struct fsck_fmt x;
 	int err;
 
-	fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
+	sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
 	err = sqk_layout_read(&l, f->file, &f->sb, &x.rep);
-	if (fsck_fatal(f, err)) {
+	if (sqk_fsck_fatal(f, err)) {
 		sqk_layout_free(&l);
 		return err;
 	}
@@ -193,7 +195,7 @@ static int check_layout(struct sqk_fsck *f)
 	if (err)
 		return err;
 	if (f->ids.ok)
-		fsck_table_walk(f, &f->ids, NULL, NULL);
+		sqk_fsck_table_walk(f, &f->ids, NULL, NULL);
 	if (fsck_stopped(f))
 		return f->fatal_err;
 	if (!f->ids.ok)
@@ -230,7 +232,7 @@ static int open_image(struct sqk_fsck *f)
 	view.bytes_used = f->ids.end;
 	if (f->xids.ok)
 		view.bytes_used = f->xids.end;
-	sqfs_super_encode(&view, o->sb);
+	sqk_fmt_super_encode(&view, o->sb);
 	o->inner = f->file;
 	o->base.read_at = ov_read;
 	o->base.write_at = ov_write;
@@ -251,14 +253,14 @@ static int open_image(struct sqk_fsck *f)
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
 	if (err) {
-		fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the image cannot be opened (%s)",
-			 sqk_strerror(err));
+		sqk_fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the image cannot be opened (%s)",
+			     sqk_strerror(err));
 		return 1;
 	}
 	return 0;
 }
 
-int fsck_super(struct sqk_fsck *f)
+int sqk_fsck_super(struct sqk_fsck *f)
 {
 	uint8_t raw[SQFS_SUPER_SIZE];
 	struct fsck_fmt x;
@@ -266,16 +268,16 @@ int fsck_super(struct sqk_fsck *f)
 
 	f->file_size = f->file->size(f->file);
 	if (f->file_size < SQFS_SUPER_SIZE) {
-		fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER,
-			 "the file has %llu bytes, fewer than a superblock's %u",
-			 (unsigned long long)f->file_size, SQFS_SUPER_SIZE);
+		sqk_fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER,
+			     "the file has %llu bytes, fewer than a superblock's %u",
+			     (unsigned long long)f->file_size, SQFS_SUPER_SIZE);
 		return 1;
 	}
-	err = fsck_read_raw(f, 0, raw, sizeof(raw));
+	err = read_raw(f, 0, raw, sizeof(raw));
 	if (err)
-		return fsck_fatal(f, err) ? err : 1;
-	sqfs_super_decode(&f->sb, raw);
-	fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
+		return sqk_fsck_fatal(f, err) ? err : 1;
+	sqk_fmt_super_decode(&f->sb, raw);
+	sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_SUPER, C_SUPER, super_fields);
 	sqk_fmt_super_check(&f->sb, f->file_size, &x.rep);
 	if (x.hard)
 		return 1;

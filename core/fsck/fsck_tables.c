@@ -13,9 +13,10 @@
 #include "fmt_xattr.h"
 #include "fsck_int.h"
 
-void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
-		     void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry, void *arg),
-		     void *arg)
+void sqk_fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
+			 void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry,
+				    void *arg),
+			 void *arg)
 {
 	uint64_t idx = 0;
 	/* The blocks end where the list starts; the xattr header sits between. */
@@ -25,23 +26,23 @@ void fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 	char why[128];
 	uint32_t i;
 
-	fsck_fmt_init(&x, f, FSCK_NONE, t->name, C_META, NULL);
+	sqk_fsck_fmt_init(&x, f, FSCK_NONE, t->name, C_META, NULL);
 	for (i = 0; i < t->nblocks && !fsck_stopped(f); i++) {
 		uint32_t want = sqk_fmt_table_block_bytes(t->entries, t->entry_size, i), len, k;
 		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
 		int err;
 
-		err = fsck_meta_load(f, t->pos[i], buf, &len, &next, why, sizeof(why));
-		if (fsck_fatal(f, err))
+		err = sqk_fsck_meta_load(f, t->pos[i], buf, &len, &next, why, sizeof(why));
+		if (sqk_fsck_fatal(f, err))
 			return;
 		if (err) {
-			fsck_err(f, FSCK_NONE, t->name, C_META, "metadata block %u at %llu: %s", i,
-				 (unsigned long long)t->pos[i], why);
+			sqk_fsck_err(f, FSCK_NONE, t->name, C_META, "metadata block %u at %llu: %s",
+				     i, (unsigned long long)t->pos[i], why);
 			if (t == &f->ids)
 				t->ok = 0;
 		} else {
-			fsck_fmt_prefix(&x, "metadata block %u at %llu: ", i,
-					(unsigned long long)t->pos[i]);
+			sqk_fsck_fmt_prefix(&x, "metadata block %u at %llu: ", i,
+					    (unsigned long long)t->pos[i]);
 			/* The reader refuses the ids when this rule breaks: they are read at open.
 			 */
 			if (sqk_fmt_table_block_check(len, want, next, expect, &x.rep) &&
@@ -85,7 +86,7 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 			l->start = start;
 		word = start ? realloc(l->word, (size_t)cap * sizeof(*word)) : NULL;
 		if (!word) {
-			fsck_fatal(f, SQK_ERR_NOMEM);
+			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 			return;
 		}
 		l->word = word;
@@ -98,7 +99,7 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 	l->word[l->n++] = e.size;
 }
 
-const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index)
+const struct fsck_frag *sqk_fsck_frag_find(const struct sqk_fsck *f, uint32_t index)
 {
 	uint32_t lo = 0, hi = f->nfrags;
 
@@ -117,14 +118,14 @@ const struct fsck_frag *fsck_frag_find(const struct sqk_fsck *f, uint32_t index)
 	return NULL;
 }
 
-void fsck_fragments(struct sqk_fsck *f)
+void sqk_fsck_fragments(struct sqk_fsck *f)
 {
 	struct frag_list l = {NULL, NULL, NULL, 0, 0};
 	uint64_t end = f->sb.inode_table;
 	uint32_t i;
 
 	if (f->frag.ok)
-		fsck_table_walk(f, &f->frag, frag_entry, &l);
+		sqk_fsck_table_walk(f, &f->frag, frag_entry, &l);
 	f->frags = l.e;
 	f->nfrags = l.n;
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
@@ -133,21 +134,21 @@ void fsck_fragments(struct sqk_fsck *f)
 		uint64_t start = e.start;
 		struct fsck_fmt x;
 
-		fsck_fmt_init(&x, f, FSCK_NONE, T_FRAG, C_FRAGMENT, NULL);
-		fsck_fmt_prefix(&x, "fragment %u: ", idx);
+		sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_FRAG, C_FRAGMENT, NULL);
+		sqk_fsck_fmt_prefix(&x, "fragment %u: ", idx);
 		if (sqk_fmt_frag_check(&e, f->sb.block_size, f->data_start, end, &x.rep))
 			continue;
 		/* Fragment blocks share the data area with the data blocks. */
 		f->data_bytes += size;
 		if (f->data_bytes > end - f->data_start) {
-			fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
-				 "the fragment blocks hold more bytes than the data area: they "
-				 "overlap; fragment %u and later are not decompressed",
-				 idx);
+			sqk_fsck_err(f, FSCK_NONE, T_FRAG, C_FRAGMENT,
+				     "the fragment blocks hold more bytes than the data area: they "
+				     "overlap; fragment %u and later are not decompressed",
+				     idx);
 			f->data_overflow = 1;
 			break;
 		}
-		fsck_fragment_block(f, i, start, e.size);
+		sqk_fsck_fragment_block(f, i, start, e.size);
 	}
 	free(l.start);
 	free(l.word);
@@ -161,34 +162,35 @@ static void export_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, v
 	struct fsck_rec *r;
 	char a[64], b[64];
 
-	r = fsck_rec_by_number(f, number);
+	r = sqk_fsck_rec_by_number(f, number);
 	if (r && r->ref == ref)
 		return;
 	if (r)
-		fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
-			 "the entry for inode %u points at %s, but inode %u is at %s", number,
-			 fsck_ref_str(ref, a, sizeof(a)), number,
-			 fsck_ref_str(r->ref, b, sizeof(b)));
+		sqk_fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
+			     "the entry for inode %u points at %s, but inode %u is at %s", number,
+			     sqk_fsck_ref_str(ref, a, sizeof(a)), number,
+			     sqk_fsck_ref_str(r->ref, b, sizeof(b)));
 	else if (!f->scan_cut)
-		fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
-			 "the entry for inode %u points at %s, but there is no inode %u", number,
-			 fsck_ref_str(ref, a, sizeof(a)), number);
+		sqk_fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
+			     "the entry for inode %u points at %s, but there is no inode %u",
+			     number, sqk_fsck_ref_str(ref, a, sizeof(a)), number);
 }
 
-void fsck_export(struct sqk_fsck *f)
+void sqk_fsck_export(struct sqk_fsck *f)
 {
 	if (f->exp.ok)
-		fsck_table_walk(f, &f->exp, export_entry, NULL);
+		sqk_fsck_table_walk(f, &f->exp, export_entry, NULL);
 }
 
-void fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index)
+void sqk_fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index)
 {
 	if (f->sb.xattr_table == SQFS_INVALID_TABLE)
-		fsck_err(f, rec, T_INODE, C_XATTR,
-			 "xattr index %u, but the image has no xattr table", index);
+		sqk_fsck_err(f, rec, T_INODE, C_XATTR,
+			     "xattr index %u, but the image has no xattr table", index);
 	else if (f->xids.ok && index >= f->xids.entries)
-		fsck_err(f, rec, T_INODE, C_XATTR, "xattr index %u is beyond the %llu xattr ids",
-			 index, (unsigned long long)f->xids.entries);
+		sqk_fsck_err(f, rec, T_INODE, C_XATTR,
+			     "xattr index %u is beyond the %llu xattr ids", index,
+			     (unsigned long long)f->xids.entries);
 }
 
 /* The xattr ids, sorted by where their pairs start, so the area is read in order. */
@@ -212,7 +214,7 @@ static void xid_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void
 		struct xid *p = realloc(l->e, (size_t)cap * sizeof(*p));
 
 		if (!p) {
-			fsck_fatal(f, SQK_ERR_NOMEM);
+			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
 			return;
 		}
 		l->e = p;
@@ -236,11 +238,11 @@ static int cmp_xid(const void *a, const void *b)
 /* The format's rules for a pair, reported for xattr id id. */
 static void pair_rules(struct fsck_fmt *x, struct sqk_fsck *f, uint32_t id, const char *name)
 {
-	fsck_fmt_init(x, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
+	sqk_fsck_fmt_init(x, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
 	if (name)
-		fsck_fmt_prefix(x, "xattr id %u: %.40s: ", id, name);
+		sqk_fsck_fmt_prefix(x, "xattr id %u: %.40s: ", id, name);
 	else
-		fsck_fmt_prefix(x, "xattr id %u: a key: ", id);
+		sqk_fsck_fmt_prefix(x, "xattr id %u: a key: ", id);
 }
 
 /* A value: its size, then its bytes (skipped). 0, or -1 after reporting. */
@@ -258,10 +260,10 @@ static int xattr_value(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, cons
 		err = rd->read(rd, NULL, sqk_fmt_xattr_value_decode(raw));
 	}
 	if (err) {
-		if (!fsck_fatal(f, err))
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-				 "xattr id %u: the value of %s runs past the key/value area", id,
-				 name);
+		if (!sqk_fsck_fatal(f, err))
+			sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				     "xattr id %u: the value of %s runs past the key/value area",
+				     id, name);
 		return -1;
 	}
 	return 0;
@@ -280,9 +282,9 @@ static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const 
 
 	err = rd->read(rd, raw, sizeof(raw));
 	if (err) {
-		if (!fsck_fatal(f, err))
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-				 "xattr id %u: a key runs past the key/value area", id);
+		if (!sqk_fsck_fatal(f, err))
+			sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				     "xattr id %u: a key runs past the key/value area", id);
 		return -1;
 	}
 	pair_rules(&x, f, id, name);
@@ -290,15 +292,15 @@ static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const 
 		return -1;
 	ref = sqk_fmt_xattr_ref_decode(raw + SQK_FMT_XATTR_VALUE_SIZE);
 	if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
-	    fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
-		fsck_cur_close(&c);
-		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-			 "xattr id %u: the value of %s is at %s, outside the key/value area", id,
-			 name, fsck_ref_str(ref, r, sizeof(r)));
+	    sqk_fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
+		sqk_fsck_cur_close(&c);
+		sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			     "xattr id %u: the value of %s is at %s, outside the key/value area",
+			     id, name, sqk_fsck_ref_str(ref, r, sizeof(r)));
 		return 0;
 	}
 	xattr_value(f, &c.rd, id, name);
-	fsck_cur_close(&c);
+	sqk_fsck_cur_close(&c);
 	return 0;
 }
 
@@ -331,13 +333,13 @@ static int xattr_pair(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, uint6
 		return xattr_ool(f, rd, id, name, kv_end);
 	return xattr_value(f, rd, id, name);
 truncated:
-	if (!fsck_fatal(f, err))
-		fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-			 "xattr id %u: a key runs past the key/value area", id);
+	if (!sqk_fsck_fatal(f, err))
+		sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+			     "xattr id %u: a key runs past the key/value area", id);
 	return -1;
 }
 
-void fsck_xattrs(struct sqk_fsck *f)
+void sqk_fsck_xattrs(struct sqk_fsck *f)
 {
 	struct xid_list l = {NULL, 0, 0};
 	uint64_t kv_end, prev_end = 0;
@@ -346,7 +348,7 @@ void fsck_xattrs(struct sqk_fsck *f)
 
 	if (!f->xids.ok)
 		return;
-	fsck_table_walk(f, &f->xids, xid_entry, &l);
+	sqk_fsck_table_walk(f, &f->xids, xid_entry, &l);
 	kv_end = f->xids.nblocks ? f->xids.pos[0] : f->sb.xattr_table;
 	if (fsck_stopped(f)) {
 		free(l.e);
@@ -354,7 +356,7 @@ void fsck_xattrs(struct sqk_fsck *f)
 	}
 	if (l.n)
 		qsort(l.e, l.n, sizeof(*l.e), cmp_xid);
-	fsck_ms_init(&ms, f, T_XATTR, f->xattr_kv, kv_end);
+	sqk_fsck_ms_init(&ms, f, T_XATTR, f->xattr_kv, kv_end);
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct xid *x = &l.e[i];
 		struct sqk_fmt_xattr_id e = {0, 0, 0};
@@ -367,31 +369,31 @@ void fsck_xattrs(struct sqk_fsck *f)
 
 		if (i && x->ref == l.e[i - 1].ref && x->count == l.e[i - 1].count)
 			continue; /* the same set again: checked already */
-		fsck_fmt_init(&xr, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
-		fsck_fmt_prefix(&xr, "xattr id %u: ", x->id);
+		sqk_fsck_fmt_init(&xr, f, FSCK_NONE, T_XATTR, C_XATTR, NULL);
+		sqk_fsck_fmt_prefix(&xr, "xattr id %u: ", x->id);
 		e.ref = x->ref;
 		e.count = x->count;
 		if (sqk_fmt_xattr_id_check(&e, kv_end - f->xattr_kv, &xr.rep))
 			continue;
 		if (x->ref < prev_end) {
 			/* Sets never share bytes; reading them again could go on for ever. */
-			fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-				 "xattr id %u at %s overlaps the set before it", x->id,
-				 fsck_ref_str(x->ref, r, sizeof(r)));
+			sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+				     "xattr id %u at %s overlaps the set before it", x->id,
+				     sqk_fsck_ref_str(x->ref, r, sizeof(r)));
 			continue;
 		}
-		err = fsck_ms_seek(&ms, SQFS_REF_BLOCK(x->ref), SQFS_REF_OFFSET(x->ref));
+		err = sqk_fsck_ms_seek(&ms, SQFS_REF_BLOCK(x->ref), SQFS_REF_OFFSET(x->ref));
 		if (err == 1) {
-			err = fsck_cur_open(&c, f, f->xattr_kv, x->ref);
+			err = sqk_fsck_cur_open(&c, f, f->xattr_kv, x->ref);
 			rd = &c.rd;
 			if (err)
-				fsck_cur_close(&c);
+				sqk_fsck_cur_close(&c);
 		}
 		if (err) {
-			if (!fsck_fatal(f, err))
-				fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
-					 "xattr id %u starts at %s, not in the key/value area",
-					 x->id, fsck_ref_str(x->ref, r, sizeof(r)));
+			if (!sqk_fsck_fatal(f, err))
+				sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
+					     "xattr id %u starts at %s, not in the key/value area",
+					     x->id, sqk_fsck_ref_str(x->ref, r, sizeof(r)));
 			continue;
 		}
 		for (k = 0; k < x->count && !fsck_stopped(f); k++)
@@ -399,9 +401,9 @@ void fsck_xattrs(struct sqk_fsck *f)
 				break;
 		prev_end = rd->tell(rd);
 		if (rd != &ms.rd)
-			fsck_cur_close(&c);
+			sqk_fsck_cur_close(&c);
 	}
-	fsck_ms_finish(&ms);
-	fsck_ms_free(&ms);
+	sqk_fsck_ms_finish(&ms);
+	sqk_fsck_ms_free(&ms);
 	free(l.e);
 }

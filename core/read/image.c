@@ -171,14 +171,14 @@ static int read_super(struct sqk_image *img)
 		err = SQK_ERR_MAGIC;
 		memset(raw + 4, 0, sizeof(raw) - 4);
 		if (file->size(file) >= 4 && file->read_at(file, 0, raw, 4) == 0) {
-			sqfs_super_decode(&sb, raw);
+			sqk_fmt_super_decode(&sb, raw);
 			if (sb.magic == SQFS_MAGIC)
 				err = SQK_ERR_TRUNCATED;
 		}
 	}
 	if (err)
 		return err;
-	sqfs_super_decode(&img->sb, raw);
+	sqk_fmt_super_decode(&img->sb, raw);
 	return sqk_fmt_super_check(&img->sb, file->size(file), NULL);
 }
 

@@ -144,7 +144,7 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 			i = (size_t)(hit - buf);
 			if (i >= CHUNK || i + SQFS_SUPER_SIZE > n)
 				break;
-			sqfs_super_decode(&sb, buf + i);
+			sqk_fmt_super_decode(&sb, buf + i);
 			err = image_at(f, pos + i, &sb, &found_here);
 			if (!err && found_here) {
 				if (*count < 2)

@@ -379,7 +379,7 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 		if (err)
 			return err;
 	}
-	sqfs_super_encode(sb, raw);
+	sqk_fmt_super_encode(sb, raw);
 	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
 	if (err)
 		return err;

@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 	if (!img || fread(img, 1, img_len, fp) != img_len)
 		die("%s: cannot read", argv[2]);
 	fclose(fp);
-	sqfs_super_decode(&sb, img);
+	sqk_fmt_super_decode(&sb, img);
 	if (sb.magic != SQFS_MAGIC || sb.dir_table >= img_len || sb.inode_table >= sb.dir_table)
 		die("%s: not a squashfs image", argv[2]);
 	scan_inodes();

@@ -229,7 +229,7 @@ static void serialize(struct world *w)
 	sb.fragment_table = SQFS_INVALID_TABLE;
 	sb.export_table = SQFS_INVALID_TABLE;
 	sb.xattr_table = SQFS_INVALID_TABLE;
-	sqfs_super_encode(&sb, w->img);
+	sqk_fmt_super_encode(&sb, w->img);
 	w->len = (w->len + SQFS_DEVBLK_SIZE - 1) / SQFS_DEVBLK_SIZE * SQFS_DEVBLK_SIZE;
 }
 

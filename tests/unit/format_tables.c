@@ -97,8 +97,8 @@ static void test_round_trips(void)
 
 	good_super(&sb);
 	sb.xattr_table = 0x1122334455667788ull;
-	sqfs_super_encode(&sb, raw);
-	sqfs_super_decode(&back, raw);
+	sqk_fmt_super_encode(&sb, raw);
+	sqk_fmt_super_decode(&back, raw);
 	ok(memcmp(&sb, &back, sizeof(sb)) == 0, "superblock: encode then decode gives every field");
 	ok(memcmp(raw, "hsqs", 4) == 0, "superblock: the magic is \"hsqs\" at 0");
 	ok(raw[12] == 0 && raw[13] == 0 && raw[14] == 2 && raw[15] == 0,
@@ -653,7 +653,7 @@ static void test_agree(void)
 	base = build(dir, &base_len);
 	if (!ok(base != NULL, "an image with every block stored raw"))
 		return;
-	sqfs_super_decode(&bsb, base);
+	sqk_fmt_super_decode(&bsb, base);
 	{
 		struct sqk_file *f = sqk_file_mem(base, base_len);
 
@@ -674,7 +674,7 @@ static void test_agree(void)
 		}
 		memcpy(img, base, base_len);
 		cases[i].fn(img, &sb);
-		sqfs_super_encode(&sb, img);
+		sqk_fmt_super_encode(&sb, img);
 		rd = reader(img, base_len);
 		nf = fsck(img, base_len, &p);
 		if (!cases[i].check) {
