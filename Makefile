@@ -34,11 +34,14 @@ LIB_SRC := $(sort $(wildcard core/*/*.c compressors/*.c))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+# Code the tools share (tests/tools/lib) is linked into each of them.
+TOOL_LIB_SRC := $(sort $(wildcard tests/tools/lib/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.t)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
+TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libsquashkit.a
 BIN := $(BUILD)/squashkit
 
@@ -66,9 +69,9 @@ $(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB) $(LDLIBS_ALL)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/lib/*.h) $(TOOL_LIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(TOOL_LIB_OBJ) $(LIB) $(LDLIBS_ALL)
 
 tests: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 
@@ -163,4 +166,4 @@ uninstall:
 clean:
 	rm -rf build build-* squashkit
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)
