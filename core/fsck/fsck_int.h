@@ -4,7 +4,7 @@
 
 /*
  * What the fsck files share. The run goes in passes:
- *   sqk_fsck_super.c   the superblock, the table layout and the lookup lists,
+ *   fsck_super.c   the superblock, the table layout and the lookup lists,
  *                  then opens the image
  *   fsck_tables.c  the metadata blocks of the lookup tables, the fragment,
  *                  export and xattr tables
@@ -289,7 +289,7 @@ int sqk_fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t 
 int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref);
 void sqk_fsck_cur_close(struct fsck_cur *c);
 
-/* sqk_fsck_super.c */
+/* fsck_super.c */
 int sqk_fsck_super(struct sqk_fsck *f);
 
 /* fsck_tables.c */
