@@ -43,4 +43,15 @@ static inline int sqk_fmt_fail(struct sqk_fmt_report *r, const char *field, uint
 	return r->fn ? r->fn(r->ctx, &issue) : 1;
 }
 
+/*
+ * In a codec check: note a broken rule in the check's local bad and
+ * return SQK_ERR_CORRUPT when the report says the check must stop.
+ */
+#define SQK_FMT_FAIL(field, value, why)                                                            \
+	do {                                                                                       \
+		bad = 1;                                                                           \
+		if (sqk_fmt_fail(r, field, value, why))                                            \
+			return SQK_ERR_CORRUPT;                                                    \
+	} while (0)
+
 #endif

@@ -53,13 +53,6 @@ uint32_t sqk_fmt_dir_index_block_offset(uint32_t dir_offset, const struct sqk_fm
 	return (uint32_t)(((uint64_t)dir_offset + x->offset) % SQFS_META_SIZE);
 }
 
-#define FAIL(field, value, why)                                                                    \
-	do {                                                                                       \
-		bad = 1;                                                                           \
-		if (sqk_fmt_fail(r, field, value, why))                                            \
-			return SQK_ERR_CORRUPT;                                                    \
-	} while (0)
-
 int sqk_fmt_dir_header_check(const struct sqk_fmt_dir_header *h, struct sqk_fmt_report *r)
 {
 	/* Stored minus one: 0xffffffff must not wrap to 0 entries. */
@@ -86,11 +79,11 @@ int sqk_fmt_dir_entry_check(const struct sqk_fmt_dir_entry *e, const struct sqk_
 	int bad = 0;
 
 	if (e->type < SQFS_DIR || e->type > SQFS_SOCKET)
-		FAIL("type", e->type, "is not a basic inode type");
+		SQK_FMT_FAIL("type", e->type, "is not a basic inode type");
 	if (number < 1 || number > lim->inode_count)
-		FAIL("inode_number", (uint64_t)number, "is outside 1..inode_count");
+		SQK_FMT_FAIL("inode_number", (uint64_t)number, "is outside 1..inode_count");
 	if (e->offset >= SQFS_META_SIZE)
-		FAIL("offset", e->offset, "is beyond a metadata block");
+		SQK_FMT_FAIL("offset", e->offset, "is beyond a metadata block");
 	return bad ? SQK_ERR_CORRUPT : 0;
 }
 
@@ -109,8 +102,8 @@ int sqk_fmt_dir_index_check(const struct sqk_fmt_dir_index *x, const struct sqk_
 	int bad = 0;
 
 	if (x->offset >= listing)
-		FAIL("offset", x->offset, "is beyond the listing");
+		SQK_FMT_FAIL("offset", x->offset, "is beyond the listing");
 	if (prev && x->offset <= prev->offset)
-		FAIL("offset", x->offset, "does not come after the entry before it");
+		SQK_FMT_FAIL("offset", x->offset, "does not come after the entry before it");
 	return bad ? SQK_ERR_CORRUPT : 0;
 }

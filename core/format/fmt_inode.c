@@ -6,6 +6,7 @@
  * disagree about a single byte.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -218,6 +219,46 @@ void sqk_fmt_blocks_encode(const uint32_t *words, size_t n, uint8_t *raw)
 		put_le32(raw + 4 * i, words[i]);
 }
 
+int sqk_fmt_blocks_read(uint32_t count, int (*read)(void *ctx, void *buf, size_t len), void *ctx,
+			uint32_t **out)
+{
+	uint32_t *words = NULL, have = 0;
+	size_t cap = 0; /* wider than count: doubling it cannot wrap */
+	uint8_t raw[4096];
+	int err;
+
+	*out = NULL;
+	while (have < count) {
+		uint32_t n = count - have;
+
+		if (n > sizeof(raw) / 4)
+			n = sizeof(raw) / 4;
+		if ((size_t)have + n > cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			uint32_t *p;
+
+			while (ncap < (size_t)have + n)
+				ncap *= 2;
+			p = realloc(words, ncap * 4);
+			if (!p) {
+				free(words);
+				return SQK_ERR_NOMEM;
+			}
+			words = p;
+			cap = ncap;
+		}
+		err = read(ctx, raw, (size_t)n * 4);
+		if (err) {
+			free(words);
+			return err;
+		}
+		sqk_fmt_blocks_decode(raw, words + have, n);
+		have += n;
+	}
+	*out = words;
+	return 0;
+}
+
 uint64_t sqk_fmt_file_blocks(uint64_t file_size, uint32_t frag_index, uint32_t block_size)
 {
 	uint64_t n = file_size / block_size;
@@ -260,14 +301,6 @@ unsigned sqk_fmt_type_mode(unsigned type)
 	return bits[sqfs_basic_type(type)];
 }
 
-/* Report one broken rule; nonzero when the check must stop. */
-#define FAIL(field, value, why)                                                                    \
-	do {                                                                                       \
-		bad = 1;                                                                           \
-		if (sqk_fmt_fail(r, field, value, why))                                            \
-			return SQK_ERR_CORRUPT;                                                    \
-	} while (0)
-
 int sqk_fmt_inode_check_header(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
 			       struct sqk_fmt_report *r)
 {
@@ -278,7 +311,7 @@ int sqk_fmt_inode_check_header(const struct sqk_fmt_inode *ino, const struct sqk
 		return SQK_ERR_CORRUPT;
 	}
 	if (ino->number == 0 || ino->number > lim->inode_count)
-		FAIL("number", ino->number, "is outside 1..inode_count");
+		SQK_FMT_FAIL("number", ino->number, "is outside 1..inode_count");
 	return bad ? SQK_ERR_CORRUPT : 0;
 }
 
@@ -289,38 +322,39 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 	int bad = 0;
 
 	if (ino->uid_idx >= lim->id_count)
-		FAIL("uid_idx", ino->uid_idx, "is beyond the id table");
+		SQK_FMT_FAIL("uid_idx", ino->uid_idx, "is beyond the id table");
 	if (ino->gid_idx >= lim->id_count)
-		FAIL("gid_idx", ino->gid_idx, "is beyond the id table");
+		SQK_FMT_FAIL("gid_idx", ino->gid_idx, "is beyond the id table");
 	switch (basic) {
 	case SQFS_FILE:
 		if (sqk_fmt_file_blocks(ino->file_size, ino->frag_index, lim->block_size) >
 		    SQK_FMT_BLOCKS_MAX)
-			FAIL("file_size", ino->file_size,
-			     "needs more blocks than an inode can list");
+			SQK_FMT_FAIL("file_size", ino->file_size,
+				     "needs more blocks than an inode can list");
 		if (ino->frag_index == SQFS_INVALID_FRAG)
 			break;
 		if (ino->frag_index >= lim->fragment_count)
-			FAIL("frag_index", ino->frag_index, "is beyond the fragment table");
+			SQK_FMT_FAIL("frag_index", ino->frag_index, "is beyond the fragment table");
 		if (ino->frag_offset >= lim->block_size)
-			FAIL("frag_offset", ino->frag_offset, "is beyond a block");
+			SQK_FMT_FAIL("frag_offset", ino->frag_offset, "is beyond a block");
 		/* A whole number of blocks has no tail: the kernel refuses the inode. */
 		if (ino->file_size % lim->block_size == 0)
-			FAIL("frag_index", ino->frag_index,
-			     "is set, but the file size leaves no tail");
+			SQK_FMT_FAIL("frag_index", ino->frag_index,
+				     "is set, but the file size leaves no tail");
 		break;
 	case SQFS_DIR:
 		if (ino->dir_size < 3)
-			FAIL("dir_size", ino->dir_size,
-			     "is less than 3 (the size counts 3 bytes more than the listing)");
+			SQK_FMT_FAIL(
+				"dir_size", ino->dir_size,
+				"is less than 3 (the size counts 3 bytes more than the listing)");
 		if (ino->dir_offset >= SQFS_META_SIZE)
-			FAIL("dir_offset", ino->dir_offset, "is beyond a metadata block");
+			SQK_FMT_FAIL("dir_offset", ino->dir_offset, "is beyond a metadata block");
 		break;
 	case SQFS_SYMLINK:
 		if (ino->target_len == 0)
-			FAIL("target_len", 0, "leaves the target empty");
+			SQK_FMT_FAIL("target_len", 0, "leaves the target empty");
 		else if (ino->target_len > SQK_FMT_SYMLINK_MAX)
-			FAIL("target_len", ino->target_len, "is more than 4096 (PATH_MAX)");
+			SQK_FMT_FAIL("target_len", ino->target_len, "is more than 4096 (PATH_MAX)");
 		break;
 	}
 	return bad ? SQK_ERR_CORRUPT : 0;
@@ -332,15 +366,16 @@ int sqk_fmt_inode_check_links(const struct sqk_fmt_inode *ino, const struct sqk_
 	int bad = 0;
 
 	if (ino->nlink == 0)
-		FAIL("nlink", 0, "leaves the inode unlinked");
+		SQK_FMT_FAIL("nlink", 0, "leaves the inode unlinked");
 	if (sqfs_basic_type(ino->type) != SQFS_DIR)
 		return bad ? SQK_ERR_CORRUPT : 0;
 	if (is_root) {
 		/* mksquashfs and squashkit write inode_count + 1; squashfs-tools-ng writes 0. */
 		if (ino->parent != 0 && ino->parent != sqk_fmt_root_parent(lim->inode_count))
-			FAIL("parent", ino->parent, "of the root is not inode_count + 1 (or 0)");
+			SQK_FMT_FAIL("parent", ino->parent,
+				     "of the root is not inode_count + 1 (or 0)");
 	} else if (ino->parent == 0 || ino->parent > lim->inode_count) {
-		FAIL("parent", ino->parent, "is outside 1..inode_count");
+		SQK_FMT_FAIL("parent", ino->parent, "is outside 1..inode_count");
 	}
 	return bad ? SQK_ERR_CORRUPT : 0;
 }

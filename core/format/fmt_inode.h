@@ -100,6 +100,16 @@ void sqk_fmt_blocks_decode(const uint8_t *raw, uint32_t *words, size_t n);
 void sqk_fmt_blocks_encode(const uint32_t *words, size_t n, uint8_t *raw);
 
 /*
+ * Read a block list of count words through read(ctx, buf, len), in chunks,
+ * so that what is allocated never runs ahead of what the image really
+ * holds: a hostile size cannot make a reader allocate gigabytes before its
+ * metadata runs out. 0 and *out (malloc'd; NULL when count is 0),
+ * SQK_ERR_NOMEM, or the first nonzero value read returned.
+ */
+int sqk_fmt_blocks_read(uint32_t count, int (*read)(void *ctx, void *buf, size_t len), void *ctx,
+			uint32_t **out);
+
+/*
  * How many size words a file lists: one per full block, and one for the
  * tail unless the tail is in a fragment. May exceed SQK_FMT_BLOCKS_MAX in
  * a broken inode (a rule of sqk_fmt_inode_check_body).

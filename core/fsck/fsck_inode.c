@@ -79,44 +79,21 @@ static int get(struct decode *d, void *buf, size_t len, const char *what)
 	return err ? rd_fail(d, err, what) : 0;
 }
 
+static int get_blocks(void *ctx, void *buf, size_t len)
+{
+	return get(ctx, buf, len, "the block list");
+}
+
 /* The block list, read in chunks so the allocation follows what the table really holds. */
 static int read_blocks(struct decode *d, uint32_t count, uint32_t **out)
 {
-	uint32_t *words = NULL, cap = 0, have = 0;
-	uint8_t raw[4096];
-	int err;
+	int err = sqk_fmt_blocks_read(count, get_blocks, d, out);
 
-	*out = NULL;
-	while (have < count) {
-		uint32_t n = count - have;
-
-		if (n > sizeof(raw) / 4)
-			n = sizeof(raw) / 4;
-		if (have + n > cap) {
-			uint32_t ncap = cap ? cap * 2 : 256;
-			uint32_t *p;
-
-			while (ncap < have + n)
-				ncap *= 2;
-			p = realloc(words, (size_t)ncap * 4);
-			if (!p) {
-				free(words);
-				sqk_fsck_fatal(d->f, SQK_ERR_NOMEM);
-				return CUT;
-			}
-			words = p;
-			cap = ncap;
-		}
-		err = get(d, raw, (size_t)n * 4, "the block list");
-		if (err) {
-			free(words);
-			return err;
-		}
-		sqk_fmt_blocks_decode(raw, words + have, n);
-		have += n;
+	if (err == SQK_ERR_NOMEM) {
+		sqk_fsck_fatal(d->f, SQK_ERR_NOMEM);
+		return CUT;
 	}
-	*out = words;
-	return 0;
+	return err;
 }
 
 static int decode_file(struct decode *d)

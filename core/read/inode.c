@@ -28,42 +28,20 @@ uint32_t sqk_inode_tail(const struct sqk_inode *ino, uint32_t block_size)
 	return (uint32_t)(ino->size % block_size);
 }
 
-/*
- * The block list is read in chunks, so what is allocated never runs ahead
- * of what the image really holds: a hostile size cannot make us allocate
- * gigabytes before the metadata runs out.
- */
+static int meta_read(void *ctx, void *buf, size_t len)
+{
+	return sqk_meta_read(ctx, buf, len);
+}
+
 static int read_blocks(struct sqk_meta_cursor *m, struct sqk_inode *ino, uint64_t count)
 {
-	uint32_t have = 0, cap = 0;
-	uint8_t raw[4096];
+	int err;
 
-	while (have < count) {
-		uint32_t n = (uint32_t)(count - have);
-		int err;
-
-		if (n > sizeof(raw) / 4)
-			n = sizeof(raw) / 4;
-		if (have + n > cap) {
-			uint32_t ncap = cap ? cap * 2 : 256;
-			uint32_t *p;
-
-			while (ncap < have + n)
-				ncap *= 2;
-			p = realloc(ino->blocks, (size_t)ncap * 4);
-			if (!p)
-				return SQK_ERR_NOMEM;
-			ino->blocks = p;
-			cap = ncap;
-		}
-		err = sqk_meta_read(m, raw, (size_t)n * 4);
-		if (err)
-			return err;
-		sqk_fmt_blocks_decode(raw, ino->blocks + have, n);
-		have += n;
-	}
-	ino->nblocks = have;
-	return 0;
+	/* The body check has bounded count by SQK_FMT_BLOCKS_MAX. */
+	err = sqk_fmt_blocks_read((uint32_t)count, meta_read, m, &ino->blocks);
+	if (!err)
+		ino->nblocks = (uint32_t)count;
+	return err;
 }
 
 static int read_target(struct sqk_meta_cursor *m, struct sqk_inode *ino, uint32_t len)
