@@ -288,8 +288,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			unsigned data = b->io.data_entries;
 
 			b->io.data_entries = 0;
-			if (sqk_parse_cache_opt(optarg, &b->io) != 0)
-				return sqk_usage_error("invalid cache sizes '%s'", optarg);
+			if (sqk_cache_option(optarg, &b->io) != 0)
+				return EXIT_USAGE;
 			b->data_set = b->io.data_entries != 0;
 			if (!b->data_set)
 				b->io.data_entries = data;

@@ -31,6 +31,8 @@ void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(pri
 void sqk_error_code(const char *path, int err);
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */
+int sqk_threads_option(const char *arg, unsigned *threads);
 
 /*
  * Text for one-line messages and listings: backslash as \\, newline and tab

@@ -142,18 +142,14 @@ int cmd_fsck(int argc, char **argv)
 	struct sqk_progress *bar;
 	const char *image;
 	int opt, quiet = 0, stats = 0, err, ret;
-	uint64_t v;
 	size_t i;
 
 	o.threads = sqk_online_cpus();
 	while ((opt = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0) {
-				sqk_usage_error("invalid thread count '%s'", optarg);
+			if (sqk_threads_option(optarg, &o.threads) != 0)
 				return FSCK_USAGE;
-			}
-			o.threads = (unsigned)v;
 			break;
 		case OPT_JSON:
 			r.json = 1;

@@ -42,6 +42,24 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 	return ret;
 }
 
+int sqk_cache_option(const char *arg, struct sqk_image_opts *o)
+{
+	if (sqk_parse_cache_opt(arg, o) != 0) {
+		sqk_usage_error("invalid cache sizes '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
+{
+	if (sqk_policy_parse(arg, &o->policy) != 0) {
+		sqk_usage_error("unknown cache policy '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* The --offset setting: one per process, as each command opens one image. */
 static uint64_t offset;
 static int offset_auto, offset_quiet;

@@ -10,6 +10,10 @@
 
 /* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o);
+/* --cache SIZES into o: 0, or -1 after printing the usage error. */
+int sqk_cache_option(const char *arg, struct sqk_image_opts *o);
+/* --cache-policy NAME into o: 0, or -1 after printing the usage error. */
+int sqk_policy_option(const char *arg, struct sqk_image_opts *o);
 
 /*
  * --offset N|auto, for every command that reads an image: where the image

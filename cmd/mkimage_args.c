@@ -331,9 +331,8 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 				return c;
 			break;
 		case 'j':
-			if (sqk_parse_uint(optarg, 1024, &v) || v == 0)
-				return sqk_usage_error("invalid thread count '%s'", optarg);
-			a->o.threads = (unsigned)v;
+			if (sqk_threads_option(optarg, &a->o.threads) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_XATTRS_INCLUDE:
 		case OPT_XATTRS_EXCLUDE:

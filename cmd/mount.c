@@ -73,7 +73,6 @@ static void log_line(const char *line)
 
 static int parse_args(struct mount *m, int argc, char **argv)
 {
-	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "fj:h", longopts, NULL)) != -1) {
@@ -82,21 +81,20 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			m->foreground = 1;
 			break;
 		case 'j':
-			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0)
-				return sqk_usage_error("invalid thread count '%s'", optarg);
-			m->threads = (unsigned)v;
+			if (sqk_threads_option(optarg, &m->threads) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_OFFSET:
 			if (sqk_offset_option(optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (sqk_policy_parse(optarg, &m->io.policy) != 0)
-				return sqk_usage_error("unknown cache policy '%s'", optarg);
+			if (sqk_policy_option(optarg, &m->io) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (sqk_parse_cache_opt(optarg, &m->io) != 0)
-				return sqk_usage_error("invalid cache sizes '%s'", optarg);
+			if (sqk_cache_option(optarg, &m->io) != 0)
+				return EXIT_USAGE;
 			m->cache_set = 1;
 			break;
 		case OPT_DECOMP:

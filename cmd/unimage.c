@@ -330,7 +330,6 @@ static int run(struct unimage *u, int argc, char **argv)
 {
 	struct sqk_walk w;
 	struct sqk_image *img;
-	uint64_t v;
 	int c, ret;
 
 	sqk_image_opts_default(&u->io);
@@ -367,17 +366,16 @@ static int run(struct unimage *u, int argc, char **argv)
 				return c;
 			break;
 		case 'j':
-			if (sqk_parse_uint(optarg, 1024, &v) != 0 || v == 0)
-				return sqk_usage_error("invalid thread count '%s'", optarg);
-			u->threads = (unsigned)v;
+			if (sqk_threads_option(optarg, &u->threads) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (sqk_policy_parse(optarg, &u->io.policy) != 0)
-				return sqk_usage_error("unknown cache policy '%s'", optarg);
+			if (sqk_policy_option(optarg, &u->io) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (sqk_parse_cache_opt(optarg, &u->io) != 0)
-				return sqk_usage_error("invalid cache sizes '%s'", optarg);
+			if (sqk_cache_option(optarg, &u->io) != 0)
+				return EXIT_USAGE;
 			u->cache_set = 1;
 			break;
 		case OPT_STATS:

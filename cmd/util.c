@@ -46,6 +46,18 @@ int sqk_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int sqk_threads_option(const char *arg, unsigned *threads)
+{
+	uint64_t v;
+
+	if (sqk_parse_uint(arg, 1024, &v) != 0 || v == 0) {
+		sqk_usage_error("invalid thread count '%s'", arg);
+		return -1;
+	}
+	*threads = (unsigned)v;
+	return 0;
+}
+
 void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
 {
 	const uint8_t *b = buf;
