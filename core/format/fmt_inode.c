@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array.h"
 #include "error.h"
 #include "fmt_inode.h"
 #include "format.h"
@@ -223,7 +224,7 @@ int sqk_fmt_blocks_read(uint32_t count, int (*read)(void *ctx, void *buf, size_t
 			uint32_t **out)
 {
 	uint32_t *words = NULL, have = 0;
-	size_t cap = 0; /* wider than count: doubling it cannot wrap */
+	size_t cap = 0;
 	uint8_t raw[4096];
 	int err;
 
@@ -233,19 +234,9 @@ int sqk_fmt_blocks_read(uint32_t count, int (*read)(void *ctx, void *buf, size_t
 
 		if (n > sizeof(raw) / 4)
 			n = sizeof(raw) / 4;
-		if ((size_t)have + n > cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			uint32_t *p;
-
-			while (ncap < (size_t)have + n)
-				ncap *= 2;
-			p = realloc(words, ncap * 4);
-			if (!p) {
-				free(words);
-				return SQK_ERR_NOMEM;
-			}
-			words = p;
-			cap = ncap;
+		if (SQK_ARRAY_GROW(words, cap, (size_t)have + n)) {
+			free(words);
+			return SQK_ERR_NOMEM;
 		}
 		err = read(ctx, raw, (size_t)n * 4);
 		if (err) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "file.h"
 #include "fsck_int.h"
@@ -66,15 +67,8 @@ static void add_err(struct sqk_fsck *f, int keyed, uint64_t key, uint32_t rec, c
 		key = f->seq++;
 	if (++f->per_check[check] > max)
 		goto out;
-	if (f->nerrs == f->errcap) {
-		size_t cap = f->errcap ? f->errcap * 2 : 32;
-		struct sqk_fsck_err *p = realloc(f->errs, cap * sizeof(*p));
-
-		if (!p)
-			goto out;
-		f->errs = p;
-		f->errcap = cap;
-	}
+	if (SQK_ARRAY_GROW(f->errs, f->errcap, f->nerrs + 1))
+		goto out;
 	if (vasprintf(&detail, fmt, ap) < 0)
 		goto out;
 	e = &f->errs[f->nerrs++];

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dir.h"
 #include "error.h"
 #include "fsck_int.h"
@@ -67,15 +68,8 @@ static int take(struct listing *l, uint64_t *left, void *buf, size_t len, const 
 
 static int add_link(struct sqk_fsck *f, uint32_t from, uint32_t to)
 {
-	if (f->nlinks == f->linkcap) {
-		size_t cap = f->linkcap ? f->linkcap * 2 : 64;
-		uint32_t(*p)[2] = realloc(f->links, cap * sizeof(*p));
-
-		if (!p)
-			return SQK_ERR_NOMEM;
-		f->links = p;
-		f->linkcap = cap;
-	}
+	if (SQK_ARRAY_GROW(f->links, f->linkcap, f->nlinks + 1))
+		return SQK_ERR_NOMEM;
 	f->links[f->nlinks][0] = from;
 	f->links[f->nlinks++][1] = to;
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dir.h"
 #include "error.h"
 #include "fs_int.h"
@@ -81,27 +82,9 @@ static int append(struct sqk_fs_dir *d, const struct sqk_dirent *de)
 {
 	struct fs_ent *e;
 
-	if (d->count == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		struct fs_ent *p = realloc(d->ents, cap * sizeof(*p));
-
-		if (!p)
-			return SQK_ERR_NOMEM;
-		d->ents = p;
-		d->cap = cap;
-	}
-	if (d->names_len + de->name_len + 1 > d->names_cap) {
-		size_t cap = d->names_cap ? d->names_cap * 2 : 1024;
-		char *p;
-
-		while (cap < d->names_len + de->name_len + 1)
-			cap *= 2;
-		p = realloc(d->names, cap);
-		if (!p)
-			return SQK_ERR_NOMEM;
-		d->names = p;
-		d->names_cap = cap;
-	}
+	if (SQK_ARRAY_GROW(d->ents, d->cap, d->count + 1) ||
+	    SQK_ARRAY_GROW(d->names, d->names_cap, d->names_len + de->name_len + 1))
+		return SQK_ERR_NOMEM;
 	e = &d->ents[d->count++];
 	e->ref = de->ref;
 	e->number = de->number;

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "error.h"
 #include "format.h"
 #include "pseudo_int.h"
@@ -92,15 +93,8 @@ static int find_hosts(struct apply *a)
 	for (d = a->p->first; d; d = d->next_def) {
 		if (d->kind != SQK_PK_HOST || d->type != SQFS_FILE)
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			struct host *h = realloc(a->hosts, nc * sizeof(*h));
-
-			if (!h)
-				return SQK_ERR_NOMEM;
-			a->hosts = h;
-			cap = nc;
-		}
+		if (SQK_ARRAY_GROW(a->hosts, cap, n + 1))
+			return SQK_ERR_NOMEM;
 		a->hosts[n++] = (struct host){d->dev, d->ino, NULL};
 	}
 	if (!n)

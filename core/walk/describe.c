@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cache.h"
 #include "data.h"
 #include "describe.h"
@@ -175,15 +176,8 @@ static int ds_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	}
 	switch (ino->mode & S_IFMT) {
 	case S_IFREG:
-		if (d->nfiles == d->cap) {
-			size_t cap = d->cap ? d->cap * 2 : 1024;
-			uint64_t *f = realloc(d->files, cap * sizeof(*f));
-
-			if (!f)
-				return SQK_ERR_NOMEM;
-			d->files = f;
-			d->cap = cap;
-		}
+		if (SQK_ARRAY_GROW(d->files, d->cap, d->nfiles + 1))
+			return SQK_ERR_NOMEM;
 		err = put_head(d, path, 'R', ino);
 		if (!err)
 			err = putf(d, " %" PRIu64 " %" PRIu64 "\n", ino->size, d->offset);

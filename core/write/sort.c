@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "format.h"
 #include "sort.h"
@@ -123,17 +124,10 @@ int sqk_sort_load(const char *file, struct sqk_sort **out, unsigned *line, char 
 		}
 		if (!r)
 			continue;
-		if (s->n == ecap) {
-			size_t nc = ecap ? ecap * 2 : 64;
-			struct sqk_sort_entry *p = realloc(s->ents, nc * sizeof(*p));
-
-			if (!p) {
-				free(e.path);
-				err = SQK_ERR_NOMEM;
-				goto out;
-			}
-			s->ents = p;
-			ecap = nc;
+		if (SQK_ARRAY_GROW(s->ents, ecap, s->n + 1)) {
+			free(e.path);
+			err = SQK_ERR_NOMEM;
+			goto out;
 		}
 		s->ents[s->n++] = e;
 	}
