@@ -42,6 +42,8 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.t)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
+# Made only as a prerequisite, so make would delete them and relink every tool next time.
+.SECONDARY: $(TOOL_LIB_OBJ)
 LIB := $(BUILD)/libsquashkit.a
 BIN := $(BUILD)/squashkit
 
