@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_COMPAT_UNSQ_H
+#define SQK_COMPAT_UNSQ_H
+
+/*
+ * squashkit unsquashfs: what its driver (compat_unsquashfs.c) and its
+ * formatters and filters (compat_unsq_out.c) share.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "walk.h"
+
+struct sqk_image;
+
+/* One extract or exclude name, split into its components. */
+struct usq_pattern {
+	char **comp;
+	unsigned n;
+	void **re; /* with -regex: one compiled regex_t a component */
+};
+
+struct usq_filter {
+	struct usq_pattern *extract, *exclude;
+	unsigned nextract, nexclude;
+	int no_wildcards, regex;
+	int max_depth; /* -1: unlimited */
+};
+
+/* Where an entry stands: left out, a directory on the way to a match, or in. */
+enum { USQ_OUT, USQ_ON_THE_WAY, USQ_IN };
+
+/* Add name (as given on the command line or in a file) to the list. 0 or -1. */
+int usq_filter_add(struct usq_filter *f, int exclude, const char *name);
+/* Where path ("" for the root, "a/b" below it) stands. */
+int usq_filter_match(const struct usq_filter *f, const char *path);
+void usq_filter_release(struct usq_filter *f);
+
+/*
+ * Hard links whose first name was left out: the first name that passed
+ * takes its place (first[i] stands in for gone[i]), as with the peer.
+ */
+struct usq_links {
+	char **gone, **first;
+	size_t nsubst;
+};
+/* The name that stands in for link_to, or NULL when path now does (or *err). */
+const char *usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
+				 int *err);
+void usq_links_release(struct usq_links *u);
+
+/* How entries are printed, as unsquashfs prints them. */
+struct usq_format {
+	int lng;     /* attributes, like ls -l */
+	int numeric; /* owners as numbers */
+	int utc;     /* times in UTC, else local time */
+	const char *dest;
+};
+
+/* One entry: "DEST/path", with attributes when lng. */
+void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
+		     const struct sqk_inode *ino);
+
+/* unsquashfs -s: the superblock, as unsquashfs describes it. */
+int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc);
+
+#endif
