@@ -95,7 +95,7 @@ static int pattern_match(const struct usq_filter *f, const struct usq_pattern *p
 		size_t len = strcspn(path, "/");
 
 		if (i == p->n)
-			return 1;
+			return p->dir_only ? -1 : 1;
 		if (len >= sizeof(name))
 			return -1;
 		memcpy(name, path, len);
@@ -129,7 +129,9 @@ int usq_filter_match(const struct usq_filter *f, const char *path)
 	if (f->nextract) {
 		r = USQ_OUT;
 		for (i = 0; i < f->nextract && r != USQ_IN; i++) {
-			int m = f->extract[i].n ? pattern_match(f, &f->extract[i], path) : 1;
+			int m = f->extract[i].n || f->extract[i].dir_only
+					? pattern_match(f, &f->extract[i], path)
+					: 1;
 
 			if (m == 1)
 				r = USQ_IN;
@@ -138,6 +140,14 @@ int usq_filter_match(const struct usq_filter *f, const char *path)
 		}
 	}
 	return r;
+}
+
+int usq_filter_add_dir(struct usq_filter *f, const char *name)
+{
+	if (usq_filter_add(f, 0, name) != 0)
+		return -1;
+	f->extract[f->nextract - 1].dir_only = 1;
+	return 0;
 }
 
 static void release_list(struct usq_pattern *list, unsigned n)

@@ -34,6 +34,7 @@ enum {
 	U_EXCLUDES,
 	U_EXCLUDE_LIST,
 	U_FOLLOW,
+	U_MISSING,
 	U_QUIET,
 	U_NO_PROGRESS,
 	U_NO_XATTRS,
@@ -62,7 +63,6 @@ enum {
 	U_NO_WILDCARDS,
 	U_REGEX,
 	U_HELP,
-	U_REFUSED,
 };
 
 /* Every option of unsquashfs 4.5.1, with the spellings it accepts. */
@@ -73,8 +73,8 @@ static const struct compat_opt options[] = {
 	{"max-depth|max", 1, COMPAT_MAPPED, U_MAX_DEPTH},
 	{"excludes", 0, COMPAT_MAPPED, U_EXCLUDES},
 	{"exclude-list|ex", 0, COMPAT_MAPPED, U_EXCLUDE_LIST},
-	{"follow-symlinks|follow|L", 0, COMPAT_REFUSED, U_FOLLOW},
-	{"missing-symlinks|missing", 0, COMPAT_REFUSED, U_REFUSED},
+	{"follow-symlinks|follow|L", 0, COMPAT_MAPPED, U_FOLLOW},
+	{"missing-symlinks|missing", 0, COMPAT_MAPPED, U_MISSING},
 	{"quiet|q", 0, COMPAT_MAPPED, U_QUIET},
 	{"no-progress|n", 0, COMPAT_MAPPED, U_NO_PROGRESS},
 	{"no-xattrs|no", 0, COMPAT_MAPPED, U_NO_XATTRS},
@@ -111,29 +111,6 @@ static const char usage_text[] =
 	"unsquashfs's command line (4.5.1) on squashkit's reader: the same options,\n"
 	"listings and exit codes. Every option and its mapping: squashkit-compat(1).\n";
 
-struct usq {
-	const char *dest, *image, *pf, *offset;
-	int cat, ls, lng, numeric, concise, info, quiet, progress, force, no_xattrs;
-	int stat, utc, mkfs_time, excludes, ignore_errors, strict_errors, exit_code;
-	unsigned threads;
-	struct usq_filter filter;
-	struct usq_format fmt;
-	struct sqk_attropt attr;
-	/* The sink between the walk and the extract sink (NULL when listing). */
-	struct sqk_sink sink;
-	struct sqk_sink *inner;
-	int print; /* print entries as they pass */
-	/* -lc: a directory is printed when nothing came after it before its end. */
-	char *pending;
-	struct sqk_inode pending_ino;
-	int have_pending;
-	/* Counted as unsquashfs counts them. */
-	uint64_t inodes, blocks, files, dirs, symlinks, devices, fifos, sockets, hardlinks;
-	uint32_t block_size;
-	unsigned warnings;
-	struct usq_links links;
-};
-
 static int read_list_file(struct usq *u, int exclude, const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -153,194 +130,6 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 	free(line);
 	fclose(f);
 	return err;
-}
-
-static void flush_pending(struct usq *u, int print)
-{
-	if (!u->have_pending)
-		return;
-	if (print)
-		usq_print_entry(stdout, &u->fmt, u->pending, &u->pending_ino);
-	free(u->pending);
-	u->pending = NULL;
-	u->have_pending = 0;
-}
-
-static int dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
-{
-	struct usq *u = (struct usq *)((char *)s - offsetof(struct usq, sink));
-	int m = usq_filter_match(&u->filter, path);
-
-	flush_pending(u, 0);
-	if (m == USQ_OUT)
-		return 0;
-	u->dirs++;
-	if (u->print && u->concise) {
-		u->pending = strdup(path);
-		if (!u->pending)
-			return SQK_ERR_NOMEM;
-		u->pending_ino = *ino;
-		u->pending_ino.blocks = NULL;
-		u->pending_ino.target = NULL;
-		u->have_pending = 1;
-	} else if (u->print) {
-		usq_print_entry(stdout, &u->fmt, path, ino);
-	}
-	return u->inner ? u->inner->dir_begin(u->inner, path, ino) : 0;
-}
-
-static int dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
-{
-	struct usq *u = (struct usq *)((char *)s - offsetof(struct usq, sink));
-
-	if (u->have_pending && strcmp(u->pending, path) == 0)
-		flush_pending(u, 1);
-	flush_pending(u, 0);
-	if (usq_filter_match(&u->filter, path) == USQ_OUT)
-		return 0;
-	return u->inner ? u->inner->dir_end(u->inner, path, ino) : 0;
-}
-
-static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
-{
-	struct usq *u = (struct usq *)((char *)s - offsetof(struct usq, sink));
-
-	flush_pending(u, 0);
-	if (usq_filter_match(&u->filter, path) != USQ_IN)
-		return 0;
-	/* A hard link whose first name was left out: the first that passed is. */
-	if (link_to && usq_filter_match(&u->filter, link_to) != USQ_IN) {
-		int err = 0;
-
-		link_to = usq_links_substitute(&u->links, link_to, path, &err);
-		if (err)
-			return err;
-	}
-	u->inodes++;
-	if (link_to)
-		u->hardlinks++;
-	else if (S_ISREG(ino->mode))
-		u->files++, u->blocks += (ino->size + u->block_size - 1) / u->block_size;
-	else if (S_ISLNK(ino->mode))
-		u->symlinks++;
-	else if (S_ISBLK(ino->mode) || S_ISCHR(ino->mode))
-		u->devices++;
-	else if (S_ISFIFO(ino->mode))
-		u->fifos++;
-	else
-		u->sockets++;
-	if (u->print)
-		usq_print_entry(stdout, &u->fmt, path, ino);
-	return u->inner ? u->inner->node(u->inner, path, ino, link_to) : 0;
-}
-
-static void warn_entry(void *ctx, const char *path, const char *what)
-{
-	struct usq *u = ctx;
-
-	fprintf(stderr, "squashkit unsquashfs: %s: /", u->image);
-	sqk_print_escaped(stderr, path);
-	fprintf(stderr, ": %s\n", what);
-}
-
-static void report(struct usq *u, const char *where, int err)
-{
-	fprintf(stderr, "squashkit unsquashfs: %s: ", u->image);
-	if (where && *where) {
-		sqk_print_escaped(stderr, where);
-		fputs(": ", stderr);
-	}
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		fprintf(stderr, "%s\n", strerror(errno ? errno : EIO));
-	else
-		fprintf(stderr, "%s\n", sqk_strerror(err));
-}
-
-static int walk(struct usq *u, struct sqk_image *img)
-{
-	struct sqk_walk w;
-	int err;
-
-	memset(&w, 0, sizeof(w));
-	w.img = img;
-	w.sink = &u->sink;
-	err = sqk_walk(&w);
-	flush_pending(u, 0);
-	if (err)
-		report(u, w.err_path, err);
-	return err;
-}
-
-static void plural(const char *what, uint64_t n, const char *one, const char *many)
-{
-	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
-	(void)what;
-}
-
-/* Extract into dest, which may exist (as the peer allows) but is never replaced. */
-static int extract(struct usq *u, struct sqk_image *img)
-{
-	struct sqk_extract_opts xo = {
-		u->force, u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr)};
-	struct sqk_extract *x = NULL;
-	struct sqk_pool *pool;
-	char where[4400] = "";
-	int created = 0, fd, err;
-
-	/* The peer's first pass: what is to be written, before anything is. */
-	if (walk(u, img))
-		return COMPAT_FATAL;
-	if (!u->quiet)
-		printf("Parallel unsquashfs: Using %u processor%s\n%llu inodes (%llu blocks) to "
-		       "write\n\n",
-		       u->threads, u->threads == 1 ? "" : "s", (unsigned long long)u->inodes,
-		       (unsigned long long)u->blocks);
-	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
-		u->sockets = u->hardlinks = 0;
-	usq_links_release(&u->links);
-	if (mkdir(u->dest, 0755) == 0)
-		created = 1;
-	else if (errno != EEXIST)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	pool = sqk_pool_create(u->threads, 0);
-	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
-	if (!err) {
-		int werr;
-
-		u->inner = sqk_extract_sink(x);
-		u->print = u->info;
-		werr = walk(u, img);
-		err = sqk_extract_finish(x, where, sizeof(where), &u->warnings);
-		if (werr)
-			err = werr;
-		else if (err)
-			report(u, where, err);
-	} else {
-		report(u, NULL, err);
-	}
-	sqk_extract_destroy(x);
-	sqk_pool_destroy(pool);
-	close(fd);
-	if (err && created)
-		sqk_remove_tree(AT_FDCWD, u->dest);
-	if (err)
-		return COMPAT_FATAL;
-	if (!u->quiet) {
-		putchar('\n');
-		plural("", u->files, "file", "files");
-		plural("", u->dirs, "directory", "directories");
-		plural("", u->symlinks, "symlink", "symlinks");
-		plural("", u->devices, "device", "devices");
-		plural("", u->fifos, "fifo", "fifos");
-		plural("", u->sockets, "socket", "sockets");
-		plural("", u->hardlinks, "hardlink", "hardlinks");
-	}
-	if (u->warnings && !u->ignore_errors)
-		return u->strict_errors ? COMPAT_FATAL : u->exit_code ? COMPAT_NONFATAL : COMPAT_OK;
-	return COMPAT_OK;
 }
 
 /* Run a native command on argv, the image's offset passed on as --offset. */
@@ -386,6 +175,14 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 		break;
 	case U_EXCLUDES:
 		u->excludes = 1;
+		break;
+	case U_FOLLOW:
+		/* Following gives one path a name: no wildcards, as the peer. */
+		u->follow = 1;
+		u->filter.no_wildcards = 1;
+		break;
+	case U_MISSING:
+		u->missing = 1;
 		break;
 	case U_QUIET:
 		u->quiet = 1;
@@ -518,6 +315,18 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 	if (i >= argc)
 		return compat_fail("missing FILESYSTEM operand (see squashkit-compat(1))");
 	*first = i;
+	/* The peer's checks, in its order, once every option is known. */
+	if (!*u->dest && !u->ls)
+		return compat_fail("-dest: the directory name is empty (use '.' for this one)");
+	if (u->strict_errors && u->ignore_errors)
+		return compat_fail("-strict-errors and -ignore-errors exclude each other");
+	if (u->strict_errors && !u->exit_code)
+		return compat_fail("-strict-errors and -no-exit-code exclude each other");
+	if (u->filter.no_wildcards && u->filter.regex)
+		return compat_fail("-no-wildcards (or -follow-symlinks) and -regex exclude each "
+				   "other");
+	if (u->missing && !u->follow)
+		u->follow = 1, u->filter.no_wildcards = 1;
 	return 0;
 }
 
@@ -542,7 +351,7 @@ static int run(struct usq *u, int argc, char **argv)
 	}
 	if (u->cat)
 		return native(u, cmd_cat, "cat", NULL, argv + first + 1, argc - first - 1);
-	for (i = first + 1; i < argc; i++)
+	for (i = first + 1; i < argc && !(u->follow && !u->excludes); i++)
 		if (usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
@@ -558,17 +367,20 @@ static int run(struct usq *u, int argc, char **argv)
 	u->fmt.utc = u->utc;
 	u->fmt.lng = u->lng;
 	u->fmt.numeric = u->numeric;
-	if (u->stat) {
+	ret = COMPAT_OK;
+	if (u->follow && !u->excludes)
+		ret = usq_follow(u, img, argv + first + 1, argc - first - 1);
+	if (ret) {
+		/* -missing-symlinks: nothing listed or written. */
+	} else if (u->stat) {
 		ret = usq_print_stat(stdout, img, u->image, u->utc) ? COMPAT_FATAL : COMPAT_OK;
 	} else if (u->mkfs_time) {
 		printf("%u\n", sqk_image_super(img)->mkfs_time);
 		ret = COMPAT_OK;
 	} else if (u->ls) {
-		u->print = 1;
-		ret = walk(u, img) ? COMPAT_FATAL : COMPAT_OK;
+		ret = usq_list(u, img);
 	} else {
-		u->concise = 0;
-		ret = extract(u, img);
+		ret = usq_extract(u, img);
 	}
 	sqk_image_close(img);
 	if (fflush(stdout) != 0 || ferror(stdout))
@@ -587,12 +399,11 @@ int compat_unsquashfs_main(int argc, char **argv)
 	u.exit_code = 1;
 	u.filter.max_depth = -1;
 	u.threads = sqk_online_cpus();
-	u.sink.dir_begin = dir_begin;
-	u.sink.dir_end = dir_end;
-	u.sink.node = node;
+	usq_sink_init(&u);
 	signal(SIGPIPE, SIG_IGN);
 	ret = run(&u, argc, argv);
 	free(u.pending);
+	free(u.skip);
 	usq_links_release(&u.links);
 	usq_filter_release(&u.filter);
 	sqk_attropt_release(&u.attr);

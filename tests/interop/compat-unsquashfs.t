@@ -184,13 +184,4 @@ same_output "an image that is not there" -ls "$TMP/no-such.img"
 head -c 4096 "$img" >"$TMP/short.img"
 same_output "a truncated image" -ls "$TMP/short.img"
 
-for o in -L -follow-symlinks -missing-symlinks; do
-	rm -rf "$TMP/B"
-	sq "$o" -d "$TMP/B" "$img" >"$TMP/s.out" 2>"$TMP/s.err"
-	is "$?" 1 "$o: exit 1"
-	is "$(cat "$TMP/s.err")" "squashkit unsquashfs: $o is not supported" "$o: one line names it"
-	test ! -e "$TMP/B" && test ! -s "$TMP/s.out"
-	ok $? "$o: nothing written"
-done
-
 done_testing
