@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,18 +131,22 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 	return err;
 }
 
-/* Run a native command on argv, the image's offset passed on as --offset. */
-static int native(struct usq *u, int (*cmd)(int, char **), const char *name, const char *opt,
-		  char **paths, int npaths)
+/*
+ * Run a native command: its options opts (NULL-ended), the image's offset
+ * as --offset, the image and paths. Its messages say "squashkit
+ * unsquashfs:", as sqk_cmd_name stays.
+ */
+static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
+		  const char *const *opts, char **paths, int npaths)
 {
-	char **argv = calloc((size_t)npaths + 6, sizeof(*argv));
+	char **argv = calloc((size_t)npaths + 8, sizeof(*argv));
 	int argc = 0, i, ret;
 
 	if (!argv)
 		return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
 	argv[argc++] = (char *)name;
-	if (opt)
-		argv[argc++] = (char *)opt;
+	for (i = 0; opts && opts[i] && i < 3; i++)
+		argv[argc++] = (char *)opts[i];
 	if (u->offset) {
 		argv[argc++] = "--offset";
 		argv[argc++] = (char *)u->offset;
@@ -154,7 +157,7 @@ static int native(struct usq *u, int (*cmd)(int, char **), const char *name, con
 	optind = 0;
 	ret = cmd(argc, argv);
 	free(argv);
-	return ret == EXIT_OK ? COMPAT_OK : COMPAT_FATAL;
+	return ret;
 }
 
 static int take(struct usq *u, const struct compat_opt *o, const char *val)
@@ -341,17 +344,22 @@ static int run(struct usq *u, int argc, char **argv)
 		return ret < 0 ? COMPAT_OK : ret;
 	u->image = argv[first];
 	if (u->pf) {
+		/*
+		 * As the peer's: extended attributes are left out (its pseudo
+		 * files have none) and the file is replaced.
+		 */
+		const char *opts[] = {NULL, "--no-xattrs", "--force", NULL};
 		char *opt;
 
-		if (asprintf(&opt, "--describe=%s", u->pf) < 0)
+		/* "-" is a file of that name for the peer, not stdout. */
+		if (asprintf(&opt, "--describe=%s%s", strcmp(u->pf, "-") ? "" : "./", u->pf) < 0)
 			return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
-		ret = native(u, cmd_unimage, "unimage", opt, argv + first + 1, argc - first - 1);
+		opts[0] = opt;
+		ret = native(u, cmd_unimage, "unimage", opts, argv + first + 1, argc - first - 1);
 		free(opt);
-		return ret;
+		return ret == EXIT_OK ? COMPAT_OK : COMPAT_FATAL;
 	}
-	if (u->cat)
-		return native(u, cmd_cat, "cat", NULL, argv + first + 1, argc - first - 1);
-	for (i = first + 1; i < argc && !(u->follow && !u->excludes); i++)
+	for (i = first + 1; i < argc && !u->cat && !(u->follow && !u->excludes); i++)
 		if (usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
@@ -362,6 +370,12 @@ static int run(struct usq *u, int argc, char **argv)
 	img = sqk_open_image(u->image, &io);
 	if (!img)
 		return COMPAT_FATAL;
+	if (u->cat) {
+		/* The image opens: a name that cannot be written is non-fatal, as with the peer. */
+		sqk_image_close(img);
+		ret = native(u, cmd_cat, "cat", NULL, argv + first + 1, argc - first - 1);
+		return ret == EXIT_OK || !u->exit_code ? COMPAT_OK : COMPAT_NONFATAL;
+	}
 	u->block_size = sqk_image_super(img)->block_size;
 	u->fmt.dest = u->dest;
 	u->fmt.utc = u->utc;
@@ -400,7 +414,8 @@ int compat_unsquashfs_main(int argc, char **argv)
 	u.filter.max_depth = -1;
 	u.threads = sqk_online_cpus();
 	usq_sink_init(&u);
-	signal(SIGPIPE, SIG_IGN);
+	/* A closed stdout ends unsquashfs by SIGPIPE: the same here, quietly. */
+	sqk_die_of_sigpipe = 1;
 	ret = run(&u, argc, argv);
 	free(u.pending);
 	free(u.skip);
