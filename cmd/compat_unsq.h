@@ -8,6 +8,7 @@
  * (compat_unsq_follow.c) and its formatters and filters (compat_unsq_out.c)
  * share.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -95,6 +96,9 @@ struct usq {
 	uint32_t block_size;
 	/* Non-fatal errors: the extract sink's warnings and what -ignore-errors let pass. */
 	unsigned warnings, failures;
+	/* Warnings given in the walking thread (the others come from workers). */
+	pthread_t walker;
+	unsigned walker_warnings;
 	struct usq_links links;
 };
 

@@ -131,6 +131,7 @@ static int dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
 {
 	struct usq *u = of(s);
+	unsigned warned;
 	int err;
 
 	flush_pending(u, 0);
@@ -147,10 +148,17 @@ static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, con
 		usq_print_entry(stdout, &u->fmt, path, ino);
 	if (!link_to && S_ISREG(ino->mode))
 		u->blocks += (ino->size + u->block_size - 1) / u->block_size;
+	warned = u->walker_warnings;
 	err = u->inner ? u->inner->node(u->inner, path, ino, link_to) : 0;
 	if (err)
 		return creation_failed(u, path, err);
-	/* Counted once made, as the peer counts. */
+	/*
+	 * Counted once made, as the peer counts. Only a regular file's data
+	 * and attributes are written later; anything else warned about now
+	 * was not made (a device when not root) or not made whole.
+	 */
+	if (u->walker_warnings != warned && (link_to || !S_ISREG(ino->mode)))
+		return 0;
 	u->inodes++;
 	if (link_to)
 		u->hardlinks++;
@@ -178,6 +186,8 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 {
 	struct usq *u = ctx;
 
+	if (pthread_equal(pthread_self(), u->walker))
+		u->walker_warnings++;
 	fprintf(stderr, "squashkit unsquashfs: %s: /", u->image);
 	sqk_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
@@ -246,6 +256,7 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 		int werr;
 
 		u->inner = sqk_extract_sink(x);
+		u->walker = pthread_self();
 		u->print = u->info;
 		werr = walk(u, img);
 		err = sqk_extract_finish(x, where, sizeof(where), &u->warnings);
