@@ -48,4 +48,10 @@ struct sqk_mkfs_opts;
 void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
 			    const char *image, double ratio);
 
+/*
+ * 0 (native): a closed stdout is an error to report. 1 (the compat front
+ * ends): it kills the command, as it kills the peers' tools.
+ */
+extern int sqk_die_of_sigpipe;
+
 #endif

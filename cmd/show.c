@@ -115,7 +115,8 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	if (s.npaths > cmd->max_paths)
 		return sqk_usage_error("too many operands");
 	/* A closed pipe is an error to report, never a signal to die of. */
-	signal(SIGPIPE, SIG_IGN);
+	if (!sqk_die_of_sigpipe)
+		signal(SIGPIPE, SIG_IGN);
 	sqk_image_opts_default(&io);
 	s.img = sqk_open_image(s.image, &io);
 	if (!s.img)

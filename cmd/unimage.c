@@ -96,7 +96,7 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 	struct unimage *u = ctx;
 
 	sqk_progress_clear(u->bar);
-	fprintf(stderr, "squashkit unimage: %s: /", u->image);
+	fprintf(stderr, "squashkit %s: %s: /", sqk_cmd_name, u->image);
 	sqk_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
@@ -105,7 +105,7 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 static void report(struct unimage *u, const char *where, int err)
 {
 	sqk_progress_clear(u->bar);
-	fprintf(stderr, "squashkit unimage: %s: ", u->image);
+	fprintf(stderr, "squashkit %s: %s: ", sqk_cmd_name, u->image);
 	if (where && *where) {
 		sqk_print_escaped(stderr, where);
 		fputs(": ", stderr);
@@ -156,7 +156,7 @@ static int check_selection(struct sqk_image *img, const char *image, char **path
 		int err = sqk_resolve(img, paths[i], &ino);
 
 		if (err) {
-			fprintf(stderr, "squashkit unimage: %s: /", image);
+			fprintf(stderr, "squashkit %s: %s: /", sqk_cmd_name, image);
 			sqk_print_escaped(stderr, paths[i]);
 			fprintf(stderr, ": %s\n", sqk_strerror(err));
 			return -1;
@@ -254,7 +254,7 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 			err = sqk_describe_finish(d);
 		if (err == SQK_ERR_UNSUPPORTED && *sqk_describe_why(d)) {
 			sqk_progress_clear(u->bar);
-			fprintf(stderr, "squashkit unimage: %s: ", u->image);
+			fprintf(stderr, "squashkit %s: %s: ", sqk_cmd_name, u->image);
 			if (*w->err_path) {
 				sqk_print_escaped(stderr, w->err_path);
 				fputs(": ", stderr);
@@ -418,7 +418,8 @@ static int run(struct unimage *u, int argc, char **argv)
 	}
 	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
-	signal(SIGPIPE, SIG_IGN);
+	if (!sqk_die_of_sigpipe)
+		signal(SIGPIPE, SIG_IGN);
 
 	img = sqk_open_image(u->image, &u->io);
 	if (!img)

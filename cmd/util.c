@@ -81,3 +81,5 @@ void sqk_print_escaped(FILE *out, const char *s)
 {
 	sqk_print_escaped_len(out, s, strlen(s));
 }
+
+int sqk_die_of_sigpipe;

@@ -77,8 +77,33 @@ static int is_dir(const struct sqk_inode *ino)
 	return sqfs_basic_type(ino->type) == SQFS_DIR;
 }
 
+/* Tell t about done + "/" + name (name may be empty). */
+static int visit(struct sqk_resolve_trace *t, const struct buf *done, const char *name, size_t len,
+		 int is_link)
+{
+	struct buf b = {NULL, 0, 0};
+	int err;
+
+	if (!t || !t->visit)
+		return 0;
+	if (done->len)
+		err = buf_set(&b, done->s, done->len, name, len);
+	else
+		err = buf_set(&b, name, len, "", 0);
+	if (!err)
+		err = t->visit(t->ctx, b.s, is_link);
+	free(b.s);
+	return err;
+}
+
 int sqk_resolve_follow(struct sqk_image *img, const char *path, int follow_last,
 		       struct sqk_inode *ino)
+{
+	return sqk_resolve_trace(img, path, follow_last, NULL, ino);
+}
+
+int sqk_resolve_trace(struct sqk_image *img, const char *path, int follow_last,
+		      struct sqk_resolve_trace *t, struct sqk_inode *ino)
 {
 	struct buf work = {NULL, 0, 0}, done = {NULL, 0, 0};
 	struct sqk_inode cur, child;
@@ -118,6 +143,14 @@ int sqk_resolve_follow(struct sqk_image *img, const char *path, int follow_last,
 			continue;
 		}
 		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			if (t && t->relative_only && done.len == 0) {
+				err = SQK_ERR_UNSUPPORTED;
+				break;
+			}
+			if (done.len)
+				err = visit(t, &done, "", 0, 0);
+			if (err)
+				break;
 			buf_pop(&done);
 			sqk_inode_free(&cur);
 			err = sqk_resolve(img, done.s, &cur);
@@ -136,9 +169,14 @@ int sqk_resolve_follow(struct sqk_image *img, const char *path, int follow_last,
 			const char *rest = p + len;
 			size_t off;
 
-			if (++hops > SQK_RESOLVE_MAX_SYMLINKS) {
-				sqk_inode_free(&child);
+			if (++hops > SQK_RESOLVE_MAX_SYMLINKS)
 				err = SQK_ERR_LOOP;
+			else if (t && t->relative_only && child.target[0] == '/')
+				err = SQK_ERR_UNSUPPORTED;
+			else
+				err = visit(t, &done, p, len, 1);
+			if (err) {
+				sqk_inode_free(&child);
 				break;
 			}
 			if (child.target[0] == '/') {
@@ -178,6 +216,11 @@ int sqk_resolve_follow(struct sqk_image *img, const char *path, int follow_last,
 		}
 	}
 	free(work.s);
+	if (!err && t) {
+		/* done holds the resolved path: hand it over. */
+		t->path = done.s;
+		done.s = NULL;
+	}
 	free(done.s);
 	if (err) {
 		sqk_inode_free(&cur);

@@ -21,4 +21,30 @@ struct sqk_inode;
 int sqk_resolve_follow(struct sqk_image *img, const char *path, int follow_last,
 		       struct sqk_inode *ino);
 
+/*
+ * What a resolution went through, for a caller that must reproduce it
+ * elsewhere (unsquashfs -follow-symlinks extracts everything a path needs).
+ */
+struct sqk_resolve_trace {
+	/*
+	 * Refuse, with SQK_ERR_UNSUPPORTED, a symlink with an absolute target
+	 * and ".." in the root: the rules of unsquashfs, for which both lead
+	 * out of the image.
+	 */
+	int relative_only;
+	/*
+	 * Called with the resolved image path ("a/b", no symlinks) of every
+	 * symlink followed (is_link set) and of every directory left through
+	 * ".."; a nonzero return ends the resolution with it. May be NULL.
+	 */
+	int (*visit)(void *ctx, const char *path, int is_link);
+	void *ctx;
+	/* Set on success: the resolved path of the result ("" for the root), malloc'd. */
+	char *path;
+};
+
+/* sqk_resolve_follow(), reporting to and ruled by t. */
+int sqk_resolve_trace(struct sqk_image *img, const char *path, int follow_last,
+		      struct sqk_resolve_trace *t, struct sqk_inode *ino);
+
 #endif

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_COMPAT_UNSQ_H
+#define SQK_COMPAT_UNSQ_H
+
+/*
+ * squashkit unsquashfs: what its driver (compat_unsquashfs.c), its walk
+ * and extraction (compat_unsq_extract.c), its -follow-symlinks
+ * (compat_unsq_follow.c) and its formatters and filters (compat_unsq_out.c)
+ * share.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "attropt.h"
+#include "walk.h"
+
+struct sqk_image;
+
+/* One extract or exclude name, split into its components. */
+struct usq_pattern {
+	char **comp;
+	unsigned n;
+	void **re; /* with -regex: one compiled regex_t a component */
+	/* The directory itself is needed, not what it holds (-follow-symlinks). */
+	int dir_only;
+};
+
+struct usq_filter {
+	struct usq_pattern *extract, *exclude;
+	unsigned nextract, nexclude;
+	int no_wildcards, regex;
+	int max_depth; /* -1: unlimited */
+};
+
+/* Where an entry stands: left out, a directory on the way to a match, or in. */
+enum { USQ_OUT, USQ_ON_THE_WAY, USQ_IN };
+
+/* Add name (as given on the command line or in a file) to the list. 0 or -1. */
+int usq_filter_add(struct usq_filter *f, int exclude, const char *name);
+/* Add the directory name to the extract list, without what it holds. 0 or -1. */
+int usq_filter_add_dir(struct usq_filter *f, const char *name);
+/* Where path ("" for the root, "a/b" below it) stands. */
+int usq_filter_match(const struct usq_filter *f, const char *path);
+void usq_filter_release(struct usq_filter *f);
+
+/*
+ * Hard links whose first name was left out: the first name that passed
+ * takes its place (first[i] stands in for gone[i]), as with the peer.
+ */
+struct usq_links {
+	char **gone, **first;
+	size_t nsubst;
+};
+/* The name that stands in for link_to, or NULL when path now does (or *err). */
+const char *usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
+				 int *err);
+void usq_links_release(struct usq_links *u);
+
+/* How entries are printed, as unsquashfs prints them. */
+struct usq_format {
+	int lng;     /* attributes, like ls -l */
+	int numeric; /* owners as numbers */
+	int utc;     /* times in UTC, else local time */
+	const char *dest;
+};
+
+/* One entry: "DEST/path", with attributes when lng. */
+void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
+		     const struct sqk_inode *ino);
+
+/* unsquashfs -s: the superblock, as unsquashfs describes it. */
+int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc);
+
+struct usq {
+	const char *dest, *image, *pf, *offset;
+	int cat, ls, lng, numeric, concise, info, quiet, progress, force, no_xattrs;
+	int stat, utc, mkfs_time, excludes, ignore_errors, strict_errors, exit_code;
+	int follow, missing;
+	unsigned threads;
+	struct usq_filter filter;
+	struct usq_format fmt;
+	struct sqk_attropt attr;
+	/* The sink between the walk and the extract sink (inner NULL when listing). */
+	struct sqk_sink sink;
+	struct sqk_sink *inner;
+	int print; /* print entries as they pass */
+	/* -lc: a directory is printed when nothing came after it before its end. */
+	char *pending;
+	struct sqk_inode pending_ino;
+	int have_pending;
+	/* -ignore-errors: a directory that could not be made, skipped whole. */
+	char *skip;
+	/* Counted as unsquashfs counts them. */
+	uint64_t inodes, blocks, files, dirs, symlinks, devices, fifos, sockets, hardlinks;
+	uint32_t block_size;
+	/* Non-fatal errors: the extract sink's warnings and what -ignore-errors let pass. */
+	unsigned warnings, failures;
+	/* Warnings given in the walking thread (the others come from workers). */
+	pthread_t walker;
+	unsigned walker_warnings;
+	struct usq_links links;
+};
+
+/* Connect u's sink to the functions below. */
+void usq_sink_init(struct usq *u);
+/* The listing options: the entries that pass, printed. COMPAT_OK or COMPAT_FATAL. */
+int usq_list(struct usq *u, struct sqk_image *img);
+/* Extract what passes into u->dest: COMPAT_OK, COMPAT_NONFATAL or COMPAT_FATAL. */
+int usq_extract(struct usq *u, struct sqk_image *img);
+/*
+ * -follow-symlinks: names resolved in the image, and each one's target,
+ * the symlinks on the way and the directories left through ".." added to
+ * the extract names. COMPAT_OK or COMPAT_FATAL (-missing-symlinks).
+ */
+int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n);
+
+#endif

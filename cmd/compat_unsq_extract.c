@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit unsquashfs: the sink between the native walk and the native
+ * extract sink. It applies the peer's extract/exclude names, prints and
+ * counts entries as the peer does, and sorts errors into the peer's
+ * classes: with -ignore-errors an entry that cannot be created is reported
+ * and skipped (a directory with everything below it), as unsquashfs does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "compat.h"
+#include "compat_unsq.h"
+#include "error.h"
+#include "extract.h"
+#include "image.h"
+#include "pool.h"
+
+static struct usq *of(struct sqk_sink *s)
+{
+	return (struct usq *)((char *)s - offsetof(struct usq, sink));
+}
+
+static void flush_pending(struct usq *u, int print)
+{
+	if (!u->have_pending)
+		return;
+	if (print)
+		usq_print_entry(stdout, &u->fmt, u->pending, &u->pending_ino);
+	free(u->pending);
+	u->pending = NULL;
+	u->have_pending = 0;
+}
+
+/* path is u->skip or below it. */
+static int skipped(const struct usq *u, const char *path)
+{
+	size_t n;
+
+	if (!u->skip)
+		return 0;
+	n = strlen(u->skip);
+	return strncmp(path, u->skip, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static void report(struct usq *u, const char *where, int err)
+{
+	fprintf(stderr, "squashkit unsquashfs: %s: ", u->image);
+	if (where && *where) {
+		sqk_print_escaped(stderr, where);
+		fputs(": ", stderr);
+	}
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+		fprintf(stderr, "%s\n", strerror(errno ? errno : EIO));
+	else
+		fprintf(stderr, "%s\n", sqk_strerror(err));
+}
+
+/*
+ * An entry the extract sink could not create: with -ignore-errors that is
+ * reported and passed over (the peer's "ignorable" class); anything else,
+ * and every error without it, ends the extraction.
+ */
+static int creation_failed(struct usq *u, const char *path, int err)
+{
+	if (!u->ignore_errors ||
+	    (err != SQK_ERR_EXIST && err != SQK_ERR_IO && err != SQK_ERR_NOSPACE))
+		return err;
+	report(u, path, err);
+	u->failures++;
+	return 0;
+}
+
+static int dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	struct usq *u = of(s);
+	int m, err;
+
+	flush_pending(u, 0);
+	if (skipped(u, path))
+		return 0;
+	m = usq_filter_match(&u->filter, path);
+	if (m == USQ_OUT)
+		return 0;
+	if (u->print && u->concise) {
+		u->pending = strdup(path);
+		if (!u->pending)
+			return SQK_ERR_NOMEM;
+		u->pending_ino = *ino;
+		u->pending_ino.blocks = NULL;
+		u->pending_ino.target = NULL;
+		u->have_pending = 1;
+	} else if (u->print) {
+		usq_print_entry(stdout, &u->fmt, path, ino);
+	}
+	err = u->inner ? u->inner->dir_begin(u->inner, path, ino) : 0;
+	if (err) {
+		err = creation_failed(u, path, err);
+		if (!err && !(u->skip = strdup(path)))
+			err = SQK_ERR_NOMEM;
+		return err;
+	}
+	u->dirs++;
+	return 0;
+}
+
+static int dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	struct usq *u = of(s);
+
+	if (u->have_pending && strcmp(u->pending, path) == 0)
+		flush_pending(u, 1);
+	flush_pending(u, 0);
+	if (skipped(u, path)) {
+		if (strcmp(path, u->skip) == 0) {
+			free(u->skip);
+			u->skip = NULL;
+		}
+		return 0;
+	}
+	if (usq_filter_match(&u->filter, path) == USQ_OUT)
+		return 0;
+	return u->inner ? u->inner->dir_end(u->inner, path, ino) : 0;
+}
+
+static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
+{
+	struct usq *u = of(s);
+	unsigned warned;
+	int err;
+
+	flush_pending(u, 0);
+	if (skipped(u, path) || usq_filter_match(&u->filter, path) != USQ_IN)
+		return 0;
+	/* A hard link whose first name was left out: the first that passed is. */
+	if (link_to && usq_filter_match(&u->filter, link_to) != USQ_IN) {
+		err = 0;
+		link_to = usq_links_substitute(&u->links, link_to, path, &err);
+		if (err)
+			return err;
+	}
+	if (u->print)
+		usq_print_entry(stdout, &u->fmt, path, ino);
+	if (!link_to && S_ISREG(ino->mode))
+		u->blocks += (ino->size + u->block_size - 1) / u->block_size;
+	warned = u->walker_warnings;
+	err = u->inner ? u->inner->node(u->inner, path, ino, link_to) : 0;
+	if (err)
+		return creation_failed(u, path, err);
+	/*
+	 * Counted once made, as the peer counts. Only a regular file's data
+	 * and attributes are written later; anything else warned about now
+	 * was not made (a device when not root) or not made whole.
+	 */
+	if (u->walker_warnings != warned && (link_to || !S_ISREG(ino->mode)))
+		return 0;
+	u->inodes++;
+	if (link_to)
+		u->hardlinks++;
+	else if (S_ISREG(ino->mode))
+		u->files++;
+	else if (S_ISLNK(ino->mode))
+		u->symlinks++;
+	else if (S_ISBLK(ino->mode) || S_ISCHR(ino->mode))
+		u->devices++;
+	else if (S_ISFIFO(ino->mode))
+		u->fifos++;
+	else
+		u->sockets++;
+	return 0;
+}
+
+void usq_sink_init(struct usq *u)
+{
+	u->sink.dir_begin = dir_begin;
+	u->sink.dir_end = dir_end;
+	u->sink.node = node;
+}
+
+static void warn_entry(void *ctx, const char *path, const char *what)
+{
+	struct usq *u = ctx;
+
+	if (pthread_equal(pthread_self(), u->walker))
+		u->walker_warnings++;
+	fprintf(stderr, "squashkit unsquashfs: %s: /", u->image);
+	sqk_print_escaped(stderr, path);
+	fprintf(stderr, ": %s\n", what);
+}
+
+static int walk(struct usq *u, struct sqk_image *img)
+{
+	struct sqk_walk w;
+	int err;
+
+	memset(&w, 0, sizeof(w));
+	w.img = img;
+	w.sink = &u->sink;
+	err = sqk_walk(&w);
+	flush_pending(u, 0);
+	free(u->skip);
+	u->skip = NULL;
+	if (err)
+		report(u, w.err_path, err);
+	return err;
+}
+
+int usq_list(struct usq *u, struct sqk_image *img)
+{
+	u->print = 1;
+	return walk(u, img) ? COMPAT_FATAL : COMPAT_OK;
+}
+
+static void created(uint64_t n, const char *one, const char *many)
+{
+	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
+}
+
+/* Extract into dest, which may exist (as the peer allows) but is never replaced. */
+int usq_extract(struct usq *u, struct sqk_image *img)
+{
+	struct sqk_extract_opts xo = {
+		u->force, u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr)};
+	struct sqk_extract *x = NULL;
+	struct sqk_pool *pool;
+	char where[4400] = "";
+	int made = 0, fd, err;
+
+	u->concise = 0;
+	/* The peer's first pass: what is to be written, before anything is. */
+	if (walk(u, img))
+		return COMPAT_FATAL;
+	if (!u->quiet)
+		printf("Parallel unsquashfs: Using %u processor%s\n%llu inodes (%llu blocks) to "
+		       "write\n\n",
+		       u->threads, u->threads == 1 ? "" : "s", (unsigned long long)u->inodes,
+		       (unsigned long long)u->blocks);
+	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
+		u->sockets = u->hardlinks = 0;
+	usq_links_release(&u->links);
+	if (mkdir(u->dest, 0755) == 0)
+		made = 1;
+	else if (errno != EEXIST)
+		return compat_fail("%s: %s", u->dest, strerror(errno));
+	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return compat_fail("%s: %s", u->dest, strerror(errno));
+	pool = sqk_pool_create(u->threads, 0);
+	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
+	if (!err) {
+		int werr;
+
+		u->inner = sqk_extract_sink(x);
+		u->walker = pthread_self();
+		u->print = u->info;
+		werr = walk(u, img);
+		err = sqk_extract_finish(x, where, sizeof(where), &u->warnings);
+		if (werr)
+			err = werr;
+		else if (err)
+			report(u, where, err);
+	} else {
+		report(u, NULL, err);
+	}
+	sqk_extract_destroy(x);
+	sqk_pool_destroy(pool);
+	close(fd);
+	if (err && made)
+		sqk_remove_tree(AT_FDCWD, u->dest);
+	if (err)
+		return COMPAT_FATAL;
+	if (!u->quiet) {
+		putchar('\n');
+		created(u->files, "file", "files");
+		created(u->dirs, "directory", "directories");
+		created(u->symlinks, "symlink", "symlinks");
+		created(u->devices, "device", "devices");
+		created(u->fifos, "fifo", "fifos");
+		created(u->sockets, "socket", "sockets");
+		created(u->hardlinks, "hardlink", "hardlinks");
+	}
+	/* The peer's -strict-errors would have stopped at the first of them. */
+	if (u->warnings + u->failures == 0)
+		return COMPAT_OK;
+	return u->strict_errors ? COMPAT_FATAL : u->exit_code ? COMPAT_NONFATAL : COMPAT_OK;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit unsquashfs -follow-symlinks (-L) and -missing-symlinks: each
+ * extract name is resolved by the library's resolver under unsquashfs's
+ * rules (relative symlinks only, no ".." above the root). What the name
+ * needs becomes extract names: the target (a directory with everything in
+ * it), every symlink on the way, and every directory the resolution left
+ * through "..", without its contents, so that the extracted symlinks
+ * resolve the same way in the extracted tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "compat_unsq.h"
+#include "error.h"
+#include "inode.h"
+#include "resolve.h"
+
+/* What one resolution went through, added to the filter only if it succeeds. */
+struct needs {
+	char **path;
+	int *is_link;
+	size_t n;
+};
+
+static int note(void *ctx, const char *path, int is_link)
+{
+	struct needs *nd = ctx;
+	char **p = realloc(nd->path, (nd->n + 1) * sizeof(*p));
+	int *l;
+
+	if (!p)
+		return SQK_ERR_NOMEM;
+	nd->path = p;
+	l = realloc(nd->is_link, (nd->n + 1) * sizeof(*l));
+	if (!l)
+		return SQK_ERR_NOMEM;
+	nd->is_link = l;
+	if (!(nd->path[nd->n] = strdup(path)))
+		return SQK_ERR_NOMEM;
+	nd->is_link[nd->n++] = is_link;
+	return 0;
+}
+
+static int add_needs(struct usq_filter *f, const struct needs *nd)
+{
+	size_t i;
+
+	for (i = 0; i < nd->n; i++)
+		if ((nd->is_link[i] ? usq_filter_add(f, 0, nd->path[i])
+				    : usq_filter_add_dir(f, nd->path[i])) != 0)
+			return SQK_ERR_NOMEM;
+	return 0;
+}
+
+static void release(struct needs *nd)
+{
+	while (nd->n)
+		free(nd->path[--nd->n]);
+	free(nd->path);
+	free(nd->is_link);
+}
+
+static const char *why(int err)
+{
+	if (err == SQK_ERR_UNSUPPORTED)
+		return "a symlink on the way is absolute or leads above the root";
+	if (err == SQK_ERR_LOOP)
+		return "too many levels of symlinks";
+	return sqk_strerror(err);
+}
+
+int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct needs nd = {NULL, NULL, 0};
+		struct sqk_resolve_trace t = {1, note, &nd, NULL};
+		struct sqk_inode ino;
+		int err = sqk_resolve_trace(img, names[i], 1, &t, &ino);
+
+		if (!err) {
+			sqk_inode_free(&ino);
+			err = add_needs(&u->filter, &nd);
+			if (!err && usq_filter_add(&u->filter, 0, t.path) != 0)
+				err = SQK_ERR_NOMEM;
+			free(t.path);
+		}
+		release(&nd);
+		if (err == SQK_ERR_NOMEM)
+			return compat_fail("%s", sqk_strerror(err));
+		if (!err)
+			continue;
+		/*
+		 * What cannot be resolved is an error with -missing-symlinks;
+		 * else a warning, and the name is extracted as it is, if it is.
+		 */
+		if (u->missing)
+			return compat_fail("%s: extract name %s can't be resolved (%s)", u->image,
+					   names[i], why(err));
+		fprintf(stderr,
+			"squashkit unsquashfs: %s: extract name %s can't be resolved (%s)\n",
+			u->image, names[i], why(err));
+		if (usq_filter_add(&u->filter, 0, names[i]) != 0)
+			return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
+	}
+	return COMPAT_OK;
+}
