@@ -356,6 +356,10 @@ int cmd_mkimage(int argc, char **argv)
 		rc = sqk_usage_error("--tail-ends and --no-fragments exclude each other");
 		goto done;
 	}
+	if (a.named_sources && a.archive_mode) {
+		rc = sqk_usage_error("--named-sources and --archive exclude each other");
+		goto done;
+	}
 	if (a.attr.nadds && a.o.no_xattrs) {
 		rc = sqk_usage_error("--xattrs-add and --no-xattrs exclude each other");
 		goto done;
@@ -418,8 +422,9 @@ int cmd_mkimage(int argc, char **argv)
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
-		err = a.archive_mode ? sqk_mkfs_add_archive(m, argv[i])
-				     : sqk_mkfs_add_dir(m, argv[i]);
+		err = a.archive_mode	? sqk_mkfs_add_archive(m, argv[i])
+		      : a.named_sources ? sqk_mkfs_add_entry(m, argv[i])
+					: sqk_mkfs_add_dir(m, argv[i]);
 	for (size_t i = 0; i < a.archives.n && !err; i++)
 		err = sqk_mkfs_add_archive(m, a.archives.v[i]);
 	for (size_t i = 0; i < a.listings.n && !err; i++)

@@ -21,7 +21,7 @@ struct args {
 	const char *comp_name;
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
-	int archive_mode, force, quiet, stats, json;
+	int archive_mode, force, quiet, stats, json, named_sources;
 	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
 	struct sqk_attropt attr;
 	/* Read whole while the options are, before anything is written. */

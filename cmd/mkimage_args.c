@@ -38,6 +38,9 @@ static const char usage_text[] =
 	"      --no-export          write no NFS export table\n"
 	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
 	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
+	"      --uncompressed LIST  store these parts uncompressed: inodes (the inode,\n"
+	"                           directory, export and id tables), data, fragments,\n"
+	"                           xattrs, ids (comma-separated)\n"
 	"\n"
 	"Extended attributes:\n"
 	"      --xattrs-include REGEX\n"
@@ -67,6 +70,9 @@ static const char usage_text[] =
 	"Sources:\n"
 	"  -e, --exclude GLOB       leave out paths matching GLOB (repeatable)\n"
 	"      --exclude-from FILE  read GLOBs from FILE, one a line\n"
+	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
+	"                           the root under its own name, as mksquashfs does\n"
+	"                           with several sources\n"
 	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
 	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
 	"                           or not; - is stdin); with =FILE, add that archive\n"
@@ -105,6 +111,8 @@ enum {
 	OPT_STATS,
 	OPT_JSON,
 	OPT_OFFSET,
+	OPT_UNCOMPRESSED,
+	OPT_NAMED_SOURCES,
 };
 
 static const struct option long_opts[] = {
@@ -133,6 +141,8 @@ static const struct option long_opts[] = {
 	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
 	{"xattrs-add", required_argument, NULL, OPT_XATTRS_ADD},
 	{"sort", required_argument, NULL, OPT_SORT},
+	{"uncompressed", required_argument, NULL, OPT_UNCOMPRESSED},
+	{"named-sources", no_argument, NULL, OPT_NAMED_SOURCES},
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"listing", required_argument, NULL, OPT_LISTING},
@@ -198,6 +208,38 @@ static int read_patterns(const char *file, struct strv *out)
 	free(line);
 	fclose(fp);
 	return 0;
+}
+
+/* --uncompressed LIST: the names of the parts, comma-separated. */
+static int parse_raw(const char *arg, unsigned *raw)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} parts[] = {
+		{"inodes", SQK_RAW_INODES},
+		{"data", SQK_RAW_DATA},
+		{"fragments", SQK_RAW_FRAGMENTS},
+		{"xattrs", SQK_RAW_XATTRS},
+		{"ids", SQK_RAW_IDS},
+	};
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
+				break;
+		if (i == sizeof(parts) / sizeof(parts[0]))
+			return sqk_usage_error("invalid --uncompressed list '%s' (inodes, data, "
+					       "fragments, xattrs, ids)",
+					       arg);
+		*raw |= parts[i].bit;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
@@ -349,6 +391,13 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'f':
 			a->force = 1;
+			break;
+		case OPT_UNCOMPRESSED:
+			if (parse_raw(optarg, &a->o.raw))
+				return EXIT_USAGE;
+			break;
+		case OPT_NAMED_SOURCES:
+			a->named_sources = 1;
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)

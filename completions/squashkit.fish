@@ -152,6 +152,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-include
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-exclude -x -d 'leave out xattrs whose names match a regex'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-add -x -a 'user. trusted. security.' -d 'give every inode the xattr NAME=VALUE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l sort -r -F -d 'place file data as a sort file says'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uncompressed -x -a 'inodes data fragments xattrs ids' -d 'store these parts uncompressed'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l named-sources -d 'put each source in the root under its own name'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'

@@ -49,6 +49,8 @@ int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path);
 int sqk_src_excluded_path(const struct sqk_src_ctx *c, const char *path);
 
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
+/* The host file or directory at path as one entry of the root, named after it. */
+int sqk_src_entry(struct sqk_src_ctx *c, const char *path);
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path);
 int sqk_src_archive(struct sqk_src_ctx *c, const char *path);
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -360,6 +361,49 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 	memcpy(w.host, path, len);
 	w.img[0] = '\0';
 	err = walk_dir(&w, len, 0, root);
+	free(w.host);
+	free(w.img);
+	return err;
+}
+
+int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
+{
+	struct walk w = {.c = c};
+	size_t len = strlen(path), base;
+	int err;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (base = len; base && path[base - 1] != '/'; base--)
+		;
+	if (base == len || (len - base == 1 && path[base] == '.') ||
+	    (len - base == 2 && path[base] == '.' && path[base + 1] == '.')) {
+		sqk_src_fail(c, path, "has no name to give its entry");
+		return SQK_ERR_ARG;
+	}
+	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 3) || SQK_ARRAY_GROW(w.img, w.img_cap, 16)) {
+		free(w.host);
+		return SQK_ERR_NOMEM;
+	}
+	/* add_entry puts a slash and the name after the parent: "dir/name", "./name", "/name". */
+	if (base) {
+		memcpy(w.host, path, base - 1);
+		w.host[base - 1] = '\0';
+	} else {
+		strcpy(w.host, ".");
+	}
+	{
+		char name[NAME_MAX + 1];
+
+		if (len - base > NAME_MAX) {
+			free(w.host);
+			sqk_src_fail(c, path, "name too long");
+			return SQK_ERR_ARG;
+		}
+		memcpy(name, path + base, len - base);
+		name[len - base] = '\0';
+		err = add_entry(&w, base ? base - 1 : 1, 0, sqk_tree_root(c->tree), name);
+	}
 	free(w.host);
 	free(w.img);
 	return err;

@@ -34,6 +34,8 @@ struct sqk_data_opts {
 	uint32_t block_size;
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse;
+	/* Store data blocks, fragment blocks as they are (uncompressed bit set). */
+	int raw_data, raw_fragments;
 };
 
 struct sqk_data_stats {

@@ -109,6 +109,8 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		.tail_ends = o->tail_ends,
 		.no_dedup = o->no_dedup,
 		.no_sparse = o->no_sparse,
+		.raw_data = !!(o->raw & SQK_RAW_DATA),
+		.raw_fragments = !!(o->raw & SQK_RAW_FRAGMENTS),
 	};
 	err = sqk_data_writer_create(&dopts, m->comps, m->comps[m->o.threads], out, m->data_start,
 				     &m->dw);
@@ -165,6 +167,11 @@ int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path)
 			m->ndirs++;
 	}
 	return sqk_src_dir(&m->src, path);
+}
+
+int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_entry(&m->src, path);
 }
 
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
@@ -384,6 +391,12 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 {
 	struct sqk_meta_writer *imw = NULL, *dmw = NULL;
 	struct sqk_compressor *mc = m->comps[m->o.threads];
+	/* A NULL compressor makes the metadata writers store blocks as they are. */
+	unsigned raw = m->o.raw;
+	struct sqk_compressor *ic = raw & SQK_RAW_INODES ? NULL : mc;
+	struct sqk_compressor *fc = raw & SQK_RAW_FRAGMENTS ? NULL : mc;
+	struct sqk_compressor *xc = raw & SQK_RAW_XATTRS ? NULL : mc;
+	struct sqk_compressor *idc = raw & (SQK_RAW_INODES | SQK_RAW_IDS) ? NULL : mc;
 	struct sqk_node *root = sqk_tree_root(m->tree);
 	struct sqfs_super sb = {0};
 	struct sqk_data_stats *ds;
@@ -429,8 +442,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		goto out;
 	}
 	/* The inode table streams to the file; the directory table waits in memory. */
-	sqk_mw_init(imw, mc, m->out, pos, 0);
-	sqk_mw_init(dmw, mc, NULL, 0, 0);
+	sqk_mw_init(imw, ic, m->out, pos, 0);
+	sqk_mw_init(dmw, ic, NULL, 0, 0);
 	sb.inode_table = pos;
 	err = write_inodes(m, imw, dmw, st);
 	if (!err)
@@ -454,7 +467,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 
 		sb.fragment_table = SQFS_INVALID_TABLE;
 		if (nfrags) {
-			err = sqk_table_write(mc, m->out, &pos, frags,
+			err = sqk_table_write(fc, m->out, &pos, frags,
 					      (size_t)nfrags * SQFS_FRAG_ENTRY_SIZE,
 					      &sb.fragment_table);
 			if (err)
@@ -470,18 +483,18 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		}
 		for (i = 0; i < m->count; i++)
 			put_le64(buf + 8 * (size_t)i, m->order[i]->ref);
-		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * 8,
+		err = sqk_table_write(ic, m->out, &pos, buf, (size_t)m->count * 8,
 				      &sb.export_table);
 		if (err)
 			goto out;
 	}
-	err = sqk_id_table_write(&m->ids, mc, m->out, &pos, &lookup);
+	err = sqk_id_table_write(&m->ids, idc, m->out, &pos, &lookup);
 	if (err)
 		goto out;
 	sb.id_table = lookup;
 	sb.xattr_table = SQFS_INVALID_TABLE;
 	if (m->xattrs && sqk_xattrs_count(m->xattrs)) {
-		err = sqk_xattrs_write(m->xattrs, mc, m->out, &pos, &sb.xattr_table);
+		err = sqk_xattrs_write(m->xattrs, xc, m->out, &pos, &sb.xattr_table);
 		if (err)
 			goto out;
 	}
@@ -507,6 +520,17 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		sb.flags |= SQFS_FLAG_EXPORTABLE;
 	if (m->options_len)
 		sb.flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
+	if (raw & SQK_RAW_INODES)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_INODES;
+	if (raw & SQK_RAW_DATA)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_DATA;
+	if (raw & SQK_RAW_FRAGMENTS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_FRAGMENTS;
+	if (raw & SQK_RAW_XATTRS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_XATTRS;
+	/* As mksquashfs: the inodes flag covers the id table, so ids alone sets its own. */
+	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
 	sb.version_major = SQFS_VERSION_MAJOR;
 	sb.version_minor = SQFS_VERSION_MINOR;

@@ -18,6 +18,15 @@ struct sqk_sort;
 struct sqk_xattr_add;
 struct sqk_xattr_filter;
 
+/* Parts stored uncompressed (mksquashfs's -noI, -noD, -noF, -noX, -noId). */
+enum {
+	SQK_RAW_INODES = 1,    /* inode, directory, export and id tables */
+	SQK_RAW_DATA = 2,      /* data blocks */
+	SQK_RAW_FRAGMENTS = 4, /* fragment blocks and the fragment table */
+	SQK_RAW_XATTRS = 8,    /* xattr pairs and the xattr id table */
+	SQK_RAW_IDS = 16,      /* the id table */
+};
+
 struct sqk_mkfs_opts {
 	const struct sqk_codec *codec;
 	struct sqk_comp_config comp;
@@ -25,6 +34,7 @@ struct sqk_mkfs_opts {
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs, no_hardlinks, no_export;
 	int force_uid, force_gid;
+	unsigned raw; /* SQK_RAW_* */
 	uint32_t uid, gid;
 	int set_mtime, set_fstime, have_epoch;
 	uint32_t mtime, fstime, epoch;
@@ -68,6 +78,8 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 void sqk_mkfs_destroy(struct sqk_mkfs *m);
 
 int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
+/* A file or directory as an entry of the root named after it (mksquashfs's several sources). */
+int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
 /* Pseudo definitions, on top of every source added before (see pseudo.h). */
