@@ -3,6 +3,7 @@
 #   make check      install what is missing, build, run every test (plain, ASan+UBSan, TSan, fuzz)
 #   make demo       install what is missing, build, run the bench on its embedded default image
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make install-links, make install-compat   the command links (never by default)
 #   make fuzz       build the libFuzzer targets
 
 VERSION := 0.1.0
@@ -43,7 +44,7 @@ LIB := $(BUILD)/libsquashkit.a
 BIN := $(BUILD)/squashkit
 
 .PHONY: all deps check check-plain check-asan check-tsan check-fuzz demo demo-run install \
-	install-links uninstall fuzz clean tests
+	install-links install-compat uninstall fuzz clean tests
 
 all: $(BIN) squashkit
 
@@ -124,6 +125,9 @@ MANPAGES := $(sort $(wildcard man/*.1))
 # Command links: only with `make install-links`, never by default, so that
 # another mkimage (U-Boot's) is never shadowed by surprise.
 CMD_LINKS := mkimage unimage
+# The compatibility front ends: links named after the peers, only with
+# `make install-compat`, and never over the peers' own programs.
+COMPAT_LINKS := mksquashfs unsquashfs
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
@@ -136,21 +140,30 @@ install: $(BIN)
 
 # A link is made only where nothing else is: an existing program of that
 # name stays, and the target fails saying so.
-install-links: install
-	@for l in $(CMD_LINKS); do \
+# Every link is checked before any is made, so a refusal leaves nothing half done.
+LINK_SAFELY = for l in $(1); do \
 		t=$(DESTDIR)$(BINDIR)/$$l; \
 		if [ -e "$$t" -o -L "$$t" ] && [ "$$(readlink "$$t")" != squashkit ]; then \
-			echo "install-links: $$t exists and is not squashkit's; left alone" >&2; \
+			echo "$@: $$t exists and is not squashkit's; left alone" >&2; \
 			exit 1; \
 		fi; \
+	done; \
+	for l in $(1); do \
+		t=$(DESTDIR)$(BINDIR)/$$l; \
 		echo "ln -sf squashkit $$t"; ln -sf squashkit "$$t" || exit 1; \
 	done
 
-# Removes what install and install-links put there (links only when they
+install-links: install
+	@$(call LINK_SAFELY,$(CMD_LINKS))
+
+install-compat: install
+	@$(call LINK_SAFELY,$(COMPAT_LINKS))
+
+# Removes what install, install-links and install-compat put there (links only when they
 # are squashkit's); directories stay, as other packages may share them.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/squashkit
-	@for l in $(CMD_LINKS); do \
+	@for l in $(CMD_LINKS) $(COMPAT_LINKS); do \
 		t=$(DESTDIR)$(BINDIR)/$$l; \
 		if [ -L "$$t" ] && [ "$$(readlink "$$t")" = squashkit ]; then \
 			echo "rm -f $$t"; rm -f "$$t"; \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compat.h"
 
 struct command {
 	const char *name;
@@ -28,6 +29,16 @@ static const struct command commands[] = {
 	{NULL, NULL, NULL},
 };
 
+/*
+ * The peers' command lines, also reached through a link of the peer's name
+ * (see squashkit-compat(1)); not native commands, so listed apart.
+ */
+static const struct command compat[] = {
+	{"mksquashfs", compat_mksquashfs_main, "mksquashfs's options, squashkit's writer"},
+	{"unsquashfs", compat_unsquashfs_main, "unsquashfs's options, squashkit's reader"},
+	{NULL, NULL, NULL},
+};
+
 static void usage(FILE *out)
 {
 	const struct command *c;
@@ -37,6 +48,9 @@ static void usage(FILE *out)
 		     "SquashFS 4.0 image toolkit.\n\nCommands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(out, "  %-9s %s\n", c->name, c->summary);
+	fprintf(out, "\nCompatibility front ends (the peers' options, see squashkit-compat(1)):\n");
+	for (c = compat; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out, "\nRun 'squashkit COMMAND --help' for a command's options.\n");
 }
 
@@ -45,6 +59,9 @@ static const struct command *find(const char *name)
 	const struct command *c;
 
 	for (c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	for (c = compat; c->name; c++)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;

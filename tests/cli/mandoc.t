@@ -76,7 +76,10 @@ done
 # squashkit(1) and one page per command of "squashkit --help".
 ncmds=$("$SQUASHKIT" --help 2>&1 |
 	awk '/^Commands:/ { on = 1; next } on && /^$/ { on = 0 } on && /^  [a-z]/ { n++ } END { print n + 0 }')
-is "$npages" $((ncmds + 1)) "squashkit(1) and one page per command ($ncmds commands)"
+# squashkit-compat(1) describes the compatibility front ends, listed apart.
+test -f "$MAN/squashkit-compat.1"
+ok $? "squashkit-compat(1) is there"
+is "$npages" $((ncmds + 2)) "squashkit(1), squashkit-compat(1) and one page per command ($ncmds commands)"
 
 # The linter must see a fault: a page with a broken list.
 printf '.Dd November 30, 2026\n.Dt BROKEN 1\n.Os\n.Sh NAME\n.Nm broken\n.Nd x\n.Sh DESCRIPTION\n.Bl -tag\n.It x\n' \

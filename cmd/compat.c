@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "compat.h"
+
+static int spelled(const char *names, const char *word)
+{
+	size_t n = strlen(word);
+
+	while (*names) {
+		size_t len = strcspn(names, "|");
+
+		if (len == n && memcmp(names, word, n) == 0)
+			return 1;
+		names += len;
+		if (*names == '|')
+			names++;
+	}
+	return 0;
+}
+
+const struct compat_opt *compat_find(const struct compat_opt *table, const char *arg)
+{
+	const struct compat_opt *o;
+
+	if (arg[0] != '-' || arg[1] == '\0')
+		return NULL;
+	for (o = table; o->names; o++)
+		if (spelled(o->names, arg + 1))
+			return o;
+	return NULL;
+}
+
+const char *compat_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		compat_fail("%s: missing or invalid argument", argv[*i]);
+		return NULL;
+	}
+	(*i)++;
+	return argv[*i];
+}
+
+int compat_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return COMPAT_FATAL;
+}
+
+int compat_unsupported(const char *arg)
+{
+	return compat_fail("%s is not supported", arg);
+}
+
+int compat_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (max - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int compat_size(const char *s, uint64_t *out)
+{
+	size_t len = strlen(s);
+	unsigned shift = 0;
+	char digits[32];
+	uint64_t v;
+
+	if (len == 0 || len >= sizeof(digits))
+		return -1;
+	switch (s[len - 1]) {
+	case 'K':
+	case 'k':
+		shift = 10;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		break;
+	}
+	if (shift)
+		len--;
+	memcpy(digits, s, len);
+	digits[len] = '\0';
+	if (compat_uint(digits, UINT64_MAX >> shift, &v) < 0)
+		return -1;
+	*out = v << shift;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_COMPAT_H
+#define SQK_COMPAT_H
+
+/*
+ * The compatibility front ends (squashkit mksquashfs, squashkit unsquashfs)
+ * take the peer tools' option syntax: single-dash long options, each with
+ * the exact spellings the peer accepts (no prefix matching, as the peer has
+ * none), and options after the operands where the peer allows them. They map
+ * every option onto the native commands' machinery. The helpers here are the
+ * syntax both share; the mapping lives in compat_<peer>.c.
+ */
+#include <stdint.h>
+
+int compat_mksquashfs_main(int argc, char **argv);
+int compat_unsquashfs_main(int argc, char **argv);
+
+/* Exit codes of the peers: 0 ok, 1 fatal or usage error, 2 non-fatal errors. */
+enum { COMPAT_OK = 0, COMPAT_FATAL = 1, COMPAT_NONFATAL = 2 };
+
+/* What a peer option does here. */
+enum compat_kind {
+	COMPAT_MAPPED,	 /* mapped onto native machinery */
+	COMPAT_NOEFFECT, /* accepted: tunes only the peer's memory or queues */
+	COMPAT_REFUSED,	 /* known to the peer, not supported here: exit 1 */
+};
+
+struct compat_opt {
+	/* Every spelling without its dash, '|'-separated: "dest|d". */
+	const char *names;
+	/* How many values follow the option (0 or 1). */
+	int nargs;
+	enum compat_kind kind;
+	/* The front end's own code for the option. */
+	int id;
+};
+
+/*
+ * The entry of table (ended by names == NULL) that arg ("-dest") spells,
+ * or NULL when arg is no option of the table.
+ */
+const struct compat_opt *compat_find(const struct compat_opt *table, const char *arg);
+
+/*
+ * The option's value: argv[*i + 1], and *i moves past it. NULL, after the
+ * error line, when it is missing.
+ */
+const char *compat_value(int argc, char **argv, int *i);
+
+/* "squashkit CMD: -X is not supported" on stderr; returns COMPAT_FATAL. */
+int compat_unsupported(const char *arg);
+/* "squashkit CMD: what went wrong" on stderr; returns COMPAT_FATAL. */
+int compat_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A decimal count, as the peer reads them: digits only. 0 or -1. */
+int compat_uint(const char *s, uint64_t max, uint64_t *out);
+/* A byte count with an optional K, M or G suffix (also k, m, g). 0 or -1. */
+int compat_size(const char *s, uint64_t *out);
+
+#endif
