@@ -31,6 +31,8 @@ void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(pri
 void sqk_error_code(const char *path, int err);
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 0 leaves out the "Try" line: the compat front ends' errors are one line, as the peers'. */
+extern int sqk_usage_hint;
 
 /*
  * Text for one-line messages and listings: backslash as \\, newline and tab
