@@ -276,9 +276,11 @@ static int build(struct mksq *m, struct nargv *a)
 		add2(a, "--fstime", m->mkfs_time);
 	for (int i = 0; i < m->npseudo; i++)
 		add2(a, m->pseudo[i].opt, m->pseudo[i].val);
-	/* The peer's root of several sources: mode 0777, owned by whoever runs it. */
-	if (m->named) {
-		add(a, "--named-sources");
+	/* The peer's root of several sources or a tar stream: mode 0777, owned by whoever runs it.
+	 */
+	if (m->named || m->tar) {
+		if (m->named)
+			add(a, "--named-sources");
 		if (!m->root_mode)
 			add2(a, "--root-mode", "0777");
 		if (!m->root_uid && !m->uid)
