@@ -129,7 +129,11 @@ mksquashfs - "$TMP/p.img" -tar -noappend -quiet <"$TMP/tree.tar" >/dev/null 2>&1
 ok $? "-tar: mksquashfs reads the tar stream"
 expect_success "-tar: squashkit mksquashfs reads the tar stream" sh -c \
 	"'$SQK' mksquashfs - '$TMP/o.img' -tar -noappend -quiet <'$TMP/tree.tar'"
-ROOT_NOW=1 NO_XATTRS_IN_SOURCE=1 compare "-tar" 0
+ROOT_NOW=1
+NO_XATTRS_IN_SOURCE=1
+compare "-tar" 0
+ROOT_NOW=
+NO_XATTRS_IN_SOURCE=
 
 # ---- -offset: the image N bytes into a new file ----
 both "-offset 8192" "$S" "-noappend -offset 8192 -comp gzip" 8192
