@@ -110,6 +110,36 @@ expect_success "a second --append" "$SQUASHKIT" mkimage -q --append "$TMP/more" 
 same_file "$TMP/more.out" "$TMP/more/more-file" "a second --append: its file reads back"
 expect_success "a second --append: fsck says clean" "$SQUASHKIT" fsck "$TMP/a.img"
 
+# Options that force attributes touch the new entries only.
+cp "$TMP/a.orig" "$TMP/f.img"
+expect_success "--append with --uid, --mtime, --file-mode, --no-xattrs" \
+	"$SQUASHKIT" mkimage -q --append --uid 4242 --mtime 7 --file-mode 0600 --no-xattrs \
+	"$new" "$TMP/f.img"
+kmanifest "$TMP/f.img" "$TMP/got.m"
+LC_ALL=C comm -23 "$TMP/old-a.m" "$TMP/got.m" >"$TMP/lost.m"
+same_file "$TMP/lost.m" /dev/null "forcing options: every old entry is as it was"
+"$SQUASHKIT" stat --json "$TMP/f.img" /added/fresh >"$TMP/stat.json" 2>&1
+is "$("$JSONQ" "$TMP/stat.json" /uid /mtime /mode)" "$(printf '4242\n7\n384')" \
+	"forcing options: a new file takes them"
+
+# --offset: an image after an ELF runtime is appended to in place.
+elf_size=$(wc -c </bin/true | tr -d ' ')
+cat /bin/true "$TMP/a.orig" >"$TMP/app"
+expect_success "--append --offset N" \
+	"$SQUASHKIT" mkimage -q --append --offset "$elf_size" "$new" "$TMP/app"
+cmp -s -n "$elf_size" /bin/true "$TMP/app"
+ok $? "--append --offset N: the leading bytes are intact"
+mkdir -p "$TMP/mnt"
+if mount -t squashfs -o "loop,ro,offset=$elf_size" "$TMP/app" "$TMP/mnt" 2>"$TMP/mount.err"; then
+	at_exit "umount '$TMP/mnt' 2>/dev/null"
+	"$MANIFEST" $MOPTS "$TMP/mnt" 2>&1 | LC_ALL=C sort >"$TMP/got.m"
+	umount "$TMP/mnt"
+	union "$TMP/old-a.m" "$TMP/new.m" >"$TMP/want.m"
+	same_file "$TMP/got.m" "$TMP/want.m" "--append --offset N: the kernel shows the union"
+else
+	ok 1 "--append --offset N: the kernel mounts it"
+fi
+
 # --- an image made by mksquashfs ---
 mksquashfs "$old" "$TMP/m.img" -noappend -no-progress -comp gzip -quiet >/dev/null 2>&1
 ok $? "mksquashfs: the old tree is packed"
@@ -137,6 +167,11 @@ mkdir -p "$TMP/clash/dup"
 echo clash >"$TMP/clash/dup/small-b"
 refuse 1 "a name already in the image" "/dup/small-b: already in the image" \
 	--append "$TMP/clash" "$TMP/r.img"
+mkdir -p "$TMP/clash-ar/dup"
+echo clash >"$TMP/clash-ar/dup/small-c"
+tar -C "$TMP/clash-ar" -cf "$TMP/clash.tar" dup
+refuse 1 "an archive entry already in the image" "/dup/small-c: already in the image" \
+	--append --archive "$TMP/clash.tar" "$TMP/r.img"
 mkdir -p "$TMP/clash2"
 echo clash >"$TMP/clash2/dup"
 refuse 1 "a file where the image has a directory" "/dup: already in the image" \
