@@ -330,6 +330,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_outfile *of = NULL;
 	struct sqk_file *out, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
+	struct sqk_append_target at = {.fd = -1};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
 
@@ -382,12 +383,17 @@ int cmd_mkimage(int argc, char **argv)
 										 : "--json");
 		goto done;
 	}
-	if (a.offset) {
+	if (a.offset && !a.append) {
 		rc = check_leading(image, a.offset, a.force);
 		if (rc)
 			goto done;
 	}
-	if (strcmp(image, "-") == 0) {
+	if (a.append) {
+		rc = sqk_mkimage_append_open(&a, image, &at);
+		if (rc)
+			goto done;
+		out = sqk_mkimage_append_file(&at);
+	} else if (strcmp(image, "-") == 0) {
 		/* A reader gone mid-way is an error to report, not a signal to die of. */
 		signal(SIGPIPE, SIG_IGN);
 		rc = open_stdout(&a.o, &stream, &spooled);
@@ -400,7 +406,7 @@ int cmd_mkimage(int argc, char **argv)
 			goto done;
 		out = sqk_outfile_file(of);
 	}
-	if (a.offset) {
+	if (a.offset && !a.append) {
 		err = copy_leading(image, out, a.offset);
 		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
 			err = SQK_ERR_NOMEM;
@@ -419,6 +425,14 @@ int cmd_mkimage(int argc, char **argv)
 		a.o.warn_ctx = bar;
 	}
 	err = sqk_mkfs_create(&a.o, window ? window : out, &m);
+	if (err && a.append && *sqk_mkfs_err_msg(m)) {
+		/* The image appended to cannot be read back. */
+		sqk_progress_finish(bar, 0);
+		bar = NULL;
+		sqk_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
+		rc = EXIT_FAIL;
+		goto done;
+	}
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
@@ -451,6 +465,15 @@ int cmd_mkimage(int argc, char **argv)
 		rc = EXIT_OK;
 		goto done;
 	}
+	if (a.append) {
+		/* mkfs synced it and wrote the superblock last. */
+		sqk_progress_finish(bar, 1);
+		bar = NULL;
+		if (a.stats || a.json)
+			print_stats(&st, &a.o, image, a.json);
+		rc = EXIT_OK;
+		goto done;
+	}
 	/* The bar completes once the image is in place; the commit's errno outlives it. */
 	err = sqk_outfile_commit(of);
 	of = NULL;
@@ -470,7 +493,10 @@ int cmd_mkimage(int argc, char **argv)
 fail:
 	sqk_progress_finish(bar, 0);
 	bar = NULL;
-	if (err == SQK_ERR_EXIST || usage) {
+	if (a.append && sqk_mkfs_err_in_image(m)) {
+		sqk_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
+		rc = EXIT_FAIL;
+	} else if (err == SQK_ERR_EXIST || usage) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
 		report(m, image, err);
@@ -478,6 +504,7 @@ fail:
 	}
 done:
 	sqk_mkfs_destroy(m);
+	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);
 	sqk_outfile_abort(of);

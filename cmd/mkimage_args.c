@@ -83,6 +83,9 @@ static const char usage_text[] =
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
 	"  -f, --force              overwrite an existing IMAGE\n"
+	"      --append             add the SOURCEs to the existing IMAGE, with its\n"
+	"                           compressor and block size; its bytes stay as they\n"
+	"                           are until the new superblock is written, last\n"
 	"      --offset N           write the image after the first N bytes of the\n"
 	"                           existing IMAGE, which are kept (K/M suffixes)\n"
 	"  -q, --quiet              no progress bar\n"
@@ -113,6 +116,7 @@ enum {
 	OPT_OFFSET,
 	OPT_UNCOMPRESSED,
 	OPT_NAMED_SOURCES,
+	OPT_APPEND,
 };
 
 static const struct option long_opts[] = {
@@ -151,6 +155,7 @@ static const struct option long_opts[] = {
 	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
+	{"append", no_argument, NULL, OPT_APPEND},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -280,6 +285,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case 'c':
 			a->comp_name = optarg;
+			a->comp_given = 1;
 			break;
 		case 'L':
 			if (sqk_parse_uint(optarg, 1000, &v))
@@ -300,6 +306,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 						       "from 4K to 1M)",
 						       optarg);
 			a->o.block_size = (uint32_t)v;
+			a->block_given = 1;
 			break;
 		case OPT_NO_FRAGMENTS:
 			a->o.no_fragments = 1;
@@ -398,6 +405,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_NAMED_SOURCES:
 			a->named_sources = 1;
+			break;
+		case OPT_APPEND:
+			a->append = 1;
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)

@@ -23,7 +23,7 @@ _squashkit_options()
 			--uncompressed"
 		_sqk_opts="$_sqk_argopts --named-sources --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
-			-q --quiet --stats --json -h --help"
+			--append -q --quiet --stats --json -h --help"
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache

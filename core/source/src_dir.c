@@ -266,6 +266,14 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		}
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
+	if (err == SQK_ERR_EXIST && type == SQFS_DIR) {
+		/* A directory of an image appended to takes in the source's, keeping its
+		 * attributes. */
+		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
+
+		if (old && old->type == SQFS_DIR && (old->flags & SQK_NODE_KEPT))
+			return walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen, old);
+	}
 	if (err == SQK_ERR_EXIST) {
 		sqk_src_fail(c, w->img, "given by more than one source");
 		return err;

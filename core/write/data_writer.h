@@ -70,6 +70,18 @@ int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uin
 /* Hand the piece back; hole means it is all zero and buf was not filled. */
 int sqk_data_piece_done(struct sqk_data_writer *dw, int hole);
 
+/*
+ * Appending: the data of the image added to, handed in before any file.
+ * Its fragment blocks keep their place and their indexes (the new ones
+ * follow); its files and tails are found again by dedup and shared. The
+ * old bytes must be readable through the writer's output file.
+ */
+int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t size_word);
+/* fd stays the caller's and must outlive the writer. */
+int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd);
+int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
+			uint32_t frag, uint32_t offset);
+
 /* Write the last fragment, drain the pipeline; *end is the data's end. */
 int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);
 /* The fragment table entries (16 bytes each) after finish. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "append.h"
 #include "array.h"
 #include "attrs.h"
 #include "data_writer.h"
@@ -12,6 +13,7 @@
 #include "error.h"
 #include "fmt_inode.h"
 #include "format.h"
+#include "image.h"
 #include "inode_writer.h"
 #include "le.h"
 #include "meta_writer.h"
@@ -40,6 +42,7 @@ struct sqk_mkfs {
 	uint32_t count;
 	char **dirs; /* real paths of the directory sources, for --sort */
 	size_t ndirs;
+	int in_image; /* the last collision was with the image appended to */
 };
 
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
@@ -55,6 +58,21 @@ const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m)
 int sqk_mkfs_err_errno(const struct sqk_mkfs *m)
 {
 	return m->src.err_errno;
+}
+
+int sqk_mkfs_err_in_image(const struct sqk_mkfs *m)
+{
+	return m->in_image;
+}
+
+/* A source named a path the image appended to has: say so, naming it. */
+static int check_kept(struct sqk_mkfs *m, int err)
+{
+	if (err == SQK_ERR_EXIST && m->o.append && sqk_append_kept(m->tree, m->src.err_path)) {
+		m->in_image = 1;
+		snprintf(m->src.err_msg, sizeof(m->src.err_msg), "already in the image");
+	}
+	return err;
 }
 
 static int fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
@@ -94,10 +112,17 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	if (err)
 		return err;
 	m->data_start = SQFS_SUPER_SIZE + (m->options_len ? 2 + m->options_len : 0);
+	if (o->append) {
+		/* After every byte the file has: a failed append cuts back to it. */
+		uint64_t used = sqk_image_super(o->append)->bytes_used, size = out->size(out);
+
+		m->data_start = size > used ? size : used;
+	}
 	m->tree = sqk_tree_create();
 	if (!m->tree)
 		return SQK_ERR_NOMEM;
-	if (!o->no_xattrs) {
+	/* The image appended to keeps its attributes, whatever --no-xattrs says. */
+	if (!o->no_xattrs || o->append) {
 		m->xattrs = sqk_xattrs_create();
 		if (!m->xattrs)
 			return SQK_ERR_NOMEM;
@@ -117,7 +142,7 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	if (err)
 		return err;
 	m->src.tree = m->tree;
-	m->src.xattrs = m->xattrs;
+	m->src.xattrs = o->no_xattrs ? NULL : m->xattrs;
 	m->src.dw = m->dw;
 	m->src.xattr_filter = o->xattr_filter;
 	m->src.no_hardlinks = o->no_hardlinks;
@@ -128,6 +153,21 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		m->src.skip_ino[i] = (ino_t)o->skip_ino[i];
 	}
 	m->src.nskip = o->nskip;
+	if (o->append) {
+		struct sqk_append_load al = {
+			.img = o->append,
+			.tree = m->tree,
+			.xattrs = m->xattrs,
+			.dw = m->dw,
+			.dedup = !o->no_dedup,
+			.where = m->src.err_path,
+			.why = m->src.err_msg,
+			.where_len = sizeof(m->src.err_path),
+			.why_len = sizeof(m->src.err_msg),
+		};
+
+		return sqk_append_load(&al);
+	}
 	return 0;
 }
 
@@ -166,7 +206,7 @@ int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path)
 		if (d[m->ndirs])
 			m->ndirs++;
 	}
-	return sqk_src_dir(&m->src, path);
+	return check_kept(m, sqk_src_dir(&m->src, path));
 }
 
 int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path)
@@ -176,17 +216,17 @@ int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path)
 
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
 {
-	return sqk_src_listing(&m->src, path);
+	return check_kept(m, sqk_src_listing(&m->src, path));
 }
 
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path)
 {
-	return sqk_src_archive(&m->src, path);
+	return check_kept(m, sqk_src_archive(&m->src, path));
 }
 
 int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p)
 {
-	return sqk_src_pseudo(&m->src, p);
+	return check_kept(m, sqk_src_pseudo(&m->src, p));
 }
 
 /* Owners, times and the id table, in inode order; fails early on too many ids. */
@@ -199,11 +239,13 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 	for (i = 0; i < m->count; i++) {
 		struct sqk_node *n = m->order[i];
 
-		sqk_attrs_force(&m->o, n, i == m->count - 1);
-		if (m->o.set_mtime)
-			n->mtime = m->o.mtime;
-		else if (m->o.have_epoch && n->mtime > m->o.epoch)
-			n->mtime = m->o.epoch;
+		if (!(n->flags & SQK_NODE_KEPT)) {
+			sqk_attrs_force(&m->o, n, i == m->count - 1);
+			if (m->o.set_mtime)
+				n->mtime = m->o.mtime;
+			else if (m->o.have_epoch && n->mtime > m->o.epoch)
+				n->mtime = m->o.epoch;
+		}
 		if (n->mtime > top)
 			top = n->mtime;
 		err = sqk_id_table_get(&m->ids, n->uid, &idx);
@@ -368,7 +410,11 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	/* Dedup may have rewound over bytes already in the file: cut them off. */
 	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
 		return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
-	if (m->options_len) {
+	/* Appending, everything new is on disk before the superblock points at it. */
+	if (m->o.append) {
+		if ((err = sqk_append_sync(m->out, "tables", "synced")))
+			return err;
+	} else if (m->options_len) {
 		uint8_t hdr[2];
 
 		put_le16(hdr, (uint16_t)(m->options_len | SQFS_META_UNCOMPRESSED));
@@ -382,6 +428,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	sqfs_super_encode(sb, raw);
 	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
 	if (err)
+		return err;
+	if (m->o.append && (err = sqk_append_sync(m->out, "super", "")))
 		return err;
 	st->image_size = padded;
 	return 0;
@@ -433,6 +481,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		err = sqk_data_finish(m->dw, &pos);
 	if (err)
 		return err;
+	if (m->o.append)
+		sqk_append_stage("data");
 	ds = sqk_data_stats(m->dw);
 
 	imw = malloc(sizeof(*imw));
@@ -518,7 +568,9 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		sb.flags |= SQFS_FLAG_NO_XATTRS;
 	if (!m->o.no_export)
 		sb.flags |= SQFS_FLAG_EXPORTABLE;
-	if (m->options_len)
+	if (m->o.append)
+		sqk_append_super(m->o.append, &m->o, &sb);
+	else if (m->options_len)
 		sb.flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
 	if (raw & SQK_RAW_INODES)
 		sb.flags |= SQFS_FLAG_UNCOMPRESSED_INODES;

@@ -13,6 +13,7 @@
 #include "compressor.h"
 #include "file.h"
 
+struct sqk_image;
 struct sqk_mode;
 struct sqk_sort;
 struct sqk_xattr_add;
@@ -57,6 +58,14 @@ struct sqk_mkfs_opts {
 	/* A problem that does not stop the build (a sort line naming nothing). */
 	void (*warn)(void *ctx, const char *where, const char *what);
 	void *warn_ctx;
+	/*
+	 * --append: the image to add to (the caller's, open for reading); out
+	 * is the same image open for writing. Its bytes are never written
+	 * again: new data and every table go after its end, and the new
+	 * superblock, one write at offset 0, comes last, after a sync. codec,
+	 * comp and block_size must be the image's.
+	 */
+	struct sqk_image *append;
 	/* Called after each file's data is placed; bytes done of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -93,5 +102,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);
 const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m);
 int sqk_mkfs_err_errno(const struct sqk_mkfs *m);
+/* The last SQK_ERR_EXIST was a name the image appended to has already. */
+int sqk_mkfs_err_in_image(const struct sqk_mkfs *m);
 
 #endif
