@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 enum { MKSQ_HELP = -1, MKSQ_VERSION = -2 };
-enum { EXCL_PATH, EXCL_WILDCARDS };
+enum { EXCL_PATH, EXCL_WILDCARDS, EXCL_REGEX };
 
 /* An option passed on as it is, in command-line order: its native spelling and value. */
 struct mksq_pass {
@@ -35,7 +35,7 @@ struct mksq {
 	int excl_style;
 	unsigned raw; /* 1 inodes, 2 data, 4 fragments, 8 xattrs, 16 ids */
 	int noappend, quiet, info, no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs;
-	int no_hardlinks, exports, tar, keep_as_dir, named;
+	int no_hardlinks, exports, tar, keep_as_dir, named, one_fs;
 	/* Strings made here (excludes read from files), freed with the rest. */
 	char **owned;
 	int nowned;

@@ -49,6 +49,8 @@ enum {
 	O_NO_COMPRESSION,
 	O_EF,
 	O_WILDCARDS,
+	O_REGEX,
+	O_ONE_FS,
 	O_P,
 	O_PF,
 	O_SORT,
@@ -66,6 +68,10 @@ enum {
 	O_XWINDOW,
 	O_XSTRATEGY,
 	O_XALGORITHM,
+	O_XE,
+	O_XLC,
+	O_XLP,
+	O_XPB,
 	O_HELP,
 	O_VERSION,
 	O_NONE, /* accepted, no effect */
@@ -122,6 +128,8 @@ static const struct compat_opt table[] = {
 	MAP("no-compression", 0, O_NO_COMPRESSION),
 	MAP("ef", 1, O_EF),
 	MAP("wildcards", 0, O_WILDCARDS),
+	MAP("regex", 0, O_REGEX),
+	MAP("one-file-system", 0, O_ONE_FS),
 	MAP("p", 1, O_P),
 	MAP("pf", 1, O_PF),
 	MAP("sort", 1, O_SORT),
@@ -132,13 +140,18 @@ static const struct compat_opt table[] = {
 	MAP("keep-as-directory", 0, O_KEEP_AS_DIR),
 	MAP("offset|o", 1, O_OFFSET),
 	MAP("tar", 0, O_TAR),
-	MAP("Xcompression-level", 1, O_XLEVEL),
+	MAP("Xcompression-level|Xpreset", 1, O_XLEVEL),
 	MAP("Xbcj", 1, O_XBCJ),
 	MAP("Xdict-size", 1, O_XDICT),
 	MAP("Xhc", 0, O_XHC),
 	MAP("Xwindow-size", 1, O_XWINDOW),
 	MAP("Xstrategy", 1, O_XSTRATEGY),
 	MAP("Xalgorithm", 1, O_XALGORITHM),
+	/* OpenWrt's xz options (the peer's xz_wrapper_extended.c, a build-time choice). */
+	MAP("Xe", 0, O_XE),
+	MAP("Xlc", 1, O_XLC),
+	MAP("Xlp", 1, O_XLP),
+	MAP("Xpb", 1, O_XPB),
 	MAP("help|h", 0, O_HELP),
 	MAP("version", 0, O_VERSION),
 	/* Memory, queues and recovery files: squashkit's memory is bounded and its output atomic.
@@ -152,13 +165,8 @@ static const struct compat_opt table[] = {
 	NOEFFECT("recovery-path", 1),
 	NOEFFECT("exit-on-error", 0),
 	NOEFFECT("not-reproducible", 0),
-	REFUSED("regex", 0),
-	REFUSED("one-file-system|one-file-system-x", 0),
+	REFUSED("one-file-system-x", 0),
 	REFUSED("no-strip|tarstyle", 0),
-	REFUSED("Xe", 0),
-	REFUSED("Xlc", 1),
-	REFUSED("Xlp", 1),
-	REFUSED("Xpb", 1),
 	REFUSED("cpiostyle", 0),
 	REFUSED("cpiostyle0", 0),
 	REFUSED("root-becomes", 1),
@@ -372,6 +380,12 @@ static int take(struct mksq *m, int id, const char *v)
 	case O_WILDCARDS:
 		m->excl_style = EXCL_WILDCARDS;
 		break;
+	case O_REGEX:
+		m->excl_style = EXCL_REGEX;
+		break;
+	case O_ONE_FS:
+		m->one_fs = 1;
+		break;
 	case O_P:
 		return pass(m, "--pseudo", v, 1);
 	case O_PF:
@@ -413,6 +427,14 @@ static int take(struct mksq *m, int id, const char *v)
 		return copt(m, "strategy", v);
 	case O_XALGORITHM:
 		return copt(m, "algorithm", v);
+	case O_XE:
+		return copt(m, "extreme", "1");
+	case O_XLC:
+		return copt(m, "lc", v);
+	case O_XLP:
+		return copt(m, "lp", v);
+	case O_XPB:
+		return copt(m, "pb", v);
 	case O_HELP:
 		return MKSQ_HELP;
 	case O_VERSION:

@@ -167,9 +167,10 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 }
 
 /*
- * -wildcards: a pattern is anchored at the root of each source; "... PAT"
- * matches at any depth. The native matcher anchors "/PAT" and lets a
- * pattern without a slash match any base name.
+ * -wildcards and -regex: a pattern is anchored at the root of each source;
+ * "... PAT" matches at any depth. The native matcher anchors "/PAT" and
+ * lets a pattern without a leading slash match any base name (a regex
+ * pattern: any run of trailing components).
  */
 static void exclude_glob(struct nargv *a, const struct mksq *m, const char *p)
 {
@@ -255,6 +256,10 @@ static int build(struct mksq *m, struct nargv *a)
 		add(a, "--no-xattrs");
 	if (m->no_hardlinks)
 		add(a, "--no-hardlinks");
+	if (m->one_fs)
+		add(a, "--one-file-system");
+	if (m->excl_style == EXCL_REGEX && m->nexcl)
+		add(a, "--regex");
 	if (!m->exports)
 		add(a, "--no-export");
 	for (int i = 0; i < 5; i++)

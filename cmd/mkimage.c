@@ -120,6 +120,15 @@ static int setup_codec(struct args *a)
 		}
 		*eq = '=';
 	}
+	/* Options valid one by one may still not go together (xz: lc + lp at most 4). */
+	if (a->comp_opts.n) {
+		uint8_t buf[64];
+		size_t len;
+
+		if (codec->write_options(&a->o.comp, buf, sizeof(buf), &len))
+			return sqk_usage_error("the %s options given do not go together",
+					       codec->name);
+	}
 	return 0;
 }
 

@@ -70,6 +70,11 @@ static const char usage_text[] =
 	"Sources:\n"
 	"  -e, --exclude GLOB       leave out paths matching GLOB (repeatable)\n"
 	"      --exclude-from FILE  read GLOBs from FILE, one a line\n"
+	"      --regex              the exclude patterns are POSIX extended regular\n"
+	"                           expressions, one per path component ('a/b.*');\n"
+	"                           a leading / matches from the root, else at any depth\n"
+	"      --one-file-system    do not cross into other file systems below a\n"
+	"                           SOURCE: mount points become empty directories\n"
 	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
 	"                           the root under its own name, as mksquashfs does\n"
 	"                           with several sources\n"
@@ -117,6 +122,8 @@ enum {
 	OPT_UNCOMPRESSED,
 	OPT_NAMED_SOURCES,
 	OPT_APPEND,
+	OPT_REGEX,
+	OPT_ONE_FILE_SYSTEM,
 };
 
 static const struct option long_opts[] = {
@@ -149,6 +156,8 @@ static const struct option long_opts[] = {
 	{"named-sources", no_argument, NULL, OPT_NAMED_SOURCES},
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
+	{"regex", no_argument, NULL, OPT_REGEX},
+	{"one-file-system", no_argument, NULL, OPT_ONE_FILE_SYSTEM},
 	{"listing", required_argument, NULL, OPT_LISTING},
 	{"archive", optional_argument, NULL, OPT_ARCHIVE},
 	{"pseudo", required_argument, NULL, OPT_PSEUDO},
@@ -408,6 +417,12 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_APPEND:
 			a->append = 1;
+			break;
+		case OPT_REGEX:
+			a->o.exclude_regex = 1;
+			break;
+		case OPT_ONE_FILE_SYSTEM:
+			a->o.one_file_system = 1;
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)

@@ -129,7 +129,7 @@ complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s 
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -F
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s c -l compressor -x -a 'gzip lzma lzo xz lz4 zstd' -d compressor
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s L -l level -x -d 'compression level'
-complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s X -l comp-opt -x -a 'level= window= strategy= dict-size= bcj= algorithm=' -d 'compressor option KEY=VALUE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s X -l comp-opt -x -a 'level= window= strategy= dict-size= bcj= extreme= lc= lp= pb= algorithm=' -d 'compressor option KEY=VALUE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s b -l block-size -x -a '4K 8K 16K 32K 64K 128K 256K 512K 1M' -d 'data block size'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-fragments -d 'store small files and tails as short blocks'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l tail-ends -d 'pack tail ends of large files into fragments'
@@ -156,6 +156,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uncompressed -
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l named-sources -d 'put each source in the root under its own name'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l regex -d 'exclude patterns are regular expressions'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l one-file-system -d 'do not cross into other file systems'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'sources are archives (--archive=FILE adds one)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d 'add a pseudo definition (mksquashfs syntax)'

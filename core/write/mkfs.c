@@ -148,6 +148,11 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	m->src.no_hardlinks = o->no_hardlinks;
 	m->src.excludes = o->excludes;
 	m->src.nexcludes = o->nexcludes;
+	m->src.exclude_regex = o->exclude_regex;
+	m->src.one_file_system = o->one_file_system;
+	err = sqk_src_exclude_regex_prepare(&m->src);
+	if (err)
+		return err;
 	for (i = 0; i < (unsigned)o->nskip && i < 2; i++) {
 		m->src.skip_dev[i] = (dev_t)o->skip_dev[i];
 		m->src.skip_ino[i] = (ino_t)o->skip_ino[i];

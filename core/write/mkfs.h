@@ -41,6 +41,8 @@ struct sqk_mkfs_opts {
 	uint32_t mtime, fstime, epoch;
 	const char *const *excludes;
 	size_t nexcludes;
+	int exclude_regex;   /* the excludes are regular expressions (see src_exclude.c) */
+	int one_file_system; /* never cross into another file system below a source */
 	/* Never include these (the image being written, the image it replaces). */
 	uint64_t skip_dev[2], skip_ino[2];
 	int nskip;

@@ -24,8 +24,12 @@ fails() {
 
 fails "-action" "squashkit mksquashfs: -action is not supported" \
 	"$TMP/src" "$OUT" -noappend -action 'exclude@name(*)'
-fails "-regex" "squashkit mksquashfs: -regex is not supported" \
-	"$TMP/src" "$OUT" -noappend -regex -e 'x.*'
+fails "-one-file-system-x" "squashkit mksquashfs: -one-file-system-x is not supported" \
+	"$TMP/src" "$OUT" -noappend -one-file-system-x
+# The exclude is named as mapped (anchored at the root), with glibc's reason.
+fails "a bad -regex exclude" \
+	"squashkit mksquashfs: /x[: invalid regular expression: Invalid regular expression" \
+	"$TMP/src" "$OUT" -noappend -regex -e 'x['
 fails "-cpiostyle" "squashkit mksquashfs: -cpiostyle is not supported" \
 	"$TMP/src" "$OUT" -cpiostyle
 fails "-root-becomes" "squashkit mksquashfs: -root-becomes is not supported" \
@@ -46,8 +50,13 @@ fails "a bad uid" "squashkit mksquashfs: invalid --root-uid 'x1'" \
 	"$TMP/src" "$OUT" -noappend -root-uid x1
 fails "a missing DEST" "squashkit mksquashfs: SOURCE... DEST needed (squashkit mksquashfs -help)" \
 	"$TMP/src"
-fails "-Xe (xz's extended options)" "squashkit mksquashfs: -Xe is not supported" \
-	"$TMP/src" "$OUT" -comp xz -Xe
+fails "-Xlp 2 with the default -Xlc 3 (LZMA2 wants lc + lp <= 4)" \
+	"squashkit mksquashfs: the xz options given do not go together" \
+	"$TMP/src" "$OUT" -noappend -comp xz -Xlp 2
+fails "-Xpb 5" "squashkit mksquashfs: invalid option 'pb=5' for xz" \
+	"$TMP/src" "$OUT" -noappend -comp xz -Xpb 5
+fails "-Xe without xz" "squashkit mksquashfs: invalid option 'extreme=1' for gzip" \
+	"$TMP/src" "$OUT" -noappend -Xe
 SOURCE_DATE_EPOCH=soon fails "a bad SOURCE_DATE_EPOCH" \
 	"squashkit mksquashfs: SOURCE_DATE_EPOCH has an invalid time value 'soon'" \
 	"$TMP/src" "$OUT" -noappend
