@@ -133,3 +133,12 @@ for c in $COMPRESSORS; do
 		"$(echo "$s1 $s2" | awk '{ print $1 / $2 }')" \
 		"$(echo "$r1" | awk '{ print $1 / 1024 }')" "$(echo "$r2" | awk '{ print $1 / 1024 }')"
 done
+
+# One pipeline's command line through both front ends, unchanged: Yocto's
+# squashfs-xz image type (image_types.bbclass: ${IMAGE_ROOTFS} OUT -noappend -comp xz).
+echo
+echo "pipeline: mksquashfs SRC OUT -noappend -comp xz (Yocto squashfs-xz), one run"
+set -- $(measure "$SQK" mksquashfs "$SRC" "$WORK/a.sqfs" -noappend -comp xz -quiet)
+echo "squashkit mksquashfs  ${1}s  rss $(echo "$2" | awk '{ print $1 / 1024 }') MiB  $(stat -c %s "$WORK/a.sqfs") bytes"
+set -- $(measure mksquashfs "$SRC" "$WORK/b.sqfs" -noappend -comp xz -quiet -no-progress)
+echo "mksquashfs            ${1}s  rss $(echo "$2" | awk '{ print $1 / 1024 }') MiB  $(stat -c %s "$WORK/b.sqfs") bytes"

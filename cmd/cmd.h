@@ -33,6 +33,8 @@ void sqk_error_code(const char *path, int err);
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */
 int sqk_threads_option(const char *arg, unsigned *threads);
+/* 0 leaves out the "Try" line: the compat front ends' errors are one line, as the peers'. */
+extern int sqk_usage_hint;
 
 /*
  * Text for one-line messages and listings: backslash as \\, newline and tab

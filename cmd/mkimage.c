@@ -120,6 +120,15 @@ static int setup_codec(struct args *a)
 		}
 		*eq = '=';
 	}
+	/* Options valid one by one may still not go together (xz: lc + lp at most 4). */
+	if (a->comp_opts.n) {
+		uint8_t buf[64];
+		size_t len;
+
+		if (codec->write_options(&a->o.comp, buf, sizeof(buf), &len))
+			return sqk_usage_error("the %s options given do not go together",
+					       codec->name);
+	}
 	return 0;
 }
 
@@ -330,6 +339,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_outfile *of = NULL;
 	struct sqk_file *out, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
+	struct sqk_append_target at = {.fd = -1};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
 
@@ -356,6 +366,10 @@ int cmd_mkimage(int argc, char **argv)
 		rc = sqk_usage_error("--tail-ends and --no-fragments exclude each other");
 		goto done;
 	}
+	if (a.named_sources && a.archive_mode) {
+		rc = sqk_usage_error("--named-sources and --archive exclude each other");
+		goto done;
+	}
 	if (a.attr.nadds && a.o.no_xattrs) {
 		rc = sqk_usage_error("--xattrs-add and --no-xattrs exclude each other");
 		goto done;
@@ -378,12 +392,17 @@ int cmd_mkimage(int argc, char **argv)
 										 : "--json");
 		goto done;
 	}
-	if (a.offset) {
+	if (a.offset && !a.append) {
 		rc = check_leading(image, a.offset, a.force);
 		if (rc)
 			goto done;
 	}
-	if (strcmp(image, "-") == 0) {
+	if (a.append) {
+		rc = sqk_mkimage_append_open(&a, image, &at);
+		if (rc)
+			goto done;
+		out = sqk_mkimage_append_file(&at);
+	} else if (strcmp(image, "-") == 0) {
 		/* A reader gone mid-way is an error to report, not a signal to die of. */
 		signal(SIGPIPE, SIG_IGN);
 		rc = open_stdout(&a.o, &stream, &spooled);
@@ -396,7 +415,7 @@ int cmd_mkimage(int argc, char **argv)
 			goto done;
 		out = sqk_outfile_file(of);
 	}
-	if (a.offset) {
+	if (a.offset && !a.append) {
 		err = copy_leading(image, out, a.offset);
 		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
 			err = SQK_ERR_NOMEM;
@@ -415,11 +434,20 @@ int cmd_mkimage(int argc, char **argv)
 		a.o.warn_ctx = bar;
 	}
 	err = sqk_mkfs_create(&a.o, window ? window : out, &m);
+	if (err && a.append && *sqk_mkfs_err_msg(m)) {
+		/* The image appended to cannot be read back. */
+		sqk_progress_finish(bar, 0);
+		bar = NULL;
+		sqk_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
+		rc = EXIT_FAIL;
+		goto done;
+	}
 	if (err)
 		goto fail;
 	for (int i = optind; i < argc - 1 && !err; i++)
-		err = a.archive_mode ? sqk_mkfs_add_archive(m, argv[i])
-				     : sqk_mkfs_add_dir(m, argv[i]);
+		err = a.archive_mode	? sqk_mkfs_add_archive(m, argv[i])
+		      : a.named_sources ? sqk_mkfs_add_entry(m, argv[i])
+					: sqk_mkfs_add_dir(m, argv[i]);
 	for (size_t i = 0; i < a.archives.n && !err; i++)
 		err = sqk_mkfs_add_archive(m, a.archives.v[i]);
 	for (size_t i = 0; i < a.listings.n && !err; i++)
@@ -446,6 +474,15 @@ int cmd_mkimage(int argc, char **argv)
 		rc = EXIT_OK;
 		goto done;
 	}
+	if (a.append) {
+		/* mkfs synced it and wrote the superblock last. */
+		sqk_progress_finish(bar, 1);
+		bar = NULL;
+		if (a.stats || a.json)
+			print_stats(&st, &a.o, image, a.json);
+		rc = EXIT_OK;
+		goto done;
+	}
 	/* The bar completes once the image is in place; the commit's errno outlives it. */
 	err = sqk_outfile_commit(of);
 	of = NULL;
@@ -465,7 +502,10 @@ int cmd_mkimage(int argc, char **argv)
 fail:
 	sqk_progress_finish(bar, 0);
 	bar = NULL;
-	if (err == SQK_ERR_EXIST || usage) {
+	if (a.append && sqk_mkfs_err_in_image(m)) {
+		sqk_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
+		rc = EXIT_FAIL;
+	} else if (err == SQK_ERR_EXIST || usage) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
 		report(m, image, err);
@@ -473,6 +513,7 @@ fail:
 	}
 done:
 	sqk_mkfs_destroy(m);
+	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);
 	sqk_outfile_abort(of);

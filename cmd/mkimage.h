@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "attropt.h"
+#include "format.h"
 #include "mkfs.h"
 #include "pseudo.h"
 
@@ -21,12 +22,34 @@ struct args {
 	const char *comp_name;
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
-	int archive_mode, force, quiet, stats, json;
+	int archive_mode, force, quiet, stats, json, named_sources;
 	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
+	int append;	 /* --append: add to the existing IMAGE */
+	int comp_given, block_given;
 	struct sqk_attropt attr;
 	/* Read whole while the options are, before anything is written. */
 	struct sqk_pseudo *pseudo;
 };
+
+/* --append (mkimage_append.c): IMAGE open for reading and for writing in place. */
+struct sqk_append_target {
+	struct sqk_image *img;
+	struct sqk_file *file, *window;
+	int fd;
+	uint64_t size;			/* the file's length before */
+	uint8_t super[SQFS_SUPER_SIZE]; /* its superblock before */
+};
+
+/*
+ * Open IMAGE for --append and take its compressor settings and block size
+ * into a->o (options that contradict them are usage errors). 0, or the
+ * exit status after saying why.
+ */
+int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t);
+/* Where the writer writes. */
+struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t);
+/* Close; after a failure, cut the file back while its old superblock stands. */
+void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed);
 
 /* 0 to go on, -1 after --help, or the exit status of a usage error. */
 int sqk_mkimage_parse_args(int argc, char **argv, struct args *a);

@@ -38,6 +38,9 @@ static const char usage_text[] =
 	"      --no-export          write no NFS export table\n"
 	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
 	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
+	"      --uncompressed LIST  store these parts uncompressed: inodes (the inode,\n"
+	"                           directory, export and id tables), data, fragments,\n"
+	"                           xattrs, ids (comma-separated)\n"
 	"\n"
 	"Extended attributes:\n"
 	"      --xattrs-include REGEX\n"
@@ -67,6 +70,14 @@ static const char usage_text[] =
 	"Sources:\n"
 	"  -e, --exclude GLOB       leave out paths matching GLOB (repeatable)\n"
 	"      --exclude-from FILE  read GLOBs from FILE, one a line\n"
+	"      --regex              the exclude patterns are POSIX extended regular\n"
+	"                           expressions, one per path component ('a/b.*');\n"
+	"                           a leading / matches from the root, else at any depth\n"
+	"      --one-file-system    do not cross into other file systems below a\n"
+	"                           SOURCE: mount points become empty directories\n"
+	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
+	"                           the root under its own name, as mksquashfs does\n"
+	"                           with several sources\n"
 	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
 	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
 	"                           or not; - is stdin); with =FILE, add that archive\n"
@@ -77,6 +88,9 @@ static const char usage_text[] =
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
 	"  -f, --force              overwrite an existing IMAGE\n"
+	"      --append             add the SOURCEs to the existing IMAGE, with its\n"
+	"                           compressor and block size; its bytes stay as they\n"
+	"                           are until the new superblock is written, last\n"
 	"      --offset N           write the image after the first N bytes of the\n"
 	"                           existing IMAGE, which are kept (K/M suffixes)\n"
 	"  -q, --quiet              no progress bar\n"
@@ -105,6 +119,11 @@ enum {
 	OPT_STATS,
 	OPT_JSON,
 	OPT_OFFSET,
+	OPT_UNCOMPRESSED,
+	OPT_NAMED_SOURCES,
+	OPT_APPEND,
+	OPT_REGEX,
+	OPT_ONE_FILE_SYSTEM,
 };
 
 static const struct option long_opts[] = {
@@ -133,14 +152,19 @@ static const struct option long_opts[] = {
 	{"xattrs-exclude", required_argument, NULL, OPT_XATTRS_EXCLUDE},
 	{"xattrs-add", required_argument, NULL, OPT_XATTRS_ADD},
 	{"sort", required_argument, NULL, OPT_SORT},
+	{"uncompressed", required_argument, NULL, OPT_UNCOMPRESSED},
+	{"named-sources", no_argument, NULL, OPT_NAMED_SOURCES},
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
+	{"regex", no_argument, NULL, OPT_REGEX},
+	{"one-file-system", no_argument, NULL, OPT_ONE_FILE_SYSTEM},
 	{"listing", required_argument, NULL, OPT_LISTING},
 	{"archive", optional_argument, NULL, OPT_ARCHIVE},
 	{"pseudo", required_argument, NULL, OPT_PSEUDO},
 	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
+	{"append", no_argument, NULL, OPT_APPEND},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -200,6 +224,38 @@ static int read_patterns(const char *file, struct strv *out)
 	return 0;
 }
 
+/* --uncompressed LIST: the names of the parts, comma-separated. */
+static int parse_raw(const char *arg, unsigned *raw)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} parts[] = {
+		{"inodes", SQK_RAW_INODES},
+		{"data", SQK_RAW_DATA},
+		{"fragments", SQK_RAW_FRAGMENTS},
+		{"xattrs", SQK_RAW_XATTRS},
+		{"ids", SQK_RAW_IDS},
+	};
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
+				break;
+		if (i == sizeof(parts) / sizeof(parts[0]))
+			return sqk_usage_error("invalid --uncompressed list '%s' (inodes, data, "
+					       "fragments, xattrs, ids)",
+					       arg);
+		*raw |= parts[i].bit;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
 static int add_pseudo(struct args *a, int file, const char *arg)
 {
@@ -238,6 +294,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		switch (c) {
 		case 'c':
 			a->comp_name = optarg;
+			a->comp_given = 1;
 			break;
 		case 'L':
 			if (sqk_parse_uint(optarg, 1000, &v))
@@ -258,6 +315,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 						       "from 4K to 1M)",
 						       optarg);
 			a->o.block_size = (uint32_t)v;
+			a->block_given = 1;
 			break;
 		case OPT_NO_FRAGMENTS:
 			a->o.no_fragments = 1;
@@ -348,6 +406,22 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'f':
 			a->force = 1;
+			break;
+		case OPT_UNCOMPRESSED:
+			if (parse_raw(optarg, &a->o.raw))
+				return EXIT_USAGE;
+			break;
+		case OPT_NAMED_SOURCES:
+			a->named_sources = 1;
+			break;
+		case OPT_APPEND:
+			a->append = 1;
+			break;
+		case OPT_REGEX:
+			a->o.exclude_regex = 1;
+			break;
+		case OPT_ONE_FILE_SYSTEM:
+			a->o.one_file_system = 1;
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)

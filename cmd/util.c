@@ -35,6 +35,8 @@ void sqk_error_code(const char *path, int err)
 		sqk_error(path, "%s", sqk_strerror(err));
 }
 
+int sqk_usage_hint = 1;
+
 int sqk_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -42,7 +44,8 @@ int sqk_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(NULL, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try 'squashkit %s --help'.\n", sqk_cmd_name);
+	if (sqk_usage_hint)
+		fprintf(stderr, "Try 'squashkit %s --help'.\n", sqk_cmd_name);
 	return EXIT_USAGE;
 }
 

@@ -19,10 +19,11 @@ _squashkit_options()
 		_sqk_argopts="-c --compressor -L --level -X --comp-opt -b --block-size
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
-			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset"
-		_sqk_opts="$_sqk_argopts --no-fragments --tail-ends --no-dedup --no-sparse
+			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
+			--uncompressed"
+		_sqk_opts="$_sqk_argopts --named-sources --regex --one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
-			-q --quiet --stats --json -h --help"
+			--append -q --quiet --stats --json -h --help"
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
@@ -168,7 +169,7 @@ _squashkit_compopt()
 {
 	local key=${cur%%=*} full=$cur
 	if [[ $cur != *=* ]]; then
-		_squashkit_words "level= window= strategy= dict-size= bcj= algorithm="
+		_squashkit_words "level= window= strategy= dict-size= bcj= extreme= lc= lp= pb= algorithm="
 		compopt -o nospace 2>/dev/null
 		return
 	fi
@@ -199,6 +200,9 @@ _squashkit_value()
 	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive | mkimage:--sort | \
 		mkimage:--pseudo-file)
 		_squashkit_files
+		;;
+	mkimage:--uncompressed)
+		_squashkit_list "inodes data fragments xattrs ids"
 		;;
 	mkimage:--xattrs-add)
 		_squashkit_words "user. trusted. security."

@@ -16,14 +16,21 @@
 #include <stdint.h>
 
 struct sqk_comp_config {
-	int id;              /* enum sqfs_compressor_id */
-	int level;           /* codec level; lz4: 0 fast, 1..12 HC */
+	int id;		     /* enum sqfs_compressor_id */
+	int level;	     /* codec level; lz4: 0 fast, 1..12 HC */
 	uint32_t block_size; /* the image's block size (xz/lzma dictionary default) */
 	uint32_t dict_size;  /* xz, lzma */
 	uint32_t filters;    /* xz: BCJ filter bits, SQK_XZ_* */
-	int window;          /* gzip: window bits 8..15 */
+	/*
+	 * xz: the extreme preset and LZMA2's literal context, literal position
+	 * and position bits. They live in each stream, not in the options block.
+	 */
+	uint8_t extreme;
+	uint8_t lzma_set; /* SQK_XZ_SET_* of the three below that were given */
+	uint8_t lc, lp, pb;
+	int window;	     /* gzip: window bits 8..15 */
 	uint16_t strategies; /* gzip: SQK_GZIP_* bits */
-	int algorithm;       /* lzo: SQK_LZO_* */
+	int algorithm;	     /* lzo: SQK_LZO_* */
 	/* Set when the config came from (or must produce) an options block. */
 	int has_options;
 };
@@ -37,6 +44,8 @@ enum {
 	SQK_XZ_ARMTHUMB = 0x10,
 	SQK_XZ_SPARC = 0x20,
 };
+
+enum { SQK_XZ_SET_LC = 1, SQK_XZ_SET_LP = 2, SQK_XZ_SET_PB = 4 };
 
 /* gzip strategies, as the options block stores them. */
 enum {
@@ -108,8 +117,8 @@ struct sqk_compressor {
 	 * Check *outlen against the size you expect: a raw LZ4 block has no
 	 * end marker, so a truncated one can decode, shorter.
 	 */
-	int (*decompress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen,
-			  uint8_t *dst, size_t cap, size_t *outlen);
+	int (*decompress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+			  size_t cap, size_t *outlen);
 	/*
 	 * Compress srclen bytes into at most cap bytes. 0 and *outlen on
 	 * success; SQK_ERR_OVERFLOW when the output would not be smaller than

@@ -20,6 +20,9 @@
 #define XZ_FILTER_MASK	 0x3f
 #define XZ_DICT_MIN	 8192u
 #define XZ_DEFAULT_LEVEL 6
+/* LZMA2 wants lc + lp <= 4; every preset has lc 3, lp 0, pb 2. */
+#define XZ_LCLP_MAX 4
+#define XZ_PB_MAX   4
 /*
  * A hostile stream may ask for any dictionary; honest writers use at most
  * the block size (1 MiB). Far above that, and still cheap.
@@ -140,6 +143,29 @@ static int xz_set_option(struct sqk_comp_config *cfg, const char *key, const cha
 		cfg->dict_size = v;
 		return 0;
 	}
+	if (!strcmp(key, "extreme")) {
+		if (strcmp(value, "0") && strcmp(value, "1"))
+			return SQK_ERR_ARG;
+		cfg->extreme = value[0] == '1';
+		return 0;
+	}
+	if (!strcmp(key, "lc") || !strcmp(key, "lp") || !strcmp(key, "pb")) {
+		uint64_t n;
+
+		if (sqk_parse_uint(value, key[1] == 'b' ? XZ_PB_MAX : XZ_LCLP_MAX, &n))
+			return SQK_ERR_ARG;
+		if (key[1] == 'c') {
+			cfg->lc = (uint8_t)n;
+			cfg->lzma_set |= SQK_XZ_SET_LC;
+		} else if (key[1] == 'p') {
+			cfg->lp = (uint8_t)n;
+			cfg->lzma_set |= SQK_XZ_SET_LP;
+		} else {
+			cfg->pb = (uint8_t)n;
+			cfg->lzma_set |= SQK_XZ_SET_PB;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "bcj")) {
 		if (sqk_names_to_bits(value, xz_filter_names, &v))
 			return SQK_ERR_ARG;
@@ -172,11 +198,21 @@ static int xz_read_options(struct sqk_comp_config *cfg, const uint8_t *buf, size
 	return 0;
 }
 
+/* lc and lp as they will be used: what was given, else the presets' 3 and 0. */
+static int xz_lclp_valid(const struct sqk_comp_config *cfg)
+{
+	unsigned lc = cfg->lzma_set & SQK_XZ_SET_LC ? cfg->lc : LZMA_LC_DEFAULT;
+	unsigned lp = cfg->lzma_set & SQK_XZ_SET_LP ? cfg->lp : LZMA_LP_DEFAULT;
+
+	return lc + lp <= XZ_LCLP_MAX && cfg->pb <= XZ_PB_MAX;
+}
+
 static int xz_write_options(const struct sqk_comp_config *cfg, uint8_t *buf, size_t cap,
 			    size_t *len)
 {
 	*len = 0;
-	if (cfg->filters & ~(uint32_t)XZ_FILTER_MASK)
+	/* extreme, lc, lp and pb are in the streams; readers need nothing more here. */
+	if ((cfg->filters & ~(uint32_t)XZ_FILTER_MASK) || !xz_lclp_valid(cfg))
 		return SQK_ERR_ARG;
 	/* The default dictionary (the block size) needs no block, even below 8 KiB. */
 	if (!cfg->has_options && cfg->dict_size == cfg->block_size && !cfg->filters)
@@ -321,7 +357,8 @@ static struct sqk_compressor *xz_create(const struct sqk_comp_config *cfg)
 	struct xz_comp *c;
 
 	if (cfg->level < sqk_codec_xz.level_min || cfg->level > sqk_codec_xz.level_max ||
-	    cfg->dict_size < LZMA_DICT_SIZE_MIN || (cfg->filters & ~(uint32_t)XZ_FILTER_MASK))
+	    cfg->dict_size < LZMA_DICT_SIZE_MIN || (cfg->filters & ~(uint32_t)XZ_FILTER_MASK) ||
+	    !xz_lclp_valid(cfg))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -334,12 +371,19 @@ static struct sqk_compressor *xz_create(const struct sqk_comp_config *cfg)
 	c->enc = init;
 	c->enc_bcj = init;
 	c->filters = cfg->filters;
-	if (lzma_lzma_preset(&c->opt, (uint32_t)cfg->level)) {
+	if (lzma_lzma_preset(&c->opt,
+			     (uint32_t)cfg->level | (cfg->extreme ? LZMA_PRESET_EXTREME : 0))) {
 		free(c);
 		return NULL;
 	}
 	/* The level picks the match finder and effort; the dictionary is ours. */
 	c->opt.dict_size = cfg->dict_size;
+	if (cfg->lzma_set & SQK_XZ_SET_LC)
+		c->opt.lc = cfg->lc;
+	if (cfg->lzma_set & SQK_XZ_SET_LP)
+		c->opt.lp = cfg->lp;
+	if (cfg->lzma_set & SQK_XZ_SET_PB)
+		c->opt.pb = cfg->pb;
 	return &c->base;
 }
 

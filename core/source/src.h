@@ -27,6 +27,12 @@ struct sqk_src_ctx {
 	int no_hardlinks;
 	const char *const *excludes;
 	size_t nexcludes;
+	/* --regex: the excludes are regular expressions, compiled by prepare. */
+	int exclude_regex;
+	struct sqk_exclude_re *regex;
+	size_t nregex;
+	/* --one-file-system: entries on another device than their source's stay out. */
+	int one_file_system;
 	/* Files never to include (the image being written). */
 	dev_t skip_dev[2];
 	ino_t skip_ino[2];
@@ -47,8 +53,14 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c);
 int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path);
 /* The same for a path whose parents were not checked (archives, listings). */
 int sqk_src_excluded_path(const struct sqk_src_ctx *c, const char *path);
+/* Compile the excludes under --regex; SQK_ERR_ARG names a bad one in err_*. */
+int sqk_src_exclude_regex_prepare(struct sqk_src_ctx *c);
+void sqk_src_exclude_regex_release(struct sqk_src_ctx *c);
+int sqk_src_excluded_regex(const struct sqk_src_ctx *c, const char *path);
 
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
+/* The host file or directory at path as one entry of the root, named after it. */
+int sqk_src_entry(struct sqk_src_ctx *c, const char *path);
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path);
 int sqk_src_archive(struct sqk_src_ctx *c, const char *path);
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,6 +39,7 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c)
 		free(m);
 	}
 	c->links = NULL;
+	sqk_src_exclude_regex_release(c);
 }
 
 static uint64_t link_key(dev_t dev, ino_t ino)
@@ -154,6 +156,7 @@ struct walk {
 	size_t host_cap;
 	char *img; /* image path */
 	size_t img_cap;
+	dev_t dev; /* the source's file system, for --one-file-system */
 };
 
 static int name_cmp(const void *a, const void *b)
@@ -172,7 +175,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 	struct link_map *links = NULL;
 	struct stat st;
 	unsigned type;
-	int err, i;
+	int err, i, cross = 0;
 
 	if (SQK_ARRAY_GROW(w->host, w->host_cap, hlen + nlen + 2) ||
 	    SQK_ARRAY_GROW(w->img, w->img_cap, ilen + nlen + 2))
@@ -191,6 +194,12 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 	for (i = 0; i < c->nskip; i++)
 		if (st.st_dev == c->skip_dev[i] && st.st_ino == c->skip_ino[i])
 			return 0;
+	/* As mksquashfs: a mount point stays as an empty directory, any other file stays out. */
+	if (c->one_file_system && st.st_dev != w->dev) {
+		if (!S_ISDIR(st.st_mode))
+			return 0;
+		cross = 1;
+	}
 	switch (st.st_mode & S_IFMT) {
 	case S_IFDIR:
 		type = SQFS_DIR;
@@ -265,6 +274,16 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		}
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
+	if (err == SQK_ERR_EXIST && type == SQFS_DIR) {
+		/* A directory of an image appended to takes in the source's, keeping its
+		 * attributes. */
+		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
+
+		if (old && old->type == SQFS_DIR && (old->flags & SQK_NODE_KEPT))
+			return cross ? 0
+				     : walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen,
+						old);
+	}
 	if (err == SQK_ERR_EXIST) {
 		sqk_src_fail(c, w->img, "given by more than one source");
 		return err;
@@ -274,7 +293,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		return err;
 	}
 	c->entries++;
-	if (type == SQFS_DIR)
+	if (type == SQFS_DIR && !cross)
 		return walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen, node);
 	return 0;
 }
@@ -359,7 +378,55 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 	}
 	memcpy(w.host, path, len);
 	w.img[0] = '\0';
+	w.dev = st.st_dev;
 	err = walk_dir(&w, len, 0, root);
+	free(w.host);
+	free(w.img);
+	return err;
+}
+
+int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
+{
+	struct walk w = {.c = c};
+	size_t len = strlen(path), base;
+	int err;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (base = len; base && path[base - 1] != '/'; base--)
+		;
+	if (base == len || (len - base == 1 && path[base] == '.') ||
+	    (len - base == 2 && path[base] == '.' && path[base + 1] == '.')) {
+		sqk_src_fail(c, path, "has no name to give its entry");
+		return SQK_ERR_ARG;
+	}
+	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 3) || SQK_ARRAY_GROW(w.img, w.img_cap, 16)) {
+		free(w.host);
+		return SQK_ERR_NOMEM;
+	}
+	/* add_entry puts a slash and the name after the parent: "dir/name", "./name", "/name". */
+	if (base) {
+		memcpy(w.host, path, base - 1);
+		w.host[base - 1] = '\0';
+	} else {
+		strcpy(w.host, ".");
+	}
+	{
+		char name[NAME_MAX + 1];
+		struct stat st;
+
+		if (len - base > NAME_MAX) {
+			free(w.host);
+			sqk_src_fail(c, path, "name too long");
+			return SQK_ERR_ARG;
+		}
+		memcpy(name, path + base, len - base);
+		name[len - base] = '\0';
+		/* The entry itself is never left out: its own file system is the source's. */
+		if (c->one_file_system && lstat(path, &st) == 0)
+			w.dev = st.st_dev;
+		err = add_entry(&w, base ? base - 1 : 1, 0, sqk_tree_root(c->tree), name);
+	}
 	free(w.host);
 	free(w.img);
 	return err;

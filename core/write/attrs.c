@@ -47,7 +47,8 @@ static int add_to(struct adder *a, struct sqk_node *n, const char **name)
 	struct sqk_xattr_set **bare = user_ok ? &a->bare_all : &a->bare_other;
 	int err;
 
-	if (a->done[n->ino - 1] || !cnt)
+	/* An appended-to image's inodes keep their attributes. */
+	if (a->done[n->ino - 1] || !cnt || (n->flags & SQK_NODE_KEPT))
 		return 0;
 	a->done[n->ino - 1] = 1;
 	if (!n->xattrs && *bare) {

@@ -10,6 +10,7 @@
  *   data_out.c     buffered output that can be read back and rewound
  *   frag_pack.c    tails packed into fragment blocks, and read back
  *   dedup.c        whole files and tails found again
+ *   data_adopt.c   the data of an image appended to, for dedup and fragments
  * Only the main thread touches the writer, except a slot's fields after it
  * is pushed (the worker that claims it) and lock/cond/waiting.
  */
@@ -99,6 +100,8 @@ struct sqk_data_writer {
 	/* Whole-file dedup: files kept, by content hash (the sqk_file_data). */
 	struct sqk_hash files;
 	uint8_t *cmp_a, *cmp_b;
+	/* Files of the image appended to (data_adopt.c), by size: no content hash is known. */
+	struct sqk_hash old_files;
 
 	/* Every block list handed out, freed with the writer. */
 	uint32_t **owned;
@@ -180,5 +183,8 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd);
 int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found);
 /* Remember the tail just packed for the current file. */
 int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len);
+/* An adopted file (data_adopt.c) whose stored blocks equal fd's: *found, fd points at it. */
+int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
+		    int *found);
 
 #endif

@@ -29,7 +29,9 @@ static void process(struct slot *s, struct sqk_compressor *c)
 		s->hash = s->sparse ? sqk_dw_zero_hash(s->len) : sqk_hash64(s->in, s->len);
 	}
 	if (!s->sparse) {
-		err = c->compress(c, s->in, s->len, s->out, dw->bs, &out);
+		err = SQK_ERR_OVERFLOW; /* as if it did not shrink: stored raw */
+		if (!(s->kind == K_FRAG ? dw->o.raw_fragments : dw->o.raw_data))
+			err = c->compress(c, s->in, s->len, s->out, dw->bs, &out);
 		if (err == 0 && out < s->len) {
 			s->out_len = (uint32_t)out;
 		} else if (err == 0 || err == SQK_ERR_OVERFLOW) {

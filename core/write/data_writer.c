@@ -235,6 +235,7 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	free(dw->tails);
 	sqk_hash_release(&dw->tails_by_hash);
 	sqk_hash_release(&dw->files);
+	sqk_hash_release(&dw->old_files);
 	for (k = 0; k < dw->nowned; k++)
 		free(dw->owned[k]);
 	free(dw->owned);

@@ -34,6 +34,8 @@ struct sqk_data_opts {
 	uint32_t block_size;
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse;
+	/* Store data blocks, fragment blocks as they are (uncompressed bit set). */
+	int raw_data, raw_fragments;
 };
 
 struct sqk_data_stats {
@@ -67,6 +69,18 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uint64_t *off);
 /* Hand the piece back; hole means it is all zero and buf was not filled. */
 int sqk_data_piece_done(struct sqk_data_writer *dw, int hole);
+
+/*
+ * Appending: the data of the image added to, handed in before any file.
+ * Its fragment blocks keep their place and their indexes (the new ones
+ * follow); its files and tails are found again by dedup and shared. The
+ * old bytes must be readable through the writer's output file.
+ */
+int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t size_word);
+/* fd stays the caller's and must outlive the writer. */
+int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd);
+int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
+			uint32_t frag, uint32_t offset);
 
 /* Write the last fragment, drain the pipeline; *end is the data's end. */
 int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);

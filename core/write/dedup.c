@@ -76,7 +76,51 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 		dw->st.dedup_bytes += fd->size;
 		return 0;
 	}
+	if (dw->old_files.count) {
+		int found;
+
+		err = sqk_dw_old_find(dw, fd, stored, &found);
+		if (err || found)
+			return err;
+	}
 	return sqk_hash_add(&dw->files, fd->hash, (uintptr_t)fd);
+}
+
+/*
+ * The image appended to: its files are known by size and layout only, and
+ * the stored bytes decide. Equal compressed blocks mean equal content;
+ * the same content compressed otherwise (another writer, another level)
+ * is not found.
+ */
+int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
+		    int *found)
+{
+	struct sqk_hash_iter it;
+	uint64_t v;
+	int err;
+
+	*found = 0;
+	for (v = sqk_hash_first(&dw->old_files, fd->size, &it); v; v = sqk_hash_next(&it)) {
+		struct sqk_file_data *c = (struct sqk_file_data *)(uintptr_t)v;
+		int same;
+
+		if (!same_layout(c, fd))
+			continue;
+		err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, &same);
+		if (err)
+			return err;
+		if (!same)
+			continue;
+		sqk_dw_out_rewind(dw, fd->blocks_start);
+		fd->blocks_start = c->blocks_start;
+		dw->st.blocks -= fd->nblocks;
+		dw->st.block_bytes -= stored;
+		dw->st.dedup_files++;
+		dw->st.dedup_bytes += fd->size;
+		*found = 1;
+		return 0;
+	}
+	return 0;
 }
 
 int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found)

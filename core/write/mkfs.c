@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "append.h"
 #include "array.h"
 #include "attrs.h"
 #include "data_writer.h"
@@ -15,9 +16,11 @@
 #include "fmt_super.h"
 #include "fmt_table.h"
 #include "format.h"
+#include "image.h"
 #include "inode_writer.h"
 #include "meta_writer.h"
 #include "mkfs.h"
+#include "mkfs_inodes.h"
 #include "sort.h"
 #include "pseudo.h"
 #include "src.h"
@@ -42,6 +45,7 @@ struct sqk_mkfs {
 	uint32_t count;
 	char **dirs; /* real paths of the directory sources, for --sort */
 	size_t ndirs;
+	int in_image; /* the last collision was with the image appended to */
 };
 
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
@@ -57,6 +61,21 @@ const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m)
 int sqk_mkfs_err_errno(const struct sqk_mkfs *m)
 {
 	return m->src.err_errno;
+}
+
+int sqk_mkfs_err_in_image(const struct sqk_mkfs *m)
+{
+	return m->in_image;
+}
+
+/* A source named a path the image appended to has: say so, naming it. */
+static int check_kept(struct sqk_mkfs *m, int err)
+{
+	if (err == SQK_ERR_EXIST && m->o.append && sqk_append_kept(m->tree, m->src.err_path)) {
+		m->in_image = 1;
+		snprintf(m->src.err_msg, sizeof(m->src.err_msg), "already in the image");
+	}
+	return err;
 }
 
 static int fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
@@ -100,10 +119,17 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 
 		m->data_start = sqk_fmt_data_start(m->options_len ? &h : NULL);
 	}
+	if (o->append) {
+		/* After every byte the file has: a failed append cuts back to it. */
+		uint64_t used = sqk_image_super(o->append)->bytes_used, size = out->size(out);
+
+		m->data_start = size > used ? size : used;
+	}
 	m->tree = sqk_tree_create();
 	if (!m->tree)
 		return SQK_ERR_NOMEM;
-	if (!o->no_xattrs) {
+	/* The image appended to keeps its attributes, whatever --no-xattrs says. */
+	if (!o->no_xattrs || o->append) {
 		m->xattrs = sqk_xattrs_create();
 		if (!m->xattrs)
 			return SQK_ERR_NOMEM;
@@ -115,23 +141,45 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		.tail_ends = o->tail_ends,
 		.no_dedup = o->no_dedup,
 		.no_sparse = o->no_sparse,
+		.raw_data = !!(o->raw & SQK_RAW_DATA),
+		.raw_fragments = !!(o->raw & SQK_RAW_FRAGMENTS),
 	};
 	err = sqk_data_writer_create(&dopts, m->comps, m->comps[m->o.threads], out, m->data_start,
 				     &m->dw);
 	if (err)
 		return err;
 	m->src.tree = m->tree;
-	m->src.xattrs = m->xattrs;
+	m->src.xattrs = o->no_xattrs ? NULL : m->xattrs;
 	m->src.dw = m->dw;
 	m->src.xattr_filter = o->xattr_filter;
 	m->src.no_hardlinks = o->no_hardlinks;
 	m->src.excludes = o->excludes;
 	m->src.nexcludes = o->nexcludes;
+	m->src.exclude_regex = o->exclude_regex;
+	m->src.one_file_system = o->one_file_system;
+	err = sqk_src_exclude_regex_prepare(&m->src);
+	if (err)
+		return err;
 	for (i = 0; i < (unsigned)o->nskip && i < 2; i++) {
 		m->src.skip_dev[i] = (dev_t)o->skip_dev[i];
 		m->src.skip_ino[i] = (ino_t)o->skip_ino[i];
 	}
 	m->src.nskip = o->nskip;
+	if (o->append) {
+		struct sqk_append_load al = {
+			.img = o->append,
+			.tree = m->tree,
+			.xattrs = m->xattrs,
+			.dw = m->dw,
+			.dedup = !o->no_dedup,
+			.where = m->src.err_path,
+			.why = m->src.err_msg,
+			.where_len = sizeof(m->src.err_path),
+			.why_len = sizeof(m->src.err_msg),
+		};
+
+		return sqk_append_load(&al);
+	}
 	return 0;
 }
 
@@ -170,22 +218,27 @@ int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path)
 		if (d[m->ndirs])
 			m->ndirs++;
 	}
-	return sqk_src_dir(&m->src, path);
+	return check_kept(m, sqk_src_dir(&m->src, path));
+}
+
+int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_entry(&m->src, path);
 }
 
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
 {
-	return sqk_src_listing(&m->src, path);
+	return check_kept(m, sqk_src_listing(&m->src, path));
 }
 
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path)
 {
-	return sqk_src_archive(&m->src, path);
+	return check_kept(m, sqk_src_archive(&m->src, path));
 }
 
 int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p)
 {
-	return sqk_src_pseudo(&m->src, p);
+	return check_kept(m, sqk_src_pseudo(&m->src, p));
 }
 
 /* Owners, times and the id table, in inode order; fails early on too many ids. */
@@ -198,11 +251,13 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 	for (i = 0; i < m->count; i++) {
 		struct sqk_node *n = m->order[i];
 
-		sqk_attrs_force(&m->o, n, i == m->count - 1);
-		if (m->o.set_mtime)
-			n->mtime = m->o.mtime;
-		else if (m->o.have_epoch && n->mtime > m->o.epoch)
-			n->mtime = m->o.epoch;
+		if (!(n->flags & SQK_NODE_KEPT)) {
+			sqk_attrs_force(&m->o, n, i == m->count - 1);
+			if (m->o.set_mtime)
+				n->mtime = m->o.mtime;
+			else if (m->o.have_epoch && n->mtime > m->o.epoch)
+				n->mtime = m->o.epoch;
+		}
 		if (n->mtime > top)
 			top = n->mtime;
 		err = sqk_id_table_get(&m->ids, n->uid, &idx);
@@ -255,103 +310,6 @@ static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t
 	return 0;
 }
 
-static int write_inodes(struct sqk_mkfs *m, struct sqk_meta_writer *imw,
-			struct sqk_meta_writer *dmw, struct sqk_mkfs_stats *st)
-{
-	struct sqk_dir_entry *ents = NULL;
-	size_t ents_cap = 0;
-	uint32_t i, k;
-	int err = 0;
-
-	for (i = 0; i < m->count && !err; i++) {
-		struct sqk_node *n = m->order[i];
-		struct sqk_inode_info in = {0};
-		struct sqk_dir_result dr = {0};
-
-		in.basic_type = n->type;
-		in.mode = n->mode;
-		in.mtime = n->mtime;
-		in.ino = n->ino;
-		in.nlink = n->nlink;
-		in.xattr = m->xattrs ? sqk_xattrs_id(m->xattrs, n->xattrs) : SQFS_INVALID_XATTR;
-		if (n->xattrs && in.xattr == SQFS_INVALID_XATTR)
-			return SQK_ERR_NOMEM;
-		err = sqk_id_table_get(&m->ids, n->uid, &in.uid_idx);
-		if (!err)
-			err = sqk_id_table_get(&m->ids, n->gid, &in.gid_idx);
-		if (err)
-			break;
-		switch (n->type) {
-		case SQFS_DIR:
-			if (SQK_ARRAY_GROW(ents, ents_cap, n->dir.n)) {
-				err = SQK_ERR_NOMEM;
-				break;
-			}
-			for (k = 0; k < n->dir.n; k++) {
-				struct sqk_tree_entry *d = &n->dir.ents[k];
-
-				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
-								 d->node->ino, d->node->type};
-			}
-			err = sqk_dir_write(dmw, ents, n->dir.n, &dr);
-			if (err)
-				break;
-			in.dir_start = dr.start;
-			in.dir_offset = dr.offset;
-			in.dir_size = (uint32_t)sqk_fmt_dir_size(dr.size);
-			in.index_count = dr.index_count;
-			in.index = dr.index;
-			in.index_len = dr.index_len;
-			in.parent =
-				n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(m->count);
-			st->dirs++;
-			break;
-		case SQFS_FILE: {
-			struct sqk_file_data *fd = n->file.data;
-
-			in.blocks_start = fd->blocks_start;
-			in.file_size = fd->size;
-			in.sparse = fd->sparse;
-			in.frag = fd->frag;
-			in.frag_offset = fd->frag == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
-			in.blocks = fd->blocks;
-			in.nblocks = fd->nblocks;
-			st->files++;
-			st->uncompressed += fd->size;
-			break;
-		}
-		case SQFS_SYMLINK:
-			in.target = n->target;
-			in.target_len = (uint32_t)n->size;
-			st->symlinks++;
-			break;
-		case SQFS_BLKDEV:
-		case SQFS_CHRDEV:
-			in.rdev = sqfs_encode_dev(n->dev.major, n->dev.minor);
-			if (n->type == SQFS_BLKDEV)
-				st->blkdevs++;
-			else
-				st->chrdevs++;
-			break;
-		case SQFS_FIFO:
-			st->fifos++;
-			break;
-		case SQFS_SOCKET:
-			st->sockets++;
-			break;
-		}
-		if (n->type != SQFS_DIR && n->nlink > 1)
-			st->hardlinks += n->nlink - 1;
-		if (!err) {
-			n->ref = sqk_mw_ref(imw);
-			err = sqk_inode_write(imw, &in);
-		}
-		free(dr.index);
-	}
-	free(ents);
-	return err;
-}
-
 static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end,
 			 struct sqk_mkfs_stats *st)
 {
@@ -367,7 +325,11 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	/* Dedup may have rewound over bytes already in the file: cut them off. */
 	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
 		return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
-	if (m->options_len) {
+	/* Appending, everything new is on disk before the superblock points at it. */
+	if (m->o.append) {
+		if ((err = sqk_append_sync(m->out, "tables", "synced")))
+			return err;
+	} else if (m->options_len) {
 		struct sqk_fmt_meta_hdr h = {(uint32_t)m->options_len, 1};
 		uint8_t hdr[SQK_FMT_META_HDR_SIZE];
 
@@ -383,6 +345,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end
 	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
 	if (err)
 		return err;
+	if (m->o.append && (err = sqk_append_sync(m->out, "super", "")))
+		return err;
 	st->image_size = padded;
 	return 0;
 }
@@ -391,6 +355,12 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 {
 	struct sqk_meta_writer *imw = NULL, *dmw = NULL;
 	struct sqk_compressor *mc = m->comps[m->o.threads];
+	/* A NULL compressor makes the metadata writers store blocks as they are. */
+	unsigned raw = m->o.raw;
+	struct sqk_compressor *ic = raw & SQK_RAW_INODES ? NULL : mc;
+	struct sqk_compressor *fc = raw & SQK_RAW_FRAGMENTS ? NULL : mc;
+	struct sqk_compressor *xc = raw & SQK_RAW_XATTRS ? NULL : mc;
+	struct sqk_compressor *idc = raw & (SQK_RAW_INODES | SQK_RAW_IDS) ? NULL : mc;
 	struct sqk_node *root = sqk_tree_root(m->tree);
 	struct sqfs_super sb = {0};
 	struct sqk_data_stats *ds;
@@ -427,6 +397,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		err = sqk_data_finish(m->dw, &pos);
 	if (err)
 		return err;
+	if (m->o.append)
+		sqk_append_stage("data");
 	ds = sqk_data_stats(m->dw);
 
 	imw = malloc(sizeof(*imw));
@@ -436,10 +408,10 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		goto out;
 	}
 	/* The inode table streams to the file; the directory table waits in memory. */
-	sqk_mw_init(imw, mc, m->out, pos, 0);
-	sqk_mw_init(dmw, mc, NULL, 0, 0);
+	sqk_mw_init(imw, ic, m->out, pos, 0);
+	sqk_mw_init(dmw, ic, NULL, 0, 0);
 	sb.inode_table = pos;
-	err = write_inodes(m, imw, dmw, st);
+	err = sqk_mkfs_write_inodes(m->order, m->count, m->xattrs, &m->ids, imw, dmw, st);
 	if (!err)
 		err = sqk_mw_flush(imw);
 	if (!err)
@@ -461,7 +433,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 
 		sb.fragment_table = SQFS_INVALID_TABLE;
 		if (nfrags) {
-			err = sqk_table_write(mc, m->out, &pos, frags,
+			err = sqk_table_write(fc, m->out, &pos, frags,
 					      (size_t)nfrags * SQK_FMT_FRAG_SIZE,
 					      &sb.fragment_table);
 			if (err)
@@ -478,18 +450,18 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		for (i = 0; i < m->count; i++)
 			sqk_fmt_export_encode(buf + SQK_FMT_EXPORT_SIZE * (size_t)i,
 					      m->order[i]->ref);
-		err = sqk_table_write(mc, m->out, &pos, buf, (size_t)m->count * SQK_FMT_EXPORT_SIZE,
+		err = sqk_table_write(ic, m->out, &pos, buf, (size_t)m->count * SQK_FMT_EXPORT_SIZE,
 				      &sb.export_table);
 		if (err)
 			goto out;
 	}
-	err = sqk_id_table_write(&m->ids, mc, m->out, &pos, &lookup);
+	err = sqk_id_table_write(&m->ids, idc, m->out, &pos, &lookup);
 	if (err)
 		goto out;
 	sb.id_table = lookup;
 	sb.xattr_table = SQFS_INVALID_TABLE;
 	if (m->xattrs && sqk_xattrs_count(m->xattrs)) {
-		err = sqk_xattrs_write(m->xattrs, mc, m->out, &pos, &sb.xattr_table);
+		err = sqk_xattrs_write(m->xattrs, xc, m->out, &pos, &sb.xattr_table);
 		if (err)
 			goto out;
 	}
@@ -513,8 +485,21 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		sb.flags |= SQFS_FLAG_NO_XATTRS;
 	if (!m->o.no_export)
 		sb.flags |= SQFS_FLAG_EXPORTABLE;
-	if (m->options_len)
+	if (m->o.append)
+		sqk_append_super(m->o.append, &m->o, &sb);
+	else if (m->options_len)
 		sb.flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
+	if (raw & SQK_RAW_INODES)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_INODES;
+	if (raw & SQK_RAW_DATA)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_DATA;
+	if (raw & SQK_RAW_FRAGMENTS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_FRAGMENTS;
+	if (raw & SQK_RAW_XATTRS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_XATTRS;
+	/* As mksquashfs: the inodes flag covers the id table, so ids alone sets its own. */
+	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
+		sb.flags |= SQFS_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
 	sb.version_major = SQFS_VERSION_MAJOR;
 	sb.version_minor = SQFS_VERSION_MINOR;

@@ -13,10 +13,20 @@
 #include "compressor.h"
 #include "file.h"
 
+struct sqk_image;
 struct sqk_mode;
 struct sqk_sort;
 struct sqk_xattr_add;
 struct sqk_xattr_filter;
+
+/* Parts stored uncompressed (mksquashfs's -noI, -noD, -noF, -noX, -noId). */
+enum {
+	SQK_RAW_INODES = 1,    /* inode, directory, export and id tables */
+	SQK_RAW_DATA = 2,      /* data blocks */
+	SQK_RAW_FRAGMENTS = 4, /* fragment blocks and the fragment table */
+	SQK_RAW_XATTRS = 8,    /* xattr pairs and the xattr id table */
+	SQK_RAW_IDS = 16,      /* the id table */
+};
 
 struct sqk_mkfs_opts {
 	const struct sqk_codec *codec;
@@ -25,11 +35,14 @@ struct sqk_mkfs_opts {
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs, no_hardlinks, no_export;
 	int force_uid, force_gid;
+	unsigned raw; /* SQK_RAW_* */
 	uint32_t uid, gid;
 	int set_mtime, set_fstime, have_epoch;
 	uint32_t mtime, fstime, epoch;
 	const char *const *excludes;
 	size_t nexcludes;
+	int exclude_regex;   /* the excludes are regular expressions (see src_exclude.c) */
+	int one_file_system; /* never cross into another file system below a source */
 	/* Never include these (the image being written, the image it replaces). */
 	uint64_t skip_dev[2], skip_ino[2];
 	int nskip;
@@ -47,6 +60,14 @@ struct sqk_mkfs_opts {
 	/* A problem that does not stop the build (a sort line naming nothing). */
 	void (*warn)(void *ctx, const char *where, const char *what);
 	void *warn_ctx;
+	/*
+	 * --append: the image to add to (the caller's, open for reading); out
+	 * is the same image open for writing. Its bytes are never written
+	 * again: new data and every table go after its end, and the new
+	 * superblock, one write at offset 0, comes last, after a sync. codec,
+	 * comp and block_size must be the image's.
+	 */
+	struct sqk_image *append;
 	/* Called after each file's data is placed; bytes done of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -68,6 +89,8 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 void sqk_mkfs_destroy(struct sqk_mkfs *m);
 
 int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
+/* A file or directory as an entry of the root named after it (mksquashfs's several sources). */
+int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
 /* Pseudo definitions, on top of every source added before (see pseudo.h). */
@@ -81,5 +104,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);
 const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m);
 int sqk_mkfs_err_errno(const struct sqk_mkfs *m);
+/* The last SQK_ERR_EXIST was a name the image appended to has already. */
+int sqk_mkfs_err_in_image(const struct sqk_mkfs *m);
 
 #endif

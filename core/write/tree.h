@@ -26,6 +26,7 @@ enum {
 	SQK_NODE_IMPLICIT = 0x01, /* directory made for a path's parent, attributes not seen */
 	SQK_NODE_NUMBERED = 0x02,
 	SQK_NODE_DATA_DONE = 0x04, /* file data already placed (archives) */
+	SQK_NODE_KEPT = 0x08,	   /* from the image appended to: attributes as they are */
 };
 
 struct sqk_node {

@@ -325,4 +325,54 @@ grep -q "^squashkit mkimage: $TMP/amb.sort:1: .* is below more than one source d
 ok $? "the error names the sort file and the line"
 [ ! -e "$TMP/amb.sqfs" ]
 ok $? "and no image is left"
+# ---- --regex: excludes are POSIX regexes, one per path component ----
+R=$TMP/rx
+mkdir -p "$R/a/b" "$R/c/a/b" "$R/x"
+touch "$R/a/b/f" "$R/c/a/b/g" "$R/x/foo.txt" "$R/x/bar.TXT" "$R/top.txt" "$R/a/keep"
+# names IMG: every path of the image, sorted, on one line.
+names() {
+	unsquashfs -lc "$1" 2>/dev/null | sed -n 's|^squashfs-root/||p' | sort | tr '\n' ' '
+}
+expect_success "--regex, anchored" "$SQK" mkimage -q --regex -e '/a/^b$' "$R" "$TMP/r1.sqfs"
+is "$(names "$TMP/r1.sqfs")" "a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
+	"a leading / matches from the root only"
+expect_success "--regex, any depth" "$SQK" mkimage -q --regex -e 'a/b' "$R" "$TMP/r2.sqfs"
+is "$(names "$TMP/r2.sqfs")" "a/keep c/a top.txt x/bar.TXT x/foo.txt " \
+	"without it the last components match at any depth"
+expect_success "--regex, unanchored within a name" "$SQK" mkimage -q --regex -e 'o\.t' \
+	-e '^k' "$R" "$TMP/r3.sqfs"
+is "$(names "$TMP/r3.sqfs")" "a/b/f c/a/b/g top.txt x/bar.TXT " \
+	"an expression matches anywhere in a name unless ^ or \$ anchor it"
+expect_success "without --regex the same pattern is a glob" "$SQK" mkimage -q -e 'o\.t' \
+	"$R" "$TMP/r4.sqfs"
+is "$(names "$TMP/r4.sqfs")" "a/b/f a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
+	"and matches nothing here"
+expect_status 1 "--regex refuses a bad expression" "$SQK" mkimage -q --regex -e 'a/[' "$R" \
+	"$TMP/r5.sqfs"
+grep -q "^squashkit mkimage: a/\[: invalid regular expression" "$TMP/.err"
+ok $? "the error names the pattern"
+[ ! -e "$TMP/r5.sqfs" ]
+ok $? "and no image is left"
+
+# ---- --one-file-system: a mount point becomes an empty directory ----
+if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/fs/mnt" "$TMP/fs/d" &&
+	mount -t tmpfs -o mode=0710 tmpfs "$TMP/fs/mnt" 2>/dev/null; then
+	at_exit "umount '$TMP/fs/mnt' 2>/dev/null"
+	echo in >"$TMP/fs/mnt/inside"
+	echo out >"$TMP/fs/d/f"
+	expect_success "--one-file-system" "$SQK" mkimage -q --one-file-system "$TMP/fs" \
+		"$TMP/o1.sqfs"
+	is "$(names "$TMP/o1.sqfs")" "d/f mnt " "the mount point is there, its contents are not"
+	unsquashfs -lln "$TMP/o1.sqfs" 2>/dev/null | awk '$NF == "squashfs-root/mnt" { print $1 }' \
+		>"$TMP/o1.mode"
+	is "$(cat "$TMP/o1.mode")" "drwx--x---" "with the mounted root's mode"
+	expect_success "without it" "$SQK" mkimage -q "$TMP/fs" "$TMP/o2.sqfs"
+	is "$(names "$TMP/o2.sqfs")" "d/f mnt/inside " "the walk goes into the mount"
+	expect_success "--one-file-system with a source on the other file system" "$SQK" mkimage \
+		-q --one-file-system --named-sources "$TMP/fs/mnt" "$TMP/fs/d" "$TMP/o3.sqfs"
+	is "$(names "$TMP/o3.sqfs")" "d/f mnt/inside " "each source is walked on its own file system"
+	umount "$TMP/fs/mnt"
+else
+	skip "--one-file-system: needs root to mount a tmpfs"
+fi
 done_testing

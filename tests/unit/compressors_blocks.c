@@ -428,6 +428,60 @@ static void test_hostile(void)
 	free(junk);
 }
 
+/*
+ * xz lc/lp/pb and the extreme preset live in each stream: the first LZMA2
+ * chunk's properties byte is (pb * 5 + lp) * 9 + lc. The options block stays
+ * what it is without them, and any instance still decodes the stream.
+ */
+static void test_xz_lzma_props(void)
+{
+	static const struct {
+		const char *opts[4];
+		unsigned lc, lp, pb;
+	} cases[] = {
+		{{NULL}, 3, 0, 2},
+		{{"lc=0", "lp=4", "pb=4", NULL}, 0, 4, 4},
+		{{"lp=2", "lc=2", NULL}, 2, 2, 2},
+		{{"extreme=1", "pb=0", NULL}, 3, 0, 0},
+	};
+	size_t bs = 128 * KiB;
+	uint8_t *comp = malloc(bs), *back = malloc(bs);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sqk_comp_config cfg;
+		struct sqk_compressor *c;
+		uint8_t opts[16];
+		size_t len = 0, outlen = 0, optlen = 1, hdr;
+		int r;
+
+		sqk_comp_config_init(&cfg, SQFS_COMP_XZ, (uint32_t)bs);
+		for (int k = 0; cases[i].opts[k]; k++)
+			sqk_comp_config_option(&cfg, cases[i].opts[k]);
+		r = sqk_codec_by_id(SQFS_COMP_XZ)->write_options(&cfg, opts, sizeof(opts), &optlen);
+		is_int(r, 0, "xz case %zu: the options are valid together", i);
+		is_int((int)optlen, 0, "xz case %zu: no options block", i);
+		c = sqk_comp_create(&cfg);
+		ok(c != NULL, "xz case %zu: an instance", i);
+		if (!c)
+			continue;
+		r = c->compress(c, text_data, bs, comp, bs, &len);
+		is_int(r, 0, "xz case %zu: compresses", i);
+		/* Stream header (12 bytes), block header ((first byte + 1) * 4), chunk header (5).
+		 */
+		hdr = 12 + ((size_t)comp[12] + 1) * 4;
+		ok(!r && len > hdr + 6 && comp[hdr] >= 0xe0 &&
+			   comp[hdr + 5] == (cases[i].pb * 5 + cases[i].lp) * 9 + cases[i].lc,
+		   "xz case %zu: the stream says lc %u lp %u pb %u", i, cases[i].lc, cases[i].lp,
+		   cases[i].pb);
+		r = c->decompress(c, comp, len, back, bs, &outlen);
+		ok(!r && outlen == bs && !memcmp(back, text_data, bs), "xz case %zu: decodes back",
+		   i);
+		c->destroy(c);
+	}
+	free(comp);
+	free(back);
+}
+
 int main(void)
 {
 	text_data = malloc(MiB + 16);
@@ -441,6 +495,7 @@ int main(void)
 	test_empty();
 	test_format_details();
 	test_best_of();
+	test_xz_lzma_props();
 	test_hostile();
 
 	free(text_data);

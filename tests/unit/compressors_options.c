@@ -274,6 +274,19 @@ static const struct opt_case opt_cases[] = {
 	{SQFS_COMP_XZ, "bcj=arm64", SQK_ERR_ARG},
 	{SQFS_COMP_XZ, "bcj=", SQK_ERR_ARG},
 	{SQFS_COMP_XZ, "window=15", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "extreme=1", 0},
+	{SQFS_COMP_XZ, "extreme=0", 0},
+	{SQFS_COMP_XZ, "extreme=yes", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "lc=0", 0},
+	{SQFS_COMP_XZ, "lc=4", 0},
+	{SQFS_COMP_XZ, "lc=5", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "lp=1", 0},
+	{SQFS_COMP_XZ, "lp=4", SQK_ERR_ARG}, /* with the default lc 3 */
+	{SQFS_COMP_XZ, "lp=5", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "pb=0", 0},
+	{SQFS_COMP_XZ, "pb=4", 0},
+	{SQFS_COMP_XZ, "pb=5", SQK_ERR_ARG},
+	{SQFS_COMP_XZ, "pb=", SQK_ERR_ARG},
 	{SQFS_COMP_LZO, "algorithm=lzo1x_1", 0},
 	{SQFS_COMP_LZO, "algorithm=lzo1x_1_11", 0},
 	{SQFS_COMP_LZO, "algorithm=lzo1x_1_12", 0},
@@ -311,6 +324,9 @@ static void test_set_option(void)
 
 		sqk_comp_config_init(&cfg, oc->id, 128 * KiB);
 		r = sqk_comp_config_option(&cfg, oc->kv);
+		/* Options that go together only in pairs are refused as the block is made. */
+		if (!r)
+			r = codec->write_options(&cfg, buf, sizeof(buf), &len);
 		is_int(r, oc->want, "%s -X %s", codec->name, oc->kv);
 		if (r)
 			continue;

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --append: the image added to becomes the writer's starting tree. Every
+ * inode is read back with the reader and kept as it is (type, mode,
+ * owners, time, xattrs, hard links, device numbers, symlink targets);
+ * files keep pointing at their blocks and fragments where they are, and
+ * become dedup candidates for the new data. Nothing of the old image is
+ * written again except by the new tables, which go after its end.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "append.h"
+#include "cache.h"
+#include "data.h"
+#include "data_writer.h"
+#include "dir.h"
+#include "error.h"
+#include "file.h"
+#include "format.h"
+#include "image.h"
+#include "inode.h"
+#include "mkfs.h"
+#include "tree.h"
+#include "xattr.h"
+#include "xattr_writer.h"
+
+struct loader {
+	struct sqk_image *img;
+	struct sqk_tree *t;
+	struct sqk_xattrs *x;
+	struct sqk_data_writer *dw;
+	int dedup;
+	uint64_t area_start, area_end;
+	uint32_t block_size, nfrags;
+	struct sqk_node **by_number; /* inode number - 1 */
+	uint32_t count;
+	struct sqk_xattr_set **sets; /* by xattr index, read once */
+	uint8_t *set_read;
+	uint32_t nsets;
+	/* Directories still to read: the node and its inode reference. */
+	struct pending {
+		struct sqk_node *dir;
+		uint64_t ref;
+	} * todo;
+	size_t ntodo, todo_cap;
+	char *where, *why;
+	size_t where_len, why_len;
+};
+
+static int fail(struct loader *l, struct sqk_node *dir, const char *name, size_t len, int err,
+		const char *why)
+{
+	char path[4096];
+
+	path[0] = '\0';
+	if (dir)
+		sqk_tree_dir_path(dir, path, sizeof(path));
+	snprintf(l->where, l->where_len, "/%s%s%.*s", path, *path && len ? "/" : "", (int)len,
+		 name ? name : "");
+	snprintf(l->why, l->why_len, "%s", why ? why : sqk_strerror(err));
+	return err;
+}
+
+static int get_xattrs(struct loader *l, uint32_t idx, struct sqk_xattr_set **out)
+{
+	struct sqk_xattr *list = NULL;
+	struct sqk_xattr_in *in;
+	uint32_t n = 0, i;
+	int err;
+
+	*out = NULL;
+	if (idx == SQFS_INVALID_XATTR)
+		return 0;
+	if (idx >= l->nsets)
+		return SQK_ERR_CORRUPT;
+	if (l->set_read[idx]) {
+		*out = l->sets[idx];
+		return 0;
+	}
+	err = sqk_xattr_read(l->img, idx, &list, &n);
+	if (err)
+		return err;
+	in = calloc(n ? n : 1, sizeof(*in));
+	if (!in) {
+		sqk_xattr_free(list, n);
+		return SQK_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++)
+		in[i] = (struct sqk_xattr_in){list[i].name, list[i].value, list[i].value_len};
+	err = sqk_xattrs_intern(l->x, in, n, out, NULL);
+	free(in);
+	sqk_xattr_free(list, n);
+	if (err)
+		return err;
+	l->sets[idx] = *out;
+	l->set_read[idx] = 1;
+	return 0;
+}
+
+/* A file's blocks and fragment, checked against the old image's layout. */
+static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_node *n)
+{
+	struct sqk_file_data *fd = sqk_tree_alloc(l->t, sizeof(*fd));
+	uint64_t pos = ino->blocks_start;
+	uint32_t i;
+	int err;
+
+	if (!fd)
+		return SQK_ERR_NOMEM;
+	memset(fd, 0, sizeof(*fd));
+	fd->size = ino->size;
+	fd->blocks_start = ino->blocks_start;
+	fd->sparse = ino->sparse;
+	fd->nblocks = ino->nblocks;
+	fd->frag = ino->frag_index;
+	fd->frag_offset = ino->frag_offset;
+	for (i = 0; i < ino->nblocks; i++) {
+		uint32_t size = ino->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+
+		if (size > l->block_size ||
+		    !sqfs_block_in_area(pos, size, l->area_start, l->area_end))
+			return SQK_ERR_CORRUPT;
+		pos += size;
+	}
+	if (fd->frag != SQFS_INVALID_FRAG && fd->frag >= l->nfrags)
+		return SQK_ERR_CORRUPT;
+	if (ino->nblocks) {
+		fd->blocks = sqk_tree_alloc(l->t, (size_t)ino->nblocks * sizeof(uint32_t));
+		if (!fd->blocks)
+			return SQK_ERR_NOMEM;
+		memcpy(fd->blocks, ino->blocks, (size_t)ino->nblocks * sizeof(uint32_t));
+	}
+	n->size = ino->size;
+	n->file.data = fd;
+	n->flags |= SQK_NODE_DATA_DONE;
+	err = sqk_data_adopt_file(l->dw, fd);
+	if (!err && l->dedup && fd->frag != SQFS_INVALID_FRAG) {
+		struct sqk_cache_entry *e = NULL;
+		const uint8_t *tail;
+		uint32_t len;
+
+		err = sqk_data_tail(l->img, ino, &e, &tail, &len);
+		if (!err && e)
+			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag, fd->frag_offset);
+		sqk_cache_put(e);
+	}
+	return err;
+}
+
+/* The writer's node for an inode of the old image, its attributes as they are. */
+static int keep_inode(struct loader *l, const struct sqk_inode *ino, struct sqk_node *n)
+{
+	int err;
+
+	n->flags |= SQK_NODE_KEPT;
+	n->mode = ino->mode & 07777;
+	n->uid = ino->uid;
+	n->gid = ino->gid;
+	n->mtime = ino->mtime;
+	n->ref = ino->ref;
+	if (l->x) {
+		err = get_xattrs(l, ino->xattr, &n->xattrs);
+		if (err)
+			return err;
+	}
+	switch (n->type) {
+	case SQFS_FILE:
+		return keep_file(l, ino, n);
+	case SQFS_SYMLINK:
+		n->target = sqk_tree_strdup(l->t, ino->target, (size_t)ino->size);
+		n->size = ino->size;
+		return n->target ? 0 : SQK_ERR_NOMEM;
+	case SQFS_BLKDEV:
+	case SQFS_CHRDEV:
+		n->dev.major = sqfs_dev_major(ino->rdev);
+		n->dev.minor = sqfs_dev_minor(ino->rdev);
+		return 0;
+	}
+	return 0;
+}
+
+static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
+{
+	if (l->ntodo == l->todo_cap) {
+		size_t cap = l->todo_cap ? l->todo_cap * 2 : 64;
+		struct pending *p = realloc(l->todo, cap * sizeof(*p));
+
+		if (!p)
+			return SQK_ERR_NOMEM;
+		l->todo = p;
+		l->todo_cap = cap;
+	}
+	l->todo[l->ntodo++] = (struct pending){dir, ref};
+	return 0;
+}
+
+/* One entry of a directory: a new node, or the node a hard link shares. */
+static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dirent *ent)
+{
+	struct sqk_node *n;
+	struct sqk_inode ino;
+	int err;
+
+	if (ent->number < 1 || ent->number > l->count)
+		return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
+			    "inode number out of range");
+	n = l->by_number[ent->number - 1];
+	if (n) {
+		/* A directory named twice is a loop; a file named twice is a hard link. */
+		if (n->type == SQFS_DIR || ent->type == SQFS_DIR || n->type != ent->type ||
+		    n->ref != ent->ref)
+			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
+				    "an inode named twice that is not a hard link");
+	} else {
+		err = sqk_inode_read(l->img, ent->ref, &ino);
+		if (err)
+			return fail(l, dir, ent->name, ent->name_len, err, NULL);
+		if (sqfs_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+			sqk_inode_free(&ino);
+			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
+				    "the entry and its inode disagree");
+		}
+		n = sqk_tree_node(l->t, ent->type);
+		err = n ? keep_inode(l, &ino, n) : SQK_ERR_NOMEM;
+		sqk_inode_free(&ino);
+		if (err)
+			return fail(l, dir, ent->name, ent->name_len, err, NULL);
+		l->by_number[ent->number - 1] = n;
+		if (n->type == SQFS_DIR) {
+			err = push_dir(l, n, ent->ref);
+			if (err)
+				return err;
+		}
+	}
+	err = sqk_tree_add(l->t, dir, ent->name, ent->name_len, n);
+	if (err)
+		return fail(l, dir, ent->name, ent->name_len, err, NULL);
+	return 0;
+}
+
+static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
+{
+	struct sqk_inode ino;
+	struct sqk_dir_iter it;
+	struct sqk_dirent ent;
+	int err, r;
+
+	err = sqk_inode_read(l->img, ref, &ino);
+	if (err)
+		return fail(l, dir, NULL, 0, err, NULL);
+	err = sqk_dir_open(l->img, &ino, &it);
+	sqk_inode_free(&ino);
+	if (err)
+		return fail(l, dir, NULL, 0, err, NULL);
+	while ((r = sqk_dir_next(&it, &ent)) == 1) {
+		err = keep_entry(l, dir, &ent);
+		if (err)
+			break;
+	}
+	sqk_dir_close(&it);
+	if (!err && r < 0)
+		err = fail(l, dir, NULL, 0, r, NULL);
+	return err;
+}
+
+static int adopt_fragments(struct loader *l)
+{
+	uint64_t start;
+	uint32_t i, word;
+	int err;
+
+	for (i = 0; i < l->nfrags; i++) {
+		err = sqk_fragment_entry(l->img, i, &start, &word);
+		if (!err && ((word & SQFS_BLOCK_SIZE_MASK) > l->block_size ||
+			     !sqfs_block_in_area(start, word & SQFS_BLOCK_SIZE_MASK, l->area_start,
+						 l->area_end)))
+			err = SQK_ERR_CORRUPT;
+		if (!err)
+			err = sqk_data_adopt_fragment(l->dw, start, word);
+		if (err) {
+			snprintf(l->where, l->where_len, "fragment %u", i);
+			snprintf(l->why, l->why_len, "%s", sqk_strerror(err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int sqk_append_load(const struct sqk_append_load *a)
+{
+	const struct sqfs_super *sb = sqk_image_super(a->img);
+	struct loader l = {
+		.img = a->img,
+		.t = a->tree,
+		.x = a->xattrs,
+		.dw = a->dw,
+		.dedup = a->dedup,
+		.block_size = sb->block_size,
+		.nfrags = sb->fragment_count,
+		.count = sb->inode_count,
+		.where = a->where,
+		.why = a->why,
+		.where_len = a->where_len,
+		.why_len = a->why_len,
+	};
+	struct sqk_node *root = sqk_tree_root(a->tree);
+	struct sqk_inode ino;
+	int err;
+
+	sqk_image_data_area(a->img, &l.area_start, &l.area_end);
+	l.nsets = (uint32_t)sqk_image_table(a->img, SQK_TABLE_XATTR)->entries;
+	l.by_number = calloc(l.count ? l.count : 1, sizeof(*l.by_number));
+	l.sets = calloc(l.nsets ? l.nsets : 1, sizeof(*l.sets));
+	l.set_read = calloc(l.nsets ? l.nsets : 1, 1);
+	if (!l.by_number || !l.sets || !l.set_read) {
+		err = SQK_ERR_NOMEM;
+		goto out;
+	}
+	err = adopt_fragments(&l);
+	if (err)
+		goto out;
+	err = sqk_inode_read(a->img, sb->root_inode, &ino);
+	if (!err &&
+	    (sqfs_basic_type(ino.type) != SQFS_DIR || ino.number < 1 || ino.number > l.count)) {
+		sqk_inode_free(&ino);
+		err = SQK_ERR_CORRUPT;
+	}
+	if (err) {
+		fail(&l, NULL, NULL, 0, err, "the root inode cannot be read");
+		goto out;
+	}
+	err = keep_inode(&l, &ino, root);
+	sqk_inode_free(&ino);
+	if (err) {
+		fail(&l, NULL, NULL, 0, err, NULL);
+		goto out;
+	}
+	root->flags &= ~SQK_NODE_IMPLICIT;
+	l.by_number[ino.number - 1] = root;
+	err = push_dir(&l, root, sb->root_inode);
+	while (!err && l.ntodo) {
+		struct pending p = l.todo[--l.ntodo];
+
+		err = read_dir(&l, p.dir, p.ref);
+	}
+	if (!err)
+		sqk_append_stage("loaded");
+out:
+	free(l.by_number);
+	free(l.sets);
+	free(l.set_read);
+	free(l.todo);
+	return err;
+}
+
+int sqk_append_kept(struct sqk_tree *t, const char *path)
+{
+	struct sqk_node *n = sqk_tree_root(t);
+	const char *e;
+
+	while (n && *path) {
+		for (e = path; *e && *e != '/'; e++)
+			;
+		if (e > path)
+			n = n->type == SQFS_DIR ? sqk_tree_lookup(t, n, path, (size_t)(e - path))
+						: NULL;
+		path = *e ? e + 1 : e;
+	}
+	return n && (n->flags & SQK_NODE_KEPT);
+}
+
+void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqfs_super *sb)
+{
+	const struct sqfs_super *old = sqk_image_super(img);
+
+	/* The options block stays where it was, and so does the flag that announces it. */
+	sb->flags |= old->flags & (SQFS_FLAG_COMPRESSOR_OPTIONS | SQFS_FLAG_DUPLICATES |
+				   SQFS_FLAG_ALWAYS_FRAGMENTS);
+	if (!(old->flags & SQFS_FLAG_NO_FRAGMENTS))
+		sb->flags &= ~SQFS_FLAG_NO_FRAGMENTS;
+	if (!o->set_fstime && !o->have_epoch && old->mkfs_time > sb->mkfs_time)
+		sb->mkfs_time = old->mkfs_time;
+}
+
+void sqk_append_stage(const char *stage)
+{
+	const char *want = getenv("SQK_TEST_APPEND_KILL");
+
+	/* A test hook: die at a named moment, as a crash or a power cut would. */
+	if (want && strcmp(want, stage) == 0)
+		raise(SIGKILL);
+}
+
+int sqk_append_sync(struct sqk_file *f, const char *before, const char *after)
+{
+	int err;
+
+	sqk_append_stage(before);
+	err = f->sync(f);
+	if (!err)
+		sqk_append_stage(after);
+	return err;
+}

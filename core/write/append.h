@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_APPEND_H
+#define SQK_APPEND_H
+
+/*
+ * --append: read an image back into the writer's tree, before any source.
+ * Its inodes keep every attribute (the nodes carry SQK_NODE_KEPT, which
+ * the options that force owners, modes, times and xattrs leave alone);
+ * its files keep their blocks and fragments where they are; the data
+ * writer adopts its fragment table, and its files and tails for dedup.
+ */
+#include <stddef.h>
+
+struct sqk_image;
+struct sqk_tree;
+struct sqk_xattrs;
+struct sqk_data_writer;
+struct sqk_mkfs_opts;
+struct sqfs_super;
+struct sqk_file;
+
+struct sqk_append_load {
+	struct sqk_image *img;
+	struct sqk_tree *tree; /* fresh: only the implicit root */
+	struct sqk_xattrs *xattrs;
+	struct sqk_data_writer *dw; /* before any file was handed in */
+	int dedup;
+	/* On failure: where (an image path, or "fragment N") and why. */
+	char *where, *why;
+	size_t where_len, why_len;
+};
+
+int sqk_append_load(const struct sqk_append_load *a);
+
+/* Does path (an image path, no leading '/') name an inode of the image? */
+int sqk_append_kept(struct sqk_tree *t, const char *path);
+
+/* The new superblock's flags and time, from the old one's. */
+void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqfs_super *sb);
+
+/*
+ * A test hook: with SQK_TEST_APPEND_KILL=stage in the environment the
+ * process kills itself (SIGKILL) at that stage, to show that an append
+ * interrupted there leaves the image readable.
+ */
+void sqk_append_stage(const char *stage);
+/* Sync f to stable storage, between the stages before and after. */
+int sqk_append_sync(struct sqk_file *f, const char *before, const char *after);
+
+#endif

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Appending to an image: its fragment blocks stay where they are and keep
+ * their indexes, and its files and tails become candidates for dedup, so
+ * that new data equal to old data points at the old blocks.
+ */
+#include "array.h"
+#include "data_int.h"
+#include "error.h"
+#include "format.h"
+
+int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t size_word)
+{
+	int err;
+
+	if (dw->frag_len || dw->st.files)
+		return SQK_ERR_ARG; /* only before any file */
+	if (dw->frag_idx == SQFS_INVALID_FRAG - 1)
+		return SQK_ERR_OVERFLOW;
+	err = sqk_dw_frag_entry(dw, dw->frag_idx, start, size_word);
+	if (!err)
+		dw->frag_idx++;
+	return err;
+}
+
+int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd)
+{
+	/* A file without blocks is all tail: tail dedup finds it. */
+	if (dw->o.no_dedup || !fd->nblocks)
+		return 0;
+	return sqk_hash_add(&dw->old_files, fd->size, (uintptr_t)fd);
+}
+
+int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
+			uint32_t frag, uint32_t offset)
+{
+	uint64_t hash;
+
+	if (dw->o.no_dedup)
+		return 0;
+	if (frag >= dw->frag_idx || len > dw->bs)
+		return SQK_ERR_CORRUPT;
+	hash = sqk_hash64(tail, len);
+	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
+		return SQK_ERR_NOMEM;
+	dw->tails[dw->ntails] = (struct tail_ref){hash, len, frag, offset};
+	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
+		return SQK_ERR_NOMEM;
+	dw->ntails++;
+	return 0;
+}

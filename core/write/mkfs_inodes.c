@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The inode and directory tables of mkfs, from the tree in inode order:
+ * each directory's listing first (its inode needs where it went), then
+ * the inode, whose reference its parent's entries use.
+ */
+#include <stdlib.h>
+
+#include "array.h"
+#include "data_writer.h"
+#include "dir_writer.h"
+#include "error.h"
+#include "fmt_inode.h"
+#include "format.h"
+#include "inode_writer.h"
+#include "mkfs_inodes.h"
+
+int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct sqk_xattrs *xattrs,
+			  struct sqk_id_table *ids, struct sqk_meta_writer *imw,
+			  struct sqk_meta_writer *dmw, struct sqk_mkfs_stats *st)
+{
+	struct sqk_dir_entry *ents = NULL;
+	size_t ents_cap = 0;
+	uint32_t i, k;
+	int err = 0;
+
+	for (i = 0; i < count && !err; i++) {
+		struct sqk_node *n = order[i];
+		struct sqk_inode_info in = {0};
+		struct sqk_dir_result dr = {0};
+
+		in.basic_type = n->type;
+		in.mode = n->mode;
+		in.mtime = n->mtime;
+		in.ino = n->ino;
+		in.nlink = n->nlink;
+		in.xattr = xattrs ? sqk_xattrs_id(xattrs, n->xattrs) : SQFS_INVALID_XATTR;
+		if (n->xattrs && in.xattr == SQFS_INVALID_XATTR)
+			return SQK_ERR_NOMEM;
+		err = sqk_id_table_get(ids, n->uid, &in.uid_idx);
+		if (!err)
+			err = sqk_id_table_get(ids, n->gid, &in.gid_idx);
+		if (err)
+			break;
+		switch (n->type) {
+		case SQFS_DIR:
+			if (SQK_ARRAY_GROW(ents, ents_cap, n->dir.n)) {
+				err = SQK_ERR_NOMEM;
+				break;
+			}
+			for (k = 0; k < n->dir.n; k++) {
+				struct sqk_tree_entry *d = &n->dir.ents[k];
+
+				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
+								 d->node->ino, d->node->type};
+			}
+			err = sqk_dir_write(dmw, ents, n->dir.n, &dr);
+			if (err)
+				break;
+			in.dir_start = dr.start;
+			in.dir_offset = dr.offset;
+			in.dir_size = (uint32_t)sqk_fmt_dir_size(dr.size);
+			in.index_count = dr.index_count;
+			in.index = dr.index;
+			in.index_len = dr.index_len;
+			in.parent = n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(count);
+			st->dirs++;
+			break;
+		case SQFS_FILE: {
+			struct sqk_file_data *fd = n->file.data;
+
+			in.blocks_start = fd->blocks_start;
+			in.file_size = fd->size;
+			in.sparse = fd->sparse;
+			in.frag = fd->frag;
+			in.frag_offset = fd->frag == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
+			in.blocks = fd->blocks;
+			in.nblocks = fd->nblocks;
+			st->files++;
+			st->uncompressed += fd->size;
+			break;
+		}
+		case SQFS_SYMLINK:
+			in.target = n->target;
+			in.target_len = (uint32_t)n->size;
+			st->symlinks++;
+			break;
+		case SQFS_BLKDEV:
+		case SQFS_CHRDEV:
+			in.rdev = sqfs_encode_dev(n->dev.major, n->dev.minor);
+			if (n->type == SQFS_BLKDEV)
+				st->blkdevs++;
+			else
+				st->chrdevs++;
+			break;
+		case SQFS_FIFO:
+			st->fifos++;
+			break;
+		case SQFS_SOCKET:
+			st->sockets++;
+			break;
+		}
+		if (n->type != SQFS_DIR && n->nlink > 1)
+			st->hardlinks += n->nlink - 1;
+		if (!err) {
+			n->ref = sqk_mw_ref(imw);
+			err = sqk_inode_write(imw, &in);
+		}
+		free(dr.index);
+	}
+	free(ents);
+	return err;
+}
