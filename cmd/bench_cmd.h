@@ -17,9 +17,11 @@ struct bench_cell {
 	unsigned meta, frag, data;
 	unsigned runs;
 	double ops_per_s, mib_per_s, p50_us, p99_us, max_us;
-	double releases, release_wakes, wake_calls, wakeups, wakeups_per_release, spurious, handoffs, stalls;
+	double releases, release_wakes, wake_calls, wakeups, wakeups_per_release, spurious,
+		handoffs, stalls;
 	double unclaimed_free_ms, vcsw, ivcsw, fills, refills, decompressions_per_block, hit_ratio;
-	double meta_dpb, frag_dpb; /* decompressions per block of the metadata and fragment caches */
+	double meta_dpb,
+		frag_dpb; /* decompressions per block of the metadata and fragment caches */
 	double errors;
 };
 
@@ -35,7 +37,6 @@ int bench_plot(const char *path, const struct bench_cell *cells, unsigned n);
  * directories plus some large files) into dir/default.img with mkimage.
  * Returns 0 and the image path, or -1 after printing why.
  */
-int bench_default_image(const char *self, const char *dir, char *img, size_t len,
-			int quiet);
+int bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet);
 
 #endif

@@ -18,14 +18,15 @@
 #include "bench_cmd.h"
 #include "extract.h"
 
-#define DIRS	     200
-#define FILES_PER    150
-#define LARGE_FILES  6
-#define LARGE_SIZE   (3u << 20)
+#define DIRS	    200
+#define FILES_PER   150
+#define LARGE_FILES 6
+#define LARGE_SIZE  (3u << 20)
 
 static const char *const words[] = {
-	"block", "cache", "entry", "fill", "wake", "herd", "queue", "thread", "inode", "fragment",
-	"squash", "kernel", "release", "publish", "share", "wait", "lock", "data", "meta", "read",
+	"block",  "cache", "entry",    "fill",	 "wake",   "herd",    "queue",
+	"thread", "inode", "fragment", "squash", "kernel", "release", "publish",
+	"share",  "wait",  "lock",     "data",	 "meta",   "read",
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -52,7 +53,7 @@ static void fill_text(char *buf, size_t len, uint64_t *s)
 		if (n < len)
 			buf[n++] = (rnd(s) % 9) ? ' ' : '\n';
 		if (n < len && rnd(s) % 5 == 0)
-			n += (size_t)snprintf(buf + n, len - n, "%u", (unsigned)(rnd(s) % 100000)) ;
+			n += (size_t)snprintf(buf + n, len - n, "%u", (unsigned)(rnd(s) % 100000));
 		if (n > len)
 			n = len;
 	}

@@ -92,11 +92,11 @@ static int cat_path(struct sqk_show *s, const char *path)
 
 	if (sqk_show_lookup(s, path, 1, path, &ino) != 0)
 		return -1;
-	type = sqfs_basic_type(ino.type);
-	if (type == SQFS_DIR) {
+	type = sqk_basic_type(ino.type);
+	if (type == SQK_DIR) {
 		sqk_show_path_error(s->image, path, "is a directory");
 		err = -1;
-	} else if (type != SQFS_FILE) {
+	} else if (type != SQK_FILE) {
 		sqk_show_path_error(s->image, path, "not a regular file");
 		err = -1;
 	} else {

@@ -302,7 +302,7 @@ static void print_names(FILE *out, unsigned bits, const char *const *names, unsi
 static void print_comp_options(FILE *out, const struct sqk_comp_config *c)
 {
 	switch (c->id) {
-	case SQFS_COMP_GZIP:
+	case SQK_COMP_GZIP:
 		fprintf(out, "\tcompression-level %d\n\twindow-size %d\n\tStrategies selected: ",
 			c->level, c->window);
 		if (c->strategies & ~SQK_GZIP_DEFAULT)
@@ -311,7 +311,7 @@ static void print_comp_options(FILE *out, const struct sqk_comp_config *c)
 			fputs("default", out);
 		fputc('\n', out);
 		break;
-	case SQFS_COMP_XZ:
+	case SQK_COMP_XZ:
 		fprintf(out, "\tDictionary size %u\n", c->dict_size);
 		if (c->filters) {
 			fputs("\tFilters selected: ", out);
@@ -321,17 +321,17 @@ static void print_comp_options(FILE *out, const struct sqk_comp_config *c)
 			fputs("\tNo filters specified\n", out);
 		}
 		break;
-	case SQFS_COMP_LZ4:
+	case SQK_COMP_LZ4:
 		if (c->level > 0)
 			fputs("\tHigh Compression option specified (-Xhc)\n", out);
 		break;
-	case SQFS_COMP_LZO:
+	case SQK_COMP_LZO:
 		if (c->algorithm >= 0 && c->algorithm <= SQK_LZO1X_999)
 			fprintf(out, "\talgorithm %s\n", lzo_algorithms[c->algorithm]);
 		if (c->algorithm == SQK_LZO1X_999)
 			fprintf(out, "\tcompression level %d\n", c->level);
 		break;
-	case SQFS_COMP_ZSTD:
+	case SQK_COMP_ZSTD:
 		fprintf(out, "\tcompression-level %d\n", c->level);
 		break;
 	}
@@ -340,11 +340,11 @@ static void print_comp_options(FILE *out, const struct sqk_comp_config *c)
 /* The xattr id count from the xattr table's header; -1 when there is none. */
 static long long xattr_ids(struct sqk_image *img)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	struct sqk_file *f = sqk_image_file(img);
 	uint8_t hdr[16];
 
-	if (sb->xattr_table == SQFS_INVALID_TABLE || sb->xattr_table > sb->bytes_used - 16 ||
+	if (sb->xattr_table == SQK_INVALID_TABLE || sb->xattr_table > sb->bytes_used - 16 ||
 	    f->read_at(f, sb->xattr_table, hdr, sizeof(hdr)) != 0)
 		return -1;
 	return get_le32(hdr + 8);
@@ -352,7 +352,7 @@ static long long xattr_ids(struct sqk_image *img)
 
 int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
 	unsigned flags = sb->flags;
 	time_t t = sb->mkfs_time;
@@ -372,36 +372,35 @@ int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
 		(unsigned long long)sb->bytes_used, sb->bytes_used / 1024.0,
 		sb->bytes_used / (1024.0 * 1024.0));
 	fprintf(out, "Compression %s\n", codec ? codec->name : "unknown");
-	if (flags & SQFS_FLAG_COMPRESSOR_OPTIONS)
+	if (flags & SQK_FLAG_COMPRESSOR_OPTIONS)
 		print_comp_options(out, sqk_image_comp(img));
 	fprintf(out, "Block size %u\n", sb->block_size);
 	fprintf(out, "Filesystem is %sexportable via NFS\n",
-		flags & SQFS_FLAG_EXPORTABLE ? "" : "not ");
-	fprintf(out, "Inodes are %scompressed\n",
-		flags & SQFS_FLAG_UNCOMPRESSED_INODES ? "un" : "");
-	fprintf(out, "Data is %scompressed\n", flags & SQFS_FLAG_UNCOMPRESSED_DATA ? "un" : "");
+		flags & SQK_FLAG_EXPORTABLE ? "" : "not ");
+	fprintf(out, "Inodes are %scompressed\n", flags & SQK_FLAG_UNCOMPRESSED_INODES ? "un" : "");
+	fprintf(out, "Data is %scompressed\n", flags & SQK_FLAG_UNCOMPRESSED_DATA ? "un" : "");
 	/* The peer reads the id table's compression from the inode flag. */
 	fprintf(out, "Uids/Gids (Id table) are %scompressed\n",
-		flags & SQFS_FLAG_UNCOMPRESSED_INODES ? "un" : "");
-	if (flags & SQFS_FLAG_NO_FRAGMENTS) {
+		flags & SQK_FLAG_UNCOMPRESSED_INODES ? "un" : "");
+	if (flags & SQK_FLAG_NO_FRAGMENTS) {
 		fputs("Fragments are not stored\n", out);
 	} else {
 		fprintf(out, "Fragments are %scompressed\n",
-			flags & SQFS_FLAG_UNCOMPRESSED_FRAGMENTS ? "un" : "");
+			flags & SQK_FLAG_UNCOMPRESSED_FRAGMENTS ? "un" : "");
 		fprintf(out, "Always-use-fragments option is %sspecified\n",
-			flags & SQFS_FLAG_ALWAYS_FRAGMENTS ? "" : "not ");
+			flags & SQK_FLAG_ALWAYS_FRAGMENTS ? "" : "not ");
 	}
 	nx = xattr_ids(img);
-	if (flags & SQFS_FLAG_NO_XATTRS)
+	if (flags & SQK_FLAG_NO_XATTRS)
 		fputs("Xattrs are not stored\n", out);
 	else
 		fprintf(out, "Xattrs are %scompressed\n",
-			flags & SQFS_FLAG_UNCOMPRESSED_XATTRS ? "un" : "");
-	fprintf(out, "Duplicates are %sremoved\n", flags & SQFS_FLAG_DUPLICATES ? "" : "not ");
+			flags & SQK_FLAG_UNCOMPRESSED_XATTRS ? "un" : "");
+	fprintf(out, "Duplicates are %sremoved\n", flags & SQK_FLAG_DUPLICATES ? "" : "not ");
 	fprintf(out, "Number of fragments %u\n", sb->fragment_count);
 	fprintf(out, "Number of inodes %u\n", sb->inode_count);
 	fprintf(out, "Number of ids %u\n", sb->id_count);
-	if (!(flags & SQFS_FLAG_NO_XATTRS))
+	if (!(flags & SQK_FLAG_NO_XATTRS))
 		fprintf(out, "Number of xattr ids %lld\n", nx > 0 ? nx : 0);
 	return 0;
 }

@@ -62,7 +62,7 @@ struct table {
 struct inspect {
 	struct sqk_image *img;
 	const char *image;
-	const struct sqfs_super *sb;
+	const struct sqk_super *sb;
 	struct table t[T_COUNT];
 	uint64_t options_size; /* the options block, header included; 0 = none */
 	uint64_t data_start;
@@ -93,7 +93,7 @@ static int find_tables(struct inspect *in)
 
 		if (!lt->present)
 			continue;
-		if (i == T_EXPORT && !(in->sb->flags & SQFS_FLAG_EXPORTABLE))
+		if (i == T_EXPORT && !(in->sb->flags & SQK_FLAG_EXPORTABLE))
 			continue;
 		t->present = 1;
 		t->start = lt->start;
@@ -121,31 +121,31 @@ struct flag {
 };
 
 static const struct flag flag_names[] = {
-	{"exportable", SQFS_FLAG_EXPORTABLE},
-	{"duplicates", SQFS_FLAG_DUPLICATES},
-	{"no_fragments", SQFS_FLAG_NO_FRAGMENTS},
-	{"always_fragments", SQFS_FLAG_ALWAYS_FRAGMENTS},
-	{"uncompressed_inodes", SQFS_FLAG_UNCOMPRESSED_INODES},
-	{"uncompressed_data", SQFS_FLAG_UNCOMPRESSED_DATA},
-	{"uncompressed_fragments", SQFS_FLAG_UNCOMPRESSED_FRAGMENTS},
-	{"uncompressed_xattrs", SQFS_FLAG_UNCOMPRESSED_XATTRS},
-	{"compressor_options", SQFS_FLAG_COMPRESSOR_OPTIONS},
-	{"no_xattrs", SQFS_FLAG_NO_XATTRS},
-	{"uncompressed_ids", SQFS_FLAG_UNCOMPRESSED_IDS},
-	{"check", SQFS_FLAG_CHECK},
+	{"exportable", SQK_FLAG_EXPORTABLE},
+	{"duplicates", SQK_FLAG_DUPLICATES},
+	{"no_fragments", SQK_FLAG_NO_FRAGMENTS},
+	{"always_fragments", SQK_FLAG_ALWAYS_FRAGMENTS},
+	{"uncompressed_inodes", SQK_FLAG_UNCOMPRESSED_INODES},
+	{"uncompressed_data", SQK_FLAG_UNCOMPRESSED_DATA},
+	{"uncompressed_fragments", SQK_FLAG_UNCOMPRESSED_FRAGMENTS},
+	{"uncompressed_xattrs", SQK_FLAG_UNCOMPRESSED_XATTRS},
+	{"compressor_options", SQK_FLAG_COMPRESSOR_OPTIONS},
+	{"no_xattrs", SQK_FLAG_NO_XATTRS},
+	{"uncompressed_ids", SQK_FLAG_UNCOMPRESSED_IDS},
+	{"check", SQK_FLAG_CHECK},
 	{NULL, 0},
 };
 
-static int has_xattrs(const struct sqfs_super *sb)
+static int has_xattrs(const struct sqk_super *sb)
 {
-	return !(sb->flags & SQFS_FLAG_NO_XATTRS) && sb->xattr_table != SQFS_INVALID_TABLE;
+	return !(sb->flags & SQK_FLAG_NO_XATTRS) && sb->xattr_table != SQK_INVALID_TABLE;
 }
 
 static const char *const count_names[8] = {NULL,       "directories",	"files",
 					   "symlinks", "block_devices", "char_devices",
 					   "fifos",    "sockets"};
 
-static const char *codec_name(const struct sqfs_super *sb)
+static const char *codec_name(const struct sqk_super *sb)
 {
 	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
 
@@ -195,15 +195,15 @@ static const struct {
 	const char *name;
 	size_t off;
 } pointers[] = {
-	{"inode_table", offsetof(struct sqfs_super, inode_table)},
-	{"dir_table", offsetof(struct sqfs_super, dir_table)},
-	{"fragment_table", offsetof(struct sqfs_super, fragment_table)},
-	{"export_table", offsetof(struct sqfs_super, export_table)},
-	{"id_table", offsetof(struct sqfs_super, id_table)},
-	{"xattr_table", offsetof(struct sqfs_super, xattr_table)},
+	{"inode_table", offsetof(struct sqk_super, inode_table)},
+	{"dir_table", offsetof(struct sqk_super, dir_table)},
+	{"fragment_table", offsetof(struct sqk_super, fragment_table)},
+	{"export_table", offsetof(struct sqk_super, export_table)},
+	{"id_table", offsetof(struct sqk_super, id_table)},
+	{"xattr_table", offsetof(struct sqk_super, xattr_table)},
 };
 
-static uint64_t pointer(const struct sqfs_super *sb, int i)
+static uint64_t pointer(const struct sqk_super *sb, int i)
 {
 	uint64_t v;
 
@@ -220,7 +220,7 @@ static uint64_t pointer(const struct sqfs_super *sb, int i)
 // clang-format on
 
 /* Every superblock field as stored; a missing table's pointer is null. */
-static void json_super(struct sqk_json *j, const struct sqfs_super *sb)
+static void json_super(struct sqk_json *j, const struct sqk_super *sb)
 {
 	size_t i;
 
@@ -230,7 +230,7 @@ static void json_super(struct sqk_json *j, const struct sqfs_super *sb)
 	for (i = 0; i < sizeof(pointers) / sizeof(pointers[0]); i++) {
 		uint64_t v = pointer(sb, (int)i);
 
-		if (v == SQFS_INVALID_TABLE)
+		if (v == SQK_INVALID_TABLE)
 			sqk_json_key_null(j, pointers[i].name);
 		else
 			sqk_json_key_uint(j, pointers[i].name, v);
@@ -267,7 +267,7 @@ static void json_options(struct sqk_json *j, const struct inspect *in)
 
 static void json_counts(struct sqk_json *j, const struct inspect *in)
 {
-	const struct sqfs_super *sb = in->sb;
+	const struct sqk_super *sb = in->sb;
 	const struct sqk_survey *sv = &in->sv;
 	int i;
 
@@ -325,7 +325,7 @@ static void json_survey(struct sqk_json *j, const struct inspect *in)
 
 static void print_json(struct sqk_json *j, const struct inspect *in)
 {
-	const struct sqfs_super *sb = in->sb;
+	const struct sqk_super *sb = in->sb;
 	char version[24];
 	int i;
 
@@ -346,8 +346,8 @@ static void print_json(struct sqk_json *j, const struct inspect *in)
 	sqk_json_key_uint(j, "xattr_ids", in->xattr_ids);
 	sqk_json_key(j, "root_inode");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "block", SQFS_REF_BLOCK(sb->root_inode));
-	sqk_json_key_uint(j, "offset", SQFS_REF_OFFSET(sb->root_inode));
+	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(sb->root_inode));
+	sqk_json_key_uint(j, "offset", SQK_REF_OFFSET(sb->root_inode));
 	sqk_json_end_object(j);
 	sqk_json_key_uint(j, "flags_value", sb->flags);
 	sqk_json_key(j, "superblock");
@@ -362,7 +362,7 @@ static void print_json(struct sqk_json *j, const struct inspect *in)
 	json_options(j, in);
 	sqk_json_key(j, "options_block");
 	if (in->options_size)
-		json_extent(j, SQFS_SUPER_SIZE, in->options_size);
+		json_extent(j, SQK_SUPER_SIZE, in->options_size);
 	else
 		sqk_json_null(j);
 	sqk_json_key(j, "tables");
@@ -390,7 +390,7 @@ static void print_percent(uint64_t part, uint64_t whole)
 
 static void print_text(const struct inspect *in)
 {
-	const struct sqfs_super *sb = in->sb;
+	const struct sqk_super *sb = in->sb;
 	const struct sqk_survey *c = &in->sv;
 	struct sqk_comp_kv kv[16];
 	uint64_t mblocks, munc, mst, stored = c->stored;
@@ -408,7 +408,7 @@ static void print_text(const struct inspect *in)
 		printf("  %-18s%s\n", kv[i].key, kv[i].value);
 	if (in->options_size)
 		printf("Options block:      %llu bytes at %u\n",
-		       (unsigned long long)in->options_size, SQFS_SUPER_SIZE);
+		       (unsigned long long)in->options_size, SQK_SUPER_SIZE);
 	else
 		printf("Options block:      none (the codec's defaults apply)\n");
 	printf("Block size:         %u (log %u)\n", sb->block_size, sb->block_log);
@@ -417,7 +417,7 @@ static void print_text(const struct inspect *in)
 	       (unsigned long long)sqk_image_file(in->img)->size(sqk_image_file(in->img)));
 	printf("Created:            %s UTC (%u)\n", when, sb->mkfs_time);
 	printf("Root inode:         block %llu offset %u\n",
-	       (unsigned long long)SQFS_REF_BLOCK(sb->root_inode), SQFS_REF_OFFSET(sb->root_inode));
+	       (unsigned long long)SQK_REF_BLOCK(sb->root_inode), SQK_REF_OFFSET(sb->root_inode));
 	printf("Inodes:             %u\nFragments:          %u\nIds:                %u\n"
 	       "Xattr ids:          %u\n",
 	       sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids);
@@ -430,7 +430,7 @@ static void print_text(const struct inspect *in)
 	for (i = 0; i < (int)(sizeof(pointers) / sizeof(pointers[0])); i++) {
 		uint64_t v = pointer(sb, i);
 
-		if (v == SQFS_INVALID_TABLE)
+		if (v == SQK_INVALID_TABLE)
 			printf(" %s=none", pointers[i].name);
 		else
 			printf(" %s=%llu", pointers[i].name, (unsigned long long)v);

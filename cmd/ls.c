@@ -69,7 +69,7 @@ struct ls {
 static void info_from(struct info *i, struct sqk_inode *ino)
 {
 	i->mode = ino->mode;
-	i->type = sqfs_basic_type(ino->type);
+	i->type = sqk_basic_type(ino->type);
 	i->number = ino->number;
 	i->nlink = ino->nlink;
 	i->uid = ino->uid;
@@ -83,14 +83,14 @@ static void info_from(struct info *i, struct sqk_inode *ino)
 
 static int is_device(const struct info *i)
 {
-	return i->type == SQFS_BLKDEV || i->type == SQFS_CHRDEV;
+	return i->type == SQK_BLKDEV || i->type == SQK_CHRDEV;
 }
 
 /* The size column: bytes, or "major, minor" for a device. */
 static void size_text(const struct info *i, char *out, size_t len)
 {
 	if (is_device(i))
-		snprintf(out, len, "%u, %u", sqfs_dev_major(i->rdev), sqfs_dev_minor(i->rdev));
+		snprintf(out, len, "%u, %u", sqk_dev_major(i->rdev), sqk_dev_minor(i->rdev));
 	else
 		snprintf(out, len, "%llu", (unsigned long long)i->size);
 }
@@ -181,8 +181,8 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	if (i->target)
 		sqk_json_key_string(j, "target", i->target);
 	if (is_device(i)) {
-		sqk_json_key_uint(j, "major", sqfs_dev_major(i->rdev));
-		sqk_json_key_uint(j, "minor", sqfs_dev_minor(i->rdev));
+		sqk_json_key_uint(j, "major", sqk_dev_major(i->rdev));
+		sqk_json_key_uint(j, "minor", sqk_dev_minor(i->rdev));
 	}
 	sqk_json_end_object(j);
 }
@@ -230,7 +230,7 @@ static int read_entry(struct ls *ls, const struct sqk_dirent *d, struct sqk_inod
 {
 	int err = sqk_inode_read(ls->img, d->ref, ino);
 
-	if (!err && (sqfs_basic_type(ino->type) != d->type || ino->number != d->number)) {
+	if (!err && (sqk_basic_type(ino->type) != d->type || ino->number != d->number)) {
 		sqk_inode_free(ino);
 		err = SQK_ERR_CORRUPT;
 	}
@@ -304,7 +304,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	for (i = 0, ndirs = 0; i < n; i++) {
 		free(ents[i].i.target);
 		ents[i].i.target = NULL;
-		if (ents[i].d.type == SQFS_DIR)
+		if (ents[i].d.type == SQK_DIR)
 			ents[ndirs++] = ents[i];
 	}
 	/* Deep trees keep one such list a level: give back what the files took. */
@@ -371,7 +371,7 @@ static int list(struct ls *ls, const char *path)
 	}
 	if (ls->json)
 		sqk_json_begin_array(j, SQK_JSON_LINES);
-	if (sqfs_basic_type(ino.type) == SQFS_DIR) {
+	if (sqk_basic_type(ino.type) == SQK_DIR) {
 		ls->stack[0] = ino.number;
 		err = sqk_u64set_add(&ls->seen, ino.number);
 		if (err >= 0)

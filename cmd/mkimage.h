@@ -36,8 +36,8 @@ struct sqk_append_target {
 	struct sqk_image *img;
 	struct sqk_file *file, *window;
 	int fd;
-	uint64_t size;			/* the file's length before */
-	uint8_t super[SQFS_SUPER_SIZE]; /* its superblock before */
+	uint64_t size;		       /* the file's length before */
+	uint8_t super[SQK_SUPER_SIZE]; /* its superblock before */
 };
 
 /*

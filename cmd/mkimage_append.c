@@ -24,7 +24,7 @@
 int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
 {
 	struct sqk_image_opts io;
-	const struct sqfs_super *sb;
+	const struct sqk_super *sb;
 	const struct sqk_codec *codec;
 	struct sqk_file *rf;
 	struct stat st;
@@ -124,7 +124,7 @@ struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t)
 
 void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed)
 {
-	uint8_t now[SQFS_SUPER_SIZE];
+	uint8_t now[SQK_SUPER_SIZE];
 
 	/* Only while the old superblock is in place: the new one needs every byte after it. */
 	if (failed && t->fd >= 0 &&

@@ -309,8 +309,8 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 				return EXIT_FAIL;
 			break;
 		case 'b':
-			if (sqk_parse_size(optarg, &v) || v < SQFS_BLOCK_MIN ||
-			    v > SQFS_BLOCK_MAX || (v & (v - 1)))
+			if (sqk_parse_size(optarg, &v) || v < SQK_BLOCK_MIN || v > SQK_BLOCK_MAX ||
+			    (v & (v - 1)))
 				return sqk_usage_error("invalid block size '%s' (a power of two "
 						       "from 4K to 1M)",
 						       optarg);

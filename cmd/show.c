@@ -231,7 +231,7 @@ const char *sqk_json_type(unsigned basic_type)
 
 uint64_t sqk_show_size(const struct sqk_inode *ino)
 {
-	return sqfs_basic_type(ino->type) == SQFS_DIR ? ino->size + 3 : ino->size;
+	return sqk_basic_type(ino->type) == SQK_DIR ? ino->size + 3 : ino->size;
 }
 
 /* PATH shown from the root, without repeated or trailing slashes. */

@@ -60,7 +60,7 @@ static uint32_t block_len(const struct view *v, uint32_t i)
 
 static int is_device(unsigned type)
 {
-	return type == SQFS_BLKDEV || type == SQFS_CHRDEV;
+	return type == SQK_BLKDEV || type == SQK_CHRDEV;
 }
 
 static void hex(FILE *out, const uint8_t *b, uint32_t len)
@@ -85,32 +85,32 @@ static void print_text(const struct view *v)
 	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, sqk_json_type(v->type),
 	       sqk_inode_extended(ino) ? "yes" : "no");
 	printf("inode position: block %llu offset %u\n",
-	       (unsigned long long)SQFS_REF_BLOCK(ino->ref), SQFS_REF_OFFSET(ino->ref));
+	       (unsigned long long)SQK_REF_BLOCK(ino->ref), SQK_REF_OFFSET(ino->ref));
 	printf("mode: %04o %s\nuid: %u\ngid: %u\nmtime: %u (%s UTC)\nnlink: %u\nsize: %llu\n",
 	       (unsigned)(ino->mode & 07777), mode, ino->uid, ino->gid, ino->mtime, when,
 	       ino->nlink, (unsigned long long)sqk_show_size(ino));
-	if (v->type == SQFS_FILE) {
+	if (v->type == SQK_FILE) {
 		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)ino->blocks_start,
 		       ino->nblocks);
 		for (i = 0; i < ino->nblocks; i++) {
-			uint32_t w = ino->blocks[i], size = w & SQFS_BLOCK_SIZE_MASK;
+			uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
 
 			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)pos, size,
-			       size == 0		       ? "sparse"
-			       : (w & SQFS_BLOCK_UNCOMPRESSED) ? "uncompressed"
-							       : "compressed");
+			       size == 0		      ? "sparse"
+			       : (w & SQK_BLOCK_UNCOMPRESSED) ? "uncompressed"
+							      : "compressed");
 			pos += size;
 		}
-		if (ino->frag_index == SQFS_INVALID_FRAG)
+		if (ino->frag_index == SQK_INVALID_FRAG)
 			printf("fragment: none\n");
 		else
 			printf("fragment: index %u offset %u (tail %u bytes)\n", ino->frag_index,
 			       ino->frag_offset, v->tail);
 		printf("sparse: %llu\n", (unsigned long long)v->sparse);
-		if (ino->type == SQFS_LFILE)
+		if (ino->type == SQK_LFILE)
 			printf("sparse field: %llu\n", (unsigned long long)ino->sparse);
 	}
-	if (v->type == SQFS_DIR)
+	if (v->type == SQK_DIR)
 		printf("listing: block %u offset %u (%llu bytes)\nparent: %u\nindex: %u entries\n",
 		       ino->dir_block, ino->dir_offset, (unsigned long long)ino->size, ino->parent,
 		       ino->index_count);
@@ -120,8 +120,8 @@ static void print_text(const struct view *v)
 		fputc('\n', stdout);
 	}
 	if (is_device(v->type))
-		printf("device: %u, %u\n", sqfs_dev_major(ino->rdev), sqfs_dev_minor(ino->rdev));
-	if (ino->xattr != SQFS_INVALID_XATTR)
+		printf("device: %u, %u\n", sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
+	if (ino->xattr != SQK_INVALID_XATTR)
 		printf("xattr index: %u\n", ino->xattr);
 	printf("xattrs: %u\n", v->nxattrs);
 	for (i = 0; i < v->nxattrs; i++) {
@@ -204,27 +204,27 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_key_uint(j, "size", sqk_show_size(ino));
 	sqk_json_key(j, "inode_position");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "block", SQFS_REF_BLOCK(ino->ref));
-	sqk_json_key_uint(j, "offset", SQFS_REF_OFFSET(ino->ref));
+	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(ino->ref));
+	sqk_json_key_uint(j, "offset", SQK_REF_OFFSET(ino->ref));
 	sqk_json_end_object(j);
 	sqk_json_key(j, "blocks");
 	sqk_json_begin_array(j, 0);
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t w = ino->blocks[i], size = w & SQFS_BLOCK_SIZE_MASK;
+		uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
 
 		sqk_json_begin_object(j, 0);
 		sqk_json_key_uint(j, "start", pos);
 		sqk_json_key_uint(j, "size", size);
-		sqk_json_key_bool(j, "compressed", size && !(w & SQFS_BLOCK_UNCOMPRESSED));
+		sqk_json_key_bool(j, "compressed", size && !(w & SQK_BLOCK_UNCOMPRESSED));
 		sqk_json_key_bool(j, "sparse", !size);
 		sqk_json_end_object(j);
 		pos += size;
 	}
 	sqk_json_end_array(j);
-	if (v->type == SQFS_FILE)
+	if (v->type == SQK_FILE)
 		sqk_json_key_uint(j, "blocks_start", ino->blocks_start);
 	sqk_json_key(j, "fragment");
-	if (ino->frag_index == SQFS_INVALID_FRAG) {
+	if (ino->frag_index == SQK_INVALID_FRAG) {
 		sqk_json_null(j);
 	} else {
 		sqk_json_begin_object(j, 0);
@@ -234,11 +234,11 @@ static int print_json(struct sqk_json *j, const struct view *v)
 		sqk_json_end_object(j);
 	}
 	sqk_json_key_uint(j, "sparse", v->sparse);
-	if (ino->type == SQFS_LFILE)
+	if (ino->type == SQK_LFILE)
 		sqk_json_key_uint(j, "sparse_field", ino->sparse);
 	else
 		sqk_json_key_null(j, "sparse_field");
-	if (ino->xattr == SQFS_INVALID_XATTR)
+	if (ino->xattr == SQK_INVALID_XATTR)
 		sqk_json_key_null(j, "xattr_index");
 	else
 		sqk_json_key_uint(j, "xattr_index", ino->xattr);
@@ -251,10 +251,10 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	else
 		sqk_json_key_null(j, "target");
 	if (is_device(v->type)) {
-		sqk_json_key_uint(j, "major", sqfs_dev_major(ino->rdev));
-		sqk_json_key_uint(j, "minor", sqfs_dev_minor(ino->rdev));
+		sqk_json_key_uint(j, "major", sqk_dev_major(ino->rdev));
+		sqk_json_key_uint(j, "minor", sqk_dev_minor(ino->rdev));
 	}
-	if (v->type == SQFS_DIR) {
+	if (v->type == SQK_DIR) {
 		sqk_json_key(j, "directory");
 		sqk_json_begin_object(j, 0);
 		sqk_json_key_uint(j, "block", ino->dir_block);
@@ -289,11 +289,11 @@ static int run(struct sqk_show *s)
 		return EXIT_FAIL;
 	}
 	v.ino = &ino;
-	v.type = sqfs_basic_type(ino.type);
+	v.type = sqk_basic_type(ino.type);
 	v.block_size = sqk_image_super(s->img)->block_size;
 	v.tail = sqk_inode_tail(&ino, v.block_size);
 	for (i = 0; i < ino.nblocks; i++)
-		if ((ino.blocks[i] & SQFS_BLOCK_SIZE_MASK) == 0)
+		if ((ino.blocks[i] & SQK_BLOCK_SIZE_MASK) == 0)
 			v.sparse += block_len(&v, i);
 	err = sqk_xattr_read(s->img, ino.xattr, &v.xattrs, &v.nxattrs);
 	if (!err) {

@@ -32,8 +32,7 @@ int sqk_set_level(const struct sqk_codec *codec, struct sqk_comp_config *cfg, co
 {
 	uint64_t v;
 
-	if (sqk_parse_uint(value, (uint64_t)codec->level_max, &v) ||
-	    v < (uint64_t)codec->level_min)
+	if (sqk_parse_uint(value, (uint64_t)codec->level_max, &v) || v < (uint64_t)codec->level_min)
 		return SQK_ERR_ARG;
 	cfg->level = (int)v;
 	return 0;

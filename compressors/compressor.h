@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 struct sqk_comp_config {
-	int id;		     /* enum sqfs_compressor_id */
+	int id;		     /* enum sqk_compressor_id */
 	int level;	     /* codec level; lz4: 0 fast, 1..12 HC */
 	uint32_t block_size; /* the image's block size (xz/lzma dictionary default) */
 	uint32_t dict_size;  /* xz, lzma */
@@ -86,14 +86,14 @@ struct sqk_codec {
 	/*
 	 * Parse and validate an image's options block (len bytes), over a
 	 * config from sqk_comp_config_init() with the image's block size.
-	 * Call it only when the superblock has SQFS_FLAG_COMPRESSOR_OPTIONS;
+	 * Call it only when the superblock has SQK_FLAG_COMPRESSOR_OPTIONS;
 	 * without that flag the defaults stand. SQK_ERR_CORRUPT for a wrong
 	 * length, a bad value or an unknown bit (lzma: for any block at all).
 	 */
 	int (*read_options)(struct sqk_comp_config *cfg, const uint8_t *buf, size_t len);
 	/*
 	 * Encode the options block; *len = 0 when no block is needed. Set
-	 * SQFS_FLAG_COMPRESSOR_OPTIONS exactly when *len > 0 (lz4 always
+	 * SQK_FLAG_COMPRESSOR_OPTIONS exactly when *len > 0 (lz4 always
 	 * writes one, as mksquashfs does). 64 bytes of room are plenty.
 	 */
 	int (*write_options)(const struct sqk_comp_config *cfg, uint8_t *buf, size_t cap,

@@ -303,7 +303,7 @@ static struct sqk_compressor *gzip_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_gzip = {
-	.id = SQFS_COMP_GZIP,
+	.id = SQK_COMP_GZIP,
 	.name = "gzip",
 	.level_min = 1,
 	.level_max = 9,

@@ -155,7 +155,7 @@ static struct sqk_compressor *lz4_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_lz4 = {
-	.id = SQFS_COMP_LZ4,
+	.id = SQK_COMP_LZ4,
 	.name = "lz4",
 	.level_min = 0,
 	.level_max = LZ4HC_CLEVEL_MAX,

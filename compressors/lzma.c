@@ -163,7 +163,7 @@ static struct sqk_compressor *lzma_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_lzma = {
-	.id = SQFS_COMP_LZMA,
+	.id = SQK_COMP_LZMA,
 	.name = "lzma",
 	.level_min = 0,
 	.level_max = 9,

@@ -241,7 +241,7 @@ static struct sqk_compressor *lzo_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_lzo = {
-	.id = SQFS_COMP_LZO,
+	.id = SQK_COMP_LZO,
 	.name = "lzo",
 	.level_min = 1,
 	.level_max = 9,

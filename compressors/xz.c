@@ -388,7 +388,7 @@ static struct sqk_compressor *xz_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_xz = {
-	.id = SQFS_COMP_XZ,
+	.id = SQK_COMP_XZ,
 	.name = "xz",
 	.level_min = 0,
 	.level_max = 9,

@@ -146,7 +146,7 @@ static struct sqk_compressor *zstd_create(const struct sqk_comp_config *cfg)
 }
 
 const struct sqk_codec sqk_codec_zstd = {
-	.id = SQFS_COMP_ZSTD,
+	.id = SQK_COMP_ZSTD,
 	.name = "zstd",
 	.level_min = 1,
 	.level_max = 22,

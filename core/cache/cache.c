@@ -135,8 +135,7 @@ static void wait_fill(struct sqk_cache *c, struct sqk_cache_entry *e, struct sqk
 }
 
 /* Fill done: wake everyone who shares it. Lock held; wakes after unlock. */
-static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e,
-			      struct wake_batch *b)
+static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e, struct wake_batch *b)
 {
 	struct sqk_waiter *w = e->fill_waiters, *next;
 

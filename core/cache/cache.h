@@ -26,11 +26,11 @@ enum sqk_lookup {
 
 struct sqk_cache_entry {
 	uint64_t block; /* position in the image; SQK_CACHE_NO_BLOCK when empty */
-	uint32_t info;  /* the caller's second key part (e.g. the size word) */
+	uint32_t info;	/* the caller's second key part (e.g. the size word) */
 	uint8_t *data;
-	size_t length;  /* decompressed bytes in data */
-	uint64_t next;  /* set by the fill: position of the following block */
-	int error;      /* the fill's error, shared by everyone who waited for it */
+	size_t length; /* decompressed bytes in data */
+	uint64_t next; /* set by the fill: position of the following block */
+	int error;     /* the fill's error, shared by everyone who waited for it */
 	/* private to cache.c */
 	int refcount;
 	int pending;

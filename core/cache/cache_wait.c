@@ -129,8 +129,7 @@ static void dequeue(struct sqk_cache *c, struct sqk_waiter *w)
 }
 
 /* Take w off the queue and mark it woken; it joins the wake batch. */
-static void mark_woken(struct sqk_cache *c, struct sqk_waiter *w, int reason,
-		       struct wake_batch *b)
+static void mark_woken(struct sqk_cache *c, struct sqk_waiter *w, int reason, struct wake_batch *b)
 {
 	dequeue(c, w);
 	w->reason = reason;

@@ -50,13 +50,13 @@ void sqk_fmt_dir_index_encode(const struct sqk_fmt_dir_index *x, uint8_t *raw)
 
 uint32_t sqk_fmt_dir_index_block_offset(uint32_t dir_offset, const struct sqk_fmt_dir_index *x)
 {
-	return (uint32_t)(((uint64_t)dir_offset + x->offset) % SQFS_META_SIZE);
+	return (uint32_t)(((uint64_t)dir_offset + x->offset) % SQK_META_SIZE);
 }
 
 int sqk_fmt_dir_header_check(const struct sqk_fmt_dir_header *h, struct sqk_fmt_report *r)
 {
 	/* Stored minus one: 0xffffffff must not wrap to 0 entries. */
-	if (h->count == 0 || h->count > SQFS_DIR_HDR_MAX) {
+	if (h->count == 0 || h->count > SQK_DIR_HDR_MAX) {
 		sqk_fmt_fail(r, "count", h->count, "is outside 1..256");
 		return SQK_ERR_CORRUPT;
 	}
@@ -65,7 +65,7 @@ int sqk_fmt_dir_header_check(const struct sqk_fmt_dir_header *h, struct sqk_fmt_
 
 int sqk_fmt_dir_entry_check_size(const struct sqk_fmt_dir_entry *e, struct sqk_fmt_report *r)
 {
-	if (e->name_size == 0 || e->name_size > SQFS_NAME_MAX) {
+	if (e->name_size == 0 || e->name_size > SQK_NAME_MAX) {
 		sqk_fmt_fail(r, "name_size", e->name_size, "is outside 1..256");
 		return SQK_ERR_CORRUPT;
 	}
@@ -78,18 +78,18 @@ int sqk_fmt_dir_entry_check(const struct sqk_fmt_dir_entry *e, const struct sqk_
 	int64_t number = sqk_fmt_dir_entry_number(h, e);
 	int bad = 0;
 
-	if (e->type < SQFS_DIR || e->type > SQFS_SOCKET)
+	if (e->type < SQK_DIR || e->type > SQK_SOCKET)
 		SQK_FMT_FAIL("type", e->type, "is not a basic inode type");
 	if (number < 1 || number > lim->inode_count)
 		SQK_FMT_FAIL("inode_number", (uint64_t)number, "is outside 1..inode_count");
-	if (e->offset >= SQFS_META_SIZE)
+	if (e->offset >= SQK_META_SIZE)
 		SQK_FMT_FAIL("offset", e->offset, "is beyond a metadata block");
 	return bad ? SQK_ERR_CORRUPT : 0;
 }
 
 int sqk_fmt_dir_index_check_size(const struct sqk_fmt_dir_index *x, struct sqk_fmt_report *r)
 {
-	if (x->name_size == 0 || x->name_size > SQFS_NAME_MAX) {
+	if (x->name_size == 0 || x->name_size > SQK_NAME_MAX) {
 		sqk_fmt_fail(r, "name_size", x->name_size, "is outside 1..256");
 		return SQK_ERR_CORRUPT;
 	}

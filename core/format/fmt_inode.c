@@ -44,35 +44,34 @@ static const struct layout header = {
 };
 
 /* The bodies, by type. Offsets count from the end of the header. */
-static const struct layout bodies[SQFS_LSOCKET + 1] = {
-	[SQFS_DIR] = {16,
-		      5,
-		      {F(dir_block, 0, 4), F(nlink, 4, 4), F(dir_size, 8, 2), F(dir_offset, 10, 2),
-		       F(parent, 12, 4)}},
-	[SQFS_FILE] = {16,
-		       4,
-		       {F(blocks_start, 0, 4), F(frag_index, 4, 4), F(frag_offset, 8, 4),
-			F(file_size, 12, 4)}},
-	[SQFS_SYMLINK] = {8, 2, {F(nlink, 0, 4), F(target_len, 4, 4)}},
-	[SQFS_BLKDEV] = {8, 2, {F(nlink, 0, 4), F(rdev, 4, 4)}},
-	[SQFS_CHRDEV] = {8, 2, {F(nlink, 0, 4), F(rdev, 4, 4)}},
-	[SQFS_FIFO] = {4, 1, {F(nlink, 0, 4)}},
-	[SQFS_SOCKET] = {4, 1, {F(nlink, 0, 4)}},
-	[SQFS_LDIR] =
-		{24,
+static const struct layout bodies[SQK_LSOCKET + 1] = {
+	[SQK_DIR] = {16,
+		     5,
+		     {F(dir_block, 0, 4), F(nlink, 4, 4), F(dir_size, 8, 2), F(dir_offset, 10, 2),
+		      F(parent, 12, 4)}},
+	[SQK_FILE] = {16,
+		      4,
+		      {F(blocks_start, 0, 4), F(frag_index, 4, 4), F(frag_offset, 8, 4),
+		       F(file_size, 12, 4)}},
+	[SQK_SYMLINK] = {8, 2, {F(nlink, 0, 4), F(target_len, 4, 4)}},
+	[SQK_BLKDEV] = {8, 2, {F(nlink, 0, 4), F(rdev, 4, 4)}},
+	[SQK_CHRDEV] = {8, 2, {F(nlink, 0, 4), F(rdev, 4, 4)}},
+	[SQK_FIFO] = {4, 1, {F(nlink, 0, 4)}},
+	[SQK_SOCKET] = {4, 1, {F(nlink, 0, 4)}},
+	[SQK_LDIR] = {24,
+		      7,
+		      {F(nlink, 0, 4), F(dir_size, 4, 4), F(dir_block, 8, 4), F(parent, 12, 4),
+		       F(index_count, 16, 2), F(dir_offset, 18, 2), F(xattr, 20, 4)}},
+	[SQK_LFILE] =
+		{40,
 		 7,
-		 {F(nlink, 0, 4), F(dir_size, 4, 4), F(dir_block, 8, 4), F(parent, 12, 4),
-		  F(index_count, 16, 2), F(dir_offset, 18, 2), F(xattr, 20, 4)}},
-	[SQFS_LFILE] = {40,
-			7,
-			{F(blocks_start, 0, 8), F(file_size, 8, 8), F(sparse, 16, 8),
-			 F(nlink, 24, 4), F(frag_index, 28, 4), F(frag_offset, 32, 4),
-			 F(xattr, 36, 4)}},
-	[SQFS_LSYMLINK] = {8, 2, {F(nlink, 0, 4), F(target_len, 4, 4)}},
-	[SQFS_LBLKDEV] = {12, 3, {F(nlink, 0, 4), F(rdev, 4, 4), F(xattr, 8, 4)}},
-	[SQFS_LCHRDEV] = {12, 3, {F(nlink, 0, 4), F(rdev, 4, 4), F(xattr, 8, 4)}},
-	[SQFS_LFIFO] = {8, 2, {F(nlink, 0, 4), F(xattr, 4, 4)}},
-	[SQFS_LSOCKET] = {8, 2, {F(nlink, 0, 4), F(xattr, 4, 4)}},
+		 {F(blocks_start, 0, 8), F(file_size, 8, 8), F(sparse, 16, 8), F(nlink, 24, 4),
+		  F(frag_index, 28, 4), F(frag_offset, 32, 4), F(xattr, 36, 4)}},
+	[SQK_LSYMLINK] = {8, 2, {F(nlink, 0, 4), F(target_len, 4, 4)}},
+	[SQK_LBLKDEV] = {12, 3, {F(nlink, 0, 4), F(rdev, 4, 4), F(xattr, 8, 4)}},
+	[SQK_LCHRDEV] = {12, 3, {F(nlink, 0, 4), F(rdev, 4, 4), F(xattr, 8, 4)}},
+	[SQK_LFIFO] = {8, 2, {F(nlink, 0, 4), F(xattr, 4, 4)}},
+	[SQK_LSOCKET] = {8, 2, {F(nlink, 0, 4), F(xattr, 4, 4)}},
 };
 
 /* An extended symlink keeps its xattr index after the target. */
@@ -80,7 +79,7 @@ static const struct layout symlink_tail = {4, 1, {F(xattr, 0, 4)}};
 
 static const struct layout *body_of(unsigned type)
 {
-	return type >= SQFS_DIR && type <= SQFS_LSOCKET ? &bodies[type] : NULL;
+	return type >= SQK_DIR && type <= SQK_LSOCKET ? &bodies[type] : NULL;
 }
 
 static void decode(const struct layout *l, const uint8_t *raw, struct sqk_fmt_inode *ino)
@@ -150,15 +149,15 @@ size_t sqk_fmt_inode_fixed_size(unsigned type)
 
 size_t sqk_fmt_inode_tail_size(unsigned type)
 {
-	return type == SQFS_LSYMLINK ? symlink_tail.body : 0;
+	return type == SQK_LSYMLINK ? symlink_tail.body : 0;
 }
 
 void sqk_fmt_inode_decode_header(const uint8_t *raw, struct sqk_fmt_inode *ino)
 {
 	memset(ino, 0, sizeof(*ino));
 	ino->nlink = 1;
-	ino->xattr = SQFS_INVALID_XATTR;
-	ino->frag_index = SQFS_INVALID_FRAG;
+	ino->xattr = SQK_INVALID_XATTR;
+	ino->frag_index = SQK_INVALID_FRAG;
 	decode(&header, raw, ino);
 }
 
@@ -178,7 +177,7 @@ void sqk_fmt_inode_decode(const uint8_t *raw, struct sqk_fmt_inode *ino)
 
 void sqk_fmt_inode_decode_tail(const uint8_t *raw, struct sqk_fmt_inode *ino)
 {
-	if (ino->type == SQFS_LSYMLINK)
+	if (ino->type == SQK_LSYMLINK)
 		decode(&symlink_tail, raw, ino);
 }
 
@@ -198,7 +197,7 @@ size_t sqk_fmt_inode_encode(const struct sqk_fmt_inode *ino, uint8_t *raw)
 
 size_t sqk_fmt_inode_encode_tail(const struct sqk_fmt_inode *ino, uint8_t *raw)
 {
-	if (ino->type != SQFS_LSYMLINK)
+	if (ino->type != SQK_LSYMLINK)
 		return 0;
 	encode(&symlink_tail, ino, raw);
 	return symlink_tail.body;
@@ -254,28 +253,28 @@ uint64_t sqk_fmt_file_blocks(uint64_t file_size, uint32_t frag_index, uint32_t b
 {
 	uint64_t n = file_size / block_size;
 
-	if (frag_index == SQFS_INVALID_FRAG && file_size % block_size)
+	if (frag_index == SQK_INVALID_FRAG && file_size % block_size)
 		n++;
 	return n;
 }
 
 unsigned sqk_fmt_inode_pick_type(const struct sqk_fmt_inode *ino)
 {
-	int xattr = ino->xattr != SQFS_INVALID_XATTR;
+	int xattr = ino->xattr != SQK_INVALID_XATTR;
 	unsigned t = ino->type;
 
 	switch (t) {
-	case SQFS_DIR:
+	case SQK_DIR:
 		/* The basic form has a 16-bit size and no index. */
 		if (xattr || ino->index_count || ino->dir_size > 0xffff)
-			return SQFS_LDIR;
-		return SQFS_DIR;
-	case SQFS_FILE:
+			return SQK_LDIR;
+		return SQK_DIR;
+	case SQK_FILE:
 		/* The basic form has 32-bit places and sizes, one link, no sparse count. */
 		if (xattr || ino->nlink != 1 || ino->sparse || ino->blocks_start > UINT32_MAX ||
 		    ino->file_size > UINT32_MAX)
-			return SQFS_LFILE;
-		return SQFS_FILE;
+			return SQK_LFILE;
+		return SQK_FILE;
 	default:
 		return xattr ? t + 7 : t;
 	}
@@ -287,9 +286,9 @@ unsigned sqk_fmt_type_mode(unsigned type)
 		0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK,
 	};
 
-	if (type < SQFS_DIR || type > SQFS_LSOCKET)
+	if (type < SQK_DIR || type > SQK_LSOCKET)
 		return 0;
-	return bits[sqfs_basic_type(type)];
+	return bits[sqk_basic_type(type)];
 }
 
 int sqk_fmt_inode_check_header(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
@@ -309,7 +308,7 @@ int sqk_fmt_inode_check_header(const struct sqk_fmt_inode *ino, const struct sqk
 int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
 			     struct sqk_fmt_report *r)
 {
-	unsigned basic = sqfs_basic_type(ino->type);
+	unsigned basic = sqk_basic_type(ino->type);
 	int bad = 0;
 
 	if (ino->uid_idx >= lim->id_count)
@@ -317,12 +316,12 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 	if (ino->gid_idx >= lim->id_count)
 		SQK_FMT_FAIL("gid_idx", ino->gid_idx, "is beyond the id table");
 	switch (basic) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		if (sqk_fmt_file_blocks(ino->file_size, ino->frag_index, lim->block_size) >
 		    SQK_FMT_BLOCKS_MAX)
 			SQK_FMT_FAIL("file_size", ino->file_size,
 				     "needs more blocks than an inode can list");
-		if (ino->frag_index == SQFS_INVALID_FRAG)
+		if (ino->frag_index == SQK_INVALID_FRAG)
 			break;
 		if (ino->frag_index >= lim->fragment_count)
 			SQK_FMT_FAIL("frag_index", ino->frag_index, "is beyond the fragment table");
@@ -333,15 +332,15 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 			SQK_FMT_FAIL("frag_index", ino->frag_index,
 				     "is set, but the file size leaves no tail");
 		break;
-	case SQFS_DIR:
+	case SQK_DIR:
 		if (ino->dir_size < 3)
 			SQK_FMT_FAIL(
 				"dir_size", ino->dir_size,
 				"is less than 3 (the size counts 3 bytes more than the listing)");
-		if (ino->dir_offset >= SQFS_META_SIZE)
+		if (ino->dir_offset >= SQK_META_SIZE)
 			SQK_FMT_FAIL("dir_offset", ino->dir_offset, "is beyond a metadata block");
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		if (ino->target_len == 0)
 			SQK_FMT_FAIL("target_len", 0, "leaves the target empty");
 		else if (ino->target_len > SQK_FMT_SYMLINK_MAX)
@@ -358,7 +357,7 @@ int sqk_fmt_inode_check_links(const struct sqk_fmt_inode *ino, const struct sqk_
 
 	if (ino->nlink == 0)
 		SQK_FMT_FAIL("nlink", 0, "leaves the inode unlinked");
-	if (sqfs_basic_type(ino->type) != SQFS_DIR)
+	if (sqk_basic_type(ino->type) != SQK_DIR)
 		return bad ? SQK_ERR_CORRUPT : 0;
 	if (is_root) {
 		/* mksquashfs and squashkit write inode_count + 1; squashfs-tools-ng writes 0. */

@@ -47,12 +47,12 @@ struct sqk_fmt_inode {
 	uint32_t number;
 	/* Every type; a basic file stores none and has 1. */
 	uint32_t nlink;
-	uint32_t xattr; /* SQFS_INVALID_XATTR where the type stores none */
+	uint32_t xattr; /* SQK_INVALID_XATTR where the type stores none */
 	/* Regular file. */
 	uint64_t blocks_start;
 	uint64_t file_size;
 	uint64_t sparse;
-	uint32_t frag_index; /* SQFS_INVALID_FRAG: the tail is a block of its own */
+	uint32_t frag_index; /* SQK_INVALID_FRAG: the tail is a block of its own */
 	uint32_t frag_offset;
 	/* Directory. */
 	uint32_t dir_block;  /* the listing's metadata block, relative to the table */

@@ -7,14 +7,14 @@ void sqk_fmt_meta_hdr_decode(struct sqk_fmt_meta_hdr *h, const uint8_t raw[2])
 {
 	uint16_t v = get_le16(raw);
 
-	h->size = v & SQFS_META_SIZE_MASK;
-	h->raw = !!(v & SQFS_META_UNCOMPRESSED);
+	h->size = v & SQK_META_SIZE_MASK;
+	h->raw = !!(v & SQK_META_UNCOMPRESSED);
 }
 
 void sqk_fmt_meta_hdr_encode(const struct sqk_fmt_meta_hdr *h, uint8_t raw[2])
 {
-	put_le16(raw, (uint16_t)((h->size & SQFS_META_SIZE_MASK) |
-				 (h->raw ? SQFS_META_UNCOMPRESSED : 0)));
+	put_le16(raw,
+		 (uint16_t)((h->size & SQK_META_SIZE_MASK) | (h->raw ? SQK_META_UNCOMPRESSED : 0)));
 }
 
 int sqk_fmt_meta_pos_check(uint64_t pos, uint64_t end, struct sqk_fmt_report *r)
@@ -29,7 +29,7 @@ int sqk_fmt_meta_hdr_check(const struct sqk_fmt_meta_hdr *h, uint64_t pos, uint6
 			   struct sqk_fmt_report *r)
 {
 	/* A block of 0 bytes, or more than 8 KiB stored, is never written. */
-	if (h->size == 0 || h->size > SQFS_META_SIZE) {
+	if (h->size == 0 || h->size > SQK_META_SIZE) {
 		sqk_fmt_fail(r, "size", h->size, "is not 1 to 8192 bytes");
 		return SQK_ERR_CORRUPT;
 	}
@@ -42,7 +42,7 @@ int sqk_fmt_meta_hdr_check(const struct sqk_fmt_meta_hdr *h, uint64_t pos, uint6
 
 int sqk_fmt_meta_len_check(uint64_t len, struct sqk_fmt_report *r)
 {
-	if (len >= 1 && len <= SQFS_META_SIZE)
+	if (len >= 1 && len <= SQK_META_SIZE)
 		return 0;
 	sqk_fmt_fail(r, "length", len, "is not 1 to 8192 bytes decompressed");
 	return SQK_ERR_CORRUPT;
@@ -55,7 +55,7 @@ int sqk_fmt_options_check(const struct sqk_fmt_meta_hdr *h, uint64_t bytes_used,
 		sqk_fmt_fail(r, "options", bytes_used, "block does not fit before bytes_used");
 		return SQK_ERR_CORRUPT;
 	}
-	if (h->size == 0 || h->size > SQFS_META_SIZE) {
+	if (h->size == 0 || h->size > SQK_META_SIZE) {
 		sqk_fmt_fail(r, "options", h->size, "block size is not 1 to 8192 bytes");
 		return SQK_ERR_CORRUPT;
 	}

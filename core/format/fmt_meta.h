@@ -28,7 +28,7 @@ void sqk_fmt_meta_hdr_encode(const struct sqk_fmt_meta_hdr *h, uint8_t raw[2]);
 /* The header as a data block's size word (bit 24 = raw), for the block layer. */
 static inline uint32_t sqk_fmt_meta_word(const struct sqk_fmt_meta_hdr *h)
 {
-	return h->size | (h->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
+	return h->size | (h->raw ? SQK_BLOCK_UNCOMPRESSED : 0);
 }
 
 /* A block's header at pos must fit before end. */
@@ -46,13 +46,13 @@ static inline uint64_t sqk_fmt_meta_next(const struct sqk_fmt_meta_hdr *h, uint6
 }
 
 /*
- * The compressor options block: a metadata block at SQFS_SUPER_SIZE, there
+ * The compressor options block: a metadata block at SQK_SUPER_SIZE, there
  * exactly when the superblock's flag says so. Given its header (NULL when
  * the flag is clear), the first byte after it: where the data area starts.
  * Its rules report as "options"; the check is for an image whose flag is
  * set, with h NULL when bytes_used leaves no room for the header.
  */
-#define SQK_FMT_OPTIONS_POS SQFS_SUPER_SIZE
+#define SQK_FMT_OPTIONS_POS SQK_SUPER_SIZE
 int sqk_fmt_options_check(const struct sqk_fmt_meta_hdr *h, uint64_t bytes_used,
 			  struct sqk_fmt_report *r);
 uint64_t sqk_fmt_data_start(const struct sqk_fmt_meta_hdr *h);

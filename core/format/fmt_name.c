@@ -20,7 +20,7 @@ int sqk_name_check(const char *name, size_t len, struct sqk_fmt_report *r)
 
 	if (len == 0)
 		why = "is empty";
-	else if (len > SQFS_NAME_MAX)
+	else if (len > SQK_NAME_MAX)
 		why = "is longer than 256 bytes";
 	else if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		why = "is a dot entry";

@@ -3,7 +3,7 @@
 #include "fmt_super.h"
 #include "le.h"
 
-void sqk_fmt_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE])
+void sqk_fmt_super_decode(struct sqk_super *sb, const uint8_t raw[SQK_SUPER_SIZE])
 {
 	sb->magic = get_le32(raw + 0);
 	sb->inode_count = get_le32(raw + 4);
@@ -26,7 +26,7 @@ void sqk_fmt_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SI
 	sb->export_table = get_le64(raw + 88);
 }
 
-void sqk_fmt_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE])
+void sqk_fmt_super_encode(const struct sqk_super *sb, uint8_t raw[SQK_SUPER_SIZE])
 {
 	put_le32(raw + 0, sb->magic);
 	put_le32(raw + 4, sb->inode_count);
@@ -61,24 +61,24 @@ static int fail(struct sqk_fmt_report *r, int *ret, int err, const char *field, 
 	return sqk_fmt_fail(r, field, value, why);
 }
 
-int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct sqk_fmt_report *r)
+int sqk_fmt_super_check(const struct sqk_super *sb, uint64_t file_size, struct sqk_fmt_report *r)
 {
 	int ret = 0;
 
 	/* Without the magic, the version or a block size nothing else means anything. */
-	if (sb->magic != SQFS_MAGIC) {
+	if (sb->magic != SQK_MAGIC) {
 		fail(r, &ret, SQK_ERR_MAGIC, "magic", sb->magic, "is not the squashfs magic");
 		return ret;
 	}
-	if (sb->version_major != SQFS_VERSION_MAJOR) {
+	if (sb->version_major != SQK_VERSION_MAJOR) {
 		fail(r, &ret, SQK_ERR_VERSION, "version_major", sb->version_major, "is not 4");
 		return ret;
 	}
-	if (sb->version_minor != SQFS_VERSION_MINOR) {
+	if (sb->version_minor != SQK_VERSION_MINOR) {
 		fail(r, &ret, SQK_ERR_VERSION, "version_minor", sb->version_minor, "is not 0");
 		return ret;
 	}
-	if (sb->block_size < SQFS_BLOCK_MIN || sb->block_size > SQFS_BLOCK_MAX ||
+	if (sb->block_size < SQK_BLOCK_MIN || sb->block_size > SQK_BLOCK_MAX ||
 	    (sb->block_size & (sb->block_size - 1))) {
 		fail(r, &ret, SQK_ERR_CORRUPT, "block_size", sb->block_size,
 		     "is not a power of two from 4K to 1M");
@@ -88,11 +88,10 @@ int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct 
 	    fail(r, &ret, SQK_ERR_CORRUPT, "block_log", sb->block_log,
 		 "does not match the block size"))
 		return ret;
-	if ((sb->flags & ~SQFS_FLAG_ALL) &&
-	    fail(r, &ret, SQK_ERR_CORRUPT, "flags", sb->flags & ~SQFS_FLAG_ALL,
-		 "has unknown bits set"))
+	if ((sb->flags & ~SQK_FLAG_ALL) && fail(r, &ret, SQK_ERR_CORRUPT, "flags",
+						sb->flags & ~SQK_FLAG_ALL, "has unknown bits set"))
 		return ret;
-	if (sb->bytes_used < SQFS_SUPER_SIZE) {
+	if (sb->bytes_used < SQK_SUPER_SIZE) {
 		fail(r, &ret, SQK_ERR_CORRUPT, "bytes_used", sb->bytes_used,
 		     "is smaller than the superblock");
 		return ret;
@@ -108,23 +107,23 @@ int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct 
 	if (sb->id_count == 0 &&
 	    fail(r, &ret, SQK_ERR_CORRUPT, "id_count", 0, "is 0: no inode has an owner"))
 		return ret;
-	if (sb->fragment_count && sb->fragment_table == SQFS_INVALID_TABLE &&
+	if (sb->fragment_count && sb->fragment_table == SQK_INVALID_TABLE &&
 	    fail(r, &ret, SQK_ERR_CORRUPT, "fragment_count", sb->fragment_count,
 		 "is not 0, but there is no fragment table"))
 		return ret;
-	if ((sb->flags & SQFS_FLAG_EXPORTABLE) && sb->export_table == SQFS_INVALID_TABLE &&
+	if ((sb->flags & SQK_FLAG_EXPORTABLE) && sb->export_table == SQK_INVALID_TABLE &&
 	    fail(r, &ret, SQK_ERR_CORRUPT, "flags", sb->flags,
 		 "has the exportable bit set, but there is no export table"))
 		return ret;
 	/* Last, so that a broken image is called broken before unsupported. */
-	if ((sb->compressor < SQFS_COMP_GZIP || sb->compressor > SQFS_COMP_ZSTD) &&
+	if ((sb->compressor < SQK_COMP_GZIP || sb->compressor > SQK_COMP_ZSTD) &&
 	    fail(r, &ret, SQK_ERR_UNSUPPORTED, "compressor", sb->compressor,
 		 "is not a known compressor id"))
 		return ret;
 	return ret;
 }
 
-int sqk_fmt_main_tables_check(const struct sqfs_super *sb, uint64_t data_start,
+int sqk_fmt_main_tables_check(const struct sqk_super *sb, uint64_t data_start,
 			      struct sqk_fmt_report *r)
 {
 	int ret = 0;
@@ -140,8 +139,8 @@ int sqk_fmt_main_tables_check(const struct sqfs_super *sb, uint64_t data_start,
 		     "is not between the inode table and bytes_used");
 		return ret;
 	}
-	if (SQFS_REF_BLOCK(sb->root_inode) >= sb->dir_table - sb->inode_table ||
-	    SQFS_REF_OFFSET(sb->root_inode) >= SQFS_META_SIZE)
+	if (SQK_REF_BLOCK(sb->root_inode) >= sb->dir_table - sb->inode_table ||
+	    SQK_REF_OFFSET(sb->root_inode) >= SQK_META_SIZE)
 		fail(r, &ret, SQK_ERR_CORRUPT, "root_inode", sb->root_inode,
 		     "does not point into the inode table");
 	return ret;

@@ -21,11 +21,11 @@
 #include "fmt_check.h"
 #include "format.h"
 
-void sqk_fmt_super_decode(struct sqfs_super *sb, const uint8_t raw[SQFS_SUPER_SIZE]);
-void sqk_fmt_super_encode(const struct sqfs_super *sb, uint8_t raw[SQFS_SUPER_SIZE]);
+void sqk_fmt_super_decode(struct sqk_super *sb, const uint8_t raw[SQK_SUPER_SIZE]);
+void sqk_fmt_super_encode(const struct sqk_super *sb, uint8_t raw[SQK_SUPER_SIZE]);
 
 /* What the superblock says about itself and an image file of file_size bytes. */
-int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct sqk_fmt_report *r);
+int sqk_fmt_super_check(const struct sqk_super *sb, uint64_t file_size, struct sqk_fmt_report *r);
 
 /*
  * The inode table starts in [data_start, bytes_used), the directory table
@@ -33,7 +33,7 @@ int sqk_fmt_super_check(const struct sqfs_super *sb, uint64_t file_size, struct 
  * into the inode table. data_start is the first byte after the superblock
  * and the compressor options block.
  */
-int sqk_fmt_main_tables_check(const struct sqfs_super *sb, uint64_t data_start,
+int sqk_fmt_main_tables_check(const struct sqk_super *sb, uint64_t data_start,
 			      struct sqk_fmt_report *r);
 
 #endif

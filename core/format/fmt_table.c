@@ -40,14 +40,14 @@ void sqk_fmt_frag_encode(const struct sqk_fmt_frag *e, uint8_t *raw)
 int sqk_fmt_frag_check(const struct sqk_fmt_frag *e, uint32_t block_size, uint64_t area_start,
 		       uint64_t area_end, struct sqk_fmt_report *r)
 {
-	uint32_t size = e->size & SQFS_BLOCK_SIZE_MASK;
+	uint32_t size = e->size & SQK_BLOCK_SIZE_MASK;
 
 	/* The data block rule; stored raw, a fragment block may hold any length. */
-	if (size == 0 || sqfs_block_word_bad(e->size, block_size, size)) {
+	if (size == 0 || sqk_block_word_bad(e->size, block_size, size)) {
 		sqk_fmt_fail(r, "size", e->size, "is not a fragment block's size word");
 		return SQK_ERR_CORRUPT;
 	}
-	if (!sqfs_block_in_area(e->start, size, area_start, area_end)) {
+	if (!sqk_block_in_area(e->start, size, area_start, area_end)) {
 		sqk_fmt_fail(r, "start", e->start, "does not put the block inside the data area");
 		return SQK_ERR_CORRUPT;
 	}
@@ -78,7 +78,7 @@ int sqk_fmt_xattr_id_check(const struct sqk_fmt_xattr_id *e, uint64_t kv_size,
 		if (sqk_fmt_fail(r, "count", 0, "is 0: the set has no pairs"))
 			return ret;
 	}
-	if (SQFS_REF_BLOCK(e->ref) >= kv_size || SQFS_REF_OFFSET(e->ref) >= SQFS_META_SIZE) {
+	if (SQK_REF_BLOCK(e->ref) >= kv_size || SQK_REF_OFFSET(e->ref) >= SQK_META_SIZE) {
 		ret = SQK_ERR_CORRUPT;
 		sqk_fmt_fail(r, "ref", e->ref, "is outside the key/value area");
 	}
@@ -122,16 +122,16 @@ void sqk_fmt_lookup_encode(uint8_t *raw, uint64_t pos)
 uint64_t sqk_fmt_table_blocks(uint64_t entries, uint32_t entry_size)
 {
 	/* entries is at most 2^32 and entry_size 16: no overflow. */
-	return (entries * entry_size + SQFS_META_SIZE - 1) / SQFS_META_SIZE;
+	return (entries * entry_size + SQK_META_SIZE - 1) / SQK_META_SIZE;
 }
 
 uint32_t sqk_fmt_table_block_bytes(uint64_t entries, uint32_t entry_size, uint64_t i)
 {
-	uint64_t total = entries * entry_size, done = i * SQFS_META_SIZE;
+	uint64_t total = entries * entry_size, done = i * SQK_META_SIZE;
 
 	if (done >= total)
 		return 0;
-	return total - done < SQFS_META_SIZE ? (uint32_t)(total - done) : SQFS_META_SIZE;
+	return total - done < SQK_META_SIZE ? (uint32_t)(total - done) : SQK_META_SIZE;
 }
 
 int sqk_fmt_span_check(const char *field, uint64_t pos, uint64_t len, uint64_t lo, uint64_t hi,

@@ -19,9 +19,9 @@
 
 /* Entry sizes. */
 #define SQK_FMT_ID_SIZE	       4
-#define SQK_FMT_FRAG_SIZE      SQFS_FRAG_ENTRY_SIZE
+#define SQK_FMT_FRAG_SIZE      SQK_FRAG_ENTRY_SIZE
 #define SQK_FMT_EXPORT_SIZE    8
-#define SQK_FMT_XATTR_ID_SIZE  SQFS_XATTR_ID_SIZE
+#define SQK_FMT_XATTR_ID_SIZE  SQK_XATTR_ID_SIZE
 #define SQK_FMT_XATTR_HDR_SIZE 16
 #define SQK_FMT_LOOKUP_SIZE    8 /* one block position in a lookup list */
 

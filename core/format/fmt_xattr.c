@@ -9,9 +9,9 @@ static const struct {
 	const char *prefix;
 	size_t len;
 } prefixes[] = {
-	[SQFS_XATTR_USER] = {"user.", 5},
-	[SQFS_XATTR_TRUSTED] = {"trusted.", 8},
-	[SQFS_XATTR_SECURITY] = {"security.", 9},
+	[SQK_XATTR_USER] = {"user.", 5},
+	[SQK_XATTR_TRUSTED] = {"trusted.", 8},
+	[SQK_XATTR_SECURITY] = {"security.", 9},
 };
 
 void sqk_fmt_xattr_key_decode(struct sqk_fmt_xattr_key *k, const uint8_t *raw)
@@ -30,8 +30,8 @@ int sqk_fmt_xattr_key_check(const struct sqk_fmt_xattr_key *k, struct sqk_fmt_re
 {
 	int ret = 0;
 
-	if ((k->type & SQFS_XATTR_PREFIX_MASK) > SQFS_XATTR_SECURITY ||
-	    (k->type & ~(SQFS_XATTR_PREFIX_MASK | SQFS_XATTR_OOL))) {
+	if ((k->type & SQK_XATTR_PREFIX_MASK) > SQK_XATTR_SECURITY ||
+	    (k->type & ~(SQK_XATTR_PREFIX_MASK | SQK_XATTR_OOL))) {
 		ret = SQK_ERR_CORRUPT;
 		if (sqk_fmt_fail(r, "type", k->type, "is not a known prefix"))
 			return ret;
@@ -45,9 +45,9 @@ int sqk_fmt_xattr_key_check(const struct sqk_fmt_xattr_key *k, struct sqk_fmt_re
 
 const char *sqk_fmt_xattr_prefix(const struct sqk_fmt_xattr_key *k)
 {
-	unsigned t = k->type & SQFS_XATTR_PREFIX_MASK;
+	unsigned t = k->type & SQK_XATTR_PREFIX_MASK;
 
-	return t <= SQFS_XATTR_SECURITY ? prefixes[t].prefix : "";
+	return t <= SQK_XATTR_SECURITY ? prefixes[t].prefix : "";
 }
 
 int sqk_fmt_xattr_type(const char *name, size_t *prefix_len)

@@ -23,7 +23,7 @@
 #define SQK_FMT_XATTR_VALUE_MAX	 65536 /* Linux's cap: nothing larger is written or read */
 
 struct sqk_fmt_xattr_key {
-	uint16_t type; /* prefix | SQFS_XATTR_OOL */
+	uint16_t type; /* prefix | SQK_XATTR_OOL */
 	uint16_t name_size;
 };
 
@@ -34,7 +34,7 @@ int sqk_fmt_xattr_key_check(const struct sqk_fmt_xattr_key *k, struct sqk_fmt_re
 
 static inline int sqk_fmt_xattr_ool(const struct sqk_fmt_xattr_key *k)
 {
-	return !!(k->type & SQFS_XATTR_OOL);
+	return !!(k->type & SQK_XATTR_OOL);
 }
 
 /* The prefix a checked key's type names ("user."). */

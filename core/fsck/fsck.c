@@ -188,7 +188,7 @@ int sqk_fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *ind
 /* The image path of a record, from the entries naming it; 0 or -1 when there is none. */
 static int rec_path(struct sqk_fsck *f, uint32_t rec, char *out, size_t cap)
 {
-	char name[SQFS_NAME_MAX_BUF];
+	char name[SQK_NAME_MAX_BUF];
 	uint32_t cur = rec, len, steps = 0;
 	size_t pos = cap - 1;
 
@@ -381,8 +381,8 @@ static void check_root(struct sqk_fsck *f)
 			f, FSCK_NONE, T_SUPER, C_SUPER,
 			"the root inode reference (block %llu, offset %u) does not point at an "
 			"inode",
-			(unsigned long long)SQFS_REF_BLOCK(f->sb.root_inode),
-			SQFS_REF_OFFSET(f->sb.root_inode));
+			(unsigned long long)SQK_REF_BLOCK(f->sb.root_inode),
+			SQK_REF_OFFSET(f->sb.root_inode));
 		return;
 	}
 	r = &f->recs[f->root];

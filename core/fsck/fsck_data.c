@@ -235,7 +235,7 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 
 	if (!f->frag.ok) {
 		/* An unusable table was reported already; with no table at all, say so. */
-		if (f->sb.fragment_table == SQFS_INVALID_TABLE && f->sb.fragment_count == 0)
+		if (f->sb.fragment_table == SQK_INVALID_TABLE && f->sb.fragment_count == 0)
 			sqk_fsck_err(
 				f, file->rec, T_INODE, C_FRAGMENT,
 				"the tail is in fragment %u, but the image has no fragment table",
@@ -264,19 +264,19 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	uint32_t bs = f->sb.block_size, full = (uint32_t)(file->size / bs), i;
 	uint32_t tail = (uint32_t)(file->size % bs);
 	uint64_t pos = file->blocks_start, end = f->sb.inode_table, sparse = 0;
-	int has_frag = file->frag_index != SQFS_INVALID_FRAG, ok = 1;
+	int has_frag = file->frag_index != SQK_INVALID_FRAG, ok = 1;
 	struct chunk *c = NULL;
 
 	/* A fragment with no tail was reported with the inode and is not looked up. */
 	/* First the list as a whole: positions, sizes and the sparse count. */
 	for (i = 0; i < file->nblocks; i++) {
-		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK;
+		uint32_t word = file->blocks[i], size = word & SQK_BLOCK_SIZE_MASK;
 		uint32_t len = i < full ? bs : tail;
 
 		/* The reader's rule; the two messages say which part of it failed. */
-		if (sqfs_block_word_bad(word, bs, len) &&
-		    ((word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
-		     word == SQFS_BLOCK_UNCOMPRESSED)) {
+		if (sqk_block_word_bad(word, bs, len) &&
+		    ((word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED)) ||
+		     word == SQK_BLOCK_UNCOMPRESSED)) {
 			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
 				     "block %u has the bad size word 0x%08x", i, word);
 			ok = 0;
@@ -286,15 +286,15 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 			sparse += len;
 			continue;
 		}
-		if (sqfs_block_word_bad(word, bs, len)) {
+		if (sqk_block_word_bad(word, bs, len)) {
 			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
 				     "block %u is %u bytes %s; the file needs %u", i, size,
-				     word & SQFS_BLOCK_UNCOMPRESSED ? "stored uncompressed"
-								    : "compressed",
+				     word & SQK_BLOCK_UNCOMPRESSED ? "stored uncompressed"
+								   : "compressed",
 				     len);
 			ok = 0;
 		}
-		if (!sqfs_block_in_area(pos, size, f->data_start, end)) {
+		if (!sqk_block_in_area(pos, size, f->data_start, end)) {
 			sqk_fsck_err(
 				f, file->rec, T_INODE, C_DATA,
 				"block %u at %llu (%u bytes) is outside the data area %llu..%llu",
@@ -314,7 +314,7 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	/* Then the blocks themselves, a chunk at a time. */
 	pos = file->blocks_start;
 	for (i = 0; i < file->nblocks && !fsck_stopped(f); i++) {
-		uint32_t word = file->blocks[i], size = word & SQFS_BLOCK_SIZE_MASK, len;
+		uint32_t word = file->blocks[i], size = word & SQK_BLOCK_SIZE_MASK, len;
 
 		if (size == 0)
 			continue;

@@ -26,7 +26,7 @@ struct hdr {
 	uint32_t loff; /* offset in the listing */
 	uint64_t at;   /* where it starts: directory table reference */
 	uint32_t name_len;
-	char name[SQFS_NAME_MAX];
+	char name[SQK_NAME_MAX];
 };
 
 struct listing {
@@ -102,11 +102,11 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 			     sqk_fsck_ref_str(r->ref, b, sizeof(b)));
 		return;
 	}
-	if (sqfs_basic_type(r->type) != ent->type) {
+	if (sqk_basic_type(r->type) != ent->type) {
 		sqk_fsck_err(f, drec, T_INODE, C_DIR_TYPE,
 			     "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
 			     sqk_type_name(ent->type), ent->number,
-			     sqk_type_name(sqfs_basic_type(r->type)));
+			     sqk_type_name(sqk_basic_type(r->type)));
 		return;
 	}
 	f->dirs[l->dir].entries++;
@@ -144,7 +144,7 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	}
 	if (f->recs[old].number != f->dirs[child].parent &&
 	    f->recs[drec].number == f->dirs[child].parent) {
-		char name[SQFS_NAME_MAX_BUF];
+		char name[SQK_NAME_MAX_BUF];
 		uint32_t len = 0;
 
 		if (sqk_fsck_entry_name(f, r->entry, name, &len) != 0)
@@ -217,7 +217,7 @@ static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_di
 					   f->sb.fragment_count, f->sb.id_count};
 	uint32_t rec = f->dirs[l->dir].rec;
 	uint8_t raw[SQK_FMT_DIR_ENTRY_SIZE];
-	char shown[2 * SQFS_NAME_MAX + 1];
+	char shown[2 * SQK_NAME_MAX + 1];
 	struct sqk_fmt_dir_entry e;
 	struct fsck_fmt ff;
 
@@ -346,14 +346,13 @@ static void check_index(struct listing *l, int complete)
 		}
 		hd = &l->hdrs[h];
 		want_off = sqk_fmt_dir_index_block_offset(d->offset, &x->x);
-		if (SQFS_REF_BLOCK(hd->at) != x->x.start || SQFS_REF_OFFSET(hd->at) != want_off)
+		if (SQK_REF_BLOCK(hd->at) != x->x.start || SQK_REF_OFFSET(hd->at) != want_off)
 			sqk_fsck_err(
 				f, d->rec, T_INODE, C_DIR_INDEX,
 				"index entry %u ('%.*s') leads to block %u, offset %u, but its "
 				"header is at block %llu, offset %u",
 				i, name_len, x->name, x->x.start, want_off,
-				(unsigned long long)SQFS_REF_BLOCK(hd->at),
-				SQFS_REF_OFFSET(hd->at));
+				(unsigned long long)SQK_REF_BLOCK(hd->at), SQK_REF_OFFSET(hd->at));
 		if (sqk_name_cmp(hd->name, hd->name_len, x->name, x->x.name_size) != 0)
 			sqk_fsck_err(
 				f, d->rec, T_INODE, C_DIR_INDEX,
@@ -387,7 +386,7 @@ static int cmp_pos(const void *a, const void *b, void *arg)
 {
 	const struct fsck_dir *dirs = arg;
 	const struct fsck_dir *x = &dirs[*(const uint32_t *)a], *y = &dirs[*(const uint32_t *)b];
-	uint64_t p = SQFS_MKREF(x->block, x->offset), q = SQFS_MKREF(y->block, y->offset);
+	uint64_t p = SQK_MKREF(x->block, x->offset), q = SQK_MKREF(y->block, y->offset);
 
 	return p < q ? -1 : p > q;
 }
@@ -412,7 +411,7 @@ static void one_dir(struct sqk_fsck *f, struct fsck_ms *ms, uint32_t di, uint64_
 		check_index(&l, 1); /* no entry of an index fits in it */
 		return;
 	}
-	start = SQFS_MKREF(d->block, d->offset);
+	start = SQK_MKREF(d->block, d->offset);
 	if (d->block >= table) {
 		sqk_fsck_err(
 			f, d->rec, T_INODE, C_DIR_HEADER,

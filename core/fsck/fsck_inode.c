@@ -19,8 +19,8 @@
 
 const char *sqk_fsck_ref_str(uint64_t ref, char *buf, size_t len)
 {
-	snprintf(buf, len, "block %llu, offset %u", (unsigned long long)SQFS_REF_BLOCK(ref),
-		 SQFS_REF_OFFSET(ref));
+	snprintf(buf, len, "block %llu, offset %u", (unsigned long long)SQK_REF_BLOCK(ref),
+		 SQK_REF_OFFSET(ref));
 	return buf;
 }
 
@@ -115,11 +115,11 @@ static int decode_file(struct decode *d)
 	file.size = ino->file_size;
 	file.sparse = ino->sparse;
 	/* A fragment the inode's own fields rule out was reported: it is not looked up. */
-	file.frag_index = d->frag_bad ? SQFS_INVALID_FRAG : ino->frag_index;
+	file.frag_index = d->frag_bad ? SQK_INVALID_FRAG : ino->frag_index;
 	file.frag_offset = ino->frag_offset;
 	file.nblocks = (uint32_t)count;
 	file.blocks = words;
-	file.extended = ino->type == SQFS_LFILE;
+	file.extended = ino->type == SQK_LFILE;
 	sqk_fsck_file_data(d->f, &file);
 	free(words);
 	return 0;
@@ -239,12 +239,12 @@ static int decode_symlink(struct decode *d)
 
 static const char *body_name(unsigned type)
 {
-	switch (sqfs_basic_type(type)) {
-	case SQFS_FILE:
+	switch (sqk_basic_type(type)) {
+	case SQK_FILE:
 		return "the file inode";
-	case SQFS_DIR:
+	case SQK_DIR:
 		return "the directory inode";
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		return "the symlink inode";
 	}
 	return "the inode";
@@ -357,19 +357,19 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 		f->recs[d.rec].nlink = d.ino.nlink;
 		sqk_fmt_inode_check_links(&d.ino, &d.lim, d.ref == f->sb.root_inode, &d.ff.rep);
 	}
-	switch (sqfs_basic_type(d.ino.type)) {
-	case SQFS_FILE:
+	switch (sqk_basic_type(d.ino.type)) {
+	case SQK_FILE:
 		err = decode_file(&d);
 		break;
-	case SQFS_DIR:
+	case SQK_DIR:
 		err = decode_dir(&d);
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		err = decode_symlink(&d);
 		break;
 	}
 	/* Known once the whole inode is read: an extended symlink keeps it last. */
-	if (!err && d.ino.xattr != SQFS_INVALID_XATTR)
+	if (!err && d.ino.xattr != SQK_INVALID_XATTR)
 		sqk_fsck_xattr_index(f, d.rec, d.ino.xattr);
 	*index = d.rec;
 	return err;

@@ -89,7 +89,7 @@ struct fsck_ms {
 	uint32_t len, off;   /* decompressed bytes of the current block; read offset */
 	int loaded;	     /* buf holds the block at pos */
 	int failed;	     /* a block was bad: nothing further can be read */
-	uint8_t buf[SQFS_META_SIZE];
+	uint8_t buf[SQK_META_SIZE];
 	/* Block starts seen, relative to start (sorted: the stream only moves on). */
 	uint64_t *starts;
 	size_t nstarts, cap;
@@ -137,7 +137,7 @@ struct fsck_dir {
 /* A lookup-indexed table: the list of its metadata blocks, read before open. */
 struct fsck_table {
 	const char *name;
-	uint64_t list;	  /* position of the lookup list; SQFS_INVALID_TABLE when absent */
+	uint64_t list;	  /* position of the lookup list; SQK_INVALID_TABLE when absent */
 	uint64_t entries; /* entries the superblock (or the xattr header) announces */
 	uint32_t entry_size;
 	uint32_t nblocks;
@@ -167,7 +167,7 @@ struct sqk_fsck {
 	struct sqk_image *img;
 	struct sqk_pool *pool;
 	struct sqk_compressor *comp; /* the main thread's, for metadata */
-	struct sqfs_super sb;	     /* as stored */
+	struct sqk_super sb;	     /* as stored */
 	uint64_t file_size;
 	uint64_t data_start; /* first byte after the superblock and the options block */
 	int fatal;	     /* an operational error: stop everything */
@@ -245,7 +245,7 @@ struct fsck_fmt {
 	const char *table;
 	enum fsck_check check;		    /* for fields map does not name */
 	const struct fsck_field_check *map; /* NULL, or ends with a NULL field */
-	char prefix[2 * SQFS_NAME_MAX + 64];
+	char prefix[2 * SQK_NAME_MAX + 64];
 	struct sqk_fmt_issue last; /* the last broken rule */
 	int quiet;		   /* keep it in last only: the caller words the message */
 	unsigned hard;		   /* broken rules map does not mark soft */

@@ -88,12 +88,12 @@ static int ms_load(struct fsck_ms *ms)
 			     (unsigned long long)ms->pos, (unsigned long long)ms->end);
 		/* Its bytes are still usable; the chain ends here. */
 		ms->next = ms->end;
-	} else if (ms->next < ms->end && ms->len != SQFS_META_SIZE) {
+	} else if (ms->next < ms->end && ms->len != SQK_META_SIZE) {
 		/* Readers find entries by offset: only the last block may be short. */
 		sqk_fsck_err(ms->f, FSCK_NONE, ms->table, C_META,
 			     "metadata block at %llu decompresses to %u bytes, not %u (only a "
 			     "table's last block may be shorter)",
-			     (unsigned long long)ms->pos, ms->len, SQFS_META_SIZE);
+			     (unsigned long long)ms->pos, ms->len, SQK_META_SIZE);
 	}
 	ms->loaded = 1;
 	ms->off = 0;
@@ -137,8 +137,8 @@ static uint64_t ms_tell(struct fsck_rd *rd)
 	struct fsck_ms *ms = (struct fsck_ms *)rd;
 
 	if (ms->loaded && ms->off >= ms->len)
-		return SQFS_MKREF(ms->next - ms->start, 0);
-	return SQFS_MKREF(ms->pos - ms->start, ms->loaded ? ms->off : 0);
+		return SQK_MKREF(ms->next - ms->start, 0);
+	return SQK_MKREF(ms->pos - ms->start, ms->loaded ? ms->off : 0);
 }
 
 void sqk_fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,
@@ -232,8 +232,8 @@ static uint64_t cur_tell(struct fsck_rd *rd)
 	struct fsck_cur *c = (struct fsck_cur *)rd;
 
 	if (c->m.e && c->m.offset >= c->m.e->length)
-		return SQFS_MKREF(c->m.e->next - c->m.start, 0);
-	return SQFS_MKREF(c->m.block - c->m.start, c->m.offset);
+		return SQK_MKREF(c->m.e->next - c->m.start, 0);
+	return SQK_MKREF(c->m.block - c->m.start, c->m.offset);
 }
 
 int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref)
@@ -242,7 +242,7 @@ int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, ui
 	c->rd.read = cur_read;
 	c->rd.tell = cur_tell;
 	c->open = 1;
-	return sqk_meta_seek(&c->m, f->img, table, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
+	return sqk_meta_seek(&c->m, f->img, table, SQK_REF_BLOCK(ref), SQK_REF_OFFSET(ref));
 }
 
 void sqk_fsck_cur_close(struct fsck_cur *c)

@@ -24,7 +24,7 @@
 struct overlay {
 	struct sqk_file base;
 	struct sqk_file *inner;
-	uint8_t sb[SQFS_SUPER_SIZE];
+	uint8_t sb[SQK_SUPER_SIZE];
 };
 
 static int ov_read(struct sqk_file *fp, uint64_t off, void *buf, size_t len)
@@ -32,8 +32,8 @@ static int ov_read(struct sqk_file *fp, uint64_t off, void *buf, size_t len)
 	struct overlay *o = (struct overlay *)fp;
 	int err = o->inner->read_at(o->inner, off, buf, len);
 
-	if (!err && off < SQFS_SUPER_SIZE) {
-		size_t n = SQFS_SUPER_SIZE - (size_t)off;
+	if (!err && off < SQK_SUPER_SIZE) {
+		size_t n = SQK_SUPER_SIZE - (size_t)off;
 
 		memcpy(buf, o->sb + off, n < len ? n : len);
 	}
@@ -99,7 +99,7 @@ static int read_raw(struct sqk_fsck *f, uint64_t pos, void *buf, size_t len)
 /* The options block's contents: they decompress, and are valid for the codec. */
 static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 {
-	uint8_t out[SQFS_META_SIZE];
+	uint8_t out[SQK_META_SIZE];
 	struct sqk_comp_config cfg;
 	struct fsck_fmt x;
 	uint32_t len = 0;
@@ -118,7 +118,7 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 		return 0;
 	sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_COMP, C_COMP, NULL);
 	sqk_fsck_fmt_prefix(&x, "the options block: ");
-	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, SQFS_SUPER_SIZE, out, &len,
+	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, SQK_SUPER_SIZE, out, &len,
 				  &next, &x.rep);
 	if (sqk_fsck_fatal(f, err))
 		return err;
@@ -150,7 +150,7 @@ static void take_table(struct fsck_table *ft, const char *name, struct sqk_table
 {
 	memset(ft, 0, sizeof(*ft));
 	ft->name = name;
-	ft->list = t->present ? t->list : SQFS_INVALID_TABLE;
+	ft->list = t->present ? t->list : SQK_INVALID_TABLE;
 	ft->entries = t->entries;
 	ft->entry_size = t->entry_size;
 	ft->ok = t->ok;
@@ -206,7 +206,7 @@ static int check_layout(struct sqk_fsck *f)
 static int open_image(struct sqk_fsck *f)
 {
 	struct sqk_image_opts io;
-	struct sqfs_super view = f->sb;
+	struct sqk_super view = f->sb;
 	struct overlay *o = calloc(1, sizeof(*o));
 	unsigned t = f->o.threads;
 	int err;
@@ -214,20 +214,20 @@ static int open_image(struct sqk_fsck *f)
 	if (!o)
 		return SQK_ERR_NOMEM;
 	/* Show the reader a superblock it accepts for what is still checkable. */
-	view.flags &= SQFS_FLAG_ALL;
+	view.flags &= SQK_FLAG_ALL;
 	view.block_log = 0;
 	while ((1u << view.block_log) < view.block_size)
 		view.block_log++;
 	if (!f->frag.ok) {
-		view.fragment_table = SQFS_INVALID_TABLE;
+		view.fragment_table = SQK_INVALID_TABLE;
 		view.fragment_count = 0;
 	}
 	if (!f->exp.ok) {
-		view.export_table = SQFS_INVALID_TABLE;
-		view.flags &= (uint16_t)~SQFS_FLAG_EXPORTABLE;
+		view.export_table = SQK_INVALID_TABLE;
+		view.flags &= (uint16_t)~SQK_FLAG_EXPORTABLE;
 	}
 	if (!f->xids.ok)
-		view.xattr_table = SQFS_INVALID_TABLE;
+		view.xattr_table = SQK_INVALID_TABLE;
 	/* Nothing is stored after the last usable table (that was reported). */
 	view.bytes_used = f->ids.end;
 	if (f->xids.ok)
@@ -262,15 +262,15 @@ static int open_image(struct sqk_fsck *f)
 
 int sqk_fsck_super(struct sqk_fsck *f)
 {
-	uint8_t raw[SQFS_SUPER_SIZE];
+	uint8_t raw[SQK_SUPER_SIZE];
 	struct fsck_fmt x;
 	int err;
 
 	f->file_size = f->file->size(f->file);
-	if (f->file_size < SQFS_SUPER_SIZE) {
+	if (f->file_size < SQK_SUPER_SIZE) {
 		sqk_fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER,
 			     "the file has %llu bytes, fewer than a superblock's %u",
-			     (unsigned long long)f->file_size, SQFS_SUPER_SIZE);
+			     (unsigned long long)f->file_size, SQK_SUPER_SIZE);
 		return 1;
 	}
 	err = read_raw(f, 0, raw, sizeof(raw));

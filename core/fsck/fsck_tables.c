@@ -21,7 +21,7 @@ void sqk_fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 	uint64_t idx = 0;
 	/* The blocks end where the list starts; the xattr header sits between. */
 	uint64_t stop = t == &f->xids ? f->sb.xattr_table : t->list;
-	uint8_t buf[SQFS_META_SIZE];
+	uint8_t buf[SQK_META_SIZE];
 	struct fsck_fmt x;
 	char why[128];
 	uint32_t i;
@@ -130,7 +130,7 @@ void sqk_fsck_fragments(struct sqk_fsck *f)
 	f->nfrags = l.n;
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct sqk_fmt_frag e = {l.start[i], l.word[i], 0};
-		uint32_t size = e.size & SQFS_BLOCK_SIZE_MASK, idx = l.e[i].index;
+		uint32_t size = e.size & SQK_BLOCK_SIZE_MASK, idx = l.e[i].index;
 		uint64_t start = e.start;
 		struct fsck_fmt x;
 
@@ -184,7 +184,7 @@ void sqk_fsck_export(struct sqk_fsck *f)
 
 void sqk_fsck_xattr_index(struct sqk_fsck *f, uint32_t rec, uint32_t index)
 {
-	if (f->sb.xattr_table == SQFS_INVALID_TABLE)
+	if (f->sb.xattr_table == SQK_INVALID_TABLE)
 		sqk_fsck_err(f, rec, T_INODE, C_XATTR,
 			     "xattr index %u, but the image has no xattr table", index);
 	else if (f->xids.ok && index >= f->xids.entries)
@@ -291,7 +291,7 @@ static int xattr_ool(struct sqk_fsck *f, struct fsck_rd *rd, uint32_t id, const 
 	if (sqk_fmt_xattr_value_check(sqk_fmt_xattr_value_decode(raw), 1, &x.rep))
 		return -1;
 	ref = sqk_fmt_xattr_ref_decode(raw + SQK_FMT_XATTR_VALUE_SIZE);
-	if (f->xattr_kv + SQFS_REF_BLOCK(ref) >= kv_end ||
+	if (f->xattr_kv + SQK_REF_BLOCK(ref) >= kv_end ||
 	    sqk_fsck_cur_open(&c, f, f->xattr_kv, ref) != 0) {
 		sqk_fsck_cur_close(&c);
 		sqk_fsck_err(f, FSCK_NONE, T_XATTR, C_XATTR,
@@ -382,7 +382,7 @@ void sqk_fsck_xattrs(struct sqk_fsck *f)
 				     sqk_fsck_ref_str(x->ref, r, sizeof(r)));
 			continue;
 		}
-		err = sqk_fsck_ms_seek(&ms, SQFS_REF_BLOCK(x->ref), SQFS_REF_OFFSET(x->ref));
+		err = sqk_fsck_ms_seek(&ms, SQK_REF_BLOCK(x->ref), SQK_REF_OFFSET(x->ref));
 		if (err == 1) {
 			err = sqk_fsck_cur_open(&c, f, f->xattr_kv, x->ref);
 			rd = &c.rd;

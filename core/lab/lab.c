@@ -46,13 +46,12 @@ static int ix_dir(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 	return 0;
 }
 
-static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
-		   const char *link_to)
+static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
 {
 	struct index_sink *x = (struct index_sink *)s;
 	struct sqk_lab_files *f = x->f;
 
-	if (sqfs_basic_type(ino->type) != SQFS_FILE)
+	if (sqk_basic_type(ino->type) != SQK_FILE)
 		return 0;
 	if (SQK_ARRAY_GROW(f->path, x->path_cap, f->count + 1) ||
 	    SQK_ARRAY_GROW(f->size, x->size_cap, f->count + 1))
@@ -289,8 +288,7 @@ static double percentile(const uint64_t *hist, uint64_t total, double q)
 }
 
 int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_workload wl,
-		  unsigned threads, unsigned duration_ms, uint64_t seed,
-		  struct sqk_lab_result *r)
+		unsigned threads, unsigned duration_ms, uint64_t seed, struct sqk_lab_result *r)
 {
 	struct worker *w = calloc(threads, sizeof(*w));
 	uint64_t *hist = calloc(HIST_SIZE, sizeof(*hist));

@@ -46,7 +46,6 @@ struct sqk_lab_result {
 
 /* Run workload with threads workers for duration_ms; seed makes the choices repeatable. */
 int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_workload wl,
-		  unsigned threads, unsigned duration_ms, uint64_t seed,
-		  struct sqk_lab_result *r);
+		unsigned threads, unsigned duration_ms, uint64_t seed, struct sqk_lab_result *r);
 
 #endif

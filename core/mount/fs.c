@@ -44,7 +44,7 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 		return SQK_ERR_NOMEM;
 	fs->img = img;
 	fs->sb = sqk_image_super(img);
-	fs->exportable = (fs->sb->flags & SQFS_FLAG_EXPORTABLE) &&
+	fs->exportable = (fs->sb->flags & SQK_FLAG_EXPORTABLE) &&
 			 sqk_image_table(img, SQK_TABLE_EXPORT)->nblocks > 0;
 	fs->zeros = calloc(1, fs->sb->block_size);
 	err = fs->zeros ? sqk_fs_nodes_init(fs) : SQK_ERR_NOMEM;
@@ -54,7 +54,7 @@ int sqk_fs_create(struct sqk_image *img, struct sqk_fs **out)
 		sqk_fs_destroy(fs);
 		return err;
 	}
-	if (sqfs_basic_type(root.type) != SQFS_DIR) {
+	if (sqk_basic_type(root.type) != SQK_DIR) {
 		sqk_inode_free(&root);
 		sqk_fs_destroy(fs);
 		return SQK_ERR_CORRUPT;
@@ -95,7 +95,7 @@ int sqk_fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *
 
 	*size = 0;
 	/* Without an xattr table an index means nothing, as for the kernel. */
-	if (ino->xattr == SQFS_INVALID_XATTR || count == 0)
+	if (ino->xattr == SQK_INVALID_XATTR || count == 0)
 		return 0;
 	if (ino->xattr >= count)
 		return SQK_ERR_CORRUPT;
@@ -113,7 +113,7 @@ int sqk_fs_xattr_size(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t *
  */
 void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *st)
 {
-	unsigned basic = sqfs_basic_type(ino->type);
+	unsigned basic = sqk_basic_type(ino->type);
 
 	memset(st, 0, sizeof(*st));
 	st->st_ino = ino->number;
@@ -124,22 +124,22 @@ void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *
 	st->st_atime = st->st_mtime = st->st_ctime = ino->mtime;
 	st->st_blksize = 1024;
 	switch (basic) {
-	case SQFS_DIR:
+	case SQK_DIR:
 		st->st_size = (off_t)(ino->size + 3);
 		break;
-	case SQFS_FILE:
+	case SQK_FILE:
 		st->st_size = (off_t)ino->size;
-		if (ino->type == SQFS_FILE)
+		if (ino->type == SQK_FILE)
 			st->st_blocks = ino->size ? (blkcnt_t)((ino->size - 1) / 512 + 1) : 0;
 		else if (ino->sparse < ino->size)
 			st->st_blocks = (blkcnt_t)((ino->size - ino->sparse + 511) / 512);
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		st->st_size = (off_t)ino->size;
 		break;
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
-		st->st_rdev = makedev(sqfs_dev_major(ino->rdev), sqfs_dev_minor(ino->rdev));
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		st->st_rdev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
 		break;
 	}
 	if (xsize)
@@ -153,7 +153,7 @@ int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned
 
 	if (err)
 		return err;
-	if (ino->number != number || sqfs_basic_type(ino->type) != basic) {
+	if (ino->number != number || sqk_basic_type(ino->type) != basic) {
 		sqk_inode_free(ino);
 		return SQK_ERR_CORRUPT;
 	}
@@ -164,19 +164,19 @@ static unsigned basic_of(mode_t type)
 {
 	switch (type & S_IFMT) {
 	case S_IFDIR:
-		return SQFS_DIR;
+		return SQK_DIR;
 	case S_IFREG:
-		return SQFS_FILE;
+		return SQK_FILE;
 	case S_IFLNK:
-		return SQFS_SYMLINK;
+		return SQK_SYMLINK;
 	case S_IFBLK:
-		return SQFS_BLKDEV;
+		return SQK_BLKDEV;
 	case S_IFCHR:
-		return SQFS_CHRDEV;
+		return SQK_CHRDEV;
 	case S_IFIFO:
-		return SQFS_FIFO;
+		return SQK_FIFO;
 	default:
-		return SQFS_SOCKET;
+		return SQK_SOCKET;
 	}
 }
 
@@ -265,9 +265,9 @@ int sqk_fs_readlink(struct sqk_fs *fs, uint64_t node, char **target)
 	err = sqk_fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
-	if (sqfs_basic_type(ino.type) != SQFS_SYMLINK)
+	if (sqk_basic_type(ino.type) != SQK_SYMLINK)
 		return SQK_ERR_ARG;
-	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQFS_SYMLINK, &ino);
+	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQK_SYMLINK, &ino);
 	if (err)
 		return err;
 	*target = ino.target;
@@ -278,14 +278,14 @@ int sqk_fs_readlink(struct sqk_fs *fs, uint64_t node, char **target)
 
 void sqk_fs_statfs(struct sqk_fs *fs, struct statvfs *st)
 {
-	const struct sqfs_super *sb = fs->sb;
+	const struct sqk_super *sb = fs->sb;
 
 	memset(st, 0, sizeof(*st));
 	st->f_bsize = sb->block_size;
 	st->f_frsize = sb->block_size;
 	st->f_blocks = (sb->bytes_used + sb->block_size - 1) / sb->block_size;
 	st->f_files = sb->inode_count;
-	st->f_namemax = SQFS_NAME_MAX;
+	st->f_namemax = SQK_NAME_MAX;
 	st->f_flag = ST_RDONLY;
 }
 

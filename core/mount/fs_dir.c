@@ -42,7 +42,7 @@ int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
 	if (!d)
 		return SQK_ERR_NOMEM;
 	err = sqk_fs_node_get(fs, node, &d->ino, NULL);
-	if (!err && sqfs_basic_type(d->ino.type) != SQFS_DIR)
+	if (!err && sqk_basic_type(d->ino.type) != SQK_DIR)
 		err = SQK_ERR_NOTDIR;
 	if (err) {
 		free(d);

@@ -30,12 +30,12 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	err = sqk_fs_node_get(fs, node, &ino, NULL);
 	if (err)
 		return err;
-	if (sqfs_basic_type(ino.type) != SQFS_FILE)
+	if (sqk_basic_type(ino.type) != SQK_FILE)
 		return SQK_ERR_ARG;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return SQK_ERR_NOMEM;
-	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQFS_FILE, &f->ino);
+	err = sqk_fs_read_inode(fs, ino.ref, ino.number, SQK_FILE, &f->ino);
 	if (err) {
 		free(f);
 		return err;
@@ -49,7 +49,7 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	at = f->ino.blocks_start;
 	for (i = 0; i < f->ino.nblocks; i++) {
 		f->pos[i] = at;
-		at += f->ino.blocks[i] & SQFS_BLOCK_SIZE_MASK;
+		at += f->ino.blocks[i] & SQK_BLOCK_SIZE_MASK;
 	}
 	f->pos[i] = at;
 	*out = f;

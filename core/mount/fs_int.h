@@ -34,7 +34,7 @@ struct fs_shard {
 
 struct sqk_fs {
 	struct sqk_image *img;
-	const struct sqfs_super *sb;
+	const struct sqk_super *sb;
 	uint32_t root_number;
 	int exportable;
 	uint8_t *zeros; /* one block of zeros, for holes */

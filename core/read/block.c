@@ -45,7 +45,7 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 	b->comp_cache = comp_cache;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->free_cond, NULL);
-	b->scratch_size = block_size > SQFS_META_SIZE ? block_size : SQFS_META_SIZE;
+	b->scratch_size = block_size > SQK_META_SIZE ? block_size : SQK_META_SIZE;
 	b->decomp = calloc(n, sizeof(*b->decomp));
 	b->free = calloc(n, sizeof(*b->free));
 	if (!b->decomp || !b->free) {
@@ -121,21 +121,21 @@ static int fill_raw(void *arg, struct sqk_cache_entry *e)
 {
 	struct sqk_blocks *b = arg;
 
-	e->length = e->info & SQFS_BLOCK_SIZE_MASK;
+	e->length = e->info & SQK_BLOCK_SIZE_MASK;
 	return sqk_blocks_pread(b, e->block, e->data, e->length);
 }
 
 int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
 		   size_t *outlen)
 {
-	uint32_t size = size_word & SQFS_BLOCK_SIZE_MASK;
+	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
 	struct sqk_cache_entry *raw = NULL;
 	struct decomp *d;
 	int err = 0;
 
-	if (size == 0 || size_word & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))
+	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
 		return SQK_ERR_CORRUPT;
-	if (size_word & SQFS_BLOCK_UNCOMPRESSED) {
+	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
 		if (size > cap)
 			return SQK_ERR_CORRUPT;
 		err = sqk_blocks_pread(b, pos, dst, size);
@@ -184,7 +184,7 @@ static int fill_meta(void *arg, struct sqk_cache_entry *e)
 	err = sqk_fmt_meta_hdr_check(&h, e->block, b->bytes_used, NULL);
 	if (!err)
 		err = sqk_block_read(b, e->block + SQK_FMT_META_HDR_SIZE, sqk_fmt_meta_word(&h),
-				     e->data, SQFS_META_SIZE, &e->length);
+				     e->data, SQK_META_SIZE, &e->length);
 	if (!err)
 		err = sqk_fmt_meta_len_check(e->length, NULL);
 	if (err)
@@ -228,7 +228,7 @@ int sqk_block_data(struct sqk_blocks *b, struct sqk_cache *cache, uint64_t pos, 
 int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compressor *c, uint64_t pos,
 			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r)
 {
-	uint8_t hdr[SQK_FMT_META_HDR_SIZE], raw[SQFS_META_SIZE];
+	uint8_t hdr[SQK_FMT_META_HDR_SIZE], raw[SQK_META_SIZE];
 	struct sqk_fmt_meta_hdr h;
 	size_t out = 0;
 	int err;
@@ -248,7 +248,7 @@ int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compress
 	} else {
 		err = file->read_at(file, pos + SQK_FMT_META_HDR_SIZE, raw, h.size);
 		if (!err)
-			err = c->decompress(c, raw, h.size, dst, SQFS_META_SIZE, &out);
+			err = c->decompress(c, raw, h.size, dst, SQK_META_SIZE, &out);
 	}
 	if (!err)
 		err = sqk_fmt_meta_len_check(out, r);

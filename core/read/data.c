@@ -27,14 +27,14 @@ int sqk_data_seek(struct sqk_data_cursor *c, uint32_t index)
 		c->position = c->ino->blocks_start;
 	}
 	while (c->index < index)
-		c->position += c->ino->blocks[c->index++] & SQFS_BLOCK_SIZE_MASK;
+		c->position += c->ino->blocks[c->index++] & SQK_BLOCK_SIZE_MASK;
 	return 0;
 }
 
 int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_cache_entry **e,
 		  uint32_t *len)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_inode *ino = c->ino;
 	uint32_t word, size;
 	uint64_t left, start, end;
@@ -43,12 +43,12 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	if (c->index >= ino->nblocks)
 		return SQK_ERR_ARG;
 	word = ino->blocks[c->index];
-	size = word & SQFS_BLOCK_SIZE_MASK;
+	size = word & SQK_BLOCK_SIZE_MASK;
 	left = ino->size - (uint64_t)c->index * sb->block_size;
 	*len = left < sb->block_size ? (uint32_t)left : sb->block_size;
 	sqk_image_data_area(img, &start, &end);
-	if (sqfs_block_word_bad(word, sb->block_size, *len) ||
-	    !sqfs_block_in_area(c->position, size, start, end))
+	if (sqk_block_word_bad(word, sb->block_size, *len) ||
+	    !sqk_block_in_area(c->position, size, start, end))
 		return SQK_ERR_CORRUPT;
 	c->index++;
 	c->position += size;
@@ -81,14 +81,14 @@ int sqk_fragment_entry(struct sqk_image *img, uint32_t index, uint64_t *start, u
 int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk_cache_entry **e,
 		  const uint8_t **tail, uint32_t *len)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	uint64_t start;
 	uint32_t size;
 	int err;
 
 	*e = NULL;
 	*len = sqk_inode_tail(ino, sb->block_size);
-	if (ino->frag_index == SQFS_INVALID_FRAG)
+	if (ino->frag_index == SQK_INVALID_FRAG)
 		return 0;
 	err = sqk_fragment_entry(img, ino->frag_index, &start, &size);
 	if (err)

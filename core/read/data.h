@@ -16,7 +16,7 @@ struct sqk_cache_entry;
 /* A cursor over a file's blocks: their positions are a running sum. */
 struct sqk_data_cursor {
 	const struct sqk_inode *ino;
-	uint32_t index;    /* next block */
+	uint32_t index;	   /* next block */
 	uint64_t position; /* where block index starts */
 };
 

@@ -26,7 +26,7 @@ static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel
 
 int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it)
 {
-	if (sqfs_basic_type(dir->type) != SQFS_DIR)
+	if (sqk_basic_type(dir->type) != SQK_DIR)
 		return SQK_ERR_NOTDIR;
 	return dir_seek(img, it, dir->dir_block, dir->dir_offset, dir->size);
 }
@@ -47,7 +47,7 @@ static int take(struct sqk_dir_iter *it, void *buf, size_t len)
 
 int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent)
 {
-	const struct sqfs_super *sb = sqk_image_super(it->img);
+	const struct sqk_super *sb = sqk_image_super(it->img);
 	const struct sqk_fmt_limits lim = {sb->block_size, sb->inode_count, sb->fragment_count,
 					   sb->id_count};
 	uint8_t raw[SQK_FMT_DIR_HEADER_SIZE];
@@ -103,10 +103,10 @@ int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent)
 static int index_start(struct sqk_image *img, const struct sqk_inode *dir, const char *name,
 		       size_t len, uint64_t *block, uint32_t *offset, uint64_t *skipped)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	struct sqk_fmt_dir_index x, prev;
 	struct sqk_meta_cursor m;
-	char iname[SQFS_NAME_MAX_BUF];
+	char iname[SQK_NAME_MAX_BUF];
 	uint32_t i;
 	int err;
 
@@ -148,9 +148,9 @@ int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const cha
 	uint32_t offset;
 	int err;
 
-	if (sqfs_basic_type(dir->type) != SQFS_DIR)
+	if (sqk_basic_type(dir->type) != SQK_DIR)
 		return SQK_ERR_NOTDIR;
-	if (len == 0 || len > SQFS_NAME_MAX)
+	if (len == 0 || len > SQK_NAME_MAX)
 		return SQK_ERR_NOENT;
 	err = index_start(img, dir, name, len, &block, &offset, &skipped);
 	if (err)

@@ -20,7 +20,7 @@ struct sqk_image;
 struct sqk_inode;
 
 struct sqk_dirent {
-	char name[SQFS_NAME_MAX_BUF];
+	char name[SQK_NAME_MAX_BUF];
 	uint32_t name_len;
 	unsigned type; /* basic type 1..7 */
 	uint32_t number;
@@ -33,7 +33,7 @@ struct sqk_dir_iter {
 	uint64_t remaining; /* listing bytes left */
 	uint32_t in_header; /* entries left under the current header */
 	struct sqk_fmt_dir_header hdr;
-	char prev[SQFS_NAME_MAX_BUF];
+	char prev[SQK_NAME_MAX_BUF];
 	uint32_t prev_len;
 	int checked_order;
 };

@@ -9,7 +9,7 @@
 
 struct sqk_image {
 	struct sqk_file *file;
-	struct sqfs_super sb;
+	struct sqk_super sb;
 	const struct sqk_codec *codec;
 	struct sqk_comp_config comp;
 	struct sqk_cache *cache[SQK_CACHE_COUNT];
@@ -31,7 +31,7 @@ void sqk_image_opts_default(struct sqk_image_opts *o)
 	o->stall_ms = 1000;
 }
 
-const struct sqfs_super *sqk_image_super(const struct sqk_image *img)
+const struct sqk_super *sqk_image_super(const struct sqk_image *img)
 {
 	return &img->sb;
 }
@@ -98,7 +98,7 @@ int sqk_image_id(const struct sqk_image *img, uint32_t index, uint32_t *id)
 /* The options block: what the codec is set up with, when the image says. */
 static int read_comp_options(struct sqk_image *img)
 {
-	uint8_t out[SQFS_META_SIZE];
+	uint8_t out[SQK_META_SIZE];
 	struct sqk_compressor *c;
 	uint64_t next;
 	uint32_t len;
@@ -111,7 +111,7 @@ static int read_comp_options(struct sqk_image *img)
 	c = img->codec->create(&img->comp);
 	if (!c)
 		return SQK_ERR_NOMEM;
-	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQFS_SUPER_SIZE, out, &len,
+	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQK_SUPER_SIZE, out, &len,
 				  &next, NULL);
 	c->destroy(c);
 	if (err)
@@ -140,8 +140,8 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 {
 	unsigned n[SQK_CACHE_COUNT] = {o->meta_entries, o->frag_entries, o->data_entries,
 				       o->comp_entries};
-	size_t bs = img->sb.block_size > SQFS_META_SIZE ? img->sb.block_size : SQFS_META_SIZE;
-	size_t size[SQK_CACHE_COUNT] = {SQFS_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
+	size_t bs = img->sb.block_size > SQK_META_SIZE ? img->sb.block_size : SQK_META_SIZE;
+	size_t size[SQK_CACHE_COUNT] = {SQK_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
 
@@ -161,18 +161,18 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 static int read_super(struct sqk_image *img)
 {
 	struct sqk_file *file = img->file;
-	uint8_t raw[SQFS_SUPER_SIZE];
+	uint8_t raw[SQK_SUPER_SIZE];
 	int err;
 
 	err = file->read_at(file, 0, raw, sizeof(raw));
 	if (err == SQK_ERR_TRUNCATED) {
-		struct sqfs_super sb;
+		struct sqk_super sb;
 
 		err = SQK_ERR_MAGIC;
 		memset(raw + 4, 0, sizeof(raw) - 4);
 		if (file->size(file) >= 4 && file->read_at(file, 0, raw, 4) == 0) {
 			sqk_fmt_super_decode(&sb, raw);
-			if (sb.magic == SQFS_MAGIC)
+			if (sb.magic == SQK_MAGIC)
 				err = SQK_ERR_TRUNCATED;
 		}
 	}

@@ -37,7 +37,7 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		   struct sqk_image **out);
 void sqk_image_close(struct sqk_image *img);
 
-const struct sqfs_super *sqk_image_super(const struct sqk_image *img);
+const struct sqk_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);

@@ -23,7 +23,7 @@ const char *sqk_type_name(unsigned t)
 
 uint32_t sqk_inode_tail(const struct sqk_inode *ino, uint32_t block_size)
 {
-	if (ino->frag_index == SQFS_INVALID_FRAG)
+	if (ino->frag_index == SQK_INVALID_FRAG)
 		return 0;
 	return (uint32_t)(ino->size % block_size);
 }
@@ -68,22 +68,22 @@ static void fill(struct sqk_inode *ino, const struct sqk_fmt_inode *fi)
 	ino->nlink = fi->nlink;
 	ino->xattr = fi->xattr;
 	ino->rdev = fi->rdev;
-	switch (sqfs_basic_type(fi->type)) {
-	case SQFS_FILE:
+	switch (sqk_basic_type(fi->type)) {
+	case SQK_FILE:
 		ino->blocks_start = fi->blocks_start;
 		ino->size = fi->file_size;
 		ino->sparse = fi->sparse;
 		ino->frag_index = fi->frag_index;
 		ino->frag_offset = fi->frag_offset;
 		break;
-	case SQFS_DIR:
+	case SQK_DIR:
 		ino->dir_block = fi->dir_block;
 		ino->dir_offset = fi->dir_offset;
 		ino->size = sqk_fmt_dir_listing(fi->dir_size);
 		ino->parent = fi->parent;
 		ino->index_count = fi->index_count;
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		ino->size = fi->target_len;
 		break;
 	}
@@ -91,7 +91,7 @@ static void fill(struct sqk_inode *ino, const struct sqk_fmt_inode *fi)
 
 static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct sqk_inode *ino)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_fmt_limits lim = {sb->block_size, sb->inode_count, sb->fragment_count,
 					   sb->id_count};
 	uint8_t raw[SQK_FMT_INODE_FIXED_MAX];
@@ -118,16 +118,16 @@ static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct s
 	if (err)
 		return err;
 	fill(ino, &fi);
-	switch (sqfs_basic_type(fi.type)) {
-	case SQFS_FILE:
+	switch (sqk_basic_type(fi.type)) {
+	case SQK_FILE:
 		return read_blocks(
 			m, ino, sqk_fmt_file_blocks(fi.file_size, fi.frag_index, sb->block_size));
-	case SQFS_DIR:
+	case SQK_DIR:
 		/* An extended directory's index follows: a lookup reads it from here. */
 		ino->index_block = sqk_meta_tell_block(m);
 		ino->index_offset = m->offset;
 		return 0;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		err = read_target(m, ino, fi.target_len);
 		if (err || !sqk_fmt_inode_tail_size(fi.type))
 			return err;
@@ -143,15 +143,15 @@ static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct s
 
 int sqk_inode_read(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	struct sqk_meta_cursor m;
 	int err;
 
 	memset(ino, 0, sizeof(*ino));
 	ino->ref = ref;
-	ino->xattr = SQFS_INVALID_XATTR;
-	ino->frag_index = SQFS_INVALID_FRAG;
-	err = sqk_meta_seek(&m, img, sb->inode_table, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
+	ino->xattr = SQK_INVALID_XATTR;
+	ino->frag_index = SQK_INVALID_FRAG;
+	err = sqk_meta_seek(&m, img, sb->inode_table, SQK_REF_BLOCK(ref), SQK_REF_OFFSET(ref));
 	if (err)
 		return err;
 	err = read_inode(img, &m, ino);

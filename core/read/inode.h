@@ -12,26 +12,26 @@
 struct sqk_image;
 
 struct sqk_inode {
-	uint64_t ref;     /* where it was read from */
-	unsigned type;    /* on-disk type 1..14 */
-	mode_t mode;      /* S_IFxxx | permission bits */
+	uint64_t ref;  /* where it was read from */
+	unsigned type; /* on-disk type 1..14 */
+	mode_t mode;   /* S_IFxxx | permission bits */
 	uint32_t uid, gid;
 	uint32_t mtime;
 	uint32_t number;
 	uint32_t nlink;
-	uint32_t xattr; /* SQFS_INVALID_XATTR when none */
+	uint32_t xattr; /* SQK_INVALID_XATTR when none */
 
 	/* regular file */
 	uint64_t size; /* file bytes; symlink target length; directory listing bytes */
 	uint64_t blocks_start;
 	uint64_t sparse;
-	uint32_t frag_index; /* SQFS_INVALID_FRAG when none */
+	uint32_t frag_index; /* SQK_INVALID_FRAG when none */
 	uint32_t frag_offset;
 	uint32_t nblocks;
 	uint32_t *blocks; /* size words */
 
 	/* directory */
-	uint32_t dir_block;  /* relative to the directory table */
+	uint32_t dir_block; /* relative to the directory table */
 	uint32_t dir_offset;
 	uint32_t parent;
 	uint32_t index_count;

@@ -39,14 +39,14 @@ static int note(struct reading *rd, int err)
 	return !rd->r || !rd->r->fn || err == SQK_ERR_IO || err == SQK_ERR_NOMEM;
 }
 
-static int read_options(struct reading *rd, const struct sqfs_super *sb)
+static int read_options(struct reading *rd, const struct sqk_super *sb)
 {
 	struct sqk_fmt_meta_hdr h;
 	uint8_t raw[SQK_FMT_META_HDR_SIZE];
 	int err;
 
 	rd->l->data_start = sqk_fmt_data_start(NULL);
-	if (!(sb->flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
+	if (!(sb->flags & SQK_FLAG_COMPRESSOR_OPTIONS))
 		return 0;
 	if (sb->bytes_used < SQK_FMT_OPTIONS_POS + SQK_FMT_META_HDR_SIZE)
 		return sqk_fmt_options_check(NULL, sb->bytes_used, rd->r);
@@ -106,7 +106,7 @@ static int read_list(struct reading *rd, int which, uint64_t lo, uint64_t blocks
 }
 
 /* The xattr table: a header (key/value start, id count), then the list of id blocks. */
-static int read_xattrs(struct reading *rd, const struct sqfs_super *sb, uint64_t *prev)
+static int read_xattrs(struct reading *rd, const struct sqk_super *sb, uint64_t *prev)
 {
 	struct sqk_layout *l = rd->l;
 	struct sqk_table *t = &l->t[SQK_TABLE_XATTR];
@@ -141,14 +141,14 @@ static int read_xattrs(struct reading *rd, const struct sqfs_super *sb, uint64_t
 
 static void init_table(struct sqk_table *t, uint64_t ptr, uint64_t entries, uint32_t entry_size)
 {
-	t->present = ptr != SQFS_INVALID_TABLE;
+	t->present = ptr != SQK_INVALID_TABLE;
 	t->ptr = ptr;
 	t->list = ptr;
 	t->entries = entries;
 	t->entry_size = entry_size;
 }
 
-int sqk_layout_read(struct sqk_layout *l, struct sqk_file *file, const struct sqfs_super *sb,
+int sqk_layout_read(struct sqk_layout *l, struct sqk_file *file, const struct sqk_super *sb,
 		    struct sqk_fmt_report *r)
 {
 	struct reading rd = {l, file, r, 0};
@@ -246,7 +246,7 @@ int sqk_table_entry(struct sqk_blocks *b, struct sqk_cache *meta, const struct s
 	if (!t->ok || idx >= t->entries)
 		return SQK_ERR_CORRUPT;
 	/* 8 KiB is a multiple of every entry size: no entry spans two blocks. */
-	per = SQFS_META_SIZE / t->entry_size;
+	per = SQK_META_SIZE / t->entry_size;
 	blk = idx / per;
 	off = (uint32_t)((idx % per) * t->entry_size);
 	err = sqk_block_meta(b, meta, t->pos[blk], &e);

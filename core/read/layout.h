@@ -67,7 +67,7 @@ struct sqk_layout {
  * left not ok, the rest is read, and placed says whether the inode and
  * directory tables could be placed (nothing can be read otherwise).
  */
-int sqk_layout_read(struct sqk_layout *l, struct sqk_file *file, const struct sqfs_super *sb,
+int sqk_layout_read(struct sqk_layout *l, struct sqk_file *file, const struct sqk_super *sb,
 		    struct sqk_fmt_report *r);
 void sqk_layout_free(struct sqk_layout *l);
 

@@ -47,7 +47,7 @@ int sqk_meta_seek(struct sqk_meta_cursor *m, struct sqk_image *img, uint64_t tab
 	m->start = table_start;
 	m->limit = sqk_image_table_end(img, table_start);
 	if (table_start > m->limit || rel_block >= m->limit - table_start ||
-	    offset >= SQFS_META_SIZE)
+	    offset >= SQK_META_SIZE)
 		return SQK_ERR_CORRUPT;
 	m->block = table_start + rel_block;
 	m->offset = offset;

@@ -15,10 +15,10 @@ struct sqk_cache_entry;
 
 struct sqk_meta_cursor {
 	struct sqk_image *img;
-	uint64_t block;  /* absolute position of the current block */
+	uint64_t block;	 /* absolute position of the current block */
 	uint32_t offset; /* into its decompressed bytes */
-	uint64_t start;  /* the table's first block */
-	uint64_t limit;  /* the table's end: no block starts here or later */
+	uint64_t start;	 /* the table's first block */
+	uint64_t limit;	 /* the table's end: no block starts here or later */
 	struct sqk_cache_entry *e;
 };
 

@@ -94,7 +94,7 @@ struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base)
  * Does a superblock at base of f, as decoded into sb, keep every rule the
  * reader keeps at open: its own, and where each table lies?
  */
-static int image_at(struct sqk_file *f, uint64_t base, const struct sqfs_super *sb, int *found)
+static int image_at(struct sqk_file *f, uint64_t base, const struct sqk_super *sb, int *found)
 {
 	struct sqk_file *w;
 	struct sqk_layout l;
@@ -124,25 +124,25 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 
 	*count = 0;
 	found[0] = found[1] = 0;
-	buf = malloc(CHUNK + SQFS_SUPER_SIZE);
+	buf = malloc(CHUNK + SQK_SUPER_SIZE);
 	if (!buf)
 		return SQK_ERR_NOMEM;
 	/* Chunks overlap by a superblock less a byte, so none is missed at a seam. */
 	for (pos = 0; pos < size && !err; pos += CHUNK) {
-		size_t n = size - pos < CHUNK + SQFS_SUPER_SIZE - 1 ? (size_t)(size - pos)
-								    : CHUNK + SQFS_SUPER_SIZE - 1;
+		size_t n = size - pos < CHUNK + SQK_SUPER_SIZE - 1 ? (size_t)(size - pos)
+								   : CHUNK + SQK_SUPER_SIZE - 1;
 		size_t i = 0;
 
 		err = f->read_at(f, pos, buf, n);
-		while (!err && i + SQFS_SUPER_SIZE <= n && i < CHUNK) {
+		while (!err && i + SQK_SUPER_SIZE <= n && i < CHUNK) {
 			uint8_t *hit = memmem(buf + i, n - i, magic, sizeof(magic));
-			struct sqfs_super sb;
+			struct sqk_super sb;
 			int found_here;
 
 			if (!hit)
 				break;
 			i = (size_t)(hit - buf);
-			if (i >= CHUNK || i + SQFS_SUPER_SIZE > n)
+			if (i >= CHUNK || i + SQK_SUPER_SIZE > n)
 				break;
 			sqk_fmt_super_decode(&sb, buf + i);
 			err = image_at(f, pos + i, &sb, &found_here);

@@ -53,7 +53,7 @@ static int read_ool_value(struct sqk_image *img, struct sqk_meta_cursor *m, uint
 	 * wait on each other for ever. The cursor keeps its place.
 	 */
 	sqk_meta_release(m);
-	err = sqk_meta_seek(&v, img, kv_start, SQFS_REF_BLOCK(ref), SQFS_REF_OFFSET(ref));
+	err = sqk_meta_seek(&v, img, kv_start, SQK_REF_BLOCK(ref), SQK_REF_OFFSET(ref));
 	if (!err)
 		err = read_value(&v, x);
 	sqk_meta_release(&v);
@@ -107,7 +107,7 @@ int sqk_xattr_read(struct sqk_image *img, uint32_t idx, struct sqk_xattr **list,
 	*list = NULL;
 	*count = 0;
 	memset(&m, 0, sizeof(m));
-	if (idx == SQFS_INVALID_XATTR)
+	if (idx == SQK_INVALID_XATTR)
 		return 0;
 	err = sqk_meta_table_entry(img, SQK_TABLE_XATTR, idx, raw);
 	if (err)
@@ -115,8 +115,8 @@ int sqk_xattr_read(struct sqk_image *img, uint32_t idx, struct sqk_xattr **list,
 	sqk_fmt_xattr_id_decode(&id, raw);
 	err = sqk_fmt_xattr_id_check(&id, l->kv_end - l->kv_start, NULL);
 	if (!err)
-		err = sqk_meta_seek(&m, img, l->kv_start, SQFS_REF_BLOCK(id.ref),
-				    SQFS_REF_OFFSET(id.ref));
+		err = sqk_meta_seek(&m, img, l->kv_start, SQK_REF_BLOCK(id.ref),
+				    SQK_REF_OFFSET(id.ref));
 	/* The list grows with the pairs read: memory follows what the area holds. */
 	while (!err && n < id.count) {
 		if (n == cap) {

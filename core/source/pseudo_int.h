@@ -38,7 +38,7 @@ struct sqk_pseudo_def {
 	unsigned line; /* 0 for --pseudo */
 	uint32_t hash;
 	uint8_t kind;  /* SQK_PK_* */
-	uint8_t type;  /* SQFS_* basic type made; for SQK_PK_HOST that of the host file */
+	uint8_t type;  /* SQK_* basic type made; for SQK_PK_HOST that of the host file */
 	uint8_t timed; /* a time was given (upper-case definitions) */
 	uint16_t mode;
 	uint32_t uid, gid, mtime, major, minor;

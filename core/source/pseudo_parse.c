@@ -88,10 +88,10 @@ static char *image_path(struct sqk_pseudo *p, const char *name, const struct sqk
 			free(path);
 			return NULL;
 		}
-		if (k > SQFS_NAME_MAX) {
+		if (k > SQK_NAME_MAX) {
 			*err = sqk_pseudo_fail(p, src, line,
 					       "a name longer than %d bytes: %.40s...",
-					       SQFS_NAME_MAX, c);
+					       SQK_NAME_MAX, c);
 			free(path);
 			return NULL;
 		}
@@ -268,22 +268,22 @@ static int parse_link(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 		return sqk_pseudo_fail(l->p, l->src, l->no, "%s: %s", name, strerror(errno));
 	switch (st.st_mode & S_IFMT) {
 	case S_IFREG:
-		d->type = SQFS_FILE;
+		d->type = SQK_FILE;
 		break;
 	case S_IFLNK:
-		d->type = SQFS_SYMLINK;
+		d->type = SQK_SYMLINK;
 		break;
 	case S_IFBLK:
-		d->type = SQFS_BLKDEV;
+		d->type = SQK_BLKDEV;
 		break;
 	case S_IFCHR:
-		d->type = SQFS_CHRDEV;
+		d->type = SQK_CHRDEV;
 		break;
 	case S_IFIFO:
-		d->type = SQFS_FIFO;
+		d->type = SQK_FIFO;
 		break;
 	case S_IFSOCK:
-		d->type = SQFS_SOCKET;
+		d->type = SQK_SOCKET;
 		break;
 	default:
 		return sqk_pseudo_fail(l->p, l->src, l->no, "%s: a directory cannot be linked to",
@@ -317,7 +317,7 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 	case 'b':
 	case 'c':
 		d->kind = SQK_PK_NODE;
-		d->type = type == 'b' ? SQFS_BLKDEV : SQFS_CHRDEV;
+		d->type = type == 'b' ? SQK_BLKDEV : SQK_CHRDEV;
 		if (!(f = next_field(&s)))
 			return sqk_pseudo_fail(l->p, l->src, l->no, "missing the major number");
 		if (sqk_parse_uint(f, 0xfff, &v))
@@ -338,7 +338,7 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 			return sqk_pseudo_fail(l->p, l->src, l->no,
 					       *s ? "the kind must be s (socket) or f (fifo)"
 						  : "missing s (socket) or f (fifo)");
-		d->type = *s++ == 's' ? SQFS_SOCKET : SQFS_FIFO;
+		d->type = *s++ == 's' ? SQK_SOCKET : SQK_FIFO;
 		break;
 	case 'f':
 	case 's':
@@ -351,7 +351,7 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 			return sqk_pseudo_fail(l->p, l->src, l->no,
 					       "a symlink target longer than 65535 bytes");
 		d->kind = type == 'f' ? SQK_PK_COMMAND : SQK_PK_SYMLINK;
-		d->type = type == 'f' ? SQFS_FILE : SQFS_SYMLINK;
+		d->type = type == 'f' ? SQK_FILE : SQK_SYMLINK;
 		d->arg = strdup(s);
 		if (!d->arg)
 			return SQK_ERR_NOMEM;
@@ -364,7 +364,7 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 				l->p, l->src, l->no,
 				"R definitions can only be in a pseudo file (--pseudo-file)");
 		d->kind = SQK_PK_DATA;
-		d->type = SQFS_FILE;
+		d->type = SQK_FILE;
 		if (!(f = next_field(&s)) || sqk_parse_uint(f, INT64_MAX, &d->length))
 			return sqk_pseudo_fail(l->p, l->src, l->no,
 					       f ? "bad length '%s'" : "missing the length", f);
@@ -435,7 +435,7 @@ int sqk_pseudo_parse_def(struct sqk_pseudo_line *l, char *s)
 	}
 	if (lower == 'd' || lower == 'm') {
 		d->kind = lower == 'd' ? SQK_PK_DIR : SQK_PK_MODIFY;
-		d->type = SQFS_DIR;
+		d->type = SQK_DIR;
 		s = sqk_pseudo_skip_ws(s);
 		if (*s)
 			err = sqk_pseudo_fail(l->p, l->src, l->no,

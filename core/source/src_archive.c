@@ -194,19 +194,19 @@ static unsigned node_type(mode_t t)
 {
 	switch (t) {
 	case AE_IFDIR:
-		return SQFS_DIR;
+		return SQK_DIR;
 	case AE_IFREG:
-		return SQFS_FILE;
+		return SQK_FILE;
 	case AE_IFLNK:
-		return SQFS_SYMLINK;
+		return SQK_SYMLINK;
 	case AE_IFBLK:
-		return SQFS_BLKDEV;
+		return SQK_BLKDEV;
 	case AE_IFCHR:
-		return SQFS_CHRDEV;
+		return SQK_CHRDEV;
 	case AE_IFIFO:
-		return SQFS_FIFO;
+		return SQK_FIFO;
 	case AE_IFSOCK:
-		return SQFS_SOCKET;
+		return SQK_SOCKET;
 	}
 	return 0;
 }
@@ -286,7 +286,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		while (link[0] == '/')
 			link++;
 		if (sqk_tree_walk_parent(c->tree, link, &lp, &ln, &ll) || !ll ||
-		    !(node = sqk_tree_lookup(c->tree, lp, ln, ll)) || node->type == SQFS_DIR) {
+		    !(node = sqk_tree_lookup(c->tree, lp, ln, ll)) || node->type == SQK_DIR) {
 			errno = 0;
 			sqk_src_fail(c, path,
 				     "hard link to '%s', which is not in the archive before it",
@@ -303,7 +303,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 			node = copy;
 		}
 		/* cpio keeps a link group's data with its last member. */
-		if (node->type == SQFS_FILE && archive_entry_size_is_set(e) &&
+		if (node->type == SQK_FILE && archive_entry_size_is_set(e) &&
 		    archive_entry_size(e) > 0) {
 			err = feed_node(c, s, node, e, path);
 			if (err)
@@ -321,7 +321,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	if (!len) {
 		struct sqk_node *root = sqk_tree_root(c->tree);
 
-		if (type != SQFS_DIR) {
+		if (type != SQK_DIR) {
 			errno = 0;
 			sqk_src_fail(c, path, "the root entry is not a directory");
 			return SQK_ERR_ARCHIVE;
@@ -331,7 +331,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		return read_xattrs(c, e, root);
 	}
 	old = sqk_tree_lookup(c->tree, parent, name, len);
-	if (old && old->type == SQFS_DIR && type == SQFS_DIR) {
+	if (old && old->type == SQK_DIR && type == SQK_DIR) {
 		/* Made earlier as a parent, or given twice: the entry's attributes win. */
 		set_attrs(old, e);
 		old->flags &= ~SQK_NODE_IMPLICIT;
@@ -346,7 +346,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	if (err)
 		return err;
 	switch (type) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		if (old) {
 			err = SQK_ERR_EXIST;
 			goto added;
@@ -355,7 +355,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		if (err)
 			return err;
 		break;
-	case SQFS_SYMLINK: {
+	case SQK_SYMLINK: {
 		const char *t = archive_entry_symlink(e);
 
 		if (!t)
@@ -366,8 +366,8 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		node->size = strlen(t);
 		break;
 	}
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
 		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
 		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
 		break;

@@ -202,31 +202,31 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 	}
 	switch (st.st_mode & S_IFMT) {
 	case S_IFDIR:
-		type = SQFS_DIR;
+		type = SQK_DIR;
 		break;
 	case S_IFREG:
-		type = SQFS_FILE;
+		type = SQK_FILE;
 		break;
 	case S_IFLNK:
-		type = SQFS_SYMLINK;
+		type = SQK_SYMLINK;
 		break;
 	case S_IFBLK:
-		type = SQFS_BLKDEV;
+		type = SQK_BLKDEV;
 		break;
 	case S_IFCHR:
-		type = SQFS_CHRDEV;
+		type = SQK_CHRDEV;
 		break;
 	case S_IFIFO:
-		type = SQFS_FIFO;
+		type = SQK_FIFO;
 		break;
 	case S_IFSOCK:
-		type = SQFS_SOCKET;
+		type = SQK_SOCKET;
 		break;
 	default:
 		sqk_src_fail(c, w->host, "unknown file type");
 		return SQK_ERR_UNSUPPORTED;
 	}
-	if (type != SQFS_DIR && st.st_nlink > 1 && !c->no_hardlinks) {
+	if (type != SQK_DIR && st.st_nlink > 1 && !c->no_hardlinks) {
 		links = link_map(c);
 		if (!links)
 			return SQK_ERR_NOMEM;
@@ -237,12 +237,12 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		if (!node)
 			return SQK_ERR_NOMEM;
 		set_attrs(node, &st);
-		if (type == SQFS_FILE) {
+		if (type == SQK_FILE) {
 			node->size = (uint64_t)st.st_size;
 			node->file.src = sqk_tree_strdup(c->tree, w->host, hlen + 1 + nlen);
 			if (!node->file.src)
 				return SQK_ERR_NOMEM;
-		} else if (type == SQFS_SYMLINK) {
+		} else if (type == SQK_SYMLINK) {
 			char *t = sqk_tree_alloc(c->tree, (size_t)st.st_size + 1);
 			ssize_t n;
 
@@ -258,7 +258,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			t[n] = '\0';
 			node->target = t;
 			node->size = (uint64_t)n;
-		} else if (type == SQFS_BLKDEV || type == SQFS_CHRDEV) {
+		} else if (type == SQK_BLKDEV || type == SQK_CHRDEV) {
 			node->dev.major = major(st.st_rdev);
 			node->dev.minor = minor(st.st_rdev);
 		}
@@ -274,12 +274,12 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		}
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
-	if (err == SQK_ERR_EXIST && type == SQFS_DIR) {
+	if (err == SQK_ERR_EXIST && type == SQK_DIR) {
 		/* A directory of an image appended to takes in the source's, keeping its
 		 * attributes. */
 		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
 
-		if (old && old->type == SQFS_DIR && (old->flags & SQK_NODE_KEPT))
+		if (old && old->type == SQK_DIR && (old->flags & SQK_NODE_KEPT))
 			return cross ? 0
 				     : walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen,
 						old);
@@ -293,7 +293,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		return err;
 	}
 	c->entries++;
-	if (type == SQFS_DIR && !cross)
+	if (type == SQK_DIR && !cross)
 		return walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen, node);
 	return 0;
 }

@@ -70,7 +70,7 @@ static int place(struct line *l, const char *path, struct sqk_node *node)
 		/* "dir /" sets the root's attributes. */
 		struct sqk_node *root = sqk_tree_root(t);
 
-		if (node->type != SQFS_DIR)
+		if (node->type != SQK_DIR)
 			return bad(l, "the root must be a directory:", path);
 		if (!(root->flags & SQK_NODE_IMPLICIT))
 			return bad(l, "the root is given twice:", path);
@@ -82,7 +82,7 @@ static int place(struct line *l, const char *path, struct sqk_node *node)
 		return 0;
 	}
 	old = sqk_tree_lookup(t, parent, name, len);
-	if (old && old->type == SQFS_DIR && node->type == SQFS_DIR &&
+	if (old && old->type == SQK_DIR && node->type == SQK_DIR &&
 	    (old->flags & SQK_NODE_IMPLICIT)) {
 		/* A directory listed after its children. */
 		old->mode = node->mode;
@@ -135,7 +135,7 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		if (sqk_tree_walk_parent(c->tree, f[2], &parent, &name, &len) || !len ||
 		    !(target = sqk_tree_lookup(c->tree, parent, name, len)))
 			return bad(l, "link target not listed before:", f[2]);
-		if (target->type == SQFS_DIR)
+		if (target->type == SQK_DIR)
 			return bad(l, "cannot hard-link a directory:", f[2]);
 		if (c->no_hardlinks) {
 			/* A copy of the target: same attributes, its own inode. */
@@ -149,17 +149,17 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		return place(l, f[1], target);
 	}
 	if (strcmp(kind, "dir") == 0)
-		type = SQFS_DIR, nmin = nmax = 5;
+		type = SQK_DIR, nmin = nmax = 5;
 	else if (strcmp(kind, "file") == 0)
-		type = SQFS_FILE, nmin = 5, nmax = 6;
+		type = SQK_FILE, nmin = 5, nmax = 6;
 	else if (strcmp(kind, "slink") == 0)
-		type = SQFS_SYMLINK, nmin = nmax = 6;
+		type = SQK_SYMLINK, nmin = nmax = 6;
 	else if (strcmp(kind, "nod") == 0)
-		type = SQFS_CHRDEV, nmin = nmax = 8;
+		type = SQK_CHRDEV, nmin = nmax = 8;
 	else if (strcmp(kind, "pipe") == 0)
-		type = SQFS_FIFO, nmin = nmax = 5;
+		type = SQK_FIFO, nmin = nmax = 5;
 	else if (strcmp(kind, "sock") == 0)
-		type = SQFS_SOCKET, nmin = nmax = 5;
+		type = SQK_SOCKET, nmin = nmax = 5;
 	else
 		return bad(l, "unknown entry type", kind);
 	if (n < nmin || n > nmax)
@@ -170,9 +170,9 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		return bad(l, "bad uid", f[3]);
 	if (parse_num(f[4], 10, 0xffffffffu, &gid))
 		return bad(l, "bad gid", f[4]);
-	if (type == SQFS_CHRDEV) {
+	if (type == SQK_CHRDEV) {
 		if (strcmp(f[5], "b") == 0)
-			type = SQFS_BLKDEV;
+			type = SQK_BLKDEV;
 		else if (strcmp(f[5], "c") != 0)
 			return bad(l, "device type must be b or c, not", f[5]);
 	}
@@ -186,7 +186,7 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 	node->gid = (uint32_t)gid;
 	node->mtime = mtime;
 	switch (type) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		if (n == 6) {
 			struct stat st;
 
@@ -200,14 +200,14 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 				return SQK_ERR_NOMEM;
 		}
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		node->target = sqk_tree_strdup(c->tree, f[5], strlen(f[5]));
 		if (!node->target)
 			return SQK_ERR_NOMEM;
 		node->size = strlen(f[5]);
 		break;
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
 		if (parse_num(f[6], 10, 0xfff, &v))
 			return bad(l, "bad major number", f[6]);
 		node->dev.major = (uint32_t)v;

@@ -91,7 +91,7 @@ static int find_hosts(struct apply *a)
 	if (a->c->no_hardlinks)
 		return 0;
 	for (d = a->p->first; d; d = d->next_def) {
-		if (d->kind != SQK_PK_HOST || d->type != SQFS_FILE)
+		if (d->kind != SQK_PK_HOST || d->type != SQK_FILE)
 			continue;
 		if (SQK_ARRAY_GROW(a->hosts, cap, n + 1))
 			return SQK_ERR_NOMEM;
@@ -118,7 +118,7 @@ static int find_hosts(struct apply *a)
 			struct host *h;
 			struct stat st;
 
-			if (node->type == SQFS_DIR) {
+			if (node->type == SQK_DIR) {
 				if (depth == scap) {
 					struct sqk_node **s = realloc(stack, scap * 2 * sizeof(*s));
 
@@ -132,7 +132,7 @@ static int find_hosts(struct apply *a)
 				stack[depth++] = node;
 				continue;
 			}
-			if (node->type != SQFS_FILE || !node->file.src ||
+			if (node->type != SQK_FILE || !node->file.src ||
 			    (node->flags & SQK_NODE_DATA_DONE) || stat(node->file.src, &st) != 0)
 				continue;
 			h = host_find(a, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
@@ -157,13 +157,13 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 	n->gid = d->gid;
 	n->mtime = d->mtime;
 	switch (d->type) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		n->size = d->length;
 		n->file.src = sqk_tree_strdup(c->tree, d->arg, strlen(d->arg));
 		if (!n->file.src)
 			return SQK_ERR_NOMEM;
 		break;
-	case SQFS_SYMLINK: {
+	case SQK_SYMLINK: {
 		char *t = sqk_tree_alloc(c->tree, (size_t)d->length + 1);
 		ssize_t len;
 
@@ -178,8 +178,8 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 		n->size = (uint64_t)len;
 		break;
 	}
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
 		n->dev.major = d->major;
 		n->dev.minor = d->minor;
 		break;
@@ -218,7 +218,7 @@ static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 		*out = d->node = n;
 		return 0;
 	}
-	if (d->kind == SQK_PK_HOST && d->type == SQFS_FILE) {
+	if (d->kind == SQK_PK_HOST && d->type == SQK_FILE) {
 		h = host_find(a, d->dev, d->ino);
 		if (h && h->node) {
 			*out = d->node = h->node;
@@ -244,7 +244,7 @@ static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 			if (!n->target)
 				return SQK_ERR_NOMEM;
 			n->size = strlen(d->arg);
-		} else if (d->type == SQFS_BLKDEV || d->type == SQFS_CHRDEV) {
+		} else if (d->type == SQK_BLKDEV || d->type == SQK_CHRDEV) {
 			n->dev.major = d->major;
 			n->dev.minor = d->minor;
 		}
@@ -281,7 +281,7 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 					c, d, SQK_ERR_ARG,
 					"no directory /%s: define it (d) or give it in a source",
 					d->path);
-			if (old->type != SQFS_DIR)
+			if (old->type != SQK_DIR)
 				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
 			err = place_dir(a, d, old);
 			break;
@@ -290,13 +290,13 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 				return afail(c, d, SQK_ERR_ARG, "nothing at /%s to modify",
 					     d->path);
 			set_attrs(old, d);
-			if (d->child && old->type != SQFS_DIR)
+			if (d->child && old->type != SQK_DIR)
 				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
 			if (d->child)
 				err = place_dir(a, d, old);
 			break;
 		case SQK_PK_DIR:
-			if (old && old->type != SQFS_DIR)
+			if (old && old->type != SQK_DIR)
 				return afail(c, d, SQK_ERR_ARG,
 					     "/%s is already in a source, and not as a directory",
 					     d->path);

@@ -21,7 +21,7 @@ struct sqk_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t not_empty; /* workers wait here for tasks */
 	pthread_cond_t not_full;  /* submitters wait here for room */
-	pthread_cond_t idle;      /* sqk_pool_wait() waits here */
+	pthread_cond_t idle;	  /* sqk_pool_wait() waits here */
 	struct task *ring;
 	unsigned cap, head, count;
 	unsigned running; /* tasks taken but not finished */

@@ -35,10 +35,8 @@ static const struct {
 	const char *name;
 	int (*set)(struct archive *);
 } formats[] = {
-	{"pax", archive_write_set_format_pax},
-	{"gnu", archive_write_set_format_gnutar},
-	{"ustar", archive_write_set_format_ustar},
-	{"cpio", archive_write_set_format_cpio_newc},
+	{"pax", archive_write_set_format_pax},	   {"gnu", archive_write_set_format_gnutar},
+	{"ustar", archive_write_set_format_ustar}, {"cpio", archive_write_set_format_cpio_newc},
 	{"zip", archive_write_set_format_zip},
 };
 
@@ -73,15 +71,14 @@ static int add_xattrs(struct sqk_archive_sink *s, struct archive_entry *ae,
 	uint32_t n, i;
 	int err;
 
-	if (s->no_xattrs || ino->xattr == SQFS_INVALID_XATTR)
+	if (s->no_xattrs || ino->xattr == SQK_INVALID_XATTR)
 		return 0;
 	err = sqk_xattr_read(s->img, ino->xattr, &xs, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++)
 		if (sqk_xattr_filter_pass(s->filter, xs[i].name))
-			archive_entry_xattr_add_entry(ae, xs[i].name, xs[i].value,
-						      xs[i].value_len);
+			archive_entry_xattr_add_entry(ae, xs[i].name, xs[i].value, xs[i].value_len);
 	sqk_xattr_free(xs, n);
 	return 0;
 }
@@ -142,12 +139,12 @@ static void add_sparse_map(struct sqk_archive_sink *s, struct archive_entry *ae,
 	int in_data = 0, any_hole = 0;
 
 	for (i = 0; i < ino->nblocks; i++)
-		if ((ino->blocks[i] & SQFS_BLOCK_SIZE_MASK) == 0)
+		if ((ino->blocks[i] & SQK_BLOCK_SIZE_MASK) == 0)
 			any_hole = 1;
 	if (!s->pax || !any_hole)
 		return;
 	for (i = 0; i <= ino->nblocks; i++) {
-		int data = i < ino->nblocks ? (ino->blocks[i] & SQFS_BLOCK_SIZE_MASK) != 0 : 0;
+		int data = i < ino->nblocks ? (ino->blocks[i] & SQK_BLOCK_SIZE_MASK) != 0 : 0;
 		uint64_t off = (uint64_t)i * bs;
 
 		if (data && !in_data)
@@ -160,9 +157,10 @@ static void add_sparse_map(struct sqk_archive_sink *s, struct archive_entry *ae,
 		in_data = data;
 	}
 	/* The tail in a fragment is data too. */
-	if (ino->frag_index != SQFS_INVALID_FRAG)
-		archive_entry_sparse_add_entry(ae, (la_int64_t)((uint64_t)ino->nblocks * bs),
-					       (la_int64_t)(ino->size - (uint64_t)ino->nblocks * bs));
+	if (ino->frag_index != SQK_INVALID_FRAG)
+		archive_entry_sparse_add_entry(
+			ae, (la_int64_t)((uint64_t)ino->nblocks * bs),
+			(la_int64_t)(ino->size - (uint64_t)ino->nblocks * bs));
 	else if (!end && !in_data)
 		archive_entry_sparse_add_entry(ae, (la_int64_t)ino->size, 0);
 }
@@ -181,7 +179,7 @@ static int write_file_data(struct sqk_archive_sink *s, const struct sqk_inode *i
 			err = put(s, e ? e->data : s->zeros, len);
 		sqk_cache_put(e);
 	}
-	if (!err && ino->frag_index != SQFS_INVALID_FRAG) {
+	if (!err && ino->frag_index != SQK_INVALID_FRAG) {
 		const uint8_t *tail;
 
 		err = sqk_data_tail(s->img, ino, &e, &tail, &len);
@@ -250,8 +248,8 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 		break;
 	case S_IFBLK:
 	case S_IFCHR:
-		archive_entry_set_rdevmajor(ae, sqfs_dev_major(ino->rdev));
-		archive_entry_set_rdevminor(ae, sqfs_dev_minor(ino->rdev));
+		archive_entry_set_rdevmajor(ae, sqk_dev_major(ino->rdev));
+		archive_entry_set_rdevminor(ae, sqk_dev_minor(ino->rdev));
 		break;
 	}
 	archive_entry_set_size(ae, 0);

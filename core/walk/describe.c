@@ -124,7 +124,7 @@ static int put_head(struct sqk_describe *d, const char *path, char type,
 {
 	int err = put_name(d, path);
 
-	if (ino->xattr != SQFS_INVALID_XATTR)
+	if (ino->xattr != SQK_INVALID_XATTR)
 		d->xattrs_left++;
 	return err ? err
 		   : putf(d, " %c %" PRIu32 " %o %" PRIu32 " %" PRIu32, type, ino->mtime,
@@ -197,8 +197,8 @@ static int ds_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	case S_IFCHR:
 		err = put_head(d, path, S_ISBLK(ino->mode) ? 'B' : 'C', ino);
 		return err ? err
-			   : putf(d, " %" PRIu32 " %" PRIu32 "\n", sqfs_dev_major(ino->rdev),
-				  sqfs_dev_minor(ino->rdev));
+			   : putf(d, " %" PRIu32 " %" PRIu32 "\n", sqk_dev_major(ino->rdev),
+				  sqk_dev_minor(ino->rdev));
 	case S_IFIFO:
 	case S_IFSOCK:
 		err = put_head(d, path, 'I', ino);
@@ -249,7 +249,7 @@ static int put_data(struct sqk_describe *d, const struct sqk_inode *ino)
 		}
 		sqk_cache_put(e);
 	}
-	if (!err && ino->frag_index != SQFS_INVALID_FRAG) {
+	if (!err && ino->frag_index != SQK_INVALID_FRAG) {
 		const uint8_t *tail;
 
 		err = sqk_data_tail(d->img, ino, &e, &tail, &len);

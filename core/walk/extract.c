@@ -150,10 +150,10 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 {
 	struct sqk_xattr *xs;
 	uint32_t n, i;
-	char proc[64 + SQFS_NAME_MAX_BUF];
+	char proc[64 + SQK_NAME_MAX_BUF];
 	int err;
 
-	if (x->o.no_xattrs || ino->xattr == SQFS_INVALID_XATTR)
+	if (x->o.no_xattrs || ino->xattr == SQK_INVALID_XATTR)
 		return;
 	err = sqk_xattr_read(x->img, ino->xattr, &xs, &n);
 	if (err) {
@@ -169,7 +169,7 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 		if (!sqk_xattr_filter_pass(x->o.xattr_filter, xs[i].name))
 			continue;
 		r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
-			     : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
+			 : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
 
 		if (r != 0) {
 			char msg[512];
@@ -331,7 +331,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 	size_t plen = strlen(path);
 	struct file_job *job = malloc(sizeof(*job) + plen + 1);
 	uint32_t first = 0;
-	int has_tail = ino->frag_index != SQFS_INVALID_FRAG;
+	int has_tail = ino->frag_index != SQK_INVALID_FRAG;
 
 	if (!job) {
 		close(fd);
@@ -437,8 +437,7 @@ static int open_parent_beneath(struct sqk_extract *x, const char *path)
 	return (int)fd;
 }
 
-static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
-		   const char *link_to)
+static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
@@ -462,16 +461,17 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 		 * Created with its final mode (the umask is 0 while extracting)
 		 * when no owner change follows: a chown would clear setuid bits.
 		 */
-		int owner_ok = x->o.no_owner || (ino->uid == x->euid && ino->gid == x->egid &&
-						 !x->setgid[x->depth]);
+		int owner_ok = x->o.no_owner ||
+			       (ino->uid == x->euid && ino->gid == x->egid && !x->setgid[x->depth]);
 		mode_t mode = owner_ok ? perm_bits(x, ino) : 0600;
 
-		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    mode);
 		if (fd < 0)
 			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
 		/* Trailing sparse blocks leave no writes behind: set the size. */
-		if (ino->nblocks && ino->frag_index == SQFS_INVALID_FRAG &&
-		    (ino->blocks[ino->nblocks - 1] & SQFS_BLOCK_SIZE_MASK) == 0 &&
+		if (ino->nblocks && ino->frag_index == SQK_INVALID_FRAG &&
+		    (ino->blocks[ino->nblocks - 1] & SQK_BLOCK_SIZE_MASK) == 0 &&
 		    ftruncate(fd, (off_t)ino->size) != 0) {
 			close(fd);
 			return errno_code();
@@ -484,7 +484,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 		finish_at(x, path, dirfd, name, ino, 1);
 		return 0;
 	default: {
-		dev_t dev = makedev(sqfs_dev_major(ino->rdev), sqfs_dev_minor(ino->rdev));
+		dev_t dev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
 
 		if (mknodat(dirfd, name, (ino->mode & S_IFMT) | 0600, dev) != 0) {
 			if (errno == EEXIST)

@@ -16,9 +16,9 @@ struct sqk_pool;
 struct sqk_xattr_filter;
 
 struct sqk_extract_opts {
-	int force;     /* replace what is in the way */
+	int force; /* replace what is in the way */
 	int no_xattrs;
-	int no_owner;  /* never chown (implied when not root) */
+	int no_owner; /* never chown (implied when not root) */
 	/* A problem with one entry that does not stop the extraction. */
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;

@@ -74,7 +74,7 @@ static void buf_pop(struct buf *b)
 
 static int is_dir(const struct sqk_inode *ino)
 {
-	return sqfs_basic_type(ino->type) == SQFS_DIR;
+	return sqk_basic_type(ino->type) == SQK_DIR;
 }
 
 /* Tell t about done + "/" + name (name may be empty). */
@@ -164,8 +164,7 @@ int sqk_resolve_trace(struct sqk_image *img, const char *path, int follow_last,
 			err = sqk_inode_read(img, ent.ref, &child);
 		if (err)
 			break;
-		if (sqfs_basic_type(child.type) == SQFS_SYMLINK &&
-		    (!last || follow_last || slash)) {
+		if (sqk_basic_type(child.type) == SQK_SYMLINK && (!last || follow_last || slash)) {
 			const char *rest = p + len;
 			size_t off;
 

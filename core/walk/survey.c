@@ -23,7 +23,7 @@ static int sink_dir(struct sqk_sink *sink, const char *path, struct sqk_inode *i
 {
 	struct counter *c = (struct counter *)sink;
 
-	c->s->type[SQFS_DIR]++;
+	c->s->type[SQK_DIR]++;
 	if (sqk_inode_extended(ino))
 		c->s->extended++;
 	return 0;
@@ -44,7 +44,7 @@ static int count_file(struct counter *c, const struct sqk_inode *ino)
 
 	s->file_bytes += ino->size;
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
 		uint64_t left = ino->size - (uint64_t)i * bs;
 		uint32_t len = left < bs ? (uint32_t)left : bs;
 
@@ -66,7 +66,7 @@ static int count_file(struct counter *c, const struct sqk_inode *ino)
 		}
 		pos += size;
 	}
-	if (ino->frag_index != SQFS_INVALID_FRAG) {
+	if (ino->frag_index != SQK_INVALID_FRAG) {
 		uint32_t tail = sqk_inode_tail(ino, bs);
 
 		r = sqk_u64set_add(&c->tails, (uint64_t)ino->frag_index << 32 | ino->frag_offset);
@@ -87,7 +87,7 @@ static int sink_node(struct sqk_sink *sink, const char *path, struct sqk_inode *
 		     const char *link_to)
 {
 	struct counter *c = (struct counter *)sink;
-	unsigned type = sqfs_basic_type(ino->type);
+	unsigned type = sqk_basic_type(ino->type);
 
 	/* A hard link: the inode was counted at its first path. */
 	if (link_to) {
@@ -97,7 +97,7 @@ static int sink_node(struct sqk_sink *sink, const char *path, struct sqk_inode *
 	c->s->type[type]++;
 	if (sqk_inode_extended(ino))
 		c->s->extended++;
-	return type == SQFS_FILE ? count_file(c, ino) : 0;
+	return type == SQK_FILE ? count_file(c, ino) : 0;
 }
 
 static int count_fragments(struct sqk_image *img, struct sqk_survey *s)
@@ -113,7 +113,7 @@ static int count_fragments(struct sqk_image *img, struct sqk_survey *s)
 			snprintf(s->err_where, sizeof(s->err_where), "fragment %u", i);
 			return err;
 		}
-		s->frag_stored += size & SQFS_BLOCK_SIZE_MASK;
+		s->frag_stored += size & SQK_BLOCK_SIZE_MASK;
 	}
 	return 0;
 }
@@ -150,7 +150,7 @@ double sqk_ratio(uint64_t part, uint64_t whole)
 
 int sqk_survey(struct sqk_image *img, struct sqk_survey *s)
 {
-	const struct sqfs_super *sb = sqk_image_super(img);
+	const struct sqk_super *sb = sqk_image_super(img);
 	int err, i;
 
 	memset(s, 0, sizeof(*s));

@@ -71,8 +71,7 @@ static int selected(const struct sqk_walk *w, const char *path, size_t len)
 
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);
 
-static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t plen,
-		 unsigned depth)
+static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
 	struct sqk_inode ino;
@@ -83,11 +82,11 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 	err = sqk_inode_read(w->img, ent->ref, &ino);
 	if (err)
 		return err;
-	if (sqfs_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+	if (sqk_basic_type(ino.type) != ent->type || ino.number != ent->number) {
 		sqk_inode_free(&ino);
 		return SQK_ERR_CORRUPT;
 	}
-	if (ent->type == SQFS_DIR) {
+	if (ent->type == SQK_DIR) {
 		for (i = 0; i <= depth; i++)
 			if (st->stack[i] == ino.number)
 				err = SQK_ERR_LOOP;
@@ -114,7 +113,7 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 		if (ino.nlink > 1)
 			err = seen_add(st, ino.number, st->path);
 		if (!err) {
-			if (ent->type == SQFS_FILE)
+			if (ent->type == SQK_FILE)
 				w->files++;
 			else
 				w->others++;
@@ -215,7 +214,7 @@ int sqk_walk(struct sqk_walk *w)
 	err = sqk_inode_read(w->img, sqk_image_super(w->img)->root_inode, &root);
 	if (err)
 		return err;
-	if (sqfs_basic_type(root.type) != SQFS_DIR) {
+	if (sqk_basic_type(root.type) != SQK_DIR) {
 		sqk_inode_free(&root);
 		return SQK_ERR_CORRUPT;
 	}
@@ -248,7 +247,7 @@ int sqk_resolve(struct sqk_image *img, const char *path, struct sqk_inode *ino)
 		if (!*p)
 			return 0;
 		len = strcspn(p, "/");
-		if (sqfs_basic_type(ino->type) != SQFS_DIR) {
+		if (sqk_basic_type(ino->type) != SQK_DIR) {
 			err = SQK_ERR_NOTDIR;
 			break;
 		}

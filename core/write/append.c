@@ -72,7 +72,7 @@ static int get_xattrs(struct loader *l, uint32_t idx, struct sqk_xattr_set **out
 	int err;
 
 	*out = NULL;
-	if (idx == SQFS_INVALID_XATTR)
+	if (idx == SQK_INVALID_XATTR)
 		return 0;
 	if (idx >= l->nsets)
 		return SQK_ERR_CORRUPT;
@@ -118,14 +118,14 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	fd->frag = ino->frag_index;
 	fd->frag_offset = ino->frag_offset;
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
 
 		if (size > l->block_size ||
-		    !sqfs_block_in_area(pos, size, l->area_start, l->area_end))
+		    !sqk_block_in_area(pos, size, l->area_start, l->area_end))
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
-	if (fd->frag != SQFS_INVALID_FRAG && fd->frag >= l->nfrags)
+	if (fd->frag != SQK_INVALID_FRAG && fd->frag >= l->nfrags)
 		return SQK_ERR_CORRUPT;
 	if (ino->nblocks) {
 		fd->blocks = sqk_tree_alloc(l->t, (size_t)ino->nblocks * sizeof(uint32_t));
@@ -137,7 +137,7 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	n->file.data = fd;
 	n->flags |= SQK_NODE_DATA_DONE;
 	err = sqk_data_adopt_file(l->dw, fd);
-	if (!err && l->dedup && fd->frag != SQFS_INVALID_FRAG) {
+	if (!err && l->dedup && fd->frag != SQK_INVALID_FRAG) {
 		struct sqk_cache_entry *e = NULL;
 		const uint8_t *tail;
 		uint32_t len;
@@ -167,16 +167,16 @@ static int keep_inode(struct loader *l, const struct sqk_inode *ino, struct sqk_
 			return err;
 	}
 	switch (n->type) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		return keep_file(l, ino, n);
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		n->target = sqk_tree_strdup(l->t, ino->target, (size_t)ino->size);
 		n->size = ino->size;
 		return n->target ? 0 : SQK_ERR_NOMEM;
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
-		n->dev.major = sqfs_dev_major(ino->rdev);
-		n->dev.minor = sqfs_dev_minor(ino->rdev);
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		n->dev.major = sqk_dev_major(ino->rdev);
+		n->dev.minor = sqk_dev_minor(ino->rdev);
 		return 0;
 	}
 	return 0;
@@ -210,7 +210,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 	n = l->by_number[ent->number - 1];
 	if (n) {
 		/* A directory named twice is a loop; a file named twice is a hard link. */
-		if (n->type == SQFS_DIR || ent->type == SQFS_DIR || n->type != ent->type ||
+		if (n->type == SQK_DIR || ent->type == SQK_DIR || n->type != ent->type ||
 		    n->ref != ent->ref)
 			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 				    "an inode named twice that is not a hard link");
@@ -218,7 +218,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 		err = sqk_inode_read(l->img, ent->ref, &ino);
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
-		if (sqfs_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+		if (sqk_basic_type(ino.type) != ent->type || ino.number != ent->number) {
 			sqk_inode_free(&ino);
 			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 				    "the entry and its inode disagree");
@@ -229,7 +229,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
 		l->by_number[ent->number - 1] = n;
-		if (n->type == SQFS_DIR) {
+		if (n->type == SQK_DIR) {
 			err = push_dir(l, n, ent->ref);
 			if (err)
 				return err;
@@ -274,9 +274,9 @@ static int adopt_fragments(struct loader *l)
 
 	for (i = 0; i < l->nfrags; i++) {
 		err = sqk_fragment_entry(l->img, i, &start, &word);
-		if (!err && ((word & SQFS_BLOCK_SIZE_MASK) > l->block_size ||
-			     !sqfs_block_in_area(start, word & SQFS_BLOCK_SIZE_MASK, l->area_start,
-						 l->area_end)))
+		if (!err && ((word & SQK_BLOCK_SIZE_MASK) > l->block_size ||
+			     !sqk_block_in_area(start, word & SQK_BLOCK_SIZE_MASK, l->area_start,
+						l->area_end)))
 			err = SQK_ERR_CORRUPT;
 		if (!err)
 			err = sqk_data_adopt_fragment(l->dw, start, word);
@@ -291,7 +291,7 @@ static int adopt_fragments(struct loader *l)
 
 int sqk_append_load(const struct sqk_append_load *a)
 {
-	const struct sqfs_super *sb = sqk_image_super(a->img);
+	const struct sqk_super *sb = sqk_image_super(a->img);
 	struct loader l = {
 		.img = a->img,
 		.t = a->tree,
@@ -324,7 +324,7 @@ int sqk_append_load(const struct sqk_append_load *a)
 		goto out;
 	err = sqk_inode_read(a->img, sb->root_inode, &ino);
 	if (!err &&
-	    (sqfs_basic_type(ino.type) != SQFS_DIR || ino.number < 1 || ino.number > l.count)) {
+	    (sqk_basic_type(ino.type) != SQK_DIR || ino.number < 1 || ino.number > l.count)) {
 		sqk_inode_free(&ino);
 		err = SQK_ERR_CORRUPT;
 	}
@@ -365,22 +365,22 @@ int sqk_append_kept(struct sqk_tree *t, const char *path)
 		for (e = path; *e && *e != '/'; e++)
 			;
 		if (e > path)
-			n = n->type == SQFS_DIR ? sqk_tree_lookup(t, n, path, (size_t)(e - path))
-						: NULL;
+			n = n->type == SQK_DIR ? sqk_tree_lookup(t, n, path, (size_t)(e - path))
+					       : NULL;
 		path = *e ? e + 1 : e;
 	}
 	return n && (n->flags & SQK_NODE_KEPT);
 }
 
-void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqfs_super *sb)
+void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqk_super *sb)
 {
-	const struct sqfs_super *old = sqk_image_super(img);
+	const struct sqk_super *old = sqk_image_super(img);
 
 	/* The options block stays where it was, and so does the flag that announces it. */
-	sb->flags |= old->flags & (SQFS_FLAG_COMPRESSOR_OPTIONS | SQFS_FLAG_DUPLICATES |
-				   SQFS_FLAG_ALWAYS_FRAGMENTS);
-	if (!(old->flags & SQFS_FLAG_NO_FRAGMENTS))
-		sb->flags &= ~SQFS_FLAG_NO_FRAGMENTS;
+	sb->flags |= old->flags & (SQK_FLAG_COMPRESSOR_OPTIONS | SQK_FLAG_DUPLICATES |
+				   SQK_FLAG_ALWAYS_FRAGMENTS);
+	if (!(old->flags & SQK_FLAG_NO_FRAGMENTS))
+		sb->flags &= ~SQK_FLAG_NO_FRAGMENTS;
 	if (!o->set_fstime && !o->have_epoch && old->mkfs_time > sb->mkfs_time)
 		sb->mkfs_time = old->mkfs_time;
 }

@@ -16,7 +16,7 @@ struct sqk_tree;
 struct sqk_xattrs;
 struct sqk_data_writer;
 struct sqk_mkfs_opts;
-struct sqfs_super;
+struct sqk_super;
 struct sqk_file;
 
 struct sqk_append_load {
@@ -36,7 +36,7 @@ int sqk_append_load(const struct sqk_append_load *a);
 int sqk_append_kept(struct sqk_tree *t, const char *path);
 
 /* The new superblock's flags and time, from the old one's. */
-void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqfs_super *sb);
+void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqk_super *sb);
 
 /*
  * A test hook: with SQK_TEST_APPEND_KILL=stage in the environment the

@@ -14,12 +14,12 @@
 
 void sqk_attrs_force(const struct sqk_mkfs_opts *o, struct sqk_node *n, int is_root)
 {
-	const struct sqk_mode *mode = n->type == SQFS_DIR ? o->dir_mode : o->file_mode;
+	const struct sqk_mode *mode = n->type == SQK_DIR ? o->dir_mode : o->file_mode;
 
 	if (is_root && o->root_mode)
 		mode = o->root_mode;
 	if (mode)
-		n->mode = sqk_mode_apply(mode, n->mode, n->type == SQFS_DIR);
+		n->mode = sqk_mode_apply(mode, n->mode, n->type == SQK_DIR);
 	if (o->force_uid)
 		n->uid = o->uid;
 	if (o->force_gid)
@@ -41,7 +41,7 @@ struct adder {
 /* 0, or SQK_ERR_EXIST with *name the add the inode has already. */
 static int add_to(struct adder *a, struct sqk_node *n, const char **name)
 {
-	int user_ok = n->type == SQFS_FILE || n->type == SQFS_DIR;
+	int user_ok = n->type == SQK_FILE || n->type == SQK_DIR;
 	struct sqk_xattr_in *in = user_ok ? a->all : a->other;
 	size_t cnt = user_ok ? a->nall : a->nother, dup = 0;
 	struct sqk_xattr_set **bare = user_ok ? &a->bare_all : &a->bare_other;
@@ -99,7 +99,7 @@ int sqk_attrs_add_xattrs(const struct sqk_mkfs_opts *o, struct sqk_xattrs *x,
 	for (d = count; d-- > 0 && !err;) {
 		struct sqk_node *dir = order[d];
 
-		if (dir->type != SQFS_DIR)
+		if (dir->type != SQK_DIR)
 			continue;
 		if (!dir->dir.parent) {
 			err = add_to(&a, dir, &dup);

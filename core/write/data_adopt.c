@@ -15,7 +15,7 @@ int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t
 
 	if (dw->frag_len || dw->st.files)
 		return SQK_ERR_ARG; /* only before any file */
-	if (dw->frag_idx == SQFS_INVALID_FRAG - 1)
+	if (dw->frag_idx == SQK_INVALID_FRAG - 1)
 		return SQK_ERR_OVERFLOW;
 	err = sqk_dw_frag_entry(dw, dw->frag_idx, start, size_word);
 	if (!err)

@@ -25,7 +25,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			dw->st.sparse_bytes += s->len;
 		} else {
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
-			word = s->out_len | (s->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
+			word = s->out_len | (s->raw ? SQK_BLOCK_UNCOMPRESSED : 0);
 			dw->st.blocks++;
 			dw->st.block_bytes += s->out_len;
 			dw->st.raw_blocks += s->raw;
@@ -38,7 +38,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 	case K_FRAG:
 		dw->last_frag_pos = sqk_dw_out_pos(dw);
 		err = sqk_dw_frag_entry(dw, s->frag_index, sqk_dw_out_pos(dw),
-					s->out_len | (s->raw ? SQFS_BLOCK_UNCOMPRESSED : 0));
+					s->out_len | (s->raw ? SQK_BLOCK_UNCOMPRESSED : 0));
 		if (!err)
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
 		dw->st.fragments++;
@@ -73,7 +73,7 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 		return dw->err;
 	memset(fd, 0, sizeof(*fd));
 	fd->size = size;
-	fd->frag = SQFS_INVALID_FRAG;
+	fd->frag = SQK_INVALID_FRAG;
 	dw->cur = fd;
 	dw->cur_size = size;
 	dw->piece = 0;
@@ -199,7 +199,7 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->main = main;
 	dw->out = out;
 	dw->obuf_start = pos;
-	dw->rb_idx = SQFS_INVALID_FRAG;
+	dw->rb_idx = SQK_INVALID_FRAG;
 	err = sqk_dw_ring_init(dw, threads);
 	dw->obuf = malloc(OBUF_SIZE);
 	dw->tail_buf = malloc(dw->bs);

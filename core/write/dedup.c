@@ -55,7 +55,7 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
 		return 0;
 	for (i = 0; i < fd->nblocks; i++)
-		stored += fd->blocks[i] & SQFS_BLOCK_SIZE_MASK;
+		stored += fd->blocks[i] & SQK_BLOCK_SIZE_MASK;
 	/* Files are kept only when new, so at most one candidate can match. */
 	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
 		struct sqk_file_data *c = (struct sqk_file_data *)(uintptr_t)v;

@@ -36,7 +36,7 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 /* Write one header and its entries ents[0..count). */
 static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32_t count)
 {
-	struct sqk_fmt_dir_header h = {count, (uint32_t)SQFS_REF_BLOCK(ents[0].inode_ref),
+	struct sqk_fmt_dir_header h = {count, (uint32_t)SQK_REF_BLOCK(ents[0].inode_ref),
 				       ents[0].ino};
 	uint8_t b[SQK_FMT_DIR_HEADER_SIZE];
 	uint64_t pos = s->mw->total;
@@ -44,14 +44,14 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	uint32_t i;
 	int err;
 
-	if (s->have_prev && pos / SQFS_META_SIZE != s->prev_hdr_block) {
-		err = add_index(s, (uint32_t)(pos - s->listing_start),
-				(uint32_t)SQFS_REF_BLOCK(ref), ents[0].name, ents[0].len);
+	if (s->have_prev && pos / SQK_META_SIZE != s->prev_hdr_block) {
+		err = add_index(s, (uint32_t)(pos - s->listing_start), (uint32_t)SQK_REF_BLOCK(ref),
+				ents[0].name, ents[0].len);
 		if (err)
 			return err;
 	}
 	s->have_prev = 1;
-	s->prev_hdr_block = pos / SQFS_META_SIZE;
+	s->prev_hdr_block = pos / SQK_META_SIZE;
 
 	sqk_fmt_dir_header_encode(&h, b);
 	err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_HEADER_SIZE);
@@ -60,7 +60,7 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	for (i = 0; i < count; i++) {
 		const struct sqk_dir_entry *e = &ents[i];
 		struct sqk_fmt_dir_entry de = {
-			(uint16_t)SQFS_REF_OFFSET(e->inode_ref),
+			(uint16_t)SQK_REF_OFFSET(e->inode_ref),
 			(int16_t)((int64_t)e->ino - (int64_t)h.base),
 			(uint16_t)e->basic_type,
 			e->len,
@@ -85,8 +85,8 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 	uint64_t hdr_pos, pos;
 
 	memset(res, 0, sizeof(*res));
-	res->start = (uint32_t)SQFS_REF_BLOCK(ref);
-	res->offset = (uint16_t)SQFS_REF_OFFSET(ref);
+	res->start = (uint32_t)SQK_REF_BLOCK(ref);
+	res->offset = (uint16_t)SQK_REF_OFFSET(ref);
 	s.listing_start = mw->total;
 
 	/* Group entries by the rules above, computing positions as the bytes will land. */
@@ -99,10 +99,10 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 		if (sqk_name_check(e->name, e->len, NULL))
 			return SQK_ERR_BADNAME;
 		if (i > first) {
-			split = i - first == SQFS_DIR_HDR_MAX ||
-				SQFS_REF_BLOCK(e->inode_ref) != SQFS_REF_BLOCK(h->inode_ref) ||
+			split = i - first == SQK_DIR_HDR_MAX ||
+				SQK_REF_BLOCK(e->inode_ref) != SQK_REF_BLOCK(h->inode_ref) ||
 				!sqk_fmt_dir_delta_fits(h->ino, e->ino) ||
-				pos / SQFS_META_SIZE != hdr_pos / SQFS_META_SIZE;
+				pos / SQK_META_SIZE != hdr_pos / SQK_META_SIZE;
 		}
 		if (split) {
 			int err = write_group(&s, ents + first, i - first);

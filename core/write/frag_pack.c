@@ -72,11 +72,11 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 		return 0;
 	}
 	sqk_fmt_frag_decode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
-	n = e.size & SQFS_BLOCK_SIZE_MASK;
+	n = e.size & SQK_BLOCK_SIZE_MASK;
 	if (n > dw->bs)
 		return SQK_ERR_CORRUPT;
-	dw->rb_idx = SQFS_INVALID_FRAG;
-	if (e.size & SQFS_BLOCK_UNCOMPRESSED) {
+	dw->rb_idx = SQK_INVALID_FRAG;
+	if (e.size & SQK_BLOCK_UNCOMPRESSED) {
 		err = sqk_dw_out_read(dw, e.start, dw->rb_buf, n);
 	} else {
 		err = sqk_dw_out_read(dw, e.start, dw->rb_tmp, n);

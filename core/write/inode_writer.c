@@ -76,15 +76,15 @@ int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in)
 	err = sqk_mw_write(mw, b, len);
 	if (err)
 		return err;
-	switch (sqfs_basic_type(type)) {
-	case SQFS_DIR:
-		if (type == SQFS_LDIR && in->index_len)
+	switch (sqk_basic_type(type)) {
+	case SQK_DIR:
+		if (type == SQK_LDIR && in->index_len)
 			err = sqk_mw_write(mw, in->index, in->index_len);
 		break;
-	case SQFS_FILE:
+	case SQK_FILE:
 		err = write_blocks(mw, in->blocks, in->nblocks);
 		break;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		err = sqk_mw_write(mw, in->target, in->target_len);
 		break;
 	}

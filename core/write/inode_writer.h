@@ -16,7 +16,7 @@ struct sqk_inode_info {
 	unsigned basic_type;
 	uint16_t mode, uid_idx, gid_idx;
 	uint32_t mtime, ino, nlink;
-	uint32_t xattr; /* SQFS_INVALID_XATTR for none */
+	uint32_t xattr; /* SQK_INVALID_XATTR for none */
 	/* directory */
 	uint32_t dir_start;  /* listing's metadata block, relative to the table */
 	uint16_t dir_offset; /* offset in that block */

@@ -90,7 +90,7 @@ int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len)
 	const uint8_t *p = data;
 
 	while (len) {
-		size_t n = SQFS_META_SIZE - mw->used;
+		size_t n = SQK_META_SIZE - mw->used;
 
 		if (n > len)
 			n = len;
@@ -100,7 +100,7 @@ int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len)
 		p += n;
 		len -= n;
 		/* Flush as soon as a block fills, so the current block's start is always known. */
-		if (mw->used == SQFS_META_SIZE) {
+		if (mw->used == SQK_META_SIZE) {
 			int err = sqk_mw_flush(mw);
 
 			if (err)
@@ -112,7 +112,7 @@ int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len)
 
 uint64_t sqk_mw_ref(const struct sqk_meta_writer *mw)
 {
-	return SQFS_MKREF(mw->out_len, mw->used);
+	return SQK_MKREF(mw->out_len, mw->used);
 }
 
 int sqk_mw_copy_out(const struct sqk_meta_writer *mw, struct sqk_file *file, uint64_t pos)

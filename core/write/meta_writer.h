@@ -20,7 +20,7 @@ struct sqk_meta_writer {
 	struct sqk_compressor *comp;
 	struct sqk_file *file;
 	uint64_t base;
-	uint8_t buf[SQFS_META_SIZE];
+	uint8_t buf[SQK_META_SIZE];
 	size_t used;	  /* bytes in buf */
 	uint64_t out_len; /* compressed bytes emitted so far */
 	uint64_t total;	  /* uncompressed bytes written */
@@ -29,7 +29,7 @@ struct sqk_meta_writer {
 	uint64_t *starts; /* start of every emitted block, relative */
 	size_t nstarts, starts_cap;
 	int keep_starts;
-	uint8_t scratch[SQK_FMT_META_HDR_SIZE + SQFS_META_SIZE];
+	uint8_t scratch[SQK_FMT_META_HDR_SIZE + SQK_META_SIZE];
 };
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,

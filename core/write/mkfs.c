@@ -284,13 +284,13 @@ static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t
 	for (i = 0; i < count; i++) {
 		const struct sqk_node *n = list[i];
 
-		if (n->type == SQFS_FILE && !(n->flags & SQK_NODE_DATA_DONE))
+		if (n->type == SQK_FILE && !(n->flags & SQK_NODE_DATA_DONE))
 			total += n->size;
 	}
 	for (i = 0; i < count; i++) {
 		struct sqk_node *n = list[i];
 
-		if (n->type != SQFS_FILE || (n->flags & SQK_NODE_DATA_DONE))
+		if (n->type != SQK_FILE || (n->flags & SQK_NODE_DATA_DONE))
 			continue;
 		n->file.data = sqk_tree_alloc(m->tree, sizeof(*n->file.data));
 		if (!n->file.data)
@@ -310,11 +310,11 @@ static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t
 	return 0;
 }
 
-static int pad_and_super(struct sqk_mkfs *m, struct sqfs_super *sb, uint64_t end,
+static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 			 struct sqk_mkfs_stats *st)
 {
-	uint8_t raw[SQFS_SUPER_SIZE], zero[SQFS_DEVBLK_SIZE] = {0};
-	uint64_t padded = (end + SQFS_DEVBLK_SIZE - 1) / SQFS_DEVBLK_SIZE * SQFS_DEVBLK_SIZE;
+	uint8_t raw[SQK_SUPER_SIZE], zero[SQK_DEVBLK_SIZE] = {0};
+	uint64_t padded = (end + SQK_DEVBLK_SIZE - 1) / SQK_DEVBLK_SIZE * SQK_DEVBLK_SIZE;
 	int fd = sqk_file_fd(m->out), err;
 
 	if (padded > end) {
@@ -362,7 +362,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	struct sqk_compressor *xc = raw & SQK_RAW_XATTRS ? NULL : mc;
 	struct sqk_compressor *idc = raw & (SQK_RAW_INODES | SQK_RAW_IDS) ? NULL : mc;
 	struct sqk_node *root = sqk_tree_root(m->tree);
-	struct sqfs_super sb = {0};
+	struct sqk_super sb = {0};
 	struct sqk_data_stats *ds;
 	uint32_t newest = 0, nfrags, i, nfiles = 0;
 	struct sqk_node **files = NULL;
@@ -431,7 +431,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	{
 		const uint8_t *frags = sqk_data_fragments(m->dw, &nfrags);
 
-		sb.fragment_table = SQFS_INVALID_TABLE;
+		sb.fragment_table = SQK_INVALID_TABLE;
 		if (nfrags) {
 			err = sqk_table_write(fc, m->out, &pos, frags,
 					      (size_t)nfrags * SQK_FMT_FRAG_SIZE,
@@ -440,7 +440,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 				goto out;
 		}
 	}
-	sb.export_table = SQFS_INVALID_TABLE;
+	sb.export_table = SQK_INVALID_TABLE;
 	if (!m->o.no_export) {
 		buf = malloc((size_t)m->count * SQK_FMT_EXPORT_SIZE);
 		if (!buf) {
@@ -459,14 +459,14 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	if (err)
 		goto out;
 	sb.id_table = lookup;
-	sb.xattr_table = SQFS_INVALID_TABLE;
+	sb.xattr_table = SQK_INVALID_TABLE;
 	if (m->xattrs && sqk_xattrs_count(m->xattrs)) {
 		err = sqk_xattrs_write(m->xattrs, xc, m->out, &pos, &sb.xattr_table);
 		if (err)
 			goto out;
 	}
 
-	sb.magic = SQFS_MAGIC;
+	sb.magic = SQK_MAGIC;
 	sb.inode_count = m->count;
 	sb.mkfs_time = m->o.set_fstime ? m->o.fstime : m->o.have_epoch ? m->o.epoch : newest;
 	sb.block_size = m->o.block_size;
@@ -476,33 +476,33 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	sb.compressor = (uint16_t)m->o.codec->id;
 	sb.flags = 0;
 	if (!m->o.no_dedup)
-		sb.flags |= SQFS_FLAG_DUPLICATES;
+		sb.flags |= SQK_FLAG_DUPLICATES;
 	if (m->o.no_fragments)
-		sb.flags |= SQFS_FLAG_NO_FRAGMENTS;
+		sb.flags |= SQK_FLAG_NO_FRAGMENTS;
 	if (m->o.tail_ends)
-		sb.flags |= SQFS_FLAG_ALWAYS_FRAGMENTS;
-	if (sb.xattr_table == SQFS_INVALID_TABLE)
-		sb.flags |= SQFS_FLAG_NO_XATTRS;
+		sb.flags |= SQK_FLAG_ALWAYS_FRAGMENTS;
+	if (sb.xattr_table == SQK_INVALID_TABLE)
+		sb.flags |= SQK_FLAG_NO_XATTRS;
 	if (!m->o.no_export)
-		sb.flags |= SQFS_FLAG_EXPORTABLE;
+		sb.flags |= SQK_FLAG_EXPORTABLE;
 	if (m->o.append)
 		sqk_append_super(m->o.append, &m->o, &sb);
 	else if (m->options_len)
-		sb.flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
+		sb.flags |= SQK_FLAG_COMPRESSOR_OPTIONS;
 	if (raw & SQK_RAW_INODES)
-		sb.flags |= SQFS_FLAG_UNCOMPRESSED_INODES;
+		sb.flags |= SQK_FLAG_UNCOMPRESSED_INODES;
 	if (raw & SQK_RAW_DATA)
-		sb.flags |= SQFS_FLAG_UNCOMPRESSED_DATA;
+		sb.flags |= SQK_FLAG_UNCOMPRESSED_DATA;
 	if (raw & SQK_RAW_FRAGMENTS)
-		sb.flags |= SQFS_FLAG_UNCOMPRESSED_FRAGMENTS;
+		sb.flags |= SQK_FLAG_UNCOMPRESSED_FRAGMENTS;
 	if (raw & SQK_RAW_XATTRS)
-		sb.flags |= SQFS_FLAG_UNCOMPRESSED_XATTRS;
+		sb.flags |= SQK_FLAG_UNCOMPRESSED_XATTRS;
 	/* As mksquashfs: the inodes flag covers the id table, so ids alone sets its own. */
 	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
-		sb.flags |= SQFS_FLAG_UNCOMPRESSED_IDS;
+		sb.flags |= SQK_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
-	sb.version_major = SQFS_VERSION_MAJOR;
-	sb.version_minor = SQFS_VERSION_MINOR;
+	sb.version_major = SQK_VERSION_MAJOR;
+	sb.version_minor = SQK_VERSION_MINOR;
 	sb.bytes_used = pos;
 	err = pad_and_super(m, &sb, pos, st);
 	if (err)

@@ -34,8 +34,8 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 		in.mtime = n->mtime;
 		in.ino = n->ino;
 		in.nlink = n->nlink;
-		in.xattr = xattrs ? sqk_xattrs_id(xattrs, n->xattrs) : SQFS_INVALID_XATTR;
-		if (n->xattrs && in.xattr == SQFS_INVALID_XATTR)
+		in.xattr = xattrs ? sqk_xattrs_id(xattrs, n->xattrs) : SQK_INVALID_XATTR;
+		if (n->xattrs && in.xattr == SQK_INVALID_XATTR)
 			return SQK_ERR_NOMEM;
 		err = sqk_id_table_get(ids, n->uid, &in.uid_idx);
 		if (!err)
@@ -43,7 +43,7 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 		if (err)
 			break;
 		switch (n->type) {
-		case SQFS_DIR:
+		case SQK_DIR:
 			if (SQK_ARRAY_GROW(ents, ents_cap, n->dir.n)) {
 				err = SQK_ERR_NOMEM;
 				break;
@@ -66,41 +66,41 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 			in.parent = n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(count);
 			st->dirs++;
 			break;
-		case SQFS_FILE: {
+		case SQK_FILE: {
 			struct sqk_file_data *fd = n->file.data;
 
 			in.blocks_start = fd->blocks_start;
 			in.file_size = fd->size;
 			in.sparse = fd->sparse;
 			in.frag = fd->frag;
-			in.frag_offset = fd->frag == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
+			in.frag_offset = fd->frag == SQK_INVALID_FRAG ? 0 : fd->frag_offset;
 			in.blocks = fd->blocks;
 			in.nblocks = fd->nblocks;
 			st->files++;
 			st->uncompressed += fd->size;
 			break;
 		}
-		case SQFS_SYMLINK:
+		case SQK_SYMLINK:
 			in.target = n->target;
 			in.target_len = (uint32_t)n->size;
 			st->symlinks++;
 			break;
-		case SQFS_BLKDEV:
-		case SQFS_CHRDEV:
-			in.rdev = sqfs_encode_dev(n->dev.major, n->dev.minor);
-			if (n->type == SQFS_BLKDEV)
+		case SQK_BLKDEV:
+		case SQK_CHRDEV:
+			in.rdev = sqk_encode_dev(n->dev.major, n->dev.minor);
+			if (n->type == SQK_BLKDEV)
 				st->blkdevs++;
 			else
 				st->chrdevs++;
 			break;
-		case SQFS_FIFO:
+		case SQK_FIFO:
 			st->fifos++;
 			break;
-		case SQFS_SOCKET:
+		case SQK_SOCKET:
 			st->sockets++;
 			break;
 		}
-		if (n->type != SQFS_DIR && n->nlink > 1)
+		if (n->type != SQK_DIR && n->nlink > 1)
 			st->hardlinks += n->nlink - 1;
 		if (!err) {
 			n->ref = sqk_mw_ref(imw);

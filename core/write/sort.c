@@ -161,7 +161,7 @@ static struct sqk_node *image_lookup(struct sqk_tree *t, const char *path)
 		size_t len = (size_t)(end - path);
 
 		if (len && !(len == 1 && path[0] == '.')) {
-			if (n->type != SQFS_DIR || (len == 2 && path[0] == '.' && path[1] == '.'))
+			if (n->type != SQK_DIR || (len == 2 && path[0] == '.' && path[1] == '.'))
 				return NULL;
 			n = sqk_tree_lookup(t, n, path, len);
 			if (!n)
@@ -316,7 +316,7 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 		struct sqk_node *d = order[i];
 		int32_t dp;
 
-		if (d->type != SQFS_DIR)
+		if (d->type != SQK_DIR)
 			continue;
 		dp = expl[i] != UNSET ? expl[i] : d->dir.parent ? prio[d->dir.parent->ino - 1] : 0;
 		prio[i] = dp;
@@ -324,7 +324,7 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 			struct sqk_node *c = d->dir.ents[k].node;
 			int32_t cp;
 
-			if (c->type != SQFS_FILE)
+			if (c->type != SQK_FILE)
 				continue;
 			cp = expl[c->ino - 1] != UNSET ? expl[c->ino - 1] : dp;
 			if (prio[c->ino - 1] == UNSET || cp > prio[c->ino - 1])
@@ -337,7 +337,7 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 		goto out;
 	}
 	for (i = 0; i < count; i++)
-		if (order[i]->type == SQFS_FILE && !(order[i]->flags & SQK_NODE_DATA_DONE))
+		if (order[i]->type == SQK_FILE && !(order[i]->flags & SQK_NODE_DATA_DONE))
 			r[n++] = (struct ranked){order[i], prio[i] != UNSET ? prio[i] : 0};
 	qsort(r, n, sizeof(*r), ranked_cmp);
 	*files = malloc((n ? n : 1) * sizeof(**files));

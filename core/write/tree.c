@@ -86,7 +86,7 @@ struct sqk_node *sqk_tree_node(struct sqk_tree *t, unsigned type)
 		return NULL;
 	memset(n, 0, sizeof(*n));
 	n->type = (uint8_t)type;
-	n->mode = type == SQFS_DIR ? 0755 : 0644;
+	n->mode = type == SQK_DIR ? 0755 : 0644;
 	return n;
 }
 
@@ -97,7 +97,7 @@ struct sqk_tree *sqk_tree_create(void)
 	if (!t)
 		return NULL;
 	sqk_hash_init(&t->names);
-	t->root = sqk_tree_node(t, SQFS_DIR);
+	t->root = sqk_tree_node(t, SQK_DIR);
 	if (!t->root) {
 		sqk_tree_destroy(t);
 		return NULL;
@@ -189,7 +189,7 @@ int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, siz
 		dir->dir.n--;
 		return SQK_ERR_NOMEM;
 	}
-	if (node->type == SQFS_DIR) {
+	if (node->type == SQK_DIR) {
 		node->dir.parent = dir;
 		node->dir.name = e->name;
 		node->dir.namelen = e->len;
@@ -230,7 +230,7 @@ int sqk_tree_walk_parent(struct sqk_tree *t, const char *path, struct sqk_node *
 			int err;
 
 			if (!next) {
-				next = sqk_tree_node(t, SQFS_DIR);
+				next = sqk_tree_node(t, SQK_DIR);
 				if (!next)
 					return SQK_ERR_NOMEM;
 				next->flags |= SQK_NODE_IMPLICIT;
@@ -238,7 +238,7 @@ int sqk_tree_walk_parent(struct sqk_tree *t, const char *path, struct sqk_node *
 				err = sqk_tree_add(t, dir, *name, *len, next);
 				if (err)
 					return err;
-			} else if (next->type != SQFS_DIR) {
+			} else if (next->type != SQK_DIR) {
 				return SQK_ERR_NOTDIR;
 			}
 			dir = next;
@@ -292,7 +292,7 @@ static void sort_rec(struct sqk_node *dir)
 	if (dir->dir.n > 1)
 		qsort(dir->dir.ents, dir->dir.n, sizeof(*dir->dir.ents), dirent_cmp);
 	for (i = 0; i < dir->dir.n; i++)
-		if (dir->dir.ents[i].node->type == SQFS_DIR)
+		if (dir->dir.ents[i].node->type == SQK_DIR)
 			sort_rec(dir->dir.ents[i].node);
 }
 
@@ -328,7 +328,7 @@ int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order_out, uint32_t *
 			depth--;
 		} else {
 			node = f->dir->dir.ents[f->next++].node;
-			if (node->type == SQFS_DIR) {
+			if (node->type == SQK_DIR) {
 				f->dir->dir.nsubdirs++;
 				node->dir.nsubdirs = 0;
 				if (SQK_ARRAY_GROW(stack, cap, depth + 1))

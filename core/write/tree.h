@@ -30,7 +30,7 @@ enum {
 };
 
 struct sqk_node {
-	uint8_t type;  /* basic inode type, SQFS_DIR..SQFS_SOCKET */
+	uint8_t type;  /* basic inode type, SQK_DIR..SQK_SOCKET */
 	uint8_t flags; /* SQK_NODE_* */
 	uint16_t mode; /* permission bits only (07777) */
 	uint32_t uid, gid;

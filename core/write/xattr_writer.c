@@ -156,7 +156,7 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 	/* Listing order depends on the filesystem; sort for a stable image. */
 	qsort(s->kv, count, sizeof(struct kv), kv_cmp);
 	s->count = (uint32_t)count;
-	s->id = SQFS_INVALID_XATTR;
+	s->id = SQK_INVALID_XATTR;
 	s->hash = 0xcbf29ce484222325ull;
 	for (i = 0; i < count; i++) {
 		s->hash = bytes_hash(s->hash, &s->kv[i].type, 2);
@@ -234,10 +234,10 @@ int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set)
 {
 	if (!set)
-		return SQFS_INVALID_XATTR;
-	if (set->id == SQFS_INVALID_XATTR) {
+		return SQK_INVALID_XATTR;
+	if (set->id == SQK_INVALID_XATTR) {
 		if (SQK_ARRAY_GROW(x->by_id, x->ids_cap, (size_t)x->nids + 1))
-			return SQFS_INVALID_XATTR;
+			return SQK_INVALID_XATTR;
 		set->id = x->nids;
 		x->by_id[x->nids++] = set;
 	}
@@ -310,7 +310,7 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 			const struct value_ref *seen = value_find(&vs, kv);
 			int ool = seen && kv->value_len > SQK_FMT_XATTR_REF_SIZE;
 			struct sqk_fmt_xattr_key key = {
-				(uint16_t)(kv->type | (ool ? SQFS_XATTR_OOL : 0)), kv->name_len};
+				(uint16_t)(kv->type | (ool ? SQK_XATTR_OOL : 0)), kv->name_len};
 			uint8_t b[SQK_FMT_XATTR_VALUE_SIZE + SQK_FMT_XATTR_REF_SIZE];
 
 			sqk_fmt_xattr_key_encode(&key, b);

@@ -88,7 +88,7 @@ struct image {
 	uint64_t data_start; /* just past the superblock and options block */
 	uint64_t inode_table;
 	/* The file inode, from the first metadata block(s) of the inode table. */
-	uint8_t meta[4 * SQFS_META_SIZE];
+	uint8_t meta[4 * SQK_META_SIZE];
 	size_t meta_len;
 	int meta_raw;	       /* the first inode block was stored raw */
 	uint64_t blocks_start; /* file data */
@@ -100,16 +100,16 @@ struct image {
 /* One metadata block at *pos: header, then payload; *pos moves past it. */
 static int read_meta(struct image *im, uint64_t *pos, uint8_t *out, size_t *outlen, int *raw)
 {
-	uint8_t hdr[2], in[SQFS_META_SIZE];
+	uint8_t hdr[2], in[SQK_META_SIZE];
 	uint16_t h;
 	size_t size;
 
 	if (read_at(im->fd, *pos, hdr, 2))
 		return -1;
 	h = get_le16(hdr);
-	size = h & SQFS_META_SIZE_MASK;
-	*raw = !!(h & SQFS_META_UNCOMPRESSED);
-	if (size == 0 || size > SQFS_META_SIZE || read_at(im->fd, *pos + 2, in, size))
+	size = h & SQK_META_SIZE_MASK;
+	*raw = !!(h & SQK_META_UNCOMPRESSED);
+	if (size == 0 || size > SQK_META_SIZE || read_at(im->fd, *pos + 2, in, size))
 		return -1;
 	*pos += 2 + size;
 	if (*raw) {
@@ -119,13 +119,13 @@ static int read_meta(struct image *im, uint64_t *pos, uint8_t *out, size_t *outl
 	}
 	if (!im->comp)
 		return -1;
-	return im->comp->decompress(im->comp, in, size, out, SQFS_META_SIZE, outlen) ? -1 : 0;
+	return im->comp->decompress(im->comp, in, size, out, SQK_META_SIZE, outlen) ? -1 : 0;
 }
 
 static int open_image(struct image *im, const char *path, int writable)
 {
-	uint8_t sb[SQFS_SUPER_SIZE], opts[SQFS_META_SIZE];
-	uint64_t pos = SQFS_SUPER_SIZE;
+	uint8_t sb[SQK_SUPER_SIZE], opts[SQK_META_SIZE];
+	uint64_t pos = SQK_SUPER_SIZE;
 	size_t len;
 	int raw;
 
@@ -133,7 +133,7 @@ static int open_image(struct image *im, const char *path, int writable)
 	im->fd = open(path, writable ? O_RDWR : O_RDONLY);
 	if (im->fd < 0 || read_at(im->fd, 0, sb, sizeof(sb)))
 		return fail("cannot read the superblock");
-	if (get_le32(sb) != SQFS_MAGIC)
+	if (get_le32(sb) != SQK_MAGIC)
 		return fail("not a squashfs image");
 	im->block_size = get_le32(sb + 12);
 	im->flags = get_le16(sb + 24);
@@ -145,7 +145,7 @@ static int open_image(struct image *im, const char *path, int writable)
 	if (!im->comp)
 		return fail("cannot make a codec instance");
 	len = 0;
-	if (im->flags & SQFS_FLAG_COMPRESSOR_OPTIONS) {
+	if (im->flags & SQK_FLAG_COMPRESSOR_OPTIONS) {
 		const struct sqk_codec *codec = sqk_codec_by_id(im->cfg.id);
 
 		if (read_meta(im, &pos, opts, &len, &raw))
@@ -158,7 +158,7 @@ static int open_image(struct image *im, const char *path, int writable)
 
 	/* The file is the first inode: read enough of the table for its block list. */
 	pos = im->inode_table;
-	while (im->meta_len + SQFS_META_SIZE <= sizeof(im->meta)) {
+	while (im->meta_len + SQK_META_SIZE <= sizeof(im->meta)) {
 		size_t n;
 
 		if (read_meta(im, &pos, im->meta + im->meta_len, &n, &raw))
@@ -170,17 +170,17 @@ static int open_image(struct image *im, const char *path, int writable)
 	if (im->meta_len < 32)
 		return fail("cannot read the inode table");
 	switch (get_le16(im->meta)) {
-	case SQFS_FILE:
+	case SQK_FILE:
 		im->blocks_start = get_le32(im->meta + 16);
-		if (get_le32(im->meta + 20) != SQFS_INVALID_FRAG)
+		if (get_le32(im->meta + 20) != SQK_INVALID_FRAG)
 			return fail("the file has a fragment: make the image with -no-fragments");
 		im->file_size = get_le32(im->meta + 28);
 		im->list_off = 32;
 		break;
-	case SQFS_LFILE:
+	case SQK_LFILE:
 		im->blocks_start = get_le64(im->meta + 16);
 		im->file_size = get_le64(im->meta + 24);
-		if (get_le32(im->meta + 44) != SQFS_INVALID_FRAG)
+		if (get_le32(im->meta + 44) != SQK_INVALID_FRAG)
 			return fail("the file has a fragment: make the image with -no-fragments");
 		im->list_off = 56;
 		break;
@@ -221,7 +221,7 @@ static int cmd_decode(int argc, char **argv)
 	pos = im.blocks_start;
 	for (size_t i = 0; i < im.nblocks; i++) {
 		uint32_t w = get_le32(im.meta + im.list_off + 4 * i);
-		uint32_t size = w & SQFS_BLOCK_SIZE_MASK;
+		uint32_t size = w & SQK_BLOCK_SIZE_MASK;
 		size_t expect = im.file_size - (uint64_t)i * im.block_size;
 		size_t outlen;
 
@@ -234,7 +234,7 @@ static int cmd_decode(int argc, char **argv)
 			outlen = expect;
 		} else if (size > im.block_size || read_at(im.fd, pos, in, size)) {
 			return fail("bad block size or short image");
-		} else if (w & SQFS_BLOCK_UNCOMPRESSED) {
+		} else if (w & SQK_BLOCK_UNCOMPRESSED) {
 			memcpy(out, in, size);
 			outlen = size;
 		} else {
@@ -275,7 +275,7 @@ static int cmd_recompress(int argc, char **argv)
 		return fail("usage: recompress IMAGE");
 	if (open_image(&im, argv[2], 1))
 		return 1;
-	if (!im.meta_raw || im.list_off + 4 * im.nblocks > SQFS_META_SIZE)
+	if (!im.meta_raw || im.list_off + 4 * im.nblocks > SQK_META_SIZE)
 		return fail("the inode table must be stored raw (-noI) and the file short");
 	/* Compress with the settings the image states. */
 	enc = sqk_comp_create(&im.cfg);
@@ -288,14 +288,14 @@ static int cmd_recompress(int argc, char **argv)
 	list_pos = im.inode_table + 2 + im.list_off;
 	for (size_t i = 0; i < im.nblocks; i++) {
 		uint32_t w = get_le32(im.meta + im.list_off + 4 * i);
-		uint32_t size = w & SQFS_BLOCK_SIZE_MASK;
+		uint32_t size = w & SQK_BLOCK_SIZE_MASK;
 		uint8_t word[4];
 		size_t len;
 		int r;
 
 		if (size == 0)
 			continue; /* sparse */
-		if (!(w & SQFS_BLOCK_UNCOMPRESSED) || size > im.block_size)
+		if (!(w & SQK_BLOCK_UNCOMPRESSED) || size > im.block_size)
 			return fail("data must be stored raw: make the image with -noD");
 		if (read_at(im.fd, rpos, in, size))
 			return fail("short image");
@@ -304,7 +304,7 @@ static int cmd_recompress(int argc, char **argv)
 		if (r == SQK_ERR_OVERFLOW) {
 			memcpy(out, in, size);
 			len = size;
-			put_le32(word, size | SQFS_BLOCK_UNCOMPRESSED);
+			put_le32(word, size | SQK_BLOCK_UNCOMPRESSED);
 		} else if (r) {
 			fprintf(stderr, "%s: block %zu: %s\n", prog, i, sqk_strerror(r));
 			return 1;
@@ -319,7 +319,7 @@ static int cmd_recompress(int argc, char **argv)
 		wpos += len;
 	}
 	/* The data is no longer all raw. */
-	put_le16(sbflags, im.flags & ~SQFS_FLAG_UNCOMPRESSED_DATA);
+	put_le16(sbflags, im.flags & ~SQK_FLAG_UNCOMPRESSED_DATA);
 	if (pwrite(im.fd, sbflags, 2, 24) != 2 || fsync(im.fd))
 		return fail("write failed");
 	printf("blocks %zu compressed %zu\n", im.nblocks, compressed);

@@ -95,9 +95,9 @@ static void add64(struct bytes *b, uint64_t v)
  */
 static void add_meta_block(struct bytes *img, const struct bytes *payload)
 {
-	if (payload->len > SQFS_META_SIZE)
+	if (payload->len > SQK_META_SIZE)
 		die("a table does not fit one metadata block (%zu bytes)", payload->len);
-	add16(img, (uint16_t)(SQFS_META_UNCOMPRESSED | payload->len));
+	add16(img, (uint16_t)(SQK_META_UNCOMPRESSED | payload->len));
 	add_bytes(img, payload->p, payload->len);
 }
 
@@ -155,7 +155,7 @@ static int new_inode(struct tree *t, unsigned type, uint16_t mode)
 
 static int add_file(struct tree *t, const char *data)
 {
-	int i = new_inode(t, SQFS_FILE, 0644);
+	int i = new_inode(t, SQK_FILE, 0644);
 
 	t->in[i].data = data;
 	t->in[i].data_len = (uint32_t)strlen(data);
@@ -165,12 +165,12 @@ static int add_file(struct tree *t, const char *data)
 
 static int add_dir(struct tree *t)
 {
-	return new_inode(t, SQFS_DIR, 0755);
+	return new_inode(t, SQK_DIR, 0755);
 }
 
 static int add_symlink(struct tree *t, const char *target)
 {
-	int i = new_inode(t, SQFS_SYMLINK, 0777);
+	int i = new_inode(t, SQK_SYMLINK, 0777);
 
 	t->in[i].target = target;
 	return i;
@@ -197,9 +197,9 @@ static void add_entry(struct tree *t, int dir, const char *name, int ino)
 static uint32_t inode_size(const struct inode *n)
 {
 	switch (n->type) {
-	case SQFS_DIR:
+	case SQK_DIR:
 		return 32;
-	case SQFS_SYMLINK:
+	case SQK_SYMLINK:
 		return 24 + (uint32_t)strlen(n->target);
 	default: /* a file, or a file whose type was spoiled */
 		return 32 + (n->data_len ? 4 : 0);
@@ -212,7 +212,7 @@ static uint32_t subdirs(const struct tree *t, const struct inode *d)
 	int i;
 
 	for (i = 0; i < d->nents; i++)
-		n += t->in[d->ents[i].ino].type == SQFS_DIR;
+		n += t->in[d->ents[i].ino].type == SQK_DIR;
 	return n;
 }
 
@@ -233,14 +233,14 @@ static void write_image(struct tree *t, const char *out)
 		for (j = 0; j < t->in[i].nents; j++) {
 			struct inode *c = &t->in[t->in[i].ents[j].ino];
 
-			if (c->type == SQFS_DIR && !c->parent)
+			if (c->type == SQK_DIR && !c->parent)
 				c->parent = t->in[i].number;
 		}
 	}
 	t->in[t->root].parent = (uint32_t)t->count + 1; /* as mksquashfs does */
 
 	/* The superblock comes last; the data blocks follow its space. */
-	grow(&img, SQFS_SUPER_SIZE);
+	grow(&img, SQK_SUPER_SIZE);
 	for (i = 0; i < t->count; i++) {
 		t->in[i].data_pos = (uint32_t)img.len;
 		add_bytes(&img, t->in[i].data, t->in[i].data_len);
@@ -251,7 +251,7 @@ static void write_image(struct tree *t, const char *out)
 		struct inode *d = &t->in[i];
 		uint32_t base;
 
-		if (d->type != SQFS_DIR)
+		if (d->type != SQK_DIR)
 			continue;
 		d->list_offset = (uint32_t)dtab.len;
 		if (d->nents) {
@@ -291,25 +291,25 @@ static void write_image(struct tree *t, const char *out)
 		add32(&itab, MTIME);
 		add32(&itab, n->number);
 		switch (n->type) {
-		case SQFS_DIR:
+		case SQK_DIR:
 			add32(&itab, 0); /* block_index: the first (only) block */
 			add32(&itab, 2 + subdirs(t, n));
 			add16(&itab, (uint16_t)(n->list_size + 3));
 			add16(&itab, (uint16_t)n->list_offset);
 			add32(&itab, n->parent);
 			break;
-		case SQFS_SYMLINK:
+		case SQK_SYMLINK:
 			add32(&itab, 1);
 			add32(&itab, (uint32_t)strlen(n->target));
 			add_bytes(&itab, n->target, strlen(n->target));
 			break;
 		default:
 			add32(&itab, n->data_len ? n->data_pos : 0);
-			add32(&itab, SQFS_INVALID_FRAG);
+			add32(&itab, SQK_INVALID_FRAG);
 			add32(&itab, 0);
 			add32(&itab, n->file_size);
 			if (n->data_len)
-				add32(&itab, SQFS_BLOCK_UNCOMPRESSED | n->data_len);
+				add32(&itab, SQK_BLOCK_UNCOMPRESSED | n->data_len);
 			break;
 		}
 	}
@@ -326,30 +326,30 @@ static void write_image(struct tree *t, const char *out)
 	bytes_used = img.len;
 
 	sb = img.p;
-	put_le32(sb + 0, SQFS_MAGIC);
+	put_le32(sb + 0, SQK_MAGIC);
 	put_le32(sb + 4, (uint32_t)t->count);
 	put_le32(sb + 8, MTIME);
 	put_le32(sb + 12, BLOCK_SIZE);
 	put_le32(sb + 16, 0); /* fragments */
-	put_le16(sb + 20, SQFS_COMP_GZIP);
+	put_le16(sb + 20, SQK_COMP_GZIP);
 	put_le16(sb + 22, BLOCK_LOG);
-	put_le16(sb + 24, SQFS_FLAG_UNCOMPRESSED_INODES | SQFS_FLAG_UNCOMPRESSED_DATA |
-				  SQFS_FLAG_UNCOMPRESSED_FRAGMENTS | SQFS_FLAG_NO_FRAGMENTS |
-				  SQFS_FLAG_NO_XATTRS | SQFS_FLAG_UNCOMPRESSED_IDS);
+	put_le16(sb + 24, SQK_FLAG_UNCOMPRESSED_INODES | SQK_FLAG_UNCOMPRESSED_DATA |
+				  SQK_FLAG_UNCOMPRESSED_FRAGMENTS | SQK_FLAG_NO_FRAGMENTS |
+				  SQK_FLAG_NO_XATTRS | SQK_FLAG_UNCOMPRESSED_IDS);
 	put_le16(sb + 26, 1); /* ids */
-	put_le16(sb + 28, SQFS_VERSION_MAJOR);
-	put_le16(sb + 30, SQFS_VERSION_MINOR);
-	put_le64(sb + 32, SQFS_MKREF(0, t->in[t->root].offset));
+	put_le16(sb + 28, SQK_VERSION_MAJOR);
+	put_le16(sb + 30, SQK_VERSION_MINOR);
+	put_le64(sb + 32, SQK_MKREF(0, t->in[t->root].offset));
 	put_le64(sb + 40, bytes_used);
 	put_le64(sb + 48, t->id_table_past_end ? bytes_used + 16 : id_start);
-	put_le64(sb + 56, SQFS_INVALID_TABLE); /* xattrs */
+	put_le64(sb + 56, SQK_INVALID_TABLE); /* xattrs */
 	put_le64(sb + 64, inode_start);
 	put_le64(sb + 72, dir_start);
-	put_le64(sb + 80, SQFS_INVALID_TABLE); /* fragments */
-	put_le64(sb + 88, SQFS_INVALID_TABLE); /* export */
+	put_le64(sb + 80, SQK_INVALID_TABLE); /* fragments */
+	put_le64(sb + 88, SQK_INVALID_TABLE); /* export */
 
-	if (img.len % SQFS_DEVBLK_SIZE)
-		grow(&img, SQFS_DEVBLK_SIZE - img.len % SQFS_DEVBLK_SIZE);
+	if (img.len % SQK_DEVBLK_SIZE)
+		grow(&img, SQK_DEVBLK_SIZE - img.len % SQK_DEVBLK_SIZE);
 	if (t->truncate_half)
 		img.len = (size_t)bytes_used / 2;
 

@@ -23,7 +23,7 @@
 
 static uint8_t *img;
 static size_t img_len;
-static struct sqfs_super sb;
+static struct sqk_super sb;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -45,7 +45,7 @@ static void die(const char *fmt, ...)
 static uint64_t lpos(uint64_t table, uint64_t lin)
 {
 	uint64_t pos =
-		table + (lin / SQFS_META_SIZE) * (SQFS_META_SIZE + 2) + 2 + lin % SQFS_META_SIZE;
+		table + (lin / SQK_META_SIZE) * (SQK_META_SIZE + 2) + 2 + lin % SQK_META_SIZE;
 
 	if (pos >= img_len)
 		die("offset %llu of the table at %llu is past the image", (unsigned long long)lin,
@@ -55,7 +55,7 @@ static uint64_t lpos(uint64_t table, uint64_t lin)
 
 static uint64_t ref_lin(uint64_t ref)
 {
-	return SQFS_REF_BLOCK(ref) / (SQFS_META_SIZE + 2) * SQFS_META_SIZE + SQFS_REF_OFFSET(ref);
+	return SQK_REF_BLOCK(ref) / (SQK_META_SIZE + 2) * SQK_META_SIZE + SQK_REF_OFFSET(ref);
 }
 
 static uint32_t rd(uint64_t table, uint64_t lin, int bytes)
@@ -84,12 +84,12 @@ static uint64_t table_len(uint64_t start, uint64_t end)
 	while (pos < end) {
 		uint16_t h = get_le16(img + pos);
 
-		if (!(h & SQFS_META_UNCOMPRESSED))
+		if (!(h & SQK_META_UNCOMPRESSED))
 			die("the table at %llu is compressed (make the image with -noI -noD -noF "
 			    "-noX)",
 			    (unsigned long long)start);
-		len += h & SQFS_META_SIZE_MASK;
-		pos += 2 + (h & SQFS_META_SIZE_MASK);
+		len += h & SQK_META_SIZE_MASK;
+		pos += 2 + (h & SQK_META_SIZE_MASK);
 	}
 	return len;
 }
@@ -114,17 +114,17 @@ static uint64_t inode_size(uint64_t lin, unsigned type)
 	uint32_t frag, i, n;
 
 	switch (type) {
-	case SQFS_DIR:
+	case SQK_DIR:
 		return 32;
-	case SQFS_LDIR:
+	case SQK_LDIR:
 		n = rd(IT, lin + 32, 2);
 		size = 40;
 		for (i = 0; i < n; i++)
 			size += 12 + rd(IT, lin + size + 8, 4) + 1;
 		return size;
-	case SQFS_FILE:
-	case SQFS_LFILE:
-		if (type == SQFS_FILE) {
+	case SQK_FILE:
+	case SQK_LFILE:
+		if (type == SQK_FILE) {
 			frag = rd(IT, lin + 20, 4);
 			size = rd(IT, lin + 28, 4);
 		} else {
@@ -132,20 +132,20 @@ static uint64_t inode_size(uint64_t lin, unsigned type)
 			size = rd(IT, lin + 24, 4) | (uint64_t)rd(IT, lin + 28, 4) << 32;
 		}
 		blocks = size / sb.block_size;
-		if (frag == SQFS_INVALID_FRAG && size % sb.block_size)
+		if (frag == SQK_INVALID_FRAG && size % sb.block_size)
 			blocks++;
-		return (type == SQFS_FILE ? 32 : 56) + 4 * blocks;
-	case SQFS_SYMLINK:
-	case SQFS_LSYMLINK:
-		return 24 + rd(IT, lin + 20, 4) + (type == SQFS_LSYMLINK ? 4 : 0);
-	case SQFS_BLKDEV:
-	case SQFS_CHRDEV:
+		return (type == SQK_FILE ? 32 : 56) + 4 * blocks;
+	case SQK_SYMLINK:
+	case SQK_LSYMLINK:
+		return 24 + rd(IT, lin + 20, 4) + (type == SQK_LSYMLINK ? 4 : 0);
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
 		return 24;
-	case SQFS_LBLKDEV:
-	case SQFS_LCHRDEV:
+	case SQK_LBLKDEV:
+	case SQK_LCHRDEV:
 		return 28;
-	case SQFS_FIFO:
-	case SQFS_SOCKET:
+	case SQK_FIFO:
+	case SQK_SOCKET:
 		return 20;
 	default:
 		return 24;
@@ -192,18 +192,18 @@ static struct dirinfo dir_of(const struct ino *d)
 	struct dirinfo di;
 	uint32_t block, offset;
 
-	if (d->type == SQFS_DIR) {
+	if (d->type == SQK_DIR) {
 		block = rd(IT, d->lin + 16, 4);
 		di.size = rd(IT, d->lin + 24, 2) - 3;
 		offset = rd(IT, d->lin + 26, 2);
-	} else if (d->type == SQFS_LDIR) {
+	} else if (d->type == SQK_LDIR) {
 		di.size = rd(IT, d->lin + 20, 4) - 3;
 		block = rd(IT, d->lin + 24, 4);
 		offset = rd(IT, d->lin + 34, 2);
 	} else {
 		die("inode %u is not a directory", d->number);
 	}
-	di.listing = ref_lin(SQFS_MKREF(block, offset));
+	di.listing = ref_lin(SQK_MKREF(block, offset));
 	return di;
 }
 
@@ -235,7 +235,7 @@ static int find_entry(const struct ino *d, const char *name, struct entry *out)
 				out->at = lin;
 				out->header = header;
 				out->name_len = len;
-				out->ino = by_lin(ref_lin(SQFS_MKREF(start, off)));
+				out->ino = by_lin(ref_lin(SQK_MKREF(start, off)));
 				return 1;
 			}
 			lin += 8 + len;
@@ -300,18 +300,18 @@ static void k_compressor(void)
 static void k_comp_options(void)
 {
 	/* gzip options: level (u32), window (u16), strategies (u16); level 42 is invalid. */
-	if (!(sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS) || sb.compressor != SQFS_COMP_GZIP ||
-	    !(get_le16(img + SQFS_SUPER_SIZE) & SQFS_META_UNCOMPRESSED))
+	if (!(sb.flags & SQK_FLAG_COMPRESSOR_OPTIONS) || sb.compressor != SQK_COMP_GZIP ||
+	    !(get_le16(img + SQK_SUPER_SIZE) & SQK_META_UNCOMPRESSED))
 		die("no uncompressed gzip options block (mksquashfs -comp gzip -Xcompression-level "
 		    "1)");
-	put_le32(img + SQFS_SUPER_SIZE + 2, 42);
+	put_le32(img + SQK_SUPER_SIZE + 2, 42);
 	say("compressor: gzip level 42 in the options block");
 }
 
 static void k_metadata(void)
 {
 	/* The directory table's first block claims to be compressed: it is not a valid stream. */
-	put_le16(img + DT, get_le16(img + DT) & SQFS_META_SIZE_MASK);
+	put_le16(img + DT, get_le16(img + DT) & SQK_META_SIZE_MASK);
 	say("directory table: first block marked compressed");
 }
 
@@ -336,7 +336,7 @@ static void retarget(const struct entry *e, const struct ino *n)
 {
 	uint32_t base = rd(DT, e->header + 8, 4);
 
-	if (rd(DT, e->header + 4, 4) != 0 || n->lin >= SQFS_META_SIZE)
+	if (rd(DT, e->header + 4, 4) != 0 || n->lin >= SQK_META_SIZE)
 		die("the inode table is more than one block");
 	wr(DT, e->at, 2, (uint32_t)n->lin);
 	wr(DT, e->at + 2, 2, (uint16_t)(int16_t)((int64_t)n->number - base));
@@ -395,7 +395,7 @@ static void k_dir_type(void)
 {
 	struct entry e = lookup("hello");
 
-	wr(DT, e.at + 4, 2, SQFS_SYMLINK);
+	wr(DT, e.at + 4, 2, SQK_SYMLINK);
 	say("dir-type: hello listed as a symlink");
 }
 
@@ -403,7 +403,7 @@ static void k_dir_size(void)
 {
 	struct ino *s = lookup("sub").ino;
 
-	if (s->type != SQFS_DIR)
+	if (s->type != SQK_DIR)
 		die("sub is not a basic directory");
 	wr(IT, s->lin + 24, 2, rd(IT, s->lin + 24, 2) - 2);
 	say("dir-size: sub's listing size 2 bytes short");
@@ -423,7 +423,7 @@ static void k_dir_loop(void)
 	struct entry in = lookup("sub/inner");
 
 	retarget(&in, lookup("sub").ino);
-	wr(DT, in.at + 4, 2, SQFS_DIR);
+	wr(DT, in.at + 4, 2, SQK_DIR);
 	say("dir-loop: sub/inner names sub");
 }
 
@@ -434,7 +434,7 @@ static void k_dir_cycle(void)
 	struct ino *sub = lookup("sub").ino, *deep = lookup("sub/deep").ino;
 
 	retarget(&back, sub);
-	wr(DT, back.at + 4, 2, SQFS_DIR);
+	wr(DT, back.at + 4, 2, SQK_DIR);
 	wr(IT, sub->lin + 28, 4, deep->number);
 	say("dir-loop: sub/deep/back names sub, whose parent is sub/deep");
 }
@@ -443,7 +443,7 @@ static void k_dir_index(void)
 {
 	struct ino *b = lookup("big").ino;
 
-	if (b->type != SQFS_LDIR || rd(IT, b->lin + 32, 2) == 0)
+	if (b->type != SQK_LDIR || rd(IT, b->lin + 32, 2) == 0)
 		die("big has no index");
 	/* The first index entry's name: its last byte changes. */
 	wr(IT, b->lin + 40 + 12 + rd(IT, b->lin + 40 + 8, 4), 1, '~');
@@ -453,9 +453,9 @@ static void k_dir_index(void)
 /* The first block word of a file inode, and its position. */
 static uint64_t first_block(struct ino *f)
 {
-	if (f->type == SQFS_FILE)
+	if (f->type == SQK_FILE)
 		return f->lin + 32;
-	if (f->type == SQFS_LFILE)
+	if (f->type == SQK_LFILE)
 		return f->lin + 56;
 	die("not a file");
 }
@@ -465,7 +465,7 @@ static void k_data(void)
 	struct ino *f = lookup("data").ino;
 	uint64_t w = first_block(f);
 
-	if (rd(IT, f->lin + (f->type == SQFS_FILE ? 28 : 24), 4) < sb.block_size)
+	if (rd(IT, f->lin + (f->type == SQK_FILE ? 28 : 24), 4) < sb.block_size)
 		die("data has no full block");
 
 	wr(IT, w, 4, rd(IT, w, 4) - 1);
@@ -476,9 +476,9 @@ static void k_fragment(void)
 {
 	struct ino *f = lookup("hello").ino;
 
-	if (f->type != SQFS_FILE && f->type != SQFS_LFILE)
+	if (f->type != SQK_FILE && f->type != SQK_LFILE)
 		die("hello is not a file");
-	wr(IT, f->lin + (f->type == SQFS_FILE ? 24 : 48), 4, sb.block_size - 2);
+	wr(IT, f->lin + (f->type == SQK_FILE ? 24 : 48), 4, sb.block_size - 2);
 	say("fragment: hello's tail at offset %u", sb.block_size - 2);
 }
 
@@ -486,7 +486,7 @@ static void k_sparse(void)
 {
 	struct ino *f = lookup("holes").ino;
 
-	if (f->type != SQFS_LFILE)
+	if (f->type != SQK_LFILE)
 		die("holes is not an extended file");
 	wr(IT, f->lin + 32, 4, 5);
 	wr(IT, f->lin + 36, 4, 0);
@@ -503,7 +503,7 @@ static void k_xattr(void)
 {
 	struct ino *f = lookup("shared").ino;
 
-	if (f->type != SQFS_LFILE)
+	if (f->type != SQK_LFILE)
 		die("shared is not an extended file");
 	wr(IT, f->lin + 52, 4, 1000);
 	say("xattr: shared's xattr index 1000");
@@ -513,11 +513,11 @@ static void k_export(void)
 {
 	uint64_t list, block;
 
-	if (sb.export_table == SQFS_INVALID_TABLE)
+	if (sb.export_table == SQK_INVALID_TABLE)
 		die("no export table");
 	list = sb.export_table;
 	block = get_le64(img + list);
-	if (!(get_le16(img + block) & SQFS_META_UNCOMPRESSED))
+	if (!(get_le16(img + block) & SQK_META_UNCOMPRESSED))
 		die("the export table is compressed");
 	/* Entry 0 (inode 1) points 4 bytes further. */
 	put_le64(img + block + 2, get_le64(img + block + 2) + 4);
@@ -574,7 +574,7 @@ int main(int argc, char **argv)
 	if (i == sizeof(kinds) / sizeof(kinds[0]))
 		die("unknown kind %s", argv[1]);
 	fp = fopen(argv[2], "rb");
-	if (!fp || fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < SQFS_SUPER_SIZE ||
+	if (!fp || fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < SQK_SUPER_SIZE ||
 	    fseek(fp, 0, SEEK_SET))
 		die("%s: cannot read", argv[2]);
 	img_len = (size_t)n;
@@ -583,7 +583,7 @@ int main(int argc, char **argv)
 		die("%s: cannot read", argv[2]);
 	fclose(fp);
 	sqk_fmt_super_decode(&sb, img);
-	if (sb.magic != SQFS_MAGIC || sb.dir_table >= img_len || sb.inode_table >= sb.dir_table)
+	if (sb.magic != SQK_MAGIC || sb.dir_table >= img_len || sb.inode_table >= sb.dir_table)
 		die("%s: not a squashfs image", argv[2]);
 	scan_inodes();
 	kinds[i].run();

@@ -114,7 +114,8 @@ static void stress(enum sqk_wait_policy policy, enum sqk_lookup lookup)
 
 static void basics(void)
 {
-	struct sqk_cache *c = sqk_cache_create("basic", 2, BLOCK, SQK_POLICY_KEYED, SQK_LOOKUP_SCAN);
+	struct sqk_cache *c =
+		sqk_cache_create("basic", 2, BLOCK, SQK_POLICY_KEYED, SQK_LOOKUP_SCAN);
 	struct sqk_cache_entry *a, *b, *a2;
 	struct sqk_cache_stats st;
 	unsigned seed = 1;

@@ -69,36 +69,36 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-	{SQFS_COMP_GZIP, {NULL}, MiB},
-	{SQFS_COMP_GZIP, {"level=1"}, MiB},
-	{SQFS_COMP_GZIP, {"level=5"}, MiB},
-	{SQFS_COMP_GZIP, {"window=8"}, MiB},
-	{SQFS_COMP_GZIP, {"window=12", "level=3"}, MiB},
-	{SQFS_COMP_GZIP, {"strategy=default,filtered,huffman_only,run_length_encoded,fixed"}, MiB},
-	{SQFS_COMP_GZIP, {"strategy=huffman_only"}, MiB},
-	{SQFS_COMP_LZMA, {NULL}, MiB},
-	{SQFS_COMP_LZMA, {"level=0"}, MiB},
-	{SQFS_COMP_LZMA, {"level=9"}, 128 * KiB},
-	{SQFS_COMP_LZO, {NULL}, MiB},
-	{SQFS_COMP_LZO, {"level=1"}, MiB},
-	{SQFS_COMP_LZO, {"level=9"}, 128 * KiB},
-	{SQFS_COMP_LZO, {"algorithm=lzo1x_1"}, MiB},
-	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_11"}, MiB},
-	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_12"}, MiB},
-	{SQFS_COMP_LZO, {"algorithm=lzo1x_1_15"}, MiB},
-	{SQFS_COMP_XZ, {NULL}, MiB},
-	{SQFS_COMP_XZ, {"level=0"}, MiB},
-	{SQFS_COMP_XZ, {"level=9", "dict-size=50%"}, 128 * KiB},
-	{SQFS_COMP_XZ, {"bcj=x86,arm,armthumb,powerpc,sparc,ia64"}, 128 * KiB},
-	{SQFS_COMP_XZ, {"bcj=x86", "dict-size=8K"}, MiB},
-	{SQFS_COMP_LZ4, {NULL}, MiB},
-	{SQFS_COMP_LZ4, {"level=1"}, MiB},
-	{SQFS_COMP_LZ4, {"level=9"}, MiB},
-	{SQFS_COMP_LZ4, {"level=12"}, 128 * KiB},
-	{SQFS_COMP_ZSTD, {NULL}, MiB},
-	{SQFS_COMP_ZSTD, {"level=1"}, MiB},
-	{SQFS_COMP_ZSTD, {"level=19"}, 128 * KiB},
-	{SQFS_COMP_ZSTD, {"level=22"}, 128 * KiB},
+	{SQK_COMP_GZIP, {NULL}, MiB},
+	{SQK_COMP_GZIP, {"level=1"}, MiB},
+	{SQK_COMP_GZIP, {"level=5"}, MiB},
+	{SQK_COMP_GZIP, {"window=8"}, MiB},
+	{SQK_COMP_GZIP, {"window=12", "level=3"}, MiB},
+	{SQK_COMP_GZIP, {"strategy=default,filtered,huffman_only,run_length_encoded,fixed"}, MiB},
+	{SQK_COMP_GZIP, {"strategy=huffman_only"}, MiB},
+	{SQK_COMP_LZMA, {NULL}, MiB},
+	{SQK_COMP_LZMA, {"level=0"}, MiB},
+	{SQK_COMP_LZMA, {"level=9"}, 128 * KiB},
+	{SQK_COMP_LZO, {NULL}, MiB},
+	{SQK_COMP_LZO, {"level=1"}, MiB},
+	{SQK_COMP_LZO, {"level=9"}, 128 * KiB},
+	{SQK_COMP_LZO, {"algorithm=lzo1x_1"}, MiB},
+	{SQK_COMP_LZO, {"algorithm=lzo1x_1_11"}, MiB},
+	{SQK_COMP_LZO, {"algorithm=lzo1x_1_12"}, MiB},
+	{SQK_COMP_LZO, {"algorithm=lzo1x_1_15"}, MiB},
+	{SQK_COMP_XZ, {NULL}, MiB},
+	{SQK_COMP_XZ, {"level=0"}, MiB},
+	{SQK_COMP_XZ, {"level=9", "dict-size=50%"}, 128 * KiB},
+	{SQK_COMP_XZ, {"bcj=x86,arm,armthumb,powerpc,sparc,ia64"}, 128 * KiB},
+	{SQK_COMP_XZ, {"bcj=x86", "dict-size=8K"}, MiB},
+	{SQK_COMP_LZ4, {NULL}, MiB},
+	{SQK_COMP_LZ4, {"level=1"}, MiB},
+	{SQK_COMP_LZ4, {"level=9"}, MiB},
+	{SQK_COMP_LZ4, {"level=12"}, 128 * KiB},
+	{SQK_COMP_ZSTD, {NULL}, MiB},
+	{SQK_COMP_ZSTD, {"level=1"}, MiB},
+	{SQK_COMP_ZSTD, {"level=19"}, 128 * KiB},
+	{SQK_COMP_ZSTD, {"level=22"}, 128 * KiB},
 };
 
 static const uint32_t sizes[] = {4 * KiB, 128 * KiB, MiB};
@@ -247,7 +247,7 @@ static void test_format_details(void)
 	uint8_t *out = malloc(128 * KiB);
 
 	/* gzip blocks are zlib streams: real zlib must read them too. */
-	sqk_comp_config_init(&cfg, SQFS_COMP_GZIP, 128 * KiB);
+	sqk_comp_config_init(&cfg, SQK_COMP_GZIP, 128 * KiB);
 	c = sqk_comp_create(&cfg);
 	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
 	ok(len > 2 && (comp[0] & 0x0f) == 8 && ((comp[0] << 8) | comp[1]) % 31 == 0,
@@ -267,7 +267,7 @@ static void test_format_details(void)
 	c->destroy(c);
 
 	/* lzma: properties byte, dictionary, the real uncompressed size. */
-	sqk_comp_config_init(&cfg, SQFS_COMP_LZMA, 128 * KiB);
+	sqk_comp_config_init(&cfg, SQK_COMP_LZMA, 128 * KiB);
 	c = sqk_comp_create(&cfg);
 	c->compress(c, text_data, 100000, comp, 100000, &len);
 	/* lc=3 lp=0 pb=2: (pb * 5 + lp) * 9 + lc = 93 */
@@ -284,7 +284,7 @@ static void test_format_details(void)
 	c->destroy(c);
 
 	/* xz: a whole stream with a CRC32 check. */
-	sqk_comp_config_init(&cfg, SQFS_COMP_XZ, 128 * KiB);
+	sqk_comp_config_init(&cfg, SQK_COMP_XZ, 128 * KiB);
 	c = sqk_comp_create(&cfg);
 	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
 	ok(len > 12 && !memcmp(comp,
@@ -297,7 +297,7 @@ static void test_format_details(void)
 	c->destroy(c);
 
 	/* zstd: a frame. */
-	sqk_comp_config_init(&cfg, SQFS_COMP_ZSTD, 128 * KiB);
+	sqk_comp_config_init(&cfg, SQK_COMP_ZSTD, 128 * KiB);
 	c = sqk_comp_create(&cfg);
 	c->compress(c, text_data, 128 * KiB, comp, 128 * KiB, &len);
 	ok(!memcmp(comp, "\x28\xb5\x2f\xfd", 4), "zstd: frame magic");
@@ -313,9 +313,8 @@ static void test_best_of(void)
 		int id;
 		const char *plain, *many;
 	} cases[] = {
-		{SQFS_COMP_XZ, "level=6", "bcj=x86,arm,armthumb,powerpc,sparc,ia64"},
-		{SQFS_COMP_GZIP, "strategy=default",
-		 "strategy=default,filtered,huffman_only,fixed"},
+		{SQK_COMP_XZ, "level=6", "bcj=x86,arm,armthumb,powerpc,sparc,ia64"},
+		{SQK_COMP_GZIP, "strategy=default", "strategy=default,filtered,huffman_only,fixed"},
 	};
 	FILE *f = fopen("/proc/self/exe", "rb");
 	uint8_t *exe = calloc(1, 128 * KiB), *comp = malloc(128 * KiB), *out = malloc(128 * KiB);
@@ -388,12 +387,12 @@ static void test_hostile(void)
 		for (size_t cut = 1; cut < len; cut += cut < 64 ? 1 : 97) {
 			r = decompress_exact(c, comp, len - cut, bs, NULL, &outlen);
 			all_bad &= r == SQK_ERR_COMPRESSOR ||
-				   (id == SQFS_COMP_LZ4 && r == 0 && outlen < bs);
+				   (id == SQK_COMP_LZ4 && r == 0 && outlen < bs);
 		}
 		r = decompress_exact(c, comp, 1, bs, NULL, &outlen);
 		all_bad &= r == SQK_ERR_COMPRESSOR;
 		ok(all_bad, "%s: every truncation of a %zu-byte block is refused%s", name, len,
-		   id == SQFS_COMP_LZ4 ? " or comes out short" : "");
+		   id == SQK_COMP_LZ4 ? " or comes out short" : "");
 
 		memcpy(bad, comp, len);
 		bad[len] = 0;
@@ -454,10 +453,10 @@ static void test_xz_lzma_props(void)
 		size_t len = 0, outlen = 0, optlen = 1, hdr;
 		int r;
 
-		sqk_comp_config_init(&cfg, SQFS_COMP_XZ, (uint32_t)bs);
+		sqk_comp_config_init(&cfg, SQK_COMP_XZ, (uint32_t)bs);
 		for (int k = 0; cases[i].opts[k]; k++)
 			sqk_comp_config_option(&cfg, cases[i].opts[k]);
-		r = sqk_codec_by_id(SQFS_COMP_XZ)->write_options(&cfg, opts, sizeof(opts), &optlen);
+		r = sqk_codec_by_id(SQK_COMP_XZ)->write_options(&cfg, opts, sizeof(opts), &optlen);
 		is_int(r, 0, "xz case %zu: the options are valid together", i);
 		is_int((int)optlen, 0, "xz case %zu: no options block", i);
 		c = sqk_comp_create(&cfg);

@@ -28,7 +28,7 @@
 #define NINO	 14 /* 13 entries in the root, then the root */
 #define NENT	 (NINO - 1)
 #define ROOT	 (NINO - 1)
-#define DATA_AT	 SQFS_SUPER_SIZE
+#define DATA_AT	 SQK_SUPER_SIZE
 #define NAME_CAP 320
 
 struct spec {
@@ -84,8 +84,8 @@ static void defaults(struct world *w)
 		n->mtime = i == 3 ? 4294967295u : 1600000000u + i;
 		n->number = i + 1;
 		n->nlink = 1;
-		n->xattr = SQFS_INVALID_XATTR;
-		n->frag_index = SQFS_INVALID_FRAG;
+		n->xattr = SQK_INVALID_XATTR;
+		n->frag_index = SQK_INVALID_FRAG;
 	}
 	w->s[0].ino.dir_size = 3; /* empty */
 	w->s[0].ino.parent = NINO;
@@ -93,25 +93,25 @@ static void defaults(struct world *w)
 	/* 5000 bytes: a full block and a 904-byte tail, both stored raw. */
 	w->s[1].ino.blocks_start = DATA_AT;
 	w->s[1].ino.file_size = 5000;
-	w->s[1].blocks[0] = BS | SQFS_BLOCK_UNCOMPRESSED;
-	w->s[1].blocks[1] = 904 | SQFS_BLOCK_UNCOMPRESSED;
+	w->s[1].blocks[0] = BS | SQK_BLOCK_UNCOMPRESSED;
+	w->s[1].blocks[1] = 904 | SQK_BLOCK_UNCOMPRESSED;
 	w->s[1].nblocks = 2;
 	/* 10000 bytes: a hole, a block, a 1808-byte tail. */
 	w->s[7].ino.blocks_start = DATA_AT + 5000;
 	w->s[7].ino.file_size = 10000;
 	w->s[7].ino.sparse = BS;
 	w->s[7].blocks[0] = 0;
-	w->s[7].blocks[1] = BS | SQFS_BLOCK_UNCOMPRESSED;
-	w->s[7].blocks[2] = 1808 | SQFS_BLOCK_UNCOMPRESSED;
+	w->s[7].blocks[1] = BS | SQK_BLOCK_UNCOMPRESSED;
+	w->s[7].blocks[2] = 1808 | SQK_BLOCK_UNCOMPRESSED;
 	w->s[7].nblocks = 3;
 	strcpy(w->s[2].target, "t02-file");
 	strcpy(w->s[8].target, "../somewhere/else");
 	w->s[2].ino.target_len = 8;
 	w->s[8].ino.target_len = 17;
-	w->s[3].ino.rdev = sqfs_encode_dev(8, 1);
-	w->s[4].ino.rdev = sqfs_encode_dev(1, 3);
-	w->s[9].ino.rdev = sqfs_encode_dev(259, 70000);
-	w->s[10].ino.rdev = sqfs_encode_dev(4095, 0xfffff);
+	w->s[3].ino.rdev = sqk_encode_dev(8, 1);
+	w->s[4].ino.rdev = sqk_encode_dev(1, 3);
+	w->s[9].ino.rdev = sqk_encode_dev(259, 70000);
+	w->s[10].ino.rdev = sqk_encode_dev(4095, 0xfffff);
 	/* The root: extended, with an index entry for its one header. */
 	w->s[ROOT].ino.nlink = 3;
 	w->s[ROOT].ino.parent = sqk_fmt_root_parent(NINO);
@@ -131,19 +131,19 @@ static void put_inode(struct world *w, struct spec *s)
 {
 	uint8_t *p = w->itab + w->ilen;
 	size_t n = sqk_fmt_inode_encode(&s->ino, p);
-	unsigned basic = sqfs_basic_type(s->ino.type);
+	unsigned basic = sqk_basic_type(s->ino.type);
 	unsigned i;
 
 	s->at = w->ilen;
-	s->ref = SQFS_MKREF(0, w->ilen);
-	if (n > SQK_FMT_INODE_HEADER_SIZE && basic == SQFS_FILE) {
+	s->ref = SQK_MKREF(0, w->ilen);
+	if (n > SQK_FMT_INODE_HEADER_SIZE && basic == SQK_FILE) {
 		sqk_fmt_blocks_encode(s->blocks, s->nblocks, p + n);
 		n += 4 * s->nblocks;
-	} else if (n > SQK_FMT_INODE_HEADER_SIZE && basic == SQFS_SYMLINK) {
+	} else if (n > SQK_FMT_INODE_HEADER_SIZE && basic == SQK_SYMLINK) {
 		memcpy(p + n, s->target, s->ino.target_len);
 		n += s->ino.target_len;
 	}
-	if (n > SQK_FMT_INODE_HEADER_SIZE && s->ino.type == SQFS_LDIR) {
+	if (n > SQK_FMT_INODE_HEADER_SIZE && s->ino.type == SQK_LDIR) {
 		for (i = 0; i < w->nindex; i++) {
 			sqk_fmt_dir_index_encode(&w->x[i], p + n);
 			memcpy(p + n + SQK_FMT_DIR_INDEX_SIZE, w->xname[i], w->x[i].name_size);
@@ -164,9 +164,9 @@ static void fill_entries(struct world *w)
 		unsigned k = w->ent[i].spec;
 
 		w->ent[i].e = (struct sqk_fmt_dir_entry){
-			(uint16_t)SQFS_REF_OFFSET(w->s[k].ref),
+			(uint16_t)SQK_REF_OFFSET(w->s[k].ref),
 			(int16_t)(k + 1 - w->hdr.base),
-			(uint16_t)sqfs_basic_type(types[k]),
+			(uint16_t)sqk_basic_type(types[k]),
 			w->ent[i].len,
 		};
 	}
@@ -174,7 +174,7 @@ static void fill_entries(struct world *w)
 
 static void put_block(struct world *w, const uint8_t *data, size_t len)
 {
-	put_le16(w->img + w->len, (uint16_t)(len | SQFS_META_UNCOMPRESSED));
+	put_le16(w->img + w->len, (uint16_t)(len | SQK_META_UNCOMPRESSED));
 	memcpy(w->img + w->len + 2, data, len);
 	w->len += 2 + len;
 }
@@ -183,7 +183,7 @@ static void put_block(struct world *w, const uint8_t *data, size_t len)
 static void serialize(struct world *w)
 {
 	static const uint32_t ids[2] = {0, 1000};
-	struct sqfs_super sb = {0};
+	struct sqk_super sb = {0};
 	uint64_t id_block;
 	unsigned i;
 
@@ -208,7 +208,7 @@ static void serialize(struct world *w)
 	sb.dir_table = w->len;
 	put_block(w, w->dtab, w->dlen);
 	id_block = w->len;
-	put_le16(w->img + w->len, 8 | SQFS_META_UNCOMPRESSED);
+	put_le16(w->img + w->len, 8 | SQK_META_UNCOMPRESSED);
 	put_le32(w->img + w->len + 2, ids[0]);
 	put_le32(w->img + w->len + 6, ids[1]);
 	w->len += 10;
@@ -216,21 +216,21 @@ static void serialize(struct world *w)
 	put_le64(w->img + w->len, id_block);
 	w->len += 8;
 
-	sb.magic = SQFS_MAGIC;
+	sb.magic = SQK_MAGIC;
 	sb.inode_count = NINO;
 	sb.mkfs_time = 1600000000;
 	sb.block_size = BS;
-	sb.compressor = SQFS_COMP_GZIP;
+	sb.compressor = SQK_COMP_GZIP;
 	sb.block_log = 12;
 	sb.id_count = 2;
 	sb.version_major = 4;
 	sb.root_inode = w->s[ROOT].ref;
 	sb.bytes_used = w->len;
-	sb.fragment_table = SQFS_INVALID_TABLE;
-	sb.export_table = SQFS_INVALID_TABLE;
-	sb.xattr_table = SQFS_INVALID_TABLE;
+	sb.fragment_table = SQK_INVALID_TABLE;
+	sb.export_table = SQK_INVALID_TABLE;
+	sb.xattr_table = SQK_INVALID_TABLE;
 	sqk_fmt_super_encode(&sb, w->img);
-	w->len = (w->len + SQFS_DEVBLK_SIZE - 1) / SQFS_DEVBLK_SIZE * SQFS_DEVBLK_SIZE;
+	w->len = (w->len + SQK_DEVBLK_SIZE - 1) / SQK_DEVBLK_SIZE * SQK_DEVBLK_SIZE;
 }
 
 /* defaults, inode changes (pre), inodes, entries, listing changes (post), the image. */

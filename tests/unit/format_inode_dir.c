@@ -58,13 +58,13 @@ static void codec_fields(const struct world *w, struct fields *fl)
 		sqk_fmt_inode_decode_body(w->itab + s->at + SQK_FMT_INODE_HEADER_SIZE, &n);
 		sqk_fmt_inode_check_body(&n, &lim, &r);
 		sqk_fmt_inode_check_links(&n, &lim, i == ROOT, &r);
-		if (sqfs_basic_type(n.type) == SQFS_SYMLINK && n.target_len <= SQK_FMT_SYMLINK_MAX)
+		if (sqk_basic_type(n.type) == SQK_SYMLINK && n.target_len <= SQK_FMT_SYMLINK_MAX)
 			sqk_fmt_symlink_check((const char *)w->itab + s->at + fixed, n.target_len,
 					      &r);
 	}
 	for (i = 0; i < w->nindex; i++) {
 		struct sqk_fmt_dir_index x;
-		const uint8_t *p = w->itab + w->s[ROOT].at + sqk_fmt_inode_fixed_size(SQFS_LDIR);
+		const uint8_t *p = w->itab + w->s[ROOT].at + sqk_fmt_inode_fixed_size(SQK_LDIR);
 		size_t k;
 
 		for (k = 0; k < i; k++)
@@ -123,12 +123,12 @@ static void test_round_trips(void)
 		/* Every field that the type stores gets a value of its full width. */
 		if (in.type >= 8)
 			in.xattr = 0x89abcdefu - i;
-		if (in.type == SQFS_LFILE) {
+		if (in.type == SQK_LFILE) {
 			in.blocks_start = 0x123456789abull, in.file_size = 0xfedcba987654ull;
 			in.sparse = 0x1122334455ull, in.nlink = 0x80000001u;
 			in.frag_index = 77, in.frag_offset = 0x7fff;
 		}
-		if (in.type == SQFS_LDIR)
+		if (in.type == SQK_LDIR)
 			in.dir_size = 0x12345678, in.dir_block = 0x87654321, in.dir_offset = 0x1fff,
 			in.index_count = 0xffff, in.parent = 0xfffffffe;
 		n = sqk_fmt_inode_encode(&in, raw);
@@ -196,7 +196,7 @@ static void test_read_back(void)
 	for (i = 0; i < NINO; i++) {
 		const struct spec *s = &w->s[i];
 		const struct sqk_fmt_inode *n = &s->ino;
-		unsigned basic = sqfs_basic_type(n->type);
+		unsigned basic = sqk_basic_type(n->type);
 		struct sqk_inode in;
 		int fine;
 
@@ -207,18 +207,18 @@ static void test_read_back(void)
 		       (in.mode & 07777) == n->mode &&
 		       (unsigned)(in.mode & S_IFMT) == sqk_fmt_type_mode(n->type) &&
 		       in.uid == (n->uid_idx ? 1000u : 0u) && in.gid == (n->gid_idx ? 1000u : 0u);
-		if (basic == SQFS_FILE)
+		if (basic == SQK_FILE)
 			fine = fine && in.size == n->file_size &&
 			       in.blocks_start == n->blocks_start && in.sparse == n->sparse &&
 			       in.frag_index == n->frag_index && in.nblocks == s->nblocks &&
 			       !memcmp(in.blocks, s->blocks, 4 * s->nblocks);
-		if (basic == SQFS_DIR)
+		if (basic == SQK_DIR)
 			fine = fine && in.size == sqk_fmt_dir_listing(n->dir_size) &&
 			       in.dir_block == n->dir_block && in.dir_offset == n->dir_offset &&
 			       in.parent == n->parent && in.index_count == n->index_count;
-		if (basic == SQFS_SYMLINK)
+		if (basic == SQK_SYMLINK)
 			fine = fine && in.size == n->target_len && !strcmp(in.target, s->target);
-		if (basic == SQFS_BLKDEV || basic == SQFS_CHRDEV)
+		if (basic == SQK_BLKDEV || basic == SQK_CHRDEV)
 			fine = fine && in.rdev == n->rdev;
 		ok(fine, "reader: type %u gives back what was encoded", n->type);
 		sqk_inode_free(&in);
@@ -229,7 +229,7 @@ static void test_read_back(void)
 
 			good &= sqk_dir_next(&it, &ent) == 1 && !strcmp(ent.name, s->name) &&
 				ent.number == s->ino.number && ent.ref == s->ref &&
-				ent.type == sqfs_basic_type(s->ino.type);
+				ent.type == sqk_basic_type(s->ino.type);
 		}
 		good &= sqk_dir_next(&it, &ent) == 0;
 		sqk_dir_close(&it);

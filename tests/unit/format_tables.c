@@ -43,41 +43,41 @@ static int seen_field(const struct seen *s, const char *field)
 	return 0;
 }
 
-static void good_super(struct sqfs_super *sb)
+static void good_super(struct sqk_super *sb)
 {
 	memset(sb, 0, sizeof(*sb));
-	sb->magic = SQFS_MAGIC;
+	sb->magic = SQK_MAGIC;
 	sb->inode_count = 10;
 	sb->mkfs_time = 1600000000;
 	sb->block_size = 131072;
 	sb->fragment_count = 2;
-	sb->compressor = SQFS_COMP_GZIP;
+	sb->compressor = SQK_COMP_GZIP;
 	sb->block_log = 17;
-	sb->flags = SQFS_FLAG_EXPORTABLE | SQFS_FLAG_DUPLICATES;
+	sb->flags = SQK_FLAG_EXPORTABLE | SQK_FLAG_DUPLICATES;
 	sb->id_count = 1;
 	sb->version_major = 4;
 	sb->version_minor = 0;
-	sb->root_inode = SQFS_MKREF(0, 32);
+	sb->root_inode = SQK_MKREF(0, 32);
 	sb->bytes_used = 20000;
 	sb->inode_table = 10000;
 	sb->dir_table = 11000;
 	sb->fragment_table = 12000;
 	sb->export_table = 13000;
 	sb->id_table = 14000;
-	sb->xattr_table = SQFS_INVALID_TABLE;
+	sb->xattr_table = SQK_INVALID_TABLE;
 }
 
 static void test_round_trips(void)
 {
 	static const uint8_t want_meta_raw[] = {0x0a, 0x80}, want_meta_z[] = {0x00, 0x20};
 	static const uint8_t want_frag[] = {8, 7, 6, 5, 4, 3, 2, 1, 0x10, 0, 0, 1, 0, 0, 0, 0};
-	struct sqfs_super sb, back;
-	uint8_t raw[SQFS_SUPER_SIZE], b[16];
+	struct sqk_super sb, back;
+	uint8_t raw[SQK_SUPER_SIZE], b[16];
 	struct sqk_fmt_meta_hdr h = {10, 1}, h2;
 	struct sqk_fmt_frag fe = {0x0102030405060708ull, 0x01000010, 0}, fe2;
-	struct sqk_fmt_xattr_id xi = {SQFS_MKREF(3, 17), 4, 99}, xi2;
+	struct sqk_fmt_xattr_id xi = {SQK_MKREF(3, 17), 4, 99}, xi2;
 	struct sqk_fmt_xattr_table xt = {123456789, 7, 0}, xt2;
-	struct sqk_fmt_xattr_key k = {SQFS_XATTR_SECURITY | SQFS_XATTR_OOL, 9}, k2;
+	struct sqk_fmt_xattr_key k = {SQK_XATTR_SECURITY | SQK_XATTR_OOL, 9}, k2;
 
 	good_super(&sb);
 	sb.xattr_table = 0x1122334455667788ull;
@@ -114,8 +114,8 @@ static void test_round_trips(void)
 	sqk_fmt_id_encode(b, 0xdeadbeef);
 	ok(b[0] == 0xef && b[3] == 0xde, "id entry: 4 bytes little-endian");
 	is_int(sqk_fmt_id_decode(b), 0xdeadbeef, "id entry: decodes back");
-	sqk_fmt_export_encode(b, SQFS_MKREF(77, 5));
-	ok(sqk_fmt_export_decode(b) == SQFS_MKREF(77, 5) && b[0] == 5 && b[2] == 77,
+	sqk_fmt_export_encode(b, SQK_MKREF(77, 5));
+	ok(sqk_fmt_export_decode(b) == SQK_MKREF(77, 5) && b[0] == 5 && b[2] == 77,
 	   "export entry: a reference, 8 bytes");
 	sqk_fmt_lookup_encode(b, 0x1234567890ull);
 	ok(sqk_fmt_lookup_decode(b) == 0x1234567890ull && b[0] == 0x90,
@@ -139,20 +139,20 @@ static void test_round_trips(void)
 	{
 		size_t plen = 0;
 
-		ok(sqk_fmt_xattr_type("trusted.x", &plen) == SQFS_XATTR_TRUSTED && plen == 8,
+		ok(sqk_fmt_xattr_type("trusted.x", &plen) == SQK_XATTR_TRUSTED && plen == 8,
 		   "xattr prefix: trusted. is type 1");
 		ok(sqk_fmt_xattr_type("system.x", &plen) < 0, "xattr prefix: system. has no type");
 	}
 	sqk_fmt_xattr_value_encode(b, 65536);
 	is_int(sqk_fmt_xattr_value_decode(b), 65536, "xattr value size: decodes back");
-	sqk_fmt_xattr_ref_encode(b, SQFS_MKREF(1, 2));
-	ok(sqk_fmt_xattr_ref_decode(b) == SQFS_MKREF(1, 2), "xattr out-of-line ref: decodes back");
+	sqk_fmt_xattr_ref_encode(b, SQK_MKREF(1, 2));
+	ok(sqk_fmt_xattr_ref_decode(b) == SQK_MKREF(1, 2), "xattr out-of-line ref: decodes back");
 	is_int(sqk_fmt_table_blocks(2049, 4), 2, "2049 ids fill 2 blocks");
 	is_int(sqk_fmt_table_block_bytes(2049, 4, 1), 4, "the second holds 4 bytes");
 }
 
 /* A check over sb: its result and the fields it reported. */
-static int super_rules(const struct sqfs_super *sb, uint64_t file_size, struct seen *s)
+static int super_rules(const struct sqk_super *sb, uint64_t file_size, struct seen *s)
 {
 	struct sqk_fmt_report r = {collect, s, 0};
 
@@ -162,12 +162,12 @@ static int super_rules(const struct sqfs_super *sb, uint64_t file_size, struct s
 
 static void test_rules(void)
 {
-	struct sqfs_super sb;
+	struct sqk_super sb;
 	struct seen s;
 	struct sqk_fmt_report r = {collect, &s, 0};
 	struct sqk_fmt_meta_hdr h = {0, 0};
 	struct sqk_fmt_frag fe = {200, 0, 0};
-	struct sqk_fmt_xattr_id xi = {SQFS_MKREF(50, 0), 0, 0};
+	struct sqk_fmt_xattr_id xi = {SQK_MKREF(50, 0), 0, 0};
 	struct sqk_fmt_xattr_table xt = {5000, 1, 0};
 	struct sqk_fmt_xattr_key k = {9, 0};
 	uint64_t pos[3] = {100, 102, 200};
@@ -221,11 +221,11 @@ static void test_rules(void)
 	super_rules(&sb, 20480, &s);
 	ok(s.n == 1 && seen_field(&s, "id_count"), "super: id_count 0");
 	good_super(&sb);
-	sb.fragment_table = SQFS_INVALID_TABLE;
+	sb.fragment_table = SQK_INVALID_TABLE;
 	super_rules(&sb, 20480, &s);
 	ok(s.n == 1 && seen_field(&s, "fragment_count"), "super: fragments without a table");
 	good_super(&sb);
-	sb.export_table = SQFS_INVALID_TABLE;
+	sb.export_table = SQK_INVALID_TABLE;
 	super_rules(&sb, 20480, &s);
 	ok(s.n == 1 && seen_field(&s, "flags"), "super: exportable without an export table");
 
@@ -238,11 +238,11 @@ static void test_rules(void)
 	ok(sqk_fmt_main_tables_check(&sb, 96, &r) && seen_field(&s, "dir_table"),
 	   "main tables: the directory table at the inode table");
 	good_super(&sb);
-	sb.root_inode = SQFS_MKREF(1000, 0);
+	sb.root_inode = SQK_MKREF(1000, 0);
 	memset(&s, 0, sizeof(s));
 	ok(sqk_fmt_main_tables_check(&sb, 96, &r) && seen_field(&s, "root_inode"),
 	   "main tables: the root past the inode table");
-	sb.root_inode = SQFS_MKREF(0, 8192);
+	sb.root_inode = SQK_MKREF(0, 8192);
 	ok(sqk_fmt_main_tables_check(&sb, 96, NULL), "main tables: the root at offset 8192");
 
 	memset(&s, 0, sizeof(s));
@@ -269,7 +269,7 @@ static void test_rules(void)
 	memset(&s, 0, sizeof(s));
 	ok(sqk_fmt_frag_check(&fe, 4096, 96, 1000, &r) && seen_field(&s, "size"),
 	   "fragment entry: size 0");
-	fe.size = SQFS_BLOCK_UNCOMPRESSED | 4097;
+	fe.size = SQK_BLOCK_UNCOMPRESSED | 4097;
 	ok(sqk_fmt_frag_check(&fe, 4096, 96, 1000, NULL), "fragment entry: more than a block");
 	fe.size = 900;
 	memset(&s, 0, sizeof(s));
@@ -312,7 +312,7 @@ static void test_rules(void)
 	err = sqk_fmt_xattr_key_check(&k, &r);
 	ok(err && seen_field(&s, "type") && seen_field(&s, "name_size"),
 	   "xattr key: unknown type, empty name");
-	k.type = SQFS_XATTR_USER;
+	k.type = SQK_XATTR_USER;
 	k.name_size = 256;
 	ok(sqk_fmt_xattr_key_check(&k, NULL), "xattr key: a name of 256 bytes");
 	k.name_size = 255;

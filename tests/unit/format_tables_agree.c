@@ -41,7 +41,7 @@ static int never(struct sqk_compressor *c, const uint8_t *src, size_t srclen, ui
 
 static struct sqk_compressor *raw_create(const struct sqk_comp_config *cfg)
 {
-	struct sqk_compressor *c = sqk_codec_by_id(SQFS_COMP_GZIP)->create(cfg);
+	struct sqk_compressor *c = sqk_codec_by_id(SQK_COMP_GZIP)->create(cfg);
 
 	if (c)
 		c->compress = never;
@@ -81,7 +81,7 @@ static uint8_t *build(const char *dir, size_t *len)
 		    setxattr(path, i ? "user.other" : "user.first", "v", 1, 0) == 0)
 			have_xattrs++;
 	}
-	raw_codec = *sqk_codec_by_id(SQFS_COMP_GZIP);
+	raw_codec = *sqk_codec_by_id(SQK_COMP_GZIP);
 	raw_codec.create = raw_create;
 	memset(&o, 0, sizeof(o));
 	o.codec = &raw_codec;
@@ -109,7 +109,7 @@ static uint8_t *build(const char *dir, size_t *len)
 static int reader(const uint8_t *img, size_t len)
 {
 	struct sqk_image *im;
-	const struct sqfs_super *sb;
+	const struct sqk_super *sb;
 	const struct sqk_layout *l;
 	uint64_t start, i;
 	uint32_t size, n;
@@ -167,46 +167,46 @@ static unsigned fsck(const uint8_t *img, size_t len, struct problems *p)
 
 static uint8_t *base;
 static size_t base_len;
-static struct sqfs_super bsb;
+static struct sqk_super bsb;
 static struct sqk_layout bl;
 
-typedef void (*damage_fn)(uint8_t *img, struct sqfs_super *sb);
+typedef void (*damage_fn)(uint8_t *img, struct sqk_super *sb);
 
-static void d_none(uint8_t *img, struct sqfs_super *sb)
+static void d_none(uint8_t *img, struct sqk_super *sb)
 {
 }
 
-static void d_block_log(uint8_t *img, struct sqfs_super *sb)
+static void d_block_log(uint8_t *img, struct sqk_super *sb)
 {
 	sb->block_log++;
 }
 
-static void d_flags(uint8_t *img, struct sqfs_super *sb)
+static void d_flags(uint8_t *img, struct sqk_super *sb)
 {
 	sb->flags |= 0x8000;
 }
 
-static void d_export_flag(uint8_t *img, struct sqfs_super *sb)
+static void d_export_flag(uint8_t *img, struct sqk_super *sb)
 {
-	sb->export_table = SQFS_INVALID_TABLE;
+	sb->export_table = SQK_INVALID_TABLE;
 }
 
-static void d_gap(uint8_t *img, struct sqfs_super *sb)
+static void d_gap(uint8_t *img, struct sqk_super *sb)
 {
 	sb->bytes_used += 8;
 }
 
-static void d_root(uint8_t *img, struct sqfs_super *sb)
+static void d_root(uint8_t *img, struct sqk_super *sb)
 {
-	sb->root_inode = SQFS_MKREF(0, 9000);
+	sb->root_inode = SQK_MKREF(0, 9000);
 }
 
-static void d_id_table(uint8_t *img, struct sqfs_super *sb)
+static void d_id_table(uint8_t *img, struct sqk_super *sb)
 {
 	sb->id_table = sb->bytes_used - 4;
 }
 
-static void d_frag_lookup(uint8_t *img, struct sqfs_super *sb)
+static void d_frag_lookup(uint8_t *img, struct sqk_super *sb)
 {
 	sqk_fmt_lookup_encode(img + sb->fragment_table, 40);
 }
@@ -232,18 +232,18 @@ static void outside(struct sqk_fmt_frag *e)
 	e->start = bsb.inode_table;
 }
 
-static void d_frag_size(uint8_t *img, struct sqfs_super *sb)
+static void d_frag_size(uint8_t *img, struct sqk_super *sb)
 {
 	frag0(img, hole);
 }
 
-static void d_frag_start(uint8_t *img, struct sqfs_super *sb)
+static void d_frag_start(uint8_t *img, struct sqk_super *sb)
 {
 	frag0(img, outside);
 }
 
 /* The fragment table's block loses its last entry: shorter than the table needs. */
-static void d_frag_block(uint8_t *img, struct sqfs_super *sb)
+static void d_frag_block(uint8_t *img, struct sqk_super *sb)
 {
 	uint8_t *p = img + bl.t[SQK_TABLE_FRAG].pos[0];
 	struct sqk_fmt_meta_hdr h;
@@ -253,12 +253,12 @@ static void d_frag_block(uint8_t *img, struct sqfs_super *sb)
 	sqk_fmt_meta_hdr_encode(&h, p);
 }
 
-static void d_id_count(uint8_t *img, struct sqfs_super *sb)
+static void d_id_count(uint8_t *img, struct sqk_super *sb)
 {
 	sb->id_count = 0;
 }
 
-static void d_xattr_count(uint8_t *img, struct sqfs_super *sb)
+static void d_xattr_count(uint8_t *img, struct sqk_super *sb)
 {
 	uint8_t *p = img + bl.t[SQK_TABLE_XATTR].pos[0] + SQK_FMT_META_HDR_SIZE;
 	struct sqk_fmt_xattr_id e;
@@ -268,7 +268,7 @@ static void d_xattr_count(uint8_t *img, struct sqfs_super *sb)
 	sqk_fmt_xattr_id_encode(&e, p);
 }
 
-static void d_xattr_type(uint8_t *img, struct sqfs_super *sb)
+static void d_xattr_type(uint8_t *img, struct sqk_super *sb)
 {
 	uint8_t *p = img + bl.kv_start + SQK_FMT_META_HDR_SIZE;
 	struct sqk_fmt_xattr_key k;
@@ -278,7 +278,7 @@ static void d_xattr_type(uint8_t *img, struct sqfs_super *sb)
 	sqk_fmt_xattr_key_encode(&k, p);
 }
 
-static void d_xattr_value(uint8_t *img, struct sqfs_super *sb)
+static void d_xattr_value(uint8_t *img, struct sqk_super *sb)
 {
 	uint8_t *p = img + bl.kv_start + SQK_FMT_META_HDR_SIZE;
 	struct sqk_fmt_xattr_key k;
@@ -287,7 +287,7 @@ static void d_xattr_value(uint8_t *img, struct sqfs_super *sb)
 	sqk_fmt_xattr_value_encode(p + SQK_FMT_XATTR_KEY_SIZE + k.name_size, 70000);
 }
 
-static void d_kv_start(uint8_t *img, struct sqfs_super *sb)
+static void d_kv_start(uint8_t *img, struct sqk_super *sb)
 {
 	struct sqk_fmt_xattr_table h;
 
@@ -296,9 +296,9 @@ static void d_kv_start(uint8_t *img, struct sqfs_super *sb)
 	sqk_fmt_xattr_table_encode(&h, img + sb->xattr_table);
 }
 
-static void d_options(uint8_t *img, struct sqfs_super *sb)
+static void d_options(uint8_t *img, struct sqk_super *sb)
 {
-	sb->flags |= SQFS_FLAG_COMPRESSOR_OPTIONS;
+	sb->flags |= SQK_FLAG_COMPRESSOR_OPTIONS;
 }
 
 static const struct {
@@ -349,7 +349,7 @@ static void test_agree(void)
 	ok(bsb.fragment_count > 0 && bl.t[SQK_TABLE_FRAG].ok, "it has fragments");
 	img = malloc(base_len);
 	for (i = 0; img && i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sqfs_super sb = bsb;
+		struct sqk_super sb = bsb;
 		struct problems p;
 		unsigned nf;
 		int rd;

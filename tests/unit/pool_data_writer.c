@@ -136,10 +136,10 @@ int main(void)
 	/* Without --tail-ends a large file ends in a short block; small files share fragments. */
 	is_int(build(1, 0, &one), 0, "pipeline: one thread builds");
 	is_int(one.fd[0].blocks_start, 96, "first file's blocks start where data starts");
-	ok(one.fd[0].nblocks == 4 && one.fd[0].blocks[0] == (BS | SQFS_BLOCK_UNCOMPRESSED) &&
-		   one.fd[0].blocks[3] == (500 | SQFS_BLOCK_UNCOMPRESSED),
+	ok(one.fd[0].nblocks == 4 && one.fd[0].blocks[0] == (BS | SQK_BLOCK_UNCOMPRESSED) &&
+		   one.fd[0].blocks[3] == (500 | SQK_BLOCK_UNCOMPRESSED),
 	   "blocks that do not shrink are stored with bit 24; the last is short");
-	is_int(one.fd[0].frag, SQFS_INVALID_FRAG, "a large file has no fragment by default");
+	is_int(one.fd[0].frag, SQK_INVALID_FRAG, "a large file has no fragment by default");
 	ok(one.fd[1].frag == 0 && one.fd[1].frag_offset == 0, "a small file goes to fragment 0");
 	is_int(one.fd[2].blocks_start, 96, "a whole-file copy points at the first file's blocks");
 	ok(one.fd[3].frag == 0 && one.fd[3].frag_offset == 0, "a small copy shares its fragment");
@@ -147,20 +147,20 @@ int main(void)
 	   "zero blocks are sparse (size word 0) and counted");
 	ok(one.fd[5].nblocks == 3 && one.fd[5].blocks[2] == 0 && one.fd[5].sparse == 3 * BS,
 	   "holes become sparse blocks without data");
-	ok(one.fd[6].blocks[0] == 100 && one.fd[6].blocks[1] == (10 | SQFS_BLOCK_UNCOMPRESSED),
+	ok(one.fd[6].blocks[0] == 100 && one.fd[6].blocks[1] == (10 | SQK_BLOCK_UNCOMPRESSED),
 	   "a block that shrinks keeps its size without bit 24");
 	/* Data: 3 * 4096 + 500 for file 0 (its copy adds nothing), 110 for file 6, then fragment 0.
 	 */
 	is_int(one.fd[6].blocks_start, 96 + 3 * BS + 500, "blocks follow each other");
 	is_int(get_le64(one.frag_copy), 96 + 3 * BS + 500 + 110, "fragment 0 follows the data");
-	is_int(get_le32(one.frag_copy + 8), 700 | SQFS_BLOCK_UNCOMPRESSED,
+	is_int(get_le32(one.frag_copy + 8), 700 | SQK_BLOCK_UNCOMPRESSED,
 	       "fragment 0 holds 700 bytes");
 	is_int(one.end, 96 + 3 * BS + 500 + 110 + 700, "data ends after the fragment block");
 	is_int(one.st.dedup_files, 1, "one whole file deduplicated");
 	is_int(one.st.dedup_tails, 1, "one small file deduplicated");
 	is_int(one.st.sparse_blocks, 5, "five sparse blocks");
 	is_int(one.nfrags, 1, "one fragment block");
-	ok(one.fd[7].nblocks == 0 && one.fd[7].frag == SQFS_INVALID_FRAG,
+	ok(one.fd[7].nblocks == 0 && one.fd[7].frag == SQK_INVALID_FRAG,
 	   "an empty file has no data");
 
 	/* With --tail-ends the ends of large files pack into fragments too. */
@@ -173,7 +173,7 @@ int main(void)
 	   "tail ends: the copy shares blocks and tail");
 	ok(te.fd[6].nblocks == 1 && te.fd[6].frag == 0 && te.fd[6].frag_offset == 1200,
 	   "tail ends: a 10-byte tail packs at 1200");
-	is_int(get_le32(te.frag_copy + 8), 1210 | SQFS_BLOCK_UNCOMPRESSED,
+	is_int(get_le32(te.frag_copy + 8), 1210 | SQK_BLOCK_UNCOMPRESSED,
 	       "tail ends: fragment 0 holds 500 + 700 + 10 bytes");
 	is_int(te.st.dedup_tails, 2, "tail ends: two tails found again");
 	release(&te);

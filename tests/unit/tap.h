@@ -35,7 +35,7 @@ static inline int tap_ok(int cond, const char *fmt, ...)
 	do {                                                                                       \
 		long long g_ = (long long)(got), w_ = (long long)(want);                           \
 		if (!tap_ok(g_ == w_, __VA_ARGS__))                                                \
-			printf("#   got %lld, want %lld\n", g_, w_);                           \
+			printf("#   got %lld, want %lld\n", g_, w_);                               \
 	} while (0)
 #define is_mem(got, want, len, ...) tap_ok(memcmp((got), (want), (len)) == 0, __VA_ARGS__)
 

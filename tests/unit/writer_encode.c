@@ -45,7 +45,7 @@ static size_t stream_of(const uint8_t *raw, size_t len, uint8_t *out)
 	size_t n = 0;
 
 	while (len >= 2) {
-		size_t sz = get_le16(raw) & SQFS_META_SIZE_MASK;
+		size_t sz = get_le16(raw) & SQK_META_SIZE_MASK;
 
 		memcpy(out + n, raw + 2, sz);
 		n += sz;
@@ -129,7 +129,7 @@ static void base(struct sqk_inode_info *in, unsigned type)
 	in->mtime = 0x11223344;
 	in->ino = 7;
 	in->nlink = 1;
-	in->xattr = SQFS_INVALID_XATTR;
+	in->xattr = SQK_INVALID_XATTR;
 }
 
 static void test_inodes(void)
@@ -139,7 +139,7 @@ static void test_inodes(void)
 	static const uint32_t one_sparse[] = {0};
 	static const uint8_t index[] = {0x20, 0, 0, 0, 0x30, 0, 0, 0, 1, 0, 0, 0, 'a', 'b'};
 
-	base(&in, SQFS_DIR);
+	base(&in, SQK_DIR);
 	in.dir_start = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
 	in.parent = 9;
 	{
@@ -147,7 +147,7 @@ static void test_inodes(void)
 				     0x34,   0x12, 0x56, 0, 9, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "basic directory (1)");
 	}
-	base(&in, SQFS_LDIR);
+	base(&in, SQK_LDIR);
 	in.nlink = 3, in.dir_size = 0x12345, in.dir_start = 0x10, in.parent = 9;
 	in.index_count = 1, in.dir_offset = 0x56, in.xattr = 5;
 	in.index = index, in.index_len = sizeof(index);
@@ -157,7 +157,7 @@ static void test_inodes(void)
 				     0,	     0, 0, 0x30, 0, 0,	  0,	1, 0, 0,    0, 'a', 'b'};
 		check_inode(&in, w, sizeof(w), "extended directory (8) with one index entry");
 	}
-	base(&in, SQFS_FILE);
+	base(&in, SQK_FILE);
 	in.blocks_start = 0x60, in.frag = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
 	in.blocks = blocks, in.nblocks = 2;
 	{
@@ -165,9 +165,9 @@ static void test_inodes(void)
 				     5,	     0,	   2, 0, 0, 0x10, 0, 0, 0, 0, 2, 1};
 		check_inode(&in, w, sizeof(w), "basic file (2) with two block sizes");
 	}
-	base(&in, SQFS_LFILE);
+	base(&in, SQK_LFILE);
 	in.blocks_start = 0x100000060ull, in.file_size = 0x200000000ull, in.sparse = 0x8000;
-	in.nlink = 2, in.frag = SQFS_INVALID_FRAG, in.xattr = 4;
+	in.nlink = 2, in.frag = SQK_INVALID_FRAG, in.xattr = 4;
 	in.blocks = one_sparse, in.nblocks = 1;
 	{
 		const uint8_t w[] = {HDR(9), 0x60, 0,	 0,    0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0,
@@ -175,62 +175,62 @@ static void test_inodes(void)
 				     0xff,   0xff, 0xff, 0,    0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended file (9) with a sparse block");
 	}
-	base(&in, SQFS_SYMLINK);
+	base(&in, SQK_SYMLINK);
 	in.target = "abc", in.target_len = 3;
 	{
 		const uint8_t w[] = {HDR(3), 1, 0, 0, 0, 3, 0, 0, 0, 'a', 'b', 'c'};
 		check_inode(&in, w, sizeof(w), "basic symlink (3)");
 	}
-	base(&in, SQFS_LSYMLINK);
+	base(&in, SQK_LSYMLINK);
 	in.target = "abc", in.target_len = 3, in.xattr = 6;
 	{
 		const uint8_t w[] = {HDR(10), 1, 0, 0, 0, 3, 0, 0, 0, 'a', 'b', 'c', 6, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended symlink (10): xattr after the target");
 	}
 	/* major 8, minor 0x12345: 0x45 | 8 << 8 | 0x12300 << 12 = 0x12300845 */
-	base(&in, SQFS_BLKDEV);
-	in.rdev = sqfs_encode_dev(8, 0x12345);
+	base(&in, SQK_BLKDEV);
+	in.rdev = sqk_encode_dev(8, 0x12345);
 	{
 		const uint8_t w[] = {HDR(4), 1, 0, 0, 0, 0x45, 0x08, 0x30, 0x12};
 		check_inode(&in, w, sizeof(w), "basic block device (4), 20-bit minor");
 	}
-	base(&in, SQFS_CHRDEV);
-	in.rdev = sqfs_encode_dev(1, 3);
+	base(&in, SQK_CHRDEV);
+	in.rdev = sqk_encode_dev(1, 3);
 	{
 		const uint8_t w[] = {HDR(5), 1, 0, 0, 0, 3, 1, 0, 0};
 		check_inode(&in, w, sizeof(w), "basic char device (5)");
 	}
-	base(&in, SQFS_FIFO);
+	base(&in, SQK_FIFO);
 	{
 		const uint8_t w[] = {HDR(6), 1, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "basic fifo (6)");
 	}
-	base(&in, SQFS_SOCKET);
+	base(&in, SQK_SOCKET);
 	in.nlink = 2;
 	{
 		const uint8_t w[] = {HDR(7), 2, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "basic socket (7)");
 	}
-	base(&in, SQFS_LBLKDEV);
-	in.rdev = sqfs_encode_dev(8, 1), in.xattr = 9;
+	base(&in, SQK_LBLKDEV);
+	in.rdev = sqk_encode_dev(8, 1), in.xattr = 9;
 	{
 		const uint8_t w[] = {HDR(11), 1, 0, 0, 0, 1, 8, 0, 0, 9, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended block device (11)");
 	}
-	base(&in, SQFS_LCHRDEV);
-	in.rdev = sqfs_encode_dev(300, 70000), in.xattr = 9;
+	base(&in, SQK_LCHRDEV);
+	in.rdev = sqk_encode_dev(300, 70000), in.xattr = 9;
 	/* 70000 = 0x11170: 0x70 | 300 << 8 (0x12c00) | 0x11100 << 12 (0x11100000) */
 	{
 		const uint8_t w[] = {HDR(12), 1, 0, 0, 0, 0x70, 0x2c, 0x11, 0x11, 9, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended char device (12)");
 	}
-	base(&in, SQFS_LFIFO);
+	base(&in, SQK_LFIFO);
 	in.xattr = 0;
 	{
 		const uint8_t w[] = {HDR(13), 1, 0, 0, 0, 0, 0, 0, 0};
 		check_inode(&in, w, sizeof(w), "extended fifo (13)");
 	}
-	base(&in, SQFS_LSOCKET);
+	base(&in, SQK_LSOCKET);
 	in.xattr = 0x01020304;
 	{
 		const uint8_t w[] = {HDR(14), 1, 0, 0, 0, 4, 3, 2, 1};
@@ -239,36 +239,36 @@ static void test_inodes(void)
 
 	/* The form each value needs. */
 	base(&in, 0);
-	in.basic_type = SQFS_FILE;
-	is_int(sqk_inode_type(&in), SQFS_FILE, "type: a plain file is basic");
+	in.basic_type = SQK_FILE;
+	is_int(sqk_inode_type(&in), SQK_FILE, "type: a plain file is basic");
 	in.nlink = 2;
-	is_int(sqk_inode_type(&in), SQFS_LFILE, "type: a hard-linked file is extended");
+	is_int(sqk_inode_type(&in), SQK_LFILE, "type: a hard-linked file is extended");
 	in.nlink = 1, in.file_size = 0x100000000ull;
-	is_int(sqk_inode_type(&in), SQFS_LFILE, "type: a 4 GiB file is extended");
+	is_int(sqk_inode_type(&in), SQK_LFILE, "type: a 4 GiB file is extended");
 	in.file_size = 1, in.sparse = 4096;
-	is_int(sqk_inode_type(&in), SQFS_LFILE, "type: a file with sparse blocks is extended");
+	is_int(sqk_inode_type(&in), SQK_LFILE, "type: a file with sparse blocks is extended");
 	in.sparse = 0, in.blocks_start = 0x100000000ull;
-	is_int(sqk_inode_type(&in), SQFS_LFILE, "type: blocks past 4 GiB need the extended form");
+	is_int(sqk_inode_type(&in), SQK_LFILE, "type: blocks past 4 GiB need the extended form");
 	base(&in, 0);
-	in.basic_type = SQFS_DIR, in.dir_size = 0xffff;
-	is_int(sqk_inode_type(&in), SQFS_DIR, "type: a 64 KiB - 1 listing fits a basic directory");
+	in.basic_type = SQK_DIR, in.dir_size = 0xffff;
+	is_int(sqk_inode_type(&in), SQK_DIR, "type: a 64 KiB - 1 listing fits a basic directory");
 	in.dir_size = 0x10000;
-	is_int(sqk_inode_type(&in), SQFS_LDIR, "type: a larger listing needs the extended form");
+	is_int(sqk_inode_type(&in), SQK_LDIR, "type: a larger listing needs the extended form");
 	in.dir_size = 3, in.index_count = 1;
-	is_int(sqk_inode_type(&in), SQFS_LDIR, "type: an index needs the extended form");
+	is_int(sqk_inode_type(&in), SQK_LDIR, "type: an index needs the extended form");
 	base(&in, 0);
-	in.basic_type = SQFS_SYMLINK, in.xattr = 0;
-	is_int(sqk_inode_type(&in), SQFS_LSYMLINK, "type: xattrs need the extended form");
+	in.basic_type = SQK_SYMLINK, in.xattr = 0;
+	is_int(sqk_inode_type(&in), SQK_LSYMLINK, "type: xattrs need the extended form");
 }
 
 static void test_dir_small(void)
 {
 	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
 	const struct sqk_dir_entry ents[] = {
-		{"a", 1, 0x20, 5, SQFS_FILE},
-		{"bb", 2, 0x40, 6, SQFS_DIR},
-		{"c", 1, ((uint64_t)0x100 << 16) | 0x10, 7, SQFS_SYMLINK}, /* another inode block */
-		{"d", 1, ((uint64_t)0x100 << 16) | 0x30, 40000, SQFS_FILE}, /* delta past s16 */
+		{"a", 1, 0x20, 5, SQK_FILE},
+		{"bb", 2, 0x40, 6, SQK_DIR},
+		{"c", 1, ((uint64_t)0x100 << 16) | 0x10, 7, SQK_SYMLINK},  /* another inode block */
+		{"d", 1, ((uint64_t)0x100 << 16) | 0x30, 40000, SQK_FILE}, /* delta past s16 */
 	};
 	const uint8_t want[] = {/* header: 2 entries, inode block 0, base inode 5 */
 				1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0,
@@ -310,7 +310,7 @@ static void test_dir_256(void)
 	for (int i = 0; i < 300; i++) {
 		snprintf(names[i], sizeof(names[i]), "%03d", i);
 		ents[i] = (struct sqk_dir_entry){names[i], 3, (uint64_t)i * 16, (uint32_t)i + 1,
-						 SQFS_FILE};
+						 SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 300, &r);
@@ -351,7 +351,7 @@ static void test_dir_index(void)
 		names[i][1] = (char)('A' + i / 26 % 26);
 		names[i][2] = (char)('A' + i % 26);
 		ents[i] = (struct sqk_dir_entry){names[i], 100, 0x40 + (uint64_t)i,
-						 (uint32_t)i + 10, SQFS_FILE};
+						 (uint32_t)i + 10, SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 300, &r);
