@@ -59,6 +59,7 @@ enum {
 	O_REPRO_TIME,
 	O_REPRO,
 	O_KEEP_AS_DIR,
+	O_NO_STRIP,
 	O_OFFSET,
 	O_TAR,
 	O_XLEVEL,
@@ -138,6 +139,7 @@ static const struct compat_opt table[] = {
 	MAP("repro-time", 1, O_REPRO_TIME),
 	MAP("repro|reproducible", 0, O_REPRO),
 	MAP("keep-as-directory", 0, O_KEEP_AS_DIR),
+	MAP("no-strip|tarstyle", 0, O_NO_STRIP),
 	MAP("offset|o", 1, O_OFFSET),
 	MAP("tar", 0, O_TAR),
 	MAP("Xcompression-level|Xpreset", 1, O_XLEVEL),
@@ -166,7 +168,6 @@ static const struct compat_opt table[] = {
 	NOEFFECT("exit-on-error", 0),
 	NOEFFECT("not-reproducible", 0),
 	REFUSED("one-file-system-x", 0),
-	REFUSED("no-strip|tarstyle", 0),
 	REFUSED("cpiostyle", 0),
 	REFUSED("cpiostyle0", 0),
 	REFUSED("root-becomes", 1),
@@ -401,6 +402,9 @@ static int take(struct mksq *m, int id, const char *v)
 		break;
 	case O_KEEP_AS_DIR:
 		m->keep_as_dir = 1;
+		break;
+	case O_NO_STRIP:
+		m->no_strip = 1;
 		break;
 	case O_OFFSET:
 		m->offset = v;

@@ -283,6 +283,8 @@ static int build(struct mksq *m, struct nargv *a)
 		add2(a, m->pseudo[i].opt, m->pseudo[i].val);
 	/* The peer's root of several sources or a tar stream: mode 0777, owned by whoever runs it.
 	 */
+	if (m->no_strip && !m->tar)
+		add(a, "--full-paths");
 	if (m->named || m->tar) {
 		if (m->named)
 			add(a, "--named-sources");
@@ -379,8 +381,11 @@ int compat_mksquashfs_main(int argc, char **argv)
 	rc = epoch_check(&m);
 	if (rc)
 		goto out;
-	if (!m.tar && !m.keep_as_dir && m.nsrc == 1 && stat(m.src[0], &st) == 0 &&
-	    S_ISDIR(st.st_mode))
+	/* -no-strip: every source at its own path, the root from "." or "/" (not 0777). */
+	if (!m.tar && m.no_strip)
+		m.named = 0;
+	else if (!m.tar && !m.keep_as_dir && m.nsrc == 1 && stat(m.src[0], &st) == 0 &&
+		 S_ISDIR(st.st_mode))
 		m.named = 0;
 	else
 		m.named = !m.tar;

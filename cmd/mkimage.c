@@ -366,8 +366,9 @@ int cmd_mkimage(int argc, char **argv)
 		rc = sqk_usage_error("--tail-ends and --no-fragments exclude each other");
 		goto done;
 	}
-	if (a.named_sources && a.archive_mode) {
-		rc = sqk_usage_error("--named-sources and --archive exclude each other");
+	if (a.named_sources + a.full_paths + a.archive_mode > 1) {
+		rc = sqk_usage_error(
+			"--named-sources, --full-paths and --archive exclude each other");
 		goto done;
 	}
 	if (a.attr.nadds && a.o.no_xattrs) {
@@ -447,6 +448,7 @@ int cmd_mkimage(int argc, char **argv)
 	for (int i = optind; i < argc - 1 && !err; i++)
 		err = a.archive_mode	? sqk_mkfs_add_archive(m, argv[i])
 		      : a.named_sources ? sqk_mkfs_add_entry(m, argv[i])
+		      : a.full_paths	? sqk_mkfs_add_full_path(m, argv[i])
 					: sqk_mkfs_add_dir(m, argv[i]);
 	for (size_t i = 0; i < a.archives.n && !err; i++)
 		err = sqk_mkfs_add_archive(m, a.archives.v[i]);

@@ -22,7 +22,7 @@ struct args {
 	const char *comp_name;
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
-	int archive_mode, force, quiet, stats, json, named_sources;
+	int archive_mode, force, quiet, stats, json, named_sources, full_paths;
 	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
 	int append;	 /* --append: add to the existing IMAGE */
 	int comp_given, block_given;

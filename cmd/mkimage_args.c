@@ -78,6 +78,9 @@ static const char usage_text[] =
 	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
 	"                           the root under its own name, as mksquashfs does\n"
 	"                           with several sources\n"
+	"      --full-paths         put each SOURCE at its own path, as tar does: 'a/b/c'\n"
+	"                           becomes a, a/b (with their host directories'\n"
+	"                           attributes) and a/b/c; no '.' or '..' in the path\n"
 	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
 	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
 	"                           or not; - is stdin); with =FILE, add that archive\n"
@@ -121,6 +124,7 @@ enum {
 	OPT_OFFSET,
 	OPT_UNCOMPRESSED,
 	OPT_NAMED_SOURCES,
+	OPT_FULL_PATHS,
 	OPT_APPEND,
 	OPT_REGEX,
 	OPT_ONE_FILE_SYSTEM,
@@ -154,6 +158,7 @@ static const struct option long_opts[] = {
 	{"sort", required_argument, NULL, OPT_SORT},
 	{"uncompressed", required_argument, NULL, OPT_UNCOMPRESSED},
 	{"named-sources", no_argument, NULL, OPT_NAMED_SOURCES},
+	{"full-paths", no_argument, NULL, OPT_FULL_PATHS},
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"regex", no_argument, NULL, OPT_REGEX},
@@ -413,6 +418,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_NAMED_SOURCES:
 			a->named_sources = 1;
+			break;
+		case OPT_FULL_PATHS:
+			a->full_paths = 1;
 			break;
 		case OPT_APPEND:
 			a->append = 1;

@@ -154,6 +154,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l xattrs-add -x 
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l sort -r -F -d 'place file data as a sort file says'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uncompressed -x -a 'inodes data fragments xattrs ids' -d 'store these parts uncompressed'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l named-sources -d 'put each source in the root under its own name'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l full-paths -d 'put each source at its own path, as tar does'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l regex -d 'exclude patterns are regular expressions'

@@ -33,6 +33,8 @@ struct sqk_src_ctx {
 	size_t nregex;
 	/* --one-file-system: entries on another device than their source's stay out. */
 	int one_file_system;
+	/* Set by sqk_src_full_path(): an image path names one host path. */
+	int full_paths;
 	/* Files never to include (the image being written). */
 	dev_t skip_dev[2];
 	ino_t skip_ino[2];
@@ -61,6 +63,12 @@ int sqk_src_excluded_regex(const struct sqk_src_ctx *c, const char *path);
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
 /* The host file or directory at path as one entry of the root, named after it. */
 int sqk_src_entry(struct sqk_src_ctx *c, const char *path);
+/*
+ * The host file or directory at path placed at path in the image, as tar
+ * does: the directories on the way take their host directories' attributes,
+ * the root those of "/" or "." (whichever path starts from).
+ */
+int sqk_src_full_path(struct sqk_src_ctx *c, const char *path);
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path);
 int sqk_src_archive(struct sqk_src_ctx *c, const char *path);
 

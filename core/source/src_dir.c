@@ -275,14 +275,23 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
 	if (err == SQK_ERR_EXIST && type == SQK_DIR) {
-		/* A directory of an image appended to takes in the source's, keeping its
-		 * attributes. */
+		/* A directory of an image appended to, or one made on the way to a
+		 * --full-paths source, takes in the source's, keeping its attributes. */
 		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
 
-		if (old && old->type == SQK_DIR && (old->flags & SQK_NODE_KEPT))
+		if (old && old->type == SQK_DIR &&
+		    (old->flags & (SQK_NODE_KEPT | SQK_NODE_ON_PATH)))
 			return cross ? 0
 				     : walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen,
 						old);
+	}
+	/* With whole paths one image path is one host path: given already, by this
+	 * source or one that holds it. */
+	if (err == SQK_ERR_EXIST && c->full_paths) {
+		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
+
+		if (old && !(old->flags & SQK_NODE_KEPT))
+			return 0;
 	}
 	if (err == SQK_ERR_EXIST) {
 		sqk_src_fail(c, w->img, "given by more than one source");
@@ -426,6 +435,152 @@ int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
 		if (c->one_file_system && lstat(path, &st) == 0)
 			w.dev = st.st_dev;
 		err = add_entry(&w, base ? base - 1 : 1, 0, sqk_tree_root(c->tree), name);
+	}
+	free(w.host);
+	free(w.img);
+	return err;
+}
+
+/* Give the root the attributes (and xattrs) of the host directory at path, once. */
+static int root_attrs(struct sqk_src_ctx *c, const char *path)
+{
+	struct sqk_node *root = sqk_tree_root(c->tree);
+	struct stat st;
+
+	if (!(root->flags & SQK_NODE_IMPLICIT))
+		return 0;
+	if (stat(path, &st) != 0) {
+		sqk_src_fail(c, path, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	set_attrs(root, &st);
+	root->flags &= ~SQK_NODE_IMPLICIT;
+	return c->xattrs ? sqk_src_read_xattrs(c, path, root) : 0;
+}
+
+/*
+ * The directory named by the host path w->host[0..hlen) as the entry name of
+ * dir: the one already there, or a new one with the host directory's
+ * attributes, which a source of the same name later merges into.
+ */
+static int path_dir(struct walk *w, size_t hlen, struct sqk_node **dir, const char *name,
+		    size_t nlen)
+{
+	struct sqk_src_ctx *c = w->c;
+	struct sqk_node *node = sqk_tree_lookup(c->tree, *dir, name, nlen);
+	struct stat st;
+	int err;
+
+	w->host[hlen] = '\0';
+	if (node) {
+		if (node->type != SQK_DIR) {
+			sqk_src_fail(c, w->img, "given by more than one source");
+			return SQK_ERR_EXIST;
+		}
+		*dir = node;
+		return 0;
+	}
+	if (lstat(w->host, &st) != 0) {
+		sqk_src_fail(c, w->host, "%s", strerror(errno));
+		return SQK_ERR_IO;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sqk_src_fail(c, w->host, "not a directory");
+		return SQK_ERR_NOTDIR;
+	}
+	node = sqk_tree_node(c->tree, SQK_DIR);
+	if (!node)
+		return SQK_ERR_NOMEM;
+	set_attrs(node, &st);
+	node->flags |= SQK_NODE_ON_PATH;
+	if (c->xattrs && (err = sqk_src_read_xattrs(c, w->host, node)))
+		return err;
+	err = sqk_tree_add(c->tree, *dir, name, nlen, node);
+	if (err) {
+		sqk_src_fail(c, w->img, "%s", sqk_strerror(err));
+		return err;
+	}
+	c->entries++;
+	*dir = node;
+	return 0;
+}
+
+int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
+{
+	struct walk w = {.c = c};
+	struct sqk_node *dir = sqk_tree_root(c->tree);
+	size_t len = strlen(path), hlen = 0, ilen = 0, i = 0;
+	int err = 0;
+
+	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 3) ||
+	    SQK_ARRAY_GROW(w.img, w.img_cap, len + 3)) {
+		free(w.host);
+		return SQK_ERR_NOMEM;
+	}
+	w.img[0] = '\0';
+	c->full_paths = 1;
+	/* The root is the directory the path starts from: "/" or the current one. */
+	if (path[0] == '/') {
+		while (path[i] == '/')
+			i++;
+		err = root_attrs(c, "/");
+	} else {
+		err = root_attrs(c, ".");
+		w.host[hlen++] = '.';
+	}
+	while (!err) {
+		size_t start, nlen;
+
+		/* "./" at the start and repeated slashes name nothing. */
+		while (path[i] == '/' || (hlen == 1 && path[i] == '.' && path[i + 1] == '/'))
+			i++;
+		start = i;
+		while (path[i] && path[i] != '/')
+			i++;
+		nlen = i - start;
+		if (!nlen) {
+			sqk_src_fail(c, path, "has no name to give its entry");
+			err = SQK_ERR_ARG;
+			break;
+		}
+		if ((nlen == 1 && path[start] == '.') ||
+		    (nlen == 2 && path[start] == '.' && path[start + 1] == '.')) {
+			sqk_src_fail(c, path, "'.' or '..' in a path kept whole");
+			err = SQK_ERR_ARG;
+			break;
+		}
+		if (nlen > NAME_MAX) {
+			sqk_src_fail(c, path, "name too long");
+			err = SQK_ERR_ARG;
+			break;
+		}
+		{
+			char name[NAME_MAX + 1];
+			size_t rest = i;
+
+			memcpy(name, path + start, nlen);
+			name[nlen] = '\0';
+			while (path[rest] == '/')
+				rest++;
+			if (!path[rest]) {
+				/* The last name: the source itself, whole. */
+				struct stat st;
+
+				if (c->one_file_system && lstat(path, &st) == 0)
+					w.dev = st.st_dev;
+				err = add_entry(&w, hlen, ilen, dir, name);
+				break;
+			}
+			w.host[hlen] = '/';
+			memcpy(w.host + hlen + 1, name, nlen);
+			if (ilen)
+				w.img[ilen++] = '/';
+			memcpy(w.img + ilen, name, nlen);
+			w.img[ilen + nlen] = '\0';
+			err = path_dir(&w, hlen + 1 + nlen, &dir, name, nlen);
+			hlen += 1 + nlen;
+			ilen += nlen;
+		}
 	}
 	free(w.host);
 	free(w.img);

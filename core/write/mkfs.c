@@ -226,6 +226,11 @@ int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path)
 	return sqk_src_entry(&m->src, path);
 }
 
+int sqk_mkfs_add_full_path(struct sqk_mkfs *m, const char *path)
+{
+	return sqk_src_full_path(&m->src, path);
+}
+
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path)
 {
 	return check_kept(m, sqk_src_listing(&m->src, path));

@@ -91,6 +91,8 @@ void sqk_mkfs_destroy(struct sqk_mkfs *m);
 int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
 /* A file or directory as an entry of the root named after it (mksquashfs's several sources). */
 int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path);
+/* A file or directory at its own path, leading directories kept (tar's way). */
+int sqk_mkfs_add_full_path(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
 /* Pseudo definitions, on top of every source added before (see pseudo.h). */

@@ -27,6 +27,7 @@ enum {
 	SQK_NODE_NUMBERED = 0x02,
 	SQK_NODE_DATA_DONE = 0x04, /* file data already placed (archives) */
 	SQK_NODE_KEPT = 0x08,	   /* from the image appended to: attributes as they are */
+	SQK_NODE_ON_PATH = 0x10,   /* a directory on the way to a --full-paths source */
 };
 
 struct sqk_node {

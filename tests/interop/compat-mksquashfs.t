@@ -145,6 +145,20 @@ both "gzip window and strategy, no fragments, no hardlinks, keep-as-directory" "
 	"-noappend -comp gzip -Xcompression-level 6 -Xwindow-size 12 -Xstrategy default
 	 -no-fragments -no-hardlinks -keep-as-directory -exports -xattrs -info"
 ROOT_NOW=
+# -no-strip/-tarstyle: each source at its own path, from a directory that
+# holds only the sources (the root takes its attributes, and nothing is
+# written in it while the two tools run).
+W=$TMP/nostrip
+mkdir -p "$W/a/b" && cp -a "$S/deep" "$W/a/b/" && cp -a "$L/names" "$W/" &&
+	chmod 0700 "$W/a/b" && chmod 0750 "$W/a" && touch -d @1000000000 "$W/a" "$W"
+ok $? "a tree for -no-strip"
+cd "$W" || exit 1
+NO_XATTRS_IN_SOURCE=1
+both "-no-strip: overlapping paths, a leading ./ and a trailing /" "a/b/deep ./a names/ a/b" \
+	"-noappend -no-strip -comp zstd"
+both "-tarstyle with -keep-as-directory" "a/b" "-noappend -tarstyle -keep-as-directory"
+NO_XATTRS_IN_SOURCE=
+cd "$TMP" || exit 1
 both "lzo algorithm, tail ends, long -no*Compression names, -root-owned" "$S" \
 	"-noappend -comp lzo -Xalgorithm lzo1x_999 -Xcompression-level 9 -tailends
 	 -noInodeCompression -noDataCompression -noFragmentCompression -noXattrCompression
