@@ -82,7 +82,10 @@ deps:
 	@$(INSTALL_DEPS)
 
 # The suite: unit tests are programs, cli/interop tests are shell scripts; all speak TAP.
-PROVE := prove --exec '' --timer
+# Two test files at a time: each uses its own scratch directory, mount point and
+# loop device, and the suite is mostly waiting on processes. PROVE_JOBS=1 for one.
+PROVE_JOBS ?= 2
+PROVE := prove --exec '' --timer -j$(PROVE_JOBS)
 TEST_ENV = SQUASHKIT=$(abspath $(BIN)) SQK_TOOLS=$(abspath $(BUILD)/tests/tools) \
 	SQK_SRCDIR=$(abspath .)
 
