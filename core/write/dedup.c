@@ -38,12 +38,36 @@ static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data
 	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
 }
 
+/*
+ * If the candidate c stores what fd has just written (stored bytes), rewind
+ * over fd's blocks and point it at c's; *found says whether it did.
+ */
+static int reuse(struct sqk_data_writer *dw, const struct sqk_file_data *c,
+		 struct sqk_file_data *fd, uint64_t stored, int *found)
+{
+	int err;
+
+	*found = 0;
+	if (!same_layout(c, fd))
+		return 0;
+	err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, found);
+	if (err || !*found)
+		return err;
+	sqk_dw_out_rewind(dw, fd->blocks_start);
+	fd->blocks_start = c->blocks_start;
+	dw->st.blocks -= fd->nblocks;
+	dw->st.block_bytes -= stored;
+	dw->st.dedup_files++;
+	dw->st.dedup_bytes += fd->size;
+	return 0;
+}
+
 int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 {
 	struct sqk_hash_iter it;
 	uint64_t stored = 0, v;
 	uint32_t i;
-	int err;
+	int err, found;
 
 	if (!fd->nblocks)
 		fd->blocks_start = sqk_dw_out_pos(dw);
@@ -58,27 +82,11 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 		stored += fd->blocks[i] & SQK_BLOCK_SIZE_MASK;
 	/* Files are kept only when new, so at most one candidate can match. */
 	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
-		struct sqk_file_data *c = (struct sqk_file_data *)(uintptr_t)v;
-		int same;
-
-		if (!same_layout(c, fd))
-			continue;
-		err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, &same);
-		if (err)
+		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, &found);
+		if (err || found)
 			return err;
-		if (!same)
-			continue;
-		sqk_dw_out_rewind(dw, fd->blocks_start);
-		fd->blocks_start = c->blocks_start;
-		dw->st.blocks -= fd->nblocks;
-		dw->st.block_bytes -= stored;
-		dw->st.dedup_files++;
-		dw->st.dedup_bytes += fd->size;
-		return 0;
 	}
 	if (dw->old_files.count) {
-		int found;
-
 		err = sqk_dw_old_find(dw, fd, stored, &found);
 		if (err || found)
 			return err;
@@ -101,24 +109,9 @@ int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64
 
 	*found = 0;
 	for (v = sqk_hash_first(&dw->old_files, fd->size, &it); v; v = sqk_hash_next(&it)) {
-		struct sqk_file_data *c = (struct sqk_file_data *)(uintptr_t)v;
-		int same;
-
-		if (!same_layout(c, fd))
-			continue;
-		err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, &same);
-		if (err)
+		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, found);
+		if (err || *found)
 			return err;
-		if (!same)
-			continue;
-		sqk_dw_out_rewind(dw, fd->blocks_start);
-		fd->blocks_start = c->blocks_start;
-		dw->st.blocks -= fd->nblocks;
-		dw->st.block_bytes -= stored;
-		dw->st.dedup_files++;
-		dw->st.dedup_bytes += fd->size;
-		*found = 1;
-		return 0;
 	}
 	return 0;
 }
