@@ -47,10 +47,7 @@
 # The kernel refuses that inode (a whole number of blocks has no tail to
 # keep in a fragment); fsck reported it, unimage used to extract an empty
 # file. Now both refuse it.
-if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TMPDIR=/dev/shm
-	export TMPDIR
-fi
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs gensquashfs od timeout

@@ -12,15 +12,7 @@
 # tar2sqfs gets the tree as a pax archive from GNU tar; gensquashfs reads
 # the directory. Under the sanitizers (SQK_SANITIZED=1) fewer images are
 # built, as each process starts far slower there.
-if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/sqk-probe.XXXXXX 2>/dev/null); then
-	: >"$probe/f"
-	# user xattrs on tmpfs need Linux 6.6
-	if setfattr -n user.probe -v 1 "$probe/f" 2>/dev/null; then
-		TMPDIR=/dev/shm
-		export TMPDIR
-	fi
-	rm -rf "$probe"
-fi
+SCRATCH=shm-user-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs gensquashfs tar2sqfs setfattr tar timeout

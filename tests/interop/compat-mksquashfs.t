@@ -14,9 +14,7 @@ need_cmd mksquashfs unsquashfs tar
 MAN=$SQK_TOOLS/manifest
 [ -x "$MAN" ] || skip_all "manifest tool not built"
 SQK=$SQUASHKIT
-MNT=$TMP/mnt
-mkdir -p "$MNT"
-at_exit "umount '$MNT' 2>/dev/null"
+scratch_mount
 
 T=$TMP/tree
 if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$T" 2>"$TMP/mktree.err"; then

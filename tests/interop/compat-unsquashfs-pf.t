@@ -18,15 +18,7 @@
 # so the trees are compared without them. A name with a newline cannot be
 # written in a pseudo file: the peer writes it anyway (the file no longer
 # reads back), squashkit refuses with exit 1; that tree is tested apart.
-if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/sqk-probe.XXXXXX 2>/dev/null); then
-	: >"$probe/f"
-	if setfattr -n user.probe -v 1 "$probe/f" 2>/dev/null &&
-		setfattr -n trusted.probe -v 1 "$probe/f" 2>/dev/null; then
-		TMPDIR=/dev/shm
-		export TMPDIR
-	fi
-	rm -rf "$probe"
-fi
+SCRATCH=shm-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_root

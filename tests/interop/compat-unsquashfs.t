@@ -10,15 +10,7 @@
 # Left out of the tree comparison, as in unimage.t: holes (unsquashfs writes
 # zeros for some zero blocks). Left out of the output comparison: the
 # progress bar, which the peer draws on stdout unless -n (we pass -n).
-if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/sqk-probe.XXXXXX 2>/dev/null); then
-	: >"$probe/f"
-	if setfattr -n user.probe -v 1 "$probe/f" 2>/dev/null &&
-		setfattr -n trusted.probe -v 1 "$probe/f" 2>/dev/null; then
-		TMPDIR=/dev/shm
-		export TMPDIR
-	fi
-	rm -rf "$probe"
-fi
+SCRATCH=shm-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_root

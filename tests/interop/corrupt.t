@@ -24,10 +24,7 @@
 # it does not. Under the sanitizers (SQK_SANITIZED=1) fewer cases run: each
 # process starts far slower there, and the counts are said in the output.
 # Thousands of small extractions: on tmpfs they cost a fraction of a disk's.
-if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TMPDIR=/dev/shm
-	export TMPDIR
-fi
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs unsquashfs timeout nproc

@@ -5,10 +5,7 @@
 # clean (exit 0, nothing on stdout, "clean":true in JSON, with the counts of
 # what was checked). Also the command line: exit codes 8 and 16, -j, --stats,
 # --json.
-if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TMPDIR=/dev/shm
-	export TMPDIR
-fi
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs timeout

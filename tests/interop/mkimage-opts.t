@@ -21,9 +21,7 @@ need_cmd mksquashfs unsquashfs setfattr getfattr mknod mkfifo tar
 MAN=$SQK_TOOLS/manifest
 [ -x "$MAN" ] || skip_all "manifest tool not built"
 SQK=$SQUASHKIT
-MNT=$TMP/mnt
-mkdir -p "$MNT"
-at_exit "umount '$MNT' 2>/dev/null"
+scratch_mount
 
 mksq() { mksquashfs "$@" -noappend -quiet -no-progress >"$TMP/mksq.out" 2>&1; }
 has_opt() { mksquashfs -help 2>&1 | grep -q -- "^$1[ 	]"; }

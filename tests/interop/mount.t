@@ -17,15 +17,7 @@
 # by a trap. The daemon's exit status and stderr are checked, so that under
 # the sanitizers a report (a leak at unmount included) fails the test.
 
-if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/sqk-probe.XXXXXX 2>/dev/null); then
-	: >"$probe/f"
-	if setfattr -n user.probe -v 1 "$probe/f" 2>/dev/null &&
-		setfattr -n trusted.probe -v 1 "$probe/f" 2>/dev/null; then
-		TMPDIR=/dev/shm
-		export TMPDIR
-	fi
-	rm -rf "$probe"
-fi
+SCRATCH=shm-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_root

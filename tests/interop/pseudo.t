@@ -20,9 +20,7 @@ need_cmd mksquashfs setfattr
 MAN=$SQK_TOOLS/manifest
 [ -x "$MAN" ] || skip_all "manifest tool not built"
 SQK=$SQUASHKIT
-MNT=$TMP/mnt
-mkdir -p "$MNT"
-at_exit "umount '$MNT' 2>/dev/null"
+scratch_mount
 mkdir -p "$TMP/probe"
 mksquashfs "$TMP/probe" "$TMP/probe.img" -noappend -quiet -no-progress >/dev/null 2>&1
 if ! mount -t squashfs -o loop,ro "$TMP/probe.img" "$MNT" 2>/dev/null; then

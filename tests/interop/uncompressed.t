@@ -11,9 +11,7 @@ need_cmd mksquashfs unsquashfs setfattr
 MAN=$SQK_TOOLS/manifest
 [ -x "$MAN" ] || skip_all "manifest tool not built"
 SQK=$SQUASHKIT
-MNT=$TMP/mnt
-mkdir -p "$MNT"
-at_exit "umount '$MNT' 2>/dev/null"
+scratch_mount
 
 T=$TMP/tree
 mkdir -p "$T/d/e"

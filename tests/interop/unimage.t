@@ -20,15 +20,7 @@
 # Thousands of small files are made and removed again and again: on tmpfs this
 # runs many times faster than on a disk. Use it when it takes every xattr
 # namespace we need (user xattrs on tmpfs need Linux 6.6).
-if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/sqk-probe.XXXXXX 2>/dev/null); then
-	: >"$probe/f"
-	if setfattr -n user.probe -v 1 "$probe/f" 2>/dev/null &&
-		setfattr -n trusted.probe -v 1 "$probe/f" 2>/dev/null; then
-		TMPDIR=/dev/shm
-		export TMPDIR
-	fi
-	rm -rf "$probe"
-fi
+SCRATCH=shm-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_root

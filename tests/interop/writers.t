@@ -19,10 +19,7 @@
 #   - fsck exits 0.
 # As a check of the harness, the kernel's view (where it can mount) equals
 # the source's contents.
-if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	TMPDIR=/dev/shm
-	export TMPDIR
-fi
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd gensquashfs tar2sqfs unsquashfs rdsquashfs tar timeout
