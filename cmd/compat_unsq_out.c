@@ -19,7 +19,6 @@
 #include "format.h"
 #include "image.h"
 #include "inode.h"
-#include "le.h"
 #include "show.h"
 
 int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
@@ -337,17 +336,12 @@ static void print_comp_options(FILE *out, const struct sqk_comp_config *c)
 	}
 }
 
-/* The xattr id count from the xattr table's header; -1 when there is none. */
+/* The xattr id count (the image's layout read it from the table's header); -1 without one. */
 static long long xattr_ids(struct sqk_image *img)
 {
-	const struct sqk_super *sb = sqk_image_super(img);
-	struct sqk_file *f = sqk_image_file(img);
-	uint8_t hdr[16];
-
-	if (sb->xattr_table == SQK_INVALID_TABLE || sb->xattr_table > sb->bytes_used - 16 ||
-	    f->read_at(f, sb->xattr_table, hdr, sizeof(hdr)) != 0)
+	if (sqk_image_super(img)->xattr_table == SQK_INVALID_TABLE)
 		return -1;
-	return get_le32(hdr + 8);
+	return (long long)sqk_image_table(img, SQK_TABLE_XATTR)->entries;
 }
 
 int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
