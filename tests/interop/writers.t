@@ -27,24 +27,8 @@ need_cmd gensquashfs tar2sqfs unsquashfs rdsquashfs tar timeout
 
 B=131072
 
-# txt SEED BYTES: deterministic compressible text.
-txt() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		line = 0
-		while (n > 0) {
-			l = sprintf("%d line %d of a file from another writer\n", seed, line++)
-			if (length(l) > n)
-				l = substr(l, 1, n)
-			printf "%s", l
-			n -= length(l)
-		}
-	}'
-}
-
-# put FILE OFFSET: stdin into FILE at OFFSET, keeping the rest.
-put() {
-	dd of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc status=none
-}
+. "$SQK_SRCDIR/tests/interop/gen.sh"
+TXT_LABEL="a file from another writer"
 
 src=$TMP/src
 mkdir -p "$src/sparse" "$src/plain"
