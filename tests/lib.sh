@@ -120,6 +120,24 @@ need_cmd() {
 	done
 }
 
+# need_unsquashfs_4_5_1: skip the file unless unsquashfs is 4.5.1, the
+# version whose output the compatibility tests hold squashkit to.
+need_unsquashfs_4_5_1() {
+	case $(unsquashfs -v 2>&1 | head -1) in
+	*" 4.5.1 "*) ;;
+	*) skip_all "the reference is unsquashfs 4.5.1; this one is $(unsquashfs -v 2>&1 | head -1)" ;;
+	esac
+}
+
+# ref_tree DIR: the reference tree of tests/interop/mktree.sh in DIR; the
+# file bails out when it cannot be built, as every test on it would fail.
+ref_tree() {
+	if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$1" 2>"$TMP/mktree.err"; then
+		echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
+		exit 1
+	fi
+}
+
 done_testing() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

@@ -6,14 +6,7 @@
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_cmd make
 
-build=$(cd "$(dirname "$SQUASHKIT")" && pwd)
-bin=$build/$(basename "$SQUASHKIT")
-mk() { # DESTDIR TARGET...
-	dest=$1
-	shift
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$SQK_SRCDIR" BUILD="$build" \
-		BIN="$bin" -o "$bin" PREFIX=/usr/local DESTDIR="$dest" "$@"
-}
+. "$SQK_SRCDIR/tests/cli/install-lib.sh"
 
 root=$TMP/root
 p=$root/usr/local

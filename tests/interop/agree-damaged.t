@@ -51,8 +51,7 @@ SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs gensquashfs od timeout
-CORRUPT=$SQK_TOOLS/corrupt
-[ -x "$CORRUPT" ] || skip_all "$CORRUPT is not built"
+. "$SQK_SRCDIR/tests/interop/damage.sh"
 
 FLIPS=300
 TRUNCS=30
@@ -129,23 +128,9 @@ fi
 # --- mutated images ---
 
 t=$TMP/tree
-mkdir -p "$t/dir/sub" "$t/empty" "$t/many"
-printf 'hello\n' >"$t/hello"
-awk 'BEGIN { for (i = 0; i < 700; i++) printf "line %d of a file spanning blocks\n", i }' \
-	>"$t/dir/blocks"
-head -c 3000 "$t/dir/blocks" >"$t/dir/sub/tail"
-ln "$t/hello" "$t/dir/hardlink"
-ln -s ../hello "$t/dir/symlink"
+small_tree "$t" 120
 ln -s "$(printf '%0300d' 0)" "$t/dir/long-symlink"
-mkfifo "$t/fifo"
-truncate -s 12288 "$t/sparse"
-printf 'end\n' >>"$t/sparse"
 truncate -s 655360 "$t/all-hole"
-i=0
-while [ $i -lt 120 ]; do
-	printf '%d\n' $i >"$t/many/an-entry-with-a-name-long-enough-for-an-index-$i"
-	i=$((i + 1))
-done
 xattrs=""
 if setfattr -n user.comment -v "some value" "$t/hello" 2>/dev/null; then
 	setfattr -n user.other -v "$(printf '%0100d' 0)" "$t/dir/blocks"
@@ -204,15 +189,7 @@ sample() {
 		return
 	fi
 	ok 0 "$name: the undamaged image passes fsck and unimage"
-	w=0
-	while [ $w -lt $WORKERS ]; do
-		run_cases "$img" $w >"$TMP/res-$w" 2>&1 &
-		w=$((w + 1))
-	done
-	wait
-	cat "$TMP"/res-* >"$TMP/res"
-	rm -f "$TMP"/res-*
-	grep '^#' "$TMP/res"
+	all_cases "$img"
 	eval "$(awk '!/^#/ {
 		n++
 		if ($2 == 4) reported++

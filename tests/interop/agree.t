@@ -20,28 +20,8 @@ need_cmd mksquashfs gensquashfs tar2sqfs setfattr tar timeout
 root=0
 [ "$(id -u)" -eq 0 ] && root=1
 
-# txt SEED BYTES: compressible text; rnd SEED BYTES: incompressible bytes.
-txt() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		line = 0
-		while (n > 0) {
-			l = sprintf("%d line %d of a file in the agreement tree\n", seed, line++)
-			if (length(l) > n)
-				l = substr(l, 1, n)
-			printf "%s", l
-			n -= length(l)
-		}
-	}'
-}
-rnd() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		s = seed
-		for (i = 0; i < n; i++) {
-			s = (s * 16807) % 2147483647
-			printf "%c", int(s / 128) % 256
-		}
-	}'
-}
+. "$SQK_SRCDIR/tests/interop/gen.sh"
+TXT_LABEL="a file in the agreement tree"
 
 t=$TMP/tree
 mkdir -p "$t/sizes" "$t/zeros" "$t/big" "$t/links" "$t/special" "$t/xattr"

@@ -19,10 +19,7 @@ grep -qw squashfs /proc/filesystems || modprobe squashfs 2>/dev/null
 grep -qw squashfs /proc/filesystems || skip_all "no squashfs in the kernel"
 
 old=$TMP/old
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$old" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$old"
 
 # The new entries: a top-level directory, files merged into old directories
 # (dup/, blocks/), a copy of old data (to be shared) and new data.

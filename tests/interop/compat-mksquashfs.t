@@ -17,10 +17,7 @@ SQK=$SQUASHKIT
 scratch_mount
 
 T=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$T" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$T"
 
 # Most cases run on the tree without its 3000-entry directory, to stay quick;
 # the real projects' command lines also without the large files (their

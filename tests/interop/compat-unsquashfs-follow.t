@@ -24,10 +24,7 @@ need_root
 need_cmd mksquashfs unsquashfs
 MANIFEST=$SQK_TOOLS/manifest
 [ -x "$MANIFEST" ] || skip_all "$MANIFEST is not built"
-case $(unsquashfs -v 2>&1 | head -1) in
-*" 4.5.1 "*) ;;
-*) skip_all "the reference is unsquashfs 4.5.1; this one is $(unsquashfs -v 2>&1 | head -1)" ;;
-esac
+need_unsquashfs_4_5_1
 
 t=$TMP/tree
 mkdir -p "$t/dir/sub" "$t/other" "$t/s" "$t/a/b/c"

@@ -25,16 +25,10 @@ need_root
 need_cmd mksquashfs unsquashfs setfattr perl
 MANIFEST=$SQK_TOOLS/manifest
 [ -x "$MANIFEST" ] || skip_all "$MANIFEST is not built"
-case $(unsquashfs -v 2>&1 | head -1) in
-*" 4.5.1 "*) ;;
-*) skip_all "the reference is unsquashfs 4.5.1; this one is $(unsquashfs -v 2>&1 | head -1)" ;;
-esac
+need_unsquashfs_4_5_1
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$tree"
 
 # First the name with a newline, alone.
 mkdir "$TMP/nl"

@@ -28,8 +28,7 @@ SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs unsquashfs timeout nproc
-CORRUPT=$SQK_TOOLS/corrupt
-[ -x "$CORRUPT" ] || skip_all "$CORRUPT is not built"
+. "$SQK_SRCDIR/tests/interop/damage.sh"
 
 FLIPS=1000
 TRUNCS=100
@@ -45,22 +44,8 @@ WORKERS=$(nproc 2>/dev/null || echo 2)
 
 # --- a small tree: blocks, tails, fragments, a hole, links, a large directory ---
 t=$TMP/tree
-mkdir -p "$t/dir/sub" "$t/empty" "$t/many"
-printf 'hello\n' >"$t/hello"
-awk 'BEGIN { for (i = 0; i < 700; i++) printf "line %d of a file spanning blocks\n", i }' \
-	>"$t/dir/blocks"
-head -c 3000 "$t/dir/blocks" >"$t/dir/sub/tail"
+small_tree "$t" 180
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%c", (i * 7919) % 251 }' >"$t/dir/noise"
-ln "$t/hello" "$t/dir/hardlink"
-ln -s ../hello "$t/dir/symlink"
-mkfifo "$t/fifo"
-truncate -s 12288 "$t/sparse"
-printf 'end\n' >>"$t/sparse"
-i=0
-while [ $i -lt 180 ]; do
-	printf '%d\n' $i >"$t/many/an-entry-with-a-name-long-enough-for-an-index-$i"
-	i=$((i + 1))
-done
 xattrs=0
 if setfattr -n user.comment -v "some value" "$t/hello" 2>/dev/null &&
 	setfattr -n user.other -v "$(printf '%0100d' 0)" "$t/dir/blocks" 2>/dev/null; then
@@ -76,13 +61,13 @@ crashed() {
 	[ "$1" -ge 124 ] || grep -q -E 'Sanitizer|runtime error|LeakSanitizer' "$2"
 }
 
-# run_cases IMAGE WORKER CASES: the cases WORKER, WORKER + WORKERS, ...
+# run_cases IMAGE WORKER: the cases WORKER, WORKER + WORKERS, ...
 run_cases() {
 	img=$1
 	i=$2
 	cur=$TMP/cur-$2.img
 	x=$TMP/x-$2
-	while [ $i -lt $3 ]; do
+	while [ $i -lt $((FLIPS + TRUNCS)) ]; do
 		what=$("$CORRUPT" "$img" "$cur" $SEED $i $FLIPS) || {
 			echo "# corrupt failed on case $i"
 			i=$((i + WORKERS))
@@ -157,15 +142,7 @@ for comp in gzip xz zstd; do
 	# The cases run in parallel workers; each writes one line per case:
 	# "CASE FSCK UNIMAGE UNSQUASHFS CRASH(f/u/-)" and its notes.
 	cases=$((FLIPS + TRUNCS))
-	w=0
-	while [ $w -lt $WORKERS ]; do
-		run_cases "$img" $w $cases >"$TMP/res-$w" 2>&1 &
-		w=$((w + 1))
-	done
-	wait
-	cat "$TMP"/res-* >"$TMP/res"
-	rm -f "$TMP"/res-*
-	grep '^#' "$TMP/res"
+	all_cases "$img"
 	eval "$(awk '!/^#/ {
 		if ($5 ~ /f/) crash_f++
 		if ($5 ~ /u/) crash_u++

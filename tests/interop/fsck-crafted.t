@@ -20,33 +20,10 @@ sqk() {
 	timeout 60 "$SQUASHKIT" "$@"
 }
 
-# The tree: what each kind needs by name (see tamper.c).
-t=$TMP/tree
-mkdir -p "$t/sub" "$t/big"
-printf 'hello\n' >"$t/hello"
-awk 'BEGIN { for (i = 0; i < 1000; i++) printf "data line %d\n", i }' >"$t/data"
-truncate -s 20000 "$t/holes"
-printf 'x\n' >>"$t/holes"
-ln -s hello "$t/link"
-printf 'shared\n' >"$t/shared"
-ln "$t/shared" "$t/shared2"
-printf 'in\n' >"$t/sub/inner"
-printf 'other\n' >"$t/sub/other"
-mkdir "$t/sub/deep"
-printf 'back\n' >"$t/sub/deep/back"
-# Long names: big's listing spans two metadata blocks, so it has an index.
-pad=$(printf '%0200d' 0)
-i=0
-while [ $i -lt 40 ]; do
-	: >"$t/big/entry-$(printf '%02d' $i)-$pad"
-	i=$((i + 1))
-done
-setfattr -n user.k -v v "$t/shared" 2>/dev/null || true
-
+. "$SQK_SRCDIR/tests/interop/tamper-base.sh"
 base=$TMP/base.img
-mksquashfs "$t" "$base" -noappend -quiet -no-progress -b 4K -noI -noD -noF -noX \
-	-all-time 1600000000 -mkfs-time 1600000000 >/dev/null 2>&1 ||
-	skip_all "mksquashfs failed"
+t=$TMP/tree
+tamper_base "$t" "$base" || skip_all "mksquashfs failed"
 expect_status 0 "the untouched image is clean" sqk fsck -q "$base"
 
 # reports IMAGE CHECK DESC [PATH]: exit 4, CHECK among the JSON errors (at

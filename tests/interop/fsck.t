@@ -12,10 +12,7 @@ need_cmd mksquashfs timeout
 JSONQ=$SQK_TOOLS/jsonq
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$tree"
 
 sqk() {
 	timeout 300 "$SQUASHKIT" "$@"

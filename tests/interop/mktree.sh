@@ -27,35 +27,7 @@ root=0
 
 B=131072 # the default block size; the 4K and 1M cases get their own files
 
-# rnd SEED BYTES: pseudo-random, incompressible bytes (Park-Miller generator).
-rnd() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		s = seed
-		for (i = 0; i < n; i++) {
-			s = (s * 16807) % 2147483647
-			printf "%c", int(s / 128) % 256
-		}
-	}'
-}
-
-# txt SEED BYTES: compressible text, different for each seed.
-txt() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		line = 0
-		while (n > 0) {
-			l = sprintf("%d line %d of a compressible file\n", seed, line++)
-			if (length(l) > n)
-				l = substr(l, 1, n)
-			printf "%s", l
-			n -= length(l)
-		}
-	}'
-}
-
-# put FILE OFFSET: write stdin into FILE at byte OFFSET, keeping the rest.
-put() {
-	dd of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc status=none
-}
+. "$(dirname "$0")/gen.sh"
 
 mkdir "$T"
 cd "$T"

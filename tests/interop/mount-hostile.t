@@ -93,32 +93,12 @@ badinode
 hugefile
 EOF
 
-# --- tamper's images: the tree of tests/interop/fsck-crafted.t ---
+# --- tamper's images: the tree of tests/interop/tamper-base.sh ---
 
-t=$TMP/tree
-mkdir -p "$t/sub" "$t/big"
-printf 'hello\n' >"$t/hello"
-awk 'BEGIN { for (i = 0; i < 1000; i++) printf "data line %d\n", i }' >"$t/data"
-truncate -s 20000 "$t/holes"
-printf 'x\n' >>"$t/holes"
-ln -s hello "$t/link"
-printf 'shared\n' >"$t/shared"
-ln "$t/shared" "$t/shared2"
-printf 'in\n' >"$t/sub/inner"
-printf 'other\n' >"$t/sub/other"
-mkdir "$t/sub/deep"
-printf 'back\n' >"$t/sub/deep/back"
-pad=$(printf '%0200d' 0)
-i=0
-while [ $i -lt 40 ]; do
-	: >"$t/big/entry-$(printf '%02d' $i)-$pad"
-	i=$((i + 1))
-done
-setfattr -n user.k -v v "$t/shared" 2>/dev/null || true
+. "$SQK_SRCDIR/tests/interop/tamper-base.sh"
 base=$TMP/base.img
-mksquashfs "$t" "$base" -noappend -quiet -no-progress -b 4K -noI -noD -noF -noX \
-	-all-time 1600000000 -mkfs-time 1600000000 >/dev/null 2>&1 ||
-	skip_all "mksquashfs failed"
+t=$TMP/tree
+tamper_base "$t" "$base" || skip_all "mksquashfs failed"
 
 for k in magic flags compressor metadata inode inode-number orphan nlink dir-header \
 	dir-name dir-order dir-entry dir-type dir-size dir-parent dir-loop dir-cycle dir-index \

@@ -29,10 +29,7 @@ JSONQ=$SQK_TOOLS/jsonq
 [ -x "$JSONQ" ] || skip_all "$JSONQ is not built"
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$tree"
 
 . "$SQK_SRCDIR/tests/interop/mount-lib.sh"
 

@@ -17,10 +17,7 @@ grep -qw squashfs /proc/filesystems || modprobe squashfs 2>/dev/null
 grep -qw squashfs /proc/filesystems || skip_all "no squashfs in the kernel"
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$tree"
 
 # kmount FILE OFFSET DIR: the kernel mounts the image at OFFSET, undone at exit.
 kmount() {

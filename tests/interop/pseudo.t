@@ -147,10 +147,7 @@ ok $? "on top of a directory: l links a source's file, d keeps its directory, m 
 # description holds every time: no SOURCE_DATE_EPOCH, so extreme times stay.
 unset SOURCE_DATE_EPOCH
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
-	exit 1
-fi
+ref_tree "$tree"
 # A newline cannot be written in a pseudo file: that one name stays out.
 expect_success "an image of the reference tree" "$SQK" mkimage -q -e 'with?newline' "$tree" \
 	"$TMP/orig.img"

@@ -23,29 +23,12 @@ SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd gensquashfs tar2sqfs unsquashfs rdsquashfs tar timeout
-MANIFEST=$SQK_TOOLS/manifest
-[ -x "$MANIFEST" ] || skip_all "$MANIFEST is not built"
+. "$SQK_SRCDIR/tests/interop/compare.sh"
 
 B=131072
 
-# txt SEED BYTES: deterministic compressible text.
-txt() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		line = 0
-		while (n > 0) {
-			l = sprintf("%d line %d of a file from another writer\n", seed, line++)
-			if (length(l) > n)
-				l = substr(l, 1, n)
-			printf "%s", l
-			n -= length(l)
-		}
-	}'
-}
-
-# put FILE OFFSET: stdin into FILE at OFFSET, keeping the rest.
-put() {
-	dd of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc status=none
-}
+. "$SQK_SRCDIR/tests/interop/gen.sh"
+TXT_LABEL="a file from another writer"
 
 src=$TMP/src
 mkdir -p "$src/sparse" "$src/plain"
@@ -68,6 +51,7 @@ printf 'hello\n' >"$src/plain/small"
 txt 5 $B >"$src/plain/block"
 txt 6 $((3 * B + 1000)) >"$src/plain/blocks-tail"
 files="$(cd "$src" && find sparse plain -type f | sort)"
+HOLE_PATHS=$files
 
 # The pack file lists every entry with its source (relative to -D).
 {
@@ -77,75 +61,6 @@ files="$(cd "$src" && find sparse plain -type f | sort)"
 		echo "file /$f 0644 0 0 $f"
 	done
 } >"$TMP/pack"
-
-sqk() {
-	timeout 300 "$SQUASHKIT" "$@"
-}
-
-manifest_of() {
-	dir=$1
-	out=$2
-	shift 2
-	if [ -d "$dir" ]; then
-		"$MANIFEST" "$@" "$dir" >"$out" 2>&1 || echo "manifest failed" >>"$out"
-	else
-		echo "$dir: was not created" >"$out"
-	fi
-}
-
-# no_holes < MANIFEST: without data extents.
-no_holes() {
-	sed 's/ data=[^ ]*//'
-}
-
-# holes < MANIFEST: "PATH data=EXTENTS" for the files.
-holes() {
-	awk -v list="$files" '
-		BEGIN { n = split(list, p, "\n"); for (i = 1; i <= n; i++) want[p[i]] = 1 }
-		$1 in want { for (i = 3; i <= NF; i++) if ($i ~ /^data=/) print $1, $i }'
-}
-
-# sparse_map IMG: "PATH data=EXTENTS" as the block lists rdsquashfs prints
-# say an extraction must look: a zero-size block is a hole, any other block
-# and the fragment tail are data.
-sparse_map() {
-	for p in $files; do
-		printf '%s data=' "$p"
-		rdsquashfs -s "/$p" "$1" | awk -v bs=$B '
-			/^File size:/ { size = $3 }
-			/^Fragment index:/ { frag = ($3 != "0xFFFFFFFF") }
-			/^\tBlock #/ { len[n++] = $4 }
-			function emit() {
-				out = out sep start "+" (last - start)
-				sep = ","
-				start = -1
-			}
-			END {
-				start = -1
-				for (i = 0; i < n; i++) {
-					stop = (i + 1) * bs
-					if (stop > size)
-						stop = size
-					if (len[i] == 0) {
-						if (start >= 0)
-							emit()
-						continue
-					}
-					if (start < 0)
-						start = i * bs
-					last = stop
-				}
-				if (frag && n * bs < size) {
-					if (start < 0)
-						start = n * bs
-					last = size
-				}
-				if (start >= 0)
-					emit()
-				print out == "" ? "-" : out
-			}'
-	done
-}
 
 can_mount=0
 mkdir "$TMP/mnt"
@@ -158,14 +73,7 @@ fi
 check() {
 	name=$1
 	img=$2
-	if ! unsquashfs -q -n -d "$TMP/A" "$img" >"$TMP/.un" 2>&1; then
-		ok 1 "$name: unsquashfs extracts the image"
-		sed 's/^/#   /' "$TMP/.un" | head -5
-		return
-	fi
-	manifest_of "$TMP/A" "$TMP/A.m"
-	no_holes <"$TMP/A.m" >"$TMP/want.m"
-	sparse_map "$img" >"$TMP/want.h"
+	ref_extract "$name" "$img" $B || return
 
 	# The harness: the all-hole file really has blocks_start 0 here, as the
 	# case this test is about; and the kernel reads the source's contents.
@@ -185,13 +93,7 @@ check() {
 		skip "$name: cannot mount squashfs here"
 	fi
 
-	expect_success "$name: unimage extracts" sqk unimage -d "$TMP/B" "$img"
-	manifest_of "$TMP/B" "$TMP/B.m"
-	no_holes <"$TMP/B.m" >"$TMP/got.m"
-	same_file "$TMP/want.m" "$TMP/got.m" "$name: unimage tree equals unsquashfs tree"
-	holes <"$TMP/B.m" >"$TMP/got.h"
-	same_file "$TMP/want.h" "$TMP/got.h" \
-		"$name: unimage makes a hole of every sparse block, and only those"
+	unimage_vs_ref "$name" "$img"
 
 	bad=""
 	for f in $files; do
@@ -200,17 +102,7 @@ check() {
 	done
 	is "${bad:-none}" none "$name: cat gives every file's source bytes"
 
-	expect_success "$name: unimage --tar writes an archive" \
-		sqk unimage --tar "$TMP/T.tar" "$img"
-	mkdir "$TMP/T"
-	tar -C "$TMP/T" -x --numeric-owner -p -f "$TMP/T.tar" >"$TMP/.tar" 2>&1
-	manifest_of "$TMP/T" "$TMP/T.m" --no-root
-	awk '$1 != "."' "$TMP/want.m" >"$TMP/want2.m"
-	no_holes <"$TMP/T.m" >"$TMP/got.m"
-	same_file "$TMP/want2.m" "$TMP/got.m" \
-		"$name: unimage --tar, extracted by GNU tar, equals unsquashfs tree"
-	holes <"$TMP/T.m" >"$TMP/got.h"
-	same_file "$TMP/want.h" "$TMP/got.h" "$name: the archive keeps the holes"
+	unimage_tar_vs_ref "$name" "$img"
 
 	sqk fsck -q "$img" >"$TMP/fsck.out" 2>&1
 	st=$?

@@ -23,6 +23,7 @@
 #include "fsck.h"
 #include "image.h"
 #include "le.h"
+#include "mem_image.h"
 
 #define BS	 4096
 #define NINO	 14 /* 13 entries in the root, then the root */
@@ -269,19 +270,11 @@ static void collect(void *ctx, const char *path, const char *check, const char *
 static int fsck(const struct world *w, struct report *r, struct sqk_fsck_counts *c)
 {
 	struct sqk_fsck_opts o = {0};
-	struct sqk_fsck *f;
-	int err;
 
 	memset(r, 0, sizeof(*r));
 	o.report = collect;
 	o.ctx = r;
-	err = sqk_fsck_create(sqk_file_mem(w->img, w->len), &o, &f);
-	if (!err)
-		err = sqk_fsck_run(f);
-	if (!err)
-		sqk_fsck_counts(f, c);
-	sqk_fsck_destroy(f);
-	return err;
+	return mem_image_fsck(w->img, w->len, &o, c);
 }
 
 static struct sqk_image *open_image(const struct world *w)

@@ -25,6 +25,7 @@
 #include "fsck.h"
 #include "image.h"
 #include "layout.h"
+#include "mem_image.h"
 #include "meta.h"
 #include "mkfs.h"
 #include "tap.h"
@@ -64,14 +65,8 @@ static int have_xattrs;
 static uint8_t *build(const char *dir, size_t *len)
 {
 	static const char big[] = "a value long enough to be stored once and referenced";
-	struct sqk_mkfs_opts o;
-	struct sqk_mkfs_stats st;
-	struct sqk_mkfs *m;
-	struct sqk_file *out = sqk_file_mem(NULL, 0);
 	char path[512];
-	const uint8_t *data;
-	uint8_t *copy = NULL;
-	int i, err;
+	int i;
 
 	for (i = 0; i < 12; i++) {
 		snprintf(path, sizeof(path), "%s/f%02d", dir, i);
@@ -83,26 +78,7 @@ static uint8_t *build(const char *dir, size_t *len)
 	}
 	raw_codec = *sqk_codec_by_id(SQK_COMP_GZIP);
 	raw_codec.create = raw_create;
-	memset(&o, 0, sizeof(o));
-	o.codec = &raw_codec;
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = 1;
-	o.set_mtime = o.set_fstime = 1;
-	err = sqk_mkfs_create(&o, out, &m);
-	if (!err)
-		err = sqk_mkfs_add_dir(m, dir);
-	if (!err)
-		err = sqk_mkfs_finish(m, &st);
-	sqk_mkfs_destroy(m);
-	if (!err) {
-		data = sqk_file_mem_data(out, len);
-		copy = malloc(*len);
-		if (copy)
-			memcpy(copy, data, *len);
-	}
-	sqk_file_destroy(out);
-	return copy;
+	return mem_image_of_dir(dir, &raw_codec, 1, len);
 }
 
 /* The reader: open, then every id, fragment, export and xattr entry. 0 when all is read. */

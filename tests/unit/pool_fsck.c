@@ -17,6 +17,7 @@
 #include "fsck.h"
 #include "le.h"
 #include "mkfs.h"
+#include "mem_image.h"
 #include "tap.h"
 
 struct report {
@@ -40,21 +41,13 @@ static int run(const uint8_t *img, size_t len, unsigned threads, unsigned max,
 	       struct sqk_fsck_counts *c, struct report *r)
 {
 	struct sqk_fsck_opts o = {0};
-	struct sqk_fsck *f;
-	int err;
 
 	memset(r, 0, sizeof(*r));
 	o.threads = threads;
 	o.max_per_check = max;
 	o.report = collect;
 	o.ctx = r;
-	err = sqk_fsck_create(sqk_file_mem(img, len), &o, &f);
-	if (!err)
-		err = sqk_fsck_run(f);
-	if (!err)
-		sqk_fsck_counts(f, c);
-	sqk_fsck_destroy(f);
-	return err;
+	return mem_image_fsck(img, len, &o, c);
 }
 
 static void write_file(const char *path, size_t size, unsigned seed)
@@ -71,14 +64,8 @@ static void write_file(const char *path, size_t size, unsigned seed)
 /* A tree with blocks, tails, small files, links; an image of it in memory. */
 static uint8_t *build(const char *dir, size_t *len)
 {
-	struct sqk_mkfs_opts o;
-	struct sqk_mkfs_stats st;
-	struct sqk_mkfs *m;
-	struct sqk_file *out = sqk_file_mem(NULL, 0);
 	char path[512];
-	const uint8_t *data;
-	uint8_t *copy;
-	int i, err;
+	int i;
 
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	mkdir(path, 0755);
@@ -91,28 +78,7 @@ static uint8_t *build(const char *dir, size_t *len)
 	snprintf(path, sizeof(path), "%s/link", dir);
 	symlink("big", path);
 
-	memset(&o, 0, sizeof(o));
-	o.codec = sqk_codec_by_name("gzip");
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = 2;
-	o.set_mtime = o.set_fstime = 1;
-	err = sqk_mkfs_create(&o, out, &m);
-	if (!err)
-		err = sqk_mkfs_add_dir(m, dir);
-	if (!err)
-		err = sqk_mkfs_finish(m, &st);
-	sqk_mkfs_destroy(m);
-	if (err) {
-		sqk_file_destroy(out);
-		return NULL;
-	}
-	data = sqk_file_mem_data(out, len);
-	copy = malloc(*len);
-	if (copy)
-		memcpy(copy, data, *len);
-	sqk_file_destroy(out);
-	return copy;
+	return mem_image_of_dir(dir, sqk_codec_by_name("gzip"), 2, len);
 }
 
 int main(void)

@@ -25,6 +25,7 @@
 #include "image.h"
 #include "mkfs.h"
 #include "offset.h"
+#include "mem_image.h"
 #include "tap.h"
 
 #define NFILES 24
@@ -55,15 +56,9 @@ static void put_file(const char *dir, int i, size_t size, unsigned seed)
 
 static uint8_t *build(const char *dir, size_t *len)
 {
-	struct sqk_mkfs_opts o;
-	struct sqk_mkfs_stats st;
-	struct sqk_mkfs *m;
-	struct sqk_file *out = sqk_file_mem(NULL, 0);
 	char path[512], target[512];
-	const uint8_t *data;
-	uint8_t *copy;
 	FILE *fp;
-	int i, err;
+	int i;
 
 	for (i = 0; i < NFILES - 2; i++)
 		put_file(dir, i, (size_t)(i * 4099) % 30000, (unsigned)i + 1);
@@ -93,28 +88,7 @@ static uint8_t *build(const char *dir, size_t *len)
 		return NULL;
 	have_xattr = setxattr(target, "user.k", "value", 5, 0) == 0;
 
-	memset(&o, 0, sizeof(o));
-	o.codec = sqk_codec_by_name("gzip");
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = 2;
-	o.set_mtime = o.set_fstime = 1;
-	err = sqk_mkfs_create(&o, out, &m);
-	if (!err)
-		err = sqk_mkfs_add_dir(m, dir);
-	if (!err)
-		err = sqk_mkfs_finish(m, &st);
-	sqk_mkfs_destroy(m);
-	if (err) {
-		sqk_file_destroy(out);
-		return NULL;
-	}
-	data = sqk_file_mem_data(out, len);
-	copy = malloc(*len);
-	if (copy)
-		memcpy(copy, data, *len);
-	sqk_file_destroy(out);
-	return copy;
+	return mem_image_of_dir(dir, sqk_codec_by_name("gzip"), 2, len);
 }
 
 static struct sqk_image *open_small(const uint8_t *img, size_t len)

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Images in memory for the unit tests: a directory packed by the writer, and
+ * fsck run over an image. Static inline, so that a test includes only what
+ * it uses (every .c here is a test program of its own).
+ */
+#ifndef SQK_TEST_MEM_IMAGE_H
+#define SQK_TEST_MEM_IMAGE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compressor.h"
+#include "file.h"
+#include "fsck.h"
+#include "mkfs.h"
+
+/* DIR packed with CODEC in 4K blocks by THREADS threads, all times 0: a
+ * malloc'd copy of the image, or NULL. */
+static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec *codec,
+					unsigned threads, size_t *len)
+{
+	struct sqk_mkfs_opts o;
+	struct sqk_mkfs_stats st;
+	struct sqk_mkfs *m;
+	struct sqk_file *out = sqk_file_mem(NULL, 0);
+	const uint8_t *data;
+	uint8_t *copy = NULL;
+	int err;
+
+	memset(&o, 0, sizeof(o));
+	o.codec = codec;
+	o.block_size = 4096;
+	o.codec->defaults(&o.comp, o.block_size);
+	o.threads = threads;
+	o.set_mtime = o.set_fstime = 1;
+	err = sqk_mkfs_create(&o, out, &m);
+	if (!err)
+		err = sqk_mkfs_add_dir(m, dir);
+	if (!err)
+		err = sqk_mkfs_finish(m, &st);
+	sqk_mkfs_destroy(m);
+	if (!err) {
+		data = sqk_file_mem_data(out, len);
+		copy = malloc(*len);
+		if (copy)
+			memcpy(copy, data, *len);
+	}
+	sqk_file_destroy(out);
+	return copy;
+}
+
+/* fsck with O over the LEN bytes at IMG; its counts in C when it ran. */
+static inline int mem_image_fsck(const uint8_t *img, size_t len, const struct sqk_fsck_opts *o,
+				 struct sqk_fsck_counts *c)
+{
+	struct sqk_fsck *f;
+	int err;
+
+	err = sqk_fsck_create(sqk_file_mem(img, len), o, &f);
+	if (!err)
+		err = sqk_fsck_run(f);
+	if (!err)
+		sqk_fsck_counts(f, c);
+	sqk_fsck_destroy(f);
+	return err;
+}
+
+#endif
