@@ -24,12 +24,8 @@
 static const char usage_text[] =
 	"Usage: squashkit cat [OPTIONS] IMAGE PATH...\n"
 	"Write the contents of the files PATH... of IMAGE to stdout, in order.\n"
-	"Symlinks are followed inside the image; sparse blocks read as zeros.\n\n"
-	"      --offset N|auto\n"
-	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
-	"                    auto looks for it and says where it found it\n"
-	"      --stats       print cache counters on stderr at the end\n"
-	"  -h, --help        show this help\n";
+	"Symlinks are followed inside the image; sparse blocks read as "
+	"zeros.\n\n" SQK_HELP_INSPECTOR_TAIL;
 
 struct cat {
 	const uint8_t *zeros; /* a block of zeros, for sparse blocks */

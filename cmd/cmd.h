@@ -29,6 +29,17 @@ extern const char *sqk_cmd_name;
 void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The error line for a core error code. */
 void sqk_error_code(const char *path, int err);
+/* The help lines of --offset, as every command that reads an image words them. */
+#define SQK_HELP_OFFSET                                                                            \
+	"      --offset N|auto\n"                                                                  \
+	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"                \
+	"                    auto looks for it and says where it found it\n"
+/* The end of the help of inspect, ls, cat and stat. */
+#define SQK_HELP_INSPECTOR_TAIL                                                                    \
+	SQK_HELP_OFFSET                                                                            \
+	"      --stats       print cache counters on stderr at the end\n"                          \
+	"  -h, --help        show this help\n"
+
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */

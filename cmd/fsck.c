@@ -23,11 +23,8 @@ enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 static const char usage_text[] =
 	"Usage: squashkit fsck [OPTIONS] IMAGE\n"
 	"Check every structure of IMAGE and decompress every block.\n\n"
-	"  -j, --threads N   worker threads for data blocks (default: online CPUs)\n"
-	"      --offset N|auto\n"
-	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
-	"                    auto looks for it and says where it found it\n"
-	"      --json        print the result as one JSON object\n"
+	"  -j, --threads N   worker threads for data blocks (default: online "
+	"CPUs)\n" SQK_HELP_OFFSET "      --json        print the result as one JSON object\n"
 	"      --stats       also print the cache and decompression counters\n"
 	"  -q, --quiet       no summary line\n"
 	"  -h, --help        show this help\n\n"

@@ -40,12 +40,7 @@ static const char usage_text[] =
 	"Show the superblock of IMAGE, its flags, the compressor and its options,\n"
 	"where each table lies and how large it is, counts of inodes by type, data\n"
 	"and metadata compression ratios, dedup and sparse savings, fragment fill.\n\n"
-	"      --json        one JSON object\n"
-	"      --offset N|auto\n"
-	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
-	"                    auto looks for it and says where it found it\n"
-	"      --stats       print cache counters on stderr at the end\n"
-	"  -h, --help        show this help\n";
+	"      --json        one JSON object\n" SQK_HELP_INSPECTOR_TAIL;
 
 enum { T_INODE, T_DIR, T_FRAG, T_EXPORT, T_ID, T_XATTR, T_COUNT };
 static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragment",

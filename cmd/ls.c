@@ -28,12 +28,7 @@ static const char usage_text[] =
 	"  -l, --long        mode, links, owner (numeric), size or device numbers,\n"
 	"                    mtime (UTC), name and symlink target\n"
 	"  -R, --recursive   list subdirectories too, each under a \"PATH:\" header\n"
-	"      --json        a JSON array with one object per entry\n"
-	"      --offset N|auto\n"
-	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
-	"                    auto looks for it and says where it found it\n"
-	"      --stats       print cache counters on stderr at the end\n"
-	"  -h, --help        show this help\n";
+	"      --json        a JSON array with one object per entry\n" SQK_HELP_INSPECTOR_TAIL;
 
 static const struct option longopts[] = {
 	{"long", no_argument, NULL, 'l'},

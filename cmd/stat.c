@@ -32,12 +32,7 @@ static const char usage_text[] =
 	"Show the inode of PATH in IMAGE: number, type (basic or extended), mode,\n"
 	"owner, mtime, links, size, block list, fragment, sparse bytes, xattrs,\n"
 	"symlink target, device numbers, directory listing position.\n\n"
-	"      --json        one JSON object\n"
-	"      --offset N|auto\n"
-	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"
-	"                    auto looks for it and says where it found it\n"
-	"      --stats       print cache counters on stderr at the end\n"
-	"  -h, --help        show this help\n";
+	"      --json        one JSON object\n" SQK_HELP_INSPECTOR_TAIL;
 
 struct view {
 	const char *path; /* normalised */

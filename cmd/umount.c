@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "path.h"
 #include "serve.h"
 
 static const char usage_text[] =
@@ -24,40 +25,6 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
-
-/*
- * The mount point's full path without touching the mount point itself:
- * a file system whose daemon died answers every stat with ENOTCONN.
- */
-static char *full_path(const char *path)
-{
-	char *copy = strdup(path), *base, *dir, *res = NULL;
-	size_t len;
-
-	if (!copy)
-		return NULL;
-	len = strlen(copy);
-	while (len > 1 && copy[len - 1] == '/')
-		copy[--len] = '\0';
-	base = strrchr(copy, '/');
-	base = base ? base + 1 : copy;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-		/* "/", "." and ".." name a directory that must be resolved whole. */
-		res = realpath(copy, NULL);
-	} else {
-		if (base == copy) {
-			dir = realpath(".", NULL);
-		} else {
-			base[-1] = '\0';
-			dir = realpath(*copy ? copy : "/", NULL);
-		}
-		if (dir && asprintf(&res, "%s/%s", strcmp(dir, "/") ? dir : "", base) < 0)
-			res = NULL;
-		free(dir);
-	}
-	free(copy);
-	return res;
-}
 
 /* Undo the mount table's octal escapes (\040 for a space) in place. */
 static void unescape(char *s)
@@ -131,7 +98,8 @@ int cmd_umount(int argc, char **argv)
 	if (argc - optind > 1)
 		return sqk_usage_error("extra operand '%s'", argv[optind + 1]);
 	mountpoint = argv[optind];
-	path = full_path(mountpoint);
+	/* Never stat the mount point: a dead daemon answers ENOTCONN. */
+	path = sqk_path_abs_nofollow(mountpoint);
 	if (!path) {
 		sqk_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
 		return EXIT_FAIL;

@@ -9,6 +9,7 @@
 #include "array.h"
 #include "error.h"
 #include "format.h"
+#include "path.h"
 #include "sort.h"
 #include "tree.h"
 
@@ -172,40 +173,11 @@ static struct sqk_node *image_lookup(struct sqk_tree *t, const char *path)
 	return n;
 }
 
-/* The absolute path of a host path, its last component not followed; NULL if none. */
-static char *canonical(const char *path)
-{
-	char *copy = strdup(path), *slash, *dir, *res = NULL;
-	const char *base;
-	size_t len;
-
-	if (!copy)
-		return NULL;
-	len = strlen(copy);
-	while (len > 1 && copy[len - 1] == '/')
-		copy[--len] = '\0';
-	slash = strrchr(copy, '/');
-	base = slash ? slash + 1 : copy;
-	if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(copy, "/")) {
-		res = realpath(copy, NULL);
-		free(copy);
-		return res;
-	}
-	if (slash)
-		*slash = '\0';
-	dir = realpath(slash ? (slash == copy ? "/" : copy) : ".", NULL);
-	if (dir && asprintf(&res, "%s/%s", strcmp(dir, "/") ? dir : "", base) < 0)
-		res = NULL;
-	free(dir);
-	free(copy);
-	return res;
-}
-
 /* How many distinct nodes a host path names, below the sources; *node is one of them. */
 static unsigned host_lookup(struct sqk_tree *t, const char *path, const char *const *dirs,
 			    size_t ndirs, struct sqk_node **node)
 {
-	char *canon = canonical(path);
+	char *canon = sqk_path_abs_nofollow(path);
 	unsigned found = 0;
 	size_t i;
 

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "path.h"
+
+char *sqk_path_abs_nofollow(const char *path)
+{
+	char *copy = strdup(path), *slash, *dir, *res = NULL;
+	const char *base;
+	size_t len;
+
+	if (!copy)
+		return NULL;
+	len = strlen(copy);
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(copy, "/")) {
+		res = realpath(copy, NULL);
+		free(copy);
+		return res;
+	}
+	if (slash)
+		*slash = '\0';
+	dir = realpath(slash ? (slash == copy ? "/" : copy) : ".", NULL);
+	if (dir && asprintf(&res, "%s/%s", strcmp(dir, "/") ? dir : "", base) < 0)
+		res = NULL;
+	free(dir);
+	free(copy);
+	return res;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_PATH_H
+#define SQK_PATH_H
+
+/*
+ * The absolute path of a host path with its last component not followed
+ * or even looked at: a sort file names symlinks as themselves, and a mount
+ * point whose daemon died answers every stat with ENOTCONN. "/", "." and
+ * ".." are resolved whole. Returns a malloc'd string, or NULL when the
+ * directory part does not resolve (errno set) or memory runs out.
+ */
+char *sqk_path_abs_nofollow(const char *path);
+
+#endif
