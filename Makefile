@@ -93,7 +93,12 @@ CHECK_STEPS = check-plain check-asan check-tsan check-fuzz
 check: deps
 	@for step in $(CHECK_STEPS); do $(MAKE) $$step || exit 1; done
 
-SUITE = $(UNIT_BIN) $(sort $(wildcard tests/cli/*.t tests/interop/*.t))
+# The longest files start first, so that two at a time end together.
+SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/fsck.t \
+	tests/interop/inspect.t tests/interop/compat-unsquashfs.t tests/interop/agree-damaged.t \
+	tests/cli/make-deps.t
+SUITE = $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(UNIT_BIN) \
+	$(sort $(wildcard tests/cli/*.t tests/interop/*.t)))
 # Tests that run no squashkit code run once, in the plain pass, not again under the sanitizers.
 PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t
 
