@@ -146,6 +146,12 @@ void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *
 		st->st_blocks += (xsize - 1) / 512 + 1;
 }
 
+/* A directory entry names its inode's number and basic type, or the image is corrupt. */
+static int entry_names(const struct sqk_inode *ino, uint32_t number, unsigned basic)
+{
+	return ino->number == number && sqk_basic_type(ino->type) == basic;
+}
+
 int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned basic,
 		      struct sqk_inode *ino)
 {
@@ -153,7 +159,7 @@ int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned
 
 	if (err)
 		return err;
-	if (ino->number != number || sqk_basic_type(ino->type) != basic) {
+	if (!entry_names(ino, number, basic)) {
 		sqk_inode_free(ino);
 		return SQK_ERR_CORRUPT;
 	}
@@ -192,6 +198,9 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 	err = sqk_fs_node_peek(fs, id, ent->ref, &ino, &xsize);
 	if (err < 0)
 		return err;
+	/* Known through another entry, which may have listed another type. */
+	if (err == 1 && !entry_names(&ino, ent->number, basic_of(ent->type)))
+		return SQK_ERR_CORRUPT;
 	if (err == 0) {
 		err = sqk_fs_read_inode(fs, ent->ref, ent->number, basic_of(ent->type), &ino);
 		if (!err)

@@ -91,6 +91,7 @@ kind dir-name /
 kind dir-order /
 kind dir-entry /
 kind dir-type /
+reports_kind dir-link-type dir-type /
 kind dir-size /sub
 kind dir-parent /sub
 kind dir-loop /sub

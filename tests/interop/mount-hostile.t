@@ -126,6 +126,20 @@ eio() {
 eio "$TMP/data.img" data hello
 eio "$TMP/fragment.img" hello data
 
+# A hard link's second entry listing another type than its inode's: the inode,
+# known already through the first entry, must not be served under it.
+if "$TAMPER" dir-link-type "$base" "$TMP/dlt.img" >/dev/null 2>&1 &&
+	mount_start "$TMP/dlt.img" "$TMP/m"; then
+	stat "$TMP/m/shared" >/dev/null 2>&1
+	ok $? "dir-link-type: shared, a file, is looked up first"
+	stat "$TMP/m/shared2" >/dev/null 2>"$TMP/st.err"
+	grep -q "Input/output error" "$TMP/st.err"
+	ok $? "dir-link-type: shared2, listed as a fifo, is EIO"
+	mount_stop "$TMP/m" dir-link-type
+else
+	ok 1 "dir-link-type: the tampered image mounts"
+fi
+
 # --- bit flips in a small gzip image ---
 
 FLIPS=24

@@ -399,6 +399,15 @@ static void k_dir_type(void)
 	say("dir-type: hello listed as a symlink");
 }
 
+/* Only the hard link's second entry: its inode is known by then through the first. */
+static void k_dir_link_type(void)
+{
+	struct entry e = lookup("shared2");
+
+	wr(DT, e.at + 4, 2, SQK_FIFO);
+	say("dir-link-type: shared2, a hard link of shared, listed as a fifo");
+}
+
 static void k_dir_size(void)
 {
 	struct ino *s = lookup("sub").ino;
@@ -542,6 +551,7 @@ static const struct {
 	{"dir-order", k_dir_order},
 	{"dir-entry", k_dir_entry},
 	{"dir-type", k_dir_type},
+	{"dir-link-type", k_dir_link_type},
 	{"dir-size", k_dir_size},
 	{"dir-parent", k_dir_parent},
 	{"dir-loop", k_dir_loop},
