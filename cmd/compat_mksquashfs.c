@@ -21,6 +21,7 @@
 #include "compat.h"
 #include "compat_mksq.h"
 #include "compressor.h"
+#include "path.h"
 
 static const char help_text[] =
 	"Usage: squashkit mksquashfs SOURCE... DEST [OPTIONS] [-e PATH...]\n"
@@ -154,7 +155,14 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 			rel = p;
 		}
 		base = base && base[1] ? base + 1 : m->src[i];
-		if (m->named)
+		if (m->no_strip) {
+			char kept[PATH_MAX];
+
+			sqk_path_kept(m->src[i], kept, sizeof(kept));
+			if (snprintf(img, sizeof(img), "%s%s%s", kept, *rel ? "/" : "", rel) >=
+			    (int)sizeof(img))
+				continue;
+		} else if (m->named)
 			snprintf(img, sizeof(img), "%s%s%s", base, *rel ? "/" : "", rel);
 		else
 			snprintf(img, sizeof(img), "%s", rel);

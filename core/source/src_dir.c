@@ -13,6 +13,7 @@
 #include "array.h"
 #include "error.h"
 #include "hash.h"
+#include "path.h"
 #include "format.h"
 #include "src.h"
 
@@ -519,6 +520,14 @@ int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
 	}
 	w.img[0] = '\0';
 	c->full_paths = 1;
+	/* Excluded whole: not even the directories on its way, as the peer does. */
+	if (sqk_path_kept(path, w.img, w.img_cap) < w.img_cap && *w.img &&
+	    sqk_src_excluded_path(c, w.img)) {
+		free(w.host);
+		free(w.img);
+		return 0;
+	}
+	w.img[0] = '\0';
 	/* The root is the directory the path starts from: "/" or the current one. */
 	if (path[0] == '/') {
 		while (path[i] == '/')

@@ -33,3 +33,27 @@ char *sqk_path_abs_nofollow(const char *path)
 	free(copy);
 	return res;
 }
+
+size_t sqk_path_kept(const char *path, char *out, size_t cap)
+{
+	size_t n = 0, need = 0;
+	char last = '/';
+
+	while (*path == '/' || (path[0] == '.' && path[1] == '/'))
+		path += *path == '/' ? 1 : 2;
+	for (; *path; path++) {
+		if (*path == '/' && last == '/')
+			continue;
+		if (n + 1 < cap)
+			out[n++] = *path;
+		need++;
+		last = *path;
+	}
+	while (n && out[n - 1] == '/') {
+		n--;
+		need--;
+	}
+	if (cap)
+		out[n] = '\0';
+	return need;
+}

@@ -2,6 +2,8 @@
 #ifndef SQK_PATH_H
 #define SQK_PATH_H
 
+#include <stddef.h>
+
 /*
  * The absolute path of a host path with its last component not followed
  * or even looked at: a sort file names symlinks as themselves, and a mount
@@ -10,5 +12,12 @@
  * directory part does not resolve (errno set) or memory runs out.
  */
 char *sqk_path_abs_nofollow(const char *path);
+
+/*
+ * The path as tar keeps it in an archive, and mkimage --full-paths in an
+ * image: no leading "/" or "./", no doubled or trailing slash. Writes at
+ * most cap bytes with the terminator; returns the length it needed.
+ */
+size_t sqk_path_kept(const char *path, char *out, size_t cap);
 
 #endif

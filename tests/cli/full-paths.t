@@ -61,6 +61,11 @@ is "$("$SQK" cat "$IMG" "$rel/a/b/c/f")" deep "the file sits at its absolute pat
 is "$(mode "$rel")" 751 "the work directory on the way has its host mode"
 is "$(mode /)" "$(printf '%o' "$(stat -c '0%a' /)")" "the root has the mode of /"
 
+# ---- excludes match the paths as they are in the image ----
+(cd "$W" && "$SQK" mkimage -q -f --full-paths -e a/b/c/f -e x a/b/c x/g "$IMG") 2>"$TMP/err"
+ok $? "--full-paths with excludes builds an image"
+is "$(names)" "a b c " "a/b/c/f and all of x (the directory on x/g's way too) are left out"
+
 # ---- refused ----
 for bad in "a/../x" "./a/./b" "/" "."; do
 	rm -f "$IMG"

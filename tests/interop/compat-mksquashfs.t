@@ -152,6 +152,10 @@ NO_XATTRS_IN_SOURCE=1
 both "-no-strip: overlapping paths, a leading ./ and a trailing /" "a/b/deep ./a names/ a/b" \
 	"-noappend -no-strip -comp zstd"
 both "-tarstyle with -keep-as-directory" "a/b" "-noappend -tarstyle -keep-as-directory"
+# Excludes: relative to a source, relative to . (./), and a whole source by its
+# absolute path (then not even the directories on its way are made).
+both "-no-strip with excludes" "a/b/deep names" \
+	"-noappend -no-strip -e level-01/level-02 ./a/b/deep/level-01/level-02 $W/names"
 NO_XATTRS_IN_SOURCE=
 cd "$TMP" || exit 1
 both "lzo algorithm, tail ends, long -no*Compression names, -root-owned" "$S" \
