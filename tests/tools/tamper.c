@@ -25,9 +25,7 @@ static uint8_t *img;
 static size_t img_len;
 static struct sqk_super sb;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -85,8 +83,7 @@ static uint64_t table_len(uint64_t start, uint64_t end)
 		uint16_t h = get_le16(img + pos);
 
 		if (!(h & SQK_META_UNCOMPRESSED))
-			die("the table at %llu is compressed (make the image with -noI -noD -noF "
-			    "-noX)",
+			die("the table at %llu is compressed (needs -noI -noD -noF -noX)",
 			    (unsigned long long)start);
 		len += h & SQK_META_SIZE_MASK;
 		pos += 2 + (h & SQK_META_SIZE_MASK);
@@ -399,13 +396,12 @@ static void k_dir_type(void)
 	say("dir-type: hello listed as a symlink");
 }
 
-/* Only the hard link's second entry: its inode is known by then through the first. */
 static void k_dir_link_type(void)
 {
 	struct entry e = lookup("shared2");
 
 	wr(DT, e.at + 4, 2, SQK_FIFO);
-	say("dir-link-type: shared2, a hard link of shared, listed as a fifo");
+	say("dir-link-type: shared2, a hard link of shared (met first), listed as a fifo");
 }
 
 static void k_dir_size(void)
@@ -587,8 +583,7 @@ int main(int argc, char **argv)
 	if (!fp || fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < SQK_SUPER_SIZE ||
 	    fseek(fp, 0, SEEK_SET))
 		die("%s: cannot read", argv[2]);
-	img_len = (size_t)n;
-	img = malloc(img_len);
+	img = malloc(img_len = (size_t)n);
 	if (!img || fread(img, 1, img_len, fp) != img_len)
 		die("%s: cannot read", argv[2]);
 	fclose(fp);
