@@ -49,6 +49,17 @@ scratch_mount() {
 	at_exit "umount '$MNT' 2>/dev/null"
 }
 
+# kernel_view IMG OUT [OFFSET]: the tree of IMG as the kernel shows it (the
+# manifest of a loop mount at $MNT, see scratch_mount), or why it did not mount.
+kernel_view() {
+	if mount -t squashfs -o "loop,ro,offset=${3:-0}" "$1" "$MNT" 2>"$TMP/mount.err"; then
+		"$SQK_TOOLS/manifest" "$MNT" >"$2" 2>&1
+		umount "$MNT"
+	else
+		echo "mount failed: $(cat "$TMP/mount.err")" >"$2"
+	fi
+}
+
 ok() {
 	test_count=$((test_count + 1))
 	if [ "$1" -eq 0 ]; then

@@ -43,12 +43,7 @@ view() {
 			sed '/^Parallel unsquashfs/d; s|^\(d[^ ]* [^ ]*\) *[0-9]* |\1 |' >"$2"
 		return
 	fi
-	if mount -t squashfs -o "loop,ro,offset=${3:-0}" "$1" "$MNT" 2>"$TMP/mount.err"; then
-		"$MAN" "$MNT" >"$2" 2>&1
-		umount "$MNT"
-	else
-		echo "mount failed: $(cat "$TMP/mount.err")" >"$2"
-	fi
+	kernel_view "$@"
 }
 # What unsquashfs -s says of the compressor, block size and flags.
 sb() {

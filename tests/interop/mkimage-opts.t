@@ -58,15 +58,6 @@ setfattr -n user.keep -v one "$T/etc/passwd" &&
 ok $? "the source takes attributes of every namespace"
 touch -d @1600000000 "$T/etc/passwd"
 
-# view IMG OUT: the tree as the kernel shows it.
-view() {
-	if mount -t squashfs -o loop,ro "$1" "$MNT" 2>"$TMP/mount.err"; then
-		"$MAN" "$MNT" >"$2" 2>&1
-		umount "$MNT"
-	else
-		echo "mount failed: $(cat "$TMP/mount.err")" >"$2"
-	fi
-}
 # unsq IMG OUT: the tree as unsquashfs extracts it.
 unsq() {
 	rm -rf "$TMP/u"
@@ -82,8 +73,8 @@ unsq() {
 same_images() {
 	desc=$1
 	sedx=${4:-}
-	view "$2" "$TMP/a.k"
-	view "$3" "$TMP/b.k"
+	kernel_view "$2" "$TMP/a.k"
+	kernel_view "$3" "$TMP/b.k"
 	unsq "$2" "$TMP/a.u"
 	unsq "$3" "$TMP/b.u"
 	for f in a.k b.k a.u b.u; do
@@ -98,7 +89,7 @@ mksq "$T" "$TMP/peer0.img"
 ok $? "mksquashfs packs the source"
 expect_success "mkimage packs the source" "$SQK" mkimage -q "$T" "$TMP/ours0.img"
 same_images "no options" "$TMP/peer0.img" "$TMP/ours0.img"
-view "$TMP/ours0.img" "$TMP/k0"
+kernel_view "$TMP/ours0.img" "$TMP/k0"
 "$MAN" "$T" >"$TMP/src.m"
 same_file "$TMP/src.m" "$TMP/k0" "harness: the kernel shows the source as it is"
 

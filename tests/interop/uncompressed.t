@@ -23,14 +23,6 @@ setfattr -n user.a -v 1 "$T/big" && setfattr -n user.b -v 2 "$T/d"
 ok $? "the source takes attributes"
 "$MAN" "$T" >"$TMP/src.m"
 
-view() {
-	if mount -t squashfs -o loop,ro "$1" "$MNT" 2>"$TMP/mount.err"; then
-		"$MAN" "$MNT" >"$2" 2>&1
-		umount "$MNT"
-	else
-		echo "mount failed: $(cat "$TMP/mount.err")" >"$2"
-	fi
-}
 # The lines of unsquashfs -s that say what is stored how.
 flags() { unsquashfs -s "$1" | grep -E 'compressed|Compression|^Block size|exportable'; }
 
@@ -48,7 +40,7 @@ check() {
 	flags "$TMP/p.img" >"$TMP/p.f"
 	flags "$TMP/o.img" >"$TMP/o.f"
 	same_file "$TMP/p.f" "$TMP/o.f" "$desc: unsquashfs -s says the same of both"
-	view "$TMP/o.img" "$TMP/o.k"
+	kernel_view "$TMP/o.img" "$TMP/o.k"
 	same_file "$TMP/src.m" "$TMP/o.k" "$desc: the kernel reads the tree back"
 	rm -rf "$TMP/u"
 	unsquashfs -q -n -d "$TMP/u" "$TMP/o.img" >/dev/null 2>&1 && "$MAN" "$TMP/u" >"$TMP/o.u"
@@ -89,8 +81,8 @@ mksquashfs "$T/d" "$TMP/other" "$TMP/lone" "$TMP/p2.img" -noappend -quiet -no-pr
 ok $? "mksquashfs packs three sources"
 expect_success "mkimage --named-sources packs three sources" "$SQK" mkimage -q --named-sources \
 	"$T/d" "$TMP/other/" "$TMP/lone" "$TMP/o2.img"
-view "$TMP/p2.img" "$TMP/p2.k"
-view "$TMP/o2.img" "$TMP/o2.k"
+kernel_view "$TMP/p2.img" "$TMP/p2.k"
+kernel_view "$TMP/o2.img" "$TMP/o2.k"
 # The peer's root takes the time of the run; ours the newest entry's.
 sed -i '1s/ mtime=[0-9]*//' "$TMP/p2.k" "$TMP/o2.k"
 same_file "$TMP/p2.k" "$TMP/o2.k" "--named-sources: the kernel shows the same tree"
