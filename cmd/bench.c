@@ -152,13 +152,13 @@ static double median(double *v, unsigned n)
 }
 
 /* Per-run figures of one cell; medians go into the cell. */
+// clang-format off
 #define RUN_FIELDS(X)                                                                              \
-	X(ops_per_s)                                                                               \
-	X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(release_wakes) X(wake_calls)      \
-		X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls)                \
-			X(unclaimed_free_ms) X(vcsw) X(ivcsw) X(fills) X(refills)                  \
-				X(decompressions_per_block) X(meta_dpb) X(frag_dpb) X(hit_ratio)   \
-					X(errors)
+	X(ops_per_s) X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(release_wakes)      \
+	X(wake_calls) X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls)          \
+	X(unclaimed_free_ms) X(vcsw) X(ivcsw) X(fills) X(refills) X(decompressions_per_block)      \
+	X(meta_dpb) X(frag_dpb) X(hit_ratio) X(errors)
+// clang-format on
 
 struct run_values {
 #define DECL(k) double k[64];

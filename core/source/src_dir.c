@@ -354,6 +354,18 @@ static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *d
 	return err;
 }
 
+/* The first directory to give them sets the root's attributes (and xattrs). */
+static int root_attrs(struct sqk_src_ctx *c, const char *path, const struct stat *st)
+{
+	struct sqk_node *root = sqk_tree_root(c->tree);
+
+	if (!(root->flags & SQK_NODE_IMPLICIT))
+		return 0;
+	set_attrs(root, st);
+	root->flags &= ~SQK_NODE_IMPLICIT;
+	return c->xattrs ? sqk_src_read_xattrs(c, path, root) : 0;
+}
+
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 {
 	struct walk w = {.c = c};
@@ -370,16 +382,9 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 		sqk_src_fail(c, path, "not a directory");
 		return SQK_ERR_NOTDIR;
 	}
-	/* The first directory gives the root its attributes. */
-	if (root->flags & SQK_NODE_IMPLICIT) {
-		set_attrs(root, &st);
-		root->flags &= ~SQK_NODE_IMPLICIT;
-		if (c->xattrs) {
-			err = sqk_src_read_xattrs(c, path, root);
-			if (err)
-				return err;
-		}
-	}
+	err = root_attrs(c, path, &st);
+	if (err)
+		return err;
 	while (len > 1 && path[len - 1] == '/')
 		len--;
 	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 2) || SQK_ARRAY_GROW(w.img, w.img_cap, 16)) {
@@ -442,23 +447,6 @@ int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
 	return err;
 }
 
-/* Give the root the attributes (and xattrs) of the host directory at path, once. */
-static int root_attrs(struct sqk_src_ctx *c, const char *path)
-{
-	struct sqk_node *root = sqk_tree_root(c->tree);
-	struct stat st;
-
-	if (!(root->flags & SQK_NODE_IMPLICIT))
-		return 0;
-	if (stat(path, &st) != 0) {
-		sqk_src_fail(c, path, "%s", strerror(errno));
-		return SQK_ERR_IO;
-	}
-	set_attrs(root, &st);
-	root->flags &= ~SQK_NODE_IMPLICIT;
-	return c->xattrs ? sqk_src_read_xattrs(c, path, root) : 0;
-}
-
 /*
  * The directory named by the host path w->host[0..hlen) as the entry name of
  * dir: the one already there, or a new one with the host directory's
@@ -511,6 +499,8 @@ int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
 	struct walk w = {.c = c};
 	struct sqk_node *dir = sqk_tree_root(c->tree);
 	size_t len = strlen(path), hlen = 0, ilen = 0, i = 0;
+	const char *from = path[0] == '/' ? "/" : ".";
+	struct stat st;
 	int err = 0;
 
 	if (SQK_ARRAY_GROW(w.host, w.host_cap, len + 3) ||
@@ -532,10 +522,14 @@ int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
 	if (path[0] == '/') {
 		while (path[i] == '/')
 			i++;
-		err = root_attrs(c, "/");
 	} else {
-		err = root_attrs(c, ".");
 		w.host[hlen++] = '.';
+	}
+	if (stat(from, &st) != 0) {
+		sqk_src_fail(c, from, "%s", strerror(errno));
+		err = SQK_ERR_IO;
+	} else {
+		err = root_attrs(c, from, &st);
 	}
 	while (!err) {
 		size_t start, nlen;
@@ -573,8 +567,6 @@ int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
 				rest++;
 			if (!path[rest]) {
 				/* The last name: the source itself, whole. */
-				struct stat st;
-
 				if (c->one_file_system && lstat(path, &st) == 0)
 					w.dev = st.st_dev;
 				err = add_entry(&w, hlen, ilen, dir, name);
