@@ -387,8 +387,10 @@ void sqk_fsck_inodes(struct sqk_fsck *f)
 	}
 	sqk_fsck_ms_init(ms, f, T_INODE, f->sb.inode_table, f->sb.dir_table);
 	f->inode_ms = ms;
+	f->scan_last_ref = UINT64_MAX;
 	while (!fsck_stopped(f) && !sqk_fsck_ms_at_end(ms)) {
-		decoded++;
+		if (decoded++)
+			f->scan_last_ref = f->scan_cut_ref;
 		unlimited = UINT64_MAX;
 		f->scan_cut_ref = ms->rd.tell(&ms->rd);
 		if (decode(f, &ms->rd, &unlimited, 0, &idx) != 0) {
@@ -414,8 +416,13 @@ int sqk_fsck_inode_at(struct sqk_fsck *f, uint64_t ref, uint32_t number, uint32_
 	int err;
 
 	*index = FSCK_NONE;
-	/* Before the cut the scan saw every inode: nothing else starts there. */
-	if (f->fallback_left == 0 || ref <= f->scan_cut_ref)
+	/*
+	 * Before the last inode the scan read whole, it saw every inode: nothing
+	 * else starts there. That inode's own length may be wrong (a symlink's
+	 * size one too large runs into the next inode, and the scan meets
+	 * garbage after it), so what lies after its start is decoded here.
+	 */
+	if (f->fallback_left == 0 || (f->scan_last_ref != UINT64_MAX && ref <= f->scan_last_ref))
 		return SQK_ERR_OVERFLOW;
 	err = sqk_fsck_cur_open(&c, f, f->sb.inode_table, ref);
 	if (!err)

@@ -192,9 +192,15 @@ struct sqk_fsck {
 	uint32_t mapcap;
 	struct fsck_dir *dirs;
 	uint32_t ndirs, dircap;
-	uint32_t root;		  /* record of the root, or FSCK_NONE */
-	int scan_cut;		  /* the inode table could not be read to its end */
-	uint64_t scan_cut_ref;	  /* where the scan stopped: the last inode it began */
+	uint32_t root;	       /* record of the root, or FSCK_NONE */
+	int scan_cut;	       /* the inode table could not be read to its end */
+	uint64_t scan_cut_ref; /* where the scan stopped: the last inode it began */
+	/*
+	 * The inode the scan read whole just before the cut, or UINT64_MAX when
+	 * there was none: its length may be what is wrong, so the scan vouches
+	 * only for the table before it.
+	 */
+	uint64_t scan_last_ref;
 	int listing_cut;	  /* some listing could not be read to its end */
 	uint64_t fallback_left;	  /* bytes out-of-order inode decoding may still read */
 	uint64_t cursor_left;	  /* listing bytes out-of-order reading may still read */

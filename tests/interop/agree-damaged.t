@@ -39,6 +39,11 @@
 #   - fragment, xattr id or id table blocks holding more or fewer entries
 #     than the superblock's counts say, where every entry in use is whole:
 #     the kernel reads entries on demand, as unimage does.
+#   - an inode or directory table block whose stored length runs past the
+#     table's end: readers take (block, offset) references into what it
+#     decompresses to, and never use the bytes it took from the next table.
+#   - an xattr set that overlaps the set before it: readers find a set by
+#     its id's reference and read its pairs from there, as the kernel does.
 #   - an xattr id that lists no pairs: the file has no xattrs, as the
 #     kernel shows it.
 #   - unused bytes between the last table and bytes_used.
@@ -55,6 +60,14 @@
 # The kernel refuses that inode (a whole number of blocks has no tail to
 # keep in a fragment); fsck reported it, unimage used to extract an empty
 # file. Now both refuse it.
+#
+# And one where fsck named a good inode as missing: a symlink whose size is
+# one byte too large runs into the inode after it. Readers find both by
+# reference and read them (the link's target gains a byte); fsck's scan in
+# table order meets garbage after the link, and used to trust its own scan
+# for everything before that point, so the entry naming the next inode was
+# reported as naming nothing. Now fsck decodes that inode by reference too,
+# and reports only the garbage (an item of the list above).
 SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
@@ -133,6 +146,48 @@ else
 	skip "mksquashfs -noI failed"
 fi
 
+# --- the crafted case: a symlink one byte too long ---
+
+mkdir "$TMP/two"
+printf 'hello\n' >"$TMP/two/b-file"
+ln -s hello "$TMP/two/a-link"
+img=$TMP/link.img
+if mksquashfs "$TMP/two" "$img" -noappend -quiet -no-progress -noI -no-xattrs \
+	-all-time 1600000000 >/dev/null 2>&1; then
+	# With -noI the raw inode table starts with a-link (sorted first), its
+	# target size at byte 20, then b-file right after its 5-byte target.
+	at=$(($(od -An -tu8 -j 64 -N 8 "$img" | tr -d ' ') + 2))
+	if [ "$(od -An -tu2 -j $at -N 2 "$img" | tr -d ' ')" = 3 ] &&
+		[ "$(u32 "$img" $((at + 20)))" = 5 ] &&
+		[ "$(od -An -tu2 -j $((at + 29)) -N 2 "$img" | tr -d ' ')" = 2 ]; then
+		ok 0 "harness: a-link is the first inode, b-file right after it"
+		put32 "$img" $((at + 20)) 6
+		expect_status 0 "unimage reads the longer link and the file after it" \
+			sqk unimage -d "$TMP/link.out" "$img"
+		is "$(readlink "$TMP/link.out/a-link" | od -An -c | tr -s ' ')" " h e l l o 002 \\n" \
+			"the link's target gained the next inode's first byte"
+		same_file "$TMP/two/b-file" "$TMP/link.out/b-file" "b-file reads as it was"
+		if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/mnt" &&
+			mount -t squashfs -o loop,ro "$img" "$TMP/mnt" 2>/dev/null; then
+			at_exit "umount '$TMP/mnt' 2>/dev/null"
+			is "$(readlink "$TMP/mnt/a-link" | od -An -c | tr -s ' ')" \
+				"$(readlink "$TMP/link.out/a-link" | od -An -c | tr -s ' ')" \
+				"the kernel reads the same target"
+			umount "$TMP/mnt"
+		fi
+		sqk fsck -q "$img" >"$TMP/link.fsck" 2>&1
+		is "$?" 4 "fsck reports the image"
+		is "$(grep -c -v ': type [0-9]* is not an inode type$' "$TMP/link.fsck")" 0 \
+			"fsck reports only the garbage its scan met after the link"
+		ok "$(grep -q 'b-file' "$TMP/link.fsck"; [ $? -eq 1 ]; echo $?)" \
+			"fsck does not report b-file"
+	else
+		ok 1 "harness: a-link is the first inode, b-file right after it"
+	fi
+else
+	skip "mksquashfs -noI failed"
+fi
+
 # --- mutated images ---
 
 t=$TMP/tree
@@ -151,7 +206,7 @@ echo "# tree: $(find "$t" | wc -l) entries; xattrs: ${xattrs:-no}"
 
 # The problems fsck alone can see by design (see the top of this file), as
 # "PATH: CHECK: DETAIL" lines.
-FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^superblock: superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
+FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^(inode|directory) table: metadata: metadata block at [0-9]+ runs past the table.s end at [0-9]+$|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^xattr table: xattr: xattr id [0-9]+ at .* overlaps the set before it$|^superblock: superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
 
 # Problems of inodes no directory reaches: fsck-only where fsck also finds
 # an unreachable inode (an orphan), the sign that a directory lost entries.
