@@ -174,9 +174,17 @@ static size_t utf8_len(const unsigned char *b, const unsigned char *end)
 
 static int string(struct parser *ps, char **out, size_t *outlen)
 {
-	/* Decoded text is never longer than the source. */
-	char *s = track(malloc((size_t)(ps->end - ps->p) + 1));
+	const unsigned char *q = ps->p + 1;
+	char *s;
 	size_t len = 0;
+
+	/*
+	 * Decoded text is never longer than its source: up to the closing
+	 * quote (or the end of the input, which the loop below reports).
+	 */
+	while (q < ps->end && *q != '"')
+		q += *q == '\\' && q + 1 < ps->end ? 2 : 1;
+	s = track(malloc((size_t)(q - ps->p) + 1));
 
 	ps->p++; /* the opening quote */
 	for (;;) {
