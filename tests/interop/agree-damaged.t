@@ -201,8 +201,8 @@ sample() {
 	rm -f "$TMP"/prob-*
 	all_cases "$img"
 	unexplained >"$TMP/unexpl"
-	grep '^#' "$TMP/unexpl"
-	grep -v '^#' "$TMP/unexpl" >>"$TMP/res"
+	grep -a '^#' "$TMP/unexpl"
+	grep -a -v '^#' "$TMP/unexpl" >>"$TMP/res"
 	eval "$(awk '$2 == "crash" { crashes++; if ($1 ~ /^[0-9]+$/) n++ }
 	$2 == "unexplained" { unexplained++ }
 	$2 ~ /^[0-9]+$/ {

@@ -49,7 +49,7 @@ all_cases() {
 	wait
 	cat "$TMP"/res-* >"$TMP/res"
 	rm -f "$TMP"/res-*
-	grep '^#' "$TMP/res"
+	grep -a '^#' "$TMP/res"
 }
 
 # drive IMAGE WORKER [damage-run options]: the damage-run lines of the cases
