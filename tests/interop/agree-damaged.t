@@ -2,12 +2,13 @@
 # Reader and fsck on damaged images, the direction corrupt.t does not check:
 # where fsck reports problems, unimage must fail too, unless every problem
 # reported is one that only fsck can see by design. Damaged images come from
-# tests/tools/corrupt (seeded bit flips, half of them in the tables, and
-# truncations) applied to two small images whose tables a flip changes
-# field by field rather than making a block fail to decompress: mksquashfs
-# with uncompressed inode, fragment and xattr tables (zstd, 4K blocks), and
-# gensquashfs with lzo, which carries no checksum (its tables, extended
-# inodes and sparse files are laid out the squashfs-tools-ng way). For each
+# the seeded generator of tests/tools/lib/damage.c (bit flips, half of them
+# in the tables, and truncations) applied to two small images whose tables a
+# flip changes field by field rather than making a block fail to
+# decompress: mksquashfs with uncompressed inode, fragment and xattr tables
+# (zstd, 4K blocks), and gensquashfs with lzo, which carries no checksum
+# (its tables, extended inodes and sparse files are laid out the
+# squashfs-tools-ng way). For each
 # case: fsck says clean only where unimage succeeds, and where fsck reports
 # and unimage succeeds, each problem is one of these:
 #
@@ -39,9 +40,10 @@
 #   - fragment, xattr id or id table blocks holding more or fewer entries
 #     than the superblock's counts say, where every entry in use is whole:
 #     the kernel reads entries on demand, as unimage does.
-#   - an inode or directory table block whose stored length runs past the
-#     table's end: readers take (block, offset) references into what it
-#     decompresses to, and never use the bytes it took from the next table.
+#   - an inode, directory or xattr (pairs) table block whose stored length
+#     runs past the table's end: readers take (block, offset) references
+#     into what it decompresses to, and never use the bytes it took from the
+#     next table.
 #   - an xattr set that overlaps the set before it: readers find a set by
 #     its id's reference and read its pairs from there, as the kernel does.
 #   - an xattr id that lists no pairs: the file has no xattrs, as the
@@ -54,6 +56,12 @@
 # was drawn up (unsquashfs agrees but for two: it refuses a fragment table
 # shorter than fragment_count says, and exits 2 over an xattr id with no
 # pairs). A problem not on the list, with unimage succeeding, fails the test.
+#
+# The cases run in tests/tools/damage-run, which makes the calls of
+# `fsck -q -j 1` and `unimage -q -j 1 -d` in one process and writes fsck's
+# problems as the command prints them; a crash or a hang fails the test. On
+# every 25th case the commands themselves run too, and must exit as
+# damage-run says, fsck printing the same problems.
 #
 # One disagreement of another kind is checked on a crafted image: a file
 # whose size is a multiple of the block size (here 0) with a fragment set.
@@ -76,12 +84,6 @@ need_cmd mksquashfs gensquashfs od timeout
 
 FLIPS=300
 TRUNCS=30
-if [ -n "${SQK_SANITIZED:-}" ]; then
-	FLIPS=60
-	TRUNCS=6
-	echo "# SQK_SANITIZED: $FLIPS flips and $TRUNCS truncations per image" \
-		"(300 and 30 without sanitizers)"
-fi
 SEED=20251130
 WORKERS=2
 
@@ -206,53 +208,49 @@ echo "# tree: $(find "$t" | wc -l) entries; xattrs: ${xattrs:-no}"
 
 # The problems fsck alone can see by design (see the top of this file), as
 # "PATH: CHECK: DETAIL" lines.
-FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^(inode|directory) table: metadata: metadata block at [0-9]+ runs past the table.s end at [0-9]+$|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^xattr table: xattr: xattr id [0-9]+ at .* overlaps the set before it$|^superblock: superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
+FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^(inode|directory|xattr) table: metadata: metadata block at [0-9]+ runs past the table.s end at [0-9]+$|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^xattr table: xattr: xattr id [0-9]+ at .* overlaps the set before it$|^superblock: superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
 
 # Problems of inodes no directory reaches: fsck-only where fsck also finds
 # an unreachable inode (an orphan), the sign that a directory lost entries.
 UNREACHED='^inode table: [a-z-]+: inode [0-9]+: '
 
-# unexplained FSCK_OUTPUT: the problems not on the list.
-unexplained() {
-	if grep -q '^inode table: orphan: ' "$1"; then
-		grep -v -E "$FSCK_ONLY|$UNREACHED" "$1"
-	else
-		grep -v -E "$FSCK_ONLY" "$1"
-	fi
+# run_cases IMAGE WORKER: the cases WORKER, WORKER + WORKERS, ...: the
+# driver's lines ("CASE FSCK UNIMAGE WHAT"), with fsck's problems in
+# $TMP/prob-WORKER, then the commands on the sample (whose fsck must print
+# the same problems).
+run_cases() {
+	drive "$1" $2 -j 1 -p "$TMP/prob-$2" >"$TMP/drv-$2"
+	cat "$TMP/drv-$2"
+	commands "$1" $2 1 "$TMP/prob-$2"
+	rm -rf "$TMP/scr-$2" "$TMP/drv-$2"
 }
 
-# run_cases IMAGE WORKER: the cases WORKER, WORKER + WORKERS, ...; one line
-# each: "CASE FSCK UNIMAGE UNEXPLAINED", then notes.
-run_cases() {
-	i=$2
-	cur=$TMP/cur-$2.img
-	x=$TMP/x-$2
-	while [ $i -lt $((FLIPS + TRUNCS)) ]; do
-		what=$("$CORRUPT" "$1" "$cur" $SEED $i $FLIPS) || {
-			echo "# corrupt failed on case $i"
-			i=$((i + WORKERS))
-			continue
+# unexplained: for each case where fsck reports and unimage succeeds (in
+# $TMP/res), the problems not matched by FSCK_ONLY (in $TMP/prob-*), nor by
+# UNREACHED in a case with an orphan: notes for the first three of each
+# case, and "CASE unexplained N" lines.
+unexplained() {
+	cat "$TMP"/prob-* >"$TMP/prob" 2>/dev/null
+	cut -f2- "$TMP/prob" | grep -a -n -v -E "$FSCK_ONLY" | cut -d: -f1 >"$TMP/prob.lines"
+	grep -a '	inode table: orphan: ' "$TMP/prob" | cut -f1 >"$TMP/prob.orphans"
+	awk -F '\t' -v unreached="$UNREACHED" 'FILENAME == ARGV[1] {
+		if ($0 ~ /^[0-9]+ [0-9]+ [0-9]+ /) {
+			split($0, a, " "); sub(/^[0-9]+ [0-9]+ [0-9]+ /, "")
+			if (a[2] == 4 && a[3] == 0) what[a[1]] = $0
 		}
-		timeout 20 "$SQUASHKIT" fsck -q -j 1 "$cur" >"$x.f" 2>/dev/null
-		f=$?
-		timeout 20 "$SQUASHKIT" unimage -q -j 1 -d "$x" "$cur" >/dev/null 2>"$x.u"
-		u=$?
-		rm -rf "$x"
-		n=0
-		if [ $f -eq 4 ] && [ $u -eq 0 ]; then
-			n=$(unexplained "$x.f" | wc -l)
-			if [ "$n" -gt 0 ]; then
-				echo "#   case $i ($what): fsck reports, unimage succeeds:"
-				unexplained "$x.f" | head -3 | sed 's/^/#     /'
-			fi
-		elif [ $f -eq 0 ] && [ $u -ne 0 ]; then
-			echo "#   case $i ($what): fsck says clean, unimage fails:"
-			head -2 "$x.u" | sed 's/^/#     /'
-		fi
-		echo "$i $f $u $n"
-		i=$((i + WORKERS))
-	done
-	rm -f "$cur" "$x".*
+		next }
+	FILENAME == ARGV[2] { out[$1] = 1; next }
+	FILENAME == ARGV[3] { orphan[$1] = 1; next }
+	($1 in orphan) && substr($0, length($1) + 2) ~ unreached { next }
+	(FNR in out) && ($1 in what) {
+		if (!n[$1]++)
+			print "#   case " $1 " (" what[$1] "): fsck reports, unimage succeeds:"
+		if (n[$1] <= 3)
+			print "#     " substr($0, length($1) + 2)
+	}
+	END { for (c in n) print c, "unexplained", n[c] }' "$TMP/res" "$TMP/prob.lines" \
+		"$TMP/prob.orphans" "$TMP/prob"
+	rm -f "$TMP"/prob*
 }
 
 sample() {
@@ -268,22 +266,32 @@ sample() {
 		return
 	fi
 	ok 0 "$name: the undamaged image passes fsck and unimage"
+	rm -f "$TMP"/prob-*
 	all_cases "$img"
-	eval "$(awk '!/^#/ {
+	unexplained >"$TMP/unexpl"
+	grep -a '^#' "$TMP/unexpl"
+	grep -a -v '^#' "$TMP/unexpl" >>"$TMP/res"
+	eval "$(awk '$2 == "crash" { crashes++; if ($1 ~ /^[0-9]+$/) n++ }
+	$2 == "unexplained" { unexplained++ }
+	$2 ~ /^[0-9]+$/ {
 		n++
 		if ($2 == 4) reported++
-		if ($2 == 4 && $3 == 0) { only++; if ($4 > 0) unexplained++ }
+		if ($2 == 4 && $3 == 0) only++
 		if ($2 == 0 && $3 != 0) false_clean++
 	} END {
-		printf "ran=%d reported=%d only=%d unexplained=%d false_clean=%d\n", \
-			n, reported, only, unexplained, false_clean
+		printf "ran=%d reported=%d only=%d unexplained=%d false_clean=%d crashes=%d\n", \
+			n, reported, only, unexplained, false_clean, crashes
 	}' "$TMP/res")"
+	compare_commands
 	is "$ran" $((FLIPS + TRUNCS)) "$name: every case ran"
 	echo "# $name: fsck reported problems in $reported images; unimage extracted" \
 		"$only of them, each for problems only fsck sees"
 	is "$unexplained" 0 "$name: where fsck reports and unimage succeeds, only fsck can see the problem"
 	is "$false_clean" 0 "$name: fsck never says clean where unimage fails"
 	ok "$([ "$reported" -gt 0 ]; echo $?)" "$name: fsck found problems in damaged images"
+	is "$crashes" 0 "$name: fsck and unimage never crashed or hung"
+	ok "$([ "$sampled" -gt 0 ] && [ "$cmd_diff" -eq 0 ]; echo $?)" \
+		"$name: fsck and unimage, run as commands on every ${SAMPLE}th case ($sampled), exit as damage-run says"
 }
 
 if mksquashfs "$t" "$TMP/mks.img" -noappend -quiet -no-progress -b 4K -comp zstd \

@@ -1,18 +1,25 @@
 #!/bin/sh
 # Damaged images: a small image made by mksquashfs with three compressors gets
 # 1000 single-bit flips and 100 truncations each (deterministic: positions come
-# from tests/tools/corrupt's seeded generator, inside bytes_used, half of the
-# flips in the tables; the zstd image keeps its inode, fragment and xattr
-# tables uncompressed, so flips there change fields rather than break a
-# compressed block). For each:
-#   - fsck and unimage never crash (exit status below 124: no signal, no
-#     timeout) and print no sanitizer report, and never hang (timeout 20);
+# from the seeded generator of tests/tools/lib/damage.c, inside bytes_used,
+# half of the flips in the tables; the zstd image keeps its inode, fragment
+# and xattr tables uncompressed, so flips there change fields rather than
+# break a compressed block). For each:
+#   - fsck and unimage never crash (no signal, no sanitizer report) and never
+#     hang (20 s a case);
 #   - fsck says clean (0) only about images that unimage extracts;
 #   - every image that unsquashfs rejects (non-zero exit), fsck reports (4).
 # unsquashfs runs only where fsck says clean: the third property is about
 # those. A flip inside a block stored uncompressed (bit 24 of its size, or
 # the -noD/-noF style raw data) changes file contents and nothing else: no
 # reader can tell, and all three accept the image.
+#
+# The cases run in tests/tools/damage-run, which makes the calls of
+# `fsck -q -j 2` and `unimage -q -j 1 -d` in one process (a process start
+# costs far more than a case); a crash or a hang there ends the process and
+# is reported for the case it happened in. On every 25th case the commands
+# themselves run too (on the image tests/tools/corrupt damages the same
+# way), and their exit statuses must be damage-run's.
 #
 # Exceptions to "unsquashfs rejects => fsck reports", none of them corruption
 # (so none is expected here, but each would be a failure of the harness, not
@@ -21,8 +28,8 @@
 # refuses (user xattrs on tmpfs before Linux 6.6), no space. The tree has no
 # devices, keeps the owner of the user running the test, and gets xattrs only
 # when the scratch directory takes them; unsquashfs then uses -no-xattrs when
-# it does not. Under the sanitizers (SQK_SANITIZED=1) fewer cases run: each
-# process starts far slower there, and the counts are said in the output.
+# it does not. Under the sanitizers (SQK_SANITIZED=1) half the cases run:
+# each runs several times slower there, and the counts are said in the output.
 # Thousands of small extractions: on tmpfs they cost a fraction of a disk's.
 SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
@@ -33,8 +40,8 @@ need_cmd mksquashfs unsquashfs timeout nproc
 FLIPS=1000
 TRUNCS=100
 if [ -n "${SQK_SANITIZED:-}" ]; then
-	FLIPS=150
-	TRUNCS=20
+	FLIPS=500
+	TRUNCS=50
 	echo "# SQK_SANITIZED: $FLIPS flips and $TRUNCS truncations per compressor" \
 		"(1000 and 100 without sanitizers)"
 fi
@@ -56,61 +63,33 @@ unsq_opts=""
 [ $xattrs -eq 1 ] || unsq_opts="-no-xattrs"
 echo "# tree: $(find "$t" | wc -l) entries; xattrs: $([ $xattrs -eq 1 ] && echo yes || echo no)"
 
-# crashed STATUS ERRFILE: a signal, a timeout or a sanitizer report?
-crashed() {
-	[ "$1" -ge 124 ] || grep -q -E 'Sanitizer|runtime error|LeakSanitizer' "$2"
-}
-
-# run_cases IMAGE WORKER: the cases WORKER, WORKER + WORKERS, ...
+# run_cases IMAGE WORKER: the cases WORKER, WORKER + WORKERS, ...: the
+# driver's lines ("CASE FSCK UNIMAGE WHAT"), then "CASE unsquashfs STATUS"
+# for each image fsck says clean, then the commands on the sample.
 run_cases() {
-	img=$1
-	i=$2
-	cur=$TMP/cur-$2.img
 	x=$TMP/x-$2
-	while [ $i -lt $((FLIPS + TRUNCS)) ]; do
-		what=$("$CORRUPT" "$img" "$cur" $SEED $i $FLIPS) || {
-			echo "# corrupt failed on case $i"
-			i=$((i + WORKERS))
+	drive "$1" $2 -j 2 >"$TMP/drv-$2"
+	cat "$TMP/drv-$2"
+	awk '$2 == "0" { print $1 }' "$TMP/drv-$2" | while read -r i; do
+		cur=$TMP/scr-$2/clean-$i.img
+		if [ ! -f "$cur" ]; then
+			echo "#   case $i: fsck says clean, and damage-run kept no image"
+			echo "$i unsquashfs missing"
 			continue
-		}
-		crash=""
-		timeout 20 "$SQUASHKIT" fsck -q -j 2 "$cur" >/dev/null 2>"$x.ferr"
-		f=$?
-		if crashed $f "$x.ferr"; then
-			crash=f
-			echo "#   case $i ($what): fsck exit $f"
-			head -5 "$x.ferr" | sed 's/^/#     /'
-		elif [ $f -ne 0 ] && [ $f -ne 4 ]; then
-			echo "#   case $i ($what): fsck exit $f (not 0 or 4)"
-			head -2 "$x.ferr" | sed 's/^/#     /'
 		fi
-		timeout 20 "$SQUASHKIT" unimage -q -j 1 -d "$x" "$cur" >/dev/null 2>"$x.uerr"
-		u=$?
+		# shellcheck disable=SC2086
+		timeout 20 unsquashfs -n $unsq_opts -d "$x" "$cur" >/dev/null 2>"$x.serr"
+		s=$?
 		rm -rf "$x"
-		if crashed $u "$x.uerr"; then
-			crash=${crash}u
-			echo "#   case $i ($what): unimage exit $u"
-			head -5 "$x.uerr" | sed 's/^/#     /'
+		if [ $s -ne 0 ]; then
+			echo "#   case $i ($(sed -n "s/^$i 0 [0-9]* //p" "$TMP/drv-$2")):" \
+				"unsquashfs exit $s, fsck says clean:"
+			grep -v '^$' "$x.serr" | head -2 | sed 's/^/#     /'
 		fi
-		s=-
-		if [ $f -eq 0 ]; then
-			if [ $u -ne 0 ]; then
-				echo "#   case $i ($what): fsck says clean, unimage fails:"
-				head -2 "$x.uerr" | sed 's/^/#     /'
-			fi
-			# shellcheck disable=SC2086
-			timeout 20 unsquashfs -n $unsq_opts -d "$x" "$cur" >/dev/null 2>"$x.serr"
-			s=$?
-			rm -rf "$x"
-			if [ $s -ne 0 ]; then
-				echo "#   case $i ($what): unsquashfs exit $s, fsck says clean:"
-				grep -v '^$' "$x.serr" | head -2 | sed 's/^/#     /'
-			fi
-		fi
-		echo "$i $f $u $s ${crash:--}"
-		i=$((i + WORKERS))
+		echo "$i unsquashfs $s"
 	done
-	rm -f "$cur" "$x".*
+	commands "$1" $2 2
+	rm -rf "$TMP/scr-$2" "$TMP/drv-$2" "$x".*
 }
 
 for comp in gzip xz zstd; do
@@ -139,23 +118,33 @@ for comp in gzip xz zstd; do
 	fi
 	ok 0 "$comp: the undamaged image passes fsck, unimage and unsquashfs"
 
-	# The cases run in parallel workers; each writes one line per case:
-	# "CASE FSCK UNIMAGE UNSQUASHFS CRASH(f/u/-)" and its notes.
+	# The cases run in parallel workers; see run_cases for their lines.
 	cases=$((FLIPS + TRUNCS))
 	all_cases "$img"
-	eval "$(awk '!/^#/ {
-		if ($5 ~ /f/) crash_f++
-		if ($5 ~ /u/) crash_u++
-		if ($2 == 0) n_clean++; else if ($2 == 4) n_errors++; else if ($5 !~ /f/) other++
+	eval "$(awk '/^#/ { next }
+	$2 == "crash" {
+		if ($4 == "fsck") crash_f++
+		else if ($4 == "unimage") crash_u++
+		else { crash_f++; crash_u++ }
+		if ($1 ~ /^[0-9]+$/) n++
+		next
+	}
+	$2 == "unsquashfs" { s[$1] = $3; next }
+	$2 ~ /^[0-9]+$/ {
+		if ($2 == 0) n_clean++; else if ($2 == 4) n_errors++; else other++
 		if ($3 != 0) n_unimage_fail++
 		if ($2 == 0 && $3 != 0) false_clean++
-		if ($2 == 0 && $4 != "-" && $4 != 0) missed++
+		if ($2 == 0) clean[$1] = 1
 		n++
-	} END {
+	}
+	END {
+		for (c in clean)
+			if (!(c in s) || s[c] != 0) missed++
 		printf "crash_f=%d crash_u=%d n_clean=%d n_errors=%d other=%d n_unimage_fail=%d ", \
 			crash_f, crash_u, n_clean, n_errors, other, n_unimage_fail
 		printf "false_clean=%d missed=%d ran=%d\n", false_clean, missed, n
 	}' "$TMP/res")"
+	compare_commands
 	is "$ran" "$cases" "$comp: every case ran"
 	echo "# $comp: $cases cases: fsck clean $n_clean, errors $n_errors;" \
 		"unimage failed on $n_unimage_fail"
@@ -165,6 +154,8 @@ for comp in gzip xz zstd; do
 	is "$false_clean" 0 "$comp: fsck never said clean about an image unimage could not extract"
 	is "$missed" 0 "$comp: every image unsquashfs rejects, fsck reports"
 	ok "$([ $n_errors -gt 0 ]; echo $?)" "$comp: fsck found errors in damaged images ($n_errors)"
+	ok "$([ "$sampled" -gt 0 ] && [ "$cmd_diff" -eq 0 ]; echo $?)" \
+		"$comp: fsck and unimage, run as commands on every ${SAMPLE}th case ($sampled), exit as damage-run says"
 done
 
 done_testing
