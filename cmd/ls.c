@@ -328,7 +328,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 			err = r < 0 ? r : r ? SQK_ERR_LOOP : 0;
 		}
 		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
-			err = SQK_ERR_OVERFLOW;
+			err = SQK_ERR_DEPTH;
 		if (err) {
 			snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
 		} else {

@@ -46,6 +46,8 @@ const char *sqk_strerror(int err)
 		return "archive error";
 	case SQK_ERR_TIMEOUT:
 		return "timed out";
+	case SQK_ERR_DEPTH:
+		return "directories nested too deep for squashkit to walk";
 	}
 	return "unknown error";
 }

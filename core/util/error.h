@@ -29,6 +29,7 @@ enum sqk_err {
 	SQK_ERR_VERSION = -18,	  /* not version 4.0 */
 	SQK_ERR_ARCHIVE = -19,	  /* the archive library failed */
 	SQK_ERR_TIMEOUT = -20,	  /* a bounded wait ran out */
+	SQK_ERR_DEPTH = -21,	  /* directories nested deeper than SQK_WALK_MAX_DEPTH */
 };
 
 const char *sqk_strerror(int err);

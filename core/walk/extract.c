@@ -15,6 +15,7 @@
 
 #include "cache.h"
 #include "data.h"
+#include "dirstack.h"
 #include "error.h"
 #include "extract.h"
 #include "format.h"
@@ -38,10 +39,8 @@ struct sqk_extract {
 	struct chunk *batch;
 	unsigned nbatch;
 	mode_t old_umask;
-	int stack[SQK_WALK_MAX_DEPTH + 1];
-	char setgid[SQK_WALK_MAX_DEPTH + 1]; /* new entries take the directory's group */
-	unsigned depth;
-	pthread_mutex_t lock; /* guards the fields below, written by workers */
+	struct sqk_dirstack dirs; /* the root, ..., the directory being filled */
+	pthread_mutex_t lock;	  /* guards the fields below, written by workers */
 	int error;
 	char error_path[4352];
 	unsigned warnings;
@@ -370,7 +369,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 
 static int top(struct sqk_extract *x)
 {
-	return x->stack[x->depth];
+	return sqk_dirstack_fd(&x->dirs);
 }
 
 static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
@@ -378,7 +377,7 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
 	struct stat st;
-	int fd;
+	int fd, err;
 
 	if (!*path) {
 		fd = dup(x->root_fd);
@@ -396,24 +395,22 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	}
 	if (fd < 0)
 		return errno_code();
-	if (x->depth + 1 > SQK_WALK_MAX_DEPTH) {
-		close(fd);
-		return SQK_ERR_OVERFLOW;
-	}
-	x->stack[++x->depth] = fd;
 	/* Our own directories get their mode at the end; an existing one may be setgid. */
-	x->setgid[x->depth] = fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0;
-	return 0;
+	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL,
+				fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0);
+	if (err)
+		close(fd);
+	return err;
 }
 
 static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
-	int fd = x->stack[x->depth--];
+	int fd, err = sqk_dirstack_pop(&x->dirs, &fd);
 
 	finish_fd(x, path, fd, ino, 0);
 	close(fd);
-	return 0;
+	return err;
 }
 
 /* Open the directory holding path, beneath the root, following no symlink. */
@@ -461,8 +458,8 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 		 * Created with its final mode (the umask is 0 while extracting)
 		 * when no owner change follows: a chown would clear setuid bits.
 		 */
-		int owner_ok = x->o.no_owner ||
-			       (ino->uid == x->euid && ino->gid == x->egid && !x->setgid[x->depth]);
+		int owner_ok = x->o.no_owner || (ino->uid == x->euid && ino->gid == x->egid &&
+						 !sqk_dirstack_setgid(&x->dirs));
 		mode_t mode = owner_ok ? perm_bits(x, ino) : 0600;
 
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -512,6 +509,7 @@ int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd
 	x->pool = pool;
 	x->o = *opts;
 	x->root_fd = dest_fd;
+	x->dirs.root_fd = dest_fd;
 	x->as_root = geteuid() == 0;
 	x->euid = geteuid();
 	/* Entries are created with their final modes; restored on destroy. */
@@ -533,8 +531,7 @@ int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsign
 {
 	flush_batch(x);
 	sqk_pool_wait(x->pool);
-	while (x->depth > 0)
-		close(x->stack[x->depth--]);
+	sqk_dirstack_release(&x->dirs);
 	if (x->error && err_path)
 		snprintf(err_path, len, "%s", x->error_path);
 	*warnings = x->warnings;
@@ -546,6 +543,7 @@ void sqk_extract_destroy(struct sqk_extract *x)
 	if (!x)
 		return;
 	umask(x->old_umask);
+	sqk_dirstack_release(&x->dirs);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }

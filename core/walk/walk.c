@@ -17,8 +17,9 @@ struct walk_state {
 	struct sqk_hash seen; /* inode number -> index + 1 into paths */
 	char **paths;	      /* NULL for a directory */
 	size_t npaths, paths_cap;
-	char path[4096 + 256];
-	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
+	char *path; /* the current path: as long as the tree is deep */
+	size_t path_cap;
+	struct sqk_dirent bad; /* a listing's bad entry, for the error's path */
 };
 
 /* Was number seen? *path is then its first path, NULL for a directory. */
@@ -76,7 +77,6 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 	struct sqk_walk *w = st->w;
 	struct sqk_inode ino;
 	const char *first = NULL;
-	unsigned i;
 	int err, seen;
 
 	err = sqk_inode_read(w->img, ent->ref, &ino);
@@ -87,19 +87,15 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 		return SQK_ERR_CORRUPT;
 	}
 	if (ent->type == SQK_DIR) {
-		for (i = 0; i <= depth; i++)
-			if (st->stack[i] == ino.number)
-				err = SQK_ERR_LOOP;
-		if (!err && seen_find(st, ino.number, &first))
-			err = SQK_ERR_LOOP; /* a directory reached twice */
+		/* A directory reached twice: a loop, or a directory listed twice. */
+		if (seen_find(st, ino.number, &first))
+			err = SQK_ERR_LOOP;
 		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
-			err = SQK_ERR_OVERFLOW;
+			err = SQK_ERR_DEPTH;
 		if (!err)
 			err = seen_add(st, ino.number, NULL);
-		if (!err) {
-			st->stack[depth + 1] = ino.number;
+		if (!err)
 			err = walk_dir(st, &ino, plen, depth + 1);
-		}
 		sqk_inode_free(&ino);
 		return err;
 	}
@@ -161,8 +157,8 @@ static int read_listing(struct sqk_image *img, struct sqk_inode *dir, struct sqk
 
 static int append(struct walk_state *st, size_t plen, const char *name, size_t len)
 {
-	if (plen + 1 + len + 1 > sizeof(st->path))
-		return SQK_ERR_OVERFLOW;
+	if (SQK_ARRAY_GROW(st->path, st->path_cap, plen + 1 + len + 1))
+		return SQK_ERR_NOMEM;
 	if (plen)
 		st->path[plen++] = '/';
 	memcpy(st->path + plen, name, len);
@@ -173,7 +169,7 @@ static int append(struct walk_state *st, size_t plen, const char *name, size_t l
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
-	struct sqk_dirent *ents = NULL, bad;
+	struct sqk_dirent *ents = NULL;
 	size_t n = 0, i;
 	int err;
 
@@ -182,9 +178,9 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 	err = w->sink->dir_begin(w->sink, st->path, dir);
 	if (err)
 		return err;
-	err = read_listing(w->img, dir, &ents, &n, &bad);
+	err = read_listing(w->img, dir, &ents, &n, &st->bad);
 	if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
-		append(st, plen, bad.name, bad.name_len);
+		append(st, plen, st->bad.name, st->bad.name_len);
 	for (i = 0; !err && i < n; i++) {
 		err = append(st, plen, ents[i].name, ents[i].name_len);
 		if (err)
@@ -199,6 +195,17 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 		return err;
 	st->path[plen] = '\0';
 	return w->sink->dir_end(w->sink, st->path, dir);
+}
+
+/* "/" and the path, or "..." and as much of its end as fits. */
+static void err_path(struct sqk_walk *w, const char *path)
+{
+	size_t len = strlen(path), room = sizeof(w->err_path) - 2;
+
+	if (len <= room)
+		snprintf(w->err_path, sizeof(w->err_path), "/%s", path);
+	else
+		snprintf(w->err_path, sizeof(w->err_path), "...%s", path + len - (room - 2));
 }
 
 int sqk_walk(struct sqk_walk *w)
@@ -218,12 +225,16 @@ int sqk_walk(struct sqk_walk *w)
 		sqk_inode_free(&root);
 		return SQK_ERR_CORRUPT;
 	}
-	st.stack[0] = root.number;
-	err = seen_add(&st, root.number, NULL);
+	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
+	if (!err) {
+		st.path[0] = '\0';
+		err = seen_add(&st, root.number, NULL);
+	}
 	if (!err)
 		err = walk_dir(&st, &root, 0, 0);
-	if (err)
-		snprintf(w->err_path, sizeof(w->err_path), "/%s", st.path);
+	if (err && st.path)
+		err_path(w, st.path);
+	free(st.path);
 	sqk_inode_free(&root);
 	for (i = 0; i < st.npaths; i++)
 		free(st.paths[i]);

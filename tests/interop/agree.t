@@ -7,7 +7,7 @@
 # shared, hard links), with each compressor each writer offers and the
 # options that change the layout, `unimage` succeeds exactly when `fsck`
 # says clean, and here both must say yes: the kernel and unsquashfs read
-# every one of these images.
+# every one of these images. Then a tree 1500 directories deep.
 #
 # tar2sqfs gets the tree as a pax archive from GNU tar; gensquashfs reads
 # the directory. Under the sanitizers (SQK_SANITIZED=1) fewer images are
@@ -168,5 +168,32 @@ while IFS='|' read -r opts c; do
 done <<EOF
 $t2s_opts
 EOF
+
+# A tree 1500 directories deep (mksquashfs builds it; the kernel, unsquashfs
+# and sqfs2tar read it): fsck and unimage agree on it too, and the walk goes
+# all the way down, in more levels than a process may hold open.
+deep=$TMP/deep
+way=$(awk 'BEGIN { for (i = 0; i < 1500; i++) printf "d/" }')
+mkdir -p "$deep/$way"
+printf 'at the bottom\n' >"$deep/${way}f"
+# Times to restore on the way back up, one level far from the others.
+find "$deep" -type d -exec touch -d @1600000000 {} +
+touch -d @1700000000 "$deep/$(echo "$way" | cut -c1-400)"
+if build "mksquashfs, 1500 levels" mksquashfs "$deep" "$img" -noappend -quiet -no-progress; then
+	timeout 300 "$SQUASHKIT" fsck -q "$img" >"$TMP/f.out" 2>&1
+	is "$?" 0 "1500 levels: fsck says clean"
+	timeout 300 "$SQUASHKIT" unimage -q -d "$TMP/x" "$img" >"$TMP/u.out" 2>&1
+	is "$?" 0 "1500 levels: unimage extracts it"
+	head -2 "$TMP/u.out" | sed 's/^/#   /'
+	is "$(find "$TMP/x" -type d | wc -l)" 1501 "1500 levels: every directory is there"
+	same_file "$deep/${way}f" "$TMP/x/${way}f" "1500 levels: the file at the bottom"
+	is "$(cd "$TMP/x" && find . -type d -printf '%T@\n' | cut -d. -f1 | uniq -c | xargs)" \
+		"200 1600000000 1 1700000000 1300 1600000000" \
+		"1500 levels: each directory keeps its time"
+	is "$("$SQUASHKIT" ls -R "$img" | grep -c '^/')" 1501 "1500 levels: ls -R lists each directory"
+	"$SQUASHKIT" unimage -q -o - "$img" | tar -tf - | grep -c '/f$' >"$TMP/t.out"
+	is "$(cat "$TMP/t.out")" 1 "1500 levels: the archive holds the file at the bottom"
+	rm -rf "$TMP/x" "$img"
+fi
 
 done_testing

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "dirstack.h"
+#include "error.h"
+
+/* Levels that keep their descriptor, the deepest ones. */
+#define OPEN_LEVELS 128
+
+struct sqk_dirstack_level {
+	int fd;	     /* -1 while closed */
+	char setgid; /* new entries take the directory's group */
+	char *name;  /* in the level above; NULL for the root */
+};
+
+static int errno_code(void)
+{
+	return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+}
+
+int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid)
+{
+	struct sqk_dirstack_level *lv;
+	char *copy = NULL;
+
+	if (SQK_ARRAY_GROW(s->levels, s->cap, s->depth + 2) || (name && !(copy = strdup(name))))
+		return SQK_ERR_NOMEM;
+	lv = &s->levels[++s->depth];
+	lv->fd = fd;
+	lv->setgid = (char)setgid;
+	lv->name = copy;
+	if (s->depth > OPEN_LEVELS && s->levels[s->depth - OPEN_LEVELS].fd >= 0) {
+		close(s->levels[s->depth - OPEN_LEVELS].fd);
+		s->levels[s->depth - OPEN_LEVELS].fd = -1;
+	}
+	return 0;
+}
+
+/* Open level t again, and on the way the levels the window holds above it. */
+static int reopen(struct sqk_dirstack *s, unsigned t)
+{
+	unsigned a = t, l;
+
+	while (a > 0 && s->levels[a].fd < 0)
+		a--;
+	for (l = a + 1; l <= t; l++) {
+		struct sqk_dirstack_level *lv = &s->levels[l];
+
+		lv->fd = l == 1 ? dup(s->root_fd)
+				: openat(s->levels[l - 1].fd, lv->name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (lv->fd < 0)
+			return errno_code();
+		/* The level above goes unless the window holds it or it was open before. */
+		if (l - 1 > a && l - 1 + OPEN_LEVELS <= t) {
+			close(s->levels[l - 1].fd);
+			s->levels[l - 1].fd = -1;
+		}
+	}
+	return 0;
+}
+
+int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd)
+{
+	struct sqk_dirstack_level *lv = &s->levels[s->depth--];
+
+	*fd = lv->fd;
+	free(lv->name);
+	if (s->depth > 0 && s->levels[s->depth].fd < 0)
+		return reopen(s, s->depth);
+	return 0;
+}
+
+int sqk_dirstack_fd(const struct sqk_dirstack *s)
+{
+	return s->levels[s->depth].fd;
+}
+
+int sqk_dirstack_setgid(const struct sqk_dirstack *s)
+{
+	return s->levels[s->depth].setgid;
+}
+
+void sqk_dirstack_release(struct sqk_dirstack *s)
+{
+	for (; s->depth > 0; s->depth--) {
+		if (s->levels[s->depth].fd >= 0)
+			close(s->levels[s->depth].fd);
+		free(s->levels[s->depth].name);
+	}
+	free(s->levels);
+	s->levels = NULL;
+	s->cap = 0;
+}
