@@ -2,8 +2,11 @@
 /*
  * gzip: each block is a zlib stream (RFC 1950), despite the name.
  *
- * Decompression always goes through libdeflate's whole-buffer decoder.
- * Compression uses libdeflate too when it can follow the settings (a
+ * Decompression goes through zlib's inflate, the decoder the kernel and
+ * unsquashfs use: libdeflate's is about twice as fast, but it accepts some
+ * streams zlib refuses (a code its Huffman table does not hold), so an
+ * image could read here, and pass fsck, while the kernel gives EIO for the
+ * file. Compression uses libdeflate when it can follow the settings (a
  * 32 KiB window and no strategy chosen); zlib does the rest: smaller
  * windows and explicit strategies, which libdeflate has no knobs for.
  */
@@ -64,7 +67,8 @@ static const int gzip_zlib_strategy[GZIP_NSTRATEGIES] = {
 
 struct gzip_comp {
 	struct sqk_compressor base;
-	struct libdeflate_decompressor *dec;
+	z_stream inflate;
+	int inflate_ready;
 	/* Made on first compress, so readers do not pay for them. */
 	struct libdeflate_compressor *enc;
 	z_stream zs[GZIP_NSTRATEGIES];
@@ -161,16 +165,29 @@ static int gzip_decompress(struct sqk_compressor *base, const uint8_t *src, size
 			   uint8_t *dst, size_t cap, size_t *outlen)
 {
 	struct gzip_comp *c = (struct gzip_comp *)base;
-	size_t in_used = 0, out_len = 0;
-	enum libdeflate_result r;
+	z_stream *zs = &c->inflate;
+	int r;
 
-	if (srclen == 0)
+	if (srclen == 0 || srclen > UINT_MAX || cap > UINT_MAX)
 		return SQK_ERR_COMPRESSOR;
-	r = libdeflate_zlib_decompress_ex(c->dec, src, srclen, dst, cap, &in_used, &out_len);
+	if (!c->inflate_ready) {
+		memset(zs, 0, sizeof(*zs));
+		r = inflateInit(zs);
+		if (r != Z_OK)
+			return r == Z_MEM_ERROR ? SQK_ERR_NOMEM : SQK_ERR_COMPRESSOR;
+		c->inflate_ready = 1;
+	} else if (inflateReset(zs) != Z_OK) {
+		return SQK_ERR_COMPRESSOR;
+	}
+	zs->next_in = (Bytef *)src;
+	zs->avail_in = (uInt)srclen;
+	zs->next_out = dst;
+	zs->avail_out = (uInt)cap;
+	r = inflate(zs, Z_FINISH);
 	/* A block holds exactly one stream: trailing bytes mean corruption. */
-	if (r != LIBDEFLATE_SUCCESS || in_used != srclen)
+	if (r != Z_STREAM_END || zs->avail_in != 0)
 		return SQK_ERR_COMPRESSOR;
-	*outlen = out_len;
+	*outlen = cap - zs->avail_out;
 	return 0;
 }
 
@@ -269,7 +286,8 @@ static void gzip_destroy(struct sqk_compressor *base)
 
 	if (!c)
 		return;
-	libdeflate_free_decompressor(c->dec);
+	if (c->inflate_ready)
+		inflateEnd(&c->inflate);
 	libdeflate_free_compressor(c->enc);
 	for (int i = 0; i < GZIP_NSTRATEGIES; i++)
 		if (c->zs_ready[i])
@@ -294,11 +312,6 @@ static struct sqk_compressor *gzip_create(const struct sqk_comp_config *cfg)
 	c->level = cfg->level;
 	c->window = cfg->window;
 	c->strategies = cfg->strategies;
-	c->dec = libdeflate_alloc_decompressor();
-	if (!c->dec) {
-		gzip_destroy(&c->base);
-		return NULL;
-	}
 	return &c->base;
 }
 
