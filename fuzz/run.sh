@@ -18,7 +18,7 @@ one() {
 	arts=$dir/crashes-$t
 	log=$dir/$t.log
 	mkdir -p "$work" "$arts"
-	rm -f "$arts"/*
+	rm -f "$arts"/* "$dir/$t.report"
 	start=$(date +%s%N)
 	"$dir/$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
 		-artifact_prefix="$arts/" "$work" "$dir/corpus-$t" >"$log" 2>&1

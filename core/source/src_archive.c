@@ -138,7 +138,7 @@ static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, struct sqk_fil
 		if (fwrite(buf, 1, (size_t)n, tmp) != (size_t)n) {
 			sqk_src_fail(c, "temporary file", "%s", strerror(errno));
 			fclose(tmp);
-			return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+			return sqk_err_from_errno();
 		}
 	}
 	if (n < 0) {

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+
 #include "error.h"
+
+int sqk_err_from_errno(void)
+{
+	return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+}
 
 const char *sqk_strerror(int err)
 {

@@ -33,5 +33,7 @@ enum sqk_err {
 };
 
 const char *sqk_strerror(int err);
+/* The code for a failed system call's errno: a full device, or an I/O error. */
+int sqk_err_from_errno(void);
 
 #endif

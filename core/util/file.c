@@ -51,7 +51,7 @@ static int posix_write_at(struct sqk_file *f, uint64_t off, const void *buf, siz
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+			return sqk_err_from_errno();
 		}
 		p += n;
 		off += (uint64_t)n;
@@ -75,7 +75,7 @@ static int posix_sync(struct sqk_file *f)
 	struct posix_file *pf = (struct posix_file *)f;
 
 	if (fsync(pf->fd) != 0 && errno != EINVAL && errno != EROFS)
-		return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+		return sqk_err_from_errno();
 	return 0;
 }
 

@@ -49,7 +49,7 @@ static int flush(struct sqk_describe *d)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+			return sqk_err_from_errno();
 		done += (size_t)n;
 	}
 	d->len = 0;

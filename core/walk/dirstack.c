@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +16,6 @@ struct sqk_dirstack_level {
 	char setgid; /* new entries take the directory's group */
 	char *name;  /* in the level above; NULL for the root */
 };
-
-static int errno_code(void)
-{
-	return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
-}
 
 int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid)
 {
@@ -55,7 +49,7 @@ static int reopen(struct sqk_dirstack *s, unsigned t)
 				: openat(s->levels[l - 1].fd, lv->name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (lv->fd < 0)
-			return errno_code();
+			return sqk_err_from_errno();
 		/* The level above goes unless the window holds it or it was open before. */
 		if (l - 1 > a && l - 1 + OPEN_LEVELS <= t) {
 			close(s->levels[l - 1].fd);

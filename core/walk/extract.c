@@ -88,11 +88,6 @@ static void fail(struct sqk_extract *x, const char *path, int err)
 	pthread_mutex_unlock(&x->lock);
 }
 
-static int errno_code(void)
-{
-	return errno == ENOSPC || errno == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -133,7 +128,7 @@ static int remove_at(int dirfd, const char *name)
 
 int sqk_remove_tree(int dirfd, const char *name)
 {
-	return remove_at(dirfd, name) == 0 ? 0 : errno_code();
+	return remove_at(dirfd, name) == 0 ? 0 : sqk_err_from_errno();
 }
 
 /* Make room for a new entry: with --force whatever is there goes. */
@@ -231,7 +226,7 @@ static void job_put(struct file_job *job)
 	if (!job->failed)
 		finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok);
 	if (close(job->fd) != 0 && !job->failed)
-		fail(job->x, job->path, errno_code());
+		fail(job->x, job->path, sqk_err_from_errno());
 	sqk_inode_free(&job->ino);
 	free(job);
 }
@@ -244,7 +239,7 @@ static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return errno_code();
+			return sqk_err_from_errno();
 		}
 		p += n;
 		len -= (size_t)n;
@@ -384,17 +379,17 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	} else {
 		if (mkdirat(top(x), name, 0700) != 0) {
 			if (errno != EEXIST || !x->o.force)
-				return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+				return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
 			if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-				return errno_code();
+				return sqk_err_from_errno();
 			if (!S_ISDIR(st.st_mode) &&
 			    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
-				return errno_code();
+				return sqk_err_from_errno();
 		}
 		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	if (fd < 0)
-		return errno_code();
+		return sqk_err_from_errno();
 	/* Our own directories get their mode at the end; an existing one may be setgid. */
 	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL,
 				fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0);
@@ -441,16 +436,16 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 	int dirfd = top(x), fd;
 
 	if (clear_way(x, dirfd, name) != 0)
-		return errno_code();
+		return sqk_err_from_errno();
 	if (link_to) {
 		int src = open_parent_beneath(x, link_to);
 		int r;
 
 		if (src < 0)
-			return errno_code();
+			return sqk_err_from_errno();
 		r = linkat(src, base_name(link_to), dirfd, name, 0);
 		close(src);
-		return r == 0 ? 0 : (errno == EEXIST ? SQK_ERR_EXIST : errno_code());
+		return r == 0 ? 0 : (errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno());
 	}
 	switch (ino->mode & S_IFMT) {
 	case S_IFREG: {
@@ -465,19 +460,19 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			    mode);
 		if (fd < 0)
-			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+			return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
 		/* Trailing sparse blocks leave no writes behind: set the size. */
 		if (ino->nblocks && ino->frag_index == SQK_INVALID_FRAG &&
 		    (ino->blocks[ino->nblocks - 1] & SQK_BLOCK_SIZE_MASK) == 0 &&
 		    ftruncate(fd, (off_t)ino->size) != 0) {
 			close(fd);
-			return errno_code();
+			return sqk_err_from_errno();
 		}
 		return submit_file(x, path, fd, ino, owner_ok);
 	}
 	case S_IFLNK:
 		if (symlinkat(ino->target, dirfd, name) != 0)
-			return errno == EEXIST ? SQK_ERR_EXIST : errno_code();
+			return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
 		finish_at(x, path, dirfd, name, ino, 1);
 		return 0;
 	default: {

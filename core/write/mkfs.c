@@ -329,7 +329,7 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 	}
 	/* Dedup may have rewound over bytes already in the file: cut them off. */
 	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
-		return errno == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+		return sqk_err_from_errno();
 	/* Appending, everything new is on disk before the superblock points at it. */
 	if (m->o.append) {
 		if ((err = sqk_append_sync(m->out, "tables", "synced")))

@@ -21,10 +21,9 @@ int main(int argc, char **argv)
 {
 	unsigned long long seed, index, flips;
 	char what[64];
-	FILE *in, *out;
+	FILE *out;
 	uint8_t *buf;
-	long size;
-	size_t len;
+	size_t size, len;
 
 	if (argc != 6) {
 		fputs("usage: corrupt IN OUT SEED CASE FLIPS\n", stderr);
@@ -33,19 +32,12 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[3], NULL, 10);
 	index = strtoull(argv[4], NULL, 10);
 	flips = strtoull(argv[5], NULL, 10);
-	in = fopen(argv[1], "rb");
-	if (!in || fseek(in, 0, SEEK_END) != 0 || (size = ftell(in)) < DAMAGE_MIN_SIZE ||
-	    fseek(in, 0, SEEK_SET) != 0) {
+	buf = damage_load(argv[1], &size);
+	if (!buf) {
 		fprintf(stderr, "corrupt: %s: cannot read an image\n", argv[1]);
 		return 1;
 	}
-	buf = malloc((size_t)size);
-	if (!buf || fread(buf, 1, (size_t)size, in) != (size_t)size) {
-		fprintf(stderr, "corrupt: %s: read failed\n", argv[1]);
-		return 1;
-	}
-	fclose(in);
-	len = damage_apply(buf, (size_t)size, seed, index, flips, what, sizeof(what));
+	len = damage_apply(buf, size, seed, index, flips, what, sizeof(what));
 	printf("%s\n", what);
 	out = fopen(argv[2], "wb");
 	if (!out || fwrite(buf, 1, len, out) != len || fclose(out) != 0) {

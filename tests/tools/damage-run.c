@@ -368,27 +368,6 @@ static int run_case(struct run *r, long index)
 	return ret;
 }
 
-static int load(const char *name, struct run *r)
-{
-	FILE *in = fopen(name, "rb");
-	long size;
-
-	if (!in || fseek(in, 0, SEEK_END) != 0 || (size = ftell(in)) < DAMAGE_MIN_SIZE ||
-	    fseek(in, 0, SEEK_SET) != 0) {
-		if (in)
-			fclose(in);
-		return -1;
-	}
-	r->size = (size_t)size;
-	r->image = malloc(r->size);
-	r->buf = malloc(r->size);
-	if (!r->image || !r->buf || fread(r->image, 1, r->size, in) != r->size) {
-		fclose(in);
-		return -1;
-	}
-	return fclose(in);
-}
-
 static void usage(void)
 {
 	fputs("usage: damage-run [-j FSCK_THREADS] [-p PROBLEMS] IMAGE SEED FLIPS CASES "
@@ -427,8 +406,11 @@ int main(int argc, char **argv)
 	r.scratch = argv[optind + 6];
 	if (step < 1)
 		usage();
-	if (load(argv[optind], &r) != 0) {
+	r.image = damage_load(argv[optind], &r.size);
+	r.buf = r.image ? malloc(r.size) : NULL;
+	if (!r.buf) {
 		fprintf(stderr, "damage-run: %s: cannot read an image\n", argv[optind]);
+		free(r.image);
 		return 1;
 	}
 	watch();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The seeded damage of the corruption tests (see damage.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "damage.h"
-#include "le.h"
+#include "fmt_super.h"
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -14,16 +15,38 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+uint8_t *damage_load(const char *path, size_t *size)
+{
+	FILE *in = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long len;
+
+	if (!in)
+		return NULL;
+	if (fseek(in, 0, SEEK_END) == 0 && (len = ftell(in)) >= SQK_SUPER_SIZE &&
+	    fseek(in, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len)) != NULL &&
+	    fread(buf, 1, (size_t)len, in) == (size_t)len) {
+		*size = (size_t)len;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(in);
+	return buf;
+}
+
 size_t damage_apply(uint8_t *buf, size_t size, uint64_t seed, uint64_t index, uint64_t flips,
 		    char *what, size_t what_len)
 {
 	uint64_t used, state, pos, tables;
+	struct sqk_super sb;
 	unsigned bit;
 
-	used = get_le64(buf + 40);
-	if (used < DAMAGE_MIN_SIZE || used > (uint64_t)size)
+	sqk_fmt_super_decode(&sb, buf);
+	used = sb.bytes_used;
+	if (used < SQK_SUPER_SIZE || used > (uint64_t)size)
 		used = (uint64_t)size;
-	tables = get_le64(buf + 64);
+	tables = sb.inode_table;
 	if (tables >= used)
 		tables = 0;
 

@@ -18,12 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The smallest image damage_apply() takes: a superblock. */
-#define DAMAGE_MIN_SIZE 96
+/* The image at path, whole, if it holds at least a superblock (malloc'd); or NULL. */
+uint8_t *damage_load(const char *path, size_t *size);
 
 /*
- * Damage buf (size bytes, at least DAMAGE_MIN_SIZE) in place as case index
- * of seed; return its new length. what gets "flip POS bit BIT" or
+ * Damage buf (an image damage_load() took, size bytes) in place as case
+ * index of seed; return its new length. what gets "flip POS bit BIT" or
  * "truncate POS".
  */
 size_t damage_apply(uint8_t *buf, size_t size, uint64_t seed, uint64_t index, uint64_t flips,
