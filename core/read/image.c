@@ -112,7 +112,7 @@ static int read_comp_options(struct sqk_image *img)
 	if (!c)
 		return SQK_ERR_NOMEM;
 	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQK_SUPER_SIZE, out, &len,
-				  &next, NULL);
+				  &next, NULL, NULL);
 	c->destroy(c);
 	if (err)
 		return err;
@@ -214,8 +214,8 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 		err = make_caches(img, opts);
 	if (!err)
 		err = sqk_blocks_create(file, img->sb.bytes_used, img->sb.block_size, img->codec,
-					&img->comp, opts->decompressors, img->cache[SQK_CACHE_COMP],
-					&img->blocks);
+					&img->comp, opts->decompressors, opts->strict,
+					img->cache[SQK_CACHE_COMP], &img->blocks);
 	if (!err)
 		err = read_ids(img);
 	if (err)

@@ -26,6 +26,11 @@ struct sqk_image_opts {
 	unsigned comp_entries;	/* compressed blocks kept in front of the file; 0 = none */
 	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
 	unsigned stall_ms;
+	/*
+	 * Decode as the kernel does, not as readers do (see sqk_blocks_create):
+	 * fsck sets it, so that what it calls clean the kernel reads.
+	 */
+	int strict;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
