@@ -8,7 +8,8 @@
  * -noD -noF -noX), so every structure can be found and changed in place:
  * the tool walks the inode table, finds entries by name in the directory
  * table, and changes one field. Which field each KIND changes is in the
- * table at the end; the tree the test builds holds the names used there.
+ * table at the end; the tree the test builds holds the names used there
+ * (the kernel-* kinds: tests/interop/kernel-refuses.t's trees).
  * Prints what it changed on stdout; exit 1 when the image does not hold
  * what the kind needs.
  */
@@ -20,6 +21,7 @@
 #include "fmt_super.h"
 #include "format.h"
 #include "le.h"
+#include "lib/zlib_refused.h"
 
 static uint8_t *img;
 static size_t img_len;
@@ -529,6 +531,92 @@ static void k_export(void)
 	say("export: the entry of inode 1 moved by 4 bytes");
 }
 
+/* ---- blocks the kernel's decoder refuses, their data intact ---- */
+
+static uint64_t file_field(const struct ino *f, unsigned basic, unsigned extended, int wide)
+{
+	uint64_t lin = f->lin + (f->type == SQK_FILE ? basic : extended);
+
+	if (f->type == SQK_FILE || !wide)
+		return rd(IT, lin, 4);
+	return rd(IT, lin, 4) | (uint64_t)rd(IT, lin + 4, 4) << 32;
+}
+
+#define FILE_START(f)	  file_field(f, 16, 16, 1)
+#define FILE_FRAG(f)	  file_field(f, 20, 44, 0)
+#define FILE_OFFSET_AT(f) ((f)->lin + ((f)->type == SQK_FILE ? 24 : 48))
+#define FILE_SIZE(f)	  file_field(f, 28, 24, 1)
+
+static struct ino *file_named(const char *name)
+{
+	struct ino *f = lookup(name).ino;
+
+	if (f->type != SQK_FILE && f->type != SQK_LFILE)
+		die("%s is not a file", name);
+	return f;
+}
+
+/* Write the stream zlib refuses at pos; returns its length. */
+static uint32_t put_refused(uint64_t pos)
+{
+	if (pos + sizeof(refused_sound) > img_len)
+		die("no room for the stream at %llu", (unsigned long long)pos);
+	refused_stream(img + pos);
+	return sizeof(refused_sound);
+}
+
+/*
+ * pattern and copy (the same REFUSED_LEN bytes, so mksquashfs stores one
+ * block for both; -no-fragments -noD): that block becomes the stream.
+ */
+static void k_kernel_block(void)
+{
+	struct ino *p = file_named("pattern"), *c = file_named("copy");
+	uint64_t start = FILE_START(p);
+	uint32_t len;
+
+	if (FILE_SIZE(p) != REFUSED_LEN || FILE_FRAG(p) != SQK_INVALID_FRAG ||
+	    FILE_START(c) != start || FILE_SIZE(c) != REFUSED_LEN)
+		die("pattern and copy must share one block of %u bytes", REFUSED_LEN);
+	if (rd(IT, first_block(p), 4) != (REFUSED_LEN | SQK_BLOCK_UNCOMPRESSED))
+		die("pattern's block must be stored uncompressed");
+	len = put_refused(start);
+	wr(IT, first_block(p), 4, len);
+	wr(IT, first_block(c), 4, len);
+	say("kernel-block: the block of pattern and copy at %llu (%u bytes)",
+	    (unsigned long long)start, len);
+}
+
+/*
+ * pattern (REFUSED_LEN bytes) and part (100 bytes of the pattern from
+ * offset 300) have their tails in one fragment, stored uncompressed (-noF):
+ * its block becomes the stream, which holds the pattern, so pattern's tail
+ * is at 0 and part's at 300.
+ */
+static void k_kernel_fragment(void)
+{
+	struct ino *p = file_named("pattern"), *q = file_named("part");
+	uint32_t idx = FILE_FRAG(p), word, len;
+	uint64_t block, entry;
+
+	if (FILE_SIZE(p) != REFUSED_LEN || FILE_SIZE(q) != 100 || idx == SQK_INVALID_FRAG ||
+	    FILE_FRAG(q) != idx || sb.fragment_table == SQK_INVALID_TABLE)
+		die("pattern and part must have their tails in one fragment");
+	block = get_le64(img + sb.fragment_table + idx / 512 * 8);
+	if (!(get_le16(img + block) & SQK_META_UNCOMPRESSED))
+		die("the fragment table is compressed");
+	entry = block + 2 + (uint64_t)idx % 512 * 16;
+	word = get_le32(img + entry + 8);
+	if (!(word & SQK_BLOCK_UNCOMPRESSED))
+		die("fragment %u is compressed", idx);
+	len = put_refused(get_le64(img + entry));
+	put_le32(img + entry + 8, len);
+	wr(IT, FILE_OFFSET_AT(p), 4, 0);
+	wr(IT, FILE_OFFSET_AT(q), 4, 300);
+	say("kernel-fragment: fragment %u (%u bytes), pattern's tail at 0, part's at 300", idx,
+	    len);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -559,6 +647,8 @@ static const struct {
 	{"id", k_id},
 	{"xattr", k_xattr},
 	{"export", k_export},
+	{"kernel-block", k_kernel_block},
+	{"kernel-fragment", k_kernel_fragment},
 };
 
 int main(int argc, char **argv)
