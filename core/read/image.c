@@ -145,6 +145,9 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
 
+	if (o->frag_bytes / img->sb.block_size > n[SQK_CACHE_FRAG])
+		n[SQK_CACHE_FRAG] = (unsigned)(o->frag_bytes / img->sb.block_size);
+
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		if (i == SQK_CACHE_COMP && n[i] == 0)
 			continue;
