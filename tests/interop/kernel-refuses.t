@@ -10,6 +10,9 @@
 # every file whose data is in that block, under the check kernel-decode, and
 # nothing else; the untouched image is clean; unsquashfs refuses it, and a
 # kernel loop mount gives EIO reading those files and reads the others.
+# A metadata block too (kernel-xattr: one bit of a fixed-Huffman xattr block
+# flipped, found by trying each against both decoders): stat reads the
+# xattr, fsck names the xattr table, the kernel gives EIO for the xattr.
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs
@@ -21,6 +24,7 @@ JSONQ=$SQK_TOOLS/jsonq
 sqk() {
 	timeout 60 "$SQUASHKIT" "$@"
 }
+scratch_mount
 
 # The pattern of zlib_refused.h: byte i is i * 7919 % 251.
 pattern() {
@@ -113,7 +117,6 @@ one() {
 		skip "$kind: a loop mount needs root"
 		return
 	fi
-	scratch_mount
 	if ! mount -t squashfs -o loop,ro "$img" "$MNT" 2>"$TMP/mount.err"; then
 		skip "$kind: no kernel loop mount ($(head -1 "$TMP/mount.err"))"
 		return
@@ -134,5 +137,45 @@ one() {
 
 one kernel-block "$a" pattern copy
 one kernel-fragment "$b" pattern part
+
+# --- a metadata block: the xattr table's ---
+c=$TMP/c
+mkdir -p "$c"
+printf 'hello\n' >"$c/noted"
+value=$(awk 'BEGIN { for (i = 0; i < 2000; i++) printf "a" }')
+sqk mkimage -q -c gzip -b 4K -X strategy=fixed --uncompressed inodes,data,fragments \
+	--xattrs-add "user.note=$value" "$c" "$TMP/c.img" >/dev/null 2>&1
+expect_status 0 "kernel-xattr: the untouched image is clean" sqk fsck -q "$TMP/c.img"
+if what=$("$TAMPER" kernel-xattr "$TMP/c.img" "$TMP/kernel-xattr.img" 2>&1); then
+	ok 0 "tamper kernel-xattr ($what)"
+	img=$TMP/kernel-xattr.img
+	sqk stat --json "$img" /noted >"$TMP/stat.json" 2>/dev/null
+	is "$("$JSONQ" "$TMP/stat.json" /xattrs/user.note)" "$value" \
+		"kernel-xattr: stat reads the xattr intact"
+	rm -rf "$TMP/x"
+	expect_status 0 "kernel-xattr: unimage extracts the image" \
+		sqk unimage -q --no-xattrs -d "$TMP/x" "$img"
+	sqk fsck -q --json "$img" >"$TMP/json" 2>/dev/null
+	is "$?" 4 "kernel-xattr: fsck exits 4"
+	is "$("$JSONQ" "$TMP/json" '/errors/*/path' '/errors/*/check' | tr '\n' ' ')" \
+		"xattr table kernel-decode " "kernel-xattr: fsck names the xattr table, and nothing else"
+	if ! command -v getfattr >/dev/null 2>&1; then
+		skip "kernel-xattr: getfattr is not installed"
+	elif [ "$(id -u)" -ne 0 ] || ! mount -t squashfs -o loop,ro "$img" "$MNT" 2>/dev/null; then
+		skip "kernel-xattr: no kernel loop mount"
+	else
+		getfattr -n user.note "$MNT/noted" >/dev/null 2>"$TMP/kx.err"
+		if grep -q "Input/output error" "$TMP/kx.err"; then
+			ok 0 "kernel-xattr: the kernel gives EIO reading the xattr"
+		else
+			ok 1 "kernel-xattr: the kernel gives EIO reading the xattr"
+			sed 's/^/#   /' "$TMP/kx.err"
+		fi
+		umount "$MNT"
+	fi
+else
+	ok 1 "tamper kernel-xattr"
+	echo "#   $what"
+fi
 
 done_testing

@@ -9,7 +9,7 @@
  * the tool walks the inode table, finds entries by name in the directory
  * table, and changes one field. Which field each KIND changes is in the
  * table at the end; the tree the test builds holds the names used there
- * (the kernel-* kinds: tests/interop/kernel-refuses.t's trees).
+ * (the kernel-* kinds: tests/interop/kernel-refuses.t's trees and images).
  * Prints what it changed on stdout; exit 1 when the image does not hold
  * what the kind needs.
  */
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor.h"
 #include "fmt_super.h"
 #include "format.h"
 #include "le.h"
@@ -617,6 +618,53 @@ static void k_kernel_fragment(void)
 	    len);
 }
 
+/*
+ * One bit of the xattr table's first metadata block flipped, the first
+ * that zlib's inflate refuses and libdeflate reads to the same bytes: in a
+ * fixed-Huffman block, the code of a 258-byte match (length symbol 285)
+ * turned into that of 287, which zlib refuses and libdeflate reads as 285.
+ * Needs a gzip image made with -X strategy=fixed and a long repeated value.
+ */
+static void k_kernel_xattr(void)
+{
+	uint8_t want[SQK_META_SIZE], got[SQK_META_SIZE], *blk;
+	struct sqk_comp_config cfg;
+	struct sqk_compressor *c;
+	size_t want_len, got_len;
+	uint64_t kv, bit;
+	uint32_t size;
+	uint16_t h;
+
+	if (sb.xattr_table == SQK_INVALID_TABLE || sb.compressor != SQK_COMP_GZIP)
+		die("no xattr table, or not gzip");
+	kv = get_le64(img + sb.xattr_table);
+	h = get_le16(img + kv);
+	size = h & SQK_META_SIZE_MASK;
+	blk = img + kv + 2;
+	if (h & SQK_META_UNCOMPRESSED)
+		die("the xattr table is not compressed");
+	if (sqk_comp_config_init(&cfg, SQK_COMP_GZIP, sb.block_size) ||
+	    !(c = sqk_comp_create(&cfg)) ||
+	    c->decompress(c, blk, size, want, sizeof(want), &want_len) != 0)
+		die("the xattr table's first block does not decompress");
+	for (bit = 0; bit < (uint64_t)size * 8; bit++) {
+		blk[bit / 8] ^= (uint8_t)(1u << bit % 8);
+		if (c->decompress_kernel(c, blk, size, got, sizeof(got), &got_len) != 0 &&
+		    c->decompress(c, blk, size, got, sizeof(got), &got_len) == 0 &&
+		    got_len == want_len && !memcmp(got, want, want_len)) {
+			c->destroy(c);
+			say("kernel-xattr: bit %u of byte %llu of the xattr block at %llu",
+			    (unsigned)(bit % 8), (unsigned long long)(kv + 2 + bit / 8),
+			    (unsigned long long)kv);
+			return;
+		}
+		blk[bit / 8] ^= (uint8_t)(1u << bit % 8);
+	}
+	c->destroy(c);
+	die("no bit of the xattr block at %llu turns it into one only libdeflate reads",
+	    (unsigned long long)kv);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -649,6 +697,7 @@ static const struct {
 	{"export", k_export},
 	{"kernel-block", k_kernel_block},
 	{"kernel-fragment", k_kernel_fragment},
+	{"kernel-xattr", k_kernel_xattr},
 };
 
 int main(int argc, char **argv)
