@@ -350,6 +350,11 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 	job->ino = *ino;
 	memcpy(job->path, path, plen + 1);
 	ino->blocks = NULL; /* the job owns the block list now */
+	if (job->ino.nblocks == 0 && !has_tail) {
+		/* Empty: nothing for a worker to write; finished here. */
+		job_put(job);
+		return 0;
+	}
 	do {
 		struct chunk *c = malloc(sizeof(*c));
 		uint32_t n = job->ino.nblocks - first;
