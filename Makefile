@@ -68,7 +68,7 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
 
-$(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
+$(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/lib/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB) $(LDLIBS_ALL)
 

@@ -363,9 +363,7 @@ static int run(struct usq *u, int argc, char **argv)
 		if (usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
-	io.meta_entries = 16;
-	io.frag_entries = u->threads + 3;
-	io.data_entries = u->threads + 1;
+	sqk_extract_cache_sizes(&io, u->threads);
 	io.decompressors = u->threads + 1;
 	img = sqk_open_image(u->image, &io);
 	if (!img)

@@ -9,6 +9,14 @@
 #include "imageopt.h"
 #include "offset.h"
 
+void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
+{
+	o->meta_entries = 16;
+	o->frag_entries = threads + 3;
+	o->frag_bytes = 4u << 20;
+	o->data_entries = threads + 1;
+}
+
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
 	char *copy = strdup(s), *tok, *save = NULL;

@@ -8,6 +8,14 @@
 #include "image.h"
 #include "json.h"
 
+/*
+ * The cache sizes extraction wants (unimage, squashkit unsquashfs) with
+ * threads workers: enough entries that workers never queue for one, and
+ * fragment blocks for 4 MiB: tails of duplicate files, and of files packed
+ * a little out of the order of the tree, then need no second decompression.
+ */
+void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads);
+
 /* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o);
 /* --cache SIZES into o: 0, or -1 after printing the usage error. */

@@ -410,12 +410,8 @@ static int run(struct unimage *u, int argc, char **argv)
 	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
 		return sqk_usage_error("invalid PATH operand");
-	if (!u->cache_set) {
-		/* Enough entries that workers never queue for one: extraction wants speed. */
-		u->io.meta_entries = 16;
-		u->io.frag_entries = u->threads + 3;
-		u->io.data_entries = u->threads + 1;
-	}
+	if (!u->cache_set)
+		sqk_extract_cache_sizes(&u->io, u->threads);
 	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
 	if (!sqk_die_of_sigpipe)

@@ -16,17 +16,29 @@
 #include "pool.h"
 
 static const char *const check_names[C_COUNT] = {
-	[C_SUPER] = "superblock",    [C_COMP] = "compressor",
-	[C_META] = "metadata",	     [C_INODE] = "inode",
-	[C_NUMBER] = "inode-number", [C_ORPHAN] = "orphan",
-	[C_NLINK] = "nlink",	     [C_DIR_HEADER] = "dir-header",
-	[C_DIR_NAME] = "dir-name",   [C_DIR_ORDER] = "dir-order",
-	[C_DIR_ENTRY] = "dir-entry", [C_DIR_TYPE] = "dir-type",
-	[C_DIR_SIZE] = "dir-size",   [C_DIR_PARENT] = "dir-parent",
-	[C_DIR_LOOP] = "dir-loop",   [C_DIR_INDEX] = "dir-index",
-	[C_DATA] = "data",	     [C_FRAGMENT] = "fragment",
-	[C_SPARSE] = "sparse",	     [C_ID] = "id",
-	[C_XATTR] = "xattr",	     [C_EXPORT] = "export",
+	[C_SUPER] = "superblock",
+	[C_COMP] = "compressor",
+	[C_META] = "metadata",
+	[C_INODE] = "inode",
+	[C_NUMBER] = "inode-number",
+	[C_ORPHAN] = "orphan",
+	[C_NLINK] = "nlink",
+	[C_DIR_HEADER] = "dir-header",
+	[C_DIR_NAME] = "dir-name",
+	[C_DIR_ORDER] = "dir-order",
+	[C_DIR_ENTRY] = "dir-entry",
+	[C_DIR_TYPE] = "dir-type",
+	[C_DIR_SIZE] = "dir-size",
+	[C_DIR_PARENT] = "dir-parent",
+	[C_DIR_LOOP] = "dir-loop",
+	[C_DIR_INDEX] = "dir-index",
+	[C_DATA] = "data",
+	[C_FRAGMENT] = "fragment",
+	[C_SPARSE] = "sparse",
+	[C_ID] = "id",
+	[C_XATTR] = "xattr",
+	[C_EXPORT] = "export",
+	[C_KERNEL] = "kernel-decode",
 };
 
 /* Reachability states of a record. */
@@ -435,6 +447,8 @@ int sqk_fsck_run(struct sqk_fsck *f)
 		if (!fsck_stopped(f))
 			sqk_fsck_directories(f);
 		sqk_fsck_data_wait(f);
+		if (!fsck_stopped(f))
+			sqk_fsck_data_shared(f);
 		if (!fsck_stopped(f))
 			sqk_fsck_export(f);
 		if (!fsck_stopped(f))

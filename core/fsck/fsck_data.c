@@ -7,16 +7,23 @@
  * (a duplicate, which shares its blocks) is not decompressed again, and
  * fragment blocks are decompressed once each from the fragment table,
  * whatever number of files keep their tails there.
+ *
+ * Blocks are decoded as the kernel decodes them; one its decoder refuses
+ * but the readers' decoder reads whole is reported for every file it holds
+ * data of: the one it was checked for, the files sharing it (kept aside
+ * until every block is checked) and the files whose tails are in it.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "block.h"
 #include "cache.h"
 #include "error.h"
 #include "fsck_int.h"
 #include "image.h"
 #include "pool.h"
+#include "u64set.h"
 
 /* Blocks per task: enough to amortise a hand-off, few enough to spread a big file. */
 #define CHUNK 16
@@ -40,21 +47,28 @@ struct fsck_dup {
 	uint32_t len;
 };
 
+/* A file sharing a block that was checked for another. */
+struct fsck_shared {
+	uint64_t key, pos;
+	uint32_t rec, index;
+};
+
 static void run_chunk(void *arg, unsigned worker)
 {
 	struct chunk *c = arg;
 	struct sqk_fsck *f = c->f;
 	struct sqk_cache *cache =
 		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
+	struct sqk_blocks *b = sqk_image_blocks(f->img);
 	uint32_t i;
 
 	for (i = 0; i < c->count && !fsck_stopped(f); i++) {
 		struct sqk_cache_entry *e;
 		uint32_t got;
-		int err;
+		int err, refused;
 
 		/* The length is checked here, to say what it is. */
-		err = sqk_block_data(sqk_image_blocks(f->img), cache, c->pos[i], c->word[i], 0, &e);
+		err = sqk_block_data(b, cache, c->pos[i], c->word[i], 0, &e);
 		if (sqk_fsck_fatal(f, err))
 			break;
 		if (err) {
@@ -73,19 +87,32 @@ static void run_chunk(void *arg, unsigned worker)
 		}
 		got = (uint32_t)e->length;
 		sqk_cache_put(e);
+		refused = sqk_blocks_refused(b, c->pos[i]);
 		if (c->fragment) {
 			__atomic_add_fetch(&f->counts.fragments, 1, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
-			f->frags[c->index[0]].len = got; /* each task owns its own slot */
+			/* each task owns its own slot; the tails are checked later */
+			f->frags[c->index[0]].len = got;
+			f->frags[c->index[0]].refused = (uint8_t)refused;
 			continue;
 		}
 		__atomic_add_fetch(&f->counts.blocks, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
-		if (got != c->len[i])
+		if (got != c->len[i]) {
 			sqk_fsck_err_key(
 				f, c->key + i, c->rec, T_INODE, C_DATA,
 				"block %u at %llu decompresses to %u bytes; the file needs %u",
 				c->index[i], (unsigned long long)c->pos[i], got, c->len[i]);
+		} else if (refused) {
+			sqk_fsck_err_key(f, c->key + i, c->rec, T_INODE, C_KERNEL,
+					 "block %u at %llu: " FSCK_REFUSED, c->index[i],
+					 (unsigned long long)c->pos[i]);
+			pthread_mutex_lock(&f->lock);
+			err = sqk_u64set_add(&f->refused, c->pos[i]);
+			pthread_mutex_unlock(&f->lock);
+			if (err < 0 && sqk_fsck_fatal(f, err))
+				break;
+		}
 	}
 	free(c);
 }
@@ -126,6 +153,36 @@ static uint64_t hash64(uint64_t x)
 	x ^= x >> 31;
 	x *= 0xbf58476d1ce4e5b9ull;
 	return x ^ (x >> 29);
+}
+
+/* A file sharing a block checked for another: reported too if the kernel refuses it. */
+static void keep_shared(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos)
+{
+	struct fsck_shared *s;
+
+	if (SQK_ARRAY_GROW(f->shared, f->sharedcap, f->nshared + 1)) {
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
+		return;
+	}
+	s = &f->shared[f->nshared++];
+	s->key = sqk_fsck_reserve_keys(f, 1);
+	s->pos = pos;
+	s->rec = rec;
+	s->index = index;
+}
+
+void sqk_fsck_data_shared(struct sqk_fsck *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nshared; i++) {
+		struct fsck_shared *s = &f->shared[i];
+
+		if (sqk_u64set_has(&f->refused, s->pos))
+			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_KERNEL,
+					 "block %u at %llu: " FSCK_REFUSED, s->index,
+					 (unsigned long long)s->pos);
+	}
 }
 
 /*
@@ -170,6 +227,8 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 				"this "
 				"file needs %u",
 				index, (unsigned long long)pos, d->len, len);
+		else if (f->comp->decompress_kernel)
+			keep_shared(f, rec, index, pos);
 		return 1;
 	}
 	f->dups[i].pos = pos;
@@ -257,6 +316,9 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 			     "the tail of %u bytes at offset %u runs past the end of fragment %u "
 			     "(%u bytes)",
 			     tail, file->frag_offset, idx, len);
+	else if (fr->refused)
+		sqk_fsck_err(f, file->rec, T_INODE, C_KERNEL,
+			     "the tail is in fragment %u: " FSCK_REFUSED, idx);
 }
 
 void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
@@ -351,4 +413,7 @@ void sqk_fsck_data_free(struct sqk_fsck *f)
 {
 	free(f->dups);
 	f->dups = NULL;
+	free(f->shared);
+	f->shared = NULL;
+	sqk_u64set_free(&f->refused);
 }

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "fmt_meta.h"
 #include "format.h"
+#include "u64set.h"
 
 /* A decompressor instance and the scratch buffer its input is read into. */
 struct decomp {
@@ -27,11 +28,15 @@ struct sqk_blocks {
 	struct decomp **free;
 	size_t scratch_size;
 	uint64_t decompressions;
+	int strict;
+	struct sqk_u64set refused; /* under lock */
+	size_t nrefused;	   /* atomic: readers look only when there are some */
 };
 
 int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block_size,
 		      const struct sqk_codec *codec, const struct sqk_comp_config *comp,
-		      unsigned decompressors, struct sqk_cache *comp_cache, struct sqk_blocks **out)
+		      unsigned decompressors, int strict, struct sqk_cache *comp_cache,
+		      struct sqk_blocks **out)
 {
 	struct sqk_blocks *b = calloc(1, sizeof(*b));
 	unsigned i, n = decompressors ? decompressors : 1;
@@ -43,6 +48,7 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 	b->bytes_used = bytes_used;
 	b->block_size = block_size;
 	b->comp_cache = comp_cache;
+	b->strict = strict;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->free_cond, NULL);
 	b->scratch_size = block_size > SQK_META_SIZE ? block_size : SQK_META_SIZE;
@@ -79,6 +85,7 @@ void sqk_blocks_destroy(struct sqk_blocks *b)
 	}
 	free(b->decomp);
 	free(b->free);
+	sqk_u64set_free(&b->refused);
 	pthread_mutex_destroy(&b->lock);
 	pthread_cond_destroy(&b->free_cond);
 	free(b);
@@ -94,6 +101,50 @@ int sqk_blocks_pread(struct sqk_blocks *b, uint64_t pos, void *buf, size_t len)
 	if (pos > b->bytes_used || len > b->bytes_used - pos)
 		return SQK_ERR_CORRUPT;
 	return b->file->read_at(b->file, pos, buf, len);
+}
+
+int sqk_blocks_refused(struct sqk_blocks *b, uint64_t pos)
+{
+	int r;
+
+	if (!__atomic_load_n(&b->nrefused, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	r = sqk_u64set_has(&b->refused, pos);
+	pthread_mutex_unlock(&b->lock);
+	return r;
+}
+
+static int note_refused(struct sqk_blocks *b, uint64_t pos)
+{
+	int r;
+
+	pthread_mutex_lock(&b->lock);
+	r = sqk_u64set_add(&b->refused, pos);
+	if (r >= 0)
+		__atomic_store_n(&b->nrefused, b->refused.count, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&b->lock);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Decompress with c, as readers do, or with refused as the kernel does: a
+ * block its decoder refuses is then read as readers read it, and *refused
+ * says so.
+ */
+static int decode(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+		  size_t cap, size_t *outlen, int *refused)
+{
+	int err;
+
+	if (!refused || !c->decompress_kernel)
+		return c->decompress(c, src, srclen, dst, cap, outlen);
+	err = c->decompress_kernel(c, src, srclen, dst, cap, outlen);
+	if (err != SQK_ERR_COMPRESSOR)
+		return err;
+	err = c->decompress(c, src, srclen, dst, cap, outlen);
+	*refused = !err;
+	return err;
 }
 
 static struct decomp *decomp_get(struct sqk_blocks *b)
@@ -131,7 +182,7 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
 	struct sqk_cache_entry *raw = NULL;
 	struct decomp *d;
-	int err = 0;
+	int err = 0, refused = 0;
 
 	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
 		return SQK_ERR_CORRUPT;
@@ -158,10 +209,12 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 	if (!raw)
 		err = sqk_blocks_pread(b, pos, d->scratch, size);
 	if (!err)
-		err = d->comp->decompress(d->comp, raw ? raw->data : d->scratch, size, dst, cap,
-					  outlen);
+		err = decode(d->comp, raw ? raw->data : d->scratch, size, dst, cap, outlen,
+			     b->strict ? &refused : NULL);
 	decomp_put(b, d);
 	sqk_cache_put(raw);
+	if (refused)
+		err = note_refused(b, pos);
 	if (!err)
 		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
 	return err;
@@ -226,13 +279,16 @@ int sqk_block_data(struct sqk_blocks *b, struct sqk_cache *cache, uint64_t pos, 
 }
 
 int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compressor *c, uint64_t pos,
-			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r)
+			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r,
+			int *refused)
 {
 	uint8_t hdr[SQK_FMT_META_HDR_SIZE], raw[SQK_META_SIZE];
 	struct sqk_fmt_meta_hdr h;
 	size_t out = 0;
 	int err;
 
+	if (refused)
+		*refused = 0;
 	err = sqk_fmt_meta_pos_check(pos, end, r);
 	if (!err)
 		err = file->read_at(file, pos, hdr, sizeof(hdr));
@@ -248,7 +304,7 @@ int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compress
 	} else {
 		err = file->read_at(file, pos + SQK_FMT_META_HDR_SIZE, raw, h.size);
 		if (!err)
-			err = c->decompress(c, raw, h.size, dst, SQK_META_SIZE, &out);
+			err = decode(c, raw, h.size, dst, SQK_META_SIZE, &out, refused);
 	}
 	if (!err)
 		err = sqk_fmt_meta_len_check(out, r);

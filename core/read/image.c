@@ -112,7 +112,7 @@ static int read_comp_options(struct sqk_image *img)
 	if (!c)
 		return SQK_ERR_NOMEM;
 	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQK_SUPER_SIZE, out, &len,
-				  &next, NULL);
+				  &next, NULL, NULL);
 	c->destroy(c);
 	if (err)
 		return err;
@@ -144,6 +144,9 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	size_t size[SQK_CACHE_COUNT] = {SQK_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
+
+	if (o->frag_bytes / img->sb.block_size > n[SQK_CACHE_FRAG])
+		n[SQK_CACHE_FRAG] = (unsigned)(o->frag_bytes / img->sb.block_size);
 
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		if (i == SQK_CACHE_COMP && n[i] == 0)
@@ -214,8 +217,8 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 		err = make_caches(img, opts);
 	if (!err)
 		err = sqk_blocks_create(file, img->sb.bytes_used, img->sb.block_size, img->codec,
-					&img->comp, opts->decompressors, img->cache[SQK_CACHE_COMP],
-					&img->blocks);
+					&img->comp, opts->decompressors, opts->strict,
+					img->cache[SQK_CACHE_COMP], &img->blocks);
 	if (!err)
 		err = read_ids(img);
 	if (err)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # fsck on crafted images, one broken thing each: every check fsck has is
-# triggered by at least one image and reported under its name. The images
+# triggered by at least one image and reported under its name (kernel-decode
+# in kernel-refuses.t). The images
 # come from two tools: tests/tools/tamper changes one field of an image
 # mksquashfs made with uncompressed metadata (-noI -noD -noF -noX), found by
 # walking its tables; tests/tools/craft writes hostile images from scratch.
