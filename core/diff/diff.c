@@ -19,7 +19,7 @@
 #include "format.h"
 #include "walk.h"
 
-int diff_fail(struct diff *d, int side, int err)
+int sqk_diff_fail(struct diff *d, int side, int err)
 {
 	struct sqk_diff_error *e = d->e;
 
@@ -36,7 +36,7 @@ int diff_fail(struct diff *d, int side, int err)
 static int append(struct diff *d, size_t plen, const char *name, size_t nlen, size_t *len)
 {
 	if (SQK_ARRAY_GROW(d->path, d->path_cap, plen + 1 + nlen + 1))
-		return diff_fail(d, -1, SQK_ERR_NOMEM);
+		return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 	d->path[plen] = '/';
 	memcpy(d->path + plen + 1, name, nlen);
 	d->path[plen + 1 + nlen] = '\0';
@@ -54,7 +54,7 @@ static int only(struct diff *d, int side, const struct sqk_dnode *n)
 	c.path = diff_path(d);
 	c.type = n->type;
 	c.size = n->size;
-	return diff_emit(d, &c);
+	return sqk_diff_emit(d, &c);
 }
 
 /* Note the selected paths met, to name those that are on neither side at the end. */
@@ -80,17 +80,17 @@ static int nodes(struct diff *d, struct sqk_dnode *n[2], size_t len, unsigned de
 	int err = 0, s;
 
 	if (inside)
-		err = n[0] && n[1] ? diff_nodes(d, n[0], n[1])
+		err = n[0] && n[1] ? sqk_diff_nodes(d, n[0], n[1])
 				   : only(d, n[0] ? 0 : 1, n[0] ? n[0] : n[1]);
 	for (s = 0; s < 2; s++)
 		dir[s] = n[s] && n[s]->type == SQK_DIR ? n[s] : NULL;
 	if (!err && (dir[0] || dir[1])) {
 		if (depth + 1 >= SQK_WALK_MAX_DEPTH)
-			return diff_fail(d, dir[0] ? 0 : 1, SQK_ERR_DEPTH);
+			return sqk_diff_fail(d, dir[0] ? 0 : 1, SQK_ERR_DEPTH);
 		err = walk_dir(d, dir, len, depth + 1);
 	}
 	if (!err)
-		err = diff_drain(d, 1);
+		err = sqk_diff_drain(d, 1);
 	return err;
 }
 
@@ -110,7 +110,7 @@ static int entry(struct diff *d, const struct sqk_dirent *e[2], size_t len, unsi
 			continue;
 		err = d->t[s]->ops->stat(d->t[s], e[s], &node[s]);
 		if (err)
-			err = diff_fail(d, s, err);
+			err = sqk_diff_fail(d, s, err);
 		else
 			n[s] = &node[s];
 	}
@@ -133,7 +133,7 @@ static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsig
 			continue;
 		err = d->t[s]->ops->enter(d->t[s], dir[s], &ents[s], &n[s]);
 		if (err)
-			err = diff_fail(d, s, err);
+			err = sqk_diff_fail(d, s, err);
 		else
 			entered[s] = 1;
 	}
@@ -174,7 +174,7 @@ static int walk(struct diff *d)
 	for (s = 0; s < 2 && !err; s++) {
 		err = d->t[s]->ops->root(d->t[s], &root[s]);
 		if (err)
-			err = diff_fail(d, s, err);
+			err = sqk_diff_fail(d, s, err);
 		else
 			n[s] = &root[s];
 	}
@@ -184,12 +184,12 @@ static int walk(struct diff *d)
 		if (n[s])
 			d->t[s]->ops->release(n[s]);
 	if (!err)
-		err = diff_drain(d, 2);
+		err = sqk_diff_drain(d, 2);
 	for (i = 0; !err && i < d->o->nselect; i++) {
 		if (d->seen[i])
 			continue;
 		snprintf(d->path, d->path_cap, "/%s", d->o->select[i]);
-		err = diff_fail(d, 2, SQK_ERR_NOENT);
+		err = sqk_diff_fail(d, 2, SQK_ERR_NOENT);
 	}
 	return err;
 }
@@ -220,21 +220,21 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_opt
 	if (d.path)
 		d.path[0] = '\0';
 	if (!d.path || !d.seen)
-		err = diff_fail(&d, -1, SQK_ERR_NOMEM);
-	if (!err && !o->no_contents && (err = diff_data_start(&d)) != 0)
-		err = diff_fail(&d, -1, err);
+		err = sqk_diff_fail(&d, -1, SQK_ERR_NOMEM);
+	if (!err && !o->no_contents && (err = sqk_diff_data_start(&d)) != 0)
+		err = sqk_diff_fail(&d, -1, err);
 	if (!err && o->super && a->img && b->img)
-		err = diff_super(&d);
+		err = sqk_diff_super(&d);
 	if (!err)
 		err = walk(&d);
 	/* Stopped early (1) or failed: the workers skip what is left. */
-	diff_data_stop(&d, err != 0);
-	diff_queue_release(&d);
+	sqk_diff_data_stop(&d, err != 0);
+	sqk_diff_queue_release(&d);
 	st->files = d.files;
 	st->blocks_stored = d.blocks_stored;
 	st->bytes_read = d.bytes_read;
-	diff_links_release(&d.links[0]);
-	diff_links_release(&d.links[1]);
+	sqk_diff_links_release(&d.links[0]);
+	sqk_diff_links_release(&d.links[1]);
 	free(d.path);
 	free(d.seen);
 	return err < 0 ? err : 0;

@@ -47,7 +47,7 @@ static int link_add(struct diff_links *l, const struct sqk_dnode *n, const char 
 	return 0;
 }
 
-void diff_links_release(struct diff_links *l)
+void sqk_diff_links_release(struct diff_links *l)
 {
 	size_t i;
 
@@ -71,7 +71,7 @@ static int links(struct diff *d, const struct sqk_dnode *a, const struct sqk_dno
 			continue;
 		with[s] = link_find(&d->links[s], n[s]);
 		if (!with[s] && link_add(&d->links[s], n[s], diff_path(d)))
-			return diff_fail(d, -1, SQK_ERR_NOMEM);
+			return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 	}
 	if (!with[0] && !with[1])
 		return 0;
@@ -85,7 +85,7 @@ static int links(struct diff *d, const struct sqk_dnode *a, const struct sqk_dno
 	c.la = with[0] ? strlen(with[0]) : 0;
 	c.sb = with[1];
 	c.lb = with[1] ? strlen(with[1]) : 0;
-	return diff_emit(d, &c);
+	return sqk_diff_emit(d, &c);
 }
 
 static int by_name(const void *x, const void *y)
@@ -102,7 +102,7 @@ static int xattrs(struct diff *d, const struct sqk_dnode *a, const struct sqk_dn
 	for (s = 0; s < 2 && !err; s++) {
 		err = d->t[s]->ops->xattrs(d->t[s], s ? b : a, &v[s], &n[s]);
 		if (err)
-			err = diff_fail(d, s, err);
+			err = sqk_diff_fail(d, s, err);
 		else if (n[s] > 1)
 			qsort(v[s], n[s], sizeof(*v[s]), by_name);
 	}
@@ -132,7 +132,7 @@ static int xattrs(struct diff *d, const struct sqk_dnode *a, const struct sqk_dn
 				c.sb = (const char *)xb->value;
 				c.lb = xb->value_len;
 			}
-			err = diff_emit(d, &c);
+			err = sqk_diff_emit(d, &c);
 		}
 	}
 	sqk_xattr_free(v[0], n[0]);
@@ -156,10 +156,10 @@ static int numbers(struct diff *d, enum sqk_diff_what what, unsigned type, uint6
 	c.b = b;
 	c.a2 = a2;
 	c.b2 = b2;
-	return diff_emit(d, &c);
+	return sqk_diff_emit(d, &c);
 }
 
-int diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
+int sqk_diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 {
 	const struct sqk_diff_opts *o = d->o;
 	unsigned t = a->type;
@@ -176,7 +176,7 @@ int diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 		if (a->size != b->size)
 			err = numbers(d, SQK_DIFF_SIZE, t, a->size, b->size, 0, 0);
 		else if (!o->no_contents && a->size)
-			err = diff_contents(d, a, b);
+			err = sqk_diff_contents(d, a, b);
 	}
 	if (!err && t == SQK_SYMLINK &&
 	    (a->target_len != b->target_len || memcmp(a->target, b->target, a->target_len))) {
@@ -190,7 +190,7 @@ int diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 		c.la = a->target_len;
 		c.sb = b->target;
 		c.lb = b->target_len;
-		err = diff_emit(d, &c);
+		err = sqk_diff_emit(d, &c);
 	}
 	if (!err && (t == SQK_BLKDEV || t == SQK_CHRDEV))
 		err = numbers(d, SQK_DIFF_DEVICE, t, a->major, b->major, a->minor, b->minor);

@@ -425,7 +425,7 @@ static void run_batch(void *arg, unsigned worker)
 	free(b);
 }
 
-int diff_data_flush(struct diff *d)
+int sqk_diff_data_flush(struct diff *d)
 {
 	int err;
 
@@ -456,23 +456,23 @@ static int add_chunk(struct diff *d, struct diff_job *j, uint64_t off, uint32_t 
 	d->batch->d = d;
 	d->batch->bytes += len;
 	if (++d->batch->n >= BATCH_CHUNKS || d->batch->bytes >= DIFF_CHUNK)
-		return diff_data_flush(d);
+		return sqk_diff_data_flush(d);
 	return 0;
 }
 
-int diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
+int sqk_diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 {
 	struct diff_job *j = calloc(1, sizeof(*j));
 	uint64_t off;
 	int err, s;
 
 	if (!j)
-		return diff_fail(d, -1, SQK_ERR_NOMEM);
+		return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 	for (s = 0; s < 2; s++) {
 		err = d->t[s]->ops->open(d->t[s], s ? b : a, &j->f[s]);
 		if (err) {
-			err = diff_fail(d, s, err);
-			diff_job_free(j);
+			err = sqk_diff_fail(d, s, err);
+			sqk_diff_job_free(j);
 			return err;
 		}
 	}
@@ -482,18 +482,18 @@ int diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 	pthread_mutex_lock(&d->lock);
 	d->files++;
 	pthread_mutex_unlock(&d->lock);
-	err = diff_emit_job(d, j, b->size);
+	err = sqk_diff_emit_job(d, j, b->size);
 	for (off = 0; !err && off < j->size; off += DIFF_CHUNK) {
 		uint64_t left = j->size - off;
 
 		err = add_chunk(d, j, off, left < DIFF_CHUNK ? (uint32_t)left : DIFF_CHUNK);
 		if (err)
-			err = diff_fail(d, -1, err);
+			err = sqk_diff_fail(d, -1, err);
 	}
 	return err;
 }
 
-int diff_job_done(struct diff *d, struct diff_job *j, int wait)
+int sqk_diff_job_done(struct diff *d, struct diff_job *j, int wait)
 {
 	int done;
 
@@ -502,7 +502,7 @@ int diff_job_done(struct diff *d, struct diff_job *j, int wait)
 	pthread_mutex_unlock(&d->lock);
 	if (done || !wait)
 		return done;
-	if (diff_data_flush(d) != 0)
+	if (sqk_diff_data_flush(d) != 0)
 		return 0;
 	pthread_mutex_lock(&d->lock);
 	while (j->left)
@@ -511,7 +511,7 @@ int diff_job_done(struct diff *d, struct diff_job *j, int wait)
 	return 1;
 }
 
-int diff_job_result(struct diff_job *j, uint64_t *offset, int *side)
+int sqk_diff_job_result(struct diff_job *j, uint64_t *offset, int *side)
 {
 	if (j->err) {
 		*side = j->side;
@@ -522,7 +522,7 @@ int diff_job_result(struct diff_job *j, uint64_t *offset, int *side)
 	return j->first != UINT64_MAX;
 }
 
-void diff_job_free(struct diff_job *j)
+void sqk_diff_job_free(struct diff_job *j)
 {
 	int s;
 
@@ -534,7 +534,7 @@ void diff_job_free(struct diff_job *j)
 	free(j);
 }
 
-int diff_data_start(struct diff *d)
+int sqk_diff_data_start(struct diff *d)
 {
 	unsigned threads = d->threads = d->o->threads ? d->o->threads : 1;
 
@@ -561,7 +561,7 @@ int diff_data_start(struct diff *d)
 	return d->pool ? 0 : SQK_ERR_NOMEM;
 }
 
-void diff_data_stop(struct diff *d, int cancel)
+void sqk_diff_data_stop(struct diff *d, int cancel)
 {
 	unsigned i;
 
@@ -570,7 +570,7 @@ void diff_data_stop(struct diff *d, int cancel)
 	pthread_mutex_lock(&d->lock);
 	d->cancel = cancel;
 	pthread_mutex_unlock(&d->lock);
-	if (d->pool && diff_data_flush(d) != 0) {
+	if (d->pool && sqk_diff_data_flush(d) != 0) {
 		/* No room to queue them: the held-back chunks are dropped, their jobs with them. */
 		struct chunk *c, *next;
 

@@ -74,41 +74,41 @@ static inline const char *diff_path(const struct diff *d)
 }
 
 /* Record the first error, where it happened (the current path) and errno; return err. */
-int diff_fail(struct diff *d, int side, int err);
+int sqk_diff_fail(struct diff *d, int side, int err);
 
 /* diff_attr.c: every change between two entries found on both sides. */
-int diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);
-void diff_links_release(struct diff_links *l);
+int sqk_diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);
+void sqk_diff_links_release(struct diff_links *l);
 
 /* diff_super.c */
-int diff_super(struct diff *d);
+int sqk_diff_super(struct diff *d);
 
 /* diff_queue.c: a change, delivered now or queued; 1 when the sink said stop. */
-int diff_emit(struct diff *d, const struct sqk_diff_change *c);
+int sqk_diff_emit(struct diff *d, const struct sqk_diff_change *c);
 /* Hold the changes that follow until job is done; it then gives the CONTENTS change. */
-int diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size);
+int sqk_diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size);
 /*
  * Deliver what is ready. wait: 0, only that; 1, wait while the queue is
  * over its bounds; 2, wait for everything.
  */
-int diff_drain(struct diff *d, int wait);
-void diff_queue_release(struct diff *d);
+int sqk_diff_drain(struct diff *d, int wait);
+void sqk_diff_queue_release(struct diff *d);
 
 /* diff_data.c */
-int diff_data_start(struct diff *d);
+int sqk_diff_data_start(struct diff *d);
 /* Compare the contents of two files of the same size, on the pool. */
-int diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);
+int sqk_diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);
 /* Give the workers the chunks held back for a batch. */
-int diff_data_flush(struct diff *d);
+int sqk_diff_data_flush(struct diff *d);
 /* Is the job done? With wait, wait for it (its chunks held back go to the workers first). */
-int diff_job_done(struct diff *d, struct diff_job *j, int wait);
+int sqk_diff_job_done(struct diff *d, struct diff_job *j, int wait);
 /*
  * A done job's outcome: 0, 1 with *offset when the files differ, or the
  * error with its side (and errno set).
  */
-int diff_job_result(struct diff_job *j, uint64_t *offset, int *side);
-void diff_job_free(struct diff_job *j);
+int sqk_diff_job_result(struct diff_job *j, uint64_t *offset, int *side);
+void sqk_diff_job_free(struct diff_job *j);
 /* Wait for the workers (cancel: let them skip what is left) and free what they used. */
-void diff_data_stop(struct diff *d, int cancel);
+void sqk_diff_data_stop(struct diff *d, int cancel);
 
 #endif

@@ -51,7 +51,7 @@ static int deliver(struct diff *d, const struct sqk_diff_change *c)
 			if (len > d->last_cap) {
 				p = realloc(d->last, len);
 				if (!p)
-					return diff_fail(d, -1, SQK_ERR_NOMEM);
+					return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 				d->last = p;
 				d->last_cap = len;
 			}
@@ -65,7 +65,7 @@ static int deliver(struct diff *d, const struct sqk_diff_change *c)
 	}
 	r = d->sink->change(d->sink, c);
 	if (r < 0)
-		return diff_fail(d, -1, r);
+		return sqk_diff_fail(d, -1, r);
 	return r;
 }
 
@@ -129,12 +129,12 @@ static void pop(struct diff *d)
 	d->items--;
 	if (it->job) {
 		d->jobs--;
-		diff_job_free(it->job);
+		sqk_diff_job_free(it->job);
 	}
 	free(it);
 }
 
-int diff_emit(struct diff *d, const struct sqk_diff_change *c)
+int sqk_diff_emit(struct diff *d, const struct sqk_diff_change *c)
 {
 	struct diff_item *it;
 
@@ -142,12 +142,12 @@ int diff_emit(struct diff *d, const struct sqk_diff_change *c)
 		return deliver(d, c);
 	it = item_new(c);
 	if (!it)
-		return diff_fail(d, -1, SQK_ERR_NOMEM);
+		return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 	append(d, it);
 	return 0;
 }
 
-int diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size)
+int sqk_diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size)
 {
 	struct sqk_diff_change c;
 	struct diff_item *it;
@@ -159,8 +159,8 @@ int diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size)
 	c.size = size;
 	it = item_new(&c);
 	if (!it) {
-		diff_job_free(job);
-		return diff_fail(d, -1, SQK_ERR_NOMEM);
+		sqk_diff_job_free(job);
+		return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
 	}
 	it->job = job;
 	append(d, it);
@@ -174,15 +174,15 @@ static int head_out(struct diff *d, int wait)
 	int r = 0, side;
 
 	if (it->job) {
-		if (!diff_job_done(d, it->job, wait))
+		if (!sqk_diff_job_done(d, it->job, wait))
 			return 2;
-		r = diff_job_result(it->job, &it->c.offset, &side);
+		r = sqk_diff_job_result(it->job, &it->c.offset, &side);
 		if (r < 0) {
 			/* The error belongs to the file's path, not to where the walk is. */
 			char *saved = d->path;
 
 			d->path = (char *)it->c.path;
-			r = diff_fail(d, side, r);
+			r = sqk_diff_fail(d, side, r);
 			d->path = saved;
 		} else if (r == 1) {
 			r = deliver(d, &it->c);
@@ -194,7 +194,7 @@ static int head_out(struct diff *d, int wait)
 	return r;
 }
 
-int diff_drain(struct diff *d, int wait)
+int sqk_diff_drain(struct diff *d, int wait)
 {
 	int r;
 
@@ -211,7 +211,7 @@ int diff_drain(struct diff *d, int wait)
 	return 0;
 }
 
-void diff_queue_release(struct diff *d)
+void sqk_diff_queue_release(struct diff *d)
 {
 	while (d->head)
 		pop(d);

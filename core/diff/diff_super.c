@@ -23,7 +23,7 @@ static int super_change(struct diff *d, const char *name, uint64_t a, uint64_t b
 	c.a = a;
 	c.b = b;
 	c.flag = flag;
-	return diff_emit(d, &c);
+	return sqk_diff_emit(d, &c);
 }
 
 static const char *codec_name(uint16_t id)
@@ -33,7 +33,7 @@ static const char *codec_name(uint16_t id)
 	return codec ? codec->name : "unknown";
 }
 
-int diff_super(struct diff *d)
+int sqk_diff_super(struct diff *d)
 {
 	const struct sqk_super *a = sqk_image_super(d->t[0]->img);
 	const struct sqk_super *b = sqk_image_super(d->t[1]->img);
@@ -51,7 +51,7 @@ int diff_super(struct diff *d)
 		c.la = strlen(c.sa);
 		c.sb = codec_name(b->compressor);
 		c.lb = strlen(c.sb);
-		err = diff_emit(d, &c);
+		err = sqk_diff_emit(d, &c);
 	}
 	if (!err)
 		err = super_change(d, "block_size", a->block_size, b->block_size, 0);
