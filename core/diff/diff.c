@@ -125,7 +125,7 @@ static int entry(struct diff *d, const struct sqk_dirent *e[2], size_t len, unsi
 static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth)
 {
 	struct sqk_dirent *ents[2] = {NULL, NULL};
-	size_t n[2] = {0, 0}, i[2] = {0, 0}, len;
+	size_t n[2] = {0, 0}, i[2] = {0, 0}, len = 0;
 	int err = 0, entered[2] = {0, 0}, s;
 
 	for (s = 0; s < 2 && !err; s++) {

@@ -46,6 +46,7 @@ struct sqk_dfile {
 };
 
 struct sqk_dtree_ops {
+	/* The root, and the start of a walk (a tree serves one walk at a time). */
 	int (*root)(struct sqk_dtree *t, struct sqk_dnode *out);
 	/*
 	 * Go into dir (a directory this tree gave) and list its entries: *n of

@@ -44,8 +44,13 @@ static void node_from(struct sqk_dnode *n, struct sqk_inode *ino)
 
 static int img_root(struct sqk_dtree *t, struct sqk_dnode *out)
 {
+	struct image_tree *it = (struct image_tree *)t;
 	struct sqk_inode ino;
-	int err = sqk_inode_read(t->img, sqk_image_super(t->img)->root_inode, &ino);
+	int err;
+
+	/* A new walk: no directory entered yet. */
+	sqk_u64set_free(&it->dirs);
+	err = sqk_inode_read(t->img, sqk_image_super(t->img)->root_inode, &ino);
 
 	if (err)
 		return err;
