@@ -40,30 +40,10 @@ struct host_tree {
 	size_t nup, up_cap;
 };
 
-static unsigned type_of(mode_t m)
-{
-	switch (m & S_IFMT) {
-	case S_IFDIR:
-		return SQK_DIR;
-	case S_IFREG:
-		return SQK_FILE;
-	case S_IFLNK:
-		return SQK_SYMLINK;
-	case S_IFBLK:
-		return SQK_BLKDEV;
-	case S_IFCHR:
-		return SQK_CHRDEV;
-	case S_IFIFO:
-		return SQK_FIFO;
-	default:
-		return SQK_SOCKET;
-	}
-}
-
 static void node_from(struct sqk_dnode *n, const struct stat *st, const char *name)
 {
 	memset(n, 0, sizeof(*n));
-	n->type = type_of(st->st_mode);
+	n->type = sqk_type_of_mode(st->st_mode);
 	n->perm = st->st_mode & 07777;
 	n->uid = st->st_uid;
 	n->gid = st->st_gid;
