@@ -65,6 +65,13 @@ static void put_link(const char *with)
 		fputs("none", stdout);
 }
 
+/* ": WHAT A<sep>A2 -> B<sep>B2": owners, device numbers. */
+static void put_pairs(const char *what, char sep, const struct sqk_diff_change *c)
+{
+	printf(": %s %llu%c%llu -> %llu%c%llu", what, (unsigned long long)c->a, sep,
+	       (unsigned long long)c->a2, (unsigned long long)c->b, sep, (unsigned long long)c->b2);
+}
+
 static void text(const struct sqk_diff_change *c)
 {
 	static const char letter[] = {
@@ -101,9 +108,7 @@ static void text(const struct sqk_diff_change *c)
 		       (unsigned long long)c->b);
 		break;
 	case SQK_DIFF_OWNER:
-		printf(": owner %llu:%llu -> %llu:%llu", (unsigned long long)c->a,
-		       (unsigned long long)c->a2, (unsigned long long)c->b,
-		       (unsigned long long)c->b2);
+		put_pairs("owner", ':', c);
 		break;
 	case SQK_DIFF_MTIME:
 		fputs(": mtime ", stdout);
@@ -124,9 +129,7 @@ static void text(const struct sqk_diff_change *c)
 		sqk_print_escaped_len(stdout, c->sb, c->lb);
 		break;
 	case SQK_DIFF_DEVICE:
-		printf(": device %llu,%llu -> %llu,%llu", (unsigned long long)c->a,
-		       (unsigned long long)c->a2, (unsigned long long)c->b,
-		       (unsigned long long)c->b2);
+		put_pairs("device", ',', c);
 		break;
 	case SQK_DIFF_XATTR:
 		fputs(": xattr ", stdout);
