@@ -94,6 +94,33 @@ int sqk_diff_emit_job(struct diff *d, struct diff_job *job, uint64_t size);
 int sqk_diff_drain(struct diff *d, int wait);
 void sqk_diff_queue_release(struct diff *d);
 
+/* Bytes a chunk covers: a multiple of every block size. */
+#define DIFF_CHUNK (1u << 20)
+
+/* A file whose contents are being compared. */
+struct diff_job {
+	struct sqk_dfile *f[2];
+	uint64_t size;
+	/* Under the lock: */
+	unsigned left;	/* chunks not finished */
+	uint64_t first; /* the first byte found to differ; UINT64_MAX: none */
+	int err, side, errnum;
+};
+
+/* One chunk's comparison, in a worker. */
+struct diff_cmp {
+	struct diff *d;
+	struct diff_job *j;
+	uint8_t *a, *b; /* DIFF_CHUNK bytes each */
+	uint64_t at;	/* the first byte that differs */
+	int side;	/* the side that failed */
+	uint64_t stored, read;
+};
+
+/* diff_chunk.c: 0 the same, 1 with x->at, or an error with x->side. */
+int sqk_diff_chunk_plain(struct diff_cmp *x, uint64_t off, size_t len);
+int sqk_diff_chunk_stored(struct diff_cmp *x, uint64_t off, uint32_t len);
+
 /* diff_data.c */
 int sqk_diff_data_start(struct diff *d);
 /* Compare the contents of two files of the same size, on the pool. */
