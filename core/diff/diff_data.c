@@ -148,15 +148,16 @@ int sqk_diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 
 int sqk_diff_job_done(struct diff *d, struct diff_job *j, int wait)
 {
-	int done;
+	int done, err;
 
 	pthread_mutex_lock(&d->lock);
 	done = j->left == 0;
 	pthread_mutex_unlock(&d->lock);
 	if (done || !wait)
 		return done;
-	if (sqk_diff_data_flush(d) != 0)
-		return 0;
+	err = sqk_diff_data_flush(d);
+	if (err)
+		return err;
 	pthread_mutex_lock(&d->lock);
 	while (j->left)
 		pthread_cond_wait(&d->done, &d->lock);

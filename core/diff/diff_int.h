@@ -40,7 +40,7 @@ struct diff {
 	struct sqk_diff_error *e;
 	int failed; /* *e holds the first error */
 
-	/* The entry being compared, "/a/b" without its leading "/" when at the root: "". */
+	/* The entry being compared: "/a/b", or "" for the root. */
 	char *path;
 	size_t path_cap;
 	unsigned char *seen; /* per selected path: met on either side */
@@ -127,7 +127,10 @@ int sqk_diff_data_start(struct diff *d);
 int sqk_diff_contents(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);
 /* Give the workers the chunks held back for a batch. */
 int sqk_diff_data_flush(struct diff *d);
-/* Is the job done? With wait, wait for it (its chunks held back go to the workers first). */
+/*
+ * Is the job done (1) or not (0)? With wait, wait for it: its chunks held
+ * back go to the workers first (an error when they cannot).
+ */
 int sqk_diff_job_done(struct diff *d, struct diff_job *j, int wait);
 /*
  * A done job's outcome: 0, 1 with *offset when the files differ, or the

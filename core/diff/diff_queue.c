@@ -174,7 +174,10 @@ static int head_out(struct diff *d, int wait)
 	int r = 0, side;
 
 	if (it->job) {
-		if (!sqk_diff_job_done(d, it->job, wait))
+		r = sqk_diff_job_done(d, it->job, wait);
+		if (r < 0)
+			return sqk_diff_fail(d, -1, r);
+		if (!r)
 			return 2;
 		r = sqk_diff_job_result(it->job, &it->c.offset, &side);
 		if (r < 0) {
