@@ -39,7 +39,6 @@ struct sqk_dnode {
 /* A file's contents, readable from any thread until closed. */
 struct sqk_dfile {
 	struct sqk_dtree *tree;
-	uint64_t size;
 	struct sqk_image *img; /* image: the image and the inode (for its blocks) */
 	struct sqk_inode inode;
 	int fd; /* host */

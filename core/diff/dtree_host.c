@@ -381,7 +381,6 @@ static int host_open(struct sqk_dtree *t, struct sqk_dnode *node, struct sqk_dfi
 	}
 	f->tree = t;
 	f->fd = fd;
-	f->size = node->size;
 	*out = f;
 	return 0;
 }

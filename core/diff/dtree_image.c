@@ -113,7 +113,6 @@ static int img_open(struct sqk_dtree *t, struct sqk_dnode *node, struct sqk_dfil
 		return SQK_ERR_NOMEM;
 	f->tree = t;
 	f->img = t->img;
-	f->size = node->size;
 	f->fd = -1;
 	/* The file keeps the block list; the node lets go of it. */
 	f->inode = node->inode;
