@@ -121,8 +121,8 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 	}
 	if (S_ISDIR(st.st_mode)) {
 		if (sd->off_own) {
-			sqk_usage_error("--offset-%c: %s is a directory, not an image", "ab"[s],
-					sd -> arg);
+			sqk_usage_error("--offset-%c: %s is a directory, not an image",
+					s ? 'b' : 'a', sd->arg);
 			return -1;
 		}
 		err = sqk_dtree_host(sd->arg, &sd->tree);
