@@ -15,6 +15,7 @@ int cmd_ls(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
 int cmd_umount(int argc, char **argv);

@@ -68,18 +68,24 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
 	return 0;
 }
 
-/* The --offset setting: one per process, as each command opens one image. */
-static uint64_t offset;
-static int offset_auto, offset_quiet;
+/* The --offset setting of the commands that open one image. */
+static struct sqk_offset offset;
+static int offset_quiet;
 
-int sqk_offset_option(const char *arg)
+int sqk_offset_parse(const char *arg, struct sqk_offset *o)
 {
-	offset_auto = strcmp(arg, "auto") == 0;
-	if (!offset_auto && sqk_parse_size(arg, &offset) != 0) {
+	o->is_auto = strcmp(arg, "auto") == 0;
+	o->at = 0;
+	if (!o->is_auto && sqk_parse_size(arg, &o->at) != 0) {
 		sqk_usage_error("invalid offset '%s'", arg);
 		return -1;
 	}
 	return 0;
+}
+
+int sqk_offset_option(const char *arg)
+{
+	return sqk_offset_parse(arg, &offset);
 }
 
 void sqk_offset_quiet(int quiet)
@@ -116,10 +122,10 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 	return 0;
 }
 
-struct sqk_file *sqk_open_image_file(const char *path)
+struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
-	uint64_t at = offset;
+	uint64_t at = o->at;
 	int err = 0;
 
 	errno = 0;
@@ -128,14 +134,14 @@ struct sqk_file *sqk_open_image_file(const char *path)
 		sqk_error_code(path, err);
 		return NULL;
 	}
-	if (offset_auto) {
+	if (o->is_auto) {
 		if (find_offset(path, f, &at) != 0) {
 			sqk_file_destroy(f);
 			return NULL;
 		}
 		/* bench opens the image again for every run: search and say it once. */
-		offset = at;
-		offset_auto = 0;
+		o->at = at;
+		o->is_auto = 0;
 	}
 	if (at == 0)
 		return f;
@@ -152,20 +158,31 @@ struct sqk_file *sqk_open_image_file(const char *path)
 	return w;
 }
 
-struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+struct sqk_file *sqk_open_image_file(const char *path)
+{
+	return sqk_open_image_file_at(path, &offset);
+}
+
+struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
+				    const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = sqk_open_image_file(path);
+	struct sqk_file *f = sqk_open_image_file_at(path, o);
 	int err;
 
 	if (!f)
 		return NULL;
-	err = sqk_image_open(f, o, &img);
+	err = sqk_image_open(f, io, &img);
 	if (err) {
 		sqk_error_code(path, err);
 		return NULL;
 	}
 	return img;
+}
+
+struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+{
+	return sqk_open_image_at(path, &offset, o);
 }
 
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};

@@ -3,6 +3,7 @@
 #define SQK_IMAGEOPT_H
 
 /* Options that open an image, shared by unimage, fsck, bench and the inspectors. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "image.h"
@@ -28,6 +29,14 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o);
  * starts in the file. 0, or -1 after printing the usage error line.
  */
 int sqk_offset_option(const char *arg);
+/* Where an image starts in its file: N bytes in, or wherever auto finds it. */
+struct sqk_offset {
+	uint64_t at;
+	int is_auto;
+};
+/* An --offset value into o: 0, or -1 after printing the usage error line. */
+int sqk_offset_parse(const char *arg, struct sqk_offset *o);
+
 /* Do not say on stderr where --offset auto found the image (-q). */
 void sqk_offset_quiet(int quiet);
 
@@ -39,6 +48,11 @@ struct sqk_file *sqk_open_image_file(const char *path);
 
 /* Open path as an image; prints the error line and returns NULL on failure. */
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o);
+
+/* The same two with an offset of their own (o learns where auto found the image). */
+struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o);
+struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
+				    const struct sqk_image_opts *io);
 
 /* The counters of every cache, as text. */
 void sqk_print_stats(FILE *out, struct sqk_image *img);

@@ -64,19 +64,28 @@ int sqk_threads_option(const char *arg, unsigned *threads)
 void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
 {
 	const uint8_t *b = buf;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++) {
+	while (i < len) {
+		size_t run = i;
+
+		/* Bytes that stand for themselves go out a run at a time. */
+		while (run < len && b[run] >= 0x20 && b[run] != 0x7f && b[run] != '\\')
+			run++;
+		if (run > i) {
+			fwrite(b + i, 1, run - i, out);
+			i = run;
+			continue;
+		}
 		if (b[i] == '\\')
 			fputs("\\\\", out);
 		else if (b[i] == '\n')
 			fputs("\\n", out);
 		else if (b[i] == '\t')
 			fputs("\\t", out);
-		else if (b[i] < 0x20 || b[i] == 0x7f)
-			fprintf(out, "\\x%02x", b[i]);
 		else
-			fputc(b[i], out);
+			fprintf(out, "\\x%02x", b[i]);
+		i++;
 	}
 }
 

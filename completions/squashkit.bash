@@ -8,7 +8,7 @@
 # bash-completion package. tests/cli/help-man-completion.t checks that the
 # options here are the ones the man pages and --help list.
 
-_squashkit_commands="mkimage unimage inspect ls cat stat fsck bench mount umount"
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck diff bench mount umount"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -46,6 +46,11 @@ _squashkit_options()
 	fsck)
 		_sqk_argopts="-j --threads --offset"
 		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
+		;;
+	diff)
+		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b"
+		_sqk_opts="$_sqk_argopts -C --no-contents -O --no-owner -P --no-permissions
+			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
 		;;
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
@@ -224,7 +229,8 @@ _squashkit_value()
 		_squashkit_keys "meta frag data comp"
 		;;
 	unimage:--offset | inspect:--offset | ls:--offset | cat:--offset | stat:--offset | \
-	fsck:--offset | bench:--offset | mount:--offset)
+	fsck:--offset | bench:--offset | mount:--offset | diff:--offset | diff:--offset-a | \
+	diff:--offset-b)
 		_squashkit_words "auto"
 		;;
 	mount:--stats)
@@ -342,6 +348,14 @@ _squashkit_main()
 		;;
 	inspect | fsck | bench)
 		((noperands == 0)) && _squashkit_images
+		;;
+	diff)
+		# A and B, images or directories; then paths inside A.
+		if ((noperands < 2)); then
+			_squashkit_images
+		else
+			_squashkit_inner "$image"
+		fi
 		;;
 	mount)
 		if ((noperands == 0)); then

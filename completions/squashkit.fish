@@ -5,7 +5,7 @@
 # tests/cli/help-man-completion.t reads them to check that the options here
 # are the ones the man pages and --help list.
 
-set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench mount umount
+set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck diff bench mount umount
 
 # Options that take a value, per command: to find the operands.
 function __squashkit_argopts
@@ -22,6 +22,8 @@ function __squashkit_argopts
             echo --offset
         case fsck
             echo -j --threads --offset
+        case diff
+            echo -e --exclude -j --threads --offset --offset-a --offset-b
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed --offset
@@ -118,6 +120,7 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a cat -d 'write files to stdout'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a stat -d 'show one inode'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a fsck -d 'verify an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a diff -d 'compare images or directories'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a umount -d 'unmount what mount serves'
@@ -216,10 +219,25 @@ complete -c squashkit -n '__fish_seen_subcommand_from bench' -l plot -r -F -d 'd
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l seed -x -d 'seed of the random choices'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'no progress lines'
 
+# diff
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s C -l no-contents -d 'compare sizes, not contents'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s O -l no-owner -d 'leave owners out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s P -l no-permissions -d 'leave permission bits out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l no-xattrs -d 'leave extended attributes out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s T -l times -d 'compare mtimes too'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s S -l super -d 'compare the superblocks too'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s e -l exclude -x -d 'leave out what matches'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s j -l threads -x -d 'threads comparing contents'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l stat -d 'a summary instead of the differences'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l json -d 'one JSON object'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s q -l quiet -d 'print nothing, the exit status says it'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-a -x -a auto -d 'where A starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-b -x -a auto -d 'where B starts in its file'
+
 # mount
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'threads serving requests'
-complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench mount' -l offset -x -a auto -d 'where the image starts in the file'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l offset -x -a auto -d 'where the image starts in the file'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache-policy -x -a 'herd exclusive keyed' -d 'wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l decomp -x -a 'single percpu' -d 'decompressor model'
@@ -234,3 +252,5 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat sta
 complete -c squashkit -n '__fish_seen_subcommand_from mount; and test (count (__squashkit_operands)) -eq 1' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at_image' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'
+complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -lt 2' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -ge 2' -a '(__squashkit_paths)'

@@ -8,8 +8,8 @@
 # built. Images are cut to bytes_used: the padding only slows the fuzzer.
 # OUT/corpus-options gets argument lists, one argument per line;
 # OUT/corpus-listing gets mkimage listings, OUT/corpus-pseudo pseudo files;
-# OUT/corpus-mount is corpus-image; OUT/corpus-gzip gets zlib streams (see
-# there).
+# OUT/corpus-mount and OUT/corpus-diff are corpus-image; OUT/corpus-gzip gets
+# zlib streams (see there).
 set -eu
 
 out=$1
@@ -146,5 +146,6 @@ printf '/ D 100 755 0 0\n"a b" D 5 700 1 2\na\\ b/c\\"d S 6 777 0 0 x y\nt C 7 6
 printf '/ D 0 755 0 0\nf R 0 644 0 0 3 0\ng R 0 644 0 0 2 3\nh L f\n#\n# START OF DATA - DO NOT MODIFY\n#\nabcde' >"$p/data"
 printf 'x m 644 0 0\nx/y M 5 600 0 0\nh l /etc/hostname\n# comment\n\n  \t\nz l /dev/null\n' >"$p/modify"
 
-# The mount target reads images too: the same seeds.
+# The mount and diff targets read images too: the same seeds.
 ln -sfn corpus-image "$out/corpus-mount"
+ln -sfn corpus-image "$out/corpus-diff"

@@ -28,8 +28,11 @@ bash -c '. "$0" && complete -p squashkit' "$COMP/squashkit.bash" >"$TMP/spec" 2>
 grep -q -- '-F _squashkit squashkit' "$TMP/spec"
 ok $? "bash: sourcing the completion registers _squashkit for squashkit"
 
-is "$(bcomp squashkit '')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
+is "$(bcomp squashkit '')" "$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage)" \
 	"bash: the commands"
+is "$(bcomp squashkit diff --no-)" "$(words --no-contents --no-owner --no-permissions --no-xattrs)" \
+	"bash: diff's --no- options"
+is "$(bcomp squashkit diff --offset-b '')" "auto" "bash: auto after diff --offset-b"
 is "$(bcomp squashkit mk)" "mkimage" "bash: a command from its first letters"
 is "$(bcomp squashkit --v)" "--version" "bash: a top-level option"
 is "$(bcomp squashkit mkimage --comp)" "$(words --comp-opt --compressor)" \
@@ -82,8 +85,9 @@ if command -v fish >/dev/null 2>&1; then
 	}
 	fish --no-execute "$COMP/squashkit.fish"
 	ok $? "fish: the completion parses"
-	is "$(fcomp 'squashkit ')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
+	is "$(fcomp 'squashkit ')" "$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage)" \
 		"fish: the commands"
+	is "$(fcomp 'squashkit diff --offset-a ')" "auto" "fish: auto after diff --offset-a"
 	is "$(fcomp 'squashkit mkimage -c ')" "$(words gzip lz4 lzma lzo xz zstd)" \
 		"fish: the compressors after -c"
 	is "$(fcomp 'squashkit mkimage --no-f')" "--no-fragments" "fish: an option"
