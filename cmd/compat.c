@@ -44,16 +44,30 @@ const char *compat_value(int argc, char **argv, int *i)
 	return argv[*i];
 }
 
+static void vsay(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "squashkit %s: %s", sqk_cmd_name, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int compat_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return COMPAT_FATAL;
+}
+
+void compat_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int compat_unsupported(const char *arg)

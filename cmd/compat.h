@@ -51,6 +51,8 @@ const char *compat_value(int argc, char **argv, int *i);
 int compat_unsupported(const char *arg);
 /* "squashkit CMD: what went wrong" on stderr; returns COMPAT_FATAL. */
 int compat_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "squashkit CMD: warning: what" on stderr, where the peer warns and goes on. */
+void compat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A decimal count, as the peer reads them: digits only. 0 or -1. */
 int compat_uint(const char *s, uint64_t max, uint64_t *out);

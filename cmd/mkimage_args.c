@@ -36,6 +36,8 @@ static const char usage_text[] =
 	"      --no-xattrs          leave extended attributes out\n"
 	"      --no-hardlinks       give every hard link its own inode\n"
 	"      --no-export          write no NFS export table\n"
+	"      --no-pad             end the image at its last byte (default: padded\n"
+	"                           to a multiple of 4K, as block devices need)\n"
 	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
 	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
 	"      --uncompressed LIST  store these parts uncompressed: inodes (the inode,\n"
@@ -73,6 +75,11 @@ static const char usage_text[] =
 	"      --regex              the exclude patterns are POSIX extended regular\n"
 	"                           expressions, one per path component ('a/b.*');\n"
 	"                           a leading / matches from the root, else at any depth\n"
+	"      --wildcards          the exclude patterns are globs, one per path\n"
+	"                           component, as mksquashfs -wildcards takes them: a\n"
+	"                           wildcard matches no leading '.', and @(a|b) +(a)\n"
+	"                           *(a) ?(a) !(a) are extended patterns; a leading /\n"
+	"                           matches from the root, else at any depth\n"
 	"      --one-file-system    do not cross into other file systems below a\n"
 	"                           SOURCE: mount points become empty directories\n"
 	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
@@ -87,6 +94,9 @@ static const char usage_text[] =
 	"      --pseudo DEF         add a pseudo definition in mksquashfs's syntax, e.g.\n"
 	"                           'dev/console c 600 0 0 5 1' (repeatable)\n"
 	"      --pseudo-file FILE   add the pseudo definitions of FILE (- is stdin)\n"
+	"      --pseudo-warn        a pseudo definition that cannot be applied (a path\n"
+	"                           a source has, m with nothing to modify) is a\n"
+	"                           warning and is left out, as mksquashfs does\n"
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
@@ -128,6 +138,9 @@ enum {
 	OPT_APPEND,
 	OPT_REGEX,
 	OPT_ONE_FILE_SYSTEM,
+	OPT_NO_PAD,
+	OPT_WILDCARDS,
+	OPT_PSEUDO_WARN,
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +155,7 @@ static const struct option long_opts[] = {
 	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
 	{"no-hardlinks", no_argument, NULL, OPT_NO_HARDLINKS},
 	{"no-export", no_argument, NULL, OPT_NO_EXPORT},
+	{"no-pad", no_argument, NULL, OPT_NO_PAD},
 	{"all-root", no_argument, NULL, OPT_ALL_ROOT},
 	{"uid", required_argument, NULL, OPT_UID},
 	{"gid", required_argument, NULL, OPT_GID},
@@ -162,11 +176,13 @@ static const struct option long_opts[] = {
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"regex", no_argument, NULL, OPT_REGEX},
+	{"wildcards", no_argument, NULL, OPT_WILDCARDS},
 	{"one-file-system", no_argument, NULL, OPT_ONE_FILE_SYSTEM},
 	{"listing", required_argument, NULL, OPT_LISTING},
 	{"archive", optional_argument, NULL, OPT_ARCHIVE},
 	{"pseudo", required_argument, NULL, OPT_PSEUDO},
 	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
+	{"pseudo-warn", no_argument, NULL, OPT_PSEUDO_WARN},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
 	{"append", no_argument, NULL, OPT_APPEND},
@@ -343,6 +359,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_NO_EXPORT:
 			a->o.no_export = 1;
 			break;
+		case OPT_NO_PAD:
+			a->o.no_pad = 1;
+			break;
 		case OPT_ALL_ROOT:
 			a->o.force_uid = a->o.force_gid = 1;
 			a->o.uid = a->o.gid = 0;
@@ -393,6 +412,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			if (c)
 				return c;
 			break;
+		case OPT_PSEUDO_WARN:
+			a->o.pseudo_warn = 1;
+			break;
 		case 'j':
 			if (sqk_threads_option(optarg, &a->o.threads) != 0)
 				return EXIT_USAGE;
@@ -426,7 +448,12 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->append = 1;
 			break;
 		case OPT_REGEX:
-			a->o.exclude_regex = 1;
+		case OPT_WILDCARDS:
+			if (a->o.exclude_style != SQK_EXCLUDE_GLOB)
+				return sqk_usage_error(
+					"--regex and --wildcards exclude each other");
+			a->o.exclude_style =
+				c == OPT_REGEX ? SQK_EXCLUDE_REGEX : SQK_EXCLUDE_WILDCARDS;
 			break;
 		case OPT_ONE_FILE_SYSTEM:
 			a->o.one_file_system = 1;

@@ -21,8 +21,10 @@ _squashkit_options()
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
 			--uncompressed"
-		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
-			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
+		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
+			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
+			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
+			--archive -f --force
 			--append -q --quiet --stats --json -h --help"
 		;;
 	unimage)

@@ -354,6 +354,58 @@ ok $? "the error names the pattern"
 [ ! -e "$TMP/r5.sqfs" ]
 ok $? "and no image is left"
 
+# ---- --wildcards: a glob per component, with mksquashfs's fnmatch flags ----
+touch "$R/x/.hidden" "$R/x/.dot.txt"
+expect_success "--wildcards, anchored" "$SQK" mkimage -q --wildcards -e '/x/*' "$R" "$TMP/w1.sqfs"
+is "$(names "$TMP/w1.sqfs")" "a/b/f a/keep c/a/b/g top.txt x/.dot.txt x/.hidden " \
+	"a wildcard matches no leading dot"
+expect_success "--wildcards, any depth" "$SQK" mkimage -q --wildcards -e '*.txt' "$R" \
+	"$TMP/w2.sqfs"
+is "$(names "$TMP/w2.sqfs")" "a/b/f a/keep c/a/b/g x/.dot.txt x/.hidden x/bar.TXT " \
+	"without a leading / the last components match at any depth, dot files spared"
+expect_success "without --wildcards a glob matches dot files" "$SQK" mkimage -q -e '*.txt' \
+	"$R" "$TMP/w3.sqfs"
+is "$(names "$TMP/w3.sqfs")" "a/b/f a/keep c/a/b/g x/.hidden x/bar.TXT " \
+	"and takes x/.dot.txt too"
+expect_success "--wildcards, extended patterns" "$SQK" mkimage -q --wildcards \
+	-e '/@(a|c)/+(b|keep)' -e '/x/@(f|b)*' "$R" "$TMP/w4.sqfs"
+is "$(names "$TMP/w4.sqfs")" "a c/a/b/g top.txt x/.dot.txt x/.hidden " \
+	"@(a|b) and +(..) are patterns"
+expect_status 2 "--regex with --wildcards is a usage error" "$SQK" mkimage -q --regex \
+	--wildcards -e x "$R" "$TMP/w5.sqfs"
+grep -q "^squashkit mkimage: --regex and --wildcards exclude each other" "$TMP/.err"
+ok $? "the error names both"
+
+# ---- --no-pad: the image ends at its last byte ----
+size() { stat -c %s "$1"; }
+expect_success "--no-pad" "$SQK" mkimage -q --no-pad "$S" "$TMP/np.sqfs"
+"$SQK" inspect --json "$TMP/np.sqfs" >"$TMP/np.json"
+is "$(size "$TMP/np.sqfs")" "$("$JSONQ" "$TMP/np.json" /bytes_used)" \
+	"--no-pad: the file is bytes_used long"
+[ $(($(size "$TMP/np.sqfs") % 4096)) -ne 0 ]
+ok $? "--no-pad: which is no multiple of 4096 here"
+unsquashfs -lc "$TMP/np.sqfs" >/dev/null 2>&1
+ok $? "--no-pad: unsquashfs reads it"
+"$SQK" mkimage -q "$S" "$TMP/pd.sqfs"
+is "$(($(size "$TMP/pd.sqfs") % 4096))" 0 "without it the image is padded to 4 KiB"
+
+# ---- --pseudo-warn: a definition that cannot be placed is left out ----
+expect_status 2 "a pseudo definition over a source's path is an error" "$SQK" mkimage -q \
+	--pseudo 'plain f 644 0 0 echo new' "$S" "$TMP/pw1.sqfs"
+expect_success "--pseudo-warn: it is a warning" "$SQK" mkimage -q --pseudo-warn \
+	--pseudo 'plain f 644 0 0 echo new' --pseudo 'nothing m 600 0 0' \
+	--pseudo 'nodir/f f 644 0 0 echo new' --pseudo 'added f 644 0 0 echo new' \
+	"$S" "$TMP/pw2.sqfs"
+is "$(grep -c "^squashkit mkimage: --pseudo '.*': warning: .*; left out\$" "$TMP/.err")" 3 \
+	"--pseudo-warn: one warning line for each definition left out"
+grep -q "'plain f 644 0 0 echo new': warning: /plain is already in a source" "$TMP/.err"
+ok $? "--pseudo-warn: the line names the definition and why"
+is "$("$SQK" cat "$TMP/pw2.sqfs" plain added 2>&1)" "hello
+new" "--pseudo-warn: the source's file is kept, the other definitions applied"
+"$SQK" ls "$TMP/pw2.sqfs" >"$TMP/pw2.ls"
+! grep -q -e nothing -e nodir "$TMP/pw2.ls"
+ok $? "--pseudo-warn: nothing made for what was left out"
+
 # ---- --one-file-system: a mount point becomes an empty directory ----
 if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/fs/mnt" "$TMP/fs/d" &&
 	mount -t tmpfs -o mode=0710 tmpfs "$TMP/fs/mnt" 2>/dev/null; then
