@@ -34,6 +34,30 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
 	return NULL;
 }
 
+const char *compat_peer_spells(const char *cmd, const char *arg)
+{
+	static const struct {
+		const char *cmd, *peer;
+		const struct compat_opt *(*table)(void);
+	} peers[] = {
+		{"mkimage", "mksquashfs", compat_mksq_table},
+		{"unimage", "unsquashfs", compat_unsq_table},
+		{"ls", "unsquashfs", compat_unsq_table},
+		{"cat", "unsquashfs", compat_unsq_table},
+		{"stat", "unsquashfs", compat_unsq_table},
+	};
+
+	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++) {
+		const struct compat_opt *o;
+
+		if (strcmp(cmd, peers[i].cmd) != 0)
+			continue;
+		o = compat_find(peers[i].table(), arg);
+		return o && o->kind != COMPAT_REFUSED ? peers[i].peer : NULL;
+	}
+	return NULL;
+}
+
 const char *compat_value(int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc) {

@@ -47,6 +47,15 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
  */
 const char *compat_value(int argc, char **argv, int *i);
 
+/* The option tables of the front ends (compat_mksq_opts.c, compat_unsquashfs.c). */
+const struct compat_opt *compat_mksq_table(void);
+const struct compat_opt *compat_unsq_table(void);
+/*
+ * The peer ("mksquashfs", "unsquashfs") of the native command cmd whose
+ * front end takes arg ("-all-root") as an option, or NULL.
+ */
+const char *compat_peer_spells(const char *cmd, const char *arg);
+
 /* "squashkit CMD: -X is not supported" on stderr; returns COMPAT_FATAL. */
 int compat_unsupported(const char *arg);
 /* "squashkit CMD: what went wrong" on stderr; returns COMPAT_FATAL. */

@@ -207,6 +207,11 @@ static const struct compat_opt table[] = {
 	{NULL, 0, 0, 0},
 };
 
+const struct compat_opt *compat_mksq_table(void)
+{
+	return table;
+}
+
 void mksq_init(struct mksq *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -484,7 +489,7 @@ int mksq_parse(struct mksq *m, int argc, char **argv)
 		}
 		o = compat_find(table, argv[i]);
 		if (!o)
-			return compat_fail("%s: invalid option", argv[i]);
+			return compat_fail("unknown option '%s'", argv[i]);
 		if (o->kind == COMPAT_REFUSED)
 			return compat_unsupported(argv[i]);
 		if (o->nargs && !(v = compat_value(argc, argv, &i)))

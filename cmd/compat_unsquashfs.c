@@ -105,6 +105,11 @@ static const struct compat_opt options[] = {
 	{NULL, 0, 0, 0},
 };
 
+const struct compat_opt *compat_unsq_table(void)
+{
+	return options;
+}
+
 static const char usage_text[] =
 	"Usage: squashkit unsquashfs [OPTIONS] FILESYSTEM [PATH...]\n"
 	"unsquashfs's command line (4.5.1) on squashkit's reader: the same options,\n"
@@ -288,7 +293,7 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 		const char *val = NULL;
 
 		if (!o)
-			return compat_fail("%s: invalid option (see squashkit-compat(1))", argv[i]);
+			return compat_fail("unknown option '%s' (see squashkit-compat(1))", argv[i]);
 		if (o->kind == COMPAT_REFUSED)
 			return compat_unsupported(argv[i]);
 		if (o->id == U_VERSION || o->id == U_HELP) {

@@ -62,10 +62,11 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
 
 /* The --offset setting: one per process, as each command opens one image. */
 static uint64_t offset;
-static int offset_auto, offset_quiet;
+static int offset_auto, offset_quiet, offset_given;
 
 int sqk_offset_option(const char *arg)
 {
+	offset_given = 1;
 	offset_auto = strcmp(arg, "auto") == 0;
 	if (!offset_auto && sqk_parse_size(arg, &offset) != 0) {
 		sqk_usage_error("invalid offset '%s'", arg);
@@ -144,6 +145,70 @@ struct sqk_file *sqk_open_image_file(const char *path)
 	return w;
 }
 
+/* How far into a file the hints below look: an AppImage's runtime is a few hundred KiB. */
+#define HINT_SEARCH (64u << 20)
+
+/* Images that start further into path (none when --offset was given): how many, where. */
+static unsigned images_further_in(const char *path, uint64_t at[2])
+{
+	struct sqk_file *f;
+	unsigned n = 0;
+	int err = 0;
+
+	if (offset_given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return 0;
+	if (sqk_find_images_before(f, HINT_SEARCH, at, &n) != 0)
+		n = 0;
+	sqk_file_destroy(f);
+	return n;
+}
+
+/* "[what; ]a SquashFS image starts at byte N (use --offset auto)", or 0 when n is 0. */
+static int say_further_in(const char *path, const char *what, unsigned n, const uint64_t at[2])
+{
+	const char *sep = what ? "; " : "";
+
+	if (!what)
+		what = "";
+	/* The compat front end (sqk_die_of_sigpipe) spells the option as unsquashfs. */
+	if (n == 1 && sqk_die_of_sigpipe)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
+			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
+	else if (n == 1)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
+			  what, sep, (unsigned long long)at[0]);
+	else if (n > 1)
+		sqk_error(path,
+			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
+			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
+			  n > 2 ? ", ..." : "", sqk_die_of_sigpipe ? "-offset" : "--offset");
+	return n > 0;
+}
+
+void sqk_image_error(const char *path, int err)
+{
+	uint64_t at[2];
+	unsigned n = err == SQK_ERR_MAGIC ? images_further_in(path, at) : 0;
+
+	if (!say_further_in(path, sqk_strerror(err), n, at))
+		sqk_error_code(path, err);
+}
+
+void sqk_image_hint(const char *path)
+{
+	struct sqk_image *img;
+	struct sqk_file *f;
+	uint64_t at[2];
+	int err = 0;
+
+	if (offset_given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return;
+	err = sqk_image_open(f, NULL, &img);
+	sqk_image_close(img);
+	if (err == SQK_ERR_MAGIC)
+		say_further_in(path, NULL, images_further_in(path, at), at);
+}
+
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
 {
 	struct sqk_image *img;
@@ -154,7 +219,7 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 		return NULL;
 	err = sqk_image_open(f, o, &img);
 	if (err) {
-		sqk_error_code(path, err);
+		sqk_image_error(path, err);
 		return NULL;
 	}
 	return img;

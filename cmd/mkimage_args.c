@@ -64,8 +64,10 @@ static const char usage_text[] =
 	"      --root-uid N         make the root directory owned by uid N\n"
 	"      --root-gid N         make the root directory owned by gid N\n"
 	"                           (the --root-* options win for the root)\n"
-	"      --mtime T            set every inode time to T (seconds since 1970)\n"
-	"      --fstime T           set the superblock time to T\n"
+	"      --mtime T            set every inode time to T: seconds since 1970,\n"
+	"                           @SECONDS, or 2024-01-01[T12:00[:00]] (local time\n"
+	"                           unless Z or +HH:MM follows)\n"
+	"      --fstime T           set the superblock time to T (the same forms)\n"
 	"                           (default: SOURCE_DATE_EPOCH, else the newest inode time;\n"
 	"                           SOURCE_DATE_EPOCH also clamps newer inode times)\n"
 	"\n"
@@ -245,6 +247,14 @@ static int read_patterns(const char *file, struct strv *out)
 	return 0;
 }
 
+static int bad_time(const char *opt, const char *arg)
+{
+	return sqk_usage_error("invalid %s '%s' (seconds since 1970, @SECONDS, or a date and "
+			       "time: 2024-01-01, 2024-01-01T12:00[:00], local unless Z or "
+			       "+HH:MM follows)",
+			       opt, arg);
+}
+
 /* --uncompressed LIST: the names of the parts, comma-separated. */
 static int parse_raw(const char *arg, unsigned *raw)
 {
@@ -310,8 +320,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 	a->o.block_size = 128 * 1024;
 	a->o.threads = sqk_online_cpus();
 	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:L:X:b:e:j:fqh", long_opts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "c:L:X:b:e:j:fqh", long_opts)) != -1) {
 		switch (c) {
 		case 'c':
 			a->comp_name = optarg;
@@ -377,13 +386,13 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->o.force_gid = 1;
 			break;
 		case OPT_MTIME:
-			if (sqk_mkimage_parse_u32("time", optarg, &a->o.mtime))
-				return EXIT_USAGE;
+			if (sqk_parse_time(optarg, &a->o.mtime))
+				return bad_time("--mtime", optarg);
 			a->o.set_mtime = 1;
 			break;
 		case OPT_FSTIME:
-			if (sqk_mkimage_parse_u32("time", optarg, &a->o.fstime))
-				return EXIT_USAGE;
+			if (sqk_parse_time(optarg, &a->o.fstime))
+				return bad_time("--fstime", optarg);
 			a->o.set_fstime = 1;
 			break;
 		case 'e':
@@ -474,12 +483,8 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case 'h':
 			fputs(usage_text, stdout);
 			return -1;
-		case ':':
-			return sqk_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				return sqk_usage_error("unknown option '-%c'", optopt);
-			return sqk_usage_error("unknown option '%s'", argv[optind - 1]);
+			return EXIT_USAGE;
 		}
 	}
 	return 0;
