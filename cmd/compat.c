@@ -34,6 +34,33 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
 	return NULL;
 }
 
+void compat_print_options(FILE *out, const struct compat_opt *table)
+{
+	static const char *const heading[] = {
+		"Options (what each one maps to: squashkit-compat(1)):\n",
+		"Accepted, with no effect (they tune the peer's memory and queues):\n",
+	};
+	static const enum compat_kind kinds[] = {COMPAT_MAPPED, COMPAT_NOEFFECT};
+
+	for (int k = 0; k < 2; k++) {
+		fputs(heading[k], out);
+		for (const struct compat_opt *o = table; o->names; o++) {
+			const char *p = o->names;
+
+			if (o->kind != kinds[k])
+				continue;
+			fputs(" ", out);
+			while (*p) {
+				size_t len = strcspn(p, "|");
+
+				fprintf(out, " -%.*s%s", (int)len, p, p[len] ? "," : "");
+				p += len + (p[len] == '|');
+			}
+			fputs(o->nargs ? " VALUE\n" : "\n", out);
+		}
+	}
+}
+
 const char *compat_peer_spells(const char *cmd, const char *arg)
 {
 	static const struct {

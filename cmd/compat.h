@@ -11,6 +11,7 @@
  * syntax both share; the mapping lives in compat_<peer>.c.
  */
 #include <stdint.h>
+#include <stdio.h>
 
 int compat_mksquashfs_main(int argc, char **argv);
 int compat_unsquashfs_main(int argc, char **argv);
@@ -47,6 +48,13 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
  */
 const char *compat_value(int argc, char **argv, int *i);
 
+/*
+ * Every option of table that is taken, one line each: its spellings and
+ * VALUE when it takes one ("  -dest, -d VALUE"); mapped ones first, then
+ * those accepted with no effect. The -help text, and what the shell
+ * completions offer: they read it, so they name what the table parses.
+ */
+void compat_print_options(FILE *out, const struct compat_opt *table);
 /* The option tables of the front ends (compat_mksq_opts.c, compat_unsquashfs.c). */
 const struct compat_opt *compat_mksq_table(void);
 const struct compat_opt *compat_unsq_table(void);

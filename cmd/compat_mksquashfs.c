@@ -28,7 +28,8 @@ static const char help_text[] =
 	"Build DEST from SOURCEs with mksquashfs's options, through squashkit mkimage.\n"
 	"One directory SOURCE becomes the root; several SOURCEs, or -keep-as-directory,\n"
 	"become entries of the root named after them. See squashkit-compat(1) for every\n"
-	"option and what it maps to.\n";
+	"option and what it maps to.\n\n"
+	"  -e PATH...  the rest of the command line: what to exclude\n\n";
 
 /* The native command line being built. */
 struct nargv {
@@ -412,6 +413,7 @@ int compat_mksquashfs_main(int argc, char **argv)
 	rc = mksq_parse(&m, argc, argv);
 	if (rc == MKSQ_HELP) {
 		fputs(help_text, stdout);
+		compat_print_options(stdout, compat_mksq_table());
 		rc = COMPAT_OK;
 		goto out;
 	}

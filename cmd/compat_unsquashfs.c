@@ -113,7 +113,7 @@ const struct compat_opt *compat_unsq_table(void)
 static const char usage_text[] =
 	"Usage: squashkit unsquashfs [OPTIONS] FILESYSTEM [PATH...]\n"
 	"unsquashfs's command line (4.5.1) on squashkit's reader: the same options,\n"
-	"listings and exit codes. Every option and its mapping: squashkit-compat(1).\n";
+	"listings and exit codes. Every option and its mapping: squashkit-compat(1).\n\n";
 
 static int read_list_file(struct usq *u, int exclude, const char *file)
 {
@@ -293,7 +293,8 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 		const char *val = NULL;
 
 		if (!o)
-			return compat_fail("unknown option '%s' (see squashkit-compat(1))", argv[i]);
+			return compat_fail("unknown option '%s' (see squashkit-compat(1))",
+					   argv[i]);
 		if (o->kind == COMPAT_REFUSED)
 			return compat_unsupported(argv[i]);
 		if (o->id == U_VERSION || o->id == U_HELP) {
@@ -302,6 +303,7 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 				       SQK_VERSION);
 			else
 				fputs(usage_text, stdout);
+			compat_print_options(stdout, options);
 			return -1;
 		}
 		if (o->id == U_EXCLUDE_LIST) {

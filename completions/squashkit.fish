@@ -3,9 +3,12 @@
 #
 # One `complete` line per option, under the commands it belongs to;
 # tests/cli/help-man-completion.t reads them to check that the options here
-# are the ones the man pages and --help list.
+# are the ones the man pages and --help list. The options of the
+# compatibility front ends come from their -help, which prints the very
+# table they parse.
 
-set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench mount umount
+set -l __squashkit_native mkimage unimage inspect ls cat stat fsck bench mount umount
+set -l __squashkit_commands $__squashkit_native mksquashfs unsquashfs
 
 # Options that take a value, per command: to find the operands.
 function __squashkit_argopts
@@ -121,9 +124,11 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a umount -d 'unmount what mount serves'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mksquashfs -d "mksquashfs's options, squashkit's writer"
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a unsquashfs -d "unsquashfs's options, squashkit's reader"
 
 # Every command
-complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the options'
+complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_native" -s h -l help -d 'show the options'
 
 # mkimage
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -F
@@ -237,3 +242,18 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat sta
 complete -c squashkit -n '__fish_seen_subcommand_from mount; and test (count (__squashkit_operands)) -eq 1' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at_image' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'
+
+# mksquashfs, unsquashfs: every option their -help lists ("  -dest, -d VALUE").
+function __squashkit_compat_options --argument-names front
+    for line in (command squashkit $front -help 2>/dev/null | string match -r '^  -.*')
+        set -l kind option
+        string match -q '* VALUE' -- $line; and set kind 'option with a value'
+        for w in (string split ' ' -- (string replace -a ',' '' -- $line))
+            string match -q -- '-*' $w; and printf '%s\t%s\n' $w $kind
+        end
+    end
+end
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -a '(__squashkit_compat_options mksquashfs)'
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -a '(__squashkit_compat_options unsquashfs)'
