@@ -333,20 +333,22 @@ touch "$R/a/b/f" "$R/c/a/b/g" "$R/x/foo.txt" "$R/x/bar.TXT" "$R/top.txt" "$R/a/k
 names() {
 	unsquashfs -lc "$1" 2>/dev/null | sed -n 's|^squashfs-root/||p' | sort | tr '\n' ' '
 }
-expect_success "--regex, anchored" "$SQK" mkimage -q --regex -e '/a/^b$' "$R" "$TMP/r1.sqfs"
-is "$(names "$TMP/r1.sqfs")" "a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
-	"a leading / matches from the root only"
-expect_success "--regex, any depth" "$SQK" mkimage -q --regex -e 'a/b' "$R" "$TMP/r2.sqfs"
-is "$(names "$TMP/r2.sqfs")" "a/keep c/a top.txt x/bar.TXT x/foo.txt " \
-	"without it the last components match at any depth"
-expect_success "--regex, unanchored within a name" "$SQK" mkimage -q --regex -e 'o\.t' \
-	-e '^k' "$R" "$TMP/r3.sqfs"
-is "$(names "$TMP/r3.sqfs")" "a/b/f c/a/b/g top.txt x/bar.TXT " \
-	"an expression matches anywhere in a name unless ^ or \$ anchor it"
-expect_success "without --regex the same pattern is a glob" "$SQK" mkimage -q -e 'o\.t' \
-	"$R" "$TMP/r4.sqfs"
-is "$(names "$TMP/r4.sqfs")" "a/b/f a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
-	"and matches nothing here"
+# excluded DESC WANT OPTION...: mkimage with the OPTIONs leaves the names WANT.
+excluded() {
+	desc=$1
+	want=$2
+	shift 2
+	expect_success "$desc" "$SQK" mkimage -q -f "$@" "$R" "$TMP/ex.sqfs"
+	is "$(names "$TMP/ex.sqfs")" "$want" "$desc: what is left"
+}
+excluded "--regex: a leading / matches from the root only" \
+	"a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " --regex -e '/a/^b$'
+excluded "--regex: without it the last components match at any depth" \
+	"a/keep c/a top.txt x/bar.TXT x/foo.txt " --regex -e 'a/b'
+excluded "--regex: an expression matches anywhere in a name unless ^ or \$ anchor it" \
+	"a/b/f c/a/b/g top.txt x/bar.TXT " --regex -e 'o\.t' -e '^k'
+excluded "without --regex the same pattern is a glob, and matches nothing here" \
+	"a/b/f a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " -e 'o\.t'
 expect_status 1 "--regex refuses a bad expression" "$SQK" mkimage -q --regex -e 'a/[' "$R" \
 	"$TMP/r5.sqfs"
 grep -q "^squashkit mkimage: a/\[: invalid regular expression" "$TMP/.err"
@@ -356,21 +358,14 @@ ok $? "and no image is left"
 
 # ---- --wildcards: a glob per component, with mksquashfs's fnmatch flags ----
 touch "$R/x/.hidden" "$R/x/.dot.txt"
-expect_success "--wildcards, anchored" "$SQK" mkimage -q --wildcards -e '/x/*' "$R" "$TMP/w1.sqfs"
-is "$(names "$TMP/w1.sqfs")" "a/b/f a/keep c/a/b/g top.txt x/.dot.txt x/.hidden " \
-	"a wildcard matches no leading dot"
-expect_success "--wildcards, any depth" "$SQK" mkimage -q --wildcards -e '*.txt' "$R" \
-	"$TMP/w2.sqfs"
-is "$(names "$TMP/w2.sqfs")" "a/b/f a/keep c/a/b/g x/.dot.txt x/.hidden x/bar.TXT " \
-	"without a leading / the last components match at any depth, dot files spared"
-expect_success "without --wildcards a glob matches dot files" "$SQK" mkimage -q -e '*.txt' \
-	"$R" "$TMP/w3.sqfs"
-is "$(names "$TMP/w3.sqfs")" "a/b/f a/keep c/a/b/g x/.hidden x/bar.TXT " \
-	"and takes x/.dot.txt too"
-expect_success "--wildcards, extended patterns" "$SQK" mkimage -q --wildcards \
-	-e '/@(a|c)/+(b|keep)' -e '/x/@(f|b)*' "$R" "$TMP/w4.sqfs"
-is "$(names "$TMP/w4.sqfs")" "a c/a/b/g top.txt x/.dot.txt x/.hidden " \
-	"@(a|b) and +(..) are patterns"
+excluded "--wildcards: a wildcard matches no leading dot" \
+	"a/b/f a/keep c/a/b/g top.txt x/.dot.txt x/.hidden " --wildcards -e '/x/*'
+excluded "--wildcards: without a leading / at any depth, dot files spared" \
+	"a/b/f a/keep c/a/b/g x/.dot.txt x/.hidden x/bar.TXT " --wildcards -e '*.txt'
+excluded "without --wildcards a glob matches dot files" \
+	"a/b/f a/keep c/a/b/g x/.hidden x/bar.TXT " -e '*.txt'
+excluded "--wildcards: @(a|b) and +(..) are patterns" \
+	"a c/a/b/g top.txt x/.dot.txt x/.hidden " --wildcards -e '/@(a|c)/+(b|keep)' -e '/x/@(f|b)*'
 expect_status 2 "--regex with --wildcards is a usage error" "$SQK" mkimage -q --regex \
 	--wildcards -e x "$R" "$TMP/w5.sqfs"
 grep -q "^squashkit mkimage: --regex and --wildcards exclude each other" "$TMP/.err"
