@@ -144,7 +144,7 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 		  const char *const *opts, char **paths, int npaths)
 {
-	char **argv = calloc((size_t)npaths + 8, sizeof(*argv));
+	char **argv = calloc((size_t)npaths + 9, sizeof(*argv));
 	int argc = 0, i, ret;
 
 	if (!argv)
@@ -156,6 +156,8 @@ static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 		argv[argc++] = "--offset";
 		argv[argc++] = (char *)u->offset;
 	}
+	/* The image and the paths are operands, whatever they start with. */
+	argv[argc++] = "--";
 	argv[argc++] = (char *)u->image;
 	for (i = 0; i < npaths; i++)
 		argv[argc++] = paths[i];

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The inspector driver, and the helpers inspect, ls, cat and stat share. */
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
