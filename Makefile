@@ -76,7 +76,8 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/lib/*.h) $(TOOL_L
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(TOOL_LIB_OBJ) $(LIB) $(LDLIBS_ALL)
 
-tests: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+# ./squashkit is linked by every entry point that builds it: make, make check, make demo.
+tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN)
 
 deps:
 	@$(INSTALL_DEPS)
@@ -130,7 +131,7 @@ demo: deps
 	$(MAKE) -j$(BUILD_JOBS) demo-run
 
 DEMO = $(BIN) bench
-demo-run: $(BIN)
+demo-run: $(BIN) squashkit
 	$(DEMO)
 
 # Completions go where bash-completion, zsh and fish look by default.

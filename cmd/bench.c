@@ -268,7 +268,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	uint64_t v;
 	int c, n, offset_given = 0;
 
-	while ((c = getopt_long(argc, argv, "w:t:p:d:r:f:qh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "w:t:p:d:r:f:qh", longopts)) != -1) {
 		switch (c) {
 		case 'w':
 			if ((n = parse_list(optarg, parse_wl, b->wl)) < 0)
@@ -348,7 +348,6 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return -1; /* done: the caller exits 0 */
 		default:
-			fprintf(stderr, "Try 'squashkit bench --help'.\n");
 			return EXIT_USAGE;
 		}
 	}

@@ -211,7 +211,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "COPTSe:j:qh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "COPTSe:j:qh", longopts)) != -1) {
 		switch (c) {
 		case 'C':
 			dc->o.no_contents = 1;
@@ -265,8 +265,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		default:
-			fprintf(stderr, "Try 'squashkit diff --help'.\n");
+		default: /* sqk_getopt said what was wrong */
 			return -1;
 		}
 	}

@@ -74,6 +74,7 @@ static int offset_quiet;
 
 int sqk_offset_parse(const char *arg, struct sqk_offset *o)
 {
+	o->given = 1;
 	o->is_auto = strcmp(arg, "auto") == 0;
 	o->at = 0;
 	if (!o->is_auto && sqk_parse_size(arg, &o->at) != 0) {
@@ -158,6 +159,76 @@ struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 	return w;
 }
 
+/* How far into a file the hints below look: an AppImage's runtime is a few hundred KiB. */
+#define HINT_SEARCH (64u << 20)
+
+/* Images that start further into path (none when an offset was given): how many, where. */
+static unsigned images_further_in(const char *path, const struct sqk_offset *o, uint64_t at[2])
+{
+	struct sqk_file *f;
+	unsigned n = 0;
+	int err = 0;
+
+	if (o->given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return 0;
+	if (sqk_find_images_before(f, HINT_SEARCH, at, &n) != 0)
+		n = 0;
+	sqk_file_destroy(f);
+	return n;
+}
+
+/* "[what; ]a SquashFS image starts at byte N (use --offset auto)", or 0 when n is 0. */
+static int say_further_in(const char *path, const char *what, unsigned n, const uint64_t at[2])
+{
+	const char *sep = what ? "; " : "";
+
+	if (!what)
+		what = "";
+	/* The compat front end (sqk_die_of_sigpipe) spells the option as unsquashfs. */
+	if (n == 1 && sqk_die_of_sigpipe)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
+			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
+	else if (n == 1)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
+			  what, sep, (unsigned long long)at[0]);
+	else if (n > 1)
+		sqk_error(path,
+			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
+			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
+			  n > 2 ? ", ..." : "", sqk_die_of_sigpipe ? "-offset" : "--offset");
+	return n > 0;
+}
+
+/* The error line for an image at path, opened at o, that would not open with err. */
+static void image_error_at(const char *path, const struct sqk_offset *o, int err)
+{
+	uint64_t at[2];
+	unsigned n = err == SQK_ERR_MAGIC ? images_further_in(path, o, at) : 0;
+
+	if (!say_further_in(path, sqk_strerror(err), n, at))
+		sqk_error_code(path, err);
+}
+
+void sqk_image_error(const char *path, int err)
+{
+	image_error_at(path, &offset, err);
+}
+
+void sqk_image_hint(const char *path)
+{
+	struct sqk_image *img;
+	struct sqk_file *f;
+	uint64_t at[2];
+	int err = 0;
+
+	if (offset.given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return;
+	err = sqk_image_open(f, NULL, &img);
+	sqk_image_close(img);
+	if (err == SQK_ERR_MAGIC)
+		say_further_in(path, NULL, images_further_in(path, &offset, at), at);
+}
+
 struct sqk_file *sqk_open_image_file(const char *path)
 {
 	return sqk_open_image_file_at(path, &offset);
@@ -174,7 +245,7 @@ struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
 		return NULL;
 	err = sqk_image_open(f, io, &img);
 	if (err) {
-		sqk_error_code(path, err);
+		image_error_at(path, o, err);
 		return NULL;
 	}
 	return img;

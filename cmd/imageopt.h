@@ -33,6 +33,7 @@ int sqk_offset_option(const char *arg);
 struct sqk_offset {
 	uint64_t at;
 	int is_auto;
+	int given; /* set by an --offset option: no hint of images further in */
 };
 /* An --offset value into o: 0, or -1 after printing the usage error line. */
 int sqk_offset_parse(const char *arg, struct sqk_offset *o);
@@ -45,6 +46,15 @@ void sqk_offset_quiet(int quiet);
  * superblock; prints the error line and returns NULL on failure.
  */
 struct sqk_file *sqk_open_image_file(const char *path);
+
+/*
+ * The error line for an image at path that would not open with err. A bad
+ * magic without --offset, where an image starts further in (an AppImage, a
+ * firmware blob), says where and that --offset finds it.
+ */
+void sqk_image_error(const char *path, int err);
+/* The same hint alone, when path is no image at byte 0 (fsck, which reads any file). */
+void sqk_image_hint(const char *path);
 
 /* Open path as an image; prints the error line and returns NULL on failure. */
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o);

@@ -32,8 +32,9 @@ static const char usage_text[] =
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=1,comp=16\n"
 	"      --decomp MODEL        single (one decompressor behind a lock, the kernel's\n"
 	"                            default) or percpu (one per thread; default)\n"
-	"      --stats[=FILE]        write the cache counters to FILE (default: stderr)\n"
-	"                            when the file system is unmounted\n"
+	"      --stats[=FILE]        write the cache counters to FILE when the file system\n"
+	"                            is unmounted; to stderr with -f (without -f, the\n"
+	"                            daemon has no terminal: FILE is needed)\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -h, --help                show this help\n";
 
@@ -75,7 +76,7 @@ static int parse_args(struct mount *m, int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fj:h", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "fj:h", longopts)) != -1) {
 		switch (c) {
 		case 'f':
 			m->foreground = 1;
@@ -113,7 +114,6 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
-			fprintf(stderr, "Try 'squashkit mount --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -124,6 +124,9 @@ static int parse_args(struct mount *m, int argc, char **argv)
 		return sqk_usage_error("extra operand '%s'", argv[optind + 2]);
 	m->image = argv[optind];
 	m->mountpoint = argv[optind + 1];
+	if (m->stats && !m->stats_path && !m->foreground)
+		return sqk_usage_error("--stats without -f needs a FILE (--stats=FILE): the daemon "
+				       "has no terminal to print the counters on");
 	return EXIT_OK;
 }
 
@@ -137,7 +140,7 @@ static struct sqk_image *open_image(struct mount *m)
 		return NULL;
 	err = sqk_image_open(f, &m->io, &img);
 	if (err) {
-		sqk_error_code(m->image, err);
+		sqk_image_error(m->image, err);
 		return NULL;
 	}
 	return img;

@@ -80,7 +80,7 @@ int cmd_umount(int argc, char **argv)
 	char *path;
 	int c, lazy = 0, ours;
 
-	while ((c = getopt_long(argc, argv, "lh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "lh", longopts)) != -1) {
 		switch (c) {
 		case 'l':
 			lazy = 1;
@@ -89,7 +89,6 @@ int cmd_umount(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'squashkit umount --help'.\n");
 			return EXIT_USAGE;
 		}
 	}

@@ -334,7 +334,7 @@ static int run(struct unimage *u, int argc, char **argv)
 
 	sqk_image_opts_default(&u->io);
 	u->threads = sqk_online_cpus();
-	while ((c = getopt_long(argc, argv, "d:fo:j:qh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "d:fo:j:qh", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			u->dest = optarg;
@@ -396,7 +396,6 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'squashkit unimage --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -407,6 +406,8 @@ static int run(struct unimage *u, int argc, char **argv)
 				       u->tar ? "an archive (--tar)" : "a directory (--dest)");
 	if (u->describe && !*u->describe)
 		return sqk_usage_error("--describe= needs a FILE (or no '=')");
+	if (u->tar && strcmp(u->tar, "-") == 0 && sqk_refuse_terminal("an archive", u->force))
+		return EXIT_FAIL;
 	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
 		return sqk_usage_error("invalid PATH operand");

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -47,6 +48,15 @@ int sqk_usage_error(const char *fmt, ...)
 	if (sqk_usage_hint)
 		fprintf(stderr, "Try 'squashkit %s --help'.\n", sqk_cmd_name);
 	return EXIT_USAGE;
+}
+
+int sqk_refuse_terminal(const char *what, int force)
+{
+	if (force || !isatty(STDOUT_FILENO))
+		return 0;
+	sqk_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
+		  what);
+	return -1;
 }
 
 int sqk_threads_option(const char *arg, unsigned *threads)

@@ -6,9 +6,12 @@
 # names, image files for IMAGE operands and, once the image is named, the
 # paths inside it (through `squashkit ls --json`). Needs no helpers from the
 # bash-completion package. tests/cli/help-man-completion.t checks that the
-# options here are the ones the man pages and --help list.
+# options here are the ones the man pages and --help list. The options of
+# the compatibility front ends come from their -help, which prints the very
+# table they parse.
 
-_squashkit_commands="mkimage unimage inspect ls cat stat fsck diff bench mount umount"
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck diff bench mount umount
+	mksquashfs unsquashfs"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -21,8 +24,10 @@ _squashkit_options()
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
 			--uncompressed"
-		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
-			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
+		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
+			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
+			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
+			--archive -f --force
 			--append -q --quiet --stats --json -h --help"
 		;;
 	unimage)
@@ -65,11 +70,31 @@ _squashkit_options()
 		_sqk_argopts=""
 		_sqk_opts="-l --lazy -h --help"
 		;;
+	mksquashfs | unsquashfs)
+		_squashkit_compat_options "$1"
+		;;
 	*)
 		_sqk_argopts=""
 		_sqk_opts="-h --help -V --version"
 		;;
 	esac
+}
+
+# The options of the front end $1 from its -help: "  -dest, -d VALUE" lines.
+_squashkit_compat_options()
+{
+	local line w value
+	_sqk_opts= _sqk_argopts=
+	while IFS= read -r line; do
+		[[ $line == '  -'* ]] || continue
+		value=0
+		[[ $line == *' VALUE' ]] && value=1
+		for w in ${line//,/ }; do
+			[[ $w == -* ]] || continue
+			_sqk_opts+=" $w"
+			((value)) && _sqk_argopts+=" $w"
+		done
+	done < <(command "$_squashkit_bin" "$1" -help 2>/dev/null)
 }
 
 # COMPREPLY from the words of $1 that start with $cur.
@@ -251,6 +276,20 @@ _squashkit_value()
 	bench:-f | bench:--format)
 		_squashkit_words "table json csv"
 		;;
+	mksquashfs:-comp)
+		_squashkit_words "gzip lzma lzo xz lz4 zstd"
+		;;
+	mksquashfs:-b)
+		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
+		;;
+	mksquashfs:-ef | mksquashfs:-pf | mksquashfs:-sort | unsquashfs:-[ep]f | \
+		unsquashfs:-e | unsquashfs:-extract-file | unsquashfs:-exc* | \
+		unsquashfs:-exclude-file | unsquashfs:-pseudo-file)
+		_squashkit_files
+		;;
+	unsquashfs:-d | unsquashfs:-dest)
+		_squashkit_dirs
+		;;
 	*)
 		COMPREPLY=()
 		;;
@@ -336,10 +375,10 @@ _squashkit_main()
 		return
 	fi
 	case $cmd in
-	mkimage)
+	mkimage | mksquashfs)
 		_squashkit_files
 		;;
-	unimage | ls | cat | stat)
+	unimage | ls | cat | stat | unsquashfs)
 		if ((noperands == 0)); then
 			_squashkit_images
 		else

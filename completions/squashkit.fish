@@ -3,9 +3,12 @@
 #
 # One `complete` line per option, under the commands it belongs to;
 # tests/cli/help-man-completion.t reads them to check that the options here
-# are the ones the man pages and --help list.
+# are the ones the man pages and --help list. The options of the
+# compatibility front ends come from their -help, which prints the very
+# table they parse.
 
-set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck diff bench mount umount
+set -l __squashkit_native mkimage unimage inspect ls cat stat fsck diff bench mount umount
+set -l __squashkit_commands $__squashkit_native mksquashfs unsquashfs
 
 # Options that take a value, per command: to find the operands.
 function __squashkit_argopts
@@ -124,9 +127,11 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a umount -d 'unmount what mount serves'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mksquashfs -d "mksquashfs's options, squashkit's writer"
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a unsquashfs -d "unsquashfs's options, squashkit's reader"
 
 # Every command
-complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the options'
+complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_native" -s h -l help -d 'show the options'
 
 # mkimage
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -F
@@ -141,6 +146,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-sparse -d '
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-xattrs -d 'leave extended attributes out'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-hardlinks -d 'an inode for every hard link'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-export -d 'no NFS export table'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-pad -d 'do not pad the image to a multiple of 4K'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l all-root -d 'root owns every file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uid -x -d 'owner uid of every file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l gid -x -d 'group of every file'
@@ -161,11 +167,13 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l full-paths -d 
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l regex -d 'exclude patterns are regular expressions'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l wildcards -d 'exclude patterns are globs per component, as mksquashfs -wildcards'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l one-file-system -d 'do not cross into other file systems'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'sources are archives (--archive=FILE adds one)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d 'add a pseudo definition (mksquashfs syntax)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-warn -d 'a pseudo definition that cannot be applied is a warning'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add the sources to the existing image'
@@ -254,3 +262,18 @@ complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'
 complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -lt 2' -a '(__squashkit_images)'
 complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -ge 2' -a '(__squashkit_paths)'
+
+# mksquashfs, unsquashfs: every option their -help lists ("  -dest, -d VALUE").
+function __squashkit_compat_options --argument-names front
+    for line in (command squashkit $front -help 2>/dev/null | string match -r '^  -.*')
+        set -l kind option
+        string match -q '* VALUE' -- $line; and set kind 'option with a value'
+        for w in (string split ' ' -- (string replace -a ',' '' -- $line))
+            string match -q -- '-*' $w; and printf '%s\t%s\n' $w $kind
+        end
+    end
+end
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -a '(__squashkit_compat_options mksquashfs)'
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -a '(__squashkit_compat_options unsquashfs)'

@@ -41,7 +41,7 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c)
 		free(m);
 	}
 	c->links = NULL;
-	sqk_src_exclude_regex_release(c);
+	sqk_src_exclude_release(c);
 }
 
 static uint64_t link_key(dev_t dev, ino_t ino)
