@@ -335,19 +335,23 @@ static void panel(FILE *f, const struct bench_cell *c, unsigned n, enum sqk_work
 		for (p = 0; p < (where == WHERE_KERNEL ? 1u : 3u); p++) {
 			int first = 1;
 
-			fprintf(f,
-				"<polyline fill='none' stroke='%s' stroke-width='2.5'%s points='",
-				colour_of(where, p), dash_of(where));
+			/* A line only for a series that has points in this panel. */
 			for (i = 0; i < n; i++) {
 				if (!in_series(&c[i], wl, where, p) ||
 				    isnan(value_of(&c[i], which)))
 					continue;
+				if (first)
+					fprintf(f,
+						"<polyline fill='none' stroke='%s' "
+						"stroke-width='2.5'%s points='",
+						colour_of(where, p), dash_of(where));
 				fprintf(f, "%s%.1f,%.1f", first ? "" : " ",
 					px(&a, c[i].threads, which),
 					py(&a, value_of(&c[i], which)));
 				first = 0;
 			}
-			fprintf(f, "'/>\n");
+			if (!first)
+				fprintf(f, "'/>\n");
 			for (i = 0; i < n; i++)
 				if (in_series(&c[i], wl, where, p) &&
 				    !isnan(value_of(&c[i], which)))

@@ -7,6 +7,7 @@
  * machine falls on all of them alike.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,7 @@ const char *bench_scratch_base(void)
 
 int bench_setup(struct bench *b, const char *image)
 {
+	char full[PATH_MAX];
 	struct sqk_image *img;
 	int err;
 
@@ -344,6 +346,15 @@ int bench_setup(struct bench *b, const char *image)
 		b->scratch[0] = '\0';
 		return -1;
 	}
+	/* The mount table names mount points by their real paths. */
+	errno = 0;
+	if (!realpath(b->scratch, full) || strlen(full) >= sizeof(b->scratch)) {
+		sqk_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
+		rmdir(b->scratch);
+		b->scratch[0] = '\0';
+		return -1;
+	}
+	memcpy(b->scratch, full, strlen(full) + 1);
 	snprintf(b->kmnt, sizeof(b->kmnt), "%s/kernel", b->scratch);
 	snprintf(b->daemon.mnt, sizeof(b->daemon.mnt), "%s/mount", b->scratch);
 	snprintf(b->daemon.stats, sizeof(b->daemon.stats), "%s/mount.stats", b->scratch);

@@ -32,7 +32,10 @@ int sqk_lab_loop_flush(struct sqk_lab_loop *l);
 int sqk_lab_mount(const char *dev, const char *dir);
 /* Unmount dir; one still busy after a few tries is detached lazily. */
 int sqk_lab_umount(const char *dir);
-/* Is something mounted at dir (per /proc/self/mountinfo)? 1, 0, or an error. */
+/*
+ * Is something mounted at dir, an absolute path without symlinks, as
+ * /proc/self/mountinfo names it? 1, 0, or an error.
+ */
 int sqk_lab_mounted(const char *dir);
 
 /* Drop path's pages from the page cache (cold runs). */
