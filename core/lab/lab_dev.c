@@ -24,6 +24,7 @@
 #include "error.h"
 #include "extract.h"
 #include "lab_dev.h"
+#include "mounttab.h"
 
 static void nap_ms(unsigned ms)
 {
@@ -130,62 +131,6 @@ int sqk_lab_umount(const char *dir)
 	return umount2(dir, MNT_DETACH) == 0 ? 0 : SQK_ERR_IO;
 }
 
-/* mountinfo writes a space, tab, newline and backslash in a path as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
-/*
- * Call fn for every mount: its mount point, file system type and super
- * options. fn returns non-zero to stop; that value is returned.
- */
-static int each_mount(int (*fn)(void *arg, const char *mnt, const char *type, const char *opts),
-		      void *arg)
-{
-	FILE *fp = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
-
-	if (!fp)
-		return SQK_ERR_IO;
-	while (!ret && getline(&line, &cap, fp) > 0) {
-		char *save = NULL, *tok, *mnt = NULL, *type = NULL, *opts = NULL;
-		int field = 0, after = -1;
-
-		for (tok = strtok_r(line, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-			if (field == 4)
-				mnt = tok;
-			if (after < 0 && field > 5 && strcmp(tok, "-") == 0)
-				after = field;
-			if (after > 0 && field == after + 1)
-				type = tok;
-			if (after > 0 && field == after + 3)
-				opts = tok;
-			field++;
-		}
-		if (mnt && type && opts) {
-			unescape(mnt);
-			ret = fn(arg, mnt, type, opts);
-		}
-	}
-	free(line);
-	fclose(fp);
-	return ret;
-}
-
 static int is_mount_at(void *arg, const char *mnt, const char *type, const char *opts)
 {
 	return strcmp(mnt, arg) == 0;
@@ -194,7 +139,7 @@ static int is_mount_at(void *arg, const char *mnt, const char *type, const char 
 int sqk_lab_mounted(const char *dir)
 {
 	/* No realpath(): it would ask the file system mounted there, which may not answer. */
-	return each_mount(is_mount_at, (void *)dir);
+	return sqk_mounts_each(is_mount_at, (void *)dir);
 }
 
 int sqk_lab_drop_cache(const char *path)
@@ -363,7 +308,7 @@ int sqk_lab_throttle_start(const struct sqk_lab_loop *l, uint64_t iops, uint64_t
 
 	memset(t, 0, sizeof(*t));
 	memset(&h, 0, sizeof(h));
-	err = each_mount(find_io, &h);
+	err = sqk_mounts_each(find_io, &h);
 	if (err < 0)
 		return err;
 	if (!h.root[0] || own_cgroup(&h, t->home, sizeof(t->home)) != 0)
@@ -479,7 +424,7 @@ int sqk_lab_sweep(const char *base)
 	DIR *dir;
 
 	memset(&s, 0, sizeof(s));
-	err = each_mount(find_stale, &s);
+	err = sqk_mounts_each(find_stale, &s);
 	/* Deepest first, so that a mount over a mount comes off first. */
 	for (i = s.n; i-- > 0;) {
 		if (umount2(s.mnt[i], MNT_DETACH) == 0)
@@ -506,7 +451,7 @@ int sqk_lab_sweep(const char *base)
 		    !dead_owner(d->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", base, d->d_name);
-		if (each_mount(mount_below, path) == 0 &&
+		if (sqk_mounts_each(mount_below, path) == 0 &&
 		    sqk_remove_tree(dirfd(dir), d->d_name) == 0)
 			found++;
 	}
