@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* squashkit bench output: a table, JSON, CSV, and an SVG plot. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,14 +115,35 @@ static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
 	}
 }
 
-/* A table column: the figure, or "-" where the place cannot give it. */
-static void col(FILE *out, int width, int decimals, double v)
-{
-	if (isnan(v))
-		fprintf(out, " %*s", width, "-");
-	else
-		fprintf(out, " %*.*f", width, decimals, v);
-}
+/* The table's figures: heading, width, decimals, field and scale; "-" where the place has none. */
+static const struct column {
+	const char *head;
+	int width, decimals;
+	size_t off;
+	double scale;
+} columns[] = {
+#define COL(h, w, d, f, x) {h, w, d, offsetof(struct bench_cell, f), x},
+	// clang-format off
+	COL("ops/s", 10, 0, ops_per_s, 1)
+	COL("MiB/s", 8, 2, mib_per_s, 1)
+	COL("p50_us", 9, 1, p50_us, 1)
+	COL("p99_us", 9, 1, p99_us, 1)
+	COL("max_us", 9, 0, max_us, 1)
+	COL("wake/rel", 9, 2, wakeups_per_release, 1)
+	COL("spurious", 8, 0, spurious, 1)
+	COL("handoff", 8, 0, handoffs, 1)
+	COL("unclaim_ms", 10, 2, unclaimed_free_ms, 1)
+	COL("vcsw", 9, 0, vcsw, 1)
+	COL("ivcsw", 9, 0, ivcsw, 1)
+	COL("sys_cs", 9, 0, sys_cs, 1)
+	COL("dec/blk", 7, 2, decompressions_per_block, 1)
+	COL("hit%", 6, 1, hit_ratio, 100)
+	COL("devrd/op", 9, 2, dev_reads_per_op, 1)
+	COL("comp_KiB", 9, 0, comp_cache_kib, 1)
+	COL("step", 6, 2, step, 1)
+	COL("vs_kern", 7, 2, step_vs_kernel, 1)
+	// clang-format on
+};
 
 static const char *series_name(const struct bench_cell *c)
 {
@@ -164,6 +186,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 			unsigned n)
 {
 	unsigned i, kernel = 0;
+	size_t k;
 
 	fprintf(out,
 		"image: %s   cpus: %u   load: %.2f %.2f %.2f   medians of %u run(s) per cell\n",
@@ -181,33 +204,22 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 	if (kernel)
 		fprintf(out, "kernel: squashfs on a loop device, with its own caches and "
 			     "decompressor; its cache counters cannot be seen (-)\n");
-	fprintf(out,
-		"%-6s %-8s %-9s %4s %10s %8s %9s %9s %9s %9s %8s %8s %10s %9s %9s %9s %7s %6s "
-		"%9s %9s %6s %7s\n",
-		"where", "work", "policy", "thr", "ops/s", "MiB/s", "p50_us", "p99_us", "max_us",
-		"wake/rel", "spurious", "handoff", "unclaim_ms", "vcsw", "ivcsw", "sys_cs",
-		"dec/blk", "hit%", "devrd/op", "comp_KiB", "step", "vs_kern");
+	fprintf(out, "%-6s %-8s %-9s %4s", "where", "work", "policy", "thr");
+	for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++)
+		fprintf(out, " %*s", columns[k].width, columns[k].head);
+	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
 		fprintf(out, "%-6s %-8s %-9s %4u", bench_where_name(c->where),
 			sqk_workload_name(c->workload), series_name(c), c->threads);
-		col(out, 10, 0, c->ops_per_s);
-		col(out, 8, 2, c->mib_per_s);
-		col(out, 9, 1, c->p50_us);
-		col(out, 9, 1, c->p99_us);
-		col(out, 9, 0, c->max_us);
-		col(out, 9, 2, c->wakeups_per_release);
-		col(out, 8, 0, c->spurious);
-		col(out, 8, 0, c->handoffs);
-		col(out, 10, 2, c->unclaimed_free_ms);
-		col(out, 9, 0, c->vcsw);
-		col(out, 9, 0, c->ivcsw);
-		col(out, 9, 0, c->sys_cs);
-		col(out, 7, 2, c->decompressions_per_block);
-		col(out, 6, 1, 100.0 * c->hit_ratio);
-		col(out, 9, 2, c->dev_reads_per_op);
-		col(out, 9, 0, c->comp_cache_kib);
-		col(out, 6, 2, c->step);
-		col(out, 7, 2, c->step_vs_kernel);
+		for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
+			const struct column *col = &columns[k];
+			double v = *(const double *)((const char *)c + col->off);
+
+			if (isnan(v))
+				fprintf(out, " %*s", col->width, "-");
+			else
+				fprintf(out, " %*.*f", col->width, col->decimals, v * col->scale);
+		}
 		fputc('\n', out);
 	}
 	print_shape(out, c - n, n);
