@@ -12,7 +12,7 @@
 need_root
 grep -qw squashfs /proc/filesystems || skip_all "the kernel has no squashfs"
 [ -c /dev/loop-control ] || skip_all "no loop devices (/dev/loop-control)"
-need_cmd losetup
+need_cmd losetup pgrep
 JSONQ=$SQK_TOOLS/jsonq
 
 # A small image: small files in a few directories, and one large file.
@@ -41,10 +41,7 @@ left() {
 	ls -d /sys/fs/cgroup/*/"$SQK_LAB_TAG.$1" /sys/fs/cgroup/"$SQK_LAB_TAG.$1" 2>/dev/null |
 		sed 's/^/cgroup: /'
 	ls -A "$SCR" | sed 's/^/scratch: /'
-	for p in /proc/[0-9]*; do
-		cat "$p/cmdline" 2>/dev/null | tr '\0' ' ' | grep -q "$SCR/$SQK_LAB_TAG.$1" &&
-			echo "daemon: $p"
-	done
+	pgrep -f -- "$SCR/$SQK_LAB_TAG\.$1\." | sed 's/^/daemon: /'
 }
 SQK_LAB_TAG=squashkit-bench
 
@@ -148,13 +145,14 @@ is "$bad" 0 "mount cells: the daemon's fills, hit ratio and wakeups; no device r
 nothing_left $pid "after the mount's runs: no daemon, mount or loop device left"
 
 # 4. A SIGINT in the middle of a run: bench stops, takes everything down, dies of it.
-bench_bg -q -w mixed -t 2 -p keyed -d 1s -r 5 --against kernel,mount "$img"
+# Runs of a minute and more: the signal cannot come after the last one.
+bench_bg -q -w mixed -t 2 -p keyed -d 1s -r 20 --against kernel,mount "$img"
 n=0
-while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/\(kernel\|mount\) " /proc/self/mountinfo && [ $n -lt 300 ]; do
+while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/\(kernel\|mount\) " /proc/self/mountinfo && [ $n -lt 600 ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
-[ $n -lt 300 ]
+[ $n -lt 600 ]
 ok $? "a kernel or squashkit mount is up while bench runs"
 kill -INT $bench_pid
 wait $bench_pid
@@ -162,14 +160,14 @@ is $? 130 "SIGINT: bench ends by it"
 nothing_left $bench_pid "after SIGINT in the middle: nothing left"
 
 # 5. SIGKILL leaves a mount and a loop device; the next run sweeps them.
-bench_bg -q -w mixed -t 2 -p keyed -d 1s -r 5 --against kernel "$img"
+bench_bg -q -w mixed -t 2 -p keyed -d 1s -r 40 --against kernel "$img"
 n=0
-while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/kernel " /proc/self/mountinfo && [ $n -lt 300 ]; do
+while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/kernel " /proc/self/mountinfo && [ $n -lt 600 ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
 kill -KILL $bench_pid
-wait $bench_pid
+wait $bench_pid 2>/dev/null
 killed=$bench_pid
 [ -n "$(left $killed)" ]
 ok $? "SIGKILL in the middle leaves something behind (it cannot be caught)"
