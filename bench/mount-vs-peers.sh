@@ -13,25 +13,22 @@
 # time plus the daemon's), medians of $RUNS runs, interleaved so that noise
 # on the shared machine hits every mounter alike.
 #
-# Then the herd through a real VFS: squashkit with the kernel's cache sizes
-# (8 metadata, 3 fragment, 1 data block), one decompressor and a thread per
-# reader, --cache-policy herd against keyed, cold, 16 and 64 readers:
-# throughput, wakeups per release, context switches of the daemon (its
-# --stats).
+# The herd through a real VFS (squashkit mount under each wait policy, with
+# the daemon's counters, beside the model and the kernel) is
+# `squashkit bench --against kernel,mount` (bench/README.md).
 #
 #   bench/mount-vs-peers.sh [IMAGE]
 # Without IMAGE, a gzip image of /usr/include (without node and llvm) and
 # two 16 MiB files of shared libraries is built in $WORK. Needs root.
 # Environment: RUNS (3), READERS ("1 4 16 64"), MOUNTERS ("squashkit
-# squashfuse kernel"), PARTS ("peers herd"), WORKLOADS ("walk read
-# random"), RANDOM_READS (4000 per pass), SK_OPTS (more squashkit mount
-# options), WORK (/dev/shm/sqk-bench), SQUASHKIT.
+# squashfuse kernel"), WORKLOADS ("walk read random"), RANDOM_READS (4000
+# per pass), SK_OPTS (more squashkit mount options), WORK
+# (/dev/shm/sqk-bench), SQUASHKIT.
 set -e
 : "${RUNS:=3}"
 . "$(dirname "$0")/lib.sh"
 : "${READERS:=1 4 16 64}"
 : "${MOUNTERS:=squashkit squashfuse kernel}"
-: "${PARTS:=peers herd}"
 : "${RANDOM_READS:=4000}"
 : "${WORKLOADS:=walk read random}"
 : "${SK_OPTS:=}"
@@ -88,15 +85,14 @@ tck=$(getconf CLK_TCK)
 echo "image: $img ($(du -h "$img" | cut -f1)), $entries entries, $((bytes / 1048576)) MiB in files;" \
 	"random reads in:$bigs; runs: $RUNS; $(nproc) CPUs"
 
-# mount_as M [OPTIONS]: a fresh mount by M, the image out of the page cache.
+# mount_as M: a fresh mount by M, the image out of the page cache.
 mount_as() {
 	who=$1
-	shift
 	dd if="$img" iflag=nocache count=0 status=none
 	case $who in
 	squashkit)
 		# shellcheck disable=SC2086 # SK_OPTS holds several options
-		"$SQUASHKIT" mount -f $SK_OPTS "$@" "$img" "$mnt" 2>>"$WORK/daemon.err" &
+		"$SQUASHKIT" mount -f $SK_OPTS "$img" "$mnt" 2>>"$WORK/daemon.err" &
 		dpid=$!
 		;;
 	squashfuse)
@@ -176,104 +172,46 @@ res=$WORK/mount-results.txt
 : >"$res"
 : >"$WORK/daemon.err"
 
-if echo "$PARTS" | grep -qw peers; then
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		for w in $WORKLOADS; do
-			for n in $READERS; do
-				for m in $MOUNTERS; do
-					mount_as "$m"
-					for phase in cold warm; do
-						set -- $(run_workload $w "$n")
-						echo "$m $w $n $phase $1 $2 $(throughput $w "$1")" >>"$res"
-					done
-					unmount_as "$m"
-				done
-			done
-			echo "run $((i + 1))/$RUNS: $w done" >&2
-		done
-		i=$((i + 1))
-	done
-
-	printf '\n%-7s %-4s %-5s' workload N pass
-	for m in $MOUNTERS; do printf ' %22s' "$m"; done
-	printf '   %s\n' "squashkit/squashfuse squashkit/kernel"
+i=0
+while [ $i -lt "$RUNS" ]; do
 	for w in $WORKLOADS; do
 		for n in $READERS; do
-			for phase in cold warm; do
-				printf '%-7s %-4s %-5s' $w "$n" $phase
-				for m in $MOUNTERS; do
-					tp=$(median $(awk -v m=$m -v w=$w -v n="$n" -v p=$phase \
-						'$1 == m && $2 == w && $3 == n && $4 == p { print $7 }' "$res"))
-					cpu=$(median $(awk -v m=$m -v w=$w -v n="$n" -v p=$phase \
-						'$1 == m && $2 == w && $3 == n && $4 == p { print $6 }' "$res"))
-					eval "tp_$m=\$tp"
-					printf ' %9s %-9s %4ss' "$tp" "$(unit $w)" "$cpu"
-				done
-				printf '   %6s %6s\n' "$(ratio "${tp_squashkit:-0}" "${tp_squashfuse:-0}")" \
-					"$(ratio "${tp_squashkit:-0}" "${tp_kernel:-0}")"
-			done
-		done
-	done
-	echo "(throughput, then CPU seconds: the readers' user+system time and the daemon's)"
-fi
-
-# --- the herd through a real VFS ---
-
-# stat_field FILE CACHE KEY: a counter from the --stats --json output.
-stat_field() {
-	sed -n "s/.*\"$2\":{\([^}]*\)}.*/\1/p" "$1" | tr ',' '\n' | sed -n "s/^\"$3\":\(.*\)/\1/p"
-}
-
-if echo "$PARTS" | grep -qw herd; then
-	herd=$WORK/mount-herd.txt
-	: >"$herd"
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		for w in $WORKLOADS; do
-			for n in 16 64; do
-				for p in herd keyed; do
-					# A thread per reader, as every reader of a kernel mount
-					# is a thread in the kernel's cache.
-					mount_as squashkit --cache meta=8,frag=3,data=1 --decomp single \
-						-j "$n" --cache-policy $p --stats="$WORK/herd.json" --json
+			for m in $MOUNTERS; do
+				mount_as "$m"
+				for phase in cold warm; do
 					set -- $(run_workload $w "$n")
-					unmount_as squashkit
-					f=$WORK/herd.json
-					wk=0 rw=0
-					for c in metadata fragment data; do
-						wk=$((wk + $(stat_field "$f" $c wakeups)))
-						rw=$((rw + $(stat_field "$f" $c release_wakes)))
-					done
-					vcsw=$(sed -n 's/.*"vcsw":\([0-9]*\).*/\1/p' "$f")
-					ivcsw=$(sed -n 's/.*"ivcsw":\([0-9]*\).*/\1/p' "$f")
-					spur=0
-					for c in metadata fragment data; do
-						spur=$((spur + $(stat_field "$f" $c spurious_wakeups)))
-					done
-					echo "$p $w $n $1 $2 $(throughput $w "$1") $(ratio "$wk" "$rw") $vcsw $ivcsw $spur" >>"$herd"
+					echo "$m $w $n $phase $1 $2 $(throughput $w "$1")" >>"$res"
 				done
+				unmount_as "$m"
 			done
 		done
-		echo "herd run $((i + 1))/$RUNS done" >&2
-		i=$((i + 1))
+		echo "run $((i + 1))/$RUNS: $w done" >&2
 	done
-	printf '\n%-7s %-4s %-6s %12s %-9s %8s %10s %9s %8s %9s\n' workload N policy throughput "" \
-		"cpu s" wakeups/rel vcsw ivcsw spurious
-	for w in $WORKLOADS; do
-		for n in 16 64; do
-			for p in herd keyed; do
-				col() {
-					median $(awk -v p=$p -v w=$w -v n="$n" -v k="$1" \
-						'$1 == p && $2 == w && $3 == n { print $k }' "$herd")
-				}
-				printf '%-7s %-4s %-6s %12s %-9s %8s %10s %9s %8s %9s\n' $w "$n" $p "$(col 6)" \
-					"$(unit $w)" "$(col 5)" "$(col 7)" "$(col 8)" "$(col 9)" "$(col 10)"
+	i=$((i + 1))
+done
+
+printf '\n%-7s %-4s %-5s' workload N pass
+for m in $MOUNTERS; do printf ' %22s' "$m"; done
+printf '   %s\n' "squashkit/squashfuse squashkit/kernel"
+for w in $WORKLOADS; do
+	for n in $READERS; do
+		for phase in cold warm; do
+			printf '%-7s %-4s %-5s' $w "$n" $phase
+			for m in $MOUNTERS; do
+				tp=$(median $(awk -v m=$m -v w=$w -v n="$n" -v p=$phase \
+					'$1 == m && $2 == w && $3 == n && $4 == p { print $7 }' "$res"))
+				cpu=$(median $(awk -v m=$m -v w=$w -v n="$n" -v p=$phase \
+					'$1 == m && $2 == w && $3 == n && $4 == p { print $6 }' "$res"))
+				eval "tp_$m=\$tp"
+				printf ' %9s %-9s %4ss' "$tp" "$(unit $w)" "$cpu"
 			done
+			printf '   %6s %6s\n' "$(ratio "${tp_squashkit:-0}" "${tp_squashfuse:-0}")" \
+				"$(ratio "${tp_squashkit:-0}" "${tp_kernel:-0}")"
 		done
 	done
-	echo "(squashkit mount --cache meta=8,frag=3,data=1 --decomp single -j N, cold; medians of $RUNS)"
-fi
+done
+echo "(throughput, then CPU seconds: the readers' user+system time and the daemon's)"
+
 if [ -s "$WORK/daemon.err" ]; then
 	echo "daemons wrote to stderr:" >&2
 	head -5 "$WORK/daemon.err" >&2

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -28,11 +29,16 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 		char *eq = strchr(tok, '=');
 		uint64_t v;
 
-		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0 || v == 0) {
+		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0) {
 			ret = -1;
 			break;
 		}
 		*eq = '\0';
+		/* Every cache needs an entry; the compressed-block cache may be left out. */
+		if (v == 0 && strcmp(tok, "comp") != 0) {
+			ret = -1;
+			break;
+		}
 		if (strcmp(tok, "meta") == 0)
 			o->meta_entries = (unsigned)v;
 		else if (strcmp(tok, "frag") == 0)
@@ -92,6 +98,11 @@ int sqk_offset_option(const char *arg)
 void sqk_offset_quiet(int quiet)
 {
 	offset_quiet = quiet;
+}
+
+uint64_t sqk_offset_value(void)
+{
+	return offset.at;
 }
 
 /* Where --offset auto finds the one image in f: 0, or -1 after saying why. */
@@ -258,19 +269,28 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
-/* The counters of one cache, by name: integers, then three rates. */
+/*
+ * The counters of one cache, by name: integers, then three rates. The
+ * integers are the fields of struct sqk_cache_stats but for entries and
+ * wakeups (the three kinds together); the text form is read back by
+ * sqk_read_stats() through the same lists.
+ */
 // clang-format off
-#define CACHE_COUNTERS(X)                                                                          \
+#define CACHE_FIELDS_1(X)                                                                          \
+	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
+	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
+	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
+#define CACHE_FIELDS_2(X)                                                                          \
+	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
+	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
+	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
+	X(waits, waits) X(max_waiters, max_waiters)                                                \
+	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
+	X(held_bytes, held)
+/* X(name, value) for every counter; XF(name, field) for those of struct sqk_cache_stats. */
+#define CACHE_COUNTERS(X, XF)                                                                      \
 	X(entries, sqk_cache_entries(c))                                                           \
-	X(lookups, s.lookups) X(hits, s.hits) X(shares, s.shares) X(fills, s.fills)                \
-	X(refills, s.refills) X(errors, s.errors) X(distinct_blocks, s.distinct)                   \
-	X(releases, s.releases) X(release_wakes, s.release_wakes) X(wake_calls, s.wake_calls)      \
-	X(wakeups, r.wakeups)                                                                      \
-	X(wakeups_capacity, s.wakeups_capacity) X(wakeups_publish, s.wakeups_publish)              \
-	X(wakeups_handoff, s.wakeups_handoff) X(wakeups_fill, s.wakeups_fill)                      \
-	X(spurious_wakeups, s.spurious) X(handoffs, s.handoffs) X(stalls, s.stalls)                \
-	X(waits, s.waits) X(max_waiters, s.max_waiters)                                            \
-	X(lock_acquisitions, s.lock_acquisitions) X(lock_contended, s.lock_contended)
+	CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) CACHE_FIELDS_2(XF)
 // clang-format on
 
 /* What one cache's rates are made of. */
@@ -312,8 +332,9 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 		sqk_cache_stats(c, &s);
 		cache_rates(&s, &r);
 		fprintf(out, "%s cache:\n", cache_keys[i]);
-#define TX(k, v) fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
-		CACHE_COUNTERS(TX)
+#define TX(k, v)  fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
+#define TXF(k, f) TX(k, s.f)
+		CACHE_COUNTERS(TX, TXF)
 		fprintf(out, "  %-20s %.3f\n  %-20s %.3f\n  %-20s %.3f\n", "unclaimed_free_ms",
 			r.unclaimed_ms, "decomp_per_block", r.per_block, "wakeups_per_release",
 			r.per_release);
@@ -345,8 +366,9 @@ void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 		cache_rates(&s, &r);
 		sqk_json_key(j, cache_keys[i]);
 		sqk_json_begin_object(j, 0);
-#define JX(k, v) sqk_json_key_uint(j, #k, (v));
-		CACHE_COUNTERS(JX)
+#define JX(k, v)  sqk_json_key_uint(j, #k, (v));
+#define JXF(k, f) JX(k, s.f)
+		CACHE_COUNTERS(JX, JXF)
 		sqk_json_key_double(j, "unclaimed_free_ms", r.unclaimed_ms, 3);
 		sqk_json_key_double(j, "decompressions_per_block", r.per_block, 3);
 		sqk_json_key_double(j, "wakeups_per_release", r.per_release, 3);
@@ -367,4 +389,57 @@ void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json)
 	sqk_json_init_file(&j, out);
 	sqk_print_stats_json(&j, img);
 	sqk_json_finish(&j);
+}
+
+/* The fields of struct sqk_cache_stats by the names the text form gives them. */
+static const struct {
+	const char *name;
+	size_t off;
+} stat_fields[] = {
+#define FIELD_AT(k, f) {#k, offsetof(struct sqk_cache_stats, f)},
+	CACHE_FIELDS_1(FIELD_AT) CACHE_FIELDS_2(FIELD_AT)};
+
+/* One "  name value" line of the cache in s. */
+static void read_counter(struct sqk_cache_stats *s, const char *name, const char *value)
+{
+	size_t i;
+
+	if (strcmp(name, "unclaimed_free_ms") == 0) {
+		s->unclaimed_ns = (uint64_t)(strtod(value, NULL) * 1e6);
+		return;
+	}
+	for (i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
+		if (strcmp(name, stat_fields[i].name) == 0)
+			*(uint64_t *)((char *)s + stat_fields[i].off) = strtoull(value, NULL, 10);
+}
+
+int sqk_read_stats(FILE *in, struct sqk_stats_read *out)
+{
+	char line[256], name[64], value[64];
+	unsigned long long n;
+	long v, iv;
+	int cache = -1, seen = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	while (fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "decompressions: %llu", &n) == 1) {
+			out->decompressions = n;
+			seen = 1;
+		} else if (sscanf(line, "context switches: %ld voluntary, %ld involuntary", &v,
+				  &iv) == 2) {
+			out->vcsw = (uint64_t)v;
+			out->ivcsw = (uint64_t)iv;
+		} else if (line[0] != ' ') {
+			cache = -1;
+			for (i = 0; i < SQK_CACHE_COUNT; i++)
+				if (strncmp(line, cache_keys[i], strlen(cache_keys[i])) == 0 &&
+				    strcmp(line + strlen(cache_keys[i]), " cache:\n") == 0)
+					cache = i;
+			if (cache >= 0)
+				out->present[cache] = 1;
+		} else if (cache >= 0 && sscanf(line, " %63s %63s", name, value) == 2) {
+			read_counter(&out->cache[cache], name, value);
+		}
+	}
+	return seen ? 0 : -1;
 }

@@ -71,4 +71,17 @@ void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img);
 /* The cache counters as text, or as one JSON document. */
 void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json);
 
+/* The counters sqk_print_stats() wrote, read back (bench reads a mount daemon's). */
+struct sqk_stats_read {
+	uint64_t decompressions, vcsw, ivcsw;
+	int present[SQK_CACHE_COUNT];
+	struct sqk_cache_stats cache[SQK_CACHE_COUNT];
+};
+
+/* 0, or -1 when in holds no counters in that form. */
+int sqk_read_stats(FILE *in, struct sqk_stats_read *out);
+
+/* Where the image starts in the file after --offset (auto: once it has been found). */
+uint64_t sqk_offset_value(void);
+
 #endif

@@ -59,7 +59,7 @@ _squashkit_options()
 		;;
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
-			-d --duration -r --runs -f --format --plot --seed --offset"
+			--against --slow-device -d --duration -r --runs -f --format --plot --seed --offset"
 		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
 		;;
 	mount)
@@ -262,7 +262,10 @@ _squashkit_value()
 		_squashkit_files
 		;;
 	bench:-w | bench:--workload)
-		_squashkit_list "stat read mixed random seq"
+		_squashkit_list "stat read mixed random seq randread"
+		;;
+	bench:--against)
+		_squashkit_list "kernel mount"
 		;;
 	bench:-p | bench:--policy)
 		_squashkit_list "herd exclusive keyed"

@@ -213,13 +213,15 @@ complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l stats -d 'print c
 complete -c squashkit -n '__fish_seen_subcommand_from fsck' -s q -l quiet -d 'no summary line, no progress bar'
 
 # bench
-complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq")' -d workloads
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq randread")' -d workloads
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s t -l threads -x -d 'thread counts'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s p -l policy -x -a '(__squashkit_list "herd exclusive keyed")' -d 'wait policies'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l decomp -x -a 'single percpu' -d 'decompressor model'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l lookup -x -a 'scan hash' -d 'cache lookup'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cold -d 'drop the image from the page cache'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l against -x -a '(__squashkit_list "kernel mount")' -d 'also run through the VFS'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l slow-device -x -d 'a throttled loop device: IOPS,BYTES'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s d -l duration -x -d 'time per run'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s r -l runs -x -d 'runs per cell'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s f -l format -x -a 'table json csv' -d 'output format'

@@ -315,9 +315,15 @@ void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms)
 
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out)
 {
+	unsigned i;
+
 	sqk_cache_lock(c);
 	sqk_cache_track_unclaimed(c);
 	*out = c->stats;
+	out->held = 0;
+	for (i = 0; i < c->entries; i++)
+		if (c->entry[i].block != SQK_CACHE_NO_BLOCK && !c->entry[i].pending)
+			out->held += c->entry[i].length;
 	/* Do not count the lock taken to read the counters. */
 	out->lock_acquisitions--;
 	sqk_cache_unlock(c);

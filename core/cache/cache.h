@@ -57,6 +57,7 @@ struct sqk_cache_stats {
 	uint64_t unclaimed_ns; /* a free entry sat unclaimed while threads slept */
 	uint64_t waits, max_waiters;
 	uint64_t lock_acquisitions, lock_contended;
+	uint64_t held; /* bytes of the blocks the entries hold now (memory in use) */
 };
 
 struct sqk_cache;

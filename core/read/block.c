@@ -167,7 +167,15 @@ static void decomp_put(struct sqk_blocks *b, struct decomp *d)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* The compressed-block cache's fill: the raw bytes, as the device holds them. */
+/*
+ * The compressed-block cache holds blocks as the device holds them, so
+ * that a block read again after its decompressed copy was evicted costs
+ * a decompression but no read of the device. A data or fragment block is
+ * keyed by its size word; a metadata block, whose size is in its header,
+ * by COMP_META, and its entry holds the header and the block.
+ */
+#define COMP_META 0
+
 static int fill_raw(void *arg, struct sqk_cache_entry *e)
 {
 	struct sqk_blocks *b = arg;
@@ -176,47 +184,117 @@ static int fill_raw(void *arg, struct sqk_cache_entry *e)
 	return sqk_blocks_pread(b, e->block, e->data, e->length);
 }
 
-int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
-		   size_t *outlen)
+/* Read a metadata block's header at pos and check it: 0 and *h, or the error. */
+static int read_meta_hdr(struct sqk_blocks *b, uint64_t pos, uint8_t *raw,
+			 struct sqk_fmt_meta_hdr *h)
 {
-	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
-	struct sqk_cache_entry *raw = NULL;
-	struct decomp *d;
-	int err = 0, refused = 0;
+	int err = sqk_fmt_meta_pos_check(pos, b->bytes_used, NULL);
 
-	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
-		return SQK_ERR_CORRUPT;
-	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
-		if (size > cap)
-			return SQK_ERR_CORRUPT;
-		err = sqk_blocks_pread(b, pos, dst, size);
-		*outlen = size;
-		return err;
-	}
-	if (size > b->scratch_size)
-		return SQK_ERR_CORRUPT;
-	/*
-	 * With a compressed-block cache, a block read again after its
-	 * decompressed copy was evicted costs a decompression but no read of
-	 * the device.
-	 */
-	if (b->comp_cache) {
-		err = sqk_cache_get(b->comp_cache, pos, size, fill_raw, b, &raw);
-		if (err)
-			return err;
-	}
-	d = decomp_get(b);
-	if (!raw)
-		err = sqk_blocks_pread(b, pos, d->scratch, size);
 	if (!err)
-		err = decode(d->comp, raw ? raw->data : d->scratch, size, dst, cap, outlen,
-			     b->strict ? &refused : NULL);
-	decomp_put(b, d);
-	sqk_cache_put(raw);
+		err = sqk_blocks_pread(b, pos, raw, SQK_FMT_META_HDR_SIZE);
+	if (err)
+		return err;
+	sqk_fmt_meta_hdr_decode(h, raw);
+	return sqk_fmt_meta_hdr_check(h, pos, b->bytes_used, NULL);
+}
+
+static int fill_raw_meta(void *arg, struct sqk_cache_entry *e)
+{
+	struct sqk_blocks *b = arg;
+	struct sqk_fmt_meta_hdr h;
+	int err = read_meta_hdr(b, e->block, e->data, &h);
+
+	if (!err)
+		err = sqk_blocks_pread(b, e->block + SQK_FMT_META_HDR_SIZE,
+				       e->data + SQK_FMT_META_HDR_SIZE, h.size);
+	e->length = SQK_FMT_META_HDR_SIZE + h.size;
+	return err;
+}
+
+/*
+ * Decompress size stored bytes at src, of the block at pos, into dst with d,
+ * as readers do or, in a strict block layer, as the kernel does (a block only
+ * the readers' decoder reads is then noted as refused, see decode()).
+ */
+static int decompress_with(struct sqk_blocks *b, struct decomp *d, uint64_t pos, const uint8_t *src,
+			   uint32_t size, uint8_t *dst, size_t cap, size_t *outlen)
+{
+	int refused = 0;
+	int err = decode(d->comp, src, size, dst, cap, outlen, b->strict ? &refused : NULL);
+
 	if (refused)
 		err = note_refused(b, pos);
 	if (!err)
 		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
+/* Decompress the stored bytes src of the block at pos (copy them, when stored raw) into dst. */
+static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32_t size_word,
+		  uint8_t *dst, size_t cap, size_t *outlen)
+{
+	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	struct decomp *d;
+	int err;
+
+	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+		if (size > cap)
+			return SQK_ERR_CORRUPT;
+		memcpy(dst, src, size);
+		*outlen = size;
+		return 0;
+	}
+	d = decomp_get(b);
+	err = decompress_with(b, d, pos, src, size, dst, cap, outlen);
+	decomp_put(b, d);
+	return err;
+}
+
+int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
+		   size_t *outlen)
+{
+	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	struct sqk_cache_entry *raw;
+	struct decomp *d;
+	int err;
+
+	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
+		return SQK_ERR_CORRUPT;
+	if (size > (size_word & SQK_BLOCK_UNCOMPRESSED ? cap : b->scratch_size))
+		return SQK_ERR_CORRUPT;
+	if (b->comp_cache) {
+		err = sqk_cache_get(b->comp_cache, pos, size_word, fill_raw, b, &raw);
+		if (err)
+			return err;
+		err = unpack(b, pos, raw->data, size_word, dst, cap, outlen);
+		sqk_cache_put(raw);
+		return err;
+	}
+	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+		*outlen = size;
+		return sqk_blocks_pread(b, pos, dst, size);
+	}
+	d = decomp_get(b);
+	err = sqk_blocks_pread(b, pos, d->scratch, size);
+	if (!err)
+		err = decompress_with(b, d, pos, d->scratch, size, dst, cap, outlen);
+	decomp_put(b, d);
+	return err;
+}
+
+/* A metadata block whose header and stored bytes the compressed-block cache holds. */
+static int fill_meta_cached(struct sqk_blocks *b, struct sqk_cache_entry *e,
+			    struct sqk_fmt_meta_hdr *h)
+{
+	struct sqk_cache_entry *raw;
+	int err = sqk_cache_get(b->comp_cache, e->block, COMP_META, fill_raw_meta, b, &raw);
+
+	if (err)
+		return err;
+	sqk_fmt_meta_hdr_decode(h, raw->data);
+	err = unpack(b, e->block + SQK_FMT_META_HDR_SIZE, raw->data + SQK_FMT_META_HDR_SIZE,
+		     sqk_fmt_meta_word(h), e->data, SQK_META_SIZE, &e->length);
+	sqk_cache_put(raw);
 	return err;
 }
 
@@ -228,16 +306,15 @@ static int fill_meta(void *arg, struct sqk_cache_entry *e)
 	uint8_t raw[SQK_FMT_META_HDR_SIZE];
 	int err;
 
-	err = sqk_fmt_meta_pos_check(e->block, b->bytes_used, NULL);
-	if (!err)
-		err = sqk_blocks_pread(b, e->block, raw, sizeof(raw));
-	if (err)
-		return err;
-	sqk_fmt_meta_hdr_decode(&h, raw);
-	err = sqk_fmt_meta_hdr_check(&h, e->block, b->bytes_used, NULL);
-	if (!err)
-		err = sqk_block_read(b, e->block + SQK_FMT_META_HDR_SIZE, sqk_fmt_meta_word(&h),
-				     e->data, SQK_META_SIZE, &e->length);
+	if (b->comp_cache) {
+		err = fill_meta_cached(b, e, &h);
+	} else {
+		err = read_meta_hdr(b, e->block, raw, &h);
+		if (!err)
+			err = sqk_block_read(b, e->block + SQK_FMT_META_HDR_SIZE,
+					     sqk_fmt_meta_word(&h), e->data, SQK_META_SIZE,
+					     &e->length);
+	}
 	if (!err)
 		err = sqk_fmt_meta_len_check(e->length, NULL);
 	if (err)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_meta.h"
 #include "fmt_super.h"
 #include "fmt_table.h"
 #include "image.h"
@@ -140,7 +141,9 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 {
 	unsigned n[SQK_CACHE_COUNT] = {o->meta_entries, o->frag_entries, o->data_entries,
 				       o->comp_entries};
-	size_t bs = img->sb.block_size > SQK_META_SIZE ? img->sb.block_size : SQK_META_SIZE;
+	/* A compressed block is at most a block, or a metadata block with its header. */
+	size_t meta = SQK_FMT_META_HDR_SIZE + SQK_META_SIZE;
+	size_t bs = img->sb.block_size > meta ? img->sb.block_size : meta;
 	size_t size[SQK_CACHE_COUNT] = {SQK_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;

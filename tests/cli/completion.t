@@ -51,8 +51,9 @@ is "$(bcomp squashkit unimage --cache-policy '')" "$(words exclusive herd keyed)
 	"bash: the cache policies"
 is "$(bcomp squashkit unimage --cache meta = 8,f)" "8,frag=" \
 	"bash: a cache name inside --cache meta=8,..."
-is "$(bcomp squashkit bench -w stat,r)" "$(words stat,random stat,read)" \
+is "$(bcomp squashkit bench -w stat,r)" "$(words stat,random stat,randread stat,read)" \
 	"bash: the next workload of a list"
+is "$(bcomp squashkit bench --against kernel,m)" "kernel,mount" "bash: the places of --against"
 is "$(bcomp squashkit bench -f '')" "$(words csv json table)" "bash: bench formats after -f"
 is "$(bcomp squashkit bench --decomp '')" "$(words percpu single)" "bash: decompressor models"
 is "$(bcomp squashkit fsck -- -)" "" "bash: no options after --"
@@ -106,8 +107,9 @@ if command -v fish >/dev/null 2>&1; then
 		"fish: the compressors after -c"
 	is "$(fcomp 'squashkit mkimage --no-f')" "--no-fragments" "fish: an option"
 	is "$(fcomp 'squashkit unimage --format=c')" "--format=cpio" "fish: a format after --format="
-	is "$(fcomp 'squashkit bench -w stat,r')" "$(words stat,random stat,read)" \
+	is "$(fcomp 'squashkit bench -w stat,r')" "$(words stat,random stat,randread stat,read)" \
 		"fish: the next workload of a list"
+	is "$(fcomp 'squashkit bench --against k')" "kernel" "fish: the places of --against"
 	is "$(fcomp 'squashkit ls ')" "$(words a.sqfs sub/)" "fish: images and directories for IMAGE"
 	if [ "$(basename "$SQUASHKIT")" = squashkit ]; then
 		is "$(fcomp 'squashkit ls a.sqfs ')" "$(words dir/ top)" "fish: paths inside the image"
