@@ -8,10 +8,15 @@
 #include "fmt_meta.h"
 #include "format.h"
 
-/* A decompressor instance and the scratch buffer its input is read into. */
-struct decomp {
-	struct sqk_compressor *comp;
-	uint8_t *scratch;
+/*
+ * A buffer a block's compressed bytes are read into. They are read before
+ * a decompressor is taken, so that however few decompressors there are,
+ * every thread can wait for the device at once; a buffer is kept for the
+ * next read once its block is decompressed.
+ */
+struct inbuf {
+	struct inbuf *next;
+	uint8_t data[];
 };
 
 struct sqk_blocks {
@@ -19,12 +24,13 @@ struct sqk_blocks {
 	uint64_t bytes_used;
 	uint32_t block_size;
 	struct sqk_cache *comp_cache;
-	/* decompressors: a stack of free instances */
+	/* decompressors: a stack of free instances; and the free input buffers */
 	pthread_mutex_t lock;
 	pthread_cond_t free_cond;
-	struct decomp *decomp;
+	struct sqk_compressor **decomp;
 	unsigned ndecomp, nfree;
-	struct decomp **free;
+	struct sqk_compressor **free;
+	struct inbuf *inbufs;
 	size_t scratch_size;
 	uint64_t decompressions;
 };
@@ -53,14 +59,13 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 		return SQK_ERR_NOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		b->decomp[i].comp = codec->create(comp);
-		b->decomp[i].scratch = malloc(b->scratch_size);
+		b->decomp[i] = codec->create(comp);
 		b->ndecomp++;
-		if (!b->decomp[i].comp || !b->decomp[i].scratch) {
+		if (!b->decomp[i]) {
 			sqk_blocks_destroy(b);
 			return SQK_ERR_NOMEM;
 		}
-		b->free[b->nfree++] = &b->decomp[i];
+		b->free[b->nfree++] = b->decomp[i];
 	}
 	*out = b;
 	return 0;
@@ -72,10 +77,14 @@ void sqk_blocks_destroy(struct sqk_blocks *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->ndecomp; i++) {
-		if (b->decomp[i].comp)
-			b->decomp[i].comp->destroy(b->decomp[i].comp);
-		free(b->decomp[i].scratch);
+	for (i = 0; i < b->ndecomp; i++)
+		if (b->decomp[i])
+			b->decomp[i]->destroy(b->decomp[i]);
+	while (b->inbufs) {
+		struct inbuf *in = b->inbufs;
+
+		b->inbufs = in->next;
+		free(in);
 	}
 	free(b->decomp);
 	free(b->free);
@@ -96,9 +105,9 @@ int sqk_blocks_pread(struct sqk_blocks *b, uint64_t pos, void *buf, size_t len)
 	return b->file->read_at(b->file, pos, buf, len);
 }
 
-static struct decomp *decomp_get(struct sqk_blocks *b)
+static struct sqk_compressor *decomp_get(struct sqk_blocks *b)
 {
-	struct decomp *d;
+	struct sqk_compressor *d;
 
 	pthread_mutex_lock(&b->lock);
 	while (b->nfree == 0)
@@ -108,11 +117,34 @@ static struct decomp *decomp_get(struct sqk_blocks *b)
 	return d;
 }
 
-static void decomp_put(struct sqk_blocks *b, struct decomp *d)
+static void decomp_put(struct sqk_blocks *b, struct sqk_compressor *d)
 {
 	pthread_mutex_lock(&b->lock);
 	b->free[b->nfree++] = d;
 	pthread_cond_signal(&b->free_cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* A free input buffer, or a new one: as many as reads ever waited at once. */
+static struct inbuf *inbuf_get(struct sqk_blocks *b)
+{
+	struct inbuf *in;
+
+	pthread_mutex_lock(&b->lock);
+	in = b->inbufs;
+	if (in)
+		b->inbufs = in->next;
+	pthread_mutex_unlock(&b->lock);
+	return in ? in : malloc(sizeof(*in) + b->scratch_size);
+}
+
+static void inbuf_put(struct sqk_blocks *b, struct inbuf *in)
+{
+	if (!in)
+		return;
+	pthread_mutex_lock(&b->lock);
+	in->next = b->inbufs;
+	b->inbufs = in;
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -130,7 +162,9 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 {
 	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
 	struct sqk_cache_entry *raw = NULL;
-	struct decomp *d;
+	struct sqk_compressor *d;
+	struct inbuf *in = NULL;
+	const uint8_t *src;
 	int err = 0;
 
 	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
@@ -153,14 +187,20 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 		err = sqk_cache_get(b->comp_cache, pos, size, fill_raw, b, &raw);
 		if (err)
 			return err;
+		src = raw->data;
+	} else {
+		in = inbuf_get(b);
+		if (!in)
+			return SQK_ERR_NOMEM;
+		err = sqk_blocks_pread(b, pos, in->data, size);
+		src = in->data;
 	}
-	d = decomp_get(b);
-	if (!raw)
-		err = sqk_blocks_pread(b, pos, d->scratch, size);
-	if (!err)
-		err = d->comp->decompress(d->comp, raw ? raw->data : d->scratch, size, dst, cap,
-					  outlen);
-	decomp_put(b, d);
+	if (!err) {
+		d = decomp_get(b);
+		err = d->decompress(d, src, size, dst, cap, outlen);
+		decomp_put(b, d);
+	}
+	inbuf_put(b, in);
 	sqk_cache_put(raw);
 	if (!err)
 		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
