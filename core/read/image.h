@@ -26,6 +26,12 @@ struct sqk_image_opts {
 	unsigned comp_entries;	/* compressed blocks kept in front of the file; 0 = none */
 	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
 	unsigned stall_ms;
+	/*
+	 * When set, each cache of blocks (fragment, data, compressed) is cut
+	 * to at most this many bytes, but never below 8 blocks: the entries
+	 * above are meant for the usual block sizes.
+	 */
+	size_t block_cache_max;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
