@@ -17,6 +17,7 @@
 #include "fs.h"
 #include "image.h"
 #include "imageopt.h"
+#include "json.h"
 #include "pool.h"
 #include "serve.h"
 
@@ -25,17 +26,26 @@ static const char usage_text[] =
 	"Mount IMAGE read-only at MOUNTPOINT through FUSE. Without -f, a daemon serves it\n"
 	"once it is mounted, until 'squashkit umount MOUNTPOINT' (or fusermount3 -u).\n\n"
 	"  -f, --foreground          stay in the foreground; Ctrl-C unmounts\n"
-	"  -j, --threads N           threads serving requests (default: 2 per CPU, at least 4)\n"
+	"  -j, --threads N           at most N threads serving requests; they start as\n"
+	"                            readers wait and go when idle (default: 64)\n"
 	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                            auto looks for it and says where it found it\n"
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=1,comp=16\n"
 	"      --decomp MODEL        single (one decompressor behind a lock, the kernel's\n"
-	"                            default) or percpu (one per thread; default)\n"
-	"      --stats[=FILE]        write the cache counters to FILE (default: stderr)\n"
-	"                            when the file system is unmounted\n"
+	"                            default) or percpu (one per CPU; default)\n"
+	"      --stats[=FILE]        write the counters of the caches, of the requests by\n"
+	"                            kind and of the serving threads to FILE (default:\n"
+	"                            stderr) when the file system is unmounted, and the\n"
+	"                            counters so far on SIGUSR1 (FILE holds the last)\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -h, --help                show this help\n";
+
+/*
+ * Threads start as readers wait on blocks, up to this many, and go when
+ * idle: a bound for memory, not a pool size.
+ */
+#define DEFAULT_THREADS 64
 
 enum { OPT_OFFSET = 256, OPT_POLICY, OPT_CACHE, OPT_DECOMP, OPT_STATS, OPT_JSON };
 
@@ -151,13 +161,112 @@ static char *source_name(const char *image)
 	return full ? full : strdup(image);
 }
 
+static void print_serve_stats(FILE *out, const struct sqk_serve_stats *st)
+{
+	uint64_t total = 0;
+	const char *name;
+	unsigned i;
+
+	fprintf(out, "requests:\n");
+	for (i = 0; (name = sqk_serve_kind_name(i)) != NULL; i++) {
+		fprintf(out, "  %-20s %llu\n", name, (unsigned long long)st->requests[i]);
+		total += st->requests[i];
+	}
+	fprintf(out, "  %-20s %llu\n", "total", (unsigned long long)total);
+	fprintf(out, "serving threads:\n  %-20s %u\n  %-20s %u\n  %-20s %llu\n  %-20s %llu\n",
+		"max", st->threads_max, "peak", st->threads_peak, "started",
+		(unsigned long long)st->threads_started, "retired",
+		(unsigned long long)st->threads_retired);
+	fprintf(out, "page cache pushes:\n  %-20s %llu\n  %-20s %llu\n  %-20s %llu\n", "pushed",
+		(unsigned long long)st->pushed, "skipped", (unsigned long long)st->push_skipped,
+		"dropped", (unsigned long long)st->push_dropped);
+}
+
+static void serve_stats_json(struct sqk_json *j, const struct sqk_serve_stats *st)
+{
+	uint64_t total = 0;
+	const char *name;
+	unsigned i;
+
+	sqk_json_key(j, "requests");
+	sqk_json_begin_object(j, 0);
+	for (i = 0; (name = sqk_serve_kind_name(i)) != NULL; i++) {
+		sqk_json_key_uint(j, name, st->requests[i]);
+		total += st->requests[i];
+	}
+	sqk_json_key_uint(j, "total", total);
+	sqk_json_end_object(j);
+	sqk_json_key(j, "threads");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "max", st->threads_max);
+	sqk_json_key_uint(j, "peak", st->threads_peak);
+	sqk_json_key_uint(j, "started", st->threads_started);
+	sqk_json_key_uint(j, "retired", st->threads_retired);
+	sqk_json_end_object(j);
+	sqk_json_key(j, "pushes");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "pushed", st->pushed);
+	sqk_json_key_uint(j, "skipped", st->push_skipped);
+	sqk_json_key_uint(j, "dropped", st->push_dropped);
+	sqk_json_end_object(j);
+}
+
+/* Where --stats goes, and what it reads. */
+struct stats_out {
+	FILE *out;
+	struct sqk_image *img;
+	int json;
+};
+
+/*
+ * The image's counters and the serving's, as text or as one JSON object.
+ * A file holds the last ones written: each report replaces the one before.
+ */
+static void print_stats(struct stats_out *o, const struct sqk_serve_stats *st)
+{
+	struct sqk_json j;
+
+	if (o->out != stderr) {
+		rewind(o->out);
+		if (ftruncate(fileno(o->out), 0) != 0)
+			return;
+	}
+	if (!o->json) {
+		sqk_print_stats(o->out, o->img);
+		print_serve_stats(o->out, st);
+	} else {
+		sqk_json_init_file(&j, o->out);
+		sqk_json_begin_object(&j, 0);
+		sqk_print_stats_members(&j, o->img);
+		serve_stats_json(&j, st);
+		sqk_json_end_object(&j);
+		sqk_json_finish(&j);
+	}
+	fflush(o->out);
+}
+
+/* SIGUSR1: the counters so far. */
+static void report(struct sqk_serve *s, void *arg)
+{
+	struct sqk_serve_stats st;
+
+	sqk_serve_stats(s, &st);
+	print_stats(arg, &st);
+}
+
 static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE *stats)
 {
-	struct sqk_serve_opts so = {m->threads, 86400.0, geteuid() == 0, NULL};
+	struct sqk_serve_opts so = {m->threads, 86400.0, geteuid() == 0, NULL, NULL, NULL};
+	struct stats_out out = {stats, img, m->json};
+	struct sqk_serve_stats st;
 	struct sqk_serve *s;
 	int err;
 
 	so.fsname = source_name(m->image);
+	if (stats) {
+		so.report = report;
+		so.report_arg = &out;
+	}
 	log_path = m->mountpoint;
 	sqk_serve_log(log_line);
 	errno = 0;
@@ -174,11 +283,10 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 		return EXIT_FAIL;
 	}
 	err = sqk_serve_run(s);
+	sqk_serve_stats(s, &st);
 	sqk_serve_destroy(s);
-	if (stats) {
-		sqk_print_stats_as(stats, img, m->json);
-		fflush(stats);
-	}
+	if (stats)
+		print_stats(&out, &st);
 	if (err)
 		sqk_error_code(m->mountpoint, err);
 	return err ? EXIT_FAIL : EXIT_OK;
@@ -196,19 +304,24 @@ int cmd_mount(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	sqk_image_opts_default(&m.io);
 	m.percpu = 1;
-	m.threads = 2 * sqk_online_cpus();
-	if (m.threads < 4)
-		m.threads = 4;
+	m.threads = DEFAULT_THREADS;
 	ret = parse_args(&m, argc, argv);
 	if (ret != EXIT_OK)
 		return ret;
+	/* However many threads wait, decompressions at once are bounded by the model. */
+	m.io.decompressors = m.percpu ? sqk_online_cpus() : 1;
 	if (!m.cache_set) {
-		/* Every worker can hold a block of each cache with some left to share. */
+		/*
+		 * The inode and directory tables of most images; the fragment
+		 * blocks of the files many readers are reading at once; the
+		 * blocks being decompressed, shared, and held while the page
+		 * cache takes them whole. Under 8 MiB each for large blocks.
+		 */
 		m.io.meta_entries = 64;
-		m.io.frag_entries = m.threads + 3;
-		m.io.data_entries = 2 * m.threads;
+		m.io.frag_entries = 64;
+		m.io.data_entries = 32;
+		m.io.block_cache_max = 8 << 20;
 	}
-	m.io.decompressors = m.percpu ? m.threads : 1;
 
 	if (stat(m.mountpoint, &st) != 0) {
 		sqk_error(m.mountpoint, "%s", strerror(errno));
