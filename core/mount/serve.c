@@ -28,7 +28,6 @@
 #include "error.h"
 #include "fs.h"
 #include "image.h"
-#include "pool.h"
 #include "serve_int.h"
 
 extern char **environ;
@@ -73,8 +72,8 @@ int sqk_serve_mount(struct sqk_fs *fs, const char *mountpoint, const struct sqk_
 	s->report = o->report;
 	s->report_arg = o->report_arg;
 	s->threads = o->threads ? o->threads : 1;
-	/* Kept when idle: enough for the requests that come one by one. */
-	s->spare = sqk_online_cpus() < 2 ? 2 : sqk_online_cpus();
+	/* Kept when idle: requests that come one by one; more start in microseconds. */
+	s->spare = 2;
 	s->stats.threads_max = s->threads;
 	s->done_fd = -1;
 	/* The daemon leaves the working directory: keep the mount point's full path. */
