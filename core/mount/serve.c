@@ -236,8 +236,12 @@ int sqk_serve_run(struct sqk_serve *s)
 			close(sfd);
 		return SQK_ERR_IO;
 	}
-	sqk_serve_store_init(&s->store, s->se, s->threads);
+	sqk_serve_store_init(&s->store, s->se);
+	/* Set before any thread can push: the first request comes once one reads. */
+	pthread_mutex_lock(&s->store.lock);
 	s->workers = sqk_elastic_start(&worker_ops, s, s->spare, s->threads, IDLE_MS);
+	s->store.workers = s->workers;
+	pthread_mutex_unlock(&s->store.lock);
 	if (!s->workers) {
 		/* Without threads nobody answers: take the mount down again. */
 		err = SQK_ERR_NOMEM;

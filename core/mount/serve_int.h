@@ -25,7 +25,7 @@ struct store_push {
 
 struct serve_store {
 	struct fuse_session *se;
-	unsigned threads; /* the bound on serving threads */
+	struct sqk_elastic *workers; /* the threads serving, which may push */
 	pthread_mutex_t lock;
 	struct store_push pushing[STORE_PUSHING];
 	struct {
@@ -35,7 +35,7 @@ struct serve_store {
 	uint64_t pushed, skipped, dropped;
 };
 
-void sqk_serve_store_init(struct serve_store *st, struct fuse_session *se, unsigned threads);
+void sqk_serve_store_init(struct serve_store *st, struct fuse_session *se);
 /*
  * Push the whole block p is a part of into the page cache, unless p is
  * all of it, or it is being pushed or was just pushed; not at all when as

@@ -15,18 +15,19 @@
  *
  * The push waits for page locks, and a page stays locked while a read of
  * it waits for a thread: were every thread pushing, none would be left to
- * answer that read. The threads follow the load, so one always waits for
- * the next request, up to the bound; pushes at once are kept below that
- * bound. And a read may need a cache entry while pushes hold theirs: they
- * never hold more than half the entries of a cache. A push that would go
- * past either limit is not made: the rest of the block is read page by
- * page.
+ * take that read. So pushes at once stay below the threads serving; the
+ * threads follow the load, and one of those not pushing is always waiting
+ * for the next request, or back to it soon. And a read may need a cache
+ * entry while pushes hold theirs: they never hold more than half the
+ * entries of a cache. A push that would go past either limit is not made:
+ * the rest of the block is read page by page.
  */
 #define FUSE_USE_VERSION 35
 #include <fuse_lowlevel.h>
 #include <string.h>
 
 #include "cache.h"
+#include "elastic.h"
 #include "fs.h"
 #include "serve_int.h"
 
@@ -51,6 +52,7 @@ static int known(struct serve_store *st, uint64_t ino, uint64_t off)
 static struct store_push *place_for(struct serve_store *st, const struct sqk_cache *c)
 {
 	struct store_push *free_one = NULL;
+	struct sqk_elastic_stats es;
 	unsigned i, n = 0, held = 0;
 
 	for (i = 0; i < STORE_PUSHING; i++) {
@@ -63,16 +65,16 @@ static struct store_push *place_for(struct serve_store *st, const struct sqk_cac
 		if (c && st->pushing[i].cache == c)
 			held++;
 	}
-	if (n + 1 >= st->threads || (c && 2 * (held + 1) > sqk_cache_entries(c)))
+	sqk_elastic_stats(st->workers, &es);
+	if (n + 1 >= es.threads || (c && 2 * (held + 1) > sqk_cache_entries(c)))
 		return NULL;
 	return free_one;
 }
 
-void sqk_serve_store_init(struct serve_store *st, struct fuse_session *se, unsigned threads)
+void sqk_serve_store_init(struct serve_store *st, struct fuse_session *se)
 {
 	memset(st, 0, sizeof(*st));
 	st->se = se;
-	st->threads = threads;
 	pthread_mutex_init(&st->lock, NULL);
 }
 

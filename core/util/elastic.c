@@ -190,6 +190,9 @@ static void retire(struct sqk_elastic *e)
 		n = 0;
 	else if (n > e->threads - e->spare)
 		n = e->threads - e->spare;
+	/* One always waits: busy threads may need the next piece taken to go on. */
+	if (n >= e->waiting)
+		n = e->waiting ? e->waiting - 1 : 0;
 	for (t = e->list; t; t = t->next) {
 		if (t->gone)
 			continue;

@@ -12,6 +12,8 @@
  * to end, and woken from their wait by SQK_ELASTIC_SIGNAL, whose handler
  * does nothing: the wait must then return interrupted (read(2) does, with
  * EINTR) and hold no lock while it blocks. Work once taken is always done.
+ * Below the bound one thread always waits (unless a thread could not
+ * start), so that work may wait for the next piece to be taken.
  * The signal's handler is installed by sqk_elastic_start(); the threads
  * take it unblocked, and whatever else they do must bear EINTR.
  */

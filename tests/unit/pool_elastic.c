@@ -164,6 +164,25 @@ int main(void)
 	pthread_mutex_unlock(&m);
 	ok(wait_count(&done, 19), "... and is done");
 
+	/*
+	 * Pieces that stay blocked for several periods: the one thread waiting
+	 * for the next piece is never retired, although it never took one.
+	 */
+	pthread_mutex_lock(&m);
+	gate_open = 0;
+	pthread_mutex_unlock(&m);
+	put("www");
+	ok(wait_count(&active, 3), "three pieces block");
+	usleep(450000);
+	sqk_elastic_stats(e, &st);
+	is_int(st.waiting, 1, "after four periods, one thread still waits for the next piece");
+	is_int(st.threads, 4, "... beside the three busy ones");
+	pthread_mutex_lock(&m);
+	gate_open = 1;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&m);
+	ok(wait_count(&done, 22), "... which then are done");
+
 	/* The source closes: every thread ends, and the set is freed. */
 	close(fds[1]);
 	sqk_elastic_destroy(e, &st);
