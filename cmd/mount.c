@@ -161,54 +161,76 @@ static char *source_name(const char *image)
 	return full ? full : strdup(image);
 }
 
+/*
+ * The counters of serving in three groups, each as names and values: the
+ * requests by kind and their total, the threads, the pushes into the page
+ * cache. The number of counters of group g.
+ */
+#define GROUPS	  3
+#define GROUP_MAX (SQK_SERVE_KINDS + 1)
+static const char *const group_key[GROUPS] = {"requests", "threads", "pushes"};
+static const char *const group_title[GROUPS] = {"requests", "serving threads", "page cache pushes"};
+
+static unsigned group(const struct sqk_serve_stats *st, int g, const char **name, uint64_t *v)
+{
+	static const char *const threads[] = {"max", "peak", "started", "retired"};
+	static const char *const pushes[] = {"pushed", "skipped", "dropped"};
+	unsigned n = 0;
+
+	if (g == 0) {
+		uint64_t total = 0;
+
+		for (; (name[n] = sqk_serve_kind_name(n)) != NULL; n++)
+			total += v[n] = st->requests[n];
+		name[n] = "total";
+		v[n++] = total;
+		return n;
+	}
+	if (g == 1) {
+		memcpy(name, threads, sizeof(threads));
+		v[0] = st->threads_max;
+		v[1] = st->threads_peak;
+		v[2] = st->threads_started;
+		v[3] = st->threads_retired;
+		return 4;
+	}
+	memcpy(name, pushes, sizeof(pushes));
+	v[0] = st->pushed;
+	v[1] = st->push_skipped;
+	v[2] = st->push_dropped;
+	return 3;
+}
+
 static void print_serve_stats(FILE *out, const struct sqk_serve_stats *st)
 {
-	uint64_t total = 0;
-	const char *name;
-	unsigned i;
+	const char *name[GROUP_MAX];
+	uint64_t v[GROUP_MAX];
+	unsigned i, n;
+	int g;
 
-	fprintf(out, "requests:\n");
-	for (i = 0; (name = sqk_serve_kind_name(i)) != NULL; i++) {
-		fprintf(out, "  %-20s %llu\n", name, (unsigned long long)st->requests[i]);
-		total += st->requests[i];
+	for (g = 0; g < GROUPS; g++) {
+		fprintf(out, "%s:\n", group_title[g]);
+		n = group(st, g, name, v);
+		for (i = 0; i < n; i++)
+			fprintf(out, "  %-20s %llu\n", name[i], (unsigned long long)v[i]);
 	}
-	fprintf(out, "  %-20s %llu\n", "total", (unsigned long long)total);
-	fprintf(out, "serving threads:\n  %-20s %u\n  %-20s %u\n  %-20s %llu\n  %-20s %llu\n",
-		"max", st->threads_max, "peak", st->threads_peak, "started",
-		(unsigned long long)st->threads_started, "retired",
-		(unsigned long long)st->threads_retired);
-	fprintf(out, "page cache pushes:\n  %-20s %llu\n  %-20s %llu\n  %-20s %llu\n", "pushed",
-		(unsigned long long)st->pushed, "skipped", (unsigned long long)st->push_skipped,
-		"dropped", (unsigned long long)st->push_dropped);
 }
 
 static void serve_stats_json(struct sqk_json *j, const struct sqk_serve_stats *st)
 {
-	uint64_t total = 0;
-	const char *name;
-	unsigned i;
+	const char *name[GROUP_MAX];
+	uint64_t v[GROUP_MAX];
+	unsigned i, n;
+	int g;
 
-	sqk_json_key(j, "requests");
-	sqk_json_begin_object(j, 0);
-	for (i = 0; (name = sqk_serve_kind_name(i)) != NULL; i++) {
-		sqk_json_key_uint(j, name, st->requests[i]);
-		total += st->requests[i];
+	for (g = 0; g < GROUPS; g++) {
+		sqk_json_key(j, group_key[g]);
+		sqk_json_begin_object(j, 0);
+		n = group(st, g, name, v);
+		for (i = 0; i < n; i++)
+			sqk_json_key_uint(j, name[i], v[i]);
+		sqk_json_end_object(j);
 	}
-	sqk_json_key_uint(j, "total", total);
-	sqk_json_end_object(j);
-	sqk_json_key(j, "threads");
-	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "max", st->threads_max);
-	sqk_json_key_uint(j, "peak", st->threads_peak);
-	sqk_json_key_uint(j, "started", st->threads_started);
-	sqk_json_key_uint(j, "retired", st->threads_retired);
-	sqk_json_end_object(j);
-	sqk_json_key(j, "pushes");
-	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "pushed", st->pushed);
-	sqk_json_key_uint(j, "skipped", st->push_skipped);
-	sqk_json_key_uint(j, "dropped", st->push_dropped);
-	sqk_json_end_object(j);
 }
 
 /* Where --stats goes, and what it reads. */

@@ -65,6 +65,15 @@ static void end_fn(void *arg, void *state, int closed)
 
 static const struct sqk_elastic_ops ops = {wait_fn, work_fn, end_fn};
 
+/* Let the blocked pieces go on, or make the next ones block. */
+static void gate(int open)
+{
+	pthread_mutex_lock(&m);
+	gate_open = open;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&m);
+}
+
 /* Wait up to 5 s for *v to reach want (under m). */
 static int wait_count(int *v, int want)
 {
@@ -132,9 +141,8 @@ int main(void)
 	is_int(st.waiting, 0, "... and none waiting");
 	pthread_mutex_lock(&m);
 	is_int(most_active, 8, "never more than eight pieces at once");
-	gate_open = 1;
-	pthread_cond_broadcast(&cond);
 	pthread_mutex_unlock(&m);
+	gate(1);
 	ok(wait_count(&done, 12), "all twelve pieces are done once the gate opens");
 
 	/* Quick pieces do not make the set grow. */
@@ -152,35 +160,25 @@ int main(void)
 	pthread_mutex_unlock(&m);
 
 	/* Load again: the set grows again. */
-	pthread_mutex_lock(&m);
-	gate_open = 0;
-	pthread_mutex_unlock(&m);
+	gate(0);
 	put("www");
 	ok(wait_count(&active, 3), "a new load runs");
 	is_int(wait_threads(e, 4), 4, "... on new threads");
-	pthread_mutex_lock(&m);
-	gate_open = 1;
-	pthread_cond_broadcast(&cond);
-	pthread_mutex_unlock(&m);
+	gate(1);
 	ok(wait_count(&done, 19), "... and is done");
 
 	/*
 	 * Pieces that stay blocked for several periods: the one thread waiting
 	 * for the next piece is never retired, although it never took one.
 	 */
-	pthread_mutex_lock(&m);
-	gate_open = 0;
-	pthread_mutex_unlock(&m);
+	gate(0);
 	put("www");
 	ok(wait_count(&active, 3), "three pieces block");
 	usleep(450000);
 	sqk_elastic_stats(e, &st);
 	is_int(st.waiting, 1, "after four periods, one thread still waits for the next piece");
 	is_int(st.threads, 4, "... beside the three busy ones");
-	pthread_mutex_lock(&m);
-	gate_open = 1;
-	pthread_cond_broadcast(&cond);
-	pthread_mutex_unlock(&m);
+	gate(1);
 	ok(wait_count(&done, 22), "... which then are done");
 
 	/* The source closes: every thread ends, and the set is freed. */
