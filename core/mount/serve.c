@@ -237,7 +237,7 @@ int sqk_serve_run(struct sqk_serve *s)
 		return SQK_ERR_IO;
 	}
 	sqk_serve_store_init(&s->store, s->se);
-	/* Set before any thread can push: the first request comes once one reads. */
+	/* A thread may push as soon as it starts: it finds the others under this lock. */
 	pthread_mutex_lock(&s->store.lock);
 	s->workers = sqk_elastic_start(&worker_ops, s, s->spare, s->threads, IDLE_MS);
 	s->store.workers = s->workers;
