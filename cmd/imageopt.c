@@ -343,11 +343,17 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 
 void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 {
+	sqk_json_begin_object(j, 0);
+	sqk_print_stats_members(j, img);
+	sqk_json_end_object(j);
+}
+
+void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
+{
 	struct rusage ru;
 	int i;
 
 	usage_of_self(&ru);
-	sqk_json_begin_object(j, 0);
 	sqk_json_key_uint(j, "decompressions", sqk_image_decompressions(img));
 	sqk_json_key(j, "vcsw");
 	sqk_json_int(j, ru.ru_nvcsw);
@@ -374,7 +380,6 @@ void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 		sqk_json_key_double(j, "wakeups_per_release", r.per_release, 3);
 		sqk_json_end_object(j);
 	}
-	sqk_json_end_object(j);
 	sqk_json_end_object(j);
 }
 

@@ -68,6 +68,8 @@ struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
 void sqk_print_stats(FILE *out, struct sqk_image *img);
 /* The same counters as one JSON object (a value: the caller places it). */
 void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img);
+/* Its members alone, into an object the caller has opened. */
+void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img);
 /* The cache counters as text, or as one JSON document. */
 void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json);
 

@@ -246,12 +246,12 @@ complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-b -x -a au
 
 # mount
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
-complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'threads serving requests'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'at most this many serving threads'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l offset -x -a auto -d 'where the image starts in the file'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache-policy -x -a 'herd exclusive keyed' -d 'wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l decomp -x -a 'single percpu' -d 'decompressor model'
-complete -c squashkit -n '__fish_seen_subcommand_from mount' -l stats -r -F -d 'write cache counters when unmounted'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l stats -r -F -d 'write the counters when unmounted and on SIGUSR1'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l json -d 'the counters as JSON'
 
 # umount

@@ -242,6 +242,11 @@ void sqk_cache_put(struct sqk_cache_entry *e)
 	sqk_cache_unlock(c);
 }
 
+struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e)
+{
+	return e->cache;
+}
+
 struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t block_size,
 				   enum sqk_wait_policy policy, enum sqk_lookup lookup_mode)
 {

@@ -74,6 +74,8 @@ void sqk_cache_destroy(struct sqk_cache *c);
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out);
 void sqk_cache_put(struct sqk_cache_entry *e);
+/* The cache e belongs to. */
+struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e);
 
 size_t sqk_cache_block_size(const struct sqk_cache *c);
 unsigned sqk_cache_entries(const struct sqk_cache *c);

@@ -9,10 +9,15 @@
 #include "format.h"
 #include "u64set.h"
 
-/* A decompressor instance and the scratch buffer its input is read into. */
-struct decomp {
-	struct sqk_compressor *comp;
-	uint8_t *scratch;
+/*
+ * A buffer a block's compressed bytes are read into. They are read before
+ * a decompressor is taken, so that however few decompressors there are,
+ * every thread can wait for the device at once; a buffer is kept for the
+ * next read once its block is decompressed.
+ */
+struct inbuf {
+	struct inbuf *next;
+	uint8_t data[];
 };
 
 struct sqk_blocks {
@@ -20,12 +25,13 @@ struct sqk_blocks {
 	uint64_t bytes_used;
 	uint32_t block_size;
 	struct sqk_cache *comp_cache;
-	/* decompressors: a stack of free instances */
+	/* decompressors: a stack of free instances; and the free input buffers */
 	pthread_mutex_t lock;
 	pthread_cond_t free_cond;
-	struct decomp *decomp;
+	struct sqk_compressor **decomp;
 	unsigned ndecomp, nfree;
-	struct decomp **free;
+	struct sqk_compressor **free;
+	struct inbuf *inbufs;
 	size_t scratch_size;
 	uint64_t decompressions;
 	int strict;
@@ -59,14 +65,13 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 		return SQK_ERR_NOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		b->decomp[i].comp = codec->create(comp);
-		b->decomp[i].scratch = malloc(b->scratch_size);
+		b->decomp[i] = codec->create(comp);
 		b->ndecomp++;
-		if (!b->decomp[i].comp || !b->decomp[i].scratch) {
+		if (!b->decomp[i]) {
 			sqk_blocks_destroy(b);
 			return SQK_ERR_NOMEM;
 		}
-		b->free[b->nfree++] = &b->decomp[i];
+		b->free[b->nfree++] = b->decomp[i];
 	}
 	*out = b;
 	return 0;
@@ -78,10 +83,14 @@ void sqk_blocks_destroy(struct sqk_blocks *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->ndecomp; i++) {
-		if (b->decomp[i].comp)
-			b->decomp[i].comp->destroy(b->decomp[i].comp);
-		free(b->decomp[i].scratch);
+	for (i = 0; i < b->ndecomp; i++)
+		if (b->decomp[i])
+			b->decomp[i]->destroy(b->decomp[i]);
+	while (b->inbufs) {
+		struct inbuf *in = b->inbufs;
+
+		b->inbufs = in->next;
+		free(in);
 	}
 	free(b->decomp);
 	free(b->free);
@@ -147,9 +156,9 @@ static int decode(struct sqk_compressor *c, const uint8_t *src, size_t srclen, u
 	return err;
 }
 
-static struct decomp *decomp_get(struct sqk_blocks *b)
+static struct sqk_compressor *decomp_get(struct sqk_blocks *b)
 {
-	struct decomp *d;
+	struct sqk_compressor *d;
 
 	pthread_mutex_lock(&b->lock);
 	while (b->nfree == 0)
@@ -159,11 +168,32 @@ static struct decomp *decomp_get(struct sqk_blocks *b)
 	return d;
 }
 
-static void decomp_put(struct sqk_blocks *b, struct decomp *d)
+static void decomp_put(struct sqk_blocks *b, struct sqk_compressor *d)
 {
 	pthread_mutex_lock(&b->lock);
 	b->free[b->nfree++] = d;
 	pthread_cond_signal(&b->free_cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* A free input buffer, or a new one: as many as reads ever waited at once. */
+static struct inbuf *inbuf_get(struct sqk_blocks *b)
+{
+	struct inbuf *in;
+
+	pthread_mutex_lock(&b->lock);
+	in = b->inbufs;
+	if (in)
+		b->inbufs = in->next;
+	pthread_mutex_unlock(&b->lock);
+	return in ? in : malloc(sizeof(*in) + b->scratch_size);
+}
+
+static void inbuf_put(struct sqk_blocks *b, struct inbuf *in)
+{
+	pthread_mutex_lock(&b->lock);
+	in->next = b->inbufs;
+	b->inbufs = in;
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -212,16 +242,19 @@ static int fill_raw_meta(void *arg, struct sqk_cache_entry *e)
 }
 
 /*
- * Decompress size stored bytes at src, of the block at pos, into dst with d,
- * as readers do or, in a strict block layer, as the kernel does (a block only
- * the readers' decoder reads is then noted as refused, see decode()).
+ * Decompress size stored bytes at src, of the block at pos, into dst with a
+ * decompressor of the set, as readers do or, in a strict block layer, as the
+ * kernel does (a block only the readers' decoder reads is then noted as
+ * refused, see decode()).
  */
-static int decompress_with(struct sqk_blocks *b, struct decomp *d, uint64_t pos, const uint8_t *src,
-			   uint32_t size, uint8_t *dst, size_t cap, size_t *outlen)
+static int decompress(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32_t size,
+		      uint8_t *dst, size_t cap, size_t *outlen)
 {
+	struct sqk_compressor *d = decomp_get(b);
 	int refused = 0;
-	int err = decode(d->comp, src, size, dst, cap, outlen, b->strict ? &refused : NULL);
+	int err = decode(d, src, size, dst, cap, outlen, b->strict ? &refused : NULL);
 
+	decomp_put(b, d);
 	if (refused)
 		err = note_refused(b, pos);
 	if (!err)
@@ -234,8 +267,6 @@ static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32
 		  uint8_t *dst, size_t cap, size_t *outlen)
 {
 	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
-	struct decomp *d;
-	int err;
 
 	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
 		if (size > cap)
@@ -244,10 +275,7 @@ static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32
 		*outlen = size;
 		return 0;
 	}
-	d = decomp_get(b);
-	err = decompress_with(b, d, pos, src, size, dst, cap, outlen);
-	decomp_put(b, d);
-	return err;
+	return decompress(b, pos, src, size, dst, cap, outlen);
 }
 
 int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
@@ -255,7 +283,7 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 {
 	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
 	struct sqk_cache_entry *raw;
-	struct decomp *d;
+	struct inbuf *in;
 	int err;
 
 	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
@@ -274,11 +302,13 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 		*outlen = size;
 		return sqk_blocks_pread(b, pos, dst, size);
 	}
-	d = decomp_get(b);
-	err = sqk_blocks_pread(b, pos, d->scratch, size);
+	in = inbuf_get(b);
+	if (!in)
+		return SQK_ERR_NOMEM;
+	err = sqk_blocks_pread(b, pos, in->data, size);
 	if (!err)
-		err = decompress_with(b, d, pos, d->scratch, size, dst, cap, outlen);
-	decomp_put(b, d);
+		err = decompress(b, pos, in->data, size, dst, cap, outlen);
+	inbuf_put(b, in);
 	return err;
 }
 

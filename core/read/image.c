@@ -154,6 +154,9 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		if (i == SQK_CACHE_COMP && n[i] == 0)
 			continue;
+		if (o->block_cache_max && i != SQK_CACHE_META && n[i] > 8 &&
+		    n[i] > o->block_cache_max / size[i])
+			n[i] = o->block_cache_max / size[i] > 8 ? o->block_cache_max / size[i] : 8;
 		img->cache[i] =
 			sqk_cache_create(names[i], n[i] ? n[i] : 1, size[i], o->policy, o->lookup);
 		if (!img->cache[i])

@@ -32,6 +32,12 @@ struct sqk_image_opts {
 	 * fsck sets it, so that what it calls clean the kernel reads.
 	 */
 	int strict;
+	/*
+	 * When set, each cache of blocks (fragment, data, compressed) is cut
+	 * to at most this many bytes, but never below 8 blocks: the entries
+	 * above are meant for the usual block sizes.
+	 */
+	size_t block_cache_max;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
