@@ -100,8 +100,8 @@ void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
 		/* A damaged earlier image is worth knowing of, though the build is sound. */
 		if (g->st && g->st->unreadable)
 			sqk_error(g->path,
-				  "%" PRIu64 " blocks could not be read back; compressed afresh",
-				  g->st->unreadable);
+				  "%" PRIu64 " block%s could not be read back; compressed afresh",
+				  g->st->unreadable, g->st->unreadable == 1 ? "" : "s");
 	}
 }
 

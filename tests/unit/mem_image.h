@@ -16,13 +16,17 @@
 #include "fsck.h"
 #include "mkfs.h"
 
-/* DIR packed with CODEC in 4K blocks by THREADS threads, all times 0: a
- * malloc'd copy of the image, or NULL. */
-static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec *codec,
-					unsigned threads, size_t *len)
+/*
+ * DIR packed with CODEC in 4K blocks by THREADS threads, all times 0,
+ * copying blocks from the NREUSE images REUSE (mkimage --reuse); its
+ * summary in ST when not NULL: a malloc'd copy of the image, or NULL.
+ */
+static inline uint8_t *mem_image_build(const char *dir, const struct sqk_codec *codec,
+				       unsigned threads, struct sqk_image *const *reuse,
+				       size_t nreuse, struct sqk_mkfs_stats *st, size_t *len)
 {
 	struct sqk_mkfs_opts o;
-	struct sqk_mkfs_stats st;
+	struct sqk_mkfs_stats mine;
 	struct sqk_mkfs *m;
 	struct sqk_file *out = sqk_file_mem(NULL, 0);
 	const uint8_t *data;
@@ -35,11 +39,13 @@ static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec 
 	o.codec->defaults(&o.comp, o.block_size);
 	o.threads = threads;
 	o.set_mtime = o.set_fstime = 1;
+	o.reuse = reuse;
+	o.nreuse = nreuse;
 	err = sqk_mkfs_create(&o, out, &m);
 	if (!err)
 		err = sqk_mkfs_add_dir(m, dir);
 	if (!err)
-		err = sqk_mkfs_finish(m, &st);
+		err = sqk_mkfs_finish(m, st ? st : &mine);
 	sqk_mkfs_destroy(m);
 	if (!err) {
 		data = sqk_file_mem_data(out, len);
@@ -49,6 +55,13 @@ static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec 
 	}
 	sqk_file_destroy(out);
 	return copy;
+}
+
+/* DIR packed with CODEC in 4K blocks by THREADS threads, all times 0. */
+static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec *codec,
+					unsigned threads, size_t *len)
+{
+	return mem_image_build(dir, codec, threads, NULL, 0, NULL, len);
 }
 
 /* fsck with O over the LEN bytes at IMG; its counts in C when it ran. */
