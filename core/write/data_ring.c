@@ -63,11 +63,11 @@ static void process(struct slot *s, struct sqk_compressor *c, uint8_t *buf)
 static void compress_task(void *arg, unsigned worker)
 {
 	struct slot *s = arg;
-
-	struct sqk_data_writer *dw = s->dw;
+	struct sqk_data_writer *dw;
 
 	if (__atomic_exchange_n(&s->claimed, 1, __ATOMIC_ACQ_REL))
 		return;
+	dw = s->dw;
 	process(s, dw->comps[worker], dw->reuse_buf ? dw->reuse_buf[worker] : NULL);
 }
 

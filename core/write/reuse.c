@@ -418,6 +418,10 @@ size_t sqk_reuse_files(const struct sqk_reuse *r, uint64_t key, uint64_t size,
 		for (v = sqk_hash_first(&r->imgs[i].by_key, key, &it); v && n < max;
 		     v = sqk_hash_next(&it))
 			n = take(r, i, v, out, n);
+	/* A file of the same size at its path is the one: others of that size would cost in vain. */
+	for (i = 0; i < n; i++)
+		if (out[i].size == size)
+			return n;
 	for (i = 0; i < r->n && n < max; i++)
 		for (v = sqk_hash_first(&r->imgs[i].by_size, size, &it); v && n < max;
 		     v = sqk_hash_next(&it))

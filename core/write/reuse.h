@@ -95,9 +95,9 @@ struct sqk_reuse_file {
 
 /*
  * Up to max files that may hold what the file at key (0: none known) of
- * size bytes holds: the files at its path in each image, then files of its
- * size. Their data blocks are left out when data is not reused, their
- * tails when fragments are not.
+ * size bytes holds: the files at its path in each image, then (unless one
+ * of those has its size) files of its size. Their data blocks are left out
+ * when data is not reused, their tails when fragments are not.
  */
 size_t sqk_reuse_files(const struct sqk_reuse *r, uint64_t key, uint64_t size,
 		       struct sqk_reuse_file *out, size_t max);
