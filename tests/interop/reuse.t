@@ -1,8 +1,9 @@
 #!/bin/sh
 # mkimage --reuse with earlier images that cannot all be trusted: bit
 # flips in the blocks it would copy (compressed, stored raw, fragments),
-# flips anywhere in the image, a truncated image, one that is no image, and
-# the earlier image being the IMAGE replaced (also after --offset bytes).
+# flips anywhere in the image, images of another compressor or block size,
+# a truncated image, one that is no image, and the earlier image being the
+# IMAGE replaced (also after --offset bytes).
 # Each result is the plain build of the tree byte for byte, or the command
 # fails with one line and writes nothing; never a wrong image. The plain
 # builds and the named results pass fsck and mount in the kernel. Then an
@@ -131,6 +132,20 @@ for c in xz lz4; do
 		pos=$((pos + 331))
 	done
 	is "$wrong" 0 "$c: $cases flips through the image: the plain build or one error line ($failed failed)"
+done
+
+# Another compressor, another block size: a note, and the plain build.
+for other in "-c lz4 -b 4K" "-c xz -b 8K"; do
+	rm -f "$TMP/o.img"
+	# shellcheck disable=SC2086
+	"$SQK" mkimage -q $other "$A" "$TMP/o.img"
+	rm -f "$TMP/r.img"
+	expect_success "an earlier image made with $other: the build succeeds" \
+		"$SQK" mkimage -q -c xz -b 4K --reuse "$TMP/o.img" "$B" "$TMP/r.img"
+	grep -q "o.img: .*: nothing reused" "$TMP/.err"
+	ok $? "an earlier image made with $other: a note says why nothing is reused"
+	same_file "$TMP/r.img" "$TMP/plain.xz.img" "an earlier image made with $other: the plain build"
+	mounts "$TMP/r.img" "an earlier image made with $other"
 done
 
 # Truncated: the tables are gone, so it cannot be read.
