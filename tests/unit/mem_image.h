@@ -8,13 +8,46 @@
 #define SQK_TEST_MEM_IMAGE_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compressor.h"
 #include "file.h"
 #include "fsck.h"
 #include "mkfs.h"
+
+/* A file of SIZE bytes of text that compresses, other for each SEED. */
+static inline void mem_image_text(const char *path, size_t size, unsigned seed)
+{
+	FILE *fp = fopen(path, "w");
+	size_t i;
+
+	for (i = 0; fp && i < size; i++)
+		fputc("squashkit test data, a line\n"[(i * seed + i / 97) % 28], fp);
+	if (fp)
+		fclose(fp);
+}
+
+/*
+ * In DIR: N files of text ((i * STEP) % MAX bytes each), one in two in
+ * DIR/sub, and DIR/big of BIG bytes: blocks, tails and small files.
+ */
+static inline void mem_image_tree(const char *dir, int n, size_t step, size_t max, size_t big)
+{
+	char path[512];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	mkdir(path, 0755);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/file-%02d", dir, i % 2 ? "sub" : ".", i);
+		mem_image_text(path, (size_t)i * step % max, (unsigned)i + 3);
+	}
+	snprintf(path, sizeof(path), "%s/big", dir);
+	mem_image_text(path, big, 7);
+}
 
 /*
  * DIR packed with CODEC in 4K blocks by THREADS threads, all times 0,

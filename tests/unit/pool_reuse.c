@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "compressor.h"
 #include "error.h"
@@ -20,32 +18,6 @@
 #include "le.h"
 #include "mem_image.h"
 #include "tap.h"
-
-static void write_file(const char *path, size_t size, unsigned seed)
-{
-	FILE *fp = fopen(path, "w");
-	size_t i;
-
-	for (i = 0; fp && i < size; i++)
-		fputc("squashkit reuse test data\n"[(i * seed + i / 89) % 26], fp);
-	if (fp)
-		fclose(fp);
-}
-
-static void tree(const char *dir)
-{
-	char path[512];
-	int i;
-
-	snprintf(path, sizeof(path), "%s/sub", dir);
-	mkdir(path, 0755);
-	for (i = 0; i < 60; i++) {
-		snprintf(path, sizeof(path), "%s/%s/file-%02d", dir, i % 2 ? "sub" : ".", i);
-		write_file(path, (size_t)(i * 2777) % 40000, (unsigned)i + 3);
-	}
-	snprintf(path, sizeof(path), "%s/big", dir);
-	write_file(path, 300000, 7);
-}
 
 /* The image in memory, open as an earlier image for threads + 1 provers. */
 static struct sqk_image *open_old(const uint8_t *img, size_t len, unsigned threads)
@@ -72,7 +44,7 @@ int main(void)
 		printf("1..0 # SKIP cannot make a scratch directory\n");
 		return 0;
 	}
-	tree(dir);
+	mem_image_tree(dir, 60, 2777, 40000, 300000);
 	a = mem_image_of_dir(dir, zstd, 2, &alen);
 	/* Changed: a block of the big file, a small file's tail, one file more. */
 	snprintf(path, sizeof(path), "%s/big", dir);
@@ -86,9 +58,9 @@ int main(void)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/sub/file-05", dir);
-	write_file(path, 5 * 2777 % 40000, 99);
+	mem_image_text(path, 5 * 2777 % 40000, 99);
 	snprintf(path, sizeof(path), "%s/sub/new", dir);
-	write_file(path, 20000, 11);
+	mem_image_text(path, 20000, 11);
 	b = mem_image_of_dir(dir, zstd, 2, &blen);
 	if (!ok(a && b, "the writer builds both images in memory"))
 		return tap_done();
