@@ -528,6 +528,8 @@ fail:
 		rc = EXIT_FAIL;
 	}
 done:
+	if (rc == EXIT_OK)
+		sqk_mkimage_reuse_notes(&rs);
 	sqk_mkfs_destroy(m);
 	sqk_mkimage_reuse_close(&rs);
 	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);

@@ -73,8 +73,10 @@ struct sqk_reuse_set {
  * 0, or the exit status after the error line (one that is no image: 1).
  */
 int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r);
-/* The build is done: what each image gave, and a note for unreadable blocks. */
+/* The build is done: what each image gave (valid until m is destroyed). */
 void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m);
+/* Once the image is in place (and the bar gone): a note for unreadable blocks. */
+void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r);
 /* The --stats lines. */
 void sqk_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st);
 void sqk_mkimage_reuse_close(struct sqk_reuse_set *r);

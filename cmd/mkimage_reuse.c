@@ -97,11 +97,21 @@ void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
 		if (!g->img)
 			continue;
 		g->st = sqk_mkfs_reuse(m, k++);
-		/* A damaged earlier image is worth knowing of, though the build is sound. */
-		if (g->st && g->st->unreadable)
-			sqk_error(g->path,
+	}
+}
+
+void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r)
+{
+	size_t i;
+
+	/* A damaged earlier image is worth knowing of, though the build is sound. */
+	for (i = 0; i < r->n; i++) {
+		const struct sqk_reuse_stats *s = r->v[i].st;
+
+		if (s && s->unreadable)
+			sqk_error(r->v[i].path,
 				  "%" PRIu64 " block%s could not be read back; compressed afresh",
-				  g->st->unreadable, g->st->unreadable == 1 ? "" : "s");
+				  s->unreadable, s->unreadable == 1 ? "" : "s");
 	}
 }
 
