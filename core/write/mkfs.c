@@ -81,7 +81,7 @@ static int setup_reuse(struct sqk_mkfs *m)
 	size_t i;
 	int err;
 
-	err = sqk_reuse_create(m->o.block_size, !!(m->o.raw & SQK_RAW_DATA),
+	err = sqk_reuse_create(m->o.codec, &m->o.comp, m->o.block_size, !!(m->o.raw & SQK_RAW_DATA),
 			       !!(m->o.raw & SQK_RAW_FRAGMENTS), &m->reuse);
 	for (i = 0; !err && i < m->o.nreuse; i++)
 		err = sqk_reuse_add(m->reuse, m->o.reuse[i]);

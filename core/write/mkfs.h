@@ -69,9 +69,10 @@ struct sqk_mkfs_opts {
 	 */
 	struct sqk_image *append;
 	/*
-	 * --reuse: earlier images (the caller's, open for reading, each passed
-	 * sqk_reuse_check) whose stored blocks are copied where they hold the
-	 * same bytes (reuse.h). Per-image counts: sqk_mkfs_reuse().
+	 * --reuse: earlier images (the caller's, open for reading) whose stored
+	 * blocks are copied where they hold the same bytes (reuse.h); one that
+	 * sqk_reuse_check refuses fails the build (SQK_ERR_ARG), so the caller
+	 * leaves those out. Per-image counts: sqk_mkfs_reuse().
 	 */
 	struct sqk_image *const *reuse;
 	size_t nreuse;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The earlier images of --reuse, indexed: their regular files by path key
- * and by size, their fragment blocks with the length their tails fill.
- * The tree is read with the reader (directories, inodes, the fragment
- * table), so every rule it keeps holds here; what it refuses is skipped
- * and counted, never trusted. The index only names candidates: a block is
+ * and by size, the fragment blocks their tails are in with the length the
+ * tails fill. The tree is read with the reader (directories, inodes, the
+ * fragment table, an entry when a fragment is first a candidate), so
+ * every rule it keeps holds here; what it refuses is skipped and counted,
+ * never trusted. The index only names candidates: a block is
  * copied only after the pipeline has decompressed it and compared.
  */
 #include <stdlib.h>
@@ -28,10 +29,14 @@ struct old_file {
 	uint32_t nblocks, frag, frag_offset;
 };
 
+/* A fragment block some tail is in: its entry is read when first asked for. */
 struct old_frag {
 	uint64_t start;
-	uint32_t word, len; /* word 0: unusable */
+	uint32_t idx, word, len;
+	int state; /* FRAG_* */
 };
+
+enum { FRAG_UNREAD, FRAG_OK, FRAG_BAD };
 
 struct old_image {
 	struct sqk_image *img;
@@ -41,12 +46,16 @@ struct old_image {
 	uint32_t *words;
 	size_t nwords, words_cap;
 	struct old_frag *frags;
-	uint32_t nfrags;
+	size_t nused_frags, frags_cap;
+	uint32_t nfrags;			    /* in its fragment table */
 	struct sqk_hash by_key, by_size, by_number; /* file index + 1 */
+	struct sqk_hash by_frag;		    /* fragment index -> frags index + 1 */
 	struct sqk_reuse_stats st;
 };
 
 struct sqk_reuse {
+	const struct sqk_codec *codec;
+	struct sqk_comp_config comp;
 	uint32_t bs;
 	int data, fragments; /* which kinds of block may be copied */
 	struct old_image *imgs;
@@ -149,12 +158,15 @@ int sqk_reuse_check(struct sqk_image *img, const struct sqk_codec *codec,
 	return data || frags ? SQK_REUSE_OK : SQK_REUSE_RAW;
 }
 
-int sqk_reuse_create(uint32_t block_size, int raw_data, int raw_fragments, struct sqk_reuse **res)
+int sqk_reuse_create(const struct sqk_codec *codec, const struct sqk_comp_config *comp,
+		     uint32_t block_size, int raw_data, int raw_fragments, struct sqk_reuse **res)
 {
 	struct sqk_reuse *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return SQK_ERR_NOMEM;
+	r->codec = codec;
+	r->comp = *comp;
 	r->bs = block_size;
 	r->data = !raw_data;
 	r->fragments = !raw_fragments;
@@ -177,9 +189,30 @@ void sqk_reuse_destroy(struct sqk_reuse *r)
 		sqk_hash_release(&o->by_key);
 		sqk_hash_release(&o->by_size);
 		sqk_hash_release(&o->by_number);
+		sqk_hash_release(&o->by_frag);
 	}
 	free(r->imgs);
 	free(r);
+}
+
+/* The tails of fragment idx end at least at end. */
+static int frag_tail(struct old_image *o, uint32_t idx, uint32_t end)
+{
+	uint64_t v = sqk_hash_get(&o->by_frag, idx);
+	struct old_frag *f;
+
+	if (!v) {
+		if (SQK_ARRAY_GROW(o->frags, o->frags_cap, o->nused_frags + 1))
+			return SQK_ERR_NOMEM;
+		o->frags[o->nused_frags++] = (struct old_frag){0, idx, 0, 0, FRAG_UNREAD};
+		v = o->nused_frags;
+		if (sqk_hash_add(&o->by_frag, idx, v))
+			return SQK_ERR_NOMEM;
+	}
+	f = &o->frags[v - 1];
+	if (end > f->len)
+		f->len = end;
+	return 0;
 }
 
 /* A file of the image: kept when its blocks lie where blocks may. */
@@ -213,15 +246,15 @@ static int add_file(struct sqk_reuse *r, struct old_image *o, const struct sqk_i
 	if (ino->nblocks)
 		memcpy(o->words + o->nwords, ino->blocks, ino->nblocks * sizeof(uint32_t));
 	o->nwords += ino->nblocks;
-	/* The fragment's length is the end of its last tail. */
-	if (tail && ino->frag_offset + (uint64_t)tail <= r->bs) {
-		struct old_frag *fr = &o->frags[ino->frag_index];
-
-		if (ino->frag_offset + tail > fr->len)
-			fr->len = ino->frag_offset + tail;
-	}
 	o->nfiles++;
-	err = sqk_hash_add(&o->by_key, key, o->nfiles);
+	/* The fragment's length is the end of its last tail. */
+	err = 0;
+	if (tail && ino->frag_offset + (uint64_t)tail <= r->bs)
+		err = frag_tail(o, ino->frag_index, ino->frag_offset + tail);
+	else
+		f->frag = SQK_INVALID_FRAG;
+	if (!err)
+		err = sqk_hash_add(&o->by_key, key, o->nfiles);
 	if (!err)
 		err = sqk_hash_add(&o->by_size, ino->size, o->nfiles);
 	if (!err)
@@ -305,25 +338,6 @@ static int index_dir(struct sqk_reuse *r, struct old_image *o, struct pending p,
 	return err;
 }
 
-static int read_frags(struct old_image *o)
-{
-	uint32_t i;
-
-	o->frags = calloc(o->nfrags ? o->nfrags : 1, sizeof(*o->frags));
-	if (!o->frags)
-		return SQK_ERR_NOMEM;
-	for (i = 0; i < o->nfrags; i++) {
-		uint64_t start;
-		uint32_t word;
-
-		if (sqk_fragment_entry(o->img, i, &start, &word) == 0)
-			o->frags[i] = (struct old_frag){start, word, 0};
-		else
-			o->st.skipped++;
-	}
-	return 0;
-}
-
 int sqk_reuse_add(struct sqk_reuse *r, struct sqk_image *img)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
@@ -333,6 +347,9 @@ int sqk_reuse_add(struct sqk_reuse *r, struct sqk_image *img)
 	struct old_image *o;
 	int err;
 
+	/* Blocks of another codec or settings would be read back as garbage: never. */
+	if (sqk_reuse_check(img, r->codec, &r->comp, r->bs, !r->data, !r->fragments))
+		return SQK_ERR_ARG;
 	if (SQK_ARRAY_GROW(r->imgs, r->cap, r->n + 1))
 		return SQK_ERR_NOMEM;
 	o = &r->imgs[r->n++];
@@ -341,9 +358,7 @@ int sqk_reuse_add(struct sqk_reuse *r, struct sqk_image *img)
 	o->st.differs = -1;
 	o->nfrags = sb->fragment_count;
 	sqk_image_data_area(img, &o->area_start, &o->area_end);
-	err = read_frags(o);
-	if (!err && SQK_ARRAY_GROW(todo, todo_cap, 1))
-		err = SQK_ERR_NOMEM;
+	err = SQK_ARRAY_GROW(todo, todo_cap, 1) ? SQK_ERR_NOMEM : 0;
 	if (!err)
 		todo[ntodo++] = (struct pending){sb->root_inode, SQK_REUSE_ROOT_KEY};
 	while (!err && ntodo) {
@@ -394,7 +409,7 @@ static size_t take(const struct sqk_reuse *r, unsigned i, uint64_t v, struct sqk
 
 	if (!r->data)
 		c.nblocks = 0;
-	if (!r->fragments || c.frag >= o->nfrags || !o->frags[c.frag].word)
+	if (!r->fragments)
 		c.frag = SQK_INVALID_FRAG;
 	if (!c.nblocks && c.frag == SQK_INVALID_FRAG)
 		return n;
@@ -418,7 +433,8 @@ size_t sqk_reuse_files(const struct sqk_reuse *r, uint64_t key, uint64_t size,
 		for (v = sqk_hash_first(&r->imgs[i].by_key, key, &it); v && n < max;
 		     v = sqk_hash_next(&it))
 			n = take(r, i, v, out, n);
-	/* A file of the same size at its path is the one: others of that size would cost in vain. */
+	/* A file of the same size at its path is the one: others of that size would cost in vain.
+	 */
 	for (i = 0; i < n; i++)
 		if (out[i].size == size)
 			return n;
@@ -429,15 +445,25 @@ size_t sqk_reuse_files(const struct sqk_reuse *r, uint64_t key, uint64_t size,
 	return n;
 }
 
-int sqk_reuse_fragment(const struct sqk_reuse *r, unsigned img, uint32_t idx, uint64_t *start,
+int sqk_reuse_fragment(struct sqk_reuse *r, unsigned img, uint32_t idx, uint64_t *start,
 		       uint32_t *word, uint32_t *len)
 {
-	const struct old_image *o = &r->imgs[img];
+	struct old_image *o = &r->imgs[img];
+	uint64_t v = sqk_hash_get(&o->by_frag, idx);
+	struct old_frag *f;
 
-	if (idx >= o->nfrags || !o->frags[idx].word || !o->frags[idx].len)
+	if (!v)
 		return SQK_ERR_NOENT;
-	*start = o->frags[idx].start;
-	*word = o->frags[idx].word;
-	*len = o->frags[idx].len;
+	f = &o->frags[v - 1];
+	if (f->state == FRAG_UNREAD) {
+		f->state =
+			sqk_fragment_entry(o->img, idx, &f->start, &f->word) ? FRAG_BAD : FRAG_OK;
+		o->st.skipped += f->state == FRAG_BAD;
+	}
+	if (f->state != FRAG_OK)
+		return SQK_ERR_NOENT;
+	*start = f->start;
+	*word = f->word;
+	*len = f->len;
 	return 0;
 }

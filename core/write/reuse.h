@@ -60,13 +60,15 @@ struct sqk_reuse_stats {
 
 struct sqk_reuse;
 
-/* An empty set of images for a build of this block size. */
-int sqk_reuse_create(uint32_t block_size, int raw_data, int raw_fragments, struct sqk_reuse **r);
+/* An empty set of images for a build with these settings (as sqk_reuse_check takes them). */
+int sqk_reuse_create(const struct sqk_codec *codec, const struct sqk_comp_config *comp,
+		     uint32_t block_size, int raw_data, int raw_fragments, struct sqk_reuse **r);
 void sqk_reuse_destroy(struct sqk_reuse *r);
 /*
- * Index img, which passed sqk_reuse_check and stays the caller's, open
- * until sqk_reuse_destroy. Entries it cannot read are skipped and counted;
- * only running out of memory fails.
+ * Index img, which stays the caller's, open until sqk_reuse_destroy.
+ * SQK_ERR_ARG when sqk_reuse_check refuses it (the caller says why first);
+ * entries it cannot read are skipped and counted; otherwise only running
+ * out of memory fails.
  */
 int sqk_reuse_add(struct sqk_reuse *r, struct sqk_image *img);
 size_t sqk_reuse_count(const struct sqk_reuse *r);
@@ -104,9 +106,10 @@ size_t sqk_reuse_files(const struct sqk_reuse *r, uint64_t key, uint64_t size,
 /*
  * Fragment block idx of image img: where it is, its size word, and its
  * length (the end of the last tail in it, which its bytes must match).
- * SQK_ERR_NOENT when it cannot serve.
+ * SQK_ERR_NOENT when it cannot serve. Its entry is read from the image's
+ * fragment table the first time (one thread at a time).
  */
-int sqk_reuse_fragment(const struct sqk_reuse *r, unsigned img, uint32_t idx, uint64_t *start,
+int sqk_reuse_fragment(struct sqk_reuse *r, unsigned img, uint32_t idx, uint64_t *start,
 		       uint32_t *word, uint32_t *len);
 struct sqk_blocks *sqk_reuse_blocks(const struct sqk_reuse *r, unsigned img);
 struct sqk_reuse_stats *sqk_reuse_stats_rw(struct sqk_reuse *r, unsigned img);

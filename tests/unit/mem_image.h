@@ -50,15 +50,12 @@ static inline void mem_image_tree(const char *dir, int n, size_t step, size_t ma
 }
 
 /*
- * DIR packed with CODEC in 4K blocks by THREADS threads, all times 0,
- * copying blocks from the NREUSE images REUSE (mkimage --reuse); its
- * summary in ST when not NULL: a malloc'd copy of the image, or NULL.
+ * DIR packed as O says, all times 0; its summary in ST when not NULL: a
+ * malloc'd copy of the image, or NULL.
  */
-static inline uint8_t *mem_image_build(const char *dir, const struct sqk_codec *codec,
-				       unsigned threads, struct sqk_image *const *reuse,
-				       size_t nreuse, struct sqk_mkfs_stats *st, size_t *len)
+static inline uint8_t *mem_image_build_opts(const char *dir, struct sqk_mkfs_opts *o,
+					    struct sqk_mkfs_stats *st, size_t *len)
 {
-	struct sqk_mkfs_opts o;
 	struct sqk_mkfs_stats mine;
 	struct sqk_mkfs *m;
 	struct sqk_file *out = sqk_file_mem(NULL, 0);
@@ -66,15 +63,8 @@ static inline uint8_t *mem_image_build(const char *dir, const struct sqk_codec *
 	uint8_t *copy = NULL;
 	int err;
 
-	memset(&o, 0, sizeof(o));
-	o.codec = codec;
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = threads;
-	o.set_mtime = o.set_fstime = 1;
-	o.reuse = reuse;
-	o.nreuse = nreuse;
-	err = sqk_mkfs_create(&o, out, &m);
+	o->set_mtime = o->set_fstime = 1;
+	err = sqk_mkfs_create(o, out, &m);
 	if (!err)
 		err = sqk_mkfs_add_dir(m, dir);
 	if (!err)
@@ -88,6 +78,26 @@ static inline uint8_t *mem_image_build(const char *dir, const struct sqk_codec *
 	}
 	sqk_file_destroy(out);
 	return copy;
+}
+
+/*
+ * DIR packed with CODEC in 4K blocks by THREADS threads, copying blocks
+ * from the NREUSE images REUSE (mkimage --reuse).
+ */
+static inline uint8_t *mem_image_build(const char *dir, const struct sqk_codec *codec,
+				       unsigned threads, struct sqk_image *const *reuse,
+				       size_t nreuse, struct sqk_mkfs_stats *st, size_t *len)
+{
+	struct sqk_mkfs_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.codec = codec;
+	o.block_size = 4096;
+	o.codec->defaults(&o.comp, o.block_size);
+	o.threads = threads;
+	o.reuse = reuse;
+	o.nreuse = nreuse;
+	return mem_image_build_opts(dir, &o, st, len);
 }
 
 /* DIR packed with CODEC in 4K blocks by THREADS threads, all times 0. */
