@@ -117,10 +117,18 @@ for c in xz lz4; do
 		rm -f "$TMP/r.img"
 		if "$SQK" mkimage -q -c $c -b 4K --reuse "$TMP/bad.img" "$B" "$TMP/r.img" \
 			>/dev/null 2>"$TMP/err"; then
-			cmp -s "$TMP/r.img" "$TMP/plain.$c.img" || {
-				wrong=$((wrong + 1))
-				echo "# $c: flip at $pos gave another image"
-			}
+			# A block altered so that it decodes the same is copied: sound, other bytes.
+			if ! cmp -s "$TMP/r.img" "$TMP/plain.$c.img"; then
+				rm -rf "$TMP/x"
+				if "$SQK" fsck -q "$TMP/r.img" >/dev/null 2>&1 &&
+					"$SQK" unimage -q -d "$TMP/x" "$TMP/r.img" 2>/dev/null &&
+					"$MANIFEST" "$TMP/x" | cmp -s - "$TMP/b.m"; then
+					echo "# $c: flip at $pos: a block that decodes the same was copied"
+				else
+					wrong=$((wrong + 1))
+					echo "# $c: flip at $pos gave another image"
+				fi
+			fi
 		else
 			failed=$((failed + 1))
 			if [ "$(wc -l <"$TMP/err")" -ne 1 ] || [ -e "$TMP/r.img" ]; then
