@@ -4,13 +4,17 @@
 # A rebuild after a small change: `mkimage --reuse OLD` against a full
 # build of the same tree, and mksquashfs's full build beside. The source
 # (bench/lib.sh's tree by default) is built once per compressor (OLD); then
-# 1% and 10% of its files are changed (every 100th / 10th file, sorted by
-# path: one in two gets a line appended, the other 16 bytes overwritten in
-# its middle), and each changed tree is built plain, with --reuse OLD, and
-# by mksquashfs, interleaved, RUNS times (default 5, bench/lib.sh). Prints medians of
-# wall time, CPU time (user + system: what a shared machine cannot steal)
-# and peak RSS, the ratios reuse / plain, whether the rebuild is the plain
-# build byte for byte, and the blocks copied and compressed.
+# its files are changed, one in two by a line appended, the other by 16
+# bytes overwritten in its middle: "1" and "10" change every 100th / 10th
+# file in path order, spread over the whole tree (the worst case: each
+# changed small file spoils the fragment block it shares with others);
+# "1c" changes 1% of the files in one run of consecutive paths, as an
+# update of one package does. Each changed tree is built plain, with
+# --reuse OLD, and (spread changes) by mksquashfs, interleaved, RUNS times
+# (default 5, bench/lib.sh). Prints medians of wall time, CPU time (user +
+# system: what a shared machine cannot steal) and peak RSS, the ratios
+# reuse / plain, whether the rebuild is the plain build byte for byte, and
+# the blocks copied and compressed.
 #
 # Where the time goes, per compressor (CPU seconds, medians):
 #   read    a build storing everything uncompressed: reading SOURCE,
@@ -20,16 +24,17 @@
 #   compress   the 1% rebuild minus the unchanged one: what changed
 #
 # Environment: SQUASHKIT, RUNS, THREADS (default: online CPUs), BLOCK
-# (default 128K), CODECS (default "xz zstd:19": codec[:level]), WORK (the
-# cached source lives in $WORK/src; default /dev/shm/sqk-bench).
+# (default 128K), CODECS (default "xz zstd:19": codec[:level]), CHANGES
+# (default "1 10 1c"), WORK (the cached source lives in $WORK/src; default
+# /dev/shm/sqk-bench).
 set -eu
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/bench/lib.sh"
 SQK=$SQUASHKIT
-
 BLOCK=${BLOCK:-128K}
 CODECS=${CODECS:-"xz zstd:19"}
+CHANGES=${CHANGES:-"1 10 1c"}
 
 command -v mksquashfs >/dev/null || { echo "mksquashfs is not installed" >&2; exit 1; }
 [ -x "$SQK" ] || { echo "$SQK: not built (run make)" >&2; exit 1; }
@@ -43,11 +48,16 @@ fi
 T=$(mktemp -d "${WORK%/*}/sqk-reuse.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 
-# change PCT DIR: a copy of SRC with PCT% of its files changed.
+# change SPEC DIR: a copy of SRC with files changed as SPEC says (above).
 change() {
 	rm -rf "$2"
 	cp -a "$SRC" "$2"
-	(cd "$2" && find . -type f | LC_ALL=C sort) | awk -v n=$((100 / $1)) 'NR % n == 0' >"$T/list"
+	(cd "$2" && find . -type f | LC_ALL=C sort) >"$T/all"
+	case $1 in
+	*c) awk -v p="${1%c}" '{ f[NR] = $0 } END { n = int(NR * p / 100)
+		for (i = int(NR / 2); i < int(NR / 2) + n; i++) print f[i] }' "$T/all" >"$T/list" ;;
+	*) awk -v n=$((100 / $1)) 'NR % n == 0' "$T/all" >"$T/list" ;;
+	esac
 	i=0
 	while IFS= read -r f; do
 		if [ $((i % 2)) -eq 0 ]; then
@@ -76,9 +86,9 @@ col() { awk -v c="$1" '{ print $c }' "$2" | sort -g | awk '{ v[NR] = $1 } END { 
 
 echo "source: $SRC ($(du -sh "$SRC" | cut -f1), $(find "$SRC" -type f | wc -l) files)"
 echo "threads $THREADS, block $BLOCK, medians of $RUNS interleaved runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-n1=$(change 1 "$T/chg1")
-n10=$(change 10 "$T/chg10")
-echo "changed: $n1 files (1%), $n10 files (10%)"
+for ch in $CHANGES; do
+	echo "change $ch: $(change "$ch" "$T/chg$ch") files"
+done
 
 for spec in $CODECS; do
 	c=${spec%%:*}
@@ -91,6 +101,7 @@ for spec in $CODECS; do
 	esac
 	echo
 	echo "== $c${lvl:+ -L $lvl}"
+	rm -f "$T/old.img"
 	# shellcheck disable=SC2086
 	set -- $(run /dev/null "$SQK" mkimage $opts "$SRC" "$T/old.img")
 	echo "full build of the source (OLD): ${1}s, cpu ${2}s, rss $(($3 / 1024)) MiB, $(stat -c %s "$T/old.img") bytes"
@@ -113,7 +124,7 @@ for spec in $CODECS; do
 
 	printf '%-5s %-7s %9s %9s %9s %8s %8s %8s %7s %7s %7s  %s\n' change build wall_s cpu_s rss_MiB \
 		copied compr. ratio_w ratio_c mksq_s mksq_cpu "same bytes as plain"
-	for pct in 1 10; do
+	for pct in $CHANGES; do
 		: >"$T/plain"
 		: >"$T/reuse"
 		: >"$T/mksq"
@@ -126,8 +137,11 @@ for spec in $CODECS; do
 			run "$T/reuse.json" "$SQK" mkimage $opts --json --reuse "$T/old.img" "$T/chg$pct" \
 				"$T/reuse.img" >>"$T/reuse"
 			# shellcheck disable=SC2086
-			run /dev/null mksquashfs "$T/chg$pct" "$T/mksq.img" -noappend -quiet -no-progress \
-				-comp "$c" $mopt -b "$BLOCK" -processors "$THREADS" >>"$T/mksq"
+			case $pct in
+			*c) echo "- - -" >>"$T/mksq" ;;
+			*) run /dev/null mksquashfs "$T/chg$pct" "$T/mksq.img" -noappend -quiet \
+				-no-progress -comp "$c" $mopt -b "$BLOCK" -processors "$THREADS" >>"$T/mksq" ;;
+			esac
 			i=$((i + 1))
 		done
 		cmp -s "$T/reuse.img" "$T/plain.img" && ident=identical || ident=DIFFERENT
@@ -137,13 +151,14 @@ for spec in $CODECS; do
 		pc=$(col 2 "$T/plain")
 		rw=$(col 1 "$T/reuse")
 		rc=$(col 2 "$T/reuse")
-		printf '%-5s %-7s %9s %9s %9d %8s %8s %8s %7s %7s %7s  %s\n' "$pct%" plain "$pw" "$pc" \
+		printf '%-5s %-7s %9s %9s %9d %8s %8s %8s %7s %7s %7s  %s\n' "$pct" plain "$pw" "$pc" \
 			$(($(col 3 "$T/plain") / 1024)) - - - - "$(col 1 "$T/mksq")" "$(col 2 "$T/mksq")" -
-		printf '%-5s %-7s %9s %9s %9d %8s %8s %8s %7s %7s %7s  %s\n' "$pct%" reuse "$rw" "$rc" \
+		printf '%-5s %-7s %9s %9s %9d %8s %8s %8s %7s %7s %7s  %s\n' "$pct" reuse "$rw" "$rc" \
 			$(($(col 3 "$T/reuse") / 1024)) "$copied" "$compr" "$(ratio "$rw" "$pw")" \
 			"$(ratio "$rc" "$pc")" - - "$ident"
 		[ "$pct" = 1 ] && chg1_cpu=$rc
 	done
+	chg1_cpu=${chg1_cpu:-$same_cpu}
 	echo "where the CPU of the 1% rebuild goes: read ${read_cpu}s (a build with no codec)," \
 		"prove $(awk -v a="$same_cpu" -v b="$read_cpu" 'BEGIN { printf "%.2f", a - b }')s" \
 		"(--reuse of the unchanged tree: ${same_cpu}s, $same to OLD)," \
