@@ -4,8 +4,10 @@
 # and xattrs changed), and rebuilt with --reuse of the first image gives,
 # for every compressor, the image a plain build of the changed tree gives,
 # byte for byte; and it did copy blocks (the counts of --json say how many,
-# and an unchanged tree rebuilt compresses none). Also: any -j, two earlier
-# images, an archive source, --reuse-offset, and the usage errors. The
+# and an unchanged tree rebuilt compresses none). Also: the layout options
+# (no fragments, tail ends, no dedup, parts uncompressed, a sort file), any
+# -j, two earlier images, an archive source, --reuse-offset, and the usage
+# errors. The
 # damaged and foreign earlier images, and the kernel's view, are in
 # tests/interop/reuse.t.
 SCRATCH=shm-user-xattrs
@@ -85,6 +87,27 @@ for c in gzip lzma lzo xz lz4 zstd; do
 		"$SQK" mkimage -q -c "$c" -b 4K --json --reuse "$TMP/plain.$c.img" "$B" "$TMP/again.$c.img"
 	same_file "$TMP/again.$c.img" "$TMP/plain.$c.img" "$c: again the plain build"
 	is "$(jq "$TMP/.out" /reuse/compressed)" 0 "$c: an unchanged tree compresses no block"
+done
+
+# Layout options: the earlier image built with them too, the plain build with them.
+printf 'multi/big 10\nsmall 5\n' >"$TMP/sort"
+for opt in --no-fragments --tail-ends --no-dedup "--uncompressed data" "--uncompressed fragments" \
+	"--sort $TMP/sort"; do
+	# shellcheck disable=SC2086
+	"$SQK" mkimage -q -c zstd -b 4K $opt "$A" "$TMP/lo-a.img" &&
+		"$SQK" mkimage -q -c zstd -b 4K $opt "$B" "$TMP/lo-plain.img" &&
+		"$SQK" mkimage -q -c zstd -b 4K $opt --json --reuse "$TMP/lo-a.img" "$B" \
+			"$TMP/lo-reuse.img" >"$TMP/lo.json"
+	ok $? "$opt: the three builds"
+	same_file "$TMP/lo-reuse.img" "$TMP/lo-plain.img" "$opt: --reuse gives the plain build"
+	# The same tree again: every block that would be compressed is copied.
+	# shellcheck disable=SC2086
+	"$SQK" mkimage -q -c zstd -b 4K $opt --json --reuse "$TMP/lo-plain.img" "$B" \
+		"$TMP/lo-again.img" >"$TMP/lo.json"
+	same_file "$TMP/lo-again.img" "$TMP/lo-plain.img" "$opt: the unchanged tree, the plain build"
+	[ "$(jq "$TMP/lo.json" /reuse/compressed)" -eq 0 ] && [ "$(jq "$TMP/lo.json" /reuse/blocks)" -ge 1 ]
+	ok $? "$opt: the unchanged tree: $(jq "$TMP/lo.json" /reuse/blocks) blocks copied, none compressed"
+	rm -f "$TMP"/lo-*.img
 done
 
 # The threads change nothing.
