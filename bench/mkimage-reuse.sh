@@ -82,7 +82,10 @@ run() {
 }
 
 # col N FILE: the median of column N.
-col() { awk -v c="$1" '{ print $c }' "$2" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+col() {
+	# shellcheck disable=SC2046
+	median $(awk -v c="$1" '{ print $c }' "$2")
+}
 
 echo "source: $SRC ($(du -sh "$SRC" | cut -f1), $(find "$SRC" -type f | wc -l) files)"
 echo "threads $THREADS, block $BLOCK, medians of $RUNS interleaved runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
