@@ -402,9 +402,10 @@ static size_t take(const struct sqk_reuse *r, unsigned i, uint64_t v, struct sqk
 {
 	const struct old_image *o = &r->imgs[i];
 	const struct old_file *f = &o->files[v - 1];
-	struct sqk_reuse_file c = {f->size,    f->blocks_start, o->words + f->words,
-				   f->nblocks, f->frag,		f->frag_offset,
-				   i};
+	/* An image whose files are all fragments has no words at all. */
+	const uint32_t *words = o->words ? o->words + f->words : NULL;
+	struct sqk_reuse_file c = {f->size, f->blocks_start, words, f->nblocks,
+				   f->frag, f->frag_offset,  i};
 	size_t k;
 
 	if (!r->data)
