@@ -368,6 +368,7 @@ static int run(struct usq *u, int argc, char **argv)
 	io.data_entries = u->threads + 1;
 	io.decompressors = u->threads + 1;
 	img = sqk_open_image(u->image, &io);
+	u->img = img;
 	if (!img)
 		return COMPAT_FATAL;
 	if (u->cat) {

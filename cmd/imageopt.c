@@ -160,6 +160,47 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 	return img;
 }
 
+const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img)
+{
+	int e = f->errnum;
+
+	if (*f->what)
+		return f->what;
+	if (!e && !f->output && f->err == SQK_ERR_IO)
+		e = img && sqk_image_file(img)->errnum ? sqk_image_file(img)->errnum : EIO;
+	if (!e && f->err == SQK_ERR_NOSPACE)
+		e = ENOSPC;
+	return e ? strerror(e) : sqk_strerror(f->err);
+}
+
+void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
+		      const struct sqk_fault *f)
+{
+	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+	if (f->output && out) {
+		size_t len = strlen(out);
+
+		if (strcmp(out, "-") == 0) {
+			fputs("stdout", stderr);
+		} else if (out_is_dir && *f->path) {
+			/* "dest/" and "/a" make "dest/a". */
+			while (len > 1 && out[len - 1] == '/')
+				len--;
+			fwrite(out, 1, len, stderr);
+			sqk_print_escaped(stderr, f->path);
+		} else {
+			fputs(out, stderr);
+		}
+	} else {
+		fputs(image, stderr);
+		if (*f->path) {
+			fputs(": ", stderr);
+			sqk_print_escaped(stderr, f->path);
+		}
+	}
+	fprintf(stderr, ": %s\n", sqk_fault_text(f, img));
+}
+
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
 /* The counters of one cache, by name: integers, then three rates. */

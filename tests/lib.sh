@@ -110,6 +110,13 @@ same_file() {
 	fi
 }
 
+# signalable CMD...: CMD with SIGINT and SIGQUIT at their defaults. A
+# background job of a script starts with them ignored, and squashkit, as
+# other tools, leaves a signal it finds ignored ignored (nohup's way).
+signalable() {
+	env --default-signal=INT,QUIT "$@"
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	test_skip_all_done=1

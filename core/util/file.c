@@ -16,23 +16,42 @@ struct posix_file {
 	int own;
 };
 
-static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
+int sqk_write_full(int fd, const void *buf, size_t len, uint64_t off)
 {
-	struct posix_file *pf = (struct posix_file *)f;
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n =
+			off == SQK_NO_OFFSET ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		if (off != SQK_NO_OFFSET)
+			off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int sqk_read_full(int fd, void *buf, size_t len, uint64_t off)
+{
 	uint8_t *p = buf;
 
-	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
 	while (len > 0) {
-		ssize_t n = pread(pf->fd, p, len, (off_t)off);
+		ssize_t n = pread(fd, p, len, (off_t)off);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return SQK_ERR_IO;
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
 		if (n == 0)
-			return SQK_ERR_TRUNCATED;
+			return 1;
 		p += n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
@@ -40,23 +59,32 @@ static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len
 	return 0;
 }
 
+/* A failed call: its errno kept in the file, for the error line. */
+static int failed(struct sqk_file *f, int err)
+{
+	__atomic_store_n(&f->errnum, errno, __ATOMIC_RELAXED);
+	return err;
+}
+
+static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+	int r;
+
+	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
+	r = sqk_read_full(pf->fd, buf, len, off);
+	if (r < 0)
+		return failed(f, SQK_ERR_IO);
+	return r ? SQK_ERR_TRUNCATED : 0;
+}
+
 static int posix_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
 {
 	struct posix_file *pf = (struct posix_file *)f;
-	const uint8_t *p = buf;
 
-	while (len > 0) {
-		ssize_t n = pwrite(pf->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return sqk_err_from_errno();
-		}
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
+	if (sqk_write_full(pf->fd, buf, len, off) != 0)
+		return failed(f, sqk_err_from_errno());
 	return 0;
 }
 
@@ -75,7 +103,7 @@ static int posix_sync(struct sqk_file *f)
 	struct posix_file *pf = (struct posix_file *)f;
 
 	if (fsync(pf->fd) != 0 && errno != EINVAL && errno != EROFS)
-		return sqk_err_from_errno();
+		return failed(f, sqk_err_from_errno());
 	return 0;
 }
 
@@ -110,7 +138,9 @@ struct sqk_file *sqk_file_open(const char *path, int mode, int *err)
 	struct sqk_file *f;
 	int fd;
 
-	fd = open(path, flags | O_CLOEXEC, 0644);
+	do
+		fd = open(path, flags | O_CLOEXEC, 0644);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		*err = SQK_ERR_IO;
 		return NULL;
@@ -155,8 +185,10 @@ static int mem_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_
 	struct mem_file *mf = (struct mem_file *)f;
 	uint64_t end = off + len;
 
-	if (end < off || end > SIZE_MAX / 2)
-		return SQK_ERR_NOSPACE;
+	if (end < off || end > SIZE_MAX / 2) {
+		errno = ENOSPC;
+		return failed(f, SQK_ERR_NOSPACE);
+	}
 	if (end > mf->cap) {
 		size_t old = mf->cap;
 

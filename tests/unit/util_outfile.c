@@ -163,17 +163,25 @@ int main(void)
 		is_int(entries(), 1, "%s: no temporary file and no target left", strsignal(sig));
 	}
 
-	/* After commit the handlers are gone: a signal has its old effect again. */
+	/*
+	 * A signal the process ignores (nohup, a background job of a script)
+	 * stays ignored while writing; the others get the handler, and after
+	 * the end the old dispositions are back.
+	 */
 	signal(SIGHUP, SIG_IGN);
 	is_int(sqk_outfile_create(target, 1, &of), 0, "create with SIGHUP ignored");
 	{
 		struct sigaction sa;
 
 		sigaction(SIGHUP, NULL, &sa);
-		ok(sa.sa_handler != SIG_IGN, "while writing, SIGHUP cleans up");
+		ok(sa.sa_handler == SIG_IGN, "while writing, an ignored SIGHUP stays ignored");
+		sigaction(SIGTERM, NULL, &sa);
+		ok(sa.sa_handler != SIG_DFL, "while writing, SIGTERM cleans up");
 		sqk_outfile_abort(of);
 		sigaction(SIGHUP, NULL, &sa);
-		ok(sa.sa_handler == SIG_IGN, "afterwards, the old disposition is back");
+		ok(sa.sa_handler == SIG_IGN, "afterwards, the ignored SIGHUP is as it was");
+		sigaction(SIGTERM, NULL, &sa);
+		ok(sa.sa_handler == SIG_DFL, "afterwards, SIGTERM's old disposition is back");
 	}
 
 	unlink(target);
