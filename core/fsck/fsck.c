@@ -436,6 +436,8 @@ int sqk_fsck_run(struct sqk_fsck *f)
 			sqk_fsck_directories(f);
 		sqk_fsck_data_wait(f);
 		if (!fsck_stopped(f))
+			sqk_fsck_data_shared(f);
+		if (!fsck_stopped(f))
 			sqk_fsck_export(f);
 		if (!fsck_stopped(f))
 			sqk_fsck_xattrs(f);

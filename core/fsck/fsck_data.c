@@ -8,9 +8,11 @@
  * fragment blocks are decompressed once each from the fragment table,
  * whatever number of files keep their tails there.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "block.h"
 #include "cache.h"
 #include "error.h"
@@ -40,6 +42,15 @@ struct fsck_dup {
 	uint32_t len;
 };
 
+/* A data block that did not decompress, for the files that share it. */
+static void note_bad(struct sqk_fsck *f, uint64_t pos)
+{
+	pthread_mutex_lock(&f->lock);
+	if (!SQK_ARRAY_GROW(f->bad, f->badcap, f->nbad + 1))
+		f->bad[f->nbad++] = pos;
+	pthread_mutex_unlock(&f->lock);
+}
+
 static void run_chunk(void *arg, unsigned worker)
 {
 	struct chunk *c = arg;
@@ -58,6 +69,10 @@ static void run_chunk(void *arg, unsigned worker)
 		if (sqk_fsck_fatal(f, err))
 			break;
 		if (err) {
+			if (c->fragment)
+				f->frags[c->index[0]].bad = 1; /* each task owns its own slot */
+			else
+				note_bad(f, c->pos[i]);
 			if (c->fragment)
 				sqk_fsck_err_key(
 					f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
@@ -170,6 +185,8 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 				"this "
 				"file needs %u",
 				index, (unsigned long long)pos, d->len, len);
+		else if (!SQK_ARRAY_GROW(f->shared, f->sharedcap, f->nshared + 1))
+			f->shared[f->nshared++] = (struct fsck_shared){rec, index, pos};
 		return 1;
 	}
 	f->dups[i].pos = pos;
@@ -249,8 +266,14 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 		return;
 	}
 	fr = sqk_fsck_frag_find(f, idx);
+	if (fr && fr->bad) {
+		/* Reported for the fragment; every file that keeps its tail there is named too. */
+		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			     "the tail is in fragment %u, whose block does not decompress", idx);
+		return;
+	}
 	if (!fr || !fr->len)
-		return; /* that fragment's entry or block is bad, and was reported */
+		return; /* that fragment's entry is bad, and was reported */
 	len = fr->len;
 	if (file->frag_offset >= len || tail > len - file->frag_offset)
 		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
@@ -347,8 +370,37 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		submit(f, c);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sqk_fsck_data_shared(struct sqk_fsck *f)
+{
+	size_t i;
+
+	if (!f->nbad)
+		return;
+	qsort(f->bad, f->nbad, sizeof(*f->bad), cmp_u64);
+	for (i = 0; i < f->nshared; i++) {
+		const struct fsck_shared *s = &f->shared[i];
+
+		if (bsearch(&s->pos, f->bad, f->nbad, sizeof(*f->bad), cmp_u64))
+			sqk_fsck_err(f, s->rec, T_INODE, C_DATA,
+				     "block %u at %llu, which it shares with another file, does "
+				     "not decompress",
+				     s->index, (unsigned long long)s->pos);
+	}
+}
+
 void sqk_fsck_data_free(struct sqk_fsck *f)
 {
 	free(f->dups);
+	free(f->bad);
+	free(f->shared);
 	f->dups = NULL;
+	f->bad = NULL;
+	f->shared = NULL;
 }

@@ -149,6 +149,13 @@ struct fsck_table {
 struct fsck_frag {
 	uint32_t index;
 	uint32_t len; /* decompressed bytes, set by the worker that checked it */
+	int bad;      /* its block does not decompress */
+};
+
+/* A block of a file that was checked as another file's (duplicates share blocks). */
+struct fsck_shared {
+	uint32_t rec, index;
+	uint64_t pos;
 };
 
 struct sqk_fsck_err {
@@ -219,6 +226,11 @@ struct sqk_fsck {
 	size_t ndups, dupcap;
 	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
 	int data_overflow;   /* more than the data area: the rest is not checked */
+	/* Data blocks that did not decompress (under lock), and the blocks shared. */
+	uint64_t *bad;
+	size_t nbad, badcap;
+	struct fsck_shared *shared;
+	size_t nshared, sharedcap;
 
 	/* Counters (updated by the workers too). */
 	struct sqk_fsck_counts counts;
@@ -330,6 +342,8 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
 /* Decompress fragment block f->frags[slot] on the pool. */
 void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
 void sqk_fsck_data_wait(struct sqk_fsck *f);
+/* Once the blocks are checked: name every file sharing a block that did not decompress. */
+void sqk_fsck_data_shared(struct sqk_fsck *f);
 void sqk_fsck_data_free(struct sqk_fsck *f);
 
 /* fsck_dir.c */
