@@ -2,8 +2,10 @@
 /*
  * mkimage --append: IMAGE is opened twice, once by the reader (the old
  * tree) and once for writing in place. The writer never touches a byte
- * the file holds (core/write/append.c); a failure cuts the file back to
- * its old length, unless the new superblock is already in place.
+ * the file holds (core/write/append.c) but the superblock, last. A signal
+ * cuts the file back to its old length while the old superblock stands; a
+ * failure too, after putting the old superblock back if the new one's
+ * sync failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -135,9 +137,19 @@ void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int 
 	uint8_t now[SQK_SUPER_SIZE];
 
 	/* Only while the old superblock is in place: the new one needs every byte after it. */
-	if (failed && t->fd >= 0 && sqk_read_full(t->fd, now, sizeof(now), offset) == 0 &&
-	    memcmp(now, t->super, sizeof(now)) == 0 && ftruncate(t->fd, (off_t)t->size) == 0)
-		fsync(t->fd);
+	/* Only once the old superblock was read (the guard comes with it). */
+	if (failed && t->guard >= 0 && sqk_read_full(t->fd, now, sizeof(now), offset) == 0) {
+		/*
+		 * The new superblock is in place only when its own sync failed:
+		 * the old one goes back, then the file is cut back.
+		 */
+		if (memcmp(now, t->super, sizeof(now)) != 0 &&
+		    sqk_write_full(t->fd, t->super, sizeof(t->super), offset) == 0)
+			memcpy(now, t->super, sizeof(now));
+		if (memcmp(now, t->super, sizeof(now)) == 0 &&
+		    ftruncate(t->fd, (off_t)t->size) == 0)
+			fsync(t->fd);
+	}
 	sqk_sig_forget(t->guard);
 	sqk_file_destroy(t->window);
 	sqk_file_destroy(t->file);

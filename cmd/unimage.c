@@ -351,6 +351,9 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	sqk_pool_destroy(pool);
 	close(fd);
 out:
+	/* A signal that came once all was done still means: interrupted. */
+	if (!err && sqk_sig_caught())
+		err = SQK_ERR_INTR;
 	/* Leave nothing half-written behind that we created, unless asked to keep it. */
 	if (err && created && !u->keep_going)
 		sqk_remove_tree(AT_FDCWD, u->dest);

@@ -112,17 +112,18 @@ static struct archive_entry *make_entry(struct sqk_archive_sink *s, const char *
 }
 
 /*
- * libarchive's output: the whole buffer or a failure whose errno is kept
- * (libarchive's own message would say only "Write error").
+ * libarchive's output. A failed write keeps its errno (libarchive's own
+ * message would say only "Write error") and every later one is dropped,
+ * each call told it went through: the sink checks after each call of
+ * libarchive, and libarchive, never put in its fatal state, frees what it
+ * holds (libarchive 3.6 leaks its output buffer after a fatal write).
  */
 static la_ssize_t out_write(struct archive *a, void *ctx, const void *buf, size_t len)
 {
 	struct sqk_archive_sink *s = ctx;
 
-	if (sqk_write_full(s->fd, buf, len, SQK_NO_OFFSET) != 0) {
+	if (!s->errnum && sqk_write_full(s->fd, buf, len, SQK_NO_OFFSET) != 0)
 		s->errnum = errno;
-		return -1;
-	}
 	return (la_ssize_t)len;
 }
 
@@ -151,7 +152,7 @@ static int write_header(struct sqk_archive_sink *s, const char *path, struct arc
 	int r = archive_write_header(s->a, ae);
 
 	archive_entry_free(ae);
-	return r < ARCHIVE_WARN ? archive_failed(s, path) : 0;
+	return r < ARCHIVE_WARN || s->errnum ? archive_failed(s, path) : 0;
 }
 
 static int put(struct sqk_archive_sink *s, const char *path, const void *p, size_t len)
@@ -159,7 +160,7 @@ static int put(struct sqk_archive_sink *s, const char *path, const void *p, size
 	while (len > 0) {
 		la_ssize_t n = archive_write_data(s->a, p, len);
 
-		if (n < 0)
+		if (n < 0 || s->errnum)
 			return archive_failed(s, path);
 		if (n == 0)
 			break;
@@ -380,7 +381,7 @@ struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s)
 
 int sqk_archive_sink_finish(struct sqk_archive_sink *s)
 {
-	return archive_write_close(s->a) == ARCHIVE_OK ? 0 : archive_failed(s, "");
+	return archive_write_close(s->a) == ARCHIVE_OK && !s->errnum ? 0 : archive_failed(s, "");
 }
 
 void sqk_archive_sink_destroy(struct sqk_archive_sink *s)

@@ -255,11 +255,13 @@ int sqk_walk(struct sqk_walk *w)
 	w->sink->lost = w->lost;
 	w->sink->lost_ctx = w->lost_ctx;
 	err = sqk_inode_read(w->img, sqk_image_super(w->img)->root_inode, &root);
-	if (err)
-		return err;
-	if (sqk_basic_type(root.type) != SQK_DIR) {
+	if (!err && sqk_basic_type(root.type) != SQK_DIR) {
 		sqk_inode_free(&root);
-		return SQK_ERR_CORRUPT;
+		err = SQK_ERR_CORRUPT;
+	}
+	if (err) {
+		sqk_fault_set(&w->fault, err, 0, 0, "");
+		return err;
 	}
 	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
 	if (!err) {
