@@ -110,12 +110,11 @@ same_file() {
 	fi
 }
 
-# signalable CMD...: CMD with SIGINT and SIGQUIT at their defaults. A
+# $SIGNALABLE CMD... &: CMD with SIGINT and SIGQUIT at their defaults. A
 # background job of a script starts with them ignored, and squashkit, as
-# other tools, leaves a signal it finds ignored ignored (nohup's way).
-signalable() {
-	env --default-signal=INT,QUIT "$@"
-}
+# other tools, leaves a signal it finds ignored ignored (nohup's way). A
+# command, not a function: $! is then CMD's own process.
+SIGNALABLE="env --default-signal=INT,QUIT"
 
 skip_all() {
 	echo "1..0 # SKIP $1"

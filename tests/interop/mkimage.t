@@ -223,7 +223,7 @@ rm -rf "$TMP/huge" "$TMP/huge.sqfs"
 mkdir "$TMP/slow"
 head -c 200M /dev/urandom >"$TMP/slow/noise"
 mkdir -p "$TMP/out"
-signalable "$SQK" mkimage -q -c xz -j 1 "$TMP/slow" "$TMP/out/slow.sqfs" &
+$SIGNALABLE "$SQK" mkimage -q -c xz -j 1 "$TMP/slow" "$TMP/out/slow.sqfs" &
 pid=$!
 sleep 1
 kill -INT $pid

@@ -1,0 +1,91 @@
+# Shared by faults.t and signals.t (source it after tests/lib.sh): the
+# fault library (tests/tools/libfault.so) and sqk, which runs squashkit
+# under it; a tiny tree and the reference outputs of each scenario; and the
+# scenarios themselves.
+#
+# A scenario X is prep_X (a fresh start), run_X (the command, through sqk),
+# left_X (true when nothing is left behind after a failure) and same_X
+# (true when the output is what a run without faults gives).
+
+FAULT=$SQK_TOOLS/libfault.so
+[ -f "$FAULT" ] || skip_all "$FAULT is not built"
+# Under AddressSanitizer its runtime comes first (it checks its place).
+asan=$(ldd "$SQUASHKIT" | awk '/libasan/ { print $3 }')
+PRELOAD="${asan:+$asan }$FAULT"
+
+W=$(cd "$TMP" && pwd -P)
+# squashkit with the library; a run that hangs is a failure (status 124),
+# not a hung suite. The library reads SQK_FAULT* from the environment.
+# SIGINT and SIGQUIT at their defaults, whatever this shell was given.
+sqk() {
+	timeout 60 env --default-signal=INT,QUIT LD_PRELOAD="$PRELOAD" "$SQUASHKIT" "$@"
+}
+MANIFEST=$SQK_TOOLS/manifest
+
+# A tiny tree: a file of two blocks, small ones, a directory, a hard link, a symlink.
+mkdir -p "$W/src/d"
+awk 'BEGIN { for (i = 0; i < 900; i++) printf "line %d of a file of two blocks\n", i }' \
+	>"$W/src/big"
+echo small >"$W/src/small"
+echo inner >"$W/src/d/f"
+ln "$W/src/small" "$W/src/d/hard"
+ln -s small "$W/src/link"
+mkdir -p "$W/more"
+echo added >"$W/more/new"
+
+"$SQUASHKIT" mkimage -q -b 4K "$W/src" "$W/ref.img" || {
+	echo "Bail out! the reference image cannot be built"
+	exit 1
+}
+cp "$W/ref.img" "$W/app-ref.img"
+"$SQUASHKIT" mkimage -q --append "$W/more" "$W/app-ref.img"
+"$SQUASHKIT" unimage -q -d "$W/ref-tree" "$W/ref.img"
+"$MANIFEST" "$W/ref-tree" >"$W/ref-tree.m"
+"$SQUASHKIT" unimage -q -o "$W/ref.tar" "$W/ref.img"
+
+# is_empty DIR: nothing in it, hidden files included (no process started).
+is_empty() {
+	for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$e" ] || [ -L "$e" ] && return 1
+	done
+	return 0
+}
+
+# The scenarios: prep_X makes a fresh start, run_X the command, left_X is
+# true when nothing is left behind after a failure, same_X when the output
+# is what a run without faults gives.
+prep_build() { rm -rf "$W/out" && mkdir "$W/out"; }
+run_build() { sqk mkimage -q -b 4K "$W/src" "$W/out/img"; }
+left_build() { is_empty "$W/out"; }
+same_build() { cmp -s "$W/out/img" "$W/ref.img"; }
+
+prep_append() { cp "$W/ref.img" "$W/app.img"; }
+run_append() { sqk mkimage -q --append "$W/more" "$W/app.img"; }
+left_append() { cmp -s "$W/app.img" "$W/ref.img"; }
+same_append() { cmp -s "$W/app.img" "$W/app-ref.img"; }
+
+prep_dir() { rm -rf "$W/x"; }
+run_dir() { sqk unimage -q -d "$W/x" "$W/ref.img"; }
+left_dir() { [ ! -e "$W/x" ]; }
+same_dir() { "$MANIFEST" "$W/x" 2>&1 | sed "s|$W/x|$W/ref-tree|g" | cmp -s - "$W/ref-tree.m"; }
+
+prep_tar() { rm -rf "$W/t" && mkdir "$W/t"; }
+run_tar() { sqk unimage -q -o "$W/t/a.tar" "$W/ref.img"; }
+left_tar() { is_empty "$W/t"; }
+same_tar() { cmp -s "$W/t/a.tar" "$W/ref.tar"; }
+
+# The front end keeps what it made, as unsquashfs: each file there is whole.
+prep_unsq() { rm -rf "$W/u"; }
+run_unsq() { sqk unsquashfs -n -q -d "$W/u" "$W/ref.img"; }
+left_unsq() {
+	[ ! -e "$W/u" ] && return 0
+	(cd "$W/u" && find . -type f) | while read -r f; do
+		cmp -s "$W/u/$f" "$W/src/$f" || {
+			echo "$f"
+			break
+		}
+	done | grep -q . && return 1
+	return 0
+}
+same_unsq() { "$MANIFEST" "$W/u" 2>&1 | sed "s|$W/u|$W/ref-tree|g" | cmp -s - "$W/ref-tree.m"; }
+
