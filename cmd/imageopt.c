@@ -160,17 +160,26 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 	return img;
 }
 
+const char *sqk_image_err_text(struct sqk_image *img, int err)
+{
+	int e = img ? sqk_image_file(img)->errnum : 0;
+
+	if (err == SQK_ERR_IO)
+		return strerror(e ? e : EIO);
+	return sqk_strerror(err);
+}
+
 const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img)
 {
-	int e = f->errnum;
-
 	if (*f->what)
 		return f->what;
-	if (!e && !f->output && f->err == SQK_ERR_IO)
-		e = img && sqk_image_file(img)->errnum ? sqk_image_file(img)->errnum : EIO;
-	if (!e && f->err == SQK_ERR_NOSPACE)
-		e = ENOSPC;
-	return e ? strerror(e) : sqk_strerror(f->err);
+	if (f->errnum)
+		return strerror(f->errnum);
+	if (f->err == SQK_ERR_NOSPACE)
+		return strerror(ENOSPC);
+	if (f->output && f->err == SQK_ERR_IO)
+		return strerror(EIO);
+	return sqk_image_err_text(img, f->err);
 }
 
 void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,

@@ -42,6 +42,8 @@ struct sqk_fault;
  */
 void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
 		      const struct sqk_fault *f);
+/* A code of a read of img, in words: an I/O error in those of the image file's errno. */
+const char *sqk_image_err_text(struct sqk_image *img, int err);
 /* What went wrong in f, in words (the image file's errno for its I/O errors). */
 const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img);
 

@@ -393,7 +393,7 @@ static int list(struct ls *ls, const char *path)
 		sqk_json_finish(j);
 	}
 	if (err)
-		sqk_show_path_code(ls->show->image, ls->err_path, err);
+		sqk_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
 	free(norm);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

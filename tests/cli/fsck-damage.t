@@ -26,18 +26,10 @@ img=$TMP/img
 	exit 1
 }
 
-# damage IMAGE KIND PATH [N]: the middle half of that block overwritten.
-damage() {
-	d_img=$1
-	shift
-	set -- $("$LOCATE" "$d_img" "$@") || return 1
-	head -c $(($2 / 2)) /dev/zero | tr '\0' '\125' |
-		dd of="$d_img" bs=1 seek=$(($1 + $2 / 4)) conv=notrunc status=none
-}
 
 # The fragment: every file keeping its tail there is named.
 cp "$img" "$TMP/frag.img"
-damage "$TMP/frag.img" frag /small/file-7
+smash_block "$TMP/frag.img" frag /small/file-7
 "$LOCATE" "$img" users frag /small/file-7 | sed 's|^|/|' | sort >"$TMP/frag.users"
 expect_status 4 "fsck: a damaged fragment block is an error" "$SQUASHKIT" fsck -q "$TMP/frag.img"
 sed -n 's|^\(/[^:]*\): fragment: .*|\1|p' "$TMP/.out" | sort -u >"$TMP/frag.named"
@@ -46,7 +38,7 @@ same_file "$TMP/frag.named" "$TMP/frag.users" \
 
 # A data block of three duplicates: each is named.
 cp "$img" "$TMP/data.img"
-damage "$TMP/data.img" data /b 2
+smash_block "$TMP/data.img" data /b 2
 expect_status 4 "fsck: a damaged data block is an error" "$SQUASHKIT" fsck -q "$TMP/data.img"
 is "$(sed -n 's|^\(/[^:]*\): data: block 2 .*|\1|p' "$TMP/.out" | sort | tr '\n' ' ')" \
 	"/a /b /c " "every file sharing it is named"

@@ -58,14 +58,6 @@ img=$TMP/k.img
 entries() { (cd "$1" && find . -mindepth 1 -printf '%y %P\n' | sort); }
 entries "$src" >"$TMP/all"
 
-# damage IMAGE KIND PATH [N]: the middle half of that block overwritten.
-damage() {
-	d_img=$1
-	shift
-	set -- $("$LOCATE" "$d_img" "$@") || return 1
-	head -c $(($2 / 2)) /dev/zero | tr '\0' '\125' |
-		dd of="$d_img" bs=1 seek=$(($1 + $2 / 4)) conv=notrunc status=none
-}
 
 # The entries the damage of KIND PATH makes unreadable, from the undamaged
 # image: those whose block it is (locate users), with all below them.
@@ -121,7 +113,7 @@ for kind in "data big 3" "frag alpha/entry-with-a-longish-name-5" "dir beta" \
 	k=$1
 	d=$TMP/$k.img
 	cp "$img" "$d"
-	damage "$d" "$1" "/$2" ${3:-} || {
+	smash_block "$d" "$1" "/$2" ${3:-} || {
 		ok 1 "$k: the block to damage is found"
 		continue
 	}
