@@ -116,7 +116,13 @@ static void fail(struct sqk_extract *x, const char *path, int err, int errnum, i
 static void stop(struct sqk_extract *x, const char *path, int err, int errnum, int output)
 {
 	fail(x, path, err, errnum, output);
-	__atomic_store_n(&x->failed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&x->failed, 1, __ATOMIC_RELEASE);
+}
+
+/* The workers' failure, once stop() said so (its fault is then filled), or 0. */
+static int stopped(struct sqk_extract *x)
+{
+	return __atomic_load_n(&x->failed, __ATOMIC_ACQUIRE) ? x->sink.fault.err : 0;
 }
 
 /* A system call on the destination failed: its errno, its path. */
@@ -349,7 +355,7 @@ static void run_one(struct chunk *c)
 	int err = 0;
 
 	/* Once the run has failed, no file is finished. */
-	if (__atomic_load_n(&x->failed, __ATOMIC_RELAXED))
+	if (stopped(x))
 		__atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
 		goto out;
@@ -474,12 +480,12 @@ static int top(struct sqk_extract *x)
 	return sqk_dirstack_fd(&x->dirs);
 }
 
-/* A failure of the destination's with a code (errno kept): the errno's story when it has one. */
+/* A failure with a code (errno kept): the destination's errno when it was a system call's. */
 static int out_code(struct sqk_extract *x, const char *path, int err)
 {
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE || err == SQK_ERR_EXIST)
 		return out_fail(x, path);
-	fail(x, path, err, 0, 1);
+	fail(x, path, err, 0, 0);
 	return err;
 }
 
@@ -490,8 +496,8 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	struct stat st;
 	int fd, err;
 
-	if (__atomic_load_n(&x->failed, __ATOMIC_RELAXED))
-		return x->sink.fault.err;
+	if (stopped(x))
+		return stopped(x);
 	if (!*path) {
 		fd = dup(x->root_fd);
 	} else {
@@ -512,10 +518,10 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL,
 				fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0);
 	if (err) {
+		err = out_code(x, path, err);
 		close(fd);
-		return out_code(x, path, err);
 	}
-	return 0;
+	return err;
 }
 
 static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
@@ -573,8 +579,8 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 	int dirfd = top(x), fd;
 
 	/* A worker's failure ends the walk too. */
-	if (__atomic_load_n(&x->failed, __ATOMIC_RELAXED))
-		return x->sink.fault.err;
+	if (stopped(x))
+		return stopped(x);
 	if (clear_way(x, dirfd, name) != 0)
 		return out_fail(x, path);
 	if (link_to) {
@@ -673,7 +679,7 @@ int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f)
 
 	pthread_mutex_lock(&x->lock);
 	*f = x->sink.fault;
-	if (__atomic_load_n(&x->failed, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&x->failed, __ATOMIC_ACQUIRE))
 		err = f->err;
 	else
 		memset(&x->sink.fault, 0, sizeof(x->sink.fault));
