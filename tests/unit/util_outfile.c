@@ -144,6 +144,8 @@ int main(void)
 		pid = fork();
 		if (pid == 0) {
 			close(fds[0]);
+			/* A job a script started in the background ignores SIGINT: not this one. */
+			signal(sig, SIG_DFL);
 			if (sqk_outfile_create(sub, 0, &of))
 				_exit(3);
 			write_str(of, "partial");
