@@ -439,7 +439,7 @@ static int input_failed(struct sqk_src_ctx *c, int e, const char *name)
 {
 	errno = e;
 	sqk_src_fail(c, name, "%s", strerror(e));
-	return e == ENOSPC ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+	return SQK_ERR_IO;
 }
 
 /* The archive could not be opened or its first header read: what the input is not. */
