@@ -68,7 +68,7 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
 
-$(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
+$(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/lib/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB) $(LDLIBS_ALL)
 
@@ -83,7 +83,8 @@ $(FAULT_LIB): tests/tools/preload/fault.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
 
-tests: $(BIN) $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
+# ./squashkit is linked by every entry point that builds it: make, make check, make demo.
+tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
 
 deps:
 	@$(INSTALL_DEPS)
@@ -137,7 +138,7 @@ demo: deps
 	$(MAKE) -j$(BUILD_JOBS) demo-run
 
 DEMO = $(BIN) bench
-demo-run: $(BIN)
+demo-run: $(BIN) squashkit
 	$(DEMO)
 
 # Completions go where bash-completion, zsh and fish look by default.

@@ -8,10 +8,10 @@
 #   bench/fsck-vs-unsquashfs.sh [IMAGE]
 # Without IMAGE, a gzip image of a few hundred MB of files from this machine
 # is built in $WORK. Environment: RUNS (5), FSCK_THREADS (2), WORK
-# (/dev/shm/sqk-bench), SQUASHKIT.
+# (/dev/shm/sqk-bench), SQUASHKIT, UNSQUASHFS (unsquashfs).
 set -e
 . "$(dirname "$0")/lib.sh"
-command -v unsquashfs >/dev/null || { echo "unsquashfs is not installed" >&2; exit 1; }
+command -v "$UNSQUASHFS" >/dev/null || { echo "$UNSQUASHFS is not installed" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 1; }
 [ -x "$SQUASHKIT" ] || { echo "$SQUASHKIT: not built (run make)" >&2; exit 1; }
 J=${FSCK_THREADS:-2}
@@ -38,7 +38,7 @@ tf="" tu="" cf="" cu=""
 i=0
 while [ $i -lt "$RUNS" ]; do
 	rm -rf "$x"
-	set -- $(cpu unsquashfs -q -n -d "$x" "$img")
+	set -- $(cpu "$UNSQUASHFS" -q -n -d "$x" "$img")
 	tu="$tu $1" cu="$cu $2"
 	rm -rf "$x"
 	set -- $(cpu "$SQUASHKIT" fsck -q -j "$J" "$img")

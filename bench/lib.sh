@@ -4,6 +4,7 @@
 : "${RUNS:=5}"
 : "${THREADS:=$(nproc)}"
 : "${WORK:=/dev/shm/sqk-bench}"
+: "${UNSQUASHFS:=unsquashfs}"
 
 # make_source DIR: a few hundred MB of mixed files copied from this machine.
 make_source() {
@@ -16,14 +17,19 @@ make_source() {
 	return 0
 }
 
-# measure OUTVAR_TIME OUTVAR_RSS CMD...: wall seconds and peak RSS (KiB) of one run.
+# measure OUTVAR_TIME OUTVAR_RSS OUTVAR_CPU CMD...: wall seconds, peak RSS
+# (KiB) and CPU seconds (user + system) of one run. On a busy machine the
+# CPU time says more than the wall time: it does not count the waits for a
+# CPU that other work holds.
 measure() {
 	_tv=$1
 	_rv=$2
-	shift 2
-	_out=$(/usr/bin/env time -f '%e %M' "$@" 2>&1 >/dev/null | tail -n 1)
-	eval "$_tv=\${_out%% *}"
-	eval "$_rv=\${_out##* }"
+	_cv=$3
+	shift 3
+	set -- $(/usr/bin/env time -f '%e %M %U %S' "$@" 2>&1 >/dev/null | tail -n 1)
+	eval "$_tv=\$1"
+	eval "$_rv=\$2"
+	eval "$_cv=\$(echo \$3 \$4 | awk '{ printf \"%.2f\", \$1 + \$2 }')"
 }
 
 # median of the numbers given

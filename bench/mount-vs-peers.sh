@@ -8,10 +8,15 @@
 # (bench/vfs-load.pl: one process per reader, forked once, so that no exec
 # per file drowns the file system's cost)
 # Each (workload, readers, mounter) gets a fresh mount with the image dropped
-# from the page cache: the first pass is "cold", a second pass on the same
-# mount is "warm". Reported: throughput and CPU (the readers' user+system
-# time plus the daemon's), medians of $RUNS runs, interleaved so that noise
-# on the shared machine hits every mounter alike.
+# from the page cache: the first pass is "cold", $WARM more passes on the
+# same mount are "warm" (several, so that a pass served from the kernel's
+# caches lasts long enough to time). Reported: throughput and CPU (the
+# readers' user+system time plus the daemon's), medians of $RUNS runs,
+# interleaved so that noise on the shared machine hits every mounter alike.
+# Then, per workload, what the daemons did: squashkit's requests per warm
+# pass by kind (its --stats, written on SIGUSR1 after each phase), its cold
+# decompressions per distinct block and most threads at once, and the peak
+# RSS of squashkit's and squashfuse_ll's daemons.
 #
 # Then the herd through a real VFS: squashkit with the kernel's cache sizes
 # (8 metadata, 3 fragment, 1 data block), one decompressor and a thread per
@@ -24,8 +29,8 @@
 # two 16 MiB files of shared libraries is built in $WORK. Needs root.
 # Environment: RUNS (3), READERS ("1 4 16 64"), MOUNTERS ("squashkit
 # squashfuse kernel"), PARTS ("peers herd"), WORKLOADS ("walk read
-# random"), RANDOM_READS (4000 per pass), SK_OPTS (more squashkit mount
-# options), WORK (/dev/shm/sqk-bench), SQUASHKIT.
+# random"), RANDOM_READS (4000 per pass), WARM (3 passes), SK_OPTS (more
+# squashkit mount options), WORK (/dev/shm/sqk-bench), SQUASHKIT.
 set -e
 : "${RUNS:=3}"
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +38,7 @@ set -e
 : "${MOUNTERS:=squashkit squashfuse kernel}"
 : "${PARTS:=peers herd}"
 : "${RANDOM_READS:=4000}"
+: "${WARM:=3}"
 : "${WORKLOADS:=walk read random}"
 : "${SK_OPTS:=}"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (kernel mounts, dropping the image from the page cache)" >&2; exit 1; }
@@ -99,6 +105,12 @@ mount_as() {
 		"$SQUASHKIT" mount -f $SK_OPTS "$@" "$img" "$mnt" 2>>"$WORK/daemon.err" &
 		dpid=$!
 		;;
+	squashkit-counted)
+		# shellcheck disable=SC2086
+		"$SQUASHKIT" mount -f $SK_OPTS --stats="$WORK/sk.json" --json "$img" "$mnt" \
+			2>>"$WORK/daemon.err" &
+		dpid=$!
+		;;
 	squashfuse)
 		squashfuse_ll -f "$img" "$mnt" 2>>"$WORK/daemon.err" &
 		dpid=$!
@@ -119,7 +131,7 @@ mount_as() {
 
 unmount_as() {
 	case $1 in
-	squashkit) "$SQUASHKIT" umount "$mnt" ;;
+	squashkit*) "$SQUASHKIT" umount "$mnt" ;;
 	squashfuse) fusermount3 -u "$mnt" ;;
 	kernel) umount "$mnt" ;;
 	esac
@@ -145,27 +157,58 @@ ticks() {
 
 load=$(cd "$(dirname "$0")" && pwd)/vfs-load.pl
 
-# run_workload W N: one pass through the mount; prints "WALL CPU".
+# run_workload W N [PASSES]: passes through the mount; prints "WALL CPU"
+# (wall time from vfs-load.pl's clock, CPU from time(1) and the daemon).
 run_workload() {
 	t0=$(ticks)
+	p=${3:-1}
 	case $1 in
 	walk) set -- walk "$2" "$WORK/dirs.list" ;;
 	read) set -- read "$2" "$WORK/files.list" ;;
 	random) set -- random "$2" "$RANDOM_READS" $bigs ;;
 	esac
-	out=$(cd "$mnt" && /usr/bin/env time -f '%e %U %S' perl "$load" "$@" 2>&1 >/dev/null |
-		tail -n 1)
+	wall=$(cd "$mnt" && PASSES=$p /usr/bin/env time -o "$WORK/time.out" -f '%U %S' \
+		perl "$load" "$@" 2>/dev/null | tail -n 1)
 	t1=$(ticks)
-	echo "$out" | awk -v d=$((t1 - t0)) -v tck="$tck" '{ printf "%s %.2f\n", $1, $2 + $3 + d / tck }'
+	awk -v w="$wall" -v d=$((t1 - t0)) -v tck="$tck" \
+		'{ printf "%s %.2f\n", w, $1 + $2 + d / tck }' "$WORK/time.out"
 }
 
-# throughput W WALL: entries/s, MiB/s or reads/s.
+# throughput W WALL [PASSES]: entries/s, MiB/s or reads/s.
 throughput() {
 	case $1 in
-	walk) awk -v n="$entries" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }' ;;
-	read) awk -v n="$bytes" -v t="$2" 'BEGIN { printf "%.1f", (t > 0 ? n / 1048576 / t : 0) }' ;;
-	random) awk -v n="$RANDOM_READS" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }' ;;
+	walk) awk -v n="$entries" -v t="$2" -v p="${3:-1}" 'BEGIN { printf "%.0f", (t > 0 ? p * n / t : 0) }' ;;
+	read) awk -v n="$bytes" -v t="$2" -v p="${3:-1}" 'BEGIN { printf "%.1f", (t > 0 ? p * n / 1048576 / t : 0) }' ;;
+	random) awk -v n="$RANDOM_READS" -v t="$2" -v p="${3:-1}" 'BEGIN { printf "%.0f", (t > 0 ? p * n / t : 0) }' ;;
 	esac
+}
+
+# stat_field FILE CACHE KEY: a counter from the --stats --json output.
+stat_field() {
+	sed -n "s/.*\"$2\":{\([^}]*\)}.*/\1/p" "$1" | tr ',' '\n' | sed -n "s/^\"$3\":\(.*\)/\1/p"
+}
+
+# snapshot NAME: squashkit's counters so far (SIGUSR1), copied to $WORK/sk.NAME.json.
+snapshot() {
+	: >"$WORK/sk.json"
+	kill -USR1 "$dpid"
+	tries=0
+	until tail -c 3 "$WORK/sk.json" 2>/dev/null | grep -q '}'; do
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || { echo "squashkit: no counters on SIGUSR1" >&2; exit 1; }
+		sleep 0.05
+	done
+	cp "$WORK/sk.json" "$WORK/sk.$1.json"
+}
+
+# requests FILE: "kind count" for every kind of request in squashkit's counters.
+requests() {
+	sed -n 's/.*"requests":{\([^}]*\)}.*/\1/p' "$1" | tr ',' '\n' | tr -d '"' | tr ':' ' '
+}
+
+# rss: the daemon's peak resident set, MiB.
+rss() {
+	awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$dpid/status" 2>/dev/null || echo 0
 }
 
 unit() {
@@ -173,7 +216,9 @@ unit() {
 }
 
 res=$WORK/mount-results.txt
+daemons=$WORK/mount-daemons.txt
 : >"$res"
+: >"$daemons"
 : >"$WORK/daemon.err"
 
 if echo "$PARTS" | grep -qw peers; then
@@ -182,11 +227,31 @@ if echo "$PARTS" | grep -qw peers; then
 		for w in $WORKLOADS; do
 			for n in $READERS; do
 				for m in $MOUNTERS; do
-					mount_as "$m"
-					for phase in cold warm; do
-						set -- $(run_workload $w "$n")
-						echo "$m $w $n $phase $1 $2 $(throughput $w "$1")" >>"$res"
-					done
+					as=$m
+					[ "$m" = squashkit ] && as=squashkit-counted
+					mount_as "$as"
+					set -- $(run_workload $w "$n")
+					echo "$m $w $n cold $1 $2 $(throughput $w "$1")" >>"$res"
+					[ "$m" = squashkit ] && snapshot cold
+					set -- $(run_workload $w "$n" "$WARM")
+					echo "$m $w $n warm $1 $2 $(throughput $w "$1" "$WARM")" >>"$res"
+					[ "$m" = squashkit ] && snapshot warm
+					echo "$m $w $n rss $(rss)" >>"$daemons"
+					if [ "$m" = squashkit ]; then
+						f=$WORK/sk.cold.json
+						fills=0 distinct=0
+						for c in metadata fragment data; do
+							fills=$((fills + $(stat_field "$f" $c fills)))
+							distinct=$((distinct + $(stat_field "$f" $c distinct_blocks)))
+						done
+						echo "$m $w $n perblock $(ratio $fills $distinct)" >>"$daemons"
+						echo "$m $w $n peak $(sed -n 's/.*"peak":\([0-9]*\).*/\1/p' "$f")" >>"$daemons"
+						requests "$WORK/sk.cold.json" >"$WORK/req.cold"
+						requests "$WORK/sk.warm.json" | awk -v p="$WARM" -v w=$w -v n="$n" '
+							NR == FNR { before[$1] = $2; next }
+							$1 != "total" && $2 > before[$1] { printf "req %s %s %s %g\n", w, n, $1, ($2 - before[$1]) / p }
+						' "$WORK/req.cold" - >>"$daemons"
+					fi
 					unmount_as "$m"
 				done
 			done
@@ -215,15 +280,33 @@ if echo "$PARTS" | grep -qw peers; then
 			done
 		done
 	done
-	echo "(throughput, then CPU seconds: the readers' user+system time and the daemon's)"
+	echo "(throughput, then CPU seconds: the readers' user+system time and the daemon's;" \
+		"warm: $WARM passes)"
+
+	if echo "$MOUNTERS" | grep -qw squashkit; then
+		printf '\n%-7s %-4s %9s %9s %10s %7s  %s\n' workload N "sk RSS" "sqfuse RSS" \
+			"decomp/blk" threads "squashkit's requests per warm pass"
+		for w in $WORKLOADS; do
+			for n in $READERS; do
+				col() {
+					median $(awk -v m="$1" -v w=$w -v n="$n" -v k="$2" \
+						'$1 == m && $2 == w && $3 == n && $4 == k { print $5 }' "$daemons")
+				}
+				reqs=$(awk -v w=$w -v n="$n" -v r="$RUNS" '
+					$1 == "req" && $2 == w && $3 == n { sum[$4] += $5 }
+					END { for (k in sum) printf "%s %g, ", k, sum[k] / r }' "$daemons" |
+					sed 's/, $//')
+				printf '%-7s %-4s %8sM %8sM %10s %7s  %s\n' $w "$n" "$(col squashkit rss)" \
+					"$(col squashfuse rss)" "$(col squashkit perblock)" "$(col squashkit peak)" \
+					"${reqs:-none}"
+			done
+		done
+		echo "(peak RSS of the daemons; squashkit's cold decompressions per distinct block and"
+		echo " most threads at once; requests: means of $RUNS runs)"
+	fi
 fi
 
 # --- the herd through a real VFS ---
-
-# stat_field FILE CACHE KEY: a counter from the --stats --json output.
-stat_field() {
-	sed -n "s/.*\"$2\":{\([^}]*\)}.*/\1/p" "$1" | tr ',' '\n' | sed -n "s/^\"$3\":\(.*\)/\1/p"
-}
 
 if echo "$PARTS" | grep -qw herd; then
 	herd=$WORK/mount-herd.txt

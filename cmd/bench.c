@@ -2,11 +2,15 @@
 /*
  * squashkit bench: run workloads against the shared block cache under each
  * wait policy and thread count, and report what the caches did. Every run
- * opens the image afresh, so every run starts with cold caches.
+ * opens the image afresh, so every run starts with cold caches. With
+ * --against, the same workloads run beside the model through the kernel's
+ * squashfs and squashkit mount (bench_run.c).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +27,7 @@ static const char usage_text[] =
 	"Usage: squashkit bench [OPTIONS] [IMAGE]\n"
 	"Run workloads through the shared block cache under each wait policy and thread\n"
 	"count. Without IMAGE, an embedded default image is generated and built first.\n\n"
-	"  -w, --workload LIST   stat, read, mixed, random, seq (default mixed)\n"
+	"  -w, --workload LIST   stat, read, mixed, random, seq, randread (default mixed)\n"
 	"  -t, --threads LIST    thread counts (default 1,16,64)\n"
 	"  -p, --policy LIST     herd, exclusive, keyed (default all three)\n"
 	"      --cache SPEC      entries per cache: meta=8,frag=3,data=N (data: threads),\n"
@@ -32,6 +36,12 @@ static const char usage_text[] =
 	"                        default) or percpu (one per thread); default single\n"
 	"      --lookup KIND     scan (linear, as the kernel; default) or hash\n"
 	"      --cold            drop the image from the page cache before each run\n"
+	"      --against PLACES  also run the workloads through the VFS: kernel (a loop\n"
+	"                        mount of the image), mount (squashkit mount, each policy)\n"
+	"      --slow-device IOPS[,BYTES]\n"
+	"                        put the image on a loop device throttled to IOPS reads\n"
+	"                        (and BYTES per second, K/M/G suffixes) and read it there\n"
+	"                        with O_DIRECT; --against and this need root\n"
 	"      --offset N|auto   the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                        auto looks for it and says where it found it\n"
 	"  -d, --duration TIME   time per run: seconds, or with ms/s suffix (default 1s)\n"
@@ -42,7 +52,17 @@ static const char usage_text[] =
 	"  -q, --quiet           no progress lines\n"
 	"  -h, --help            show this help\n";
 
-enum { OPT_CACHE = 256, OPT_DECOMP, OPT_LOOKUP, OPT_COLD, OPT_PLOT, OPT_SEED, OPT_OFFSET };
+enum {
+	OPT_CACHE = 256,
+	OPT_DECOMP,
+	OPT_LOOKUP,
+	OPT_COLD,
+	OPT_PLOT,
+	OPT_SEED,
+	OPT_OFFSET,
+	OPT_AGAINST,
+	OPT_SLOW,
+};
 
 static const struct option longopts[] = {
 	{"workload", required_argument, NULL, 'w'},
@@ -52,6 +72,8 @@ static const struct option longopts[] = {
 	{"decomp", required_argument, NULL, OPT_DECOMP},
 	{"lookup", required_argument, NULL, OPT_LOOKUP},
 	{"cold", no_argument, NULL, OPT_COLD},
+	{"against", required_argument, NULL, OPT_AGAINST},
+	{"slow-device", required_argument, NULL, OPT_SLOW},
 	{"duration", required_argument, NULL, 'd'},
 	{"runs", required_argument, NULL, 'r'},
 	{"format", required_argument, NULL, 'f'},
@@ -63,23 +85,6 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-#define MAX_LIST 16
-
-struct bench {
-	enum sqk_workload wl[MAX_LIST];
-	unsigned nwl;
-	unsigned threads[MAX_LIST];
-	unsigned nthreads;
-	enum sqk_wait_policy pol[3];
-	unsigned npol;
-	struct sqk_image_opts io;
-	int data_set, percpu, cold, quiet;
-	unsigned duration_ms, runs;
-	uint64_t seed;
-	enum bench_format fmt;
-	const char *plot;
-};
-
 /* Split a comma list; each item through parse. Returns the count or -1. */
 static int parse_list(const char *s, int (*parse)(const char *, void *, unsigned), void *out)
 {
@@ -89,7 +94,7 @@ static int parse_list(const char *s, int (*parse)(const char *, void *, unsigned
 	if (!copy)
 		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_LIST || parse(tok, out, (unsigned)n) != 0) {
+		if (n == BENCH_MAX_LIST || parse(tok, out, (unsigned)n) != 0) {
 			n = -1;
 			break;
 		}
@@ -138,129 +143,36 @@ static int parse_duration(const char *s, unsigned *ms)
 	return *ms ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int parse_where(const char *s, void *out, unsigned i)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	int *against = out;
 
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Per-run figures of one cell; medians go into the cell. */
-// clang-format off
-#define RUN_FIELDS(X)                                                                              \
-	X(ops_per_s) X(mib_per_s) X(p50_us) X(p99_us) X(max_us) X(releases) X(release_wakes)      \
-	X(wake_calls) X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls)          \
-	X(unclaimed_free_ms) X(vcsw) X(ivcsw) X(fills) X(refills) X(decompressions_per_block)      \
-	X(meta_dpb) X(frag_dpb) X(hit_ratio) X(errors)
-// clang-format on
-
-struct run_values {
-#define DECL(k) double k[64];
-	RUN_FIELDS(DECL)
-};
-
-static int run_once(struct bench *b, const char *path, const struct sqk_lab_files *files,
-		    struct bench_cell *cell, unsigned run, struct run_values *rv)
-{
-	struct sqk_image_opts io = b->io;
-	struct sqk_lab_result r;
-	struct sqk_image *img;
-	double lookups = 0, hits = 0, distinct = 0;
-	int i, err;
-
-	io.policy = cell->policy;
-	io.data_entries = cell->data;
-	io.decompressors = b->percpu ? cell->threads : 1;
-	if (b->cold) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-			close(fd);
-		}
-	}
-	img = sqk_open_image(path, &io);
-	if (!img)
+	if (strcmp(s, "kernel") == 0)
+		against[WHERE_KERNEL] = 1;
+	else if (strcmp(s, "mount") == 0)
+		against[WHERE_MOUNT] = 1;
+	else
 		return -1;
-	err = sqk_lab_run(img, files, cell->workload, cell->threads, b->duration_ms, b->seed + run,
-			  &r);
-	if (err) {
-		sqk_error_code(path, err);
-		sqk_image_close(img);
-		return -1;
-	}
-#define ZERO(k) rv->k[run] = 0;
-	RUN_FIELDS(ZERO)
-	for (i = 0; i < SQK_CACHE_COUNT; i++) {
-		struct sqk_cache_stats s;
-
-		if (!sqk_image_cache(img, i))
-			continue;
-		sqk_cache_stats(sqk_image_cache(img, i), &s);
-		rv->releases[run] += (double)s.releases;
-		rv->release_wakes[run] += (double)s.release_wakes;
-		rv->wake_calls[run] += (double)s.wake_calls;
-		rv->wakeups[run] +=
-			(double)(s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff);
-		rv->spurious[run] += (double)s.spurious;
-		rv->handoffs[run] += (double)s.handoffs;
-		rv->stalls[run] += (double)s.stalls;
-		rv->unclaimed_free_ms[run] += (double)s.unclaimed_ns / 1e6;
-		rv->fills[run] += (double)s.fills;
-		rv->refills[run] += (double)s.refills;
-		if (i == SQK_CACHE_META)
-			rv->meta_dpb[run] = s.distinct ? (double)s.fills / (double)s.distinct : 0;
-		if (i == SQK_CACHE_FRAG)
-			rv->frag_dpb[run] = s.distinct ? (double)s.fills / (double)s.distinct : 0;
-		lookups += (double)s.lookups;
-		hits += (double)(s.hits + s.shares);
-		distinct += (double)s.distinct;
-	}
-	sqk_image_close(img);
-	rv->ops_per_s[run] = (double)r.ops * 1e9 / (double)(r.elapsed_ns ? r.elapsed_ns : 1);
-	rv->mib_per_s[run] =
-		(double)r.bytes / 1048576.0 * 1e9 / (double)(r.elapsed_ns ? r.elapsed_ns : 1);
-	rv->p50_us[run] = r.p50_us;
-	rv->p99_us[run] = r.p99_us;
-	rv->max_us[run] = r.max_us;
-	rv->vcsw[run] = (double)r.vcsw;
-	rv->ivcsw[run] = (double)r.ivcsw;
-	rv->errors[run] = (double)r.errors;
-	/*
-	 * As the background's trace counts it: wakeups delivered per release
-	 * that woke anyone. A release with nobody asleep costs no wakeup.
-	 */
-	rv->wakeups_per_release[run] =
-		rv->release_wakes[run] ? rv->wakeups[run] / rv->release_wakes[run] : 0;
-	rv->decompressions_per_block[run] = distinct ? rv->fills[run] / distinct : 0;
-	rv->hit_ratio[run] = lookups ? hits / lookups : 0;
 	return 0;
 }
 
-static int run_cell(struct bench *b, const char *path, const struct sqk_lab_files *files,
-		    struct bench_cell *cell)
+/* IOPS[,BYTES]: the slow device's read limits. */
+static int parse_slow(const char *s, struct bench *b)
 {
-	struct run_values *rv = calloc(1, sizeof(*rv));
-	unsigned run;
+	char *copy = strdup(s), *comma;
+	int ret = -1;
 
-	if (!rv)
+	if (!copy)
 		return -1;
-	for (run = 0; run < b->runs; run++) {
-		if (run_once(b, path, files, cell, run, rv) != 0) {
-			free(rv);
-			return -1;
-		}
-	}
-#define MEDIAN(k) cell->k = median(rv->k, b->runs);
-	RUN_FIELDS(MEDIAN)
-	free(rv);
-	return 0;
+	comma = strchr(copy, ',');
+	if (comma)
+		*comma = '\0';
+	if (sqk_parse_uint(copy, UINT32_MAX, &b->slow_iops) == 0 && b->slow_iops > 0 &&
+	    (!comma || (sqk_parse_size(comma + 1, &b->slow_bps) == 0 && b->slow_bps > 0)))
+		ret = 0;
+	free(copy);
+	b->slow = 1;
+	return ret;
 }
 
 static int parse_args(struct bench *b, int argc, char **argv)
@@ -268,7 +180,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	uint64_t v;
 	int c, n, offset_given = 0;
 
-	while ((c = getopt_long(argc, argv, "w:t:p:d:r:f:qh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "w:t:p:d:r:f:qh", longopts)) != -1) {
 		switch (c) {
 		case 'w':
 			if ((n = parse_list(optarg, parse_wl, b->wl)) < 0)
@@ -309,6 +221,17 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		case OPT_COLD:
 			b->cold = 1;
 			break;
+		case OPT_AGAINST:
+			memset(b->against, 0, sizeof(b->against));
+			if (parse_list(optarg, parse_where, b->against) < 0)
+				return sqk_usage_error("invalid place list '%s' (kernel, mount)",
+						       optarg);
+			break;
+		case OPT_SLOW:
+			if (parse_slow(optarg, b) != 0)
+				return sqk_usage_error("invalid device limits '%s' (IOPS[,BYTES])",
+						       optarg);
+			break;
 		case 'd':
 			if (parse_duration(optarg, &b->duration_ms) != 0)
 				return sqk_usage_error("invalid duration '%s'", optarg);
@@ -348,7 +271,6 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return -1; /* done: the caller exits 0 */
 		default:
-			fprintf(stderr, "Try 'squashkit bench --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -357,65 +279,158 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	/* The embedded default image starts at 0: an offset needs an IMAGE. */
 	if (offset_given && optind >= argc)
 		return sqk_usage_error("--offset needs an IMAGE operand");
+	/* The daemon reads the image through the page cache: it would not be slow. */
+	if (b->slow && b->against[WHERE_MOUNT])
+		return sqk_usage_error("--slow-device: the mount reads through the page cache; "
+				       "use --against kernel");
 	return 0;
+}
+
+/* The cells: per workload and thread count, the model's policies, the kernel, the mount's. */
+static unsigned make_cells(const struct bench *b, struct bench_cell *cells)
+{
+	unsigned n = 0, w, t, p, where;
+
+	for (w = 0; w < b->nwl; w++) {
+		for (t = 0; t < b->nthreads; t++) {
+			for (where = 0; where < WHERE_COUNT; where++) {
+				if (where != WHERE_MODEL && !b->against[where])
+					continue;
+				for (p = 0; p < (where == WHERE_KERNEL ? 1 : b->npol); p++) {
+					struct bench_cell *c = &cells[n++];
+
+					c->workload = b->wl[w];
+					c->where = (enum bench_where)where;
+					c->threads = b->threads[t];
+					c->policy = b->pol[p];
+					c->decomp = b->percpu ? "percpu" : "single";
+					c->meta = b->io.meta_entries;
+					c->frag = b->io.frag_entries;
+					c->data = b->data_set ? b->io.data_entries : c->threads;
+					c->comp = b->io.comp_entries;
+					c->runs = b->runs;
+					if (where == WHERE_KERNEL)
+						c->decomp = NULL;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+/* The same series (workload, place, policy) at another thread count, or NULL. */
+static const struct bench_cell *series_at(const struct bench_cell *cells, unsigned n,
+					  const struct bench_cell *c, enum bench_where where,
+					  unsigned threads)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (cells[i].workload == c->workload && cells[i].where == where &&
+		    cells[i].threads == threads &&
+		    (where == WHERE_KERNEL || cells[i].policy == c->policy))
+			return &cells[i];
+	return NULL;
+}
+
+/*
+ * The shape: each cell's throughput over its series' at the next smaller
+ * thread count (64 threads over 16, say), and that ratio over the kernel's
+ * for the same step, which is 1 where the model scales as the kernel does.
+ */
+static void shape(const struct bench *b, struct bench_cell *cells, unsigned n)
+{
+	unsigned i, t, prev;
+
+	for (i = 0; i < n; i++) {
+		const struct bench_cell *p, *k, *kp;
+
+		cells[i].step = cells[i].step_vs_kernel = NAN;
+		for (prev = 0, t = 0; t < b->nthreads; t++)
+			if (b->threads[t] < cells[i].threads && b->threads[t] > prev)
+				prev = b->threads[t];
+		p = prev ? series_at(cells, n, &cells[i], cells[i].where, prev) : NULL;
+		if (p && p->ops_per_s > 0)
+			cells[i].step = cells[i].ops_per_s / p->ops_per_s;
+		k = series_at(cells, n, &cells[i], WHERE_KERNEL, cells[i].threads);
+		kp = prev ? series_at(cells, n, &cells[i], WHERE_KERNEL, prev) : NULL;
+		if (cells[i].where != WHERE_KERNEL && k && kp && kp->ops_per_s > 0 &&
+		    k->ops_per_s > 0)
+			cells[i].step_vs_kernel = cells[i].step / (k->ops_per_s / kp->ops_per_s);
+	}
+}
+
+/* The machine as the bench starts: how busy it was says how far to trust the figures. */
+static void machine_info(struct bench_info *info, const char *path)
+{
+	memset(info, 0, sizeof(*info));
+	info->image = path;
+	info->cpus = sqk_online_cpus();
+	if (getloadavg(info->load, 3) != 3)
+		info->load[0] = info->load[1] = info->load[2] = NAN;
 }
 
 static int run_all(struct bench *b, const char *path)
 {
-	unsigned ncells = b->nwl * b->nthreads * b->npol, i = 0, w, t, p;
-	struct sqk_lab_files files;
-	struct bench_cell *cells;
-	struct sqk_image *img;
-	int err, ret = EXIT_OK;
+	unsigned places =
+		1 + (unsigned)b->against[WHERE_KERNEL] + (b->against[WHERE_MOUNT] ? b->npol : 0);
+	unsigned ncells = b->nwl * b->nthreads * (b->npol + places - 1);
+	struct bench_cell *cells = calloc(ncells, sizeof(*cells));
+	struct bench_info info;
+	int ret = EXIT_FAIL;
 
-	img = sqk_open_image(path, &b->io);
-	if (!img)
-		return EXIT_FAIL;
-	err = sqk_lab_index(img, &files);
-	sqk_image_close(img);
-	if (err || files.count == 0) {
-		sqk_error(path, "%s", err ? sqk_strerror(err) : "the image holds no files");
-		sqk_lab_files_free(&files);
-		return EXIT_FAIL;
-	}
-	cells = calloc(ncells, sizeof(*cells));
 	if (!cells)
 		return EXIT_FAIL;
-	for (w = 0; w < b->nwl; w++) {
-		for (t = 0; t < b->nthreads; t++) {
-			for (p = 0; p < b->npol; p++, i++) {
-				struct bench_cell *c = &cells[i];
-
-				c->workload = b->wl[w];
-				c->threads = b->threads[t];
-				c->policy = b->pol[p];
-				c->decomp = b->percpu ? "percpu" : "single";
-				c->meta = b->io.meta_entries;
-				c->frag = b->io.frag_entries;
-				c->data = b->data_set ? b->io.data_entries : c->threads;
-				c->runs = b->runs;
-				if (!b->quiet)
-					fprintf(stderr, "bench: [%u/%u] %s %s %u threads ...",
-						i + 1, ncells, sqk_workload_name(c->workload),
-						sqk_policy_name(c->policy), c->threads);
-				if (run_cell(b, path, &files, c) != 0) {
-					ret = EXIT_FAIL;
-					goto out;
-				}
-				if (!b->quiet)
-					fprintf(stderr, " %.0f ops/s, %.2f wakeups/release\n",
-						c->ops_per_s, c->wakeups_per_release);
-			}
+	machine_info(&info, path);
+	if (bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
+	    bench_measure(b, cells, ncells) == 0) {
+		if (b->slow) {
+			info.device = b->loop.dev;
+			info.slow_iops = b->slow_iops;
+			info.slow_bps = b->slow_bps;
+		}
+		shape(b, cells, ncells);
+		bench_print(stdout, b->fmt, &info, cells, ncells);
+		ret = EXIT_OK;
+		if (b->plot && bench_plot(b->plot, cells, ncells) != 0) {
+			sqk_error(b->plot, "%s", strerror(errno));
+			ret = EXIT_FAIL;
 		}
 	}
-	bench_print(stdout, b->fmt, path, sqk_online_cpus(), cells, ncells);
-	if (b->plot && bench_plot(b->plot, cells, ncells) != 0) {
-		sqk_error(b->plot, "%s", strerror(errno));
-		ret = EXIT_FAIL;
-	}
-out:
+	bench_teardown(b);
 	free(cells);
-	sqk_lab_files_free(&files);
+	return ret;
+}
+
+/* A signal ends the runs; what bench set up comes down, then the signal takes its course. */
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	caught = sig;
+	sqk_lab_stop();
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	unsigned i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static int finish(int ret)
+{
+	if (caught) {
+		fflush(stdout);
+		signal(caught, SIG_DFL);
+		raise(caught);
+	}
 	return ret;
 }
 
@@ -434,20 +449,28 @@ int cmd_bench(int argc, char **argv)
 		.fmt = FMT_TABLE,
 	};
 	char tmp[1024], img[2200];
-	const char *base = getenv("TMPDIR");
 	int ret;
 
 	sqk_image_opts_default(&b.io);
+	b.loop.fd = -1;
 	ret = parse_args(&b, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	if ((b.against[WHERE_KERNEL] || b.against[WHERE_MOUNT] || b.slow) && geteuid() != 0) {
+		sqk_error(NULL, "%s needs root: it sets up loop devices%s",
+			  b.slow ? "--slow-device" : "--against",
+			  b.slow ? " and throttles them" : " and mounts");
+		return EXIT_FAIL;
+	}
+	catch_signals();
+	/* What earlier runs that were killed left behind goes first. */
+	sqk_lab_sweep(bench_scratch_base());
 	if (optind < argc)
-		return run_all(&b, argv[optind]);
+		return finish(run_all(&b, argv[optind]));
 
 	/* No IMAGE: build the default one in a scratch directory, and remove it after. */
-	if (!base && access("/dev/shm", W_OK) == 0)
-		base = "/dev/shm";
-	snprintf(tmp, sizeof(tmp), "%s/squashkit-bench.XXXXXX", base ? base : "/tmp");
+	snprintf(tmp, sizeof(tmp), "%s/%s.%d.XXXXXX", bench_scratch_base(), SQK_LAB_TAG,
+		 (int)getpid());
 	if (!mkdtemp(tmp)) {
 		sqk_error(tmp, "%s", strerror(errno));
 		return EXIT_FAIL;
@@ -456,5 +479,5 @@ int cmd_bench(int argc, char **argv)
 		      ? run_all(&b, img)
 		      : EXIT_FAIL;
 	sqk_remove_tree(AT_FDCWD, tmp);
-	return ret;
+	return finish(ret);
 }

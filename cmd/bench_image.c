@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ int bench_default_image(const char *self, const char *dir, char *img, size_t len
 	if (!quiet)
 		fprintf(stderr, "bench: generating the default tree (%u files)...\n",
 			DIRS * FILES_PER + LARGE_FILES);
-	if (make_tree(tree) != 0) {
+	if (make_tree(tree) != 0 || sqk_lab_stopped()) {
 		sqk_error(tree, "cannot generate the default tree: %s", strerror(errno));
 		return -1;
 	}
@@ -132,8 +133,11 @@ int bench_default_image(const char *self, const char *dir, char *img, size_t len
 		      (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
+	/* Interrupted: mkimage is stopped too, so that nothing writes into the directory after. */
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		if (sqk_lab_stopped())
+			kill(pid, SIGTERM);
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		sqk_error(img, "mkimage could not build the default image");
 		return -1;
 	}

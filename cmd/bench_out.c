@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* squashkit bench output: a table, JSON, CSV, and an SVG plot. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,16 +14,20 @@
 	X(ops_per_s, 1) X(mib_per_s, 2) X(p50_us, 1) X(p99_us, 1) X(max_us, 1) X(releases, 0)      \
 	X(release_wakes, 0) X(wake_calls, 0) X(wakeups, 0) X(wakeups_per_release, 3)               \
 	X(spurious_wakeups, 0) X(handoffs, 0) X(stalls, 0) X(unclaimed_free_ms, 3) X(vcsw, 0)      \
-	X(ivcsw, 0) X(fills, 0) X(refills, 0) X(decompressions_per_block, 3)                       \
-	X(meta_decompressions_per_block, 3) X(frag_decompressions_per_block, 3) X(hit_ratio, 4)    \
-	X(errors, 0)
+	X(ivcsw, 0) X(system_context_switches, 0) X(fills, 0) X(refills, 0)                        \
+	X(decompressions_per_block, 3) X(meta_decompressions_per_block, 3)                         \
+	X(frag_decompressions_per_block, 3) X(hit_ratio, 4) X(device_reads_per_op, 3)              \
+	X(device_mib_per_s, 2) X(comp_cache_kib, 1) X(errors, 0) X(step, 3) X(step_vs_kernel, 3)
 
 #define spurious_wakeups spurious
 #define meta_decompressions_per_block meta_dpb
 #define frag_decompressions_per_block frag_dpb
+#define system_context_switches sys_cs
+#define device_reads_per_op dev_reads_per_op
+#define device_mib_per_s dev_mib_per_s
 // clang-format on
 
-static void print_json(FILE *out, const char *image, unsigned cpus, const struct bench_cell *c,
+static void print_json(FILE *out, const struct bench_info *info, const struct bench_cell *c,
 		       unsigned n)
 {
 	struct sqk_json j;
@@ -30,25 +35,50 @@ static void print_json(FILE *out, const char *image, unsigned cpus, const struct
 
 	sqk_json_init_file(&j, out);
 	sqk_json_begin_object(&j, 0);
-	sqk_json_key_string(&j, "image", image);
+	sqk_json_key_string(&j, "image", info->image);
 	sqk_json_key(&j, "machine");
 	sqk_json_begin_object(&j, 0);
-	sqk_json_key_uint(&j, "cpus", cpus);
+	sqk_json_key_uint(&j, "cpus", info->cpus);
+	sqk_json_key(&j, "load");
+	sqk_json_begin_array(&j, 0);
+	for (i = 0; i < 3; i++)
+		sqk_json_double(&j, info->load[i], 2);
+	sqk_json_end_array(&j);
 	sqk_json_end_object(&j);
+	sqk_json_key(&j, "device");
+	if (info->device) {
+		sqk_json_begin_object(&j, 0);
+		sqk_json_key_string(&j, "path", info->device);
+		sqk_json_key_uint(&j, "read_iops", info->slow_iops);
+		sqk_json_key_uint(&j, "read_bytes_per_s", info->slow_bps);
+		sqk_json_end_object(&j);
+	} else {
+		sqk_json_null(&j);
+	}
 	sqk_json_key(&j, "cells");
 	sqk_json_begin_array(&j, 0);
 	for (i = 0; i < n; i++, c++) {
+		int kernel = c->where == WHERE_KERNEL;
+
 		sqk_json_begin_object(&j, 0);
+		sqk_json_key_string(&j, "where", bench_where_name(c->where));
 		sqk_json_key_string(&j, "workload", sqk_workload_name(c->workload));
-		sqk_json_key_string(&j, "policy", sqk_policy_name(c->policy));
+		sqk_json_key(&j, "policy");
+		kernel ? sqk_json_null(&j) : sqk_json_string(&j, sqk_policy_name(c->policy));
 		sqk_json_key_uint(&j, "threads", c->threads);
-		sqk_json_key_string(&j, "decomp", c->decomp);
+		sqk_json_key(&j, "decomp");
+		kernel ? sqk_json_null(&j) : sqk_json_string(&j, c->decomp);
 		sqk_json_key(&j, "cache");
-		sqk_json_begin_object(&j, 0);
-		sqk_json_key_uint(&j, "meta", c->meta);
-		sqk_json_key_uint(&j, "frag", c->frag);
-		sqk_json_key_uint(&j, "data", c->data);
-		sqk_json_end_object(&j);
+		if (kernel) {
+			sqk_json_null(&j);
+		} else {
+			sqk_json_begin_object(&j, 0);
+			sqk_json_key_uint(&j, "meta", c->meta);
+			sqk_json_key_uint(&j, "frag", c->frag);
+			sqk_json_key_uint(&j, "data", c->data);
+			sqk_json_key_uint(&j, "comp", c->comp);
+			sqk_json_end_object(&j);
+		}
 		sqk_json_key_uint(&j, "runs", c->runs);
 #define JSON_NUM(k, d) sqk_json_key_double(&j, #k, c->k, d);
 		CELL_NUMBERS(JSON_NUM)
@@ -63,52 +93,150 @@ static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
 {
 	unsigned i;
 
-	fputs("workload,policy,threads,decomp,meta,frag,data,runs", out);
+	fputs("where,workload,policy,threads,decomp,meta,frag,data,comp,runs", out);
 #define CSV_HEAD(k, d) fputs("," #k, out);
 	CELL_NUMBERS(CSV_HEAD)
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
-		fprintf(out, "%s,%s,%u,%s,%u,%u,%u,%u", sqk_workload_name(c->workload),
-			sqk_policy_name(c->policy), c->threads, c->decomp, c->meta, c->frag,
-			c->data, c->runs);
-#define CSV_NUM(k, d) fprintf(out, ",%.*f", d, c->k);
+		fprintf(out, "%s,%s,", bench_where_name(c->where), sqk_workload_name(c->workload));
+		if (c->where == WHERE_KERNEL)
+			fprintf(out, ",%u,,,,,,%u", c->threads, c->runs);
+		else
+			fprintf(out, "%s,%u,%s,%u,%u,%u,%u,%u", sqk_policy_name(c->policy),
+				c->threads, c->decomp, c->meta, c->frag, c->data, c->comp, c->runs);
+			/* A figure the place cannot give is left empty. */
+#define CSV_NUM(k, d)                                                                              \
+	if (isnan(c->k))                                                                           \
+		fputc(',', out);                                                                   \
+	else                                                                                       \
+		fprintf(out, ",%.*f", d, c->k);
 		CELL_NUMBERS(CSV_NUM)
 		fputc('\n', out);
 	}
 }
 
-static void print_table(FILE *out, const char *image, unsigned cpus, const struct bench_cell *c,
-			unsigned n)
-{
-	unsigned i;
+/* The table's figures: heading, width, decimals, field and scale; "-" where the place has none. */
+static const struct column {
+	const char *head;
+	int width, decimals;
+	size_t off;
+	double scale;
+} columns[] = {
+#define COL(h, w, d, f, x) {h, w, d, offsetof(struct bench_cell, f), x},
+	// clang-format off
+	COL("ops/s", 10, 0, ops_per_s, 1)
+	COL("MiB/s", 8, 2, mib_per_s, 1)
+	COL("p50_us", 9, 1, p50_us, 1)
+	COL("p99_us", 9, 1, p99_us, 1)
+	COL("max_us", 9, 0, max_us, 1)
+	COL("wake/rel", 9, 2, wakeups_per_release, 1)
+	COL("spurious", 8, 0, spurious, 1)
+	COL("handoff", 8, 0, handoffs, 1)
+	COL("unclaim_ms", 10, 2, unclaimed_free_ms, 1)
+	COL("vcsw", 9, 0, vcsw, 1)
+	COL("ivcsw", 9, 0, ivcsw, 1)
+	COL("sys_cs", 9, 0, sys_cs, 1)
+	COL("dec/blk", 7, 2, decompressions_per_block, 1)
+	COL("hit%", 6, 1, hit_ratio, 100)
+	COL("devrd/op", 9, 2, dev_reads_per_op, 1)
+	COL("comp_KiB", 9, 0, comp_cache_kib, 1)
+	COL("step", 6, 2, step, 1)
+	COL("vs_kern", 7, 2, step_vs_kernel, 1)
+	// clang-format on
+};
 
-	fprintf(out, "image: %s   cpus: %u   medians of %u run(s) per cell\n", image, cpus,
-		n ? c->runs : 0);
-	fprintf(out, "%-7s %-9s %4s %10s %8s %9s %9s %9s %9s %8s %8s %10s %9s %9s %7s %6s\n",
-		"work", "policy", "thr", "ops/s", "MiB/s", "p50_us", "p99_us", "max_us", "wake/rel",
-		"spurious", "handoff", "unclaim_ms", "vcsw", "ivcsw", "dec/blk", "hit%");
-	for (i = 0; i < n; i++, c++)
-		fprintf(out,
-			"%-7s %-9s %4u %10.0f %8.2f %9.1f %9.1f %9.0f %9.2f %8.0f %8.0f %10.2f "
-			"%9.0f %9.0f %7.2f %6.1f\n",
-			sqk_workload_name(c->workload), sqk_policy_name(c->policy), c->threads,
-			c->ops_per_s, c->mib_per_s, c->p50_us, c->p99_us, c->max_us,
-			c->wakeups_per_release, c->spurious, c->handoffs, c->unclaimed_free_ms,
-			c->vcsw, c->ivcsw, c->decompressions_per_block, 100.0 * c->hit_ratio);
+static const char *series_name(const struct bench_cell *c)
+{
+	return c->where == WHERE_KERNEL ? "-" : sqk_policy_name(c->policy);
 }
 
-void bench_print(FILE *out, enum bench_format fmt, const char *image, unsigned cpus,
+/*
+ * The shape in words, per workload: at the largest thread count, each
+ * series' throughput over its own at the count before, beside the kernel's.
+ */
+static void print_shape(FILE *out, const struct bench_cell *c, unsigned n)
+{
+	unsigned i, j, top;
+
+	for (i = 0; i < n; i++) {
+		const struct bench_cell *k = NULL;
+
+		if (c[i].where != WHERE_KERNEL || isnan(c[i].step))
+			continue;
+		for (top = 0, j = 0; j < n; j++)
+			if (c[j].workload == c[i].workload && c[j].threads > top)
+				top = c[j].threads;
+		if (c[i].threads != top)
+			continue;
+		k = &c[i];
+		fprintf(out,
+			"shape of %s at %u threads (throughput over the step before): kernel %.2f",
+			sqk_workload_name(k->workload), top, k->step);
+		for (j = 0; j < n; j++)
+			if (c[j].workload == k->workload && c[j].threads == top && j != i &&
+			    !isnan(c[j].step_vs_kernel))
+				fprintf(out, "; %s %s %.2f (%.2fx the kernel's)",
+					bench_where_name(c[j].where), series_name(&c[j]), c[j].step,
+					c[j].step_vs_kernel);
+		fputc('\n', out);
+	}
+}
+
+static void print_table(FILE *out, const struct bench_info *info, const struct bench_cell *c,
+			unsigned n)
+{
+	unsigned i, kernel = 0;
+	size_t k;
+
+	fprintf(out,
+		"image: %s   cpus: %u   load: %.2f %.2f %.2f   medians of %u run(s) per cell\n",
+		info->image, info->cpus, info->load[0], info->load[1], info->load[2],
+		n ? c->runs : 0);
+	if (info->device) {
+		fprintf(out, "device: %s, reads throttled to %llu/s", info->device,
+			(unsigned long long)info->slow_iops);
+		if (info->slow_bps)
+			fprintf(out, " and %.1f MiB/s", (double)info->slow_bps / 1048576.0);
+		fprintf(out, "; the model reads it with O_DIRECT\n");
+	}
+	for (i = 0; i < n; i++)
+		kernel |= c[i].where == WHERE_KERNEL;
+	if (kernel)
+		fprintf(out, "kernel: squashfs on a loop device, with its own caches and "
+			     "decompressor; its cache counters cannot be seen (-)\n");
+	fprintf(out, "%-6s %-8s %-9s %4s", "where", "work", "policy", "thr");
+	for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++)
+		fprintf(out, " %*s", columns[k].width, columns[k].head);
+	fputc('\n', out);
+	for (i = 0; i < n; i++, c++) {
+		fprintf(out, "%-6s %-8s %-9s %4u", bench_where_name(c->where),
+			sqk_workload_name(c->workload), series_name(c), c->threads);
+		for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
+			const struct column *col = &columns[k];
+			double v = *(const double *)((const char *)c + col->off);
+
+			if (isnan(v))
+				fprintf(out, " %*s", col->width, "-");
+			else
+				fprintf(out, " %*.*f", col->width, col->decimals, v * col->scale);
+		}
+		fputc('\n', out);
+	}
+	print_shape(out, c - n, n);
+}
+
+void bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,
 		 const struct bench_cell *cells, unsigned n)
 {
 	switch (fmt) {
 	case FMT_JSON:
-		print_json(out, image, cpus, cells, n);
+		print_json(out, info, cells, n);
 		break;
 	case FMT_CSV:
 		print_csv(out, cells, n);
 		break;
 	default:
-		print_table(out, image, cpus, cells, n);
+		print_table(out, info, cells, n);
 		break;
 	}
 }
@@ -150,73 +278,108 @@ static double nice_max(double v)
 	return 10 * p;
 }
 
+/* A line of the plot: one place and, but for the kernel, one policy. */
+static int in_series(const struct bench_cell *c, enum sqk_workload wl, unsigned where, unsigned pol)
+{
+	return c->workload == wl && c->where == (enum bench_where)where &&
+	       (where == WHERE_KERNEL || c->policy == (enum sqk_wait_policy)pol);
+}
+
+static const char *colour_of(unsigned where, unsigned pol)
+{
+	return where == WHERE_KERNEL ? "#222222" : colours[pol];
+}
+
+/* The model's lines are solid, the mount's dashed, the kernel's black. */
+static const char *dash_of(unsigned where)
+{
+	return where == WHERE_MOUNT ? " stroke-dasharray='7,4'" : "";
+}
+
+static double value_of(const struct bench_cell *c, int which)
+{
+	return which ? c->wakeups_per_release : c->ops_per_s;
+}
+
 static void panel(FILE *f, const struct bench_cell *c, unsigned n, enum sqk_workload wl, int which,
 		  const char *title)
 {
 	struct axis a = {1e9, 0, 0};
-	unsigned i, p, t;
+	unsigned i, j, p, t, where;
+	int x0 = which * (PW + ML + 30) + ML;
 
 	for (i = 0; i < n; i++) {
-		double v = which ? c[i].wakeups_per_release : c[i].ops_per_s;
-
 		if (c[i].workload != wl)
 			continue;
 		if (c[i].threads < a.xmin)
 			a.xmin = c[i].threads;
 		if (c[i].threads > a.xmax)
 			a.xmax = c[i].threads;
-		if (v > a.ymax)
-			a.ymax = v;
+		if (!isnan(value_of(&c[i], which)) && value_of(&c[i], which) > a.ymax)
+			a.ymax = value_of(&c[i], which);
 	}
 	a.ymax = nice_max(a.ymax * 1.05);
 	fprintf(f, "<text x='%.0f' y='%d' font-size='15' text-anchor='middle'>%s (%s)</text>\n",
-		px(&a, a.xmin, which) + PW / 2.0 - (a.xmax > a.xmin ? 0 : 0), MT - 20, title,
-		sqk_workload_name(wl));
-	fprintf(f, "<rect x='%.0f' y='%d' width='%d' height='%d' fill='none' stroke='#888'/>\n",
-		(double)(which * (PW + ML + 30) + ML), MT, PW, PH);
+		x0 + PW / 2.0, MT - 20, title, sqk_workload_name(wl));
+	fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#888'/>\n", x0,
+		MT, PW, PH);
 	for (t = 0; t <= 4; t++) {
 		double v = a.ymax * t / 4;
 
 		fprintf(f,
 			"<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
 			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%g</text>\n",
-			which * (PW + ML + 30) + ML, which * (PW + ML + 30) + ML + PW, py(&a, v),
-			py(&a, v), which * (PW + ML + 30) + ML - 6, py(&a, v) + 4, v);
+			x0, x0 + PW, py(&a, v), py(&a, v), x0 - 6, py(&a, v) + 4, v);
 	}
-	for (i = 0; i < n; i++)
-		if (c[i].workload == wl && c[i].policy == SQK_POLICY_KEYED)
+	/* Each thread count once along the axis. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && !(c[j].workload == wl && c[j].threads == c[i].threads); j++)
+			;
+		if (c[i].workload == wl && j == i)
 			fprintf(f,
 				"<text x='%.1f' y='%d' font-size='11' "
 				"text-anchor='middle'>%u</text>\n",
 				px(&a, c[i].threads, which), MT + PH + 16, c[i].threads);
+	}
 	fprintf(f, "<text x='%.0f' y='%d' font-size='12' text-anchor='middle'>threads</text>\n",
-		which * (PW + ML + 30) + ML + PW / 2.0, MT + PH + 34);
-	for (p = 0; p < 3; p++) {
-		int first = 1;
+		x0 + PW / 2.0, MT + PH + 34);
+	for (where = 0; where < WHERE_COUNT; where++) {
+		for (p = 0; p < (where == WHERE_KERNEL ? 1u : 3u); p++) {
+			int first = 1;
 
-		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2.5' points='",
-			colours[p]);
-		for (i = 0; i < n; i++) {
-			if (c[i].workload != wl || c[i].policy != (enum sqk_wait_policy)p)
-				continue;
-			fprintf(f, "%s%.1f,%.1f", first ? "" : " ", px(&a, c[i].threads, which),
-				py(&a, which ? c[i].wakeups_per_release : c[i].ops_per_s));
-			first = 0;
-		}
-		fprintf(f, "'/>\n");
-		for (i = 0; i < n; i++)
-			if (c[i].workload == wl && c[i].policy == (enum sqk_wait_policy)p)
-				fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'/>\n",
+			/* A line only for a series that has points in this panel. */
+			for (i = 0; i < n; i++) {
+				if (!in_series(&c[i], wl, where, p) ||
+				    isnan(value_of(&c[i], which)))
+					continue;
+				if (first)
+					fprintf(f,
+						"<polyline fill='none' stroke='%s' "
+						"stroke-width='2.5'%s points='",
+						colour_of(where, p), dash_of(where));
+				fprintf(f, "%s%.1f,%.1f", first ? "" : " ",
 					px(&a, c[i].threads, which),
-					py(&a, which ? c[i].wakeups_per_release : c[i].ops_per_s),
-					colours[p]);
+					py(&a, value_of(&c[i], which)));
+				first = 0;
+			}
+			if (!first)
+				fprintf(f, "'/>\n");
+			for (i = 0; i < n; i++)
+				if (in_series(&c[i], wl, where, p) &&
+				    !isnan(value_of(&c[i], which)))
+					fprintf(f,
+						"<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'/>\n",
+						px(&a, c[i].threads, which),
+						py(&a, value_of(&c[i], which)),
+						colour_of(where, p));
+		}
 	}
 }
 
 int bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
 {
 	enum sqk_workload seen[SQK_WL_COUNT];
-	unsigned nw = 0, i, j, w, p;
+	unsigned nw = 0, i, j, w, p, where, items = 0;
 	int height;
 	FILE *f;
 
@@ -240,12 +403,27 @@ int bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
 		panel(f, cells, n, seen[w], 1, "wakeups per release");
 		fprintf(f, "</g>\n");
 	}
-	for (p = 0; p < 3; p++)
-		fprintf(f,
-			"<rect x='%u' y='%d' width='14' height='4' fill='%s'/>"
-			"<text x='%u' y='%d' font-size='13'>%s</text>\n",
-			ML + p * 130, height - 22, colours[p], ML + p * 130 + 20, height - 16,
-			sqk_policy_name((enum sqk_wait_policy)p));
+	/* A legend entry for every line drawn. */
+	for (where = 0; where < WHERE_COUNT; where++) {
+		for (p = 0; p < (where == WHERE_KERNEL ? 1u : 3u); p++) {
+			for (i = 0; i < n && !in_series(&cells[i], cells[i].workload, where, p);
+			     i++)
+				;
+			if (i == n)
+				continue;
+			fprintf(f,
+				"<line x1='%u' x2='%u' y1='%d' y2='%d' stroke='%s' "
+				"stroke-width='3'%s/><text x='%u' y='%d' "
+				"font-size='13'>%s%s%s</text>\n",
+				ML + items * 150, ML + items * 150 + 18, height - 20, height - 20,
+				colour_of(where, p), dash_of(where), ML + items * 150 + 24,
+				height - 16, where == WHERE_MODEL ? "" : bench_where_name(where),
+				where == WHERE_MOUNT ? " " : "",
+				where == WHERE_KERNEL ? ""
+						      : sqk_policy_name((enum sqk_wait_policy)p));
+			items++;
+		}
+	}
 	fprintf(f, "</svg>\n");
 	return fclose(f) == 0 ? 0 : -1;
 }

@@ -15,6 +15,7 @@ int cmd_ls(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
 int cmd_umount(int argc, char **argv);
@@ -47,8 +48,20 @@ void sqk_error_errno(const char *path, int err, int errnum);
 
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * getopt_long for the native commands (badopt.c): an option it refuses, or
+ * a long option written with one dash (-all-root), is reported in one
+ * usage error line naming it as typed, and returned as '?'.
+ */
+struct option;
+int sqk_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 /* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */
 int sqk_threads_option(const char *arg, unsigned *threads);
+/*
+ * Binary output for stdout: when it is a terminal, say so and return -1
+ * (gzip and tar refuse it too); --force writes anyway. 0 otherwise.
+ */
+int sqk_refuse_terminal(const char *what, int force);
 /* 0 leaves out the "Try" line: the compat front ends' errors are one line, as the peers'. */
 extern int sqk_usage_hint;
 

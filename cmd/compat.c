@@ -34,6 +34,57 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
 	return NULL;
 }
 
+void compat_print_options(FILE *out, const struct compat_opt *table)
+{
+	static const char *const heading[] = {
+		"Options (what each one maps to: squashkit-compat(1)):\n",
+		"Accepted, with no effect (they tune the peer's memory and queues):\n",
+	};
+	static const enum compat_kind kinds[] = {COMPAT_MAPPED, COMPAT_NOEFFECT};
+
+	for (int k = 0; k < 2; k++) {
+		fputs(heading[k], out);
+		for (const struct compat_opt *o = table; o->names; o++) {
+			const char *p = o->names;
+
+			if (o->kind != kinds[k])
+				continue;
+			fputs(" ", out);
+			while (*p) {
+				size_t len = strcspn(p, "|");
+
+				fprintf(out, " -%.*s%s", (int)len, p, p[len] ? "," : "");
+				p += len + (p[len] == '|');
+			}
+			fputs(o->nargs ? " VALUE\n" : "\n", out);
+		}
+	}
+}
+
+const char *compat_peer_spells(const char *cmd, const char *arg)
+{
+	static const struct {
+		const char *cmd, *peer;
+		const struct compat_opt *(*table)(void);
+	} peers[] = {
+		{"mkimage", "mksquashfs", compat_mksq_table},
+		{"unimage", "unsquashfs", compat_unsq_table},
+		{"ls", "unsquashfs", compat_unsq_table},
+		{"cat", "unsquashfs", compat_unsq_table},
+		{"stat", "unsquashfs", compat_unsq_table},
+	};
+
+	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++) {
+		const struct compat_opt *o;
+
+		if (strcmp(cmd, peers[i].cmd) != 0)
+			continue;
+		o = compat_find(peers[i].table(), arg);
+		return o && o->kind != COMPAT_REFUSED ? peers[i].peer : NULL;
+	}
+	return NULL;
+}
+
 const char *compat_value(int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc) {
@@ -44,16 +95,30 @@ const char *compat_value(int argc, char **argv, int *i)
 	return argv[*i];
 }
 
+static void vsay(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "squashkit %s: %s", sqk_cmd_name, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int compat_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return COMPAT_FATAL;
+}
+
+void compat_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int compat_unsupported(const char *arg)

@@ -11,6 +11,7 @@
  * syntax both share; the mapping lives in compat_<peer>.c.
  */
 #include <stdint.h>
+#include <stdio.h>
 
 int compat_mksquashfs_main(int argc, char **argv);
 int compat_unsquashfs_main(int argc, char **argv);
@@ -47,10 +48,28 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
  */
 const char *compat_value(int argc, char **argv, int *i);
 
+/*
+ * Every option of table that is taken, one line each: its spellings and
+ * VALUE when it takes one ("  -dest, -d VALUE"); mapped ones first, then
+ * those accepted with no effect. The -help text, and what the shell
+ * completions offer: they read it, so they name what the table parses.
+ */
+void compat_print_options(FILE *out, const struct compat_opt *table);
+/* The option tables of the front ends (compat_mksq_opts.c, compat_unsquashfs.c). */
+const struct compat_opt *compat_mksq_table(void);
+const struct compat_opt *compat_unsq_table(void);
+/*
+ * The peer ("mksquashfs", "unsquashfs") of the native command cmd whose
+ * front end takes arg ("-all-root") as an option, or NULL.
+ */
+const char *compat_peer_spells(const char *cmd, const char *arg);
+
 /* "squashkit CMD: -X is not supported" on stderr; returns COMPAT_FATAL. */
 int compat_unsupported(const char *arg);
 /* "squashkit CMD: what went wrong" on stderr; returns COMPAT_FATAL. */
 int compat_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "squashkit CMD: warning: what" on stderr, where the peer warns and goes on. */
+void compat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A decimal count, as the peer reads them: digits only. 0 or -1. */
 int compat_uint(const char *s, uint64_t max, uint64_t *out);

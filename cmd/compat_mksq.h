@@ -34,8 +34,8 @@ struct mksq {
 	int nexcl_files;
 	int excl_style;
 	unsigned raw; /* 1 inodes, 2 data, 4 fragments, 8 xattrs, 16 ids */
-	int noappend, quiet, info, no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs;
-	int no_hardlinks, exports, tar, keep_as_dir, no_strip, named, one_fs;
+	int noappend, quiet, no_progress, no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs;
+	int no_hardlinks, no_pad, exports, tar, keep_as_dir, no_strip, named, one_fs;
 	/* Strings made here (excludes read from files), freed with the rest. */
 	char **owned;
 	int nowned;

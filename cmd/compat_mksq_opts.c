@@ -17,6 +17,7 @@ enum {
 	O_NOAPPEND,
 	O_PROCESSORS,
 	O_QUIET,
+	O_NO_PROGRESS,
 	O_PROGRESS,
 	O_INFO,
 	O_ALL_ROOT,
@@ -96,7 +97,8 @@ static const struct compat_opt table[] = {
 	MAP("b", 1, O_B),
 	MAP("noappend", 0, O_NOAPPEND),
 	MAP("processors", 1, O_PROCESSORS),
-	MAP("quiet|no-progress", 0, O_QUIET),
+	MAP("quiet", 0, O_QUIET),
+	MAP("no-progress", 0, O_NO_PROGRESS),
 	MAP("progress", 0, O_PROGRESS),
 	MAP("info", 0, O_INFO),
 	MAP("all-root|root-owned", 0, O_ALL_ROOT),
@@ -205,6 +207,11 @@ static const struct compat_opt table[] = {
 	{NULL, 0, 0, 0},
 };
 
+const struct compat_opt *compat_mksq_table(void)
+{
+	return table;
+}
+
 void mksq_init(struct mksq *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -293,8 +300,8 @@ static int take(struct mksq *m, int id, const char *v)
 	case O_QUIET:
 		m->quiet = 1;
 		break;
-	case O_INFO:
-		m->info = 1;
+	case O_NO_PROGRESS:
+		m->no_progress = 1;
 		break;
 	case O_ALL_ROOT:
 		m->uid = m->gid = "0";
@@ -384,6 +391,9 @@ static int take(struct mksq *m, int id, const char *v)
 	case O_REGEX:
 		m->excl_style = EXCL_REGEX;
 		break;
+	case O_NOPAD:
+		m->no_pad = 1;
+		break;
 	case O_ONE_FS:
 		m->one_fs = 1;
 		break;
@@ -443,8 +453,8 @@ static int take(struct mksq *m, int id, const char *v)
 		return MKSQ_HELP;
 	case O_VERSION:
 		return MKSQ_VERSION;
-	default: /* O_PROGRESS (the bar is drawn on a terminal anyway), O_NOPAD, O_REPRO, no-effect
-		  */
+	default: /* O_PROGRESS (the bar is drawn on a terminal anyway), O_INFO (the summary is
+		  printed anyway), O_REPRO, no-effect */
 		break;
 	}
 	return 0;
@@ -479,7 +489,7 @@ int mksq_parse(struct mksq *m, int argc, char **argv)
 		}
 		o = compat_find(table, argv[i]);
 		if (!o)
-			return compat_fail("%s: invalid option", argv[i]);
+			return compat_fail("unknown option '%s'", argv[i]);
 		if (o->kind == COMPAT_REFUSED)
 			return compat_unsupported(argv[i]);
 		if (o->nargs && !(v = compat_value(argc, argv, &i)))

@@ -28,7 +28,8 @@ static const char help_text[] =
 	"Build DEST from SOURCEs with mksquashfs's options, through squashkit mkimage.\n"
 	"One directory SOURCE becomes the root; several SOURCEs, or -keep-as-directory,\n"
 	"become entries of the root named after them. See squashkit-compat(1) for every\n"
-	"option and what it maps to.\n";
+	"option and what it maps to.\n\n"
+	"  -e PATH...  the rest of the command line: what to exclude\n\n";
 
 /* The native command line being built. */
 struct nargv {
@@ -126,13 +127,20 @@ static void glob_escape(const char *s, char *out, size_t cap)
  * An exclude in the peer's default style: a path, relative to each source
  * unless it is absolute or starts with ./ or ../ (then relative to the
  * working directory). It becomes an anchored literal pattern of the image
- * path for every source where it names something.
+ * path for every source where it names something. As with the peer, a path
+ * that cannot be looked at is a warning: one from the working directory
+ * whatever the reason, one in a source unless it is simply not there.
  */
 static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 {
 	char host[PATH_MAX], real[PATH_MAX], rs[PATH_MAX], img[PATH_MAX], esc[2 * PATH_MAX + 2];
 	int cwd = p[0] == '/' || !strncmp(p, "./", 2) || !strncmp(p, "../", 3);
+	struct stat st;
 
+	if (cwd && lstat(p, &st) != 0) {
+		compat_warn("%s: cannot stat the exclude (%s); ignored", p, strerror(errno));
+		return;
+	}
 	for (int i = 0; i < m->nsrc; i++) {
 		const char *rel, *base = strrchr(m->src[i], '/');
 		size_t len;
@@ -146,11 +154,11 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 			rel = real[len] ? real + len + 1 : "";
 		} else {
 			snprintf(host, sizeof(host), "%s/%s", m->src[i], p);
-			if (access(host, F_OK) != 0 && errno == ENOENT) {
-				struct stat st;
-
-				if (lstat(host, &st) != 0)
-					continue;
+			if (lstat(host, &st) != 0) {
+				if (errno != ENOENT && errno != ENOTDIR)
+					compat_warn("%s: cannot stat the exclude (%s); ignored",
+						    host, strerror(errno));
+				continue;
 			}
 			rel = p;
 		}
@@ -175,21 +183,27 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 }
 
 /*
- * -wildcards and -regex: a pattern is anchored at the root of each source;
- * "... PAT" matches at any depth. The native matcher anchors "/PAT" and
- * lets a pattern without a leading slash match any base name (a regex
- * pattern: any run of trailing components).
+ * -wildcards and -regex (the native --wildcards and --regex, which match
+ * one pattern per component as the peer does): a pattern is anchored at
+ * the root, "/PAT" natively; "... PAT" matches at any depth, which a native
+ * pattern without a leading slash does. A path (/, ./ or ../ in front) is
+ * refused, as the peer refuses it.
  */
-static void exclude_glob(struct nargv *a, const struct mksq *m, const char *p)
+static int exclude_glob(struct nargv *a, const struct mksq *m, const char *p)
 {
 	char buf[PATH_MAX + 2];
 
+	if (p[0] == '/' || !strncmp(p, "./", 2) || !strncmp(p, "../", 3))
+		return compat_fail("%s: an exclude starting with /, ./ or ../ is a path, not a "
+				   "pattern: not with -wildcards or -regex",
+				   p);
 	if (!strncmp(p, "... ", 4)) {
 		add2(a, "-e", p + 4);
-		return;
+		return 0;
 	}
 	snprintf(buf, sizeof(buf), "/%s", p);
 	add2(a, "-e", buf);
+	return 0;
 }
 
 static int read_excludes(struct mksq *m, const char *file)
@@ -230,15 +244,25 @@ static int epoch_check(const struct mksq *m)
 	return 0;
 }
 
-/* The native command line for what the peer's was parsed into. */
-static int build(struct mksq *m, struct nargv *a)
+/*
+ * The compressor and the layout of the image. Appending, the peer takes
+ * them all from the image and ignores these options: so does this, and
+ * says so when one was given.
+ */
+static void build_layout(struct mksq *m, struct nargv *a, int append)
 {
 	static const char *const raw_names[] = {"inodes", "data", "fragments", "xattrs", "ids"};
-	char buf[64], list[64] = "";
-	struct stat st;
-	int exists;
+	char list[64] = "";
 
-	add(a, "mkimage");
+	if (append) {
+		if (m->comp || m->level || m->ncopts || m->block || m->raw || m->no_dedup ||
+		    m->no_fragments || m->tail_ends || !m->exports)
+			compat_warn("%s: appending: the compressor, its options, the block size, "
+				    "-no*, -no-duplicates, -no-fragments, -always-use-fragments "
+				    "and -no-exports are the image's; ignored",
+				    m->dest);
+		return;
+	}
 	add2(a, "-c", m->comp ? m->comp : "gzip");
 	if (m->level)
 		add2(a, "-L", m->level);
@@ -246,18 +270,44 @@ static int build(struct mksq *m, struct nargv *a)
 		add2(a, "-X", m->copts[i]);
 	if (m->block)
 		add2(a, "-b", m->block);
-	if (m->threads)
-		add2(a, "-j", m->threads);
-	if (m->quiet)
-		add(a, "-q");
-	if (m->info)
-		add(a, "--stats");
 	if (m->no_fragments)
 		add(a, "--no-fragments");
 	if (m->tail_ends && !m->no_fragments)
 		add(a, "--tail-ends");
 	if (m->no_dedup)
 		add(a, "--no-dedup");
+	if (!m->exports)
+		add(a, "--no-export");
+	for (int i = 0; i < 5; i++)
+		if (m->raw & (1u << i)) {
+			strcat(list, *list ? "," : "");
+			strcat(list, raw_names[i]);
+		}
+	if (*list)
+		add2(a, "--uncompressed", list);
+}
+
+/* The native command line for what the peer's was parsed into. */
+static int build(struct mksq *m, struct nargv *a)
+{
+	struct stat st;
+	char buf[64];
+	int exists = stat(m->dest, &st) == 0;
+	int append = !m->offset && exists && !m->noappend;
+
+	if (append && m->tar)
+		return compat_fail("appending is not supported reading tar files, use -noappend");
+	add(a, "mkimage");
+	build_layout(m, a, append);
+	if (m->threads)
+		add2(a, "-j", m->threads);
+	/* The peer's summary on stdout (the native --stats) unless -quiet; -no-progress: no bar. */
+	if (m->quiet || m->no_progress)
+		add(a, "-q");
+	if (!m->quiet)
+		add(a, "--stats");
+	if (m->no_pad)
+		add(a, "--no-pad");
 	if (m->no_sparse)
 		add(a, "--no-sparse");
 	if (m->no_xattrs)
@@ -268,15 +318,8 @@ static int build(struct mksq *m, struct nargv *a)
 		add(a, "--one-file-system");
 	if (m->excl_style == EXCL_REGEX && m->nexcl)
 		add(a, "--regex");
-	if (!m->exports)
-		add(a, "--no-export");
-	for (int i = 0; i < 5; i++)
-		if (m->raw & (1u << i)) {
-			strcat(list, *list ? "," : "");
-			strcat(list, raw_names[i]);
-		}
-	if (*list)
-		add2(a, "--uncompressed", list);
+	if (m->excl_style == EXCL_WILDCARDS && m->nexcl)
+		add(a, "--wildcards");
 	if (m->uid && owner(m->uid, 0, buf, sizeof(buf)) == 0)
 		add2(a, "--uid", buf);
 	if (m->gid && owner(m->gid, 1, buf, sizeof(buf)) == 0)
@@ -287,6 +330,9 @@ static int build(struct mksq *m, struct nargv *a)
 		add2(a, "--mtime", m->all_time);
 	if (m->mkfs_time)
 		add2(a, "--fstime", m->mkfs_time);
+	/* As the peer, a definition that cannot be applied is a warning. */
+	if (m->npseudo)
+		add(a, "--pseudo-warn");
 	for (int i = 0; i < m->npseudo; i++)
 		add2(a, m->pseudo[i].opt, m->pseudo[i].val);
 	/* The peer's root of several sources or a tar stream: mode 0777, owned by whoever runs it.
@@ -306,17 +352,13 @@ static int build(struct mksq *m, struct nargv *a)
 	for (int i = 0; i < m->nexcl; i++) {
 		if (m->excl_style == EXCL_PATH)
 			exclude_path(a, m, m->excl[i]);
-		else
-			exclude_glob(a, m, m->excl[i]);
+		else if (exclude_glob(a, m, m->excl[i]))
+			return COMPAT_FATAL;
 	}
-	exists = stat(m->dest, &st) == 0;
 	if (m->offset) {
 		add2(a, "--offset", m->offset);
 		add(a, "--force");
-	} else if (exists && !m->noappend) {
-		if (m->tar)
-			return compat_fail("appending is not supported reading tar files, "
-					   "use -noappend");
+	} else if (append) {
 		/* The peer appends to an existing image unless told not to. */
 		add(a, "--append");
 	} else if (exists) {
@@ -371,6 +413,7 @@ int compat_mksquashfs_main(int argc, char **argv)
 	rc = mksq_parse(&m, argc, argv);
 	if (rc == MKSQ_HELP) {
 		fputs(help_text, stdout);
+		compat_print_options(stdout, compat_mksq_table());
 		rc = COMPAT_OK;
 		goto out;
 	}

@@ -105,10 +105,15 @@ static const struct compat_opt options[] = {
 	{NULL, 0, 0, 0},
 };
 
+const struct compat_opt *compat_unsq_table(void)
+{
+	return options;
+}
+
 static const char usage_text[] =
 	"Usage: squashkit unsquashfs [OPTIONS] FILESYSTEM [PATH...]\n"
 	"unsquashfs's command line (4.5.1) on squashkit's reader: the same options,\n"
-	"listings and exit codes. Every option and its mapping: squashkit-compat(1).\n";
+	"listings and exit codes. Every option and its mapping: squashkit-compat(1).\n\n";
 
 static int read_list_file(struct usq *u, int exclude, const char *file)
 {
@@ -139,7 +144,7 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 		  const char *const *opts, char **paths, int npaths)
 {
-	char **argv = calloc((size_t)npaths + 8, sizeof(*argv));
+	char **argv = calloc((size_t)npaths + 9, sizeof(*argv));
 	int argc = 0, i, ret;
 
 	if (!argv)
@@ -151,6 +156,8 @@ static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 		argv[argc++] = "--offset";
 		argv[argc++] = (char *)u->offset;
 	}
+	/* The image and the paths are operands, whatever they start with. */
+	argv[argc++] = "--";
 	argv[argc++] = (char *)u->image;
 	for (i = 0; i < npaths; i++)
 		argv[argc++] = paths[i];
@@ -288,7 +295,8 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 		const char *val = NULL;
 
 		if (!o)
-			return compat_fail("%s: invalid option (see squashkit-compat(1))", argv[i]);
+			return compat_fail("unknown option '%s' (see squashkit-compat(1))",
+					   argv[i]);
 		if (o->kind == COMPAT_REFUSED)
 			return compat_unsupported(argv[i]);
 		if (o->id == U_VERSION || o->id == U_HELP) {
@@ -297,6 +305,7 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 				       SQK_VERSION);
 			else
 				fputs(usage_text, stdout);
+			compat_print_options(stdout, options);
 			return -1;
 		}
 		if (o->id == U_EXCLUDE_LIST) {
@@ -363,9 +372,7 @@ static int run(struct usq *u, int argc, char **argv)
 		if (usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
-	io.meta_entries = 16;
-	io.frag_entries = u->threads + 3;
-	io.data_entries = u->threads + 1;
+	sqk_extract_cache_sizes(&io, u->threads);
 	io.decompressors = u->threads + 1;
 	img = sqk_open_image(u->image, &io);
 	u->img = img;

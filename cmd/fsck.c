@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"  -q, --quiet       no summary line\n"
 	"  -h, --help        show this help\n\n"
 	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
-	"entry's path in the image or the table concerned.\n"
+	"entry's path in the image or the table concerned ('superblock: what' for\n"
+	"the superblock itself).\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
@@ -55,12 +56,15 @@ struct result {
 	int nomem;
 };
 
+/* "PATH: CHECK: what"; a check named as its path ("superblock") is said once. */
 static void print_text(const char *path, const char *check, const char *detail)
 {
 	sqk_print_escaped(stdout, path);
 	fputs(": ", stdout);
-	fputs(check, stdout);
-	fputs(": ", stdout);
+	if (strcmp(check, path) != 0) {
+		fputs(check, stdout);
+		fputs(": ", stdout);
+	}
 	sqk_print_escaped(stdout, detail);
 	fputc('\n', stdout);
 }
@@ -142,7 +146,7 @@ int cmd_fsck(int argc, char **argv)
 	size_t i;
 
 	o.threads = sqk_online_cpus();
-	while ((opt = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
+	while ((opt = sqk_getopt(argc, argv, "j:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'j':
 			if (sqk_threads_option(optarg, &o.threads) != 0)
@@ -166,7 +170,6 @@ int cmd_fsck(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return FSCK_CLEAN;
 		default:
-			fprintf(stderr, "Try 'squashkit fsck --help'.\n");
 			return FSCK_USAGE;
 		}
 	}
@@ -218,6 +221,8 @@ int cmd_fsck(int argc, char **argv)
 				(unsigned long long)c.blocks, (unsigned long long)c.fragments,
 				(unsigned long long)c.bytes);
 	}
+	if (c.errors && !quiet)
+		sqk_image_hint(image);
 	ret = c.errors ? FSCK_ERRORS : FSCK_CLEAN;
 	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
 		flushed = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -8,6 +9,14 @@
 #include "error.h"
 #include "imageopt.h"
 #include "offset.h"
+
+void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
+{
+	o->meta_entries = 16;
+	o->frag_entries = threads + 3;
+	o->frag_bytes = 4u << 20;
+	o->data_entries = threads + 1;
+}
 
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
@@ -20,11 +29,16 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 		char *eq = strchr(tok, '=');
 		uint64_t v;
 
-		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0 || v == 0) {
+		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0) {
 			ret = -1;
 			break;
 		}
 		*eq = '\0';
+		/* Every cache needs an entry; the compressed-block cache may be left out. */
+		if (v == 0 && strcmp(tok, "comp") != 0) {
+			ret = -1;
+			break;
+		}
 		if (strcmp(tok, "meta") == 0)
 			o->meta_entries = (unsigned)v;
 		else if (strcmp(tok, "frag") == 0)
@@ -60,23 +74,35 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
 	return 0;
 }
 
-/* The --offset setting: one per process, as each command opens one image. */
-static uint64_t offset;
-static int offset_auto, offset_quiet;
+/* The --offset setting of the commands that open one image. */
+static struct sqk_offset offset;
+static int offset_quiet;
 
-int sqk_offset_option(const char *arg)
+int sqk_offset_parse(const char *arg, struct sqk_offset *o)
 {
-	offset_auto = strcmp(arg, "auto") == 0;
-	if (!offset_auto && sqk_parse_size(arg, &offset) != 0) {
+	o->given = 1;
+	o->is_auto = strcmp(arg, "auto") == 0;
+	o->at = 0;
+	if (!o->is_auto && sqk_parse_size(arg, &o->at) != 0) {
 		sqk_usage_error("invalid offset '%s'", arg);
 		return -1;
 	}
 	return 0;
 }
 
+int sqk_offset_option(const char *arg)
+{
+	return sqk_offset_parse(arg, &offset);
+}
+
 void sqk_offset_quiet(int quiet)
 {
 	offset_quiet = quiet;
+}
+
+uint64_t sqk_offset_value(void)
+{
+	return offset.at;
 }
 
 /* Where --offset auto finds the one image in f: 0, or -1 after saying why. */
@@ -108,10 +134,10 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 	return 0;
 }
 
-struct sqk_file *sqk_open_image_file(const char *path)
+struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
-	uint64_t at = offset;
+	uint64_t at = o->at;
 	int err = 0;
 
 	errno = 0;
@@ -120,14 +146,14 @@ struct sqk_file *sqk_open_image_file(const char *path)
 		sqk_error_code(path, err);
 		return NULL;
 	}
-	if (offset_auto) {
+	if (o->is_auto) {
 		if (find_offset(path, f, &at) != 0) {
 			sqk_file_destroy(f);
 			return NULL;
 		}
 		/* bench opens the image again for every run: search and say it once. */
-		offset = at;
-		offset_auto = 0;
+		o->at = at;
+		o->is_auto = 0;
 	}
 	if (at == 0)
 		return f;
@@ -144,20 +170,101 @@ struct sqk_file *sqk_open_image_file(const char *path)
 	return w;
 }
 
-struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+/* How far into a file the hints below look: an AppImage's runtime is a few hundred KiB. */
+#define HINT_SEARCH (64u << 20)
+
+/* Images that start further into path (none when an offset was given): how many, where. */
+static unsigned images_further_in(const char *path, const struct sqk_offset *o, uint64_t at[2])
+{
+	struct sqk_file *f;
+	unsigned n = 0;
+	int err = 0;
+
+	if (o->given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return 0;
+	if (sqk_find_images_before(f, HINT_SEARCH, at, &n) != 0)
+		n = 0;
+	sqk_file_destroy(f);
+	return n;
+}
+
+/* "[what; ]a SquashFS image starts at byte N (use --offset auto)", or 0 when n is 0. */
+static int say_further_in(const char *path, const char *what, unsigned n, const uint64_t at[2])
+{
+	const char *sep = what ? "; " : "";
+
+	if (!what)
+		what = "";
+	/* The compat front end (sqk_die_of_sigpipe) spells the option as unsquashfs. */
+	if (n == 1 && sqk_die_of_sigpipe)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
+			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
+	else if (n == 1)
+		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
+			  what, sep, (unsigned long long)at[0]);
+	else if (n > 1)
+		sqk_error(path,
+			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
+			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
+			  n > 2 ? ", ..." : "", sqk_die_of_sigpipe ? "-offset" : "--offset");
+	return n > 0;
+}
+
+/* The error line for an image at path, opened at o, that would not open with err. */
+static void image_error_at(const char *path, const struct sqk_offset *o, int err)
+{
+	uint64_t at[2];
+	unsigned n = err == SQK_ERR_MAGIC ? images_further_in(path, o, at) : 0;
+
+	if (!say_further_in(path, sqk_strerror(err), n, at))
+		sqk_error_code(path, err);
+}
+
+void sqk_image_error(const char *path, int err)
+{
+	image_error_at(path, &offset, err);
+}
+
+void sqk_image_hint(const char *path)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = sqk_open_image_file(path);
+	struct sqk_file *f;
+	uint64_t at[2];
+	int err = 0;
+
+	if (offset.given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+		return;
+	err = sqk_image_open(f, NULL, &img);
+	sqk_image_close(img);
+	if (err == SQK_ERR_MAGIC)
+		say_further_in(path, NULL, images_further_in(path, &offset, at), at);
+}
+
+struct sqk_file *sqk_open_image_file(const char *path)
+{
+	return sqk_open_image_file_at(path, &offset);
+}
+
+struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
+				    const struct sqk_image_opts *io)
+{
+	struct sqk_image *img;
+	struct sqk_file *f = sqk_open_image_file_at(path, o);
 	int err;
 
 	if (!f)
 		return NULL;
-	err = sqk_image_open(f, o, &img);
+	err = sqk_image_open(f, io, &img);
 	if (err) {
-		sqk_error_code(path, err);
+		image_error_at(path, o, err);
 		return NULL;
 	}
 	return img;
+}
+
+struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+{
+	return sqk_open_image_at(path, &offset, o);
 }
 
 const char *sqk_image_err_text(struct sqk_image *img, int err)
@@ -212,19 +319,28 @@ void sqk_report_fault(const char *image, struct sqk_image *img, const char *out,
 
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
-/* The counters of one cache, by name: integers, then three rates. */
+/*
+ * The counters of one cache, by name: integers, then three rates. The
+ * integers are the fields of struct sqk_cache_stats but for entries and
+ * wakeups (the three kinds together); the text form is read back by
+ * sqk_read_stats() through the same lists.
+ */
 // clang-format off
-#define CACHE_COUNTERS(X)                                                                          \
+#define CACHE_FIELDS_1(X)                                                                          \
+	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
+	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
+	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
+#define CACHE_FIELDS_2(X)                                                                          \
+	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
+	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
+	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
+	X(waits, waits) X(max_waiters, max_waiters)                                                \
+	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
+	X(held_bytes, held)
+/* X(name, value) for every counter; XF(name, field) for those of struct sqk_cache_stats. */
+#define CACHE_COUNTERS(X, XF)                                                                      \
 	X(entries, sqk_cache_entries(c))                                                           \
-	X(lookups, s.lookups) X(hits, s.hits) X(shares, s.shares) X(fills, s.fills)                \
-	X(refills, s.refills) X(errors, s.errors) X(distinct_blocks, s.distinct)                   \
-	X(releases, s.releases) X(release_wakes, s.release_wakes) X(wake_calls, s.wake_calls)      \
-	X(wakeups, r.wakeups)                                                                      \
-	X(wakeups_capacity, s.wakeups_capacity) X(wakeups_publish, s.wakeups_publish)              \
-	X(wakeups_handoff, s.wakeups_handoff) X(wakeups_fill, s.wakeups_fill)                      \
-	X(spurious_wakeups, s.spurious) X(handoffs, s.handoffs) X(stalls, s.stalls)                \
-	X(waits, s.waits) X(max_waiters, s.max_waiters)                                            \
-	X(lock_acquisitions, s.lock_acquisitions) X(lock_contended, s.lock_contended)
+	CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) CACHE_FIELDS_2(XF)
 // clang-format on
 
 /* What one cache's rates are made of. */
@@ -266,8 +382,9 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 		sqk_cache_stats(c, &s);
 		cache_rates(&s, &r);
 		fprintf(out, "%s cache:\n", cache_keys[i]);
-#define TX(k, v) fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
-		CACHE_COUNTERS(TX)
+#define TX(k, v)  fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
+#define TXF(k, f) TX(k, s.f)
+		CACHE_COUNTERS(TX, TXF)
 		fprintf(out, "  %-20s %.3f\n  %-20s %.3f\n  %-20s %.3f\n", "unclaimed_free_ms",
 			r.unclaimed_ms, "decomp_per_block", r.per_block, "wakeups_per_release",
 			r.per_release);
@@ -276,11 +393,17 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 
 void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 {
+	sqk_json_begin_object(j, 0);
+	sqk_print_stats_members(j, img);
+	sqk_json_end_object(j);
+}
+
+void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
+{
 	struct rusage ru;
 	int i;
 
 	usage_of_self(&ru);
-	sqk_json_begin_object(j, 0);
 	sqk_json_key_uint(j, "decompressions", sqk_image_decompressions(img));
 	sqk_json_key(j, "vcsw");
 	sqk_json_int(j, ru.ru_nvcsw);
@@ -299,14 +422,14 @@ void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 		cache_rates(&s, &r);
 		sqk_json_key(j, cache_keys[i]);
 		sqk_json_begin_object(j, 0);
-#define JX(k, v) sqk_json_key_uint(j, #k, (v));
-		CACHE_COUNTERS(JX)
+#define JX(k, v)  sqk_json_key_uint(j, #k, (v));
+#define JXF(k, f) JX(k, s.f)
+		CACHE_COUNTERS(JX, JXF)
 		sqk_json_key_double(j, "unclaimed_free_ms", r.unclaimed_ms, 3);
 		sqk_json_key_double(j, "decompressions_per_block", r.per_block, 3);
 		sqk_json_key_double(j, "wakeups_per_release", r.per_release, 3);
 		sqk_json_end_object(j);
 	}
-	sqk_json_end_object(j);
 	sqk_json_end_object(j);
 }
 
@@ -321,4 +444,57 @@ void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json)
 	sqk_json_init_file(&j, out);
 	sqk_print_stats_json(&j, img);
 	sqk_json_finish(&j);
+}
+
+/* The fields of struct sqk_cache_stats by the names the text form gives them. */
+static const struct {
+	const char *name;
+	size_t off;
+} stat_fields[] = {
+#define FIELD_AT(k, f) {#k, offsetof(struct sqk_cache_stats, f)},
+	CACHE_FIELDS_1(FIELD_AT) CACHE_FIELDS_2(FIELD_AT)};
+
+/* One "  name value" line of the cache in s. */
+static void read_counter(struct sqk_cache_stats *s, const char *name, const char *value)
+{
+	size_t i;
+
+	if (strcmp(name, "unclaimed_free_ms") == 0) {
+		s->unclaimed_ns = (uint64_t)(strtod(value, NULL) * 1e6);
+		return;
+	}
+	for (i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
+		if (strcmp(name, stat_fields[i].name) == 0)
+			*(uint64_t *)((char *)s + stat_fields[i].off) = strtoull(value, NULL, 10);
+}
+
+int sqk_read_stats(FILE *in, struct sqk_stats_read *out)
+{
+	char line[256], name[64], value[64];
+	unsigned long long n;
+	long v, iv;
+	int cache = -1, seen = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	while (fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "decompressions: %llu", &n) == 1) {
+			out->decompressions = n;
+			seen = 1;
+		} else if (sscanf(line, "context switches: %ld voluntary, %ld involuntary", &v,
+				  &iv) == 2) {
+			out->vcsw = (uint64_t)v;
+			out->ivcsw = (uint64_t)iv;
+		} else if (line[0] != ' ') {
+			cache = -1;
+			for (i = 0; i < SQK_CACHE_COUNT; i++)
+				if (strncmp(line, cache_keys[i], strlen(cache_keys[i])) == 0 &&
+				    strcmp(line + strlen(cache_keys[i]), " cache:\n") == 0)
+					cache = i;
+			if (cache >= 0)
+				out->present[cache] = 1;
+		} else if (cache >= 0 && sscanf(line, " %63s %63s", name, value) == 2) {
+			read_counter(&out->cache[cache], name, value);
+		}
+	}
+	return seen ? 0 : -1;
 }

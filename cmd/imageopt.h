@@ -3,10 +3,19 @@
 #define SQK_IMAGEOPT_H
 
 /* Options that open an image, shared by unimage, fsck, bench and the inspectors. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "image.h"
 #include "json.h"
+
+/*
+ * The cache sizes extraction wants (unimage, squashkit unsquashfs) with
+ * threads workers: enough entries that workers never queue for one, and
+ * fragment blocks for 4 MiB: tails of duplicate files, and of files packed
+ * a little out of the order of the tree, then need no second decompression.
+ */
+void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads);
 
 /* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
 int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o);
@@ -20,6 +29,15 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o);
  * starts in the file. 0, or -1 after printing the usage error line.
  */
 int sqk_offset_option(const char *arg);
+/* Where an image starts in its file: N bytes in, or wherever auto finds it. */
+struct sqk_offset {
+	uint64_t at;
+	int is_auto;
+	int given; /* set by an --offset option: no hint of images further in */
+};
+/* An --offset value into o: 0, or -1 after printing the usage error line. */
+int sqk_offset_parse(const char *arg, struct sqk_offset *o);
+
 /* Do not say on stderr where --offset auto found the image (-q). */
 void sqk_offset_quiet(int quiet);
 
@@ -29,8 +47,21 @@ void sqk_offset_quiet(int quiet);
  */
 struct sqk_file *sqk_open_image_file(const char *path);
 
+/*
+ * The error line for an image at path that would not open with err. A bad
+ * magic without --offset, where an image starts further in (an AppImage, a
+ * firmware blob), says where and that --offset finds it.
+ */
+void sqk_image_error(const char *path, int err);
+/* The same hint alone, when path is no image at byte 0 (fsck, which reads any file). */
+void sqk_image_hint(const char *path);
+
 /* Open path as an image; prints the error line and returns NULL on failure. */
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o);
+/* The same two with an offset of their own (o learns where auto found the image). */
+struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o);
+struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
+				    const struct sqk_image_opts *io);
 
 struct sqk_fault;
 /*
@@ -51,7 +82,22 @@ const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img);
 void sqk_print_stats(FILE *out, struct sqk_image *img);
 /* The same counters as one JSON object (a value: the caller places it). */
 void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img);
+/* Its members alone, into an object the caller has opened. */
+void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img);
 /* The cache counters as text, or as one JSON document. */
 void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json);
+
+/* The counters sqk_print_stats() wrote, read back (bench reads a mount daemon's). */
+struct sqk_stats_read {
+	uint64_t decompressions, vcsw, ivcsw;
+	int present[SQK_CACHE_COUNT];
+	struct sqk_cache_stats cache[SQK_CACHE_COUNT];
+};
+
+/* 0, or -1 when in holds no counters in that form. */
+int sqk_read_stats(FILE *in, struct sqk_stats_read *out);
+
+/* Where the image starts in the file after --offset (auto: once it has been found). */
+uint64_t sqk_offset_value(void);
 
 #endif

@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "compressor.h"
 #include "error.h"
+#include "fmt_super.h"
 #include "format.h"
 #include "image.h"
 #include "imageopt.h"
@@ -109,28 +110,6 @@ static int find_tables(struct inspect *in)
 	}
 	return 0;
 }
-
-/* The flags by name: the superblock's bits, and "xattrs" as unsquashfs sees them. */
-struct flag {
-	const char *name;
-	uint16_t bit;
-};
-
-static const struct flag flag_names[] = {
-	{"exportable", SQK_FLAG_EXPORTABLE},
-	{"duplicates", SQK_FLAG_DUPLICATES},
-	{"no_fragments", SQK_FLAG_NO_FRAGMENTS},
-	{"always_fragments", SQK_FLAG_ALWAYS_FRAGMENTS},
-	{"uncompressed_inodes", SQK_FLAG_UNCOMPRESSED_INODES},
-	{"uncompressed_data", SQK_FLAG_UNCOMPRESSED_DATA},
-	{"uncompressed_fragments", SQK_FLAG_UNCOMPRESSED_FRAGMENTS},
-	{"uncompressed_xattrs", SQK_FLAG_UNCOMPRESSED_XATTRS},
-	{"compressor_options", SQK_FLAG_COMPRESSOR_OPTIONS},
-	{"no_xattrs", SQK_FLAG_NO_XATTRS},
-	{"uncompressed_ids", SQK_FLAG_UNCOMPRESSED_IDS},
-	{"check", SQK_FLAG_CHECK},
-	{NULL, 0},
-};
 
 static int has_xattrs(const struct sqk_super *sb)
 {
@@ -351,8 +330,9 @@ static void print_json(struct sqk_json *j, const struct inspect *in)
 	sqk_json_key(j, "flags");
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_bool(j, "xattrs", has_xattrs(sb));
-	for (i = 0; flag_names[i].name; i++)
-		sqk_json_key_bool(j, flag_names[i].name, sb->flags & flag_names[i].bit);
+	for (i = 0; sqk_fmt_super_flags[i].name; i++)
+		sqk_json_key_bool(j, sqk_fmt_super_flags[i].name,
+				  sb->flags & sqk_fmt_super_flags[i].bit);
 	sqk_json_end_object(j);
 	sqk_json_key(j, "compressor_options");
 	json_options(j, in);
@@ -419,9 +399,9 @@ static void print_text(const struct inspect *in)
 	       sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids);
 	printf("Flags:              0x%04x\n", sb->flags);
 	printf("  %-24s%s\n", "xattrs", has_xattrs(sb) ? "yes" : "no");
-	for (i = 0; flag_names[i].name; i++)
-		printf("  %-24s%s\n", flag_names[i].name,
-		       (sb->flags & flag_names[i].bit) ? "yes" : "no");
+	for (i = 0; sqk_fmt_super_flags[i].name; i++)
+		printf("  %-24s%s\n", sqk_fmt_super_flags[i].name,
+		       (sb->flags & sqk_fmt_super_flags[i].bit) ? "yes" : "no");
 	printf("Table pointers:    ");
 	for (i = 0; i < (int)(sizeof(pointers) / sizeof(pointers[0])); i++) {
 		uint64_t v = pointer(sb, i);

@@ -17,14 +17,17 @@
 #include "image.h"
 #include "inode.h"
 #include "json.h"
+#include "resolve.h"
 #include "show.h"
 #include "u64set.h"
 #include "walk.h"
 
 static const char usage_text[] =
-	"Usage: squashkit ls [OPTIONS] IMAGE [PATH]\n"
+	"Usage: squashkit ls [OPTIONS] IMAGE [PATH...]\n"
 	"List the directory PATH of IMAGE (default: the root), or PATH itself when it\n"
-	"is not a directory. Every entry is shown, dot files too, in byte order.\n\n"
+	"is not a directory. Every entry is shown, dot files too, in byte order.\n"
+	"With several PATHs, as ls(1): those that are not directories first, then each\n"
+	"directory under a \"PATH:\" header.\n\n"
 	"  -l, --long        mode, links, owner (numeric), size or device numbers,\n"
 	"                    mtime (UTC), name and symlink target\n"
 	"  -R, --recursive   list subdirectories too, each under a \"PATH:\" header\n"
@@ -54,7 +57,9 @@ struct ls {
 	struct sqk_show *show;
 	struct sqk_image *img;
 	int lng, rec, json;
-	int sections; /* -R headers printed */
+	int headers;  /* a "PATH:" over each listing: -R, or several PATHs */
+	int sections; /* headers printed */
+	int files;    /* PATHs shown that are no directories */
 	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
 	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
 	struct sqk_u64set seen;
@@ -254,8 +259,8 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	size_t n = 0, i, ndirs;
 	int err;
 
-	if (ls->rec && !ls->json) {
-		if (ls->sections++)
+	if (ls->headers && !ls->json) {
+		if (ls->sections++ || ls->files)
 			fputc('\n', stdout);
 		sqk_print_escaped(stdout, path);
 		fputs(":\n", stdout);
@@ -349,53 +354,68 @@ static const char *base_name(const char *norm)
 	return s && s[1] ? s + 1 : norm;
 }
 
-static int list(struct ls *ls, const char *path)
+/* A PATH that is no directory: its one line, as ls shows a file operand. */
+static void list_file(struct ls *ls, struct sqk_inode *ino, const char *path, const char *norm)
 {
-	struct sqk_json *j = &ls->show->out;
+	struct widths w = {1, 1, 1, 1};
+	struct info i;
+
+	info_from(&i, ino);
+	widen(&w, &i);
+	if (ls->json)
+		print_json(ls, &i, base_name(norm), norm);
+	else if (ls->lng)
+		print_long(&i, &w, path);
+	else
+		printf("%s\n", path);
+	free(i.target);
+}
+
+/*
+ * One PATH operand: in the first pass (dirs 0) a file's line, in the
+ * second (dirs 1) a directory's listing. 0, -1 after saying why, or 1 when
+ * PATH is not for this pass.
+ */
+static int list(struct ls *ls, const char *path, int dirs)
+{
 	struct sqk_inode ino;
 	char *norm = sqk_show_normalise(path);
-	int err;
+	int err = 0, ret = 0;
 
 	if (!norm) {
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
-		return EXIT_FAIL;
+		return -1;
 	}
-	if (sqk_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
+	/* A PATH that cannot be resolved is said once, in the first pass. */
+	if (dirs ? sqk_resolve_follow(ls->img, path, 0, &ino) != 0
+		 : sqk_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
 		free(norm);
-		return EXIT_FAIL;
+		return dirs ? 1 : -1;
 	}
-	if (ls->json)
-		sqk_json_begin_array(j, SQK_JSON_LINES);
-	if (sqk_basic_type(ino.type) == SQK_DIR) {
+	if ((sqk_basic_type(ino.type) == SQK_DIR) != dirs) {
+		ret = 1;
+	} else if (dirs) {
+		/* A directory reached again under another operand is no loop. */
+		sqk_u64set_free(&ls->seen);
 		ls->stack[0] = ino.number;
 		err = sqk_u64set_add(&ls->seen, ino.number);
 		if (err >= 0)
 			err = list_dir(ls, &ino, norm, 0);
 	} else {
-		struct widths w = {1, 1, 1, 1};
-		struct info i;
-
-		err = 0;
-		info_from(&i, &ino);
-		widen(&w, &i);
-		if (ls->json)
-			print_json(ls, &i, base_name(norm), norm);
-		else if (ls->lng)
-			print_long(&i, &w, path);
-		else
-			printf("%s\n", path);
-		free(i.target);
+		list_file(ls, &ino, path, norm);
+		ls->files++;
 	}
 	sqk_inode_free(&ino);
-	/* The array is closed even after a failure: what was printed stays valid JSON. */
-	if (ls->json) {
-		sqk_json_end_array(j);
-		sqk_json_finish(j);
-	}
 	if (err)
 		sqk_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
 	free(norm);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return err ? -1 : ret;
+}
+
+/* Operands in byte order, as ls sorts them. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int option(struct sqk_show *s, int opt, const char *arg)
@@ -409,15 +429,35 @@ static int option(struct sqk_show *s, int opt, const char *arg)
 	return 0;
 }
 
+/*
+ * As ls(1): the PATHs that are no directories first, then each directory,
+ * under a "PATH:" header when there are several PATHs (or -R); a PATH that
+ * fails is said and the others are listed. With --json, one array of them all.
+ */
 static int run(struct sqk_show *s)
 {
+	static char *root[] = {"/"};
 	struct ls *ls = s->ctx;
-	int ret;
+	char **paths = s->npaths ? s->paths : root;
+	unsigned n = s->npaths ? s->npaths : 1, i;
+	int ret = EXIT_OK;
 
 	ls->show = s;
 	ls->img = s->img;
 	ls->json = s->json;
-	ret = list(ls, s->npaths ? s->paths[0] : "/");
+	ls->headers = ls->rec || n > 1;
+	qsort(paths, n, sizeof(*paths), by_name);
+	if (ls->json)
+		sqk_json_begin_array(&s->out, SQK_JSON_LINES);
+	for (int dirs = 0; dirs < 2; dirs++)
+		for (i = 0; i < n; i++)
+			if (list(ls, paths[i], dirs) < 0)
+				ret = EXIT_FAIL;
+	/* The array is closed even after a failure: what was printed stays valid JSON. */
+	if (ls->json) {
+		sqk_json_end_array(&s->out);
+		sqk_json_finish(&s->out);
+	}
 	sqk_u64set_free(&ls->seen);
 	return ret;
 }
@@ -429,7 +469,7 @@ int cmd_ls(int argc, char **argv)
 		.shortopts = "lR",
 		.longopts = longopts,
 		.json = 1,
-		.max_paths = 1,
+		.max_paths = ~0u,
 		.option = option,
 		.run = run,
 	};

@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"cat", cmd_cat, "write files from an image to stdout"},
 	{"stat", cmd_stat, "show one inode of an image"},
 	{"fsck", cmd_fsck, "verify every structure and block of an image"},
+	{"diff", cmd_diff, "compare two images, or an image and a directory"},
 	{"bench", cmd_bench, "measure the block cache's wait policies"},
 	{"mount", cmd_mount, "serve an image as a read-only file system (FUSE)"},
 	{"umount", cmd_umount, "unmount what squashkit mount serves"},

@@ -155,6 +155,27 @@ static void report(struct sqk_mkfs *m, const char *image, struct sqk_file *out, 
 		sqk_error_code(path, err);
 }
 
+/*
+ * An IMAGE that is a directory, said at once rather than "file exists"
+ * and, with --force, "is a directory". With a file among the sources
+ * ("mkimage IMAGE DIR") the operands are most likely swapped: a usage
+ * error that says so.
+ */
+static int image_is_dir(const char *image, char **src, int nsrc, int archives)
+{
+	struct stat st;
+
+	if (strcmp(image, "-") == 0 || stat(image, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	for (int i = 0; i < nsrc && !archives; i++)
+		if (stat(src[i], &st) == 0 && S_ISREG(st.st_mode))
+			return sqk_usage_error("%s is a directory and %s a file: the operands look "
+					       "swapped (the IMAGE comes last: SOURCE... IMAGE)",
+					       image, src[i]);
+	sqk_error(image, "is a directory");
+	return EXIT_FAIL;
+}
+
 /* The output file; the logic is core/util/outfile's, the messages are these. */
 static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 		       struct sqk_outfile **of)
@@ -358,6 +379,9 @@ int cmd_mkimage(int argc, char **argv)
 		goto done;
 	}
 	image = argv[argc - 1];
+	rc = image_is_dir(image, argv + optind, nsrc, a.archive_mode);
+	if (rc)
+		goto done;
 	rc = setup_codec(&a);
 	if (rc)
 		goto done;
@@ -403,6 +427,10 @@ int cmd_mkimage(int argc, char **argv)
 			goto done;
 		out = sqk_mkimage_append_file(&at);
 	} else if (strcmp(image, "-") == 0) {
+		if (sqk_refuse_terminal("an image", a.force)) {
+			rc = EXIT_FAIL;
+			goto done;
+		}
 		/* A reader gone mid-way is an error to report, not a signal to die of. */
 		signal(SIGPIPE, SIG_IGN);
 		rc = open_stdout(&a.o, &stream, &spooled);

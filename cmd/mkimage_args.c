@@ -36,6 +36,8 @@ static const char usage_text[] =
 	"      --no-xattrs          leave extended attributes out\n"
 	"      --no-hardlinks       give every hard link its own inode\n"
 	"      --no-export          write no NFS export table\n"
+	"      --no-pad             end the image at its last byte (default: padded\n"
+	"                           to a multiple of 4K, as block devices need)\n"
 	"      --sort FILE          place file data as mksquashfs's sort file FILE says\n"
 	"                           (\"PATH PRIORITY\" a line, highest priority first)\n"
 	"      --uncompressed LIST  store these parts uncompressed: inodes (the inode,\n"
@@ -62,8 +64,10 @@ static const char usage_text[] =
 	"      --root-uid N         make the root directory owned by uid N\n"
 	"      --root-gid N         make the root directory owned by gid N\n"
 	"                           (the --root-* options win for the root)\n"
-	"      --mtime T            set every inode time to T (seconds since 1970)\n"
-	"      --fstime T           set the superblock time to T\n"
+	"      --mtime T            set every inode time to T: seconds since 1970,\n"
+	"                           @SECONDS, or 2024-01-01[T12:00[:00]] (local time\n"
+	"                           unless Z or +HH:MM follows)\n"
+	"      --fstime T           set the superblock time to T (the same forms)\n"
 	"                           (default: SOURCE_DATE_EPOCH, else the newest inode time;\n"
 	"                           SOURCE_DATE_EPOCH also clamps newer inode times)\n"
 	"\n"
@@ -73,6 +77,11 @@ static const char usage_text[] =
 	"      --regex              the exclude patterns are POSIX extended regular\n"
 	"                           expressions, one per path component ('a/b.*');\n"
 	"                           a leading / matches from the root, else at any depth\n"
+	"      --wildcards          the exclude patterns are globs, one per path\n"
+	"                           component, as mksquashfs -wildcards takes them: a\n"
+	"                           wildcard matches no leading '.', and @(a|b) +(a)\n"
+	"                           *(a) ?(a) !(a) are extended patterns; a leading /\n"
+	"                           matches from the root, else at any depth\n"
 	"      --one-file-system    do not cross into other file systems below a\n"
 	"                           SOURCE: mount points become empty directories\n"
 	"      --named-sources      put each SOURCE (a directory or any other file) in\n"
@@ -81,12 +90,17 @@ static const char usage_text[] =
 	"      --full-paths         put each SOURCE at its own path, as tar does: 'a/b/c'\n"
 	"                           becomes a, a/b (with their host directories'\n"
 	"                           attributes) and a/b/c; no '.' or '..' in the path\n"
-	"      --listing FILE       add the entries of a gen_init_cpio style listing\n"
+	"      --listing FILE       add the entries of a listing: gen_init_cpio's kinds\n"
+	"                           in gensquashfs's field order ('file PATH MODE UID\n"
+	"                           GID [SOURCE]', see squashkit-mkimage(1))\n"
 	"      --archive[=FILE]     SOURCEs are archives (tar, pax, cpio, zip, compressed\n"
 	"                           or not; - is stdin); with =FILE, add that archive\n"
 	"      --pseudo DEF         add a pseudo definition in mksquashfs's syntax, e.g.\n"
 	"                           'dev/console c 600 0 0 5 1' (repeatable)\n"
 	"      --pseudo-file FILE   add the pseudo definitions of FILE (- is stdin)\n"
+	"      --pseudo-warn        a pseudo definition that cannot be applied (a path\n"
+	"                           a source has, m with nothing to modify) is a\n"
+	"                           warning and is left out, as mksquashfs does\n"
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
@@ -128,6 +142,9 @@ enum {
 	OPT_APPEND,
 	OPT_REGEX,
 	OPT_ONE_FILE_SYSTEM,
+	OPT_NO_PAD,
+	OPT_WILDCARDS,
+	OPT_PSEUDO_WARN,
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +159,7 @@ static const struct option long_opts[] = {
 	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
 	{"no-hardlinks", no_argument, NULL, OPT_NO_HARDLINKS},
 	{"no-export", no_argument, NULL, OPT_NO_EXPORT},
+	{"no-pad", no_argument, NULL, OPT_NO_PAD},
 	{"all-root", no_argument, NULL, OPT_ALL_ROOT},
 	{"uid", required_argument, NULL, OPT_UID},
 	{"gid", required_argument, NULL, OPT_GID},
@@ -162,11 +180,13 @@ static const struct option long_opts[] = {
 	{"exclude", required_argument, NULL, 'e'},
 	{"exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM},
 	{"regex", no_argument, NULL, OPT_REGEX},
+	{"wildcards", no_argument, NULL, OPT_WILDCARDS},
 	{"one-file-system", no_argument, NULL, OPT_ONE_FILE_SYSTEM},
 	{"listing", required_argument, NULL, OPT_LISTING},
 	{"archive", optional_argument, NULL, OPT_ARCHIVE},
 	{"pseudo", required_argument, NULL, OPT_PSEUDO},
 	{"pseudo-file", required_argument, NULL, OPT_PSEUDO_FILE},
+	{"pseudo-warn", no_argument, NULL, OPT_PSEUDO_WARN},
 	{"threads", required_argument, NULL, 'j'},
 	{"force", no_argument, NULL, 'f'},
 	{"append", no_argument, NULL, OPT_APPEND},
@@ -227,6 +247,14 @@ static int read_patterns(const char *file, struct strv *out)
 	free(line);
 	fclose(fp);
 	return 0;
+}
+
+static int bad_time(const char *opt, const char *arg)
+{
+	return sqk_usage_error("invalid %s '%s' (seconds since 1970, @SECONDS, or a date and "
+			       "time: 2024-01-01, 2024-01-01T12:00[:00], local unless Z or "
+			       "+HH:MM follows)",
+			       opt, arg);
 }
 
 /* --uncompressed LIST: the names of the parts, comma-separated. */
@@ -294,8 +322,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 	a->o.block_size = 128 * 1024;
 	a->o.threads = sqk_online_cpus();
 	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:L:X:b:e:j:fqh", long_opts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "c:L:X:b:e:j:fqh", long_opts)) != -1) {
 		switch (c) {
 		case 'c':
 			a->comp_name = optarg;
@@ -343,6 +370,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_NO_EXPORT:
 			a->o.no_export = 1;
 			break;
+		case OPT_NO_PAD:
+			a->o.no_pad = 1;
+			break;
 		case OPT_ALL_ROOT:
 			a->o.force_uid = a->o.force_gid = 1;
 			a->o.uid = a->o.gid = 0;
@@ -358,13 +388,13 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->o.force_gid = 1;
 			break;
 		case OPT_MTIME:
-			if (sqk_mkimage_parse_u32("time", optarg, &a->o.mtime))
-				return EXIT_USAGE;
+			if (sqk_parse_time(optarg, &a->o.mtime))
+				return bad_time("--mtime", optarg);
 			a->o.set_mtime = 1;
 			break;
 		case OPT_FSTIME:
-			if (sqk_mkimage_parse_u32("time", optarg, &a->o.fstime))
-				return EXIT_USAGE;
+			if (sqk_parse_time(optarg, &a->o.fstime))
+				return bad_time("--fstime", optarg);
 			a->o.set_fstime = 1;
 			break;
 		case 'e':
@@ -392,6 +422,9 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			c = add_pseudo(a, c == OPT_PSEUDO_FILE, optarg);
 			if (c)
 				return c;
+			break;
+		case OPT_PSEUDO_WARN:
+			a->o.pseudo_warn = 1;
 			break;
 		case 'j':
 			if (sqk_threads_option(optarg, &a->o.threads) != 0)
@@ -426,7 +459,12 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->append = 1;
 			break;
 		case OPT_REGEX:
-			a->o.exclude_regex = 1;
+		case OPT_WILDCARDS:
+			if (a->o.exclude_style != SQK_EXCLUDE_GLOB)
+				return sqk_usage_error(
+					"--regex and --wildcards exclude each other");
+			a->o.exclude_style =
+				c == OPT_REGEX ? SQK_EXCLUDE_REGEX : SQK_EXCLUDE_WILDCARDS;
 			break;
 		case OPT_ONE_FILE_SYSTEM:
 			a->o.one_file_system = 1;
@@ -447,12 +485,8 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case 'h':
 			fputs(usage_text, stdout);
 			return -1;
-		case ':':
-			return sqk_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				return sqk_usage_error("unknown option '-%c'", optopt);
-			return sqk_usage_error("unknown option '%s'", argv[optind - 1]);
+			return EXIT_USAGE;
 		}
 	}
 	return 0;

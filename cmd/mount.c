@@ -17,6 +17,7 @@
 #include "fs.h"
 #include "image.h"
 #include "imageopt.h"
+#include "json.h"
 #include "pool.h"
 #include "serve.h"
 
@@ -25,17 +26,27 @@ static const char usage_text[] =
 	"Mount IMAGE read-only at MOUNTPOINT through FUSE. Without -f, a daemon serves it\n"
 	"once it is mounted, until 'squashkit umount MOUNTPOINT' (or fusermount3 -u).\n\n"
 	"  -f, --foreground          stay in the foreground; Ctrl-C unmounts\n"
-	"  -j, --threads N           threads serving requests (default: 2 per CPU, at least 4)\n"
+	"  -j, --threads N           at most N threads serving requests; they start as\n"
+	"                            readers wait and go when idle (default: 64)\n"
 	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                            auto looks for it and says where it found it\n"
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=1,comp=16\n"
 	"      --decomp MODEL        single (one decompressor behind a lock, the kernel's\n"
-	"                            default) or percpu (one per thread; default)\n"
-	"      --stats[=FILE]        write the cache counters to FILE (default: stderr)\n"
-	"                            when the file system is unmounted\n"
+	"                            default) or percpu (one per CPU; default)\n"
+	"      --stats[=FILE]        write the counters of the caches, of the requests by\n"
+	"                            kind and of the serving threads to FILE when the\n"
+	"                            file system is unmounted (to stderr with -f; without\n"
+	"                            -f, the daemon has no terminal: FILE is needed), and\n"
+	"                            the counters so far on SIGUSR1 (FILE holds the last)\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -h, --help                show this help\n";
+
+/*
+ * Threads start as readers wait on blocks, up to this many, and go when
+ * idle: a bound for memory, not a pool size.
+ */
+#define DEFAULT_THREADS 64
 
 enum { OPT_OFFSET = 256, OPT_POLICY, OPT_CACHE, OPT_DECOMP, OPT_STATS, OPT_JSON };
 
@@ -75,7 +86,7 @@ static int parse_args(struct mount *m, int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fj:h", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "fj:h", longopts)) != -1) {
 		switch (c) {
 		case 'f':
 			m->foreground = 1;
@@ -113,7 +124,6 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
-			fprintf(stderr, "Try 'squashkit mount --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -124,6 +134,9 @@ static int parse_args(struct mount *m, int argc, char **argv)
 		return sqk_usage_error("extra operand '%s'", argv[optind + 2]);
 	m->image = argv[optind];
 	m->mountpoint = argv[optind + 1];
+	if (m->stats && !m->stats_path && !m->foreground)
+		return sqk_usage_error("--stats without -f needs a FILE (--stats=FILE): the daemon "
+				       "has no terminal to print the counters on");
 	return EXIT_OK;
 }
 
@@ -137,7 +150,7 @@ static struct sqk_image *open_image(struct mount *m)
 		return NULL;
 	err = sqk_image_open(f, &m->io, &img);
 	if (err) {
-		sqk_error_code(m->image, err);
+		sqk_image_error(m->image, err);
 		return NULL;
 	}
 	return img;
@@ -151,13 +164,134 @@ static char *source_name(const char *image)
 	return full ? full : strdup(image);
 }
 
+/*
+ * The counters of serving in three groups, each as names and values: the
+ * requests by kind and their total, the threads, the pushes into the page
+ * cache. The number of counters of group g.
+ */
+#define GROUPS	  3
+#define GROUP_MAX (SQK_SERVE_KINDS + 1)
+static const char *const group_key[GROUPS] = {"requests", "threads", "pushes"};
+static const char *const group_title[GROUPS] = {"requests", "serving threads", "page cache pushes"};
+
+static unsigned group(const struct sqk_serve_stats *st, int g, const char **name, uint64_t *v)
+{
+	static const char *const threads[] = {"max", "peak", "started", "retired"};
+	static const char *const pushes[] = {"pushed", "skipped", "dropped"};
+	unsigned n = 0;
+
+	if (g == 0) {
+		uint64_t total = 0;
+
+		for (; (name[n] = sqk_serve_kind_name(n)) != NULL; n++)
+			total += v[n] = st->requests[n];
+		name[n] = "total";
+		v[n++] = total;
+		return n;
+	}
+	if (g == 1) {
+		memcpy(name, threads, sizeof(threads));
+		v[0] = st->threads_max;
+		v[1] = st->threads_peak;
+		v[2] = st->threads_started;
+		v[3] = st->threads_retired;
+		return 4;
+	}
+	memcpy(name, pushes, sizeof(pushes));
+	v[0] = st->pushed;
+	v[1] = st->push_skipped;
+	v[2] = st->push_dropped;
+	return 3;
+}
+
+static void print_serve_stats(FILE *out, const struct sqk_serve_stats *st)
+{
+	const char *name[GROUP_MAX];
+	uint64_t v[GROUP_MAX];
+	unsigned i, n;
+	int g;
+
+	for (g = 0; g < GROUPS; g++) {
+		fprintf(out, "%s:\n", group_title[g]);
+		n = group(st, g, name, v);
+		for (i = 0; i < n; i++)
+			fprintf(out, "  %-20s %llu\n", name[i], (unsigned long long)v[i]);
+	}
+}
+
+static void serve_stats_json(struct sqk_json *j, const struct sqk_serve_stats *st)
+{
+	const char *name[GROUP_MAX];
+	uint64_t v[GROUP_MAX];
+	unsigned i, n;
+	int g;
+
+	for (g = 0; g < GROUPS; g++) {
+		sqk_json_key(j, group_key[g]);
+		sqk_json_begin_object(j, 0);
+		n = group(st, g, name, v);
+		for (i = 0; i < n; i++)
+			sqk_json_key_uint(j, name[i], v[i]);
+		sqk_json_end_object(j);
+	}
+}
+
+/* Where --stats goes, and what it reads. */
+struct stats_out {
+	FILE *out;
+	struct sqk_image *img;
+	int json;
+};
+
+/*
+ * The image's counters and the serving's, as text or as one JSON object.
+ * A file holds the last ones written: each report replaces the one before.
+ */
+static void print_stats(struct stats_out *o, const struct sqk_serve_stats *st)
+{
+	struct sqk_json j;
+
+	if (o->out != stderr) {
+		rewind(o->out);
+		if (ftruncate(fileno(o->out), 0) != 0)
+			return;
+	}
+	if (!o->json) {
+		sqk_print_stats(o->out, o->img);
+		print_serve_stats(o->out, st);
+	} else {
+		sqk_json_init_file(&j, o->out);
+		sqk_json_begin_object(&j, 0);
+		sqk_print_stats_members(&j, o->img);
+		serve_stats_json(&j, st);
+		sqk_json_end_object(&j);
+		sqk_json_finish(&j);
+	}
+	fflush(o->out);
+}
+
+/* SIGUSR1: the counters so far. */
+static void report(struct sqk_serve *s, void *arg)
+{
+	struct sqk_serve_stats st;
+
+	sqk_serve_stats(s, &st);
+	print_stats(arg, &st);
+}
+
 static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE *stats)
 {
-	struct sqk_serve_opts so = {m->threads, 86400.0, geteuid() == 0, NULL};
+	struct sqk_serve_opts so = {m->threads, 86400.0, geteuid() == 0, NULL, NULL, NULL};
+	struct stats_out out = {stats, img, m->json};
+	struct sqk_serve_stats st;
 	struct sqk_serve *s;
 	int err;
 
 	so.fsname = source_name(m->image);
+	if (stats) {
+		so.report = report;
+		so.report_arg = &out;
+	}
 	log_path = m->mountpoint;
 	sqk_serve_log(log_line);
 	errno = 0;
@@ -174,11 +308,10 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 		return EXIT_FAIL;
 	}
 	err = sqk_serve_run(s);
+	sqk_serve_stats(s, &st);
 	sqk_serve_destroy(s);
-	if (stats) {
-		sqk_print_stats_as(stats, img, m->json);
-		fflush(stats);
-	}
+	if (stats)
+		print_stats(&out, &st);
 	if (err)
 		sqk_error_code(m->mountpoint, err);
 	return err ? EXIT_FAIL : EXIT_OK;
@@ -196,19 +329,24 @@ int cmd_mount(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	sqk_image_opts_default(&m.io);
 	m.percpu = 1;
-	m.threads = 2 * sqk_online_cpus();
-	if (m.threads < 4)
-		m.threads = 4;
+	m.threads = DEFAULT_THREADS;
 	ret = parse_args(&m, argc, argv);
 	if (ret != EXIT_OK)
 		return ret;
+	/* However many threads wait, decompressions at once are bounded by the model. */
+	m.io.decompressors = m.percpu ? sqk_online_cpus() : 1;
 	if (!m.cache_set) {
-		/* Every worker can hold a block of each cache with some left to share. */
+		/*
+		 * The inode and directory tables of most images; the fragment
+		 * blocks of the files many readers are reading at once; the
+		 * blocks being decompressed, shared, and held while the page
+		 * cache takes them whole. Under 8 MiB each for large blocks.
+		 */
 		m.io.meta_entries = 64;
-		m.io.frag_entries = m.threads + 3;
-		m.io.data_entries = 2 * m.threads;
+		m.io.frag_entries = 64;
+		m.io.data_entries = 32;
+		m.io.block_cache_max = 8 << 20;
 	}
-	m.io.decompressors = m.percpu ? m.threads : 1;
 
 	if (stat(m.mountpoint, &st) != 0) {
 		sqk_error(m.mountpoint, "%s", strerror(errno));

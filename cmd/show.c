@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The inspector driver, and the helpers inspect, ls, cat and stat share. */
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -44,17 +43,6 @@ static int build_options(const struct sqk_show_cmd *cmd, struct option *opts, ch
 	return snprintf(shortopts, len, "%sh", cmd->shortopts) < (int)len ? 0 : -1;
 }
 
-/*
- * After getopt_long returned '?' (with opterr = 0): one line naming the bad
- * option, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE.
- */
-static int bad_option(char **argv)
-{
-	if (optopt > 0 && optopt < 128 && isprint(optopt))
-		return sqk_usage_error("invalid option -- '%c'", optopt);
-	return sqk_usage_error("unrecognized option '%s'", argv[optind - 1]);
-}
-
 /* Flush stdout; on failure print "squashkit CMD: stdout: why" and return -1. */
 static int flush_stdout(void)
 {
@@ -80,8 +68,7 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_OVERFLOW));
 		return EXIT_FAIL;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, shortopts, opts)) != -1) {
 		switch (c) {
 		case SQK_SHOW_OPT_JSON:
 			s.json = 1;
@@ -97,9 +84,9 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 			fputs(cmd->usage, stdout);
 			return EXIT_OK;
 		case '?':
-			return bad_option(argv);
+			return EXIT_USAGE;
 		default:
-			ret = cmd->option ? cmd->option(&s, c, optarg) : bad_option(argv);
+			ret = cmd->option ? cmd->option(&s, c, optarg) : EXIT_USAGE;
 			if (ret)
 				return ret;
 			break;

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "mounttab.h"
 #include "path.h"
 #include "serve.h"
 
@@ -26,52 +27,28 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Undo the mount table's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
+/* What the mount table says of path: is the topmost mount there squashkit's? */
+struct topmost {
+	const char *path;
+	int ours;
+};
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
+/* The table lists a mount over another after it: the last one at path wins. */
+static int is_at(void *arg, const char *mnt, const char *type, const char *opts)
+{
+	struct topmost *t = arg;
+
+	if (strcmp(mnt, t->path) == 0)
+		t->ours = strcmp(type, "fuse.squashkit") == 0;
+	return 0;
 }
 
 /* 1 when the topmost mount at path is a squashkit one, 0 when it is not, -1 if unreadable. */
 static int is_ours(const char *path)
 {
-	FILE *fp = fopen("/proc/self/mountinfo", "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int ours = 0;
+	struct topmost t = {path, 0};
 
-	if (!fp)
-		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		char *save = NULL, *mnt, *sep, *type;
-		int i;
-
-		/* id parent dev root MOUNTPOINT options... - TYPE source superoptions */
-		mnt = strtok_r(line, " ", &save);
-		for (i = 0; mnt && i < 4; i++)
-			mnt = strtok_r(NULL, " ", &save);
-		sep = mnt ? strstr(save, " - ") : NULL;
-		if (!sep)
-			continue;
-		type = strtok_r(sep + 3, " ", &save);
-		unescape(mnt);
-		if (strcmp(mnt, path) == 0)
-			ours = type && strcmp(type, "fuse.squashkit") == 0;
-	}
-	free(line);
-	fclose(fp);
-	return ours;
+	return sqk_mounts_each(is_at, &t) < 0 ? -1 : t.ours;
 }
 
 int cmd_umount(int argc, char **argv)
@@ -80,7 +57,7 @@ int cmd_umount(int argc, char **argv)
 	char *path;
 	int c, lazy = 0, ours;
 
-	while ((c = getopt_long(argc, argv, "lh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "lh", longopts)) != -1) {
 		switch (c) {
 		case 'l':
 			lazy = 1;
@@ -89,7 +66,6 @@ int cmd_umount(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'squashkit umount --help'.\n");
 			return EXIT_USAGE;
 		}
 	}

@@ -369,7 +369,7 @@ static int run(struct unimage *u, int argc, char **argv)
 
 	sqk_image_opts_default(&u->io);
 	u->threads = sqk_online_cpus();
-	while ((c = getopt_long(argc, argv, "d:fo:kj:qh", longopts, NULL)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			u->dest = optarg;
@@ -434,7 +434,6 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'squashkit unimage --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -448,15 +447,13 @@ static int run(struct unimage *u, int argc, char **argv)
 				       "describes the whole image: not both");
 	if (u->describe && !*u->describe)
 		return sqk_usage_error("--describe= needs a FILE (or no '=')");
+	if (u->tar && strcmp(u->tar, "-") == 0 && sqk_refuse_terminal("an archive", u->force))
+		return EXIT_FAIL;
 	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
 		return sqk_usage_error("invalid PATH operand");
-	if (!u->cache_set) {
-		/* Enough entries that workers never queue for one: extraction wants speed. */
-		u->io.meta_entries = 16;
-		u->io.frag_entries = u->threads + 3;
-		u->io.data_entries = u->threads + 1;
-	}
+	if (!u->cache_set)
+		sqk_extract_cache_sizes(&u->io, u->threads);
 	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
 	if (!sqk_die_of_sigpipe)

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "error.h"
@@ -59,6 +60,15 @@ int sqk_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int sqk_refuse_terminal(const char *what, int force)
+{
+	if (force || !isatty(STDOUT_FILENO))
+		return 0;
+	sqk_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
+		  what);
+	return -1;
+}
+
 int sqk_threads_option(const char *arg, unsigned *threads)
 {
 	uint64_t v;
@@ -74,19 +84,28 @@ int sqk_threads_option(const char *arg, unsigned *threads)
 void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
 {
 	const uint8_t *b = buf;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++) {
+	while (i < len) {
+		size_t run = i;
+
+		/* Bytes that stand for themselves go out a run at a time. */
+		while (run < len && b[run] >= 0x20 && b[run] != 0x7f && b[run] != '\\')
+			run++;
+		if (run > i) {
+			fwrite(b + i, 1, run - i, out);
+			i = run;
+			continue;
+		}
 		if (b[i] == '\\')
 			fputs("\\\\", out);
 		else if (b[i] == '\n')
 			fputs("\\n", out);
 		else if (b[i] == '\t')
 			fputs("\\t", out);
-		else if (b[i] < 0x20 || b[i] == 0x7f)
-			fprintf(out, "\\x%02x", b[i]);
 		else
-			fputc(b[i], out);
+			fprintf(out, "\\x%02x", b[i]);
+		i++;
 	}
 }
 

@@ -6,9 +6,12 @@
 # names, image files for IMAGE operands and, once the image is named, the
 # paths inside it (through `squashkit ls --json`). Needs no helpers from the
 # bash-completion package. tests/cli/help-man-completion.t checks that the
-# options here are the ones the man pages and --help list.
+# options here are the ones the man pages and --help list. The options of
+# the compatibility front ends come from their -help, which prints the very
+# table they parse.
 
-_squashkit_commands="mkimage unimage inspect ls cat stat fsck bench mount umount"
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck diff bench mount umount
+	mksquashfs unsquashfs"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -21,8 +24,10 @@ _squashkit_options()
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
 			--uncompressed"
-		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
-			--no-xattrs --no-hardlinks --no-export --all-root --archive -f --force
+		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
+			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
+			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
+			--archive -f --force
 			--append -q --quiet --stats --json -h --help"
 		;;
 	unimage)
@@ -47,9 +52,14 @@ _squashkit_options()
 		_sqk_argopts="-j --threads --offset"
 		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
 		;;
+	diff)
+		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b"
+		_sqk_opts="$_sqk_argopts -C --no-contents -O --no-owner -P --no-permissions
+			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
+		;;
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
-			-d --duration -r --runs -f --format --plot --seed --offset"
+			--against --slow-device -d --duration -r --runs -f --format --plot --seed --offset"
 		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
 		;;
 	mount)
@@ -60,11 +70,31 @@ _squashkit_options()
 		_sqk_argopts=""
 		_sqk_opts="-l --lazy -h --help"
 		;;
+	mksquashfs | unsquashfs)
+		_squashkit_compat_options "$1"
+		;;
 	*)
 		_sqk_argopts=""
 		_sqk_opts="-h --help -V --version"
 		;;
 	esac
+}
+
+# The options of the front end $1 from its -help: "  -dest, -d VALUE" lines.
+_squashkit_compat_options()
+{
+	local line w value
+	_sqk_opts= _sqk_argopts=
+	while IFS= read -r line; do
+		[[ $line == '  -'* ]] || continue
+		value=0
+		[[ $line == *' VALUE' ]] && value=1
+		for w in ${line//,/ }; do
+			[[ $w == -* ]] || continue
+			_sqk_opts+=" $w"
+			((value)) && _sqk_argopts+=" $w"
+		done
+	done < <(command "$_squashkit_bin" "$1" -help 2>/dev/null)
 }
 
 # COMPREPLY from the words of $1 that start with $cur.
@@ -224,14 +254,18 @@ _squashkit_value()
 		_squashkit_keys "meta frag data comp"
 		;;
 	unimage:--offset | inspect:--offset | ls:--offset | cat:--offset | stat:--offset | \
-	fsck:--offset | bench:--offset | mount:--offset)
+	fsck:--offset | bench:--offset | mount:--offset | diff:--offset | diff:--offset-a | \
+	diff:--offset-b)
 		_squashkit_words "auto"
 		;;
 	mount:--stats)
 		_squashkit_files
 		;;
 	bench:-w | bench:--workload)
-		_squashkit_list "stat read mixed random seq"
+		_squashkit_list "stat read mixed random seq randread"
+		;;
+	bench:--against)
+		_squashkit_list "kernel mount"
 		;;
 	bench:-p | bench:--policy)
 		_squashkit_list "herd exclusive keyed"
@@ -244,6 +278,20 @@ _squashkit_value()
 		;;
 	bench:-f | bench:--format)
 		_squashkit_words "table json csv"
+		;;
+	mksquashfs:-comp)
+		_squashkit_words "gzip lzma lzo xz lz4 zstd"
+		;;
+	mksquashfs:-b)
+		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
+		;;
+	mksquashfs:-ef | mksquashfs:-pf | mksquashfs:-sort | unsquashfs:-[ep]f | \
+		unsquashfs:-e | unsquashfs:-extract-file | unsquashfs:-exc* | \
+		unsquashfs:-exclude-file | unsquashfs:-pseudo-file)
+		_squashkit_files
+		;;
+	unsquashfs:-d | unsquashfs:-dest)
+		_squashkit_dirs
 		;;
 	*)
 		COMPREPLY=()
@@ -330,10 +378,10 @@ _squashkit_main()
 		return
 	fi
 	case $cmd in
-	mkimage)
+	mkimage | mksquashfs)
 		_squashkit_files
 		;;
-	unimage | ls | cat | stat)
+	unimage | ls | cat | stat | unsquashfs)
 		if ((noperands == 0)); then
 			_squashkit_images
 		else
@@ -342,6 +390,14 @@ _squashkit_main()
 		;;
 	inspect | fsck | bench)
 		((noperands == 0)) && _squashkit_images
+		;;
+	diff)
+		# A and B, images or directories; then paths inside A.
+		if ((noperands < 2)); then
+			_squashkit_images
+		else
+			_squashkit_inner "$image"
+		fi
 		;;
 	mount)
 		if ((noperands == 0)); then

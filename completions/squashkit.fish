@@ -3,9 +3,12 @@
 #
 # One `complete` line per option, under the commands it belongs to;
 # tests/cli/help-man-completion.t reads them to check that the options here
-# are the ones the man pages and --help list.
+# are the ones the man pages and --help list. The options of the
+# compatibility front ends come from their -help, which prints the very
+# table they parse.
 
-set -l __squashkit_commands mkimage unimage inspect ls cat stat fsck bench mount umount
+set -l __squashkit_native mkimage unimage inspect ls cat stat fsck diff bench mount umount
+set -l __squashkit_commands $__squashkit_native mksquashfs unsquashfs
 
 # Options that take a value, per command: to find the operands.
 function __squashkit_argopts
@@ -22,6 +25,8 @@ function __squashkit_argopts
             echo --offset
         case fsck
             echo -j --threads --offset
+        case diff
+            echo -e --exclude -j --threads --offset --offset-a --offset-b
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed --offset
@@ -118,12 +123,15 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a cat -d 'write files to stdout'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a stat -d 'show one inode'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a fsck -d 'verify an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a diff -d 'compare images or directories'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a umount -d 'unmount what mount serves'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mksquashfs -d "mksquashfs's options, squashkit's writer"
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a unsquashfs -d "unsquashfs's options, squashkit's reader"
 
 # Every command
-complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_commands" -s h -l help -d 'show the options'
+complete -c squashkit -n "__fish_seen_subcommand_from $__squashkit_native" -s h -l help -d 'show the options'
 
 # mkimage
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -F
@@ -138,6 +146,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-sparse -d '
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-xattrs -d 'leave extended attributes out'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-hardlinks -d 'an inode for every hard link'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-export -d 'no NFS export table'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l no-pad -d 'do not pad the image to a multiple of 4K'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l all-root -d 'root owns every file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l uid -x -d 'owner uid of every file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l gid -x -d 'group of every file'
@@ -158,11 +167,13 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l full-paths -d 
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s e -l exclude -x -d 'leave out paths matching a glob'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l exclude-from -r -F -d 'read globs from a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l regex -d 'exclude patterns are regular expressions'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l wildcards -d 'exclude patterns are globs per component, as mksquashfs -wildcards'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l one-file-system -d 'do not cross into other file systems'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l listing -r -F -d 'add the entries of a listing'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'sources are archives (--archive=FILE adds one)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d 'add a pseudo definition (mksquashfs syntax)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-warn -d 'a pseudo definition that cannot be applied is a warning'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add the sources to the existing image'
@@ -203,13 +214,15 @@ complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l stats -d 'print c
 complete -c squashkit -n '__fish_seen_subcommand_from fsck' -s q -l quiet -d 'no summary line, no progress bar'
 
 # bench
-complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq")' -d workloads
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq randread")' -d workloads
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s t -l threads -x -d 'thread counts'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s p -l policy -x -a '(__squashkit_list "herd exclusive keyed")' -d 'wait policies'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l decomp -x -a 'single percpu' -d 'decompressor model'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l lookup -x -a 'scan hash' -d 'cache lookup'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l cold -d 'drop the image from the page cache'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l against -x -a '(__squashkit_list "kernel mount")' -d 'also run through the VFS'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l slow-device -x -d 'a throttled loop device: IOPS,BYTES'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s d -l duration -x -d 'time per run'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s r -l runs -x -d 'runs per cell'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s f -l format -x -a 'table json csv' -d 'output format'
@@ -217,14 +230,29 @@ complete -c squashkit -n '__fish_seen_subcommand_from bench' -l plot -r -F -d 'd
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l seed -x -d 'seed of the random choices'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'no progress lines'
 
+# diff
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s C -l no-contents -d 'compare sizes, not contents'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s O -l no-owner -d 'leave owners out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s P -l no-permissions -d 'leave permission bits out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l no-xattrs -d 'leave extended attributes out'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s T -l times -d 'compare mtimes too'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s S -l super -d 'compare the superblocks too'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s e -l exclude -x -d 'leave out what matches'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s j -l threads -x -d 'threads comparing contents'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l stat -d 'a summary instead of the differences'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l json -d 'one JSON object'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -s q -l quiet -d 'print nothing, the exit status says it'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-a -x -a auto -d 'where A starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-b -x -a auto -d 'where B starts in its file'
+
 # mount
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
-complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'threads serving requests'
-complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench mount' -l offset -x -a auto -d 'where the image starts in the file'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -s j -l threads -x -d 'at most this many serving threads'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l offset -x -a auto -d 'where the image starts in the file'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache-policy -x -a 'herd exclusive keyed' -d 'wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l decomp -x -a 'single percpu' -d 'decompressor model'
-complete -c squashkit -n '__fish_seen_subcommand_from mount' -l stats -r -F -d 'write cache counters when unmounted'
+complete -c squashkit -n '__fish_seen_subcommand_from mount' -l stats -r -F -d 'write the counters when unmounted and on SIGUSR1'
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -l json -d 'the counters as JSON'
 
 # umount
@@ -235,3 +263,20 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat sta
 complete -c squashkit -n '__fish_seen_subcommand_from mount; and test (count (__squashkit_operands)) -eq 1' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at_image' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'
+complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -lt 2' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from diff; and test (count (__squashkit_operands)) -ge 2' -a '(__squashkit_paths)'
+
+# mksquashfs, unsquashfs: every option their -help lists ("  -dest, -d VALUE").
+function __squashkit_compat_options --argument-names front
+    for line in (command squashkit $front -help 2>/dev/null | string match -r '^  -.*')
+        set -l kind option
+        string match -q '* VALUE' -- $line; and set kind 'option with a value'
+        for w in (string split ' ' -- (string replace -a ',' '' -- $line))
+            string match -q -- '-*' $w; and printf '%s\t%s\n' $w $kind
+        end
+    end
+end
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -a '(__squashkit_compat_options mksquashfs)'
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -F
+complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -a '(__squashkit_compat_options unsquashfs)'

@@ -120,6 +120,17 @@ struct sqk_compressor {
 	int (*decompress)(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
 			  size_t cap, size_t *outlen);
 	/*
+	 * The decoder the kernel runs, where decompress is another, faster one
+	 * (gzip: zlib's inflate, where decompress is libdeflate's); NULL when
+	 * decompress is the kernel's decoder already. Same contract as
+	 * decompress. What it reads, decompress reads to the same bytes;
+	 * decompress also reads some damaged streams it refuses, but only where
+	 * the stream's own checksum vouches for the output. Readers use
+	 * decompress; fsck uses this one, so that its verdict is the kernel's.
+	 */
+	int (*decompress_kernel)(struct sqk_compressor *c, const uint8_t *src, size_t srclen,
+				 uint8_t *dst, size_t cap, size_t *outlen);
+	/*
 	 * Compress srclen bytes into at most cap bytes. 0 and *outlen on
 	 * success; SQK_ERR_OVERFLOW when the output would not be smaller than
 	 * srclen (the caller then stores the block raw). cap = srclen is

@@ -2,11 +2,19 @@
 /*
  * gzip: each block is a zlib stream (RFC 1950), despite the name.
  *
- * Decompression goes through zlib's inflate, the decoder the kernel and
- * unsquashfs use: libdeflate's is about twice as fast, but it accepts some
- * streams zlib refuses (a code its Huffman table does not hold), so an
- * image could read here, and pass fsck, while the kernel gives EIO for the
- * file. Compression uses libdeflate when it can follow the settings (a
+ * Two decoders, one contract (compressor.h). decompress is libdeflate's,
+ * about three times as fast as zlib's; decompress_kernel is zlib's inflate,
+ * the decoder the kernel and unsquashfs run. They agree on every sound
+ * stream, but libdeflate maps a code its Huffman table does not hold to a
+ * valid one and leaves the damage to the checksum, so it reads some damaged
+ * streams zlib refuses, when their Adler-32 still matches (the output is
+ * then what was compressed). Readers (unimage, cat, mount, bench, the
+ * compatibility front ends) decode with libdeflate; fsck decodes with zlib,
+ * so that it calls clean only what the kernel reads, and names a block only
+ * libdeflate reads as one the kernel refuses and unimage recovers.
+ * fuzz/gzip.c checks the two against each other.
+ *
+ * Compression uses libdeflate when it can follow the settings (a
  * 32 KiB window and no strategy chosen); zlib does the rest: smaller
  * windows and explicit strategies, which libdeflate has no knobs for.
  */
@@ -67,7 +75,8 @@ static const int gzip_zlib_strategy[GZIP_NSTRATEGIES] = {
 
 struct gzip_comp {
 	struct sqk_compressor base;
-	z_stream inflate;
+	struct libdeflate_decompressor *dec;
+	z_stream inflate; /* made on first use: only fsck decodes with zlib */
 	int inflate_ready;
 	/* Made on first compress, so readers do not pay for them. */
 	struct libdeflate_compressor *enc;
@@ -165,6 +174,23 @@ static int gzip_decompress(struct sqk_compressor *base, const uint8_t *src, size
 			   uint8_t *dst, size_t cap, size_t *outlen)
 {
 	struct gzip_comp *c = (struct gzip_comp *)base;
+	size_t in_used = 0, out_len = 0;
+	enum libdeflate_result r;
+
+	if (srclen == 0)
+		return SQK_ERR_COMPRESSOR;
+	r = libdeflate_zlib_decompress_ex(c->dec, src, srclen, dst, cap, &in_used, &out_len);
+	/* A block holds exactly one stream: trailing bytes mean corruption. */
+	if (r != LIBDEFLATE_SUCCESS || in_used != srclen)
+		return SQK_ERR_COMPRESSOR;
+	*outlen = out_len;
+	return 0;
+}
+
+static int gzip_decompress_kernel(struct sqk_compressor *base, const uint8_t *src, size_t srclen,
+				  uint8_t *dst, size_t cap, size_t *outlen)
+{
+	struct gzip_comp *c = (struct gzip_comp *)base;
 	z_stream *zs = &c->inflate;
 	int r;
 
@@ -184,7 +210,6 @@ static int gzip_decompress(struct sqk_compressor *base, const uint8_t *src, size
 	zs->next_out = dst;
 	zs->avail_out = (uInt)cap;
 	r = inflate(zs, Z_FINISH);
-	/* A block holds exactly one stream: trailing bytes mean corruption. */
 	if (r != Z_STREAM_END || zs->avail_in != 0)
 		return SQK_ERR_COMPRESSOR;
 	*outlen = cap - zs->avail_out;
@@ -286,6 +311,7 @@ static void gzip_destroy(struct sqk_compressor *base)
 
 	if (!c)
 		return;
+	libdeflate_free_decompressor(c->dec);
 	if (c->inflate_ready)
 		inflateEnd(&c->inflate);
 	libdeflate_free_compressor(c->enc);
@@ -307,11 +333,17 @@ static struct sqk_compressor *gzip_create(const struct sqk_comp_config *cfg)
 		return NULL;
 	c->base.codec = &sqk_codec_gzip;
 	c->base.decompress = gzip_decompress;
+	c->base.decompress_kernel = gzip_decompress_kernel;
 	c->base.compress = gzip_compress;
 	c->base.destroy = gzip_destroy;
 	c->level = cfg->level;
 	c->window = cfg->window;
 	c->strategies = cfg->strategies;
+	c->dec = libdeflate_alloc_decompressor();
+	if (!c->dec) {
+		gzip_destroy(&c->base);
+		return NULL;
+	}
 	return &c->base;
 }
 

@@ -8,7 +8,8 @@
 # built. Images are cut to bytes_used: the padding only slows the fuzzer.
 # OUT/corpus-options gets argument lists, one argument per line;
 # OUT/corpus-listing gets mkimage listings, OUT/corpus-pseudo pseudo files;
-# OUT/corpus-mount is corpus-image.
+# OUT/corpus-mount and OUT/corpus-diff are corpus-image; OUT/corpus-gzip gets
+# zlib streams (see there).
 set -eu
 
 out=$1
@@ -83,6 +84,41 @@ if [ -n "$craft" ] && [ -x "$craft" ]; then
 	done
 fi
 
+# zlib streams for the gzip target. A 0 byte, then a real block (the stream
+# as it is): the compressed data blocks of dir/blocks and the first inode and
+# directory table blocks of the gzip images above, found with squashkit. An
+# odd byte, then what fuzz/gzip.c compresses and damages: level, window and
+# strategies, flips (position, position, bit each), then the data.
+g=$out/corpus-gzip
+mkdir -p "$g"
+cut_block() { # IMAGE POS SIZE NAME
+	{ printf '\000'; dd if="$1" bs=1 skip="$2" count="$3" 2>/dev/null; } >"$g/$4"
+}
+if [ -n "$squashkit" ] && [ -x "$squashkit" ]; then
+	for img in "$out/corpus-image/mksquashfs-gzip" "$out/corpus-image/mksquashfs-gzip-opts" \
+		"$out/corpus-image/squashkit-gzip"; do
+		[ -f "$img" ] || continue
+		n=$(basename "$img")
+		"$squashkit" stat --json "$img" /dir/blocks 2>/dev/null |
+			grep -o '"start":[0-9]*,"size":[0-9]*,"compressed":true' |
+			sed 's/[^0-9,]//g; s/,,*/ /g' | while read -r pos size _; do
+			cut_block "$img" "$pos" "$size" "$n-data-$pos"
+		done
+		for tbl in inode directory; do
+			pos=$("$squashkit" inspect --json "$img" 2>/dev/null |
+				sed -n "s/.*\"$tbl\":{\"start\":\([0-9]*\).*/\1/p")
+			[ -n "$pos" ] || continue
+			hdr=$(od -An -t u2 -j "$pos" -N 2 "$img" | tr -d ' ')
+			if [ $((hdr & 0x8000)) -eq 0 ]; then
+				cut_block "$img" $((pos + 2)) $((hdr & 0x7fff)) "$n-$tbl"
+			fi
+		done
+	done
+fi
+{ printf '\021\007\000'; head -c 4096 "$t/dir/blocks"; } >"$g/level9"
+{ printf '\001\217\002\020\001\003\100\000\005'; head -c 4096 "$t/dir/blocks"; } >"$g/level1-fixed-2flips"
+{ printf '\011\014\001\200\000\007'; tail -c 3000 "$t/dir/blocks"; } >"$g/window12-1flip"
+
 # Argument lists: every command sees every list, so mix their options.
 o=$out/corpus-options
 printf -- '--help\n' >"$o/help"
@@ -110,5 +146,6 @@ printf '/ D 100 755 0 0\n"a b" D 5 700 1 2\na\\ b/c\\"d S 6 777 0 0 x y\nt C 7 6
 printf '/ D 0 755 0 0\nf R 0 644 0 0 3 0\ng R 0 644 0 0 2 3\nh L f\n#\n# START OF DATA - DO NOT MODIFY\n#\nabcde' >"$p/data"
 printf 'x m 644 0 0\nx/y M 5 600 0 0\nh l /etc/hostname\n# comment\n\n  \t\nz l /dev/null\n' >"$p/modify"
 
-# The mount target reads images too: the same seeds.
+# The mount and diff targets read images too: the same seeds.
 ln -sfn corpus-image "$out/corpus-mount"
+ln -sfn corpus-image "$out/corpus-diff"

@@ -242,6 +242,11 @@ void sqk_cache_put(struct sqk_cache_entry *e)
 	sqk_cache_unlock(c);
 }
 
+struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e)
+{
+	return e->cache;
+}
+
 struct sqk_cache *sqk_cache_create(const char *name, unsigned entries, size_t block_size,
 				   enum sqk_wait_policy policy, enum sqk_lookup lookup_mode)
 {
@@ -315,9 +320,15 @@ void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms)
 
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out)
 {
+	unsigned i;
+
 	sqk_cache_lock(c);
 	sqk_cache_track_unclaimed(c);
 	*out = c->stats;
+	out->held = 0;
+	for (i = 0; i < c->entries; i++)
+		if (c->entry[i].block != SQK_CACHE_NO_BLOCK && !c->entry[i].pending)
+			out->held += c->entry[i].length;
 	/* Do not count the lock taken to read the counters. */
 	out->lock_acquisitions--;
 	sqk_cache_unlock(c);

@@ -57,6 +57,7 @@ struct sqk_cache_stats {
 	uint64_t unclaimed_ns; /* a free entry sat unclaimed while threads slept */
 	uint64_t waits, max_waiters;
 	uint64_t lock_acquisitions, lock_contended;
+	uint64_t held; /* bytes of the blocks the entries hold now (memory in use) */
 };
 
 struct sqk_cache;
@@ -73,6 +74,8 @@ void sqk_cache_destroy(struct sqk_cache *c);
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out);
 void sqk_cache_put(struct sqk_cache_entry *e);
+/* The cache e belongs to. */
+struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e);
 
 size_t sqk_cache_block_size(const struct sqk_cache *c);
 unsigned sqk_cache_entries(const struct sqk_cache *c);

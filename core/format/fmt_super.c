@@ -3,6 +3,22 @@
 #include "fmt_super.h"
 #include "le.h"
 
+const struct sqk_fmt_flag sqk_fmt_super_flags[] = {
+	{"exportable", SQK_FLAG_EXPORTABLE},
+	{"duplicates", SQK_FLAG_DUPLICATES},
+	{"no_fragments", SQK_FLAG_NO_FRAGMENTS},
+	{"always_fragments", SQK_FLAG_ALWAYS_FRAGMENTS},
+	{"uncompressed_inodes", SQK_FLAG_UNCOMPRESSED_INODES},
+	{"uncompressed_data", SQK_FLAG_UNCOMPRESSED_DATA},
+	{"uncompressed_fragments", SQK_FLAG_UNCOMPRESSED_FRAGMENTS},
+	{"uncompressed_xattrs", SQK_FLAG_UNCOMPRESSED_XATTRS},
+	{"compressor_options", SQK_FLAG_COMPRESSOR_OPTIONS},
+	{"no_xattrs", SQK_FLAG_NO_XATTRS},
+	{"uncompressed_ids", SQK_FLAG_UNCOMPRESSED_IDS},
+	{"check", SQK_FLAG_CHECK},
+	{NULL, 0},
+};
+
 void sqk_fmt_super_decode(struct sqk_super *sb, const uint8_t raw[SQK_SUPER_SIZE])
 {
 	sb->magic = get_le32(raw + 0);

@@ -21,6 +21,13 @@
 #include "fmt_check.h"
 #include "format.h"
 
+/* The flags by name, as inspect --json keys them; the list ends with a NULL name. */
+struct sqk_fmt_flag {
+	const char *name;
+	uint16_t bit;
+};
+extern const struct sqk_fmt_flag sqk_fmt_super_flags[];
+
 void sqk_fmt_super_decode(struct sqk_super *sb, const uint8_t raw[SQK_SUPER_SIZE]);
 void sqk_fmt_super_encode(const struct sqk_super *sb, uint8_t raw[SQK_SUPER_SIZE]);
 

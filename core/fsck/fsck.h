@@ -14,7 +14,13 @@
  * Check names (stable, used by `fsck --json`): superblock, compressor,
  * metadata, inode, inode-number, orphan, nlink, dir-header, dir-name,
  * dir-order, dir-entry, dir-type, dir-size, dir-parent, dir-loop,
- * dir-index, data, fragment, sparse, id, xattr, export.
+ * dir-index, data, fragment, sparse, id, xattr, export, kernel-decode.
+ *
+ * Blocks are decoded as the kernel decodes them (sqk_image_opts.strict), so
+ * an image called clean reads in the kernel as with every reader here. A
+ * block the kernel's decoder refuses but the readers' decoder reads, its
+ * checksum matching, is a kernel-decode problem, named for every file (or
+ * table) it holds data of; the rest of the check reads it as readers do.
  */
 #include <stdint.h>
 

@@ -7,6 +7,12 @@
  * (a duplicate, which shares its blocks) is not decompressed again, and
  * fragment blocks are decompressed once each from the fragment table,
  * whatever number of files keep their tails there.
+ *
+ * Blocks are decoded as the kernel decodes them. One that does not
+ * decompress, or that its decoder refuses but the readers' decoder reads
+ * whole, is reported for every file it holds data of: the one it was
+ * checked for, the files sharing it (kept aside until every block is
+ * checked) and the files whose tails are in it.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,6 +25,7 @@
 #include "fsck_int.h"
 #include "image.h"
 #include "pool.h"
+#include "u64set.h"
 
 /* Blocks per task: enough to amortise a hand-off, few enough to spread a big file. */
 #define CHUNK 16
@@ -42,13 +49,21 @@ struct fsck_dup {
 	uint32_t len;
 };
 
-/* A data block that did not decompress, for the files that share it. */
-static void note_bad(struct sqk_fsck *f, uint64_t pos)
+/* A file sharing a block that was checked for another. */
+struct fsck_shared {
+	uint64_t key, pos;
+	uint32_t rec, index;
+};
+
+/* Block pos, of a kind the files sharing it are named for, into set (under lock). */
+static int note_block(struct sqk_fsck *f, struct sqk_u64set *set, uint64_t pos)
 {
+	int err;
+
 	pthread_mutex_lock(&f->lock);
-	if (!SQK_ARRAY_GROW(f->bad, f->badcap, f->nbad + 1))
-		f->bad[f->nbad++] = pos;
+	err = sqk_u64set_add(set, pos);
 	pthread_mutex_unlock(&f->lock);
+	return err < 0 && sqk_fsck_fatal(f, err);
 }
 
 static void run_chunk(void *arg, unsigned worker)
@@ -57,22 +72,23 @@ static void run_chunk(void *arg, unsigned worker)
 	struct sqk_fsck *f = c->f;
 	struct sqk_cache *cache =
 		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
+	struct sqk_blocks *b = sqk_image_blocks(f->img);
 	uint32_t i;
 
 	for (i = 0; i < c->count && !fsck_stopped(f); i++) {
 		struct sqk_cache_entry *e;
 		uint32_t got;
-		int err;
+		int err, refused;
 
 		/* The length is checked here, to say what it is. */
-		err = sqk_block_data(sqk_image_blocks(f->img), cache, c->pos[i], c->word[i], 0, &e);
+		err = sqk_block_data(b, cache, c->pos[i], c->word[i], 0, &e);
 		if (sqk_fsck_fatal(f, err))
 			break;
 		if (err) {
 			if (c->fragment)
 				f->frags[c->index[0]].bad = 1; /* each task owns its own slot */
-			else
-				note_bad(f, c->pos[i]);
+			else if (note_block(f, &f->bad, c->pos[i]))
+				break;
 			if (c->fragment)
 				sqk_fsck_err_key(
 					f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
@@ -88,19 +104,29 @@ static void run_chunk(void *arg, unsigned worker)
 		}
 		got = (uint32_t)e->length;
 		sqk_cache_put(e);
+		refused = sqk_blocks_refused(b, c->pos[i]);
 		if (c->fragment) {
 			__atomic_add_fetch(&f->counts.fragments, 1, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
-			f->frags[c->index[0]].len = got; /* each task owns its own slot */
+			/* each task owns its own slot; the tails are checked later */
+			f->frags[c->index[0]].len = got;
+			f->frags[c->index[0]].refused = (uint8_t)refused;
 			continue;
 		}
 		__atomic_add_fetch(&f->counts.blocks, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&f->counts.bytes, got, __ATOMIC_RELAXED);
-		if (got != c->len[i])
+		if (got != c->len[i]) {
 			sqk_fsck_err_key(
 				f, c->key + i, c->rec, T_INODE, C_DATA,
 				"block %u at %llu decompresses to %u bytes; the file needs %u",
 				c->index[i], (unsigned long long)c->pos[i], got, c->len[i]);
+		} else if (refused) {
+			sqk_fsck_err_key(f, c->key + i, c->rec, T_INODE, C_KERNEL,
+					 "block %u at %llu: " FSCK_REFUSED, c->index[i],
+					 (unsigned long long)c->pos[i]);
+			if (note_block(f, &f->refused, c->pos[i]))
+				break;
+		}
 	}
 	free(c);
 }
@@ -141,6 +167,44 @@ static uint64_t hash64(uint64_t x)
 	x ^= x >> 31;
 	x *= 0xbf58476d1ce4e5b9ull;
 	return x ^ (x >> 29);
+}
+
+/*
+ * A file sharing a block checked for another: reported too if the block does
+ * not decompress, or the kernel refuses it.
+ */
+static void keep_shared(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos)
+{
+	struct fsck_shared *s;
+
+	if (SQK_ARRAY_GROW(f->shared, f->sharedcap, f->nshared + 1)) {
+		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
+		return;
+	}
+	s = &f->shared[f->nshared++];
+	s->key = sqk_fsck_reserve_keys(f, 1);
+	s->pos = pos;
+	s->rec = rec;
+	s->index = index;
+}
+
+void sqk_fsck_data_shared(struct sqk_fsck *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nshared; i++) {
+		struct fsck_shared *s = &f->shared[i];
+
+		if (sqk_u64set_has(&f->bad, s->pos))
+			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_DATA,
+					 "block %u at %llu, which it shares with another file, "
+					 "does not decompress",
+					 s->index, (unsigned long long)s->pos);
+		else if (sqk_u64set_has(&f->refused, s->pos))
+			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_KERNEL,
+					 "block %u at %llu: " FSCK_REFUSED, s->index,
+					 (unsigned long long)s->pos);
+	}
 }
 
 /*
@@ -185,8 +249,8 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 				"this "
 				"file needs %u",
 				index, (unsigned long long)pos, d->len, len);
-		else if (!SQK_ARRAY_GROW(f->shared, f->sharedcap, f->nshared + 1))
-			f->shared[f->nshared++] = (struct fsck_shared){rec, index, pos};
+		else
+			keep_shared(f, rec, index, pos);
 		return 1;
 	}
 	f->dups[i].pos = pos;
@@ -280,6 +344,9 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 			     "the tail of %u bytes at offset %u runs past the end of fragment %u "
 			     "(%u bytes)",
 			     tail, file->frag_offset, idx, len);
+	else if (fr->refused)
+		sqk_fsck_err(f, file->rec, T_INODE, C_KERNEL,
+			     "the tail is in fragment %u: " FSCK_REFUSED, idx);
 }
 
 void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
@@ -370,37 +437,12 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		submit(f, c);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void sqk_fsck_data_shared(struct sqk_fsck *f)
-{
-	size_t i;
-
-	if (!f->nbad)
-		return;
-	qsort(f->bad, f->nbad, sizeof(*f->bad), cmp_u64);
-	for (i = 0; i < f->nshared; i++) {
-		const struct fsck_shared *s = &f->shared[i];
-
-		if (bsearch(&s->pos, f->bad, f->nbad, sizeof(*f->bad), cmp_u64))
-			sqk_fsck_err(f, s->rec, T_INODE, C_DATA,
-				     "block %u at %llu, which it shares with another file, does "
-				     "not decompress",
-				     s->index, (unsigned long long)s->pos);
-	}
-}
-
 void sqk_fsck_data_free(struct sqk_fsck *f)
 {
 	free(f->dups);
-	free(f->bad);
-	free(f->shared);
 	f->dups = NULL;
-	f->bad = NULL;
+	free(f->shared);
 	f->shared = NULL;
+	sqk_u64set_free(&f->bad);
+	sqk_u64set_free(&f->refused);
 }

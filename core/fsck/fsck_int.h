@@ -26,6 +26,7 @@
 #include "format.h"
 #include "fsck.h"
 #include "meta.h"
+#include "u64set.h"
 
 #define FSCK_NONE   UINT32_MAX
 #define FSCK_NO_REF UINT64_MAX
@@ -53,8 +54,14 @@ enum fsck_check {
 	C_ID,
 	C_XATTR,
 	C_EXPORT,
+	C_KERNEL, /* a block only the readers' decoder reads (compressor.h) */
 	C_COUNT
 };
+
+/* The detail of every C_KERNEL problem, after where the block is. */
+#define FSCK_REFUSED                                                                               \
+	"the kernel's decoder refuses this block (reading it there fails with EIO); its data "     \
+	"is intact (its checksum matches) and unimage recovers it"
 
 /* Table names, used as the path of table-level problems. */
 #define T_SUPER	 "superblock"
@@ -148,14 +155,9 @@ struct fsck_table {
 
 struct fsck_frag {
 	uint32_t index;
-	uint32_t len; /* decompressed bytes, set by the worker that checked it */
-	int bad;      /* its block does not decompress */
-};
-
-/* A block of a file that was checked as another file's (duplicates share blocks). */
-struct fsck_shared {
-	uint32_t rec, index;
-	uint64_t pos;
+	uint32_t len;	 /* decompressed bytes, set by the worker that checked it */
+	uint8_t refused; /* by the kernel's decoder, though readers read it */
+	uint8_t bad;	 /* its block does not decompress */
 };
 
 struct sqk_fsck_err {
@@ -224,13 +226,13 @@ struct sqk_fsck {
 	/* Blocks handed out for checking (duplicate files share them). */
 	struct fsck_dup *dups;
 	size_t ndups, dupcap;
-	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
-	int data_overflow;   /* more than the data area: the rest is not checked */
-	/* Data blocks that did not decompress (under lock), and the blocks shared. */
-	uint64_t *bad;
-	size_t nbad, badcap;
+	/* Files met sharing a block checked for another, named if it is bad or refused. */
 	struct fsck_shared *shared;
 	size_t nshared, sharedcap;
+	/* Under lock: data blocks that do not decompress; those only the readers' decoder reads. */
+	struct sqk_u64set bad, refused;
+	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
+	int data_overflow;   /* more than the data area: the rest is not checked */
 
 	/* Counters (updated by the workers too). */
 	struct sqk_fsck_counts counts;
@@ -301,9 +303,13 @@ int sqk_fsck_ms_seek(struct fsck_ms *ms, uint64_t rel_block, uint32_t offset);
 void sqk_fsck_ms_finish(struct fsck_ms *ms);
 /* At the end of the last block (nothing more to read)? */
 int sqk_fsck_ms_at_end(struct fsck_ms *ms);
-/* Load one metadata block at pos: 0, and its length and the next block's position. */
-int sqk_fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len,
-		       uint64_t *next, char *why, size_t whylen);
+/*
+ * Load one metadata block at pos of table: 0, and its length and the next
+ * block's position. A block only the readers' decoder reads is loaded, and
+ * reported.
+ */
+int sqk_fsck_meta_load(struct sqk_fsck *f, const char *table, uint64_t pos, uint8_t *buf,
+		       uint32_t *len, uint64_t *next, char *why, size_t whylen);
 int sqk_fsck_cur_open(struct fsck_cur *c, struct sqk_fsck *f, uint64_t table, uint64_t ref);
 void sqk_fsck_cur_close(struct fsck_cur *c);
 
@@ -342,7 +348,10 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
 /* Decompress fragment block f->frags[slot] on the pool. */
 void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
 void sqk_fsck_data_wait(struct sqk_fsck *f);
-/* Once the blocks are checked: name every file sharing a block that did not decompress. */
+/*
+ * After the last wait: name every file sharing a block that did not
+ * decompress, or that the kernel's decoder refused.
+ */
 void sqk_fsck_data_shared(struct sqk_fsck *f);
 void sqk_fsck_data_free(struct sqk_fsck *f);
 

@@ -27,18 +27,22 @@ static int why_issue(void *ctx, const struct sqk_fmt_issue *i)
 	return 1;
 }
 
-int sqk_fsck_meta_load(struct sqk_fsck *f, uint64_t pos, uint8_t *buf, uint32_t *len,
-		       uint64_t *next, char *why, size_t whylen)
+int sqk_fsck_meta_load(struct sqk_fsck *f, const char *table, uint64_t pos, uint8_t *buf,
+		       uint32_t *len, uint64_t *next, char *why, size_t whylen)
 {
 	struct why w = {why, whylen};
 	struct sqk_fmt_report r = {why_issue, &w, 0};
-	int err;
+	int err, refused;
 
-	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, pos, buf, len, next, &r);
+	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, pos, buf, len, next, &r,
+				  &refused);
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;
 	if (err && !r.count)
 		snprintf(why, whylen, "does not decompress: %s", sqk_fsck_why(err));
+	if (!err && refused)
+		sqk_fsck_err(f, FSCK_NONE, table, C_KERNEL, "metadata block at %llu: " FSCK_REFUSED,
+			     (unsigned long long)pos);
 	return err ? SQK_ERR_CORRUPT : 0;
 }
 
@@ -67,7 +71,8 @@ static int ms_load(struct fsck_ms *ms)
 		return SQK_ERR_CORRUPT;
 	if (ms->pos >= ms->end)
 		return SQK_ERR_TRUNCATED;
-	err = sqk_fsck_meta_load(ms->f, ms->pos, ms->buf, &ms->len, &ms->next, why, sizeof(why));
+	err = sqk_fsck_meta_load(ms->f, ms->table, ms->pos, ms->buf, &ms->len, &ms->next, why,
+				 sizeof(why));
 	if (err) {
 		ms->failed = 1;
 		if (sqk_fsck_fatal(ms->f, err))

@@ -104,7 +104,7 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 	struct fsck_fmt x;
 	uint32_t len = 0;
 	uint64_t next;
-	int err;
+	int err, refused;
 
 	if (sqk_comp_config_init(&cfg, f->sb.compressor, f->sb.block_size))
 		return 1;
@@ -119,9 +119,11 @@ static int check_comp_options(struct sqk_fsck *f, const struct sqk_layout *l)
 	sqk_fsck_fmt_init(&x, f, FSCK_NONE, T_COMP, C_COMP, NULL);
 	sqk_fsck_fmt_prefix(&x, "the options block: ");
 	err = sqk_block_load_meta(f->file, f->sb.bytes_used, f->comp, SQK_SUPER_SIZE, out, &len,
-				  &next, &x.rep);
+				  &next, &x.rep, &refused);
 	if (sqk_fsck_fatal(f, err))
 		return err;
+	if (!err && refused)
+		sqk_fsck_err(f, FSCK_NONE, T_COMP, C_KERNEL, "the options block: " FSCK_REFUSED);
 	if (err) {
 		if (!x.rep.count)
 			sqk_fsck_err(f, FSCK_NONE, T_COMP, C_COMP,
@@ -249,6 +251,7 @@ static int open_image(struct sqk_fsck *f)
 		io.data_entries = t + 2;
 	}
 	io.decompressors = t + 1;
+	io.strict = 1;
 	err = sqk_image_open(&o->base, &io, &f->img);
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOMEM)
 		return err;

@@ -32,7 +32,7 @@ void sqk_fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 		uint64_t next, expect = i + 1 < t->nblocks ? t->pos[i + 1] : stop;
 		int err;
 
-		err = sqk_fsck_meta_load(f, t->pos[i], buf, &len, &next, why, sizeof(why));
+		err = sqk_fsck_meta_load(f, t->name, t->pos[i], buf, &len, &next, why, sizeof(why));
 		if (sqk_fsck_fatal(f, err))
 			return;
 		if (err) {
@@ -95,6 +95,7 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 	sqk_fmt_frag_decode(&e, raw);
 	l->e[l->n].index = (uint32_t)idx;
 	l->e[l->n].len = 0;
+	l->e[l->n].refused = 0;
 	l->e[l->n].bad = 0;
 	l->start[l->n] = e.start;
 	l->word[l->n++] = e.size;

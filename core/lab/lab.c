@@ -1,20 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The laboratory's runner: the workloads' choices (which file, which
+ * block), the worker threads, the clock, the latency histogram and the
+ * counters around a run. Where an operation runs is lab_model.c or
+ * lab_vfs.c.
+ */
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
-#include "array.h"
-#include "lab.h"
-#include "data.h"
 #include "error.h"
-#include "format.h"
+#include "file.h"
 #include "image.h"
-#include "inode.h"
-#include "walk.h"
+#include "lab_int.h"
 
-static const char *const names[SQK_WL_COUNT] = {"stat", "read", "mixed", "random", "seq"};
+static const char *const names[SQK_WL_COUNT] = {"stat",	  "read", "mixed",
+						"random", "seq",  "randread"};
+
+/* Set by sqk_lab_stop(), from a signal handler as well. */
+static int stop_requested;
+
+void sqk_lab_stop(void)
+{
+	__atomic_store_n(&stop_requested, 1, __ATOMIC_RELAXED);
+}
+
+int sqk_lab_stopped(void)
+{
+	return __atomic_load_n(&stop_requested, __ATOMIC_RELAXED);
+}
 
 const char *sqk_workload_name(enum sqk_workload w)
 {
@@ -32,77 +50,6 @@ int sqk_workload_parse(const char *name, enum sqk_workload *out)
 		}
 	}
 	return -1;
-}
-
-/* Indexing: a sink that only records regular files. */
-struct index_sink {
-	struct sqk_sink sink;
-	struct sqk_lab_files *f;
-	size_t path_cap, size_cap;
-};
-
-static int ix_dir(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
-{
-	return 0;
-}
-
-static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
-{
-	struct index_sink *x = (struct index_sink *)s;
-	struct sqk_lab_files *f = x->f;
-
-	if (sqk_basic_type(ino->type) != SQK_FILE)
-		return 0;
-	if (SQK_ARRAY_GROW(f->path, x->path_cap, f->count + 1) ||
-	    SQK_ARRAY_GROW(f->size, x->size_cap, f->count + 1))
-		return SQK_ERR_NOMEM;
-	f->path[f->count] = strdup(path);
-	if (!f->path[f->count])
-		return SQK_ERR_NOMEM;
-	f->size[f->count++] = ino->size;
-	return 0;
-}
-
-int sqk_lab_index(struct sqk_image *img, struct sqk_lab_files *f)
-{
-	struct index_sink x = {.sink = {.dir_begin = ix_dir, .dir_end = ix_dir, .node = ix_node},
-			       .f = f};
-	uint32_t bs = sqk_image_super(img)->block_size;
-	struct sqk_walk w;
-	size_t i;
-	int err;
-
-	memset(f, 0, sizeof(*f));
-	memset(&w, 0, sizeof(w));
-	w.img = img;
-	w.sink = &x.sink;
-	err = sqk_walk(&w);
-	if (err)
-		return err;
-	f->small = calloc(f->count + 1, sizeof(*f->small));
-	f->large = calloc(f->count + 1, sizeof(*f->large));
-	if (!f->small || !f->large)
-		return SQK_ERR_NOMEM;
-	for (i = 0; i < f->count; i++) {
-		if (f->size[i] <= bs)
-			f->small[f->nsmall++] = i;
-		else
-			f->large[f->nlarge++] = i;
-	}
-	return 0;
-}
-
-void sqk_lab_files_free(struct sqk_lab_files *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->count; i++)
-		free(f->path[i]);
-	free(f->path);
-	free(f->size);
-	free(f->small);
-	free(f->large);
-	memset(f, 0, sizeof(*f));
 }
 
 /* Latency histogram: 64 steps per power of two above 64 us; exact below. */
@@ -133,15 +80,13 @@ static double hist_value(unsigned idx)
 
 struct worker {
 	pthread_t thread;
-	struct sqk_image *img;
-	const struct sqk_lab_files *f;
+	struct sqk_lab_io io;
 	enum sqk_workload wl;
 	uint64_t rng;
 	uint64_t deadline;
-	uint64_t ops, bytes, errors, max_ns;
+	uint64_t ops, errors, max_ns;
 	uint64_t vcsw, ivcsw;
 	uint32_t *hist;
-	uint8_t *buf;
 	struct gate *start;
 };
 
@@ -187,42 +132,19 @@ static uint64_t next_rand(uint64_t *s)
 
 static size_t pick(struct worker *w, const size_t *set, size_t n)
 {
-	size_t r = (size_t)(next_rand(&w->rng) % (n ? n : w->f->count));
+	size_t r = (size_t)(next_rand(&w->rng) % (n ? n : w->io.f->count));
 
 	return n ? set[r] : r;
 }
 
-/* Read a whole file in block-sized pieces, as read(2) of a page-cache-less reader would. */
-static int read_file(struct worker *w, const struct sqk_inode *ino)
-{
-	uint32_t bs = sqk_image_super(w->img)->block_size;
-	uint64_t off = 0;
-
-	while (off < ino->size) {
-		size_t got;
-		int err = sqk_data_pread(w->img, ino, off, w->buf, bs, &got);
-
-		if (err)
-			return err;
-		if (got == 0)
-			break;
-		off += got;
-		w->bytes += got;
-	}
-	return 0;
-}
-
+/* The workload's choice for the next operation: a file, and for randread a block of it. */
 static int one_op(struct worker *w)
 {
-	const struct sqk_lab_files *f = w->f;
-	struct sqk_inode ino, again;
+	const struct sqk_lab_files *f = w->io.f;
+	uint64_t off = 0, blocks;
 	size_t i;
-	int err;
 
 	switch (w->wl) {
-	case SQK_WL_STAT:
-		i = pick(w, NULL, 0);
-		break;
 	case SQK_WL_READ:
 	case SQK_WL_MIXED:
 		i = pick(w, f->small, f->nsmall);
@@ -230,23 +152,18 @@ static int one_op(struct worker *w)
 	case SQK_WL_SEQ:
 		i = pick(w, f->large, f->nlarge);
 		break;
+	case SQK_WL_RANDREAD:
+		i = pick(w, f->large, f->nlarge);
+		blocks = (f->size[i] + f->block_size - 1) / f->block_size;
+		off = blocks ? next_rand(&w->rng) % blocks * f->block_size : 0;
+		break;
 	default:
 		i = pick(w, NULL, 0);
 		break;
 	}
-	err = sqk_resolve(w->img, f->path[i], &ino);
-	if (err)
-		return err;
-	if (w->wl != SQK_WL_STAT)
-		err = read_file(w, &ino);
-	if (!err && w->wl == SQK_WL_MIXED) {
-		/* The stat after the read looks the inode up again. */
-		err = sqk_inode_read(w->img, ino.ref, &again);
-		if (!err)
-			sqk_inode_free(&again);
-	}
-	sqk_inode_free(&ino);
-	return err;
+	if (w->io.t->root)
+		return sqk_lab_vfs_op(&w->io, w->wl, i, off);
+	return sqk_lab_model_op(&w->io, w->wl, i, off);
 }
 
 static void *work(void *arg)
@@ -259,7 +176,12 @@ static void *work(void *arg)
 	for (;;) {
 		uint64_t t0 = now_ns(), dt;
 
-		if (t0 >= w->deadline)
+		/*
+		 * At least one operation each: on a busy machine a worker may
+		 * first run after the deadline, and a run of nothing says nothing.
+		 * A deadline of 0 is a run called off before it started.
+		 */
+		if (sqk_lab_stopped() || w->deadline == 0 || (w->ops && t0 >= w->deadline))
 			break;
 		if (one_op(w) != 0)
 			w->errors++;
@@ -288,32 +210,87 @@ static double percentile(const uint64_t *hist, uint64_t total, double q)
 	return hist_value(HIST_SIZE - 1);
 }
 
-int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_workload wl,
+/* The system's context switches so far (/proc/stat), or 0. */
+static uint64_t system_switches(void)
+{
+	FILE *fp = fopen("/proc/stat", "re");
+	char line[256];
+	unsigned long long v = 0;
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "ctxt %llu", &v) == 1)
+			break;
+	fclose(fp);
+	return v;
+}
+
+/* Reads completed and sectors read by a block device so far; -1 if unknown. */
+static int device_reads(const char *dev, int64_t *reads, int64_t *bytes)
+{
+	const char *name = strrchr(dev, '/');
+	char path[PATH_MAX];
+	unsigned long long r, merged, sectors;
+	FILE *fp;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", name ? name + 1 : dev);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -1;
+	n = fscanf(fp, "%llu %llu %llu", &r, &merged, &sectors);
+	fclose(fp);
+	if (n != 3)
+		return -1;
+	*reads = (int64_t)r;
+	*bytes = (int64_t)sectors * 512;
+	return 0;
+}
+
+/* What reached the device, or the image file, so far. */
+static void device_counts(const struct sqk_lab_target *t, int64_t *reads, int64_t *bytes)
+{
+	struct sqk_file *file;
+
+	*reads = *bytes = -1;
+	if (t->blockdev) {
+		device_reads(t->blockdev, reads, bytes);
+	} else if (t->img) {
+		file = sqk_image_file(t->img);
+		*reads = (int64_t)__atomic_load_n(&file->reads, __ATOMIC_RELAXED);
+		*bytes = (int64_t)__atomic_load_n(&file->bytes_read, __ATOMIC_RELAXED);
+	}
+}
+
+int sqk_lab_run(const struct sqk_lab_target *t, const struct sqk_lab_files *f, enum sqk_workload wl,
 		unsigned threads, unsigned duration_ms, uint64_t seed, struct sqk_lab_result *r)
 {
 	struct worker *w = calloc(threads, sizeof(*w));
 	uint64_t *hist = calloc(HIST_SIZE, sizeof(*hist));
 	struct gate start = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-	uint64_t t0, max_ns = 0;
+	uint64_t t0, max_ns = 0, cs0;
+	int64_t reads0, bytes0, reads1, bytes1;
 	unsigned i, j, started = 0;
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (!w || !hist || f->count == 0) {
+	if (!w || !hist || f->count == 0 || (wl == SQK_WL_RANDREAD && f->nlarge == 0)) {
 		free(w);
 		free(hist);
-		return f->count == 0 ? SQK_ERR_NOENT : SQK_ERR_NOMEM;
+		return w && hist ? SQK_ERR_NOENT : SQK_ERR_NOMEM;
 	}
 	for (i = 0; i < threads; i++) {
-		w[i].img = img;
-		w[i].f = f;
+		w[i].io.t = t;
+		w[i].io.f = f;
 		w[i].wl = wl;
 		w[i].rng = seed * 0x9e3779b97f4a7c15ull + i + 1;
 		w[i].start = &start;
 		w[i].hist = calloc(HIST_SIZE, sizeof(*w[i].hist));
-		w[i].buf = malloc(sqk_image_super(img)->block_size);
+		w[i].io.buf = malloc(f->block_size);
+		w[i].io.path = malloc(PATH_MAX);
 		w[i].deadline = UINT64_MAX;
-		if (!w[i].hist || !w[i].buf)
+		if (!w[i].hist || !w[i].io.buf || !w[i].io.path)
 			err = SQK_ERR_NOMEM;
 	}
 	for (i = 0; !err && i < threads; i++) {
@@ -323,6 +300,8 @@ int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_w
 		}
 		started++;
 	}
+	device_counts(t, &reads0, &bytes0);
+	cs0 = system_switches();
 	/* Deadlines are set once all exist, so thread creation is not measured. */
 	t0 = now_ns();
 	for (i = 0; i < threads; i++)
@@ -331,9 +310,13 @@ int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_w
 	for (i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	r->elapsed_ns = now_ns() - t0;
+	r->sys_cs = system_switches() - cs0;
+	device_counts(t, &reads1, &bytes1);
+	r->dev_reads = reads0 < 0 || reads1 < 0 ? -1 : reads1 - reads0;
+	r->dev_bytes = bytes0 < 0 || bytes1 < 0 ? -1 : bytes1 - bytes0;
 	for (i = 0; i < started; i++) {
 		r->ops += w[i].ops;
-		r->bytes += w[i].bytes;
+		r->bytes += w[i].io.bytes;
 		r->errors += w[i].errors;
 		r->vcsw += w[i].vcsw;
 		r->ivcsw += w[i].ivcsw;
@@ -347,7 +330,8 @@ int sqk_lab_run(struct sqk_image *img, const struct sqk_lab_files *f, enum sqk_w
 	r->max_us = (double)max_ns / 1000.0;
 	for (i = 0; i < threads; i++) {
 		free(w[i].hist);
-		free(w[i].buf);
+		free(w[i].io.buf);
+		free(w[i].io.path);
 	}
 	free(w);
 	free(hist);

@@ -166,26 +166,6 @@ int sqk_fs_read_inode(struct sqk_fs *fs, uint64_t ref, uint32_t number, unsigned
 	return 0;
 }
 
-static unsigned basic_of(mode_t type)
-{
-	switch (type & S_IFMT) {
-	case S_IFDIR:
-		return SQK_DIR;
-	case S_IFREG:
-		return SQK_FILE;
-	case S_IFLNK:
-		return SQK_SYMLINK;
-	case S_IFBLK:
-		return SQK_BLKDEV;
-	case S_IFCHR:
-		return SQK_CHRDEV;
-	case S_IFIFO:
-		return SQK_FIFO;
-	default:
-		return SQK_SOCKET;
-	}
-}
-
 int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint64_t *node,
 			struct stat *st)
 {
@@ -199,10 +179,11 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 	if (err < 0)
 		return err;
 	/* Known through another entry, which may have listed another type. */
-	if (err == 1 && !entry_names(&ino, ent->number, basic_of(ent->type)))
+	if (err == 1 && !entry_names(&ino, ent->number, sqk_type_of_mode(ent->type)))
 		return SQK_ERR_CORRUPT;
 	if (err == 0) {
-		err = sqk_fs_read_inode(fs, ent->ref, ent->number, basic_of(ent->type), &ino);
+		err = sqk_fs_read_inode(fs, ent->ref, ent->number, sqk_type_of_mode(ent->type),
+					&ino);
 		if (!err)
 			err = sqk_fs_xattr_size(fs, &ino, &xsize);
 		if (err) {

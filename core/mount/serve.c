@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The FUSE session: mount, the workers that read requests, and the end.
- * Each worker of the pool reads a request from the device, handles it and
- * replies, decompressing what it needs through the shared caches; no
- * request waits for another thread's hand-over.
+ * The FUSE session: mount, the threads that read requests, and the end.
+ * Each thread reads a request from the device, handles it and replies,
+ * decompressing what it needs through the shared caches; no request waits
+ * for another thread's hand-over. The threads follow the load (elastic.h):
+ * a reader blocked on a block never waits for a thread to be free, up to
+ * the bound, and threads the load no longer needs go away.
  */
 #define FUSE_USE_VERSION 35
 #include <errno.h>
@@ -22,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "elastic.h"
 #include "error.h"
 #include "fs.h"
 #include "image.h"
-#include "pool.h"
 #include "serve_int.h"
 
 extern char **environ;
@@ -67,7 +69,12 @@ int sqk_serve_mount(struct sqk_fs *fs, const char *mountpoint, const struct sqk_
 		return SQK_ERR_NOMEM;
 	s->fs = fs;
 	s->timeout = o->timeout;
+	s->report = o->report;
+	s->report_arg = o->report_arg;
 	s->threads = o->threads ? o->threads : 1;
+	/* Kept when idle: requests that come one by one; more start in microseconds. */
+	s->spare = 2;
+	s->stats.threads_max = s->threads;
 	s->done_fd = -1;
 	/* The daemon leaves the working directory: keep the mount point's full path. */
 	s->mountpoint = realpath(mountpoint, NULL);
@@ -103,28 +110,87 @@ int sqk_serve_daemonize(int foreground)
 	return fuse_daemonize(foreground) == 0 ? 0 : SQK_ERR_IO;
 }
 
-static void worker(void *arg, unsigned index)
+/* A serving thread's own: the request it read, and room for replies. */
+struct serve_worker {
+	struct fuse_buf buf;
+	char *scratch;
+	size_t scratch_cap;
+};
+
+static __thread struct serve_worker *current;
+
+char *sqk_serve_scratch(size_t size)
+{
+	struct serve_worker *w = current;
+
+	if (size > w->scratch_cap) {
+		char *p = realloc(w->scratch, size);
+
+		if (!p)
+			return NULL;
+		w->scratch = p;
+		w->scratch_cap = size;
+	}
+	return w->scratch;
+}
+
+static int worker_wait(void *arg, void **state)
 {
 	struct sqk_serve *s = arg;
-	struct fuse_buf buf;
+	struct serve_worker *w = *state;
+	int res;
+
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			return 0;
+		*state = w;
+	}
+	if (fuse_session_exited(s->se))
+		return 0;
+	res = fuse_session_receive_buf(s->se, &w->buf);
+	if (res == -EINTR)
+		return -1;
+	if (res <= 0)
+		return 0;
+	if (w->buf.flags & FUSE_BUF_IS_FD)
+		return 1;
+	return sqk_serve_count(s->stats.requests, w->buf.mem, (size_t)res) ? 2 : 1;
+}
+
+static void worker_work(void *arg, void *state)
+{
+	struct sqk_serve *s = arg;
+	struct serve_worker *w = state;
+
+	current = w;
+	fuse_session_process_buf(s->se, &w->buf);
+	current = NULL;
+}
+
+static void worker_end(void *arg, void *state, int closed)
+{
+	struct sqk_serve *s = arg;
+	struct serve_worker *w = state;
 	uint64_t one = 1;
 
-	memset(&buf, 0, sizeof(buf));
-	while (!fuse_session_exited(s->se)) {
-		int res = fuse_session_receive_buf(s->se, &buf);
-
-		if (res == -EINTR)
-			continue;
-		if (res <= 0)
-			break;
-		fuse_session_process_buf(s->se, &buf);
+	if (w) {
+		free(w->buf.mem);
+		free(w->scratch);
+		free(w);
 	}
-	free(buf.mem);
-	sqk_serve_scratch_free();
+	if (!closed)
+		return;
+	/* The connection ended, or this thread could not go on: the mount goes down. */
 	fuse_session_exit(s->se);
 	if (write(s->done_fd, &one, sizeof(one)) < 0)
 		return;
 }
+
+static const struct sqk_elastic_ops worker_ops = {worker_wait, worker_work, worker_end};
+
+/* How long the load must leave threads idle before they go. */
+#define IDLE_MS 1000
 
 /* The kernel ended the connection (unmounted, or aborted): the device says so. */
 static int connection_gone(struct sqk_serve *s)
@@ -134,19 +200,34 @@ static int connection_gone(struct sqk_serve *s)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLNVAL));
 }
 
+/* Wait for a signal or a thread that saw the end; 1 to wait again (SIGUSR1 reported). */
+static int wait_for_end(struct sqk_serve *s, struct pollfd *pfd, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	if (poll(pfd, 2, -1) < 0)
+		return errno == EINTR;
+	if (!(pfd[0].revents & POLLIN) || read(sfd, &si, sizeof(si)) != sizeof(si) ||
+	    si.ssi_signo != SIGUSR1)
+		return 0;
+	if (s->report)
+		s->report(s, s->report_arg);
+	return 1;
+}
+
 int sqk_serve_run(struct sqk_serve *s)
 {
+	struct sqk_elastic_stats es;
 	struct pollfd pfd[2];
-	struct sqk_pool *pool;
 	sigset_t set;
-	unsigned i;
 	int sfd, err = 0;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	/* Blocked before the workers start, so that only the signalfd sees them. */
+	sigaddset(&set, SIGUSR1);
+	/* Blocked before the threads start, so that only the signalfd sees them. */
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	s->done_fd = eventfd(0, EFD_CLOEXEC);
@@ -155,31 +236,61 @@ int sqk_serve_run(struct sqk_serve *s)
 			close(sfd);
 		return SQK_ERR_IO;
 	}
-	/* Without it small reads still work, one request per page. */
-	sqk_serve_store_start(&s->store, s->se, sqk_image_super(sqk_fs_image(s->fs))->block_size);
-	pool = sqk_pool_create(s->threads, s->threads);
-	for (i = 0; pool && i < s->threads && !err; i++)
-		err = sqk_pool_submit(pool, worker, s);
-	if (!pool || err) {
-		/* Without workers nobody answers: take the mount down again. */
+	sqk_serve_store_init(&s->store, s->se);
+	/* A thread may push as soon as it starts: it finds the others under this lock. */
+	pthread_mutex_lock(&s->store.lock);
+	s->workers = sqk_elastic_start(&worker_ops, s, s->spare, s->threads, IDLE_MS);
+	s->store.workers = s->workers;
+	pthread_mutex_unlock(&s->store.lock);
+	if (!s->workers) {
+		/* Without threads nobody answers: take the mount down again. */
 		err = SQK_ERR_NOMEM;
 		sqk_serve_unmount(s->mountpoint, 1);
 	} else {
 		pfd[0] = (struct pollfd){sfd, POLLIN, 0};
 		pfd[1] = (struct pollfd){s->done_fd, POLLIN, 0};
-		while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+		while (wait_for_end(s, pfd, sfd))
 			;
 		/*
-		 * A signal, or a worker stopped. Workers block reading the device
+		 * A signal, or a thread stopped. Threads block reading the device
 		 * until the kernel ends the connection, which unmounting does.
 		 */
 		if (!connection_gone(s))
 			sqk_serve_unmount(s->mountpoint, 1);
+		sqk_elastic_destroy(s->workers, &es);
+		s->workers = NULL;
+		s->stats.threads_peak = es.peak;
+		s->stats.threads_started = es.started;
+		s->stats.threads_retired = es.retired;
 	}
-	sqk_pool_destroy(pool);
-	sqk_serve_store_stop(&s->store);
+	sqk_serve_store_destroy(&s->store);
+	s->stats.pushed = s->store.pushed;
+	s->stats.push_skipped = s->store.skipped;
+	s->stats.push_dropped = s->store.dropped;
 	close(sfd);
 	return err;
+}
+
+void sqk_serve_stats(struct sqk_serve *s, struct sqk_serve_stats *out)
+{
+	struct sqk_elastic_stats es;
+	unsigned i;
+
+	*out = s->stats;
+	for (i = 0; i < SQK_SERVE_KINDS; i++)
+		out->requests[i] = __atomic_load_n(&s->stats.requests[i], __ATOMIC_RELAXED);
+	if (s->workers) {
+		/* Serving still: the counters so far. */
+		sqk_elastic_stats(s->workers, &es);
+		out->threads_peak = es.peak;
+		out->threads_started = es.started;
+		out->threads_retired = es.retired;
+		pthread_mutex_lock(&s->store.lock);
+		out->pushed = s->store.pushed;
+		out->push_skipped = s->store.skipped;
+		out->push_dropped = s->store.dropped;
+		pthread_mutex_unlock(&s->store.lock);
+	}
 }
 
 void sqk_serve_destroy(struct sqk_serve *s)

@@ -16,33 +16,6 @@
 #include "fs.h"
 #include "serve_int.h"
 
-/*
- * A worker's scratch buffer for replies that gather several blocks or
- * directory entries; freed when the worker ends.
- */
-static __thread char *scratch;
-static __thread size_t scratch_cap;
-
-static char *scratch_get(size_t size)
-{
-	if (size > scratch_cap) {
-		char *p = realloc(scratch, size);
-
-		if (!p)
-			return NULL;
-		scratch = p;
-		scratch_cap = size;
-	}
-	return scratch;
-}
-
-void sqk_serve_scratch_free(void)
-{
-	free(scratch);
-	scratch = NULL;
-	scratch_cap = 0;
-}
-
 static struct sqk_serve *of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
@@ -55,10 +28,26 @@ static void reply_err(fuse_req_t req, int err)
 
 static void op_init(void *userdata, struct fuse_conn_info *conn)
 {
+	struct sqk_serve *s = userdata;
+
+	/*
+	 * Every page-cache read is a background request, and the kernel lets
+	 * only max_background of those reach us at once (12 by default): as
+	 * many as there may be threads, so that readers never queue in the
+	 * kernel while a thread could take them.
+	 */
+	conn->max_background = s->threads;
+	conn->congestion_threshold = 0; /* libfuse's: three quarters of that */
 	/* Nothing changes under the kernel: no need to check pages against mtimes. */
 	conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
 	if (conn->capable & FUSE_CAP_CACHE_SYMLINKS)
 		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
+	/*
+	 * Every listing carries its entries' attributes, not only the first
+	 * part of it: a walk that looks at what it lists then costs one
+	 * request per directory, not one more per entry past the first part.
+	 */
+	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
 		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
 	/*
@@ -68,9 +57,9 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 	 * the listing across opens by itself.
 	 */
 	if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT)
-		((struct sqk_serve *)userdata)->no_open = 1;
+		s->no_open = 1;
 	if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)
-		((struct sqk_serve *)userdata)->no_opendir = 1;
+		s->no_opendir = 1;
 }
 
 static void entry_param(struct sqk_serve *s, struct fuse_entry_param *e, uint64_t node)
@@ -172,10 +161,24 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		sqk_fs_close(f);
 }
 
+/* Push the block of f at off whole into the page cache (serve_store.c). */
+static void push_block(struct sqk_serve *s, struct sqk_fs_file *f, fuse_ino_t ino, uint64_t off)
+{
+	struct sqk_fs_piece p;
+
+	if (sqk_fs_read_piece(s->fs, f, off, 1, &p) != 0)
+		return;
+	sqk_serve_store_push(&s->store, ino, &p);
+	sqk_fs_piece_put(&p);
+}
+
 /*
  * A read inside one block is answered straight from the cache entry, with
  * no copy; a read across blocks gathers them in the scratch buffer one at
- * a time, so that a thread never holds two entries of one cache.
+ * a time, so that a thread never holds two entries of one cache. After
+ * the reply (the push waits for the pages the reply unlocks), each block
+ * the read took only part of goes into the page cache whole: only the
+ * first and the last can be such.
  */
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
@@ -184,7 +187,9 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct sqk_serve *s = of(req);
 	struct sqk_fs *fs = s->fs;
 	struct sqk_fs_piece p;
-	size_t got;
+	uint64_t partial[2];
+	unsigned npartial = 0, i;
+	size_t got = 0;
 	char *buf;
 	int err;
 
@@ -202,25 +207,35 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (p.len == size || p.len == 0 || (uint64_t)off + p.len >= sqk_fs_file_size(f)) {
 		fuse_reply_buf(req, (const char *)p.data, p.len);
-		/* A small read of a large block: the rest of it is likely wanted too. */
-		if (p.e && size * 2 <= p.block_len)
-			sqk_serve_store_offer(&s->store, ino, &p);
+		sqk_serve_store_push(&s->store, ino, &p);
 		sqk_fs_piece_put(&p);
 		return;
 	}
-	buf = scratch_get(size);
+	buf = sqk_serve_scratch(size);
+	while (!err && buf) {
+		memcpy(buf + got, p.data, p.len);
+		got += p.len;
+		if (p.len < p.block_len && npartial < 2)
+			partial[npartial++] = p.block_off;
+		sqk_fs_piece_put(&p);
+		if (got == size)
+			break;
+		err = sqk_fs_read_piece(fs, f, (uint64_t)off + got, size - got, &p);
+		if (!err && p.len == 0)
+			break;
+	}
 	if (!buf) {
 		sqk_fs_piece_put(&p);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	memcpy(buf, p.data, p.len);
-	sqk_fs_piece_put(&p);
-	err = sqk_fs_read(fs, f, (uint64_t)off + p.len, buf + p.len, size - p.len, &got);
-	if (err)
+	if (err) {
 		reply_err(req, err);
-	else
-		fuse_reply_buf(req, buf, p.len + got);
+		return;
+	}
+	fuse_reply_buf(req, buf, got);
+	for (i = 0; i < npartial; i++)
+		push_block(s, f, ino, partial[i]);
 }
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -279,7 +294,7 @@ static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 		reply_err(req, r);
 		return;
 	}
-	buf = scratch_get(size);
+	buf = sqk_serve_scratch(size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;

@@ -7,11 +7,17 @@
 #include "error.h"
 #include "fmt_meta.h"
 #include "format.h"
+#include "u64set.h"
 
-/* A decompressor instance and the scratch buffer its input is read into. */
-struct decomp {
-	struct sqk_compressor *comp;
-	uint8_t *scratch;
+/*
+ * A buffer a block's compressed bytes are read into. They are read before
+ * a decompressor is taken, so that however few decompressors there are,
+ * every thread can wait for the device at once; a buffer is kept for the
+ * next read once its block is decompressed.
+ */
+struct inbuf {
+	struct inbuf *next;
+	uint8_t data[];
 };
 
 struct sqk_blocks {
@@ -19,19 +25,24 @@ struct sqk_blocks {
 	uint64_t bytes_used;
 	uint32_t block_size;
 	struct sqk_cache *comp_cache;
-	/* decompressors: a stack of free instances */
+	/* decompressors: a stack of free instances; and the free input buffers */
 	pthread_mutex_t lock;
 	pthread_cond_t free_cond;
-	struct decomp *decomp;
+	struct sqk_compressor **decomp;
 	unsigned ndecomp, nfree;
-	struct decomp **free;
+	struct sqk_compressor **free;
+	struct inbuf *inbufs;
 	size_t scratch_size;
 	uint64_t decompressions;
+	int strict;
+	struct sqk_u64set refused; /* under lock */
+	size_t nrefused;	   /* atomic: readers look only when there are some */
 };
 
 int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block_size,
 		      const struct sqk_codec *codec, const struct sqk_comp_config *comp,
-		      unsigned decompressors, struct sqk_cache *comp_cache, struct sqk_blocks **out)
+		      unsigned decompressors, int strict, struct sqk_cache *comp_cache,
+		      struct sqk_blocks **out)
 {
 	struct sqk_blocks *b = calloc(1, sizeof(*b));
 	unsigned i, n = decompressors ? decompressors : 1;
@@ -43,6 +54,7 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 	b->bytes_used = bytes_used;
 	b->block_size = block_size;
 	b->comp_cache = comp_cache;
+	b->strict = strict;
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->free_cond, NULL);
 	b->scratch_size = block_size > SQK_META_SIZE ? block_size : SQK_META_SIZE;
@@ -53,14 +65,13 @@ int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block
 		return SQK_ERR_NOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		b->decomp[i].comp = codec->create(comp);
-		b->decomp[i].scratch = malloc(b->scratch_size);
+		b->decomp[i] = codec->create(comp);
 		b->ndecomp++;
-		if (!b->decomp[i].comp || !b->decomp[i].scratch) {
+		if (!b->decomp[i]) {
 			sqk_blocks_destroy(b);
 			return SQK_ERR_NOMEM;
 		}
-		b->free[b->nfree++] = &b->decomp[i];
+		b->free[b->nfree++] = b->decomp[i];
 	}
 	*out = b;
 	return 0;
@@ -72,13 +83,18 @@ void sqk_blocks_destroy(struct sqk_blocks *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->ndecomp; i++) {
-		if (b->decomp[i].comp)
-			b->decomp[i].comp->destroy(b->decomp[i].comp);
-		free(b->decomp[i].scratch);
+	for (i = 0; i < b->ndecomp; i++)
+		if (b->decomp[i])
+			b->decomp[i]->destroy(b->decomp[i]);
+	while (b->inbufs) {
+		struct inbuf *in = b->inbufs;
+
+		b->inbufs = in->next;
+		free(in);
 	}
 	free(b->decomp);
 	free(b->free);
+	sqk_u64set_free(&b->refused);
 	pthread_mutex_destroy(&b->lock);
 	pthread_cond_destroy(&b->free_cond);
 	free(b);
@@ -96,9 +112,53 @@ int sqk_blocks_pread(struct sqk_blocks *b, uint64_t pos, void *buf, size_t len)
 	return b->file->read_at(b->file, pos, buf, len);
 }
 
-static struct decomp *decomp_get(struct sqk_blocks *b)
+int sqk_blocks_refused(struct sqk_blocks *b, uint64_t pos)
 {
-	struct decomp *d;
+	int r;
+
+	if (!__atomic_load_n(&b->nrefused, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	r = sqk_u64set_has(&b->refused, pos);
+	pthread_mutex_unlock(&b->lock);
+	return r;
+}
+
+static int note_refused(struct sqk_blocks *b, uint64_t pos)
+{
+	int r;
+
+	pthread_mutex_lock(&b->lock);
+	r = sqk_u64set_add(&b->refused, pos);
+	if (r >= 0)
+		__atomic_store_n(&b->nrefused, b->refused.count, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&b->lock);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Decompress with c, as readers do, or with refused as the kernel does: a
+ * block its decoder refuses is then read as readers read it, and *refused
+ * says so.
+ */
+static int decode(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+		  size_t cap, size_t *outlen, int *refused)
+{
+	int err;
+
+	if (!refused || !c->decompress_kernel)
+		return c->decompress(c, src, srclen, dst, cap, outlen);
+	err = c->decompress_kernel(c, src, srclen, dst, cap, outlen);
+	if (err != SQK_ERR_COMPRESSOR)
+		return err;
+	err = c->decompress(c, src, srclen, dst, cap, outlen);
+	*refused = !err;
+	return err;
+}
+
+static struct sqk_compressor *decomp_get(struct sqk_blocks *b)
+{
+	struct sqk_compressor *d;
 
 	pthread_mutex_lock(&b->lock);
 	while (b->nfree == 0)
@@ -108,7 +168,7 @@ static struct decomp *decomp_get(struct sqk_blocks *b)
 	return d;
 }
 
-static void decomp_put(struct sqk_blocks *b, struct decomp *d)
+static void decomp_put(struct sqk_blocks *b, struct sqk_compressor *d)
 {
 	pthread_mutex_lock(&b->lock);
 	b->free[b->nfree++] = d;
@@ -116,7 +176,36 @@ static void decomp_put(struct sqk_blocks *b, struct decomp *d)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* The compressed-block cache's fill: the raw bytes, as the device holds them. */
+/* A free input buffer, or a new one: as many as reads ever waited at once. */
+static struct inbuf *inbuf_get(struct sqk_blocks *b)
+{
+	struct inbuf *in;
+
+	pthread_mutex_lock(&b->lock);
+	in = b->inbufs;
+	if (in)
+		b->inbufs = in->next;
+	pthread_mutex_unlock(&b->lock);
+	return in ? in : malloc(sizeof(*in) + b->scratch_size);
+}
+
+static void inbuf_put(struct sqk_blocks *b, struct inbuf *in)
+{
+	pthread_mutex_lock(&b->lock);
+	in->next = b->inbufs;
+	b->inbufs = in;
+	pthread_mutex_unlock(&b->lock);
+}
+
+/*
+ * The compressed-block cache holds blocks as the device holds them, so
+ * that a block read again after its decompressed copy was evicted costs
+ * a decompression but no read of the device. A data or fragment block is
+ * keyed by its size word; a metadata block, whose size is in its header,
+ * by COMP_META, and its entry holds the header and the block.
+ */
+#define COMP_META 0
+
 static int fill_raw(void *arg, struct sqk_cache_entry *e)
 {
 	struct sqk_blocks *b = arg;
@@ -125,45 +214,117 @@ static int fill_raw(void *arg, struct sqk_cache_entry *e)
 	return sqk_blocks_pread(b, e->block, e->data, e->length);
 }
 
+/* Read a metadata block's header at pos and check it: 0 and *h, or the error. */
+static int read_meta_hdr(struct sqk_blocks *b, uint64_t pos, uint8_t *raw,
+			 struct sqk_fmt_meta_hdr *h)
+{
+	int err = sqk_fmt_meta_pos_check(pos, b->bytes_used, NULL);
+
+	if (!err)
+		err = sqk_blocks_pread(b, pos, raw, SQK_FMT_META_HDR_SIZE);
+	if (err)
+		return err;
+	sqk_fmt_meta_hdr_decode(h, raw);
+	return sqk_fmt_meta_hdr_check(h, pos, b->bytes_used, NULL);
+}
+
+static int fill_raw_meta(void *arg, struct sqk_cache_entry *e)
+{
+	struct sqk_blocks *b = arg;
+	struct sqk_fmt_meta_hdr h;
+	int err = read_meta_hdr(b, e->block, e->data, &h);
+
+	if (!err)
+		err = sqk_blocks_pread(b, e->block + SQK_FMT_META_HDR_SIZE,
+				       e->data + SQK_FMT_META_HDR_SIZE, h.size);
+	e->length = SQK_FMT_META_HDR_SIZE + h.size;
+	return err;
+}
+
+/*
+ * Decompress size stored bytes at src, of the block at pos, into dst with a
+ * decompressor of the set, as readers do or, in a strict block layer, as the
+ * kernel does (a block only the readers' decoder reads is then noted as
+ * refused, see decode()).
+ */
+static int decompress(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32_t size,
+		      uint8_t *dst, size_t cap, size_t *outlen)
+{
+	struct sqk_compressor *d = decomp_get(b);
+	int refused = 0;
+	int err = decode(d, src, size, dst, cap, outlen, b->strict ? &refused : NULL);
+
+	decomp_put(b, d);
+	if (refused)
+		err = note_refused(b, pos);
+	if (!err)
+		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
+/* Decompress the stored bytes src of the block at pos (copy them, when stored raw) into dst. */
+static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32_t size_word,
+		  uint8_t *dst, size_t cap, size_t *outlen)
+{
+	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+
+	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+		if (size > cap)
+			return SQK_ERR_CORRUPT;
+		memcpy(dst, src, size);
+		*outlen = size;
+		return 0;
+	}
+	return decompress(b, pos, src, size, dst, cap, outlen);
+}
+
 int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
 		   size_t *outlen)
 {
 	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
-	struct sqk_cache_entry *raw = NULL;
-	struct decomp *d;
-	int err = 0;
+	struct sqk_cache_entry *raw;
+	struct inbuf *in;
+	int err;
 
 	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
 		return SQK_ERR_CORRUPT;
-	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
-		if (size > cap)
-			return SQK_ERR_CORRUPT;
-		err = sqk_blocks_pread(b, pos, dst, size);
-		*outlen = size;
-		return err;
-	}
-	if (size > b->scratch_size)
+	if (size > (size_word & SQK_BLOCK_UNCOMPRESSED ? cap : b->scratch_size))
 		return SQK_ERR_CORRUPT;
-	/*
-	 * With a compressed-block cache, a block read again after its
-	 * decompressed copy was evicted costs a decompression but no read of
-	 * the device.
-	 */
 	if (b->comp_cache) {
-		err = sqk_cache_get(b->comp_cache, pos, size, fill_raw, b, &raw);
+		err = sqk_cache_get(b->comp_cache, pos, size_word, fill_raw, b, &raw);
 		if (err)
 			return err;
+		err = unpack(b, pos, raw->data, size_word, dst, cap, outlen);
+		sqk_cache_put(raw);
+		return err;
 	}
-	d = decomp_get(b);
-	if (!raw)
-		err = sqk_blocks_pread(b, pos, d->scratch, size);
+	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+		*outlen = size;
+		return sqk_blocks_pread(b, pos, dst, size);
+	}
+	in = inbuf_get(b);
+	if (!in)
+		return SQK_ERR_NOMEM;
+	err = sqk_blocks_pread(b, pos, in->data, size);
 	if (!err)
-		err = d->comp->decompress(d->comp, raw ? raw->data : d->scratch, size, dst, cap,
-					  outlen);
-	decomp_put(b, d);
+		err = decompress(b, pos, in->data, size, dst, cap, outlen);
+	inbuf_put(b, in);
+	return err;
+}
+
+/* A metadata block whose header and stored bytes the compressed-block cache holds. */
+static int fill_meta_cached(struct sqk_blocks *b, struct sqk_cache_entry *e,
+			    struct sqk_fmt_meta_hdr *h)
+{
+	struct sqk_cache_entry *raw;
+	int err = sqk_cache_get(b->comp_cache, e->block, COMP_META, fill_raw_meta, b, &raw);
+
+	if (err)
+		return err;
+	sqk_fmt_meta_hdr_decode(h, raw->data);
+	err = unpack(b, e->block + SQK_FMT_META_HDR_SIZE, raw->data + SQK_FMT_META_HDR_SIZE,
+		     sqk_fmt_meta_word(h), e->data, SQK_META_SIZE, &e->length);
 	sqk_cache_put(raw);
-	if (!err)
-		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
 	return err;
 }
 
@@ -175,16 +336,15 @@ static int fill_meta(void *arg, struct sqk_cache_entry *e)
 	uint8_t raw[SQK_FMT_META_HDR_SIZE];
 	int err;
 
-	err = sqk_fmt_meta_pos_check(e->block, b->bytes_used, NULL);
-	if (!err)
-		err = sqk_blocks_pread(b, e->block, raw, sizeof(raw));
-	if (err)
-		return err;
-	sqk_fmt_meta_hdr_decode(&h, raw);
-	err = sqk_fmt_meta_hdr_check(&h, e->block, b->bytes_used, NULL);
-	if (!err)
-		err = sqk_block_read(b, e->block + SQK_FMT_META_HDR_SIZE, sqk_fmt_meta_word(&h),
-				     e->data, SQK_META_SIZE, &e->length);
+	if (b->comp_cache) {
+		err = fill_meta_cached(b, e, &h);
+	} else {
+		err = read_meta_hdr(b, e->block, raw, &h);
+		if (!err)
+			err = sqk_block_read(b, e->block + SQK_FMT_META_HDR_SIZE,
+					     sqk_fmt_meta_word(&h), e->data, SQK_META_SIZE,
+					     &e->length);
+	}
 	if (!err)
 		err = sqk_fmt_meta_len_check(e->length, NULL);
 	if (err)
@@ -226,13 +386,16 @@ int sqk_block_data(struct sqk_blocks *b, struct sqk_cache *cache, uint64_t pos, 
 }
 
 int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compressor *c, uint64_t pos,
-			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r)
+			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r,
+			int *refused)
 {
 	uint8_t hdr[SQK_FMT_META_HDR_SIZE], raw[SQK_META_SIZE];
 	struct sqk_fmt_meta_hdr h;
 	size_t out = 0;
 	int err;
 
+	if (refused)
+		*refused = 0;
 	err = sqk_fmt_meta_pos_check(pos, end, r);
 	if (!err)
 		err = file->read_at(file, pos, hdr, sizeof(hdr));
@@ -248,7 +411,7 @@ int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compress
 	} else {
 		err = file->read_at(file, pos + SQK_FMT_META_HDR_SIZE, raw, h.size);
 		if (!err)
-			err = c->decompress(c, raw, h.size, dst, SQK_META_SIZE, &out);
+			err = decode(c, raw, h.size, dst, SQK_META_SIZE, &out, refused);
 	}
 	if (!err)
 		err = sqk_fmt_meta_len_check(out, r);

@@ -24,12 +24,23 @@ struct sqk_blocks;
  * with decompressors (at least 1) instances of the codec set up by comp,
  * shared by every fill. comp_cache (may be NULL) keeps compressed blocks
  * in front of the file.
+ *
+ * strict 0 decodes as readers do, with the codec's fast decoder. strict 1
+ * (fsck) decodes as the kernel does (the codec's decompress_kernel, when it
+ * has one); a block the kernel's decoder refuses is then read as readers
+ * read it, and remembered: sqk_blocks_refused() names it.
  */
 int sqk_blocks_create(struct sqk_file *file, uint64_t bytes_used, uint32_t block_size,
 		      const struct sqk_codec *codec, const struct sqk_comp_config *comp,
-		      unsigned decompressors, struct sqk_cache *comp_cache,
+		      unsigned decompressors, int strict, struct sqk_cache *comp_cache,
 		      struct sqk_blocks **out);
 void sqk_blocks_destroy(struct sqk_blocks *b);
+
+/*
+ * 1 when the block at pos was read only because the readers' decoder reads
+ * it: the kernel's refused it (strict layers only).
+ */
+int sqk_blocks_refused(struct sqk_blocks *b, uint64_t pos);
 
 /* Read len bytes at pos; SQK_ERR_CORRUPT past bytes_used. */
 int sqk_blocks_pread(struct sqk_blocks *b, uint64_t pos, void *buf, size_t len);
@@ -61,8 +72,11 @@ int sqk_block_data(struct sqk_blocks *b, struct sqk_cache *cache, uint64_t pos, 
  * file, ending by end, decompressed with c into dst (8 KiB). *next is the
  * block after it. Broken header rules go to r; the error returned is
  * SQK_ERR_CORRUPT for those, or the read's or the decompressor's.
+ * refused NULL decodes as readers do; otherwise as a strict layer does,
+ * and *refused says whether the kernel's decoder refused the block.
  */
 int sqk_block_load_meta(struct sqk_file *file, uint64_t end, struct sqk_compressor *c, uint64_t pos,
-			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r);
+			uint8_t *dst, uint32_t *len, uint64_t *next, struct sqk_fmt_report *r,
+			int *refused);
 
 #endif

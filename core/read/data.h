@@ -7,6 +7,7 @@
  * fragment cache. A sparse block (size word 0) has no entry: the caller
  * sees a NULL entry and writes a hole or zeros.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 struct sqk_image;

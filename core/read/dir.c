@@ -4,8 +4,10 @@
  * through the codec (fmt_dir.h, fmt_name.h), and the first broken rule
  * ends the read.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dir.h"
 #include "error.h"
 #include "fmt_dir.h"
@@ -34,6 +36,40 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 void sqk_dir_close(struct sqk_dir_iter *it)
 {
 	sqk_meta_release(&it->m);
+}
+
+int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dirent **out,
+		     size_t *count, struct sqk_dirent *bad)
+{
+	struct sqk_dir_iter it;
+	struct sqk_dirent *ents = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	err = sqk_dir_open(img, dir, &it);
+	while (!err) {
+		if (SQK_ARRAY_GROW(ents, cap, n + 1)) {
+			err = SQK_ERR_NOMEM;
+			break;
+		}
+		err = sqk_dir_next(&it, &ents[n]);
+		if (err == 1) {
+			n++;
+			err = 0;
+		} else {
+			if ((err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE) && bad)
+				*bad = ents[n];
+			break;
+		}
+	}
+	sqk_dir_close(&it);
+	if (err < 0) {
+		free(ents);
+		return err;
+	}
+	*out = ents;
+	*count = n;
+	return 0;
 }
 
 /* The listing's size bounds every read: a structure must end inside it. */

@@ -46,6 +46,15 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent);
 void sqk_dir_close(struct sqk_dir_iter *it);
 
+/*
+ * The whole listing of dir, read and the iterator closed again, so that the
+ * caller visits the entries holding no metadata block: *count entries in
+ * *out (malloc'd). On SQK_ERR_BADNAME and SQK_ERR_SEQUENCE, *bad (when not
+ * NULL) holds the offending entry.
+ */
+int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dirent **out,
+		     size_t *count, struct sqk_dirent *bad);
+
 /* Find name in dir, using its index when it has one. SQK_ERR_NOENT if absent. */
 int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,
 		   struct sqk_dirent *ent);

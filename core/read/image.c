@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmt_meta.h"
 #include "fmt_super.h"
 #include "fmt_table.h"
 #include "image.h"
@@ -113,7 +114,7 @@ static int read_comp_options(struct sqk_image *img)
 	if (!c)
 		return SQK_ERR_NOMEM;
 	err = sqk_block_load_meta(img->file, img->sb.bytes_used, c, SQK_SUPER_SIZE, out, &len,
-				  &next, NULL);
+				  &next, NULL, NULL);
 	c->destroy(c);
 	if (err)
 		return err;
@@ -141,14 +142,22 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 {
 	unsigned n[SQK_CACHE_COUNT] = {o->meta_entries, o->frag_entries, o->data_entries,
 				       o->comp_entries};
-	size_t bs = img->sb.block_size > SQK_META_SIZE ? img->sb.block_size : SQK_META_SIZE;
+	/* A compressed block is at most a block, or a metadata block with its header. */
+	size_t meta = SQK_FMT_META_HDR_SIZE + SQK_META_SIZE;
+	size_t bs = img->sb.block_size > meta ? img->sb.block_size : meta;
 	size_t size[SQK_CACHE_COUNT] = {SQK_META_SIZE, img->sb.block_size, img->sb.block_size, bs};
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
 
+	if (o->frag_bytes / img->sb.block_size > n[SQK_CACHE_FRAG])
+		n[SQK_CACHE_FRAG] = (unsigned)(o->frag_bytes / img->sb.block_size);
+
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		if (i == SQK_CACHE_COMP && n[i] == 0)
 			continue;
+		if (o->block_cache_max && i != SQK_CACHE_META && n[i] > 8 &&
+		    n[i] > o->block_cache_max / size[i])
+			n[i] = o->block_cache_max / size[i] > 8 ? o->block_cache_max / size[i] : 8;
 		img->cache[i] =
 			sqk_cache_create(names[i], n[i] ? n[i] : 1, size[i], o->policy, o->lookup);
 		if (!img->cache[i])
@@ -215,8 +224,8 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 		err = make_caches(img, opts);
 	if (!err)
 		err = sqk_blocks_create(file, img->sb.bytes_used, img->sb.block_size, img->codec,
-					&img->comp, opts->decompressors, img->cache[SQK_CACHE_COMP],
-					&img->blocks);
+					&img->comp, opts->decompressors, opts->strict,
+					img->cache[SQK_CACHE_COMP], &img->blocks);
 	if (!err)
 		err = read_ids(img);
 	if (err)

@@ -22,10 +22,22 @@ struct sqk_image_opts {
 	enum sqk_lookup lookup;
 	unsigned meta_entries;	/* kernel: 8 */
 	unsigned frag_entries;	/* kernel: 3 */
+	size_t frag_bytes;	/* more fragment entries, to hold this many bytes; 0 = none */
 	unsigned data_entries;	/* kernel: 1 */
 	unsigned comp_entries;	/* compressed blocks kept in front of the file; 0 = none */
 	unsigned decompressors; /* instances shared by the fills; 1 = one behind a lock */
 	unsigned stall_ms;
+	/*
+	 * Decode as the kernel does, not as readers do (see sqk_blocks_create):
+	 * fsck sets it, so that what it calls clean the kernel reads.
+	 */
+	int strict;
+	/*
+	 * When set, each cache of blocks (fragment, data, compressed) is cut
+	 * to at most this many bytes, but never below 8 blocks: the entries
+	 * above are meant for the usual block sizes.
+	 */
+	size_t block_cache_max;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);

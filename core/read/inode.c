@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "fmt_inode.h"
@@ -12,6 +13,28 @@
 #include "image.h"
 #include "inode.h"
 #include "meta.h"
+
+unsigned sqk_type_of_mode(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return SQK_DIR;
+	case S_IFREG:
+		return SQK_FILE;
+	case S_IFLNK:
+		return SQK_SYMLINK;
+	case S_IFBLK:
+		return SQK_BLKDEV;
+	case S_IFCHR:
+		return SQK_CHRDEV;
+	case S_IFIFO:
+		return SQK_FIFO;
+	case S_IFSOCK:
+		return SQK_SOCKET;
+	default:
+		return 0;
+	}
+}
 
 const char *sqk_type_name(unsigned t)
 {

@@ -53,6 +53,9 @@ static inline int sqk_inode_extended(const struct sqk_inode *ino)
 	return ino->type >= 8;
 }
 
+/* The basic type 1..7 of a host file's st_mode, or 0 for none of them. */
+unsigned sqk_type_of_mode(mode_t mode);
+
 /* The name of a basic type 1..7 ("directory", "file", ...). */
 const char *sqk_type_name(unsigned basic_type);
 

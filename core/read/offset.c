@@ -127,6 +127,11 @@ static int image_at(struct sqk_file *f, uint64_t base, const struct sqk_super *s
 
 int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 {
+	return sqk_find_images_before(f, UINT64_MAX, found, count);
+}
+
+int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2], unsigned *count)
+{
 	static const uint8_t magic[4] = {'h', 's', 'q', 's'};
 	uint64_t size = f->size(f), pos;
 	uint8_t *buf;
@@ -138,7 +143,7 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 	if (!buf)
 		return SQK_ERR_NOMEM;
 	/* Chunks overlap by a superblock less a byte, so none is missed at a seam. */
-	for (pos = 0; pos < size && !err; pos += CHUNK) {
+	for (pos = 0; pos < size && pos < limit && !err; pos += CHUNK) {
 		size_t n = size - pos < CHUNK + SQK_SUPER_SIZE - 1 ? (size_t)(size - pos)
 								   : CHUNK + SQK_SUPER_SIZE - 1;
 		size_t i = 0;
@@ -152,7 +157,7 @@ int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 			if (!hit)
 				break;
 			i = (size_t)(hit - buf);
-			if (i >= CHUNK || i + SQK_SUPER_SIZE > n)
+			if (i >= CHUNK || i + SQK_SUPER_SIZE > n || pos + i >= limit)
 				break;
 			sqk_fmt_super_decode(&sb, buf + i);
 			err = image_at(f, pos + i, &sb, &found_here);

@@ -25,5 +25,7 @@ struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
  * 0, or the read error.
  */
 int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count);
+/* The same for superblocks that start before byte limit only. */
+int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2], unsigned *count);
 
 #endif

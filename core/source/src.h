@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "data_writer.h"
+#include "exclude.h"
 #include "tree.h"
 #include "xattr_filter.h"
 #include "xattr_writer.h"
@@ -27,12 +28,16 @@ struct sqk_src_ctx {
 	int no_hardlinks;
 	const char *const *excludes;
 	size_t nexcludes;
-	/* --regex: the excludes are regular expressions, compiled by prepare. */
-	int exclude_regex;
-	struct sqk_exclude_re *regex;
-	size_t nregex;
+	/* How the excludes match; the per-component styles are compiled by prepare. */
+	enum sqk_exclude_style exclude_style;
+	struct sqk_exclude_pat *pats;
+	size_t npats;
 	/* --one-file-system: entries on another device than their source's stay out. */
 	int one_file_system;
+	/* A pseudo definition that cannot be placed is a warning, and left out. */
+	int pseudo_warn;
+	void (*warn)(void *ctx, const char *where, const char *what);
+	void *warn_ctx;
 	/* Set by sqk_src_full_path(): an image path names one host path. */
 	int full_paths;
 	/* Files never to include (the image being written). */
@@ -55,10 +60,11 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c);
 int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path);
 /* The same for a path whose parents were not checked (archives, listings). */
 int sqk_src_excluded_path(const struct sqk_src_ctx *c, const char *path);
-/* Compile the excludes under --regex; SQK_ERR_ARG names a bad one in err_*. */
-int sqk_src_exclude_regex_prepare(struct sqk_src_ctx *c);
-void sqk_src_exclude_regex_release(struct sqk_src_ctx *c);
-int sqk_src_excluded_regex(const struct sqk_src_ctx *c, const char *path);
+/* Compile the excludes under --regex or --wildcards; SQK_ERR_ARG names a bad one in err_*. */
+int sqk_src_exclude_prepare(struct sqk_src_ctx *c);
+void sqk_src_exclude_release(struct sqk_src_ctx *c);
+/* The image path matched one component pattern per path component (src_exclude.c). */
+int sqk_src_excluded_components(const struct sqk_src_ctx *c, const char *path);
 
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path);
 /* The host file or directory at path as one entry of the root, named after it. */

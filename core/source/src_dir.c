@@ -13,6 +13,7 @@
 #include "array.h"
 #include "error.h"
 #include "hash.h"
+#include "inode.h"
 #include "path.h"
 #include "format.h"
 #include "src.h"
@@ -40,7 +41,7 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c)
 		free(m);
 	}
 	c->links = NULL;
-	sqk_src_exclude_regex_release(c);
+	sqk_src_exclude_release(c);
 }
 
 static uint64_t link_key(dev_t dev, ino_t ino)
@@ -201,29 +202,8 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			return 0;
 		cross = 1;
 	}
-	switch (st.st_mode & S_IFMT) {
-	case S_IFDIR:
-		type = SQK_DIR;
-		break;
-	case S_IFREG:
-		type = SQK_FILE;
-		break;
-	case S_IFLNK:
-		type = SQK_SYMLINK;
-		break;
-	case S_IFBLK:
-		type = SQK_BLKDEV;
-		break;
-	case S_IFCHR:
-		type = SQK_CHRDEV;
-		break;
-	case S_IFIFO:
-		type = SQK_FIFO;
-		break;
-	case S_IFSOCK:
-		type = SQK_SOCKET;
-		break;
-	default:
+	type = sqk_type_of_mode(st.st_mode);
+	if (!type) {
 		sqk_src_fail(c, w->host, "unknown file type");
 		return SQK_ERR_UNSUPPORTED;
 	}

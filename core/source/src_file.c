@@ -29,8 +29,8 @@ int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path)
 	const char *base = strrchr(path, '/');
 	size_t i;
 
-	if (c->exclude_regex)
-		return sqk_src_excluded_regex(c, path);
+	if (c->exclude_style != SQK_EXCLUDE_GLOB)
+		return sqk_src_excluded_components(c, path);
 	base = base ? base + 1 : path;
 	for (i = 0; i < c->nexcludes; i++) {
 		const char *pat = c->excludes[i];

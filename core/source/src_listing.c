@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Listings in the gen_init_cpio style, one entry a line:
+ * Listings as squashfs-tools-ng's gensquashfs reads its pack files: the
+ * entry kinds of the kernel's gen_init_cpio, with gensquashfs's field
+ * order (mode, uid and gid right after the path), one entry a line:
  *   dir PATH MODE UID GID            file PATH MODE UID GID [SOURCE]
  *   slink PATH MODE UID GID TARGET   link PATH TARGET
  *   nod PATH MODE UID GID b|c MAJOR MINOR
  *   pipe PATH MODE UID GID           sock PATH MODE UID GID
+ * link also takes gensquashfs's spelling, three ignored fields before
+ * TARGET (link PATH X X X TARGET).
  * MODE is octal. Blank lines and lines starting with '#' are skipped.
  * Nothing here needs root: owners and devices are only written down.
  */
@@ -130,13 +134,13 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		const char *name;
 		size_t len;
 
-		if (n != 3)
+		if (n != 3 && n != 6)
 			return bad(l, "expected: link PATH TARGET", NULL);
-		if (sqk_tree_walk_parent(c->tree, f[2], &parent, &name, &len) || !len ||
+		if (sqk_tree_walk_parent(c->tree, f[n - 1], &parent, &name, &len) || !len ||
 		    !(target = sqk_tree_lookup(c->tree, parent, name, len)))
-			return bad(l, "link target not listed before:", f[2]);
+			return bad(l, "link target not listed before:", f[n - 1]);
 		if (target->type == SQK_DIR)
-			return bad(l, "cannot hard-link a directory:", f[2]);
+			return bad(l, "cannot hard-link a directory:", f[n - 1]);
 		if (c->no_hardlinks) {
 			/* A copy of the target: same attributes, its own inode. */
 			node = sqk_tree_node(c->tree, target->type);

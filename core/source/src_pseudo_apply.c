@@ -7,7 +7,8 @@
  * owners (and with M the time) of an entry a source gave. Where mksquashfs
  * warns and skips (a definition where a source has the path, m with
  * nothing to modify, entries below an undefined directory), this stops
- * with the definition's place. Excludes apply to sources, not here.
+ * with the definition's place, or with pseudo_warn warns and skips the
+ * definition and those below it. Excludes apply to sources, not here.
  * The data of f commands and R definitions is fed to the pipeline in the
  * order of the definitions, so commands run in that order too.
  */
@@ -46,6 +47,31 @@ static int afail(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int err,
 	errno = e;
 	sqk_src_fail(c, where, "%s", msg);
 	return err;
+}
+
+/*
+ * A definition that cannot be placed: the error, or with pseudo_warn a
+ * warning, and the definition (with those below it) is left out.
+ */
+static int cannot_place(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cannot_place(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, const char *fmt, ...)
+{
+	char where[4300], msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!c->pseudo_warn)
+		return afail(c, d, SQK_ERR_ARG, "%s", msg);
+	if (c->warn) {
+		sqk_pseudo_where(d, where, sizeof(where));
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "; left out");
+		c->warn(c->warn_ctx, where, msg);
+	}
+	return 0;
 }
 
 /* Host files named by l, by device and inode: one node each, shared with the sources. */
@@ -277,29 +303,33 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 		switch (d->kind) {
 		case SQK_PK_NONE:
 			if (!old)
-				return afail(
-					c, d, SQK_ERR_ARG,
+				err = cannot_place(
+					c, d,
 					"no directory /%s: define it (d) or give it in a source",
 					d->path);
-			if (old->type != SQK_DIR)
-				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
-			err = place_dir(a, d, old);
+			else if (old->type != SQK_DIR)
+				err = cannot_place(c, d, "/%s is not a directory", d->path);
+			else
+				err = place_dir(a, d, old);
 			break;
 		case SQK_PK_MODIFY:
-			if (!old)
-				return afail(c, d, SQK_ERR_ARG, "nothing at /%s to modify",
-					     d->path);
+			if (!old) {
+				err = cannot_place(c, d, "nothing at /%s to modify", d->path);
+				break;
+			}
 			set_attrs(old, d);
 			if (d->child && old->type != SQK_DIR)
-				return afail(c, d, SQK_ERR_ARG, "/%s is not a directory", d->path);
-			if (d->child)
+				err = cannot_place(c, d, "/%s is not a directory", d->path);
+			else if (d->child)
 				err = place_dir(a, d, old);
 			break;
 		case SQK_PK_DIR:
-			if (old && old->type != SQK_DIR)
-				return afail(c, d, SQK_ERR_ARG,
-					     "/%s is already in a source, and not as a directory",
-					     d->path);
+			if (old && old->type != SQK_DIR) {
+				err = cannot_place(
+					c, d, "/%s is already in a source, and not as a directory",
+					d->path);
+				break;
+			}
 			if (old) {
 				/* As mksquashfs: a source's directory keeps its attributes. */
 				if (old->flags & SQK_NODE_IMPLICIT)
@@ -309,12 +339,14 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 			}
 			/* fall through */
 		default:
-			if (old)
-				return afail(
-					c, d, SQK_ERR_ARG,
-					"/%s is already in a source (exclude it there to define "
-					"it here)",
+			if (old) {
+				err = cannot_place(
+					c, d,
+					"/%s is already in a source (exclude it there to "
+					"define it here)",
 					d->path);
+				break;
+			}
 			err = make_node(a, d, &n);
 			if (!err)
 				err = sqk_tree_add(c->tree, dir, name, len, n);
@@ -464,6 +496,8 @@ int sqk_src_pseudo_fill(struct sqk_src_ctx *c, struct sqk_pseudo *p)
 	int err = 0;
 
 	for (d = p->first; d && !err; d = d->next_def) {
+		if (!d->node) /* left out (pseudo_warn), or makes no node of its own */
+			continue;
 		switch (d->kind) {
 		case SQK_PK_COMMAND:
 			err = run_command(c, d);

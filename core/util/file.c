@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +17,9 @@ struct posix_file {
 	struct sqk_file base;
 	int fd;
 	int own;
+	/* O_DIRECT: reads go through an aligned buffer of the reading thread's */
+	size_t align;
+	pthread_key_t bounce;
 };
 
 int sqk_write_full(int fd, const void *buf, size_t len, uint64_t off)
@@ -66,6 +72,75 @@ static int failed(struct sqk_file *f, int err)
 	return err;
 }
 
+/* One aligned buffer per reading thread, kept at the largest size it needed. */
+struct bounce {
+	void *buf;
+	size_t size;
+};
+
+static void bounce_free(void *p)
+{
+	struct bounce *b = p;
+
+	free(b->buf);
+	free(b);
+}
+
+static void *bounce_get(struct posix_file *pf, size_t size)
+{
+	struct bounce *b = pthread_getspecific(pf->bounce);
+
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b || pthread_setspecific(pf->bounce, b) != 0) {
+			free(b);
+			return NULL;
+		}
+	}
+	if (b->size < size) {
+		free(b->buf);
+		b->size = 0;
+		if (posix_memalign(&b->buf, pf->align, size) != 0) {
+			b->buf = NULL;
+			return NULL;
+		}
+		b->size = size;
+	}
+	return b->buf;
+}
+
+/*
+ * O_DIRECT takes aligned positions, lengths and buffers: read the aligned
+ * span around the request, one read as the device sees it, and copy out.
+ */
+static int direct_read(struct posix_file *pf, uint64_t off, void *buf, size_t len)
+{
+	uint64_t start = off & ~(uint64_t)(pf->align - 1);
+	uint64_t end = (off + len + pf->align - 1) & ~(uint64_t)(pf->align - 1);
+	size_t span = (size_t)(end - start), got = 0;
+	uint8_t *b = bounce_get(pf, span);
+
+	if (!b)
+		return SQK_ERR_NOMEM;
+	while (got < span) {
+		ssize_t n = pread(pf->fd, b + got, span - got, (off_t)(start + got));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return failed(&pf->base, SQK_ERR_IO);
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	/* The aligned span may run past the end of the file; the request may not. */
+	if (got < off - start + len)
+		return SQK_ERR_TRUNCATED;
+	memcpy(buf, b + (off - start), len);
+	return 0;
+}
+
 static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
 {
 	struct posix_file *pf = (struct posix_file *)f;
@@ -73,6 +148,10 @@ static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len
 
 	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
+	if (len == 0)
+		return 0;
+	if (pf->align)
+		return direct_read(pf, off, buf, len);
 	r = sqk_read_full(pf->fd, buf, len, off);
 	if (r < 0)
 		return failed(f, SQK_ERR_IO);
@@ -92,9 +171,13 @@ static uint64_t posix_size(struct sqk_file *f)
 {
 	struct posix_file *pf = (struct posix_file *)f;
 	struct stat st;
+	uint64_t bytes;
 
 	if (fstat(pf->fd, &st) != 0)
 		return 0;
+	/* A block device (an image written to a partition) has no size of its own in st_size. */
+	if (S_ISBLK(st.st_mode))
+		return ioctl(pf->fd, BLKGETSIZE64, &bytes) == 0 ? bytes : 0;
 	return (uint64_t)st.st_size;
 }
 
@@ -113,6 +196,14 @@ static void posix_destroy(struct sqk_file *f)
 
 	if (pf->own)
 		close(pf->fd);
+	if (pf->align) {
+		/* The calling thread's buffer; other threads' went when they ended. */
+		void *b = pthread_getspecific(pf->bounce);
+
+		if (b)
+			bounce_free(b);
+		pthread_key_delete(pf->bounce);
+	}
 	free(pf);
 }
 
@@ -132,12 +223,29 @@ struct sqk_file *sqk_file_fdopen(int fd, int own)
 	return &pf->base;
 }
 
+/* The alignment O_DIRECT wants of fd: the device's logical block, at least a page. */
+static size_t direct_align(int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t a = page > 0 ? (size_t)page : 4096;
+	struct stat st;
+	int lbs;
+
+	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && ioctl(fd, BLKSSZGET, &lbs) == 0 &&
+	    (size_t)lbs > a)
+		a = (size_t)lbs;
+	return a;
+}
+
 struct sqk_file *sqk_file_open(const char *path, int mode, int *err)
 {
 	int flags = mode == SQK_FILE_WRITE ? O_RDWR | O_CREAT | O_TRUNC : O_RDONLY;
+	struct posix_file *pf;
 	struct sqk_file *f;
 	int fd;
 
+	if (mode == SQK_FILE_DIRECT)
+		flags = O_RDONLY | O_DIRECT;
 	do
 		fd = open(path, flags | O_CLOEXEC, 0644);
 	while (fd < 0 && errno == EINTR);
@@ -150,6 +258,15 @@ struct sqk_file *sqk_file_open(const char *path, int mode, int *err)
 		close(fd);
 		*err = SQK_ERR_NOMEM;
 		return NULL;
+	}
+	if (mode == SQK_FILE_DIRECT) {
+		pf = (struct posix_file *)f;
+		if (pthread_key_create(&pf->bounce, bounce_free) != 0) {
+			sqk_file_destroy(f);
+			*err = SQK_ERR_NOMEM;
+			return NULL;
+		}
+		pf->align = direct_align(fd);
 	}
 	return f;
 }

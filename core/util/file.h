@@ -33,6 +33,11 @@ struct sqk_file {
 enum {
 	SQK_FILE_READ = 0,
 	SQK_FILE_WRITE = 1, /* create or truncate, read-write */
+	/*
+	 * Read-only with O_DIRECT: every read reaches the device, none is
+	 * served by the page cache (each is widened to the device's alignment).
+	 */
+	SQK_FILE_DIRECT = 2,
 };
 
 /* Open a POSIX file. On failure returns NULL and sets *err (errno kept). */

@@ -41,6 +41,18 @@ int sqk_u64set_add(struct sqk_u64set *s, uint64_t key)
 	return 0;
 }
 
+int sqk_u64set_has(const struct sqk_u64set *s, uint64_t key)
+{
+	size_t i;
+
+	if (!s->count)
+		return 0;
+	for (i = u64_hash(key, s->cap); s->slot[i]; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == key + 1)
+			return 1;
+	return 0;
+}
+
 void sqk_u64set_free(struct sqk_u64set *s)
 {
 	free(s->slot);

@@ -13,6 +13,8 @@ struct sqk_u64set {
 
 /* 1 when key was already there, 0 when added, or SQK_ERR_NOMEM. */
 int sqk_u64set_add(struct sqk_u64set *s, uint64_t key);
+/* 1 when key is there. */
+int sqk_u64set_has(const struct sqk_u64set *s, uint64_t key);
 void sqk_u64set_free(struct sqk_u64set *s);
 
 #endif

@@ -12,12 +12,13 @@
 #define OPEN_LEVELS 128
 
 struct sqk_dirstack_level {
-	int fd;	     /* -1 while closed */
-	char setgid; /* new entries take the directory's group */
-	char *name;  /* in the level above; NULL for the root */
+	int fd;	       /* -1 while closed */
+	char setgid;   /* new entries take the directory's group */
+	char owner_ok; /* made with its owner: no chown at the end */
+	char *name;    /* in the level above; NULL for the root */
 };
 
-int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid)
+int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid, int owner_ok)
 {
 	struct sqk_dirstack_level *lv;
 	char *copy = NULL;
@@ -27,6 +28,7 @@ int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setg
 	lv = &s->levels[++s->depth];
 	lv->fd = fd;
 	lv->setgid = (char)setgid;
+	lv->owner_ok = (char)owner_ok;
 	lv->name = copy;
 	if (s->depth > OPEN_LEVELS && s->levels[s->depth - OPEN_LEVELS].fd >= 0) {
 		close(s->levels[s->depth - OPEN_LEVELS].fd);
@@ -59,11 +61,12 @@ static int reopen(struct sqk_dirstack *s, unsigned t)
 	return 0;
 }
 
-int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd)
+int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd, int *owner_ok)
 {
 	struct sqk_dirstack_level *lv = &s->levels[s->depth--];
 
 	*fd = lv->fd;
+	*owner_ok = lv->owner_ok;
 	free(lv->name);
 	if (s->depth > 0 && s->levels[s->depth].fd < 0)
 		return reopen(s, s->depth);

@@ -19,11 +19,14 @@ struct sqk_dirstack {
 	unsigned depth;
 };
 
-/* Enter a directory: fd is its descriptor (the stack owns it now), name its
- * name in the level above (NULL for the root). */
-int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid);
+/*
+ * Enter a directory: fd is its descriptor (the stack owns it now), name its
+ * name in the level above (NULL for the root); setgid: new entries take its
+ * group; owner_ok: it was made with the owner it must have.
+ */
+int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid, int owner_ok);
 /* Leave the deepest level; *fd is its descriptor, the caller's to close. */
-int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd);
+int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd, int *owner_ok);
 /* The deepest level's descriptor, and whether new entries take its group. */
 int sqk_dirstack_fd(const struct sqk_dirstack *s);
 int sqk_dirstack_setgid(const struct sqk_dirstack *s);

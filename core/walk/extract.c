@@ -278,30 +278,41 @@ static mode_t perm_bits(const struct sqk_extract *x, const struct sqk_inode *ino
 }
 
 /*
+ * Whether an entry made now in the directory being filled gets ino's owner
+ * by itself: it is ours, in a directory that does not impose its group. Then
+ * no chown follows (which would also clear setuid bits).
+ */
+static int owner_ok(const struct sqk_extract *x, const struct sqk_inode *ino)
+{
+	return x->o.no_owner ||
+	       (ino->uid == x->euid && ino->gid == x->egid && !sqk_dirstack_setgid(&x->dirs));
+}
+
+/*
  * Owner, xattrs, mode, then times (last: the others may touch ctime only).
- * created_ok says the entry was made with the right owner and mode already,
- * so those calls can be skipped.
+ * owner_ok and mode_ok say the entry was made with the right owner or mode
+ * already, so those calls can be skipped.
  */
 static void finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino,
-		      int created_ok)
+		      int owner_ok, int mode_ok)
 {
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
-	if (!created_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
+	if (!owner_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
 		warn_errno(x, path, "cannot set owner", NULL);
 	set_xattrs_fd(x, path, fd, NULL, ino);
-	if (!created_ok && fchmod(fd, perm_bits(x, ino)) != 0)
+	if (!mode_ok && fchmod(fd, perm_bits(x, ino)) != 0)
 		warn_errno(x, path, "cannot set mode", NULL);
 	if (futimens(fd, ts) != 0)
 		warn_errno(x, path, "cannot set times", NULL);
 }
 
 static void finish_at(struct sqk_extract *x, const char *path, int dirfd, const char *name,
-		      const struct sqk_inode *ino, int is_link)
+		      const struct sqk_inode *ino, int is_link, int owner_ok)
 {
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
-	if (!x->o.no_owner && fchownat(dirfd, name, ino->uid, ino->gid, AT_SYMLINK_NOFOLLOW) != 0)
+	if (!owner_ok && fchownat(dirfd, name, ino->uid, ino->gid, AT_SYMLINK_NOFOLLOW) != 0)
 		warn_errno(x, path, "cannot set owner", NULL);
 	set_xattrs_fd(x, path, dirfd, name, ino);
 	if (!is_link && fchmodat(dirfd, name, perm_bits(x, ino), 0) != 0)
@@ -330,7 +341,7 @@ static void job_put(struct file_job *job)
 	if (__atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	if (!job->failed)
-		finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok);
+		finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok, job->created_ok);
 	/* A file system may report a failed write only now (NFS). */
 	if (close(job->fd) != 0 && !job->failed) {
 		write_failed(job);
@@ -452,6 +463,11 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 	job->ino = *ino;
 	memcpy(job->path, path, plen + 1);
 	ino->blocks = NULL; /* the job owns the block list now */
+	if (job->ino.nblocks == 0 && !has_tail) {
+		/* Empty: nothing for a worker to write; finished here. */
+		job_put(job);
+		return 0;
+	}
 	do {
 		struct chunk *c = malloc(sizeof(*c));
 		uint32_t n = job->ino.nblocks - first;
@@ -494,29 +510,37 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
 	struct stat st;
-	int fd, err;
+	int fd, err, made = 0, setgid, own = 0;
 
 	if (stopped(x))
 		return stopped(x);
 	if (!*path) {
 		fd = dup(x->root_fd);
+	} else if (mkdirat(top(x), name, 0700) == 0) {
+		made = 1;
+		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	} else {
-		if (mkdirat(top(x), name, 0700) != 0) {
-			if (errno != EEXIST || !x->o.force)
-				return out_fail(x, path);
-			if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-				return out_fail(x, path);
-			if (!S_ISDIR(st.st_mode) &&
-			    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
-				return out_fail(x, path);
-		}
+		if (errno != EEXIST || !x->o.force)
+			return out_fail(x, path);
+		if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			return out_fail(x, path);
+		if (!S_ISDIR(st.st_mode) &&
+		    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
+			return out_fail(x, path);
 		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return out_fail(x, path);
-	/* Our own directories get their mode at the end; an existing one may be setgid. */
-	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL,
-				fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0);
+	if (made) {
+		/* Made here: it has its parent's setgid bit (Linux), and maybe its owner. */
+		setgid = sqk_dirstack_setgid(&x->dirs);
+		own = owner_ok(x, ino);
+	} else {
+		/* The destination, or a directory that was there: it may be setgid. */
+		setgid = fstat(fd, &st) != 0 || (st.st_mode & S_ISGID) != 0;
+	}
+	/* Every directory gets its mode at the end: it stays writable until then. */
+	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL, setgid, own);
 	if (err) {
 		err = out_code(x, path, err);
 		close(fd);
@@ -527,11 +551,14 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
-	int fd, err = sqk_dirstack_pop(&x->dirs, &fd);
+	int fd, own, err = sqk_dirstack_pop(&x->dirs, &fd, &own);
 
-	if (err)
-		return out_code(x, path, err);
-	finish_fd(x, path, fd, ino, 0);
+	if (err) {
+		err = out_code(x, path, err);
+		close(fd);
+		return err;
+	}
+	finish_fd(x, path, fd, ino, own, 0);
 	close(fd);
 	return 0;
 }
@@ -576,7 +603,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
-	int dirfd = top(x), fd;
+	int dirfd = top(x), fd, own = owner_ok(x, ino);
 
 	/* A worker's failure ends the walk too. */
 	if (stopped(x))
@@ -601,9 +628,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 		 * Created with its final mode (the umask is 0 while extracting)
 		 * when no owner change follows: a chown would clear setuid bits.
 		 */
-		int owner_ok = x->o.no_owner || (ino->uid == x->euid && ino->gid == x->egid &&
-						 !sqk_dirstack_setgid(&x->dirs));
-		mode_t mode = owner_ok ? perm_bits(x, ino) : 0600;
+		mode_t mode = own ? perm_bits(x, ino) : 0600;
 
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			    mode);
@@ -618,12 +643,12 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 			close(fd);
 			return err;
 		}
-		return submit_file(x, path, fd, ino, owner_ok);
+		return submit_file(x, path, fd, ino, own);
 	}
 	case S_IFLNK:
 		if (symlinkat(ino->target, dirfd, name) != 0)
 			return out_fail(x, path);
-		finish_at(x, path, dirfd, name, ino, 1);
+		finish_at(x, path, dirfd, name, ino, 1, own);
 		return 0;
 	default: {
 		dev_t dev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
@@ -635,7 +660,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 			warn(x, path, strerror(errno));
 			return 0;
 		}
-		finish_at(x, path, dirfd, name, ino, 0);
+		finish_at(x, path, dirfd, name, ino, 0, own);
 		return 0;
 	}
 	}

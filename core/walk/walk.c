@@ -70,23 +70,30 @@ static int seen_add(struct walk_state *st, uint32_t number, const char *path)
 	return 0;
 }
 
-/* Is path on the way to, or inside, a selected path? */
-static int selected(const struct sqk_walk *w, const char *path, size_t len)
+int sqk_walk_selected(char *const *select, unsigned nselect, const char *path, size_t len)
 {
+	int way = 0;
 	unsigned i;
 
-	if (!w->nselect || len == 0)
-		return 1;
-	for (i = 0; i < w->nselect; i++) {
-		const char *s = w->select[i];
+	if (!nselect)
+		return SQK_SEL_INSIDE;
+	if (len == 0)
+		return SQK_SEL_WAY;
+	for (i = 0; i < nselect; i++) {
+		const char *s = select[i];
 		size_t slen = strlen(s);
 
 		if (slen <= len && memcmp(s, path, slen) == 0 && (path[slen] == '/' || !path[slen]))
-			return 1; /* inside a selection */
+			return SQK_SEL_INSIDE;
 		if (len < slen && memcmp(s, path, len) == 0 && s[len] == '/')
-			return 1; /* a parent of a selection */
+			way = 1;
 	}
-	return 0;
+	return way ? SQK_SEL_WAY : SQK_SEL_NONE;
+}
+
+static int selected(const struct sqk_walk *w, const char *path, size_t len)
+{
+	return sqk_walk_selected(w->select, w->nselect, path, len) != SQK_SEL_NONE;
 }
 
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);
@@ -141,41 +148,6 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 	return err;
 }
 
-/* Read a whole listing; the entries are then visited with nothing held. */
-static int read_listing(struct sqk_image *img, struct sqk_inode *dir, struct sqk_dirent **out,
-			size_t *count, struct sqk_dirent *bad)
-{
-	struct sqk_dir_iter it;
-	struct sqk_dirent *ents = NULL;
-	size_t n = 0, cap = 0;
-	int err;
-
-	err = sqk_dir_open(img, dir, &it);
-	while (!err) {
-		if (SQK_ARRAY_GROW(ents, cap, n + 1)) {
-			err = SQK_ERR_NOMEM;
-			break;
-		}
-		err = sqk_dir_next(&it, &ents[n]);
-		if (err == 1) {
-			n++;
-			err = 0;
-		} else {
-			if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
-				*bad = ents[n];
-			break;
-		}
-	}
-	sqk_dir_close(&it);
-	if (err < 0) {
-		free(ents);
-		return err;
-	}
-	*out = ents;
-	*count = n;
-	return 0;
-}
-
 static int append(struct walk_state *st, size_t plen, const char *name, size_t len)
 {
 	if (SQK_ARRAY_GROW(st->path, st->path_cap, plen + 1 + len + 1))
@@ -215,7 +187,7 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 	int err;
 
 	st->path[plen] = '\0';
-	err = read_listing(w->img, dir, &ents, &n, &st->bad);
+	err = sqk_dir_read_all(w->img, dir, &ents, &n, &st->bad);
 	if (err) {
 		if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
 			append(st, plen, st->bad.name, st->bad.name_len);

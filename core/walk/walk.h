@@ -78,6 +78,14 @@ struct sqk_walk {
 };
 
 /*
+ * Where path (len bytes, no leading "/") stands to the selected paths: inside
+ * one (or the selection is empty: everything), on the way to one (a parent,
+ * and the root), or neither.
+ */
+enum { SQK_SEL_NONE, SQK_SEL_WAY, SQK_SEL_INSIDE };
+int sqk_walk_selected(char *const *select, unsigned nselect, const char *path, size_t len);
+
+/*
  * Walk from the root. Returns 0 or the first error (from the image or the
  * sink); SQK_ERR_INTR when a signal came while held (signals.h).
  */

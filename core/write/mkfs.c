@@ -155,9 +155,12 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 	m->src.no_hardlinks = o->no_hardlinks;
 	m->src.excludes = o->excludes;
 	m->src.nexcludes = o->nexcludes;
-	m->src.exclude_regex = o->exclude_regex;
+	m->src.exclude_style = o->exclude_style;
 	m->src.one_file_system = o->one_file_system;
-	err = sqk_src_exclude_regex_prepare(&m->src);
+	m->src.pseudo_warn = o->pseudo_warn;
+	m->src.warn = o->warn;
+	m->src.warn_ctx = o->warn_ctx;
+	err = sqk_src_exclude_prepare(&m->src);
 	if (err)
 		return err;
 	for (i = 0; i < (unsigned)o->nskip && i < 2; i++) {
@@ -319,7 +322,10 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 			 struct sqk_mkfs_stats *st)
 {
 	uint8_t raw[SQK_SUPER_SIZE], zero[SQK_DEVBLK_SIZE] = {0};
-	uint64_t padded = (end + SQK_DEVBLK_SIZE - 1) / SQK_DEVBLK_SIZE * SQK_DEVBLK_SIZE;
+	/* Padded, the last bytes lie in whole blocks of a device (a loop device drops a partial
+	 * sector). */
+	uint64_t padded =
+		m->o.no_pad ? end : (end + SQK_DEVBLK_SIZE - 1) / SQK_DEVBLK_SIZE * SQK_DEVBLK_SIZE;
 	int fd = sqk_file_fd(m->out), err;
 
 	if (padded > end) {

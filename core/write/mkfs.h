@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "compressor.h"
+#include "exclude.h"
 #include "file.h"
 
 struct sqk_image;
@@ -34,6 +35,7 @@ struct sqk_mkfs_opts {
 	uint32_t block_size;
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs, no_hardlinks, no_export;
+	int no_pad; /* end the image at its last byte, not at a multiple of 4 KiB */
 	int force_uid, force_gid;
 	unsigned raw; /* SQK_RAW_* */
 	uint32_t uid, gid;
@@ -41,8 +43,9 @@ struct sqk_mkfs_opts {
 	uint32_t mtime, fstime, epoch;
 	const char *const *excludes;
 	size_t nexcludes;
-	int exclude_regex;   /* the excludes are regular expressions (see src_exclude.c) */
+	enum sqk_exclude_style exclude_style;
 	int one_file_system; /* never cross into another file system below a source */
+	int pseudo_warn;     /* a pseudo definition that cannot be placed: warn, leave it out */
 	/* Never include these (the image being written, the image it replaces). */
 	uint64_t skip_dev[2], skip_ino[2];
 	int nskip;
@@ -57,7 +60,7 @@ struct sqk_mkfs_opts {
 	size_t nxattr_adds;
 	/* The order of file data (NULL: inode order). */
 	const struct sqk_sort *sort;
-	/* A problem that does not stop the build (a sort line naming nothing). */
+	/* A problem that does not stop the build (a sort line naming nothing, pseudo_warn). */
 	void (*warn)(void *ctx, const char *where, const char *what);
 	void *warn_ctx;
 	/*

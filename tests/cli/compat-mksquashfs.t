@@ -34,7 +34,7 @@ fails "-cpiostyle" "squashkit mksquashfs: -cpiostyle is not supported" \
 	"$TMP/src" "$OUT" -cpiostyle
 fails "-root-becomes" "squashkit mksquashfs: -root-becomes is not supported" \
 	"$TMP/src" "$OUT" -root-becomes old
-fails "an unknown option" "squashkit mksquashfs: -frobnicate: invalid option" \
+fails "an unknown option" "squashkit mksquashfs: unknown option '-frobnicate'" \
 	"$TMP/src" "$OUT" -frobnicate
 fails "-b without a value" "squashkit mksquashfs: -b: missing or invalid argument" \
 	"$TMP/src" "$OUT" -noappend -b

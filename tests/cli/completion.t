@@ -28,9 +28,14 @@ bash -c '. "$0" && complete -p squashkit' "$COMP/squashkit.bash" >"$TMP/spec" 2>
 grep -q -- '-F _squashkit squashkit' "$TMP/spec"
 ok $? "bash: sourcing the completion registers _squashkit for squashkit"
 
-is "$(bcomp squashkit '')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
+is "$(bcomp squashkit '')" \
+	"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage mksquashfs unsquashfs)" \
 	"bash: the commands"
-is "$(bcomp squashkit mk)" "mkimage" "bash: a command from its first letters"
+is "$(bcomp squashkit diff --no-)" "$(words --no-contents --no-owner --no-permissions --no-xattrs)" \
+	"bash: diff's --no- options"
+is "$(bcomp squashkit diff --offset-b '')" "auto" "bash: auto after diff --offset-b"
+is "$(bcomp squashkit mki)" "mkimage" "bash: a command from its first letters"
+is "$(bcomp squashkit mk)" "$(words mkimage mksquashfs)" "bash: the front ends are commands too"
 is "$(bcomp squashkit --v)" "--version" "bash: a top-level option"
 is "$(bcomp squashkit mkimage --comp)" "$(words --comp-opt --compressor)" \
 	"bash: options from their first letters"
@@ -46,13 +51,25 @@ is "$(bcomp squashkit unimage --cache-policy '')" "$(words exclusive herd keyed)
 	"bash: the cache policies"
 is "$(bcomp squashkit unimage --cache meta = 8,f)" "8,frag=" \
 	"bash: a cache name inside --cache meta=8,..."
-is "$(bcomp squashkit bench -w stat,r)" "$(words stat,random stat,read)" \
+is "$(bcomp squashkit bench -w stat,r)" "$(words stat,random stat,randread stat,read)" \
 	"bash: the next workload of a list"
+is "$(bcomp squashkit bench --against kernel,m)" "kernel,mount" "bash: the places of --against"
 is "$(bcomp squashkit bench -f '')" "$(words csv json table)" "bash: bench formats after -f"
 is "$(bcomp squashkit bench --decomp '')" "$(words percpu single)" "bash: decompressor models"
 is "$(bcomp squashkit fsck -- -)" "" "bash: no options after --"
 is "$(bcomp squashkit mount --offset '')" "auto" "bash: mount --offset auto"
 is "$(bcomp squashkit mount --decomp '')" "$(words percpu single)" "bash: mount decompressor models"
+# The compatibility front ends: their options from their -help (the binary is asked).
+is "$(bcomp "$SQUASHKIT" mksquashfs src img -noapp)" "-noappend" \
+	"bash: a mksquashfs option after the operands"
+is "$(bcomp "$SQUASHKIT" mksquashfs src img -root-)" "$(words -root-gid -root-mode -root-owned -root-uid)" \
+	"bash: every spelling of the table, -all-root's other one too"
+is "$(bcomp "$SQUASHKIT" mksquashfs src img -comp '')" "$(words gzip lz4 lzma lzo xz zstd)" \
+	"bash: the compressors after -comp"
+is "$(bcomp "$SQUASHKIT" unsquashfs -ll)" "$(words -ll -llc -lln -llnumeric -lls)" \
+	"bash: unsquashfs options"
+is "$(bcomp "$SQUASHKIT" unsquashfs -p 2 -mk)" "-mkfs-time" \
+	"bash: an unsquashfs option after one with a value"
 
 # IMAGE operands: image files and directories; then paths inside the image.
 mkdir "$TMP/w" "$TMP/w/sub" "$TMP/src" "$TMP/src/dir"
@@ -82,19 +99,26 @@ if command -v fish >/dev/null 2>&1; then
 	}
 	fish --no-execute "$COMP/squashkit.fish"
 	ok $? "fish: the completion parses"
-	is "$(fcomp 'squashkit ')" "$(words bench cat fsck inspect ls mkimage mount stat umount unimage)" \
+	is "$(fcomp 'squashkit ')" \
+		"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage mksquashfs unsquashfs)" \
 		"fish: the commands"
+	is "$(fcomp 'squashkit diff --offset-a ')" "auto" "fish: auto after diff --offset-a"
 	is "$(fcomp 'squashkit mkimage -c ')" "$(words gzip lz4 lzma lzo xz zstd)" \
 		"fish: the compressors after -c"
 	is "$(fcomp 'squashkit mkimage --no-f')" "--no-fragments" "fish: an option"
 	is "$(fcomp 'squashkit unimage --format=c')" "--format=cpio" "fish: a format after --format="
-	is "$(fcomp 'squashkit bench -w stat,r')" "$(words stat,random stat,read)" \
+	is "$(fcomp 'squashkit bench -w stat,r')" "$(words stat,random stat,randread stat,read)" \
 		"fish: the next workload of a list"
+	is "$(fcomp 'squashkit bench --against k')" "kernel" "fish: the places of --against"
 	is "$(fcomp 'squashkit ls ')" "$(words a.sqfs sub/)" "fish: images and directories for IMAGE"
 	if [ "$(basename "$SQUASHKIT")" = squashkit ]; then
 		is "$(fcomp 'squashkit ls a.sqfs ')" "$(words dir/ top)" "fish: paths inside the image"
+		is "$(fcomp 'squashkit mksquashfs src img -noapp')" "-noappend" \
+			"fish: a mksquashfs option, from its -help"
+		fcomp 'squashkit unsquashfs -' | grep -qx -- -lls
+		ok $? "fish: unsquashfs options, from its -help"
 	else
-		skip "fish: paths inside the image need the binary named squashkit"
+		skip "fish: paths inside the image and the front ends' options need the binary named squashkit"
 	fi
 else
 	skip "fish is not installed: its completion is not run"
@@ -125,6 +149,13 @@ EOF
 	ok $? "zsh: the compressors after -c"
 	zsh -f "$TMP/zcomp.zsh" "$COMP" 'squashkit unimage --cache-pol' 'cache-policy' 2>"$TMP/zerr"
 	ok $? "zsh: an option from its first letters"
+	if [ "$(basename "$SQUASHKIT")" = squashkit ]; then
+		PATH=$(dirname "$SQUASHKIT"):$PATH zsh -f "$TMP/zcomp.zsh" "$COMP" \
+			'squashkit mksquashfs src img -noapp' 'noappend' 2>"$TMP/zerr"
+		ok $? "zsh: a mksquashfs option, from its -help"
+	else
+		skip "zsh: the front ends' options need the binary named squashkit"
+	fi
 else
 	skip "zsh is not installed: its completion is not run"
 fi

@@ -28,6 +28,43 @@ help_commands() {
 	awk '/^Commands:/ { on = 1; next } on && /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }' \
 		"$1" | sort -u
 }
+# The compatibility front ends it lists apart.
+help_compat() {
+	awk '/^Compatibility front ends/ { on = 1; next } on && /^$/ { on = 0 }
+	on && /^  [a-z]/ { print $1 }' "$1" | sort -u
+}
+
+# Options of a front end in squashkit-compat(1): in its .Ss section, the
+# first column of each .It (up to Ta) and the words of the .Fl lines of
+# the paragraph of those accepted with no effect.
+man_compat_opts() {
+	awk -v want="$2" '/^\.Ss / { on = ($3 == want); noeff = 0; next }
+	!on { next }
+	/^Accepted with no effect/ { noeff = 1; next }
+	/^\.Pp/ { noeff = 0 }
+	/^\.It / || (noeff && /^\.Fl /) {
+		n = split($0, w, /[ \t]+/)
+		fl = 0
+		sub(/^\./, "", w[1])
+		for (k = 1; k <= n; k++) {
+			x = w[k]
+			if (x == "Ta") break
+			if (x == "Fl") { fl = 1; continue }
+			if (x ~ /^(It|Ar|No|Ns|Op|Pq|Cm|Li|Ql|Sy|Em|Pa|Ev|Dv|Xr)$/) { fl = 0; continue }
+			if (!fl || x == "," || x == ".") continue
+			gsub(/\\&/, "", x)
+			sub(/[,.]$/, "", x)
+			if (x != "") print "-" x
+		}
+	}' "$1" | sort -u
+}
+
+# What fish offers for "squashkit CMD -" (empty when fish is not there).
+fish_complete() {
+	command -v fish >/dev/null 2>&1 || return 0
+	PATH=$(dirname "$SQUASHKIT"):$PATH fish -N -c 'source $argv[1]; complete -C$argv[2]' \
+		"$COMP/squashkit.fish" "squashkit $1 -" </dev/null | cut -f1 | sort -u
+}
 
 # Options of the .It Fl entries in the OPTIONS section of an mdoc page. Fl
 # prefixes a dash to each following word until the next macro.
@@ -116,7 +153,7 @@ fish_opts() {
 			applies = top
 		else if (!top && match(cond, /__fish_seen_subcommand_from [^;]*/)) {
 			list = substr(cond, RSTART + 28, RLENGTH - 28)
-			if (list ~ /\$__squashkit_commands/)
+			if (list ~ /\$__squashkit_(commands|native)/)
 				applies = 1
 			n = split(list, l, " ")
 			for (k = 1; k <= n; k++)
@@ -163,21 +200,24 @@ agree() {
 
 need_cmd awk comm bash
 
-# The commands: --help is the source, everything else must follow it.
+# The commands: --help is the source, everything else must follow it. The
+# completions offer the compatibility front ends too.
 "$SQUASHKIT" --help >"$TMP/top.help" 2>&1
 help_commands "$TMP/top.help" >"$TMP/cmds.help"
+help_compat "$TMP/top.help" >"$TMP/compat.help"
+sort -u "$TMP/cmds.help" "$TMP/compat.help" >"$TMP/all.help"
 man_commands "$MAN/squashkit.1" >"$TMP/cmds.man"
 bash_complete commands >"$TMP/cmds.bash"
 zsh_commands >"$TMP/cmds.zsh"
 fish_commands >"$TMP/cmds.fish"
 agree "squashkit --help" "$TMP/cmds.help" "squashkit(1)" "$TMP/cmds.man" \
 	"squashkit(1) describes the commands --help lists"
-agree "squashkit --help" "$TMP/cmds.help" "completions/squashkit.bash" "$TMP/cmds.bash" \
-	"bash completes the commands --help lists"
-agree "squashkit --help" "$TMP/cmds.help" "completions/_squashkit" "$TMP/cmds.zsh" \
-	"zsh completes the commands --help lists"
-agree "squashkit --help" "$TMP/cmds.help" "completions/squashkit.fish" "$TMP/cmds.fish" \
-	"fish completes the commands --help lists"
+agree "squashkit --help" "$TMP/all.help" "completions/squashkit.bash" "$TMP/cmds.bash" \
+	"bash completes the commands and front ends --help lists"
+agree "squashkit --help" "$TMP/all.help" "completions/_squashkit" "$TMP/cmds.zsh" \
+	"zsh completes the commands and front ends --help lists"
+agree "squashkit --help" "$TMP/all.help" "completions/squashkit.fish" "$TMP/cmds.fish" \
+	"fish completes the commands and front ends --help lists"
 
 # The top level's own options (--help, --version).
 man_opts "$MAN/squashkit.1" >"$TMP/top.man"
@@ -220,6 +260,26 @@ for cmd in $(cat "$TMP/cmds.help"); do
 	fish_opts "$cmd" >"$TMP/$cmd.fish"
 	agree "man/squashkit-$cmd.1" "$TMP/$cmd.man" "completions/squashkit.fish" "$TMP/$cmd.fish" \
 		"$cmd: fish completes the options of the man page"
+done
+
+# The front ends: -help prints the table each one parses; squashkit-compat(1)
+# must list the same options, and bash and fish offer them (read from -help).
+for cmd in $(cat "$TMP/compat.help"); do
+	"$SQUASHKIT" "$cmd" -help >"$TMP/$cmd.helptext" 2>&1
+	help_opts "$TMP/$cmd.helptext" >"$TMP/$cmd.help"
+	man_compat_opts "$MAN/squashkit-compat.1" "$cmd" >"$TMP/$cmd.man"
+	agree "squashkit $cmd -help" "$TMP/$cmd.help" "man/squashkit-compat.1" "$TMP/$cmd.man" \
+		"$cmd: squashkit-compat(1) lists the options its -help lists"
+	PATH=$(dirname "$SQUASHKIT"):$PATH bash_complete "$cmd" >"$TMP/$cmd.bash"
+	agree "squashkit $cmd -help" "$TMP/$cmd.help" "completions/squashkit.bash" "$TMP/$cmd.bash" \
+		"$cmd: bash completes the options its -help lists"
+	if command -v fish >/dev/null 2>&1 && [ "$(basename "$SQUASHKIT")" = squashkit ]; then
+		fish_complete "$cmd" >"$TMP/$cmd.fish"
+		agree "squashkit $cmd -help" "$TMP/$cmd.help" "completions/squashkit.fish" \
+			"$TMP/$cmd.fish" "$cmd: fish completes the options its -help lists"
+	else
+		skip "$cmd: fish is not installed, or the binary is not named squashkit"
+	fi
 done
 
 # The checker must see a difference: a made-up option in a copy of a page.

@@ -3,7 +3,7 @@
 # whose names (and whose own file name) have invalid UTF-8 bytes, control
 # characters, quotes, backslashes and valid multi-byte UTF-8 goes through
 # inspect, ls (-l, -R), stat, fsck (clean and damaged), unimage --stats,
-# mkimage --stats and bench. Each output is parsed strictly by python3 (UTF-8
+# mkimage --stats, diff and bench. Each output is parsed strictly by python3 (UTF-8
 # text, no control characters in strings, no NaN, no duplicate keys), and
 # each name must decode to what the string contract says: valid UTF-8 as it
 # is, every other byte b as the code point U+00b (sent as \u00XX).
@@ -228,6 +228,23 @@ is "$?" 4 "fsck --json: a damaged image, exit 4"
 check is "$TMP/fsck.json" /clean false &&
 	check has "$TMP/fsck.json" /errors path "/$n_data"
 ok $? "fsck --json: valid JSON, the error's path decodes by the contract"
+
+# diff --json: the image against its source is the same; against a copy of
+# the source without one hostile name and a hostile symlink target changed,
+# the paths and the targets decode by the contract.
+sqk diff --json "$img" "$src" >"$TMP/diff.json"
+ok $? "diff --json: the image against its source, exit 0"
+check is "$TMP/diff.json" /same true && check eq "$TMP/diff.json" /a "$img"
+ok $? "diff --json: valid JSON, the same, the image name decodes by the contract"
+cp -a "$src" "$TMP/src2"
+rm "$TMP/src2/$n_bad"
+ln -sfn "$t_link-2" "$TMP/src2/$n_dir/$n_link"
+sqk diff --json "$img" "$TMP/src2" >"$TMP/diff.json"
+is "$?" 1 "diff --json: against a changed copy, exit 1"
+check has "$TMP/diff.json" /differences path "/$n_bad" &&
+	check has "$TMP/diff.json" /differences path "/$n_dir/$n_link" &&
+	check has "$TMP/diff.json" /differences b "$t_link-2"
+ok $? "diff --json: valid JSON, hostile paths and targets decode by the contract"
 
 # unimage --stats --json, and bench with a very short run.
 sqk unimage -q --stats --json -d "$TMP/out" "$img" >"$TMP/unimage.json"

@@ -193,7 +193,23 @@ is "$(wc -l <"$TMP/.err")" 1 "a path under a file: one line"
 expect_status 2 "an unknown option" "$SQUASHKIT" ls -Z "$img"
 is "$(tail -1 "$TMP/.err")" "Try 'squashkit ls --help'." "an unknown option: the hint"
 expect_status 2 "no operands" "$SQUASHKIT" ls
-expect_status 2 "too many operands" "$SQUASHKIT" ls "$img" a b
+
+# Several PATHs, as ls(1) takes them: files first, then each directory under
+# a header (ours names it from the root), in byte order.
+header_from_root() { sed 's|^\(.*\):$|/\1:|'; }
+"$SQUASHKIT" ls "$img" small dir/sub .hidden dir >"$TMP/got"
+is "$?" 0 "several PATHs: exit 0"
+(cd "$src" && ls -A small dir/sub .hidden dir) | header_from_root >"$TMP/want"
+same_file "$TMP/got" "$TMP/want" "several PATHs: as ls -A lists them"
+"$SQUASHKIT" ls "$img" nope small dir/sub >"$TMP/got" 2>"$TMP/err"
+is "$?" 1 "several PATHs, one missing: exit 1"
+(cd "$src" && ls -A small dir/sub) | header_from_root >"$TMP/want"
+same_file "$TMP/got" "$TMP/want" "several PATHs, one missing: the others are listed"
+is "$(cat "$TMP/err")" "squashkit ls: $img: /nope: no such file or directory in the image" \
+	"several PATHs, one missing: it is named"
+"$SQUASHKIT" ls --json "$img" dir/sub small >"$TMP/json"
+is "$("$JSONQ" "$TMP/json" '/*/path' | tr '\n' ' ')" "/small /dir/sub/deeper /dir/sub/file " \
+	"several PATHs with --json: one array, files first"
 expect_status 0 "options after operands" "$SQUASHKIT" ls "$img" dir -l -R
 expect_status 0 "--help" "$SQUASHKIT" ls --help
 case "$(head -1 "$TMP/.out")" in Usage:*) ok 0 "--help prints usage on stdout" ;; *) ok 1 "--help prints usage on stdout" ;; esac

@@ -43,6 +43,15 @@ ok $? "make check builds on a machine whose packages arrive with deps"
 test -x "$TMP/build/squashkit"
 ok $? "make check linked the program"
 
+# ./squashkit is linked by each entry point the README names: make (all),
+# make check (whose steps build through tests) and make demo (demo-run).
+# A dry run with the binary taken as new shows what each would do.
+for t in all tests demo-run; do
+	make -C "$SQK_SRCDIR" --no-print-directory -n -W build/squashkit "$t" 2>/dev/null |
+		grep -q 'ln -sf build/squashkit squashkit'
+	ok $? "make $t links ./squashkit"
+done
+
 # The control: when deps installs nothing, the same build fails.
 rm -f "$marker" "$TMP/build/compressors/lzo.o" "$TMP/build/squashkit"
 fresh_make demo INSTALL_DEPS=true DEMO='$(BIN) --version' >"$TMP/control.out" 2>&1

@@ -333,26 +333,73 @@ touch "$R/a/b/f" "$R/c/a/b/g" "$R/x/foo.txt" "$R/x/bar.TXT" "$R/top.txt" "$R/a/k
 names() {
 	unsquashfs -lc "$1" 2>/dev/null | sed -n 's|^squashfs-root/||p' | sort | tr '\n' ' '
 }
-expect_success "--regex, anchored" "$SQK" mkimage -q --regex -e '/a/^b$' "$R" "$TMP/r1.sqfs"
-is "$(names "$TMP/r1.sqfs")" "a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
-	"a leading / matches from the root only"
-expect_success "--regex, any depth" "$SQK" mkimage -q --regex -e 'a/b' "$R" "$TMP/r2.sqfs"
-is "$(names "$TMP/r2.sqfs")" "a/keep c/a top.txt x/bar.TXT x/foo.txt " \
-	"without it the last components match at any depth"
-expect_success "--regex, unanchored within a name" "$SQK" mkimage -q --regex -e 'o\.t' \
-	-e '^k' "$R" "$TMP/r3.sqfs"
-is "$(names "$TMP/r3.sqfs")" "a/b/f c/a/b/g top.txt x/bar.TXT " \
-	"an expression matches anywhere in a name unless ^ or \$ anchor it"
-expect_success "without --regex the same pattern is a glob" "$SQK" mkimage -q -e 'o\.t' \
-	"$R" "$TMP/r4.sqfs"
-is "$(names "$TMP/r4.sqfs")" "a/b/f a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " \
-	"and matches nothing here"
+# excluded DESC WANT OPTION...: mkimage with the OPTIONs leaves the names WANT.
+excluded() {
+	desc=$1
+	want=$2
+	shift 2
+	expect_success "$desc" "$SQK" mkimage -q -f "$@" "$R" "$TMP/ex.sqfs"
+	is "$(names "$TMP/ex.sqfs")" "$want" "$desc: what is left"
+}
+excluded "--regex: a leading / matches from the root only" \
+	"a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " --regex -e '/a/^b$'
+excluded "--regex: without it the last components match at any depth" \
+	"a/keep c/a top.txt x/bar.TXT x/foo.txt " --regex -e 'a/b'
+excluded "--regex: an expression matches anywhere in a name unless ^ or \$ anchor it" \
+	"a/b/f c/a/b/g top.txt x/bar.TXT " --regex -e 'o\.t' -e '^k'
+excluded "without --regex the same pattern is a glob, and matches nothing here" \
+	"a/b/f a/keep c/a/b/g top.txt x/bar.TXT x/foo.txt " -e 'o\.t'
 expect_status 1 "--regex refuses a bad expression" "$SQK" mkimage -q --regex -e 'a/[' "$R" \
 	"$TMP/r5.sqfs"
 grep -q "^squashkit mkimage: a/\[: invalid regular expression" "$TMP/.err"
 ok $? "the error names the pattern"
 [ ! -e "$TMP/r5.sqfs" ]
 ok $? "and no image is left"
+
+# ---- --wildcards: a glob per component, with mksquashfs's fnmatch flags ----
+touch "$R/x/.hidden" "$R/x/.dot.txt"
+excluded "--wildcards: a wildcard matches no leading dot" \
+	"a/b/f a/keep c/a/b/g top.txt x/.dot.txt x/.hidden " --wildcards -e '/x/*'
+excluded "--wildcards: without a leading / at any depth, dot files spared" \
+	"a/b/f a/keep c/a/b/g x/.dot.txt x/.hidden x/bar.TXT " --wildcards -e '*.txt'
+excluded "without --wildcards a glob matches dot files" \
+	"a/b/f a/keep c/a/b/g x/.hidden x/bar.TXT " -e '*.txt'
+excluded "--wildcards: @(a|b) and +(..) are patterns" \
+	"a c/a/b/g top.txt x/.dot.txt x/.hidden " --wildcards -e '/@(a|c)/+(b|keep)' -e '/x/@(f|b)*'
+expect_status 2 "--regex with --wildcards is a usage error" "$SQK" mkimage -q --regex \
+	--wildcards -e x "$R" "$TMP/w5.sqfs"
+grep -q "^squashkit mkimage: --regex and --wildcards exclude each other" "$TMP/.err"
+ok $? "the error names both"
+
+# ---- --no-pad: the image ends at its last byte ----
+size() { stat -c %s "$1"; }
+expect_success "--no-pad" "$SQK" mkimage -q --no-pad "$S" "$TMP/np.sqfs"
+"$SQK" inspect --json "$TMP/np.sqfs" >"$TMP/np.json"
+is "$(size "$TMP/np.sqfs")" "$("$JSONQ" "$TMP/np.json" /bytes_used)" \
+	"--no-pad: the file is bytes_used long"
+[ $(($(size "$TMP/np.sqfs") % 4096)) -ne 0 ]
+ok $? "--no-pad: which is no multiple of 4096 here"
+unsquashfs -lc "$TMP/np.sqfs" >/dev/null 2>&1
+ok $? "--no-pad: unsquashfs reads it"
+"$SQK" mkimage -q "$S" "$TMP/pd.sqfs"
+is "$(($(size "$TMP/pd.sqfs") % 4096))" 0 "without it the image is padded to 4 KiB"
+
+# ---- --pseudo-warn: a definition that cannot be placed is left out ----
+expect_status 2 "a pseudo definition over a source's path is an error" "$SQK" mkimage -q \
+	--pseudo 'plain f 644 0 0 echo new' "$S" "$TMP/pw1.sqfs"
+expect_success "--pseudo-warn: it is a warning" "$SQK" mkimage -q --pseudo-warn \
+	--pseudo 'plain f 644 0 0 echo new' --pseudo 'nothing m 600 0 0' \
+	--pseudo 'nodir/f f 644 0 0 echo new' --pseudo 'added f 644 0 0 echo new' \
+	"$S" "$TMP/pw2.sqfs"
+is "$(grep -c "^squashkit mkimage: --pseudo '.*': warning: .*; left out\$" "$TMP/.err")" 3 \
+	"--pseudo-warn: one warning line for each definition left out"
+grep -q "'plain f 644 0 0 echo new': warning: /plain is already in a source" "$TMP/.err"
+ok $? "--pseudo-warn: the line names the definition and why"
+is "$("$SQK" cat "$TMP/pw2.sqfs" plain added 2>&1)" "hello
+new" "--pseudo-warn: the source's file is kept, the other definitions applied"
+"$SQK" ls "$TMP/pw2.sqfs" >"$TMP/pw2.ls"
+! grep -q -e nothing -e nodir "$TMP/pw2.ls"
+ok $? "--pseudo-warn: nothing made for what was left out"
 
 # ---- --one-file-system: a mount point becomes an empty directory ----
 if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/fs/mnt" "$TMP/fs/d" &&

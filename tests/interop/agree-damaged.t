@@ -208,7 +208,7 @@ echo "# tree: $(find "$t" | wc -l) entries; xattrs: ${xattrs:-no}"
 
 # The problems fsck alone can see by design (see the top of this file), as
 # "PATH: CHECK: DETAIL" lines.
-FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^(inode|directory|xattr) table: metadata: metadata block at [0-9]+ runs past the table.s end at [0-9]+$|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^xattr table: xattr: xattr id [0-9]+ at .* overlaps the set before it$|^superblock: superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
+FSCK_ONLY='^export table: (export|metadata): |: (dir-parent|dir-index|nlink|orphan|sparse): |^inode table: inode-number: inode_count is |^inode table: inode: the inode at .*: type [0-9]+ is not an inode type$|^(fragment|xattr|id) table: metadata: metadata block [0-9]+ at [0-9]+ (decompresses to [0-9]+ bytes, not |ends at )|^(inode|directory|xattr) table: metadata: metadata block at [0-9]+ runs past the table.s end at [0-9]+$|^xattr table: xattr: xattr id [0-9]+ has no pairs$|^xattr table: xattr: xattr id [0-9]+ at .* overlaps the set before it$|^superblock: [0-9]+ bytes between the last table|^fsck: [a-z-]+: [0-9]+ more problems'
 
 # Problems of inodes no directory reaches: fsck-only where fsck also finds
 # an unreachable inode (an orphan), the sign that a directory lost entries.

@@ -129,4 +129,12 @@ echo old >"$TMP/B/top"
 is "$?" 1 "a file in the way without -f: exit 1"
 is "$(cat "$TMP/B/top")" old "a file in the way without -f: not written into"
 
+# A PATH after the image that starts with a dash is a name, not an option.
+mkdir "$TMP/dash" && echo x >"$TMP/dash/-lls"
+mksquashfs "$TMP/dash" "$TMP/dash.img" -quiet -no-progress >/dev/null 2>&1
+is "$("$SQUASHKIT" unsquashfs -cat "$TMP/dash.img" -lls 2>&1)" \
+	"$(unsquashfs -cat "$TMP/dash.img" -lls 2>&1)" "-cat IMAGE -lls: the file named -lls, as unsquashfs"
+is "$("$SQUASHKIT" unsquashfs -l "$TMP/dash.img" -lls 2>&1)" \
+	"$(unsquashfs -l "$TMP/dash.img" -lls 2>&1)" "-l IMAGE -lls: as unsquashfs lists it"
+
 done_testing

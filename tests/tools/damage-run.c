@@ -167,7 +167,10 @@ static void problem(void *ctx, const char *path, const char *check, const char *
 		return;
 	fprintf(r->problems, "%ld\t", r->index);
 	put_escaped(r->problems, path);
-	fprintf(r->problems, ": %s: ", check);
+	/* As cmd/fsck.c prints it: a check named as its path is said once. */
+	if (strcmp(check, path) != 0)
+		fprintf(r->problems, ": %s", check);
+	fputs(": ", r->problems);
 	put_escaped(r->problems, detail);
 	fputc('\n', r->problems);
 }

@@ -8,7 +8,8 @@
  * -noD -noF -noX), so every structure can be found and changed in place:
  * the tool walks the inode table, finds entries by name in the directory
  * table, and changes one field. Which field each KIND changes is in the
- * table at the end; the tree the test builds holds the names used there.
+ * table at the end; the tree the test builds holds the names used there
+ * (the kernel-* kinds: tests/interop/kernel-refuses.t's trees and images).
  * Prints what it changed on stdout; exit 1 when the image does not hold
  * what the kind needs.
  */
@@ -17,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor.h"
 #include "fmt_super.h"
 #include "format.h"
 #include "le.h"
+#include "lib/zlib_refused.h"
 
 static uint8_t *img;
 static size_t img_len;
@@ -529,6 +532,139 @@ static void k_export(void)
 	say("export: the entry of inode 1 moved by 4 bytes");
 }
 
+/* ---- blocks the kernel's decoder refuses, their data intact ---- */
+
+static uint64_t file_field(const struct ino *f, unsigned basic, unsigned extended, int wide)
+{
+	uint64_t lin = f->lin + (f->type == SQK_FILE ? basic : extended);
+
+	if (f->type == SQK_FILE || !wide)
+		return rd(IT, lin, 4);
+	return rd(IT, lin, 4) | (uint64_t)rd(IT, lin + 4, 4) << 32;
+}
+
+#define FILE_START(f)	  file_field(f, 16, 16, 1)
+#define FILE_FRAG(f)	  file_field(f, 20, 44, 0)
+#define FILE_OFFSET_AT(f) ((f)->lin + ((f)->type == SQK_FILE ? 24 : 48))
+#define FILE_SIZE(f)	  file_field(f, 28, 24, 1)
+
+static struct ino *file_named(const char *name)
+{
+	struct ino *f = lookup(name).ino;
+
+	if (f->type != SQK_FILE && f->type != SQK_LFILE)
+		die("%s is not a file", name);
+	return f;
+}
+
+/* Write the stream zlib refuses at pos; returns its length. */
+static uint32_t put_refused(uint64_t pos)
+{
+	if (pos + sizeof(refused_sound) > img_len)
+		die("no room for the stream at %llu", (unsigned long long)pos);
+	refused_stream(img + pos);
+	return sizeof(refused_sound);
+}
+
+/*
+ * pattern and copy (the same REFUSED_LEN bytes, so mksquashfs stores one
+ * block for both; -no-fragments -noD): that block becomes the stream.
+ */
+static void k_kernel_block(void)
+{
+	struct ino *p = file_named("pattern"), *c = file_named("copy");
+	uint64_t start = FILE_START(p);
+	uint32_t len;
+
+	if (FILE_SIZE(p) != REFUSED_LEN || FILE_FRAG(p) != SQK_INVALID_FRAG ||
+	    FILE_START(c) != start || FILE_SIZE(c) != REFUSED_LEN)
+		die("pattern and copy must share one block of %u bytes", REFUSED_LEN);
+	if (rd(IT, first_block(p), 4) != (REFUSED_LEN | SQK_BLOCK_UNCOMPRESSED))
+		die("pattern's block must be stored uncompressed");
+	len = put_refused(start);
+	wr(IT, first_block(p), 4, len);
+	wr(IT, first_block(c), 4, len);
+	say("kernel-block: the block of pattern and copy at %llu (%u bytes)",
+	    (unsigned long long)start, len);
+}
+
+/*
+ * pattern (REFUSED_LEN bytes) and part (100 bytes of the pattern from
+ * offset 300) have their tails in one fragment, stored uncompressed (-noF):
+ * its block becomes the stream, which holds the pattern, so pattern's tail
+ * is at 0 and part's at 300.
+ */
+static void k_kernel_fragment(void)
+{
+	struct ino *p = file_named("pattern"), *q = file_named("part");
+	uint32_t idx = FILE_FRAG(p), word, len;
+	uint64_t block, entry;
+
+	if (FILE_SIZE(p) != REFUSED_LEN || FILE_SIZE(q) != 100 || idx == SQK_INVALID_FRAG ||
+	    FILE_FRAG(q) != idx || sb.fragment_table == SQK_INVALID_TABLE)
+		die("pattern and part must have their tails in one fragment");
+	block = get_le64(img + sb.fragment_table + idx / 512 * 8);
+	if (!(get_le16(img + block) & SQK_META_UNCOMPRESSED))
+		die("the fragment table is compressed");
+	entry = block + 2 + (uint64_t)idx % 512 * 16;
+	word = get_le32(img + entry + 8);
+	if (!(word & SQK_BLOCK_UNCOMPRESSED))
+		die("fragment %u is compressed", idx);
+	len = put_refused(get_le64(img + entry));
+	put_le32(img + entry + 8, len);
+	wr(IT, FILE_OFFSET_AT(p), 4, 0);
+	wr(IT, FILE_OFFSET_AT(q), 4, 300);
+	say("kernel-fragment: fragment %u (%u bytes), pattern's tail at 0, part's at 300", idx,
+	    len);
+}
+
+/*
+ * One bit of the xattr table's first metadata block flipped, the first
+ * that zlib's inflate refuses and libdeflate reads to the same bytes: in a
+ * fixed-Huffman block, the code of a 258-byte match (length symbol 285)
+ * turned into that of 287, which zlib refuses and libdeflate reads as 285.
+ * Needs a gzip image made with -X strategy=fixed and a long repeated value.
+ */
+static void k_kernel_xattr(void)
+{
+	uint8_t want[SQK_META_SIZE], got[SQK_META_SIZE], *blk;
+	struct sqk_comp_config cfg;
+	struct sqk_compressor *c;
+	size_t want_len, got_len;
+	uint64_t kv, bit;
+	uint32_t size;
+	uint16_t h;
+
+	if (sb.xattr_table == SQK_INVALID_TABLE || sb.compressor != SQK_COMP_GZIP)
+		die("no xattr table, or not gzip");
+	kv = get_le64(img + sb.xattr_table);
+	h = get_le16(img + kv);
+	size = h & SQK_META_SIZE_MASK;
+	blk = img + kv + 2;
+	if (h & SQK_META_UNCOMPRESSED)
+		die("the xattr table is not compressed");
+	if (sqk_comp_config_init(&cfg, SQK_COMP_GZIP, sb.block_size) ||
+	    !(c = sqk_comp_create(&cfg)) ||
+	    c->decompress(c, blk, size, want, sizeof(want), &want_len) != 0)
+		die("the xattr table's first block does not decompress");
+	for (bit = 0; bit < (uint64_t)size * 8; bit++) {
+		blk[bit / 8] ^= (uint8_t)(1u << bit % 8);
+		if (c->decompress_kernel(c, blk, size, got, sizeof(got), &got_len) != 0 &&
+		    c->decompress(c, blk, size, got, sizeof(got), &got_len) == 0 &&
+		    got_len == want_len && !memcmp(got, want, want_len)) {
+			c->destroy(c);
+			say("kernel-xattr: bit %u of byte %llu of the xattr block at %llu",
+			    (unsigned)(bit % 8), (unsigned long long)(kv + 2 + bit / 8),
+			    (unsigned long long)kv);
+			return;
+		}
+		blk[bit / 8] ^= (uint8_t)(1u << bit % 8);
+	}
+	c->destroy(c);
+	die("no bit of the xattr block at %llu turns it into one only libdeflate reads",
+	    (unsigned long long)kv);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -559,6 +695,9 @@ static const struct {
 	{"id", k_id},
 	{"xattr", k_xattr},
 	{"export", k_export},
+	{"kernel-block", k_kernel_block},
+	{"kernel-fragment", k_kernel_fragment},
+	{"kernel-xattr", k_kernel_xattr},
 };
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "format.h"
 #include "tap.h"
+#include "../tools/lib/zlib_refused.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -112,6 +113,9 @@ static void variant_name(const struct variant *v, char *out, size_t cap)
 		snprintf(out + strlen(out), cap - strlen(out), " %s", v->opts[i]);
 }
 
+/* Set: decompress_exact() uses the kernel's decoder of a codec that has one. */
+static int kernel_decoder;
+
 /* Decompress into a heap buffer of exactly cap bytes, so ASan sees overruns. */
 static int decompress_exact(struct sqk_compressor *c, const uint8_t *src, size_t len, size_t cap,
 			    uint8_t **out, size_t *outlen)
@@ -120,7 +124,10 @@ static int decompress_exact(struct sqk_compressor *c, const uint8_t *src, size_t
 	int r;
 
 	*outlen = 0;
-	r = c->decompress(c, src, len, buf, cap, outlen);
+	if (kernel_decoder && c->decompress_kernel)
+		r = c->decompress_kernel(c, src, len, buf, cap, outlen);
+	else
+		r = c->decompress(c, src, len, buf, cap, outlen);
 	if (!r && *outlen > cap)
 		r = 1000; /* impossible unless the codec lies */
 	if (out)
@@ -159,13 +166,19 @@ static void round_trip(const struct variant *v, uint32_t bs, const char *kind, c
 	if (!ok(r == 0 && len > 0 && len < bs, "%s: %u bytes of %s compress (%zu)", name, bs, kind,
 		len))
 		goto out;
-	r = decompress_exact(reader, comp, len, bs, &out, &outlen);
-	ok(r == 0 && outlen == bs && !memcmp(out, data, bs), "%s: %u bytes of %s round trip", name,
-	   bs, kind);
-	free(out);
-	r = decompress_exact(reader, comp, len, bs - 1, NULL, &outlen);
-	ok(r == SQK_ERR_COMPRESSOR, "%s: %s output one byte over cap is refused (%d)", name, kind,
-	   r);
+	/* Through each decoder the codec has: the readers' and the kernel's. */
+	for (kernel_decoder = 0; kernel_decoder <= !!reader->decompress_kernel; kernel_decoder++) {
+		const char *how = kernel_decoder ? " (kernel's decoder)" : "";
+
+		r = decompress_exact(reader, comp, len, bs, &out, &outlen);
+		ok(r == 0 && outlen == bs && !memcmp(out, data, bs),
+		   "%s: %u bytes of %s round trip%s", name, bs, kind, how);
+		free(out);
+		r = decompress_exact(reader, comp, len, bs - 1, NULL, &outlen);
+		ok(r == SQK_ERR_COMPRESSOR, "%s: %s output one byte over cap is refused%s (%d)",
+		   name, kind, how, r);
+	}
+	kernel_decoder = 0;
 	/* Not enough room for any result at all. */
 	is_int(c->compress(c, data, bs, comp, 4, &len), SQK_ERR_OVERFLOW,
 	       "%s: %s into 4 bytes overflows", name, kind);
@@ -359,14 +372,16 @@ static void test_hostile(void)
 	uint8_t *comp = malloc(bs), *bad = malloc(bs + 16), *junk = malloc(bs);
 
 	fill_random(junk, bs);
-	for (int id = 1; id <= 6; id++) {
-		const char *name = codec_names[id];
+	/* Each codec, then gzip again through its kernel's decoder. */
+	for (int id = 1; id <= 7; id++) {
+		const char *name = id <= 6 ? codec_names[id] : "gzip (kernel's decoder)";
 		struct sqk_comp_config cfg;
 		struct sqk_compressor *c;
 		size_t len = 0, outlen;
 		int r, all_bad = 1, safe = 1;
 
-		sqk_comp_config_init(&cfg, id, bs);
+		kernel_decoder = id == 7;
+		sqk_comp_config_init(&cfg, id <= 6 ? id : SQK_COMP_GZIP, bs);
 		c = sqk_comp_create(&cfg);
 		c->compress(c, text_data, bs, comp, bs, &len);
 
@@ -422,6 +437,7 @@ static void test_hostile(void)
 		ok(safe, "%s: 600 mutated blocks decode or fail cleanly", name);
 		c->destroy(c);
 	}
+	kernel_decoder = 0;
 	free(comp);
 	free(bad);
 	free(junk);
@@ -481,57 +497,46 @@ static void test_xz_lzma_props(void)
 	free(back);
 }
 
-/*
- * A zlib stream that zlib's inflate, and so the kernel and unsquashfs,
- * refuse ("invalid literal/length code") though its checksum still matches:
- * 600 bytes of a pattern, compressed, with bit 4 of byte 268 flipped.
- * Decoders that map invalid codes to valid ones read it as the pattern; the
- * gzip codec must refuse it, or fsck would call clean a file the kernel
- * gives EIO for.
- */
-static const uint8_t gzip_pattern_stream[] = {
-	0x78, 0x9c, 0x63, 0xe8, 0x92, 0x5c, 0x6c, 0xb4, 0xc7, 0xfb, 0x6a, 0xca, 0xbb, 0x5a, 0x9e,
-	0x69, 0xaa, 0xeb, 0xed, 0x4e, 0x84, 0x3f, 0x2c, 0xf8, 0xd5, 0x29, 0xb1, 0xc8, 0x70, 0xb7,
-	0xd7, 0x95, 0xe4, 0xb7, 0x35, 0xdc, 0x53, 0x55, 0xd6, 0xd9, 0x1e, 0x0f, 0x7b, 0x90, 0xff,
-	0xb3, 0x43, 0x7c, 0xa1, 0xc1, 0x2e, 0xcf, 0xcb, 0x49, 0x6f, 0xaa, 0xb9, 0xa6, 0x28, 0xaf,
-	0xb5, 0x39, 0x16, 0x7a, 0x3f, 0xef, 0x47, 0xbb, 0xd8, 0x02, 0xfd, 0x9d, 0x1e, 0x97, 0x12,
-	0x5f, 0x57, 0x71, 0x4e, 0x56, 0x5a, 0x63, 0x7d, 0x34, 0xe4, 0x5e, 0xee, 0xf7, 0x36, 0xd1,
-	0xf9, 0x7a, 0x3b, 0xdc, 0x2f, 0x26, 0xbc, 0xaa, 0xe4, 0x98, 0xa4, 0xb8, 0xda, 0xea, 0x48,
-	0xf0, 0xdd, 0x9c, 0x6f, 0xad, 0x22, 0xf3, 0x74, 0xb7, 0xbb, 0x5d, 0x88, 0x7f, 0x59, 0xc1,
-	0x3e, 0x51, 0x61, 0x95, 0xe5, 0xe1, 0xa0, 0x3b, 0xd9, 0x5f, 0x5b, 0x84, 0xe7, 0xea, 0x6c,
-	0x73, 0x3d, 0x1f, 0xf7, 0xa2, 0x9c, 0x6d, 0x82, 0xfc, 0x4a, 0x8b, 0x43, 0x81, 0xb7, 0xb3,
-	0xbe, 0x34, 0x0b, 0xcd, 0xd1, 0xde, 0xea, 0x72, 0x2e, 0xf6, 0x79, 0x19, 0x6b, 0xbf, 0xdc,
-	0x0a, 0xf3, 0x83, 0x01, 0xb7, 0x32, 0x3f, 0x37, 0x09, 0xce, 0xd6, 0xda, 0xe2, 0x7c, 0x36,
-	0xe6, 0x59, 0x29, 0x4b, 0x9f, 0xec, 0x72, 0xb3, 0x03, 0xfe, 0x37, 0x33, 0x3e, 0x35, 0x0a,
-	0xcc, 0xd2, 0xdc, 0xec, 0x74, 0x26, 0xfa, 0x69, 0x09, 0x73, 0xaf, 0xcc, 0x32, 0xd3, 0xfd,
-	0x7e, 0x37, 0xd2, 0x3f, 0x36, 0xf0, 0xcf, 0xd4, 0xd8, 0xe4, 0x78, 0x3a, 0xea, 0x49, 0x31,
-	0x53, 0x8f, 0xf4, 0x52, 0x93, 0x7d, 0xbe, 0xd7, 0xd3, 0x3e, 0xd4, 0xf3, 0xcd, 0x50, 0xdf,
-	0xe8, 0x70, 0x2a, 0xf2, 0x71, 0x11, 0x63, 0xb7, 0xd4, 0x12, 0xe3, 0xbd, 0x3e, 0xd7, 0x52,
-	0xdf, 0xd7, 0xf1, 0x4e, 0x57, 0xdb, 0x60, 0x7f, 0x32, 0xe2, 0x51, 0x21, 0xc3, 0xa8, 0xd7,
-	0x69, 0xe7, 0x75, 0x00, 0xbd, 0x9d, 0x25, 0x6c};
-
-static void test_gzip_strict(void)
+/* The stream of tests/tools/lib/zlib_refused.h through each decoder. */
+static void test_gzip_two_decoders(void)
 {
 	struct sqk_comp_config cfg;
 	struct sqk_compressor *c;
-	uint8_t want[600], bad[sizeof(gzip_pattern_stream)], *got = NULL;
+	uint8_t want[REFUSED_LEN], bad[sizeof(refused_sound)], *got = NULL;
 	size_t outlen;
 	int r;
 
-	for (int i = 0; i < 600; i++)
-		want[i] = (uint8_t)(i * 7919 % 251);
+	for (unsigned i = 0; i < REFUSED_LEN; i++)
+		want[i] = refused_pattern(i);
 	sqk_comp_config_init(&cfg, SQK_COMP_GZIP, 4 * KiB);
 	c = sqk_comp_create(&cfg);
-	r = decompress_exact(c, gzip_pattern_stream, sizeof(gzip_pattern_stream), 4 * KiB, &got,
-			     &outlen);
-	ok(r == 0 && outlen == 600 && !memcmp(got, want, 600),
-	   "gzip: the pattern's stream decodes to the pattern");
+	for (kernel_decoder = 0; kernel_decoder <= 1; kernel_decoder++) {
+		r = decompress_exact(c, refused_sound, sizeof(refused_sound), 4 * KiB, &got,
+				     &outlen);
+		ok(r == 0 && outlen == REFUSED_LEN && !memcmp(got, want, REFUSED_LEN),
+		   "gzip: the pattern's stream decodes to the pattern (%s decoder)",
+		   kernel_decoder ? "kernel's" : "readers'");
+		free(got);
+	}
+	refused_stream(bad);
+	kernel_decoder = 0;
+	r = decompress_exact(c, bad, sizeof(bad), 4 * KiB, &got, &outlen);
+	ok(r == 0 && outlen == REFUSED_LEN && !memcmp(got, want, REFUSED_LEN),
+	   "gzip: the readers' decoder reads the damaged stream as the pattern (checksum matches)");
 	free(got);
-	memcpy(bad, gzip_pattern_stream, sizeof(bad));
-	bad[268] ^= 1u << 4;
+	kernel_decoder = 1;
 	is_int(decompress_exact(c, bad, sizeof(bad), 4 * KiB, NULL, &outlen), SQK_ERR_COMPRESSOR,
-	       "gzip: a stream inflate refuses is refused, though its checksum matches");
+	       "gzip: the kernel's decoder refuses it, as zlib's inflate does");
+	kernel_decoder = 0;
 	c->destroy(c);
+	/* The other codecs' one decoder is the kernel's. */
+	for (int id = 2; id <= 6; id++) {
+		sqk_comp_config_init(&cfg, id, 4 * KiB);
+		c = sqk_comp_create(&cfg);
+		ok(c && !c->decompress_kernel, "%s: one decoder", codec_names[id]);
+		if (c)
+			c->destroy(c);
+	}
 }
 
 int main(void)
@@ -549,7 +554,7 @@ int main(void)
 	test_best_of();
 	test_xz_lzma_props();
 	test_hostile();
-	test_gzip_strict();
+	test_gzip_two_decoders();
 
 	free(text_data);
 	free(random_data);

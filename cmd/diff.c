@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * squashkit diff: compare two trees, each an image or a directory. The
+ * comparison is core/diff's; here are the options, the opening of the two
+ * sides and the exit status (0 the same, 1 different, 2 trouble), as
+ * diff(1) and sqfsdiff give it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "diff_cmd.h"
+#include "dtree.h"
+#include "error.h"
+#include "imageopt.h"
+#include "pool.h"
+#include "show.h"
+#include "src.h"
+
+/* diff(1)'s statuses: usage errors are trouble too. */
+enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
+
+static const char usage_text[] =
+	"Usage: squashkit diff [OPTIONS] A B [PATH...]\n"
+	"Compare A with B, each an image or a directory: one line per difference, in\n"
+	"the order of the tree. Exit status: 0 the same, 1 different, 2 trouble.\n"
+	"Times are not compared unless asked for. PATH... limits the comparison to\n"
+	"those subtrees.\n\n"
+	"  -C, --no-contents      compare the sizes of files, not their contents\n"
+	"  -O, --no-owner         leave owners and groups out\n"
+	"  -P, --no-permissions   leave permission bits out\n"
+	"      --no-xattrs        leave extended attributes out\n"
+	"  -T, --times            compare mtimes too\n"
+	"  -S, --super            compare the superblocks of two images too\n"
+	"  -e, --exclude GLOB     leave out what matches, as mkimage --exclude does\n"
+	"  -j, --threads N        compare contents on N threads (default: online CPUs)\n"
+	"      --stat             print a summary instead of the differences\n"
+	"      --json             one JSON object: the differences and the summary\n"
+	"  -q, --quiet            print nothing: the exit status says it\n" SQK_HELP_OFFSET
+	"                    (every image operand)\n"
+	"      --offset-a N|auto  the same for A alone\n"
+	"      --offset-b N|auto  the same for B alone\n"
+	"  -h, --help             show this help\n";
+
+enum { OPT_NO_XATTRS = 0x100, OPT_STAT, OPT_JSON, OPT_OFFSET, OPT_OFFSET_A, OPT_OFFSET_B };
+
+static const struct option longopts[] = {
+	{"no-contents", no_argument, NULL, 'C'},
+	{"no-owner", no_argument, NULL, 'O'},
+	{"no-permissions", no_argument, NULL, 'P'},
+	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
+	{"times", no_argument, NULL, 'T'},
+	{"super", no_argument, NULL, 'S'},
+	{"exclude", required_argument, NULL, 'e'},
+	{"threads", required_argument, NULL, 'j'},
+	{"stat", no_argument, NULL, OPT_STAT},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"quiet", no_argument, NULL, 'q'},
+	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"offset-a", required_argument, NULL, OPT_OFFSET_A},
+	{"offset-b", required_argument, NULL, OPT_OFFSET_B},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* One operand. */
+struct side {
+	const char *arg;
+	struct sqk_offset off;
+	int off_own; /* --offset-a or --offset-b given */
+	struct sqk_image *img;
+	struct sqk_dtree *tree;
+};
+
+struct diff_cmd {
+	struct sqk_diff_opts o;
+	struct side side[2];
+	struct diff_out out;
+	const char **excludes;
+	size_t nexcludes;
+	struct sqk_src_ctx exclude; /* the matching of mkimage --exclude */
+};
+
+static int excluded(void *ctx, const char *path)
+{
+	return sqk_src_excluded(ctx, path);
+}
+
+/* PATH operands as the walk takes them: no leading, trailing or doubled "/". 1: "/" (all). */
+static int normalise(char *p)
+{
+	char *r = p, *w = p;
+
+	while (*r) {
+		if (*r != '/') {
+			*w++ = *r++;
+			continue;
+		}
+		while (*r == '/')
+			r++;
+		if (*r && w != p)
+			*w++ = '/';
+	}
+	*w = '\0';
+	return *p == '\0';
+}
+
+static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io)
+{
+	struct side *sd = &dc->side[s];
+	struct stat st;
+	int err;
+
+	if (stat(sd->arg, &st) != 0) {
+		sqk_error(sd->arg, "%s", strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (sd->off_own) {
+			sqk_usage_error("--offset-%c: %s is a directory, not an image",
+					s ? 'b' : 'a', sd->arg);
+			return -1;
+		}
+		err = sqk_dtree_host(sd->arg, &sd->tree);
+		if (err) {
+			sqk_error_code(sd->arg, err);
+			return -1;
+		}
+		return 0;
+	}
+	sd->img = sqk_open_image_at(sd->arg, &sd->off, io);
+	if (!sd->img)
+		return -1;
+	err = sqk_dtree_image(sd->img, &sd->tree);
+	if (err) {
+		sqk_error_code(sd->arg, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The error line, and its words for the JSON document. */
+static const char *report(struct diff_cmd *dc, int err, const struct sqk_diff_error *e)
+{
+	const char *what = err == SQK_ERR_IO && e->errnum ? strerror(e->errnum) : sqk_strerror(err);
+
+	if (e->side == 2) {
+		what = "no such path in A or B";
+		sqk_error(e->path, "%s", what);
+	} else if (e->side < 0) {
+		sqk_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
+	} else if (dc->side[e->side].img) {
+		sqk_show_path_error(dc->side[e->side].arg, e->path, what);
+	} else {
+		const char *dir = dc->side[e->side].arg;
+		size_t len = strlen(dir);
+
+		fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+		sqk_print_escaped(stderr, dir);
+		if (strcmp(e->path, "/") != 0)
+			sqk_print_escaped(stderr, e->path + (len && dir[len - 1] == '/'));
+		fprintf(stderr, ": %s\n", what);
+	}
+	return what;
+}
+
+static int compare(struct diff_cmd *dc)
+{
+	struct sqk_diff_stats st;
+	struct sqk_diff_error e;
+	const char *why = NULL;
+	int err, ret;
+
+	diff_out_begin(&dc->out, dc->side[0].arg, dc->side[1].arg);
+	err = sqk_diff(dc->side[0].tree, dc->side[1].tree, &dc->o, &dc->out.sink, &st, &e);
+	if (err)
+		why = report(dc, err, &e);
+	ret = diff_out_end(&dc->out, &st, why);
+	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
+		if (!err)
+			sqk_error("stdout", "%s", errno ? strerror(errno) : "write error");
+		return DIFF_TROUBLE;
+	}
+	if (err)
+		return DIFF_TROUBLE;
+	return dc->out.differ ? DIFF_DIFFERENT : DIFF_SAME;
+}
+
+static int take_offset(struct diff_cmd *dc, int c, const char *arg)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		if (c == OPT_OFFSET && dc->side[s].off_own)
+			continue; /* a side's own offset wins */
+		if ((c == OPT_OFFSET_A && s == 1) || (c == OPT_OFFSET_B && s == 0))
+			continue;
+		if (sqk_offset_parse(arg, &dc->side[s].off) != 0)
+			return -1;
+		if (c != OPT_OFFSET)
+			dc->side[s].off_own = 1;
+	}
+	return 0;
+}
+
+static int parse(struct diff_cmd *dc, int argc, char **argv)
+{
+	int c;
+
+	while ((c = sqk_getopt(argc, argv, "COPTSe:j:qh", longopts)) != -1) {
+		switch (c) {
+		case 'C':
+			dc->o.no_contents = 1;
+			break;
+		case 'O':
+			dc->o.no_owner = 1;
+			break;
+		case 'P':
+			dc->o.no_perms = 1;
+			break;
+		case OPT_NO_XATTRS:
+			dc->o.no_xattrs = 1;
+			break;
+		case 'T':
+			dc->o.times = 1;
+			break;
+		case 'S':
+			dc->o.super = 1;
+			break;
+		case 'e': {
+			const char **p = realloc(dc->excludes, (dc->nexcludes + 1) * sizeof(*p));
+
+			if (!p) {
+				sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+				return -1;
+			}
+			dc->excludes = p;
+			p[dc->nexcludes++] = optarg;
+			break;
+		}
+		case 'j':
+			if (sqk_threads_option(optarg, &dc->o.threads) != 0)
+				return -1;
+			break;
+		case OPT_STAT:
+			dc->out.stat = 1;
+			break;
+		case OPT_JSON:
+			dc->out.json = 1;
+			break;
+		case 'q':
+			dc->out.quiet = 1;
+			sqk_offset_quiet(1);
+			break;
+		case OPT_OFFSET:
+		case OPT_OFFSET_A:
+		case OPT_OFFSET_B:
+			if (take_offset(dc, c, optarg) != 0)
+				return -1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		default: /* sqk_getopt said what was wrong */
+			return -1;
+		}
+	}
+	if (argc - optind < 2) {
+		sqk_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
+		return -1;
+	}
+	return 0;
+}
+
+static int run(struct diff_cmd *dc, int argc, char **argv)
+{
+	struct sqk_image_opts io;
+	int i, s, rc;
+
+	dc->o.threads = sqk_online_cpus();
+	rc = parse(dc, argc, argv);
+	if (rc)
+		return rc > 0 ? DIFF_SAME : DIFF_TROUBLE;
+	dc->side[0].arg = argv[optind];
+	dc->side[1].arg = argv[optind + 1];
+	dc->o.select = argv + optind + 2;
+	dc->o.nselect = (unsigned)(argc - optind - 2);
+	for (i = 0; i < (int)dc->o.nselect; i++)
+		if (normalise(argv[optind + 2 + i]))
+			dc->o.nselect = 0; /* "/": everything */
+	if (dc->nexcludes) {
+		dc->exclude.excludes = dc->excludes;
+		dc->exclude.nexcludes = dc->nexcludes;
+		dc->o.excluded = excluded;
+		dc->o.exclude_ctx = &dc->exclude;
+	}
+	/* As unimage: enough cache entries that workers never queue for one. */
+	sqk_image_opts_default(&io);
+	io.meta_entries = 16;
+	io.frag_entries = dc->o.threads + 3;
+	io.data_entries = dc->o.threads + 1;
+	io.decompressors = dc->o.threads + 1;
+	signal(SIGPIPE, SIG_IGN);
+	for (s = 0; s < 2; s++)
+		if (open_side(dc, s, &io) != 0)
+			return DIFF_TROUBLE;
+	if (dc->o.super && !(dc->side[0].img && dc->side[1].img)) {
+		sqk_usage_error("--super compares two images; %s is a directory",
+				dc->side[dc->side[0].img ? 1 : 0].arg);
+		return DIFF_TROUBLE;
+	}
+	return compare(dc);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_cmd dc;
+	int ret, s;
+
+	memset(&dc, 0, sizeof(dc));
+	ret = run(&dc, argc, argv);
+	for (s = 0; s < 2; s++) {
+		sqk_dtree_destroy(dc.side[s].tree);
+		if (dc.side[s].img)
+			sqk_image_close(dc.side[s].img);
+	}
+	free(dc.excludes);
+	return ret;
+}

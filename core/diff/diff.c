@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The walk of two trees at once. Each level lists both directories (a side
+ * that has no directory there lists nothing) and merges the two lists by
+ * name: an entry on one side only is added or removed, with everything
+ * below it; one on both is compared, and the walk goes down into it where
+ * either side has a directory. Selected paths limit the comparison: their
+ * parents are walked through without being compared.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diff_int.h"
+#include "error.h"
+#include "fmt_name.h"
+#include "format.h"
+#include "walk.h"
+
+int sqk_diff_fail(struct diff *d, int side, int err)
+{
+	struct sqk_diff_error *e = d->e;
+
+	if (err >= 0 || d->failed)
+		return err;
+	d->failed = 1;
+	e->side = side;
+	e->errnum = err == SQK_ERR_IO ? errno : 0;
+	snprintf(e->path, sizeof(e->path), "%s", d->path ? diff_path(d) : "");
+	return err;
+}
+
+/* The path of name in the directory at path[0..plen); *len its length. */
+static int append(struct diff *d, size_t plen, const char *name, size_t nlen, size_t *len)
+{
+	if (SQK_ARRAY_GROW(d->path, d->path_cap, plen + 1 + nlen + 1))
+		return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
+	d->path[plen] = '/';
+	memcpy(d->path + plen + 1, name, nlen);
+	d->path[plen + 1 + nlen] = '\0';
+	*len = plen + 1 + nlen;
+	return 0;
+}
+
+/* Only on one side: with what is below it, added (side 1) or removed (side 0). */
+static int only(struct diff *d, int side, const struct sqk_dnode *n)
+{
+	struct sqk_diff_change c;
+
+	memset(&c, 0, sizeof(c));
+	c.what = side ? SQK_DIFF_ADDED : SQK_DIFF_REMOVED;
+	c.path = diff_path(d);
+	c.type = n->type;
+	c.size = n->size;
+	return sqk_diff_emit(d, &c);
+}
+
+/* Note the selected paths met, to name those that are on neither side at the end. */
+static void mark_seen(struct diff *d, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < d->o->nselect; i++)
+		if (strlen(d->o->select[i]) == len - 1 &&
+		    memcmp(d->o->select[i], d->path + 1, len - 1) == 0)
+			d->seen[i] = 1;
+}
+
+static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth);
+
+/*
+ * The entry at d->path (len bytes) with its node on each side (NULL where
+ * it is not): compared when inside the selection, then walked into.
+ */
+static int nodes(struct diff *d, struct sqk_dnode *n[2], size_t len, unsigned depth, int inside)
+{
+	struct sqk_dnode *dir[2];
+	int err = 0, s;
+
+	if (inside)
+		err = n[0] && n[1] ? sqk_diff_nodes(d, n[0], n[1])
+				   : only(d, n[0] ? 0 : 1, n[0] ? n[0] : n[1]);
+	for (s = 0; s < 2; s++)
+		dir[s] = n[s] && n[s]->type == SQK_DIR ? n[s] : NULL;
+	if (!err && (dir[0] || dir[1])) {
+		if (depth + 1 >= SQK_WALK_MAX_DEPTH)
+			return sqk_diff_fail(d, dir[0] ? 0 : 1, SQK_ERR_DEPTH);
+		err = walk_dir(d, dir, len, depth + 1);
+	}
+	if (!err)
+		err = sqk_diff_drain(d, 1);
+	return err;
+}
+
+/* The entry named e[0] and e[1] (either may be NULL), its path in d->path. */
+static int entry(struct diff *d, const struct sqk_dirent *e[2], size_t len, unsigned depth)
+{
+	const struct sqk_diff_opts *o = d->o;
+	int sel = sqk_walk_selected(o->select, o->nselect, d->path + 1, len - 1), err = 0, s;
+	struct sqk_dnode node[2], *n[2] = {NULL, NULL};
+
+	if (sel == SQK_SEL_NONE || (o->excluded && o->excluded(o->exclude_ctx, d->path + 1)))
+		return 0;
+	if (o->nselect)
+		mark_seen(d, len);
+	for (s = 0; s < 2 && !err; s++) {
+		if (!e[s])
+			continue;
+		err = d->t[s]->ops->stat(d->t[s], e[s], &node[s]);
+		if (err)
+			err = sqk_diff_fail(d, s, err);
+		else
+			n[s] = &node[s];
+	}
+	if (!err)
+		err = nodes(d, n, len, depth, sel == SQK_SEL_INSIDE);
+	for (s = 0; s < 2; s++)
+		if (n[s])
+			d->t[s]->ops->release(n[s]);
+	return err;
+}
+
+static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth)
+{
+	struct sqk_dirent *ents[2] = {NULL, NULL};
+	size_t n[2] = {0, 0}, i[2] = {0, 0}, len = 0;
+	int err = 0, entered[2] = {0, 0}, s;
+
+	for (s = 0; s < 2 && !err; s++) {
+		if (!dir[s])
+			continue;
+		err = d->t[s]->ops->enter(d->t[s], dir[s], &ents[s], &n[s]);
+		if (err)
+			err = sqk_diff_fail(d, s, err);
+		else
+			entered[s] = 1;
+	}
+	while (!err && (i[0] < n[0] || i[1] < n[1])) {
+		const struct sqk_dirent *e[2] = {i[0] < n[0] ? &ents[0][i[0]] : NULL,
+						 i[1] < n[1] ? &ents[1][i[1]] : NULL};
+		int c = !e[0]	? 1
+			: !e[1] ? -1
+				: sqk_name_cmp(e[0]->name, e[0]->name_len, e[1]->name,
+					       e[1]->name_len);
+
+		if (c > 0)
+			e[0] = NULL;
+		if (c < 0)
+			e[1] = NULL;
+		err = append(d, plen, e[c > 0]->name, e[c > 0]->name_len, &len);
+		if (!err)
+			err = entry(d, e, len, depth);
+		i[0] += c <= 0;
+		i[1] += c >= 0;
+	}
+	for (s = 0; s < 2; s++) {
+		if (entered[s])
+			d->t[s]->ops->leave(d->t[s]);
+		free(ents[s]);
+	}
+	d->path[plen] = '\0';
+	return err;
+}
+
+static int walk(struct diff *d)
+{
+	struct sqk_dnode root[2], *n[2] = {NULL, NULL};
+	unsigned i;
+	int err = 0, s;
+
+	d->path[0] = '\0';
+	for (s = 0; s < 2 && !err; s++) {
+		err = d->t[s]->ops->root(d->t[s], &root[s]);
+		if (err)
+			err = sqk_diff_fail(d, s, err);
+		else
+			n[s] = &root[s];
+	}
+	if (!err)
+		err = nodes(d, n, 0, 0, d->o->nselect == 0);
+	for (s = 0; s < 2; s++)
+		if (n[s])
+			d->t[s]->ops->release(n[s]);
+	if (!err)
+		err = sqk_diff_drain(d, 2);
+	for (i = 0; !err && i < d->o->nselect; i++) {
+		if (d->seen[i])
+			continue;
+		snprintf(d->path, d->path_cap, "/%s", d->o->select[i]);
+		err = sqk_diff_fail(d, 2, SQK_ERR_NOENT);
+	}
+	return err;
+}
+
+int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_opts *o,
+	     struct sqk_diff_sink *sink, struct sqk_diff_stats *st, struct sqk_diff_error *e)
+{
+	struct diff d;
+	unsigned i;
+	int err = 0;
+
+	memset(&d, 0, sizeof(d));
+	memset(st, 0, sizeof(*st));
+	memset(e, 0, sizeof(*e));
+	e->side = -1;
+	d.t[0] = a;
+	d.t[1] = b;
+	d.o = o;
+	d.sink = sink;
+	d.st = st;
+	d.e = e;
+	d.path_cap = 4096;
+	for (i = 0; i < o->nselect; i++)
+		if (strlen(o->select[i]) + 2 > d.path_cap)
+			d.path_cap = strlen(o->select[i]) + 2;
+	d.path = malloc(d.path_cap);
+	d.seen = calloc(o->nselect + 1, 1);
+	if (d.path)
+		d.path[0] = '\0';
+	if (!d.path || !d.seen)
+		err = sqk_diff_fail(&d, -1, SQK_ERR_NOMEM);
+	if (!err && !o->no_contents && (err = sqk_diff_data_start(&d)) != 0)
+		err = sqk_diff_fail(&d, -1, err);
+	if (!err && o->super && a->img && b->img)
+		err = sqk_diff_super(&d);
+	if (!err)
+		err = walk(&d);
+	/* Stopped early (1) or failed: the workers skip what is left. */
+	sqk_diff_data_stop(&d, err != 0);
+	sqk_diff_queue_release(&d);
+	st->files = d.files;
+	st->blocks_stored = d.blocks_stored;
+	st->bytes_read = d.bytes_read;
+	sqk_diff_links_release(&d.links[0]);
+	sqk_diff_links_release(&d.links[1]);
+	free(d.path);
+	free(d.seen);
+	return err < 0 ? err : 0;
+}
