@@ -22,15 +22,13 @@ bad=0
 ended=0
 i=1
 while [ $i -le "${n:-0}" ]; do
-	SQK_FAULT="read:$i:EACCES" bench_img >/dev/null 2>"$W/err"
-	st=$?
+	fault_run "read:$i:EACCES" bench_img
 	if [ $st -ne 0 ]; then
 		ended=$((ended + 1))
-		if [ $st -ne 1 ] ||
-			[ "$(cat "$W/err")" != "squashkit bench: $W/ref.img: Permission denied" ]; then
+		if [ $st -ne 1 ] || [ -n "$more" ] ||
+			[ "$line" != "squashkit bench: $W/ref.img: Permission denied" ]; then
 			bad=$((bad + 1))
-			[ $bad -gt 5 ] ||
-				echo "#   read:$i:EACCES: exit $st: $(head -2 "$W/err" | tr '\n' '|')"
+			[ $bad -gt 5 ] || echo "#   read:$i:EACCES: exit $st: $line|$more"
 		fi
 	fi
 	i=$((i + 1))
@@ -39,15 +37,12 @@ ok "$([ "${n:-0}" -gt 0 ] && [ $ended -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
 	"bench IMAGE: each of ${n:-0} reads failed in turn: $ended end the run, each with the image's errno"
 
 # The default tree, in a scratch directory of its own.
+bench_tree() { TMPDIR="$W/bt" sqk bench -q -d 10ms; }
 for i in 1 151; do
 	rm -rf "$W/bt" && mkdir "$W/bt"
-	rm -f "$W/log"
-	TMPDIR="$W/bt" SQK_FAULT="write:$i:ENOSPC" SQK_FAULT_LOG="$W/log" sqk bench -q -d 10ms \
-		>/dev/null 2>"$W/err"
-	st=$?
-	read -r _ _ f <"$W/log" || f="(the fault was not met)"
-	is "$st $(cat "$W/err")" \
-		"1 squashkit bench: $f: cannot generate the default tree: No space left on device" \
+	fault_run "write:$i:ENOSPC" bench_tree
+	is "$st $line$more" \
+		"1 squashkit bench: ${f:-?}: cannot generate the default tree: No space left on device" \
 		"bench, write $i of the default tree fails: one line names the file and ENOSPC"
 	ok "$(is_empty "$W/bt"; echo $?)" "bench, write $i of the default tree fails: nothing left"
 done

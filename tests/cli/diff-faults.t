@@ -22,22 +22,12 @@ run_diff() {
 
 # check PAIR SPEC: "" when the run went as it should, else why not.
 check() {
-	rm -f "$W/log"
-	export SQK_FAULT="$2" SQK_FAULT_LOG="$W/log"
-	run_diff "$1" >"$W/out" 2>"$W/err"
-	st=$?
-	unset SQK_FAULT SQK_FAULT_LOG
+	fault_run "$2" run_diff "$1"
 	act=${2##*:}
-	if ! read -r _ _ f <"$W/log"; then
+	if [ -z "$f" ]; then
 		echo "the fault was not met"
 		return
 	fi
-	line=
-	more=
-	{
-		read -r line
-		read -r more
-	} <"$W/err"
 	case $act in
 	short | EINTR)
 		[ $st -eq 0 ] && [ -z "$line" ] || echo "exit $st: $line"
@@ -64,6 +54,17 @@ check() {
 	esac
 }
 
+# read_actions read I: what the Ith read is given. Under the sanitizers
+# (SQK_SANITIZED=1), where a run costs several times more, the retries and
+# EIO at every other read only.
+read_actions() {
+	if [ -n "${SQK_SANITIZED:-}" ] && [ $(($2 % 2)) -eq 0 ]; then
+		echo EACCES
+	else
+		echo EIO EACCES short EINTR
+	fi
+}
+
 expect_status 0 "diff: the image and its tree are the same, under the fault library" \
 	run_diff tree
 total=0
@@ -71,24 +72,7 @@ for pair in tree self; do
 	rm -f "$W/count"
 	SQK_FAULT_COUNT="$W/count" run_diff $pair >/dev/null 2>&1
 	n=$(awk '$1 == "read" { print $2 }' "$W/count")
-	bad=0
-	runs=0
-	i=1
-	while [ $i -le "${n:-0}" ]; do
-		acts="EIO EACCES short EINTR"
-		# Under the sanitizers (SQK_SANITIZED=1), where a run costs several
-		# times more, the retries and EIO at every other read only.
-		[ -z "${SQK_SANITIZED:-}" ] || [ $((i % 2)) -eq 1 ] || acts=EACCES
-		for act in $acts; do
-			why=$(check $pair "read:$i:$act")
-			runs=$((runs + 1))
-			if [ -n "$why" ]; then
-				bad=$((bad + 1))
-				[ $bad -gt 5 ] || echo "#   $pair read:$i:$act: $why"
-			fi
-		done
-		i=$((i + 1))
-	done
+	sweep "check $pair" read "${n:-0}" read_actions
 	total=$((total + runs))
 	ok "$([ "${n:-0}" -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
 		"diff $pair: each of ${n:-0} reads failed in turn: $runs runs as they should"

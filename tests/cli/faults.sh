@@ -89,3 +89,45 @@ left_unsq() {
 }
 same_unsq() { "$MANIFEST" "$W/u" 2>&1 | sed "s|$W/u|$W/ref-tree|g" | cmp -s - "$W/ref-tree.m"; }
 
+# fault_run SPEC CMD...: CMD (a scenario's run_X, or any command) with the
+# fault SPEC. Sets st (its status), f (the path the faulted call was about;
+# "" when the fault was not met), line and more (the first two lines it
+# wrote on stderr, which is kept in $W/err).
+fault_run() {
+	rm -f "$W/log"
+	export SQK_FAULT="$1" SQK_FAULT_LOG="$W/log"
+	shift
+	"$@" >/dev/null 2>"$W/err"
+	st=$?
+	unset SQK_FAULT SQK_FAULT_LOG
+	f=
+	[ -f "$W/log" ] && read -r _ _ f <"$W/log"
+	line=
+	more=
+	{
+		read -r line
+		read -r more
+	} <"$W/err"
+}
+
+# sweep CHECK CLASS N ACTIONS: for each of the N calls of CLASS, each action
+# that "ACTIONS CLASS I" prints, "CHECK CLASS:I:ACTION" (CHECK a command and
+# its first words: it prints why a run went wrong, or nothing). Sets runs and
+# bad, and names the first few that went wrong.
+sweep() {
+	bad=0
+	runs=0
+	i=1
+	while [ $i -le "$3" ]; do
+		for act in $("$4" "$2" $i); do
+			# shellcheck disable=SC2086 # CHECK is a command and its words
+			why=$($1 "$2:$i:$act")
+			runs=$((runs + 1))
+			if [ -n "$why" ]; then
+				bad=$((bad + 1))
+				[ $bad -gt 5 ] || echo "#   $1 $2:$i:$act: $why"
+			fi
+		done
+		i=$((i + 1))
+	done
+}

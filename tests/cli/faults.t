@@ -49,22 +49,12 @@ actions() {
 # else why not. Shell builtins only, past the run: it runs hundreds of times.
 check() {
 	"prep_$1"
-	rm -f "$W/log"
-	export SQK_FAULT="$2" SQK_FAULT_LOG="$W/log"
-	"run_$1" >/dev/null 2>"$W/err"
-	st=$?
-	unset SQK_FAULT SQK_FAULT_LOG
+	fault_run "$2" "run_$1"
 	act=${2##*:}
-	if ! read -r _ _ f <"$W/log"; then
+	if [ -z "$f" ]; then
 		echo "the fault was not met"
 		return
 	fi
-	line=
-	more=
-	{
-		read -r line
-		read -r more
-	} <"$W/err"
 	case $act in
 	short | EINTR)
 		[ $st -eq 0 ] || {
@@ -123,20 +113,7 @@ for sc in build append dir tar unsq; do
 		# The appended image's descriptor is closed after the image is
 		# synced and committed: nothing a close could report is lost then.
 		[ "$sc/$cls" != append/close ] || continue
-		bad=0
-		runs=0
-		i=1
-		while [ $i -le "$n" ]; do
-			for act in $(actions "$cls" $i); do
-				why=$(check $sc "$cls:$i:$act")
-				runs=$((runs + 1))
-				if [ -n "$why" ]; then
-					bad=$((bad + 1))
-					[ $bad -gt 5 ] || echo "#   $sc $cls:$i:$act: $why"
-				fi
-			done
-			i=$((i + 1))
-		done
+		sweep "check $sc" "$cls" "$n" actions
 		total=$((total + runs))
 		is "$bad" 0 "$sc: each of $n $cls calls failed in turn: $runs runs as they should"
 	done <"$W/count"
