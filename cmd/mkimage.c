@@ -29,6 +29,7 @@
 #include "offset.h"
 #include "outfile.h"
 #include "pool.h"
+#include "imageopt.h"
 #include "mkimage.h"
 #include "progress.h"
 
@@ -58,12 +59,12 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 }
 
 static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
-			const char *image, int json)
+			const char *image, int json, const struct sqk_reuse_set *reuse)
 {
 	double ratio = st->uncompressed ? (double)st->bytes_used / (double)st->uncompressed : 0;
 
 	if (json) {
-		sqk_mkimage_stats_json(st, o, image, ratio);
+		sqk_mkimage_stats_json(st, o, image, ratio, reuse->n ? reuse : NULL);
 		return;
 	}
 	printf("image            %s\n", image);
@@ -91,6 +92,8 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	printf("sparse           %" PRIu64 " blocks (%" PRIu64 " bytes)\n", st->sparse_blocks,
 	       st->sparse_bytes);
 	printf("lseeks           %" PRIu64 "\n", st->lseeks);
+	if (reuse->n)
+		sqk_mkimage_reuse_print(reuse, st);
 }
 
 /* Codec, level and -X options, once the block size is known. */
@@ -360,6 +363,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_file *out = NULL, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
 	struct sqk_append_target at = {.fd = -1, .guard = -1};
+	struct sqk_reuse_set rs = {0};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
 
@@ -416,11 +420,20 @@ int cmd_mkimage(int argc, char **argv)
 										 : "--json");
 		goto done;
 	}
+	if (a.reuse.n && a.append) {
+		rc = sqk_usage_error("--reuse and --append exclude each other");
+		goto done;
+	}
 	if (a.offset && !a.append) {
 		rc = check_leading(image, a.offset, a.force);
 		if (rc)
 			goto done;
 	}
+	/* Read before anything is written: OLD may be the IMAGE this build replaces. */
+	sqk_offset_quiet(a.quiet);
+	rc = sqk_mkimage_reuse_open(&a, &rs);
+	if (rc)
+		goto done;
 	if (a.append) {
 		rc = sqk_mkimage_append_open(&a, image, &at);
 		if (rc)
@@ -489,6 +502,7 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_finish(m, &st);
 	if (err)
 		goto fail;
+	sqk_mkimage_reuse_done(&rs, m);
 	if (stream) {
 		if (spooled ? copy_out(stream) != 0 : out->sync(out) != 0) {
 			if (!spooled)
@@ -508,7 +522,7 @@ int cmd_mkimage(int argc, char **argv)
 		sqk_progress_finish(bar, 1);
 		bar = NULL;
 		if (a.stats || a.json)
-			print_stats(&st, &a.o, image, a.json);
+			print_stats(&st, &a.o, image, a.json, &rs);
 		rc = EXIT_OK;
 		goto done;
 	}
@@ -525,7 +539,7 @@ int cmd_mkimage(int argc, char **argv)
 		goto done;
 	}
 	if (a.stats || a.json)
-		print_stats(&st, &a.o, image, a.json);
+		print_stats(&st, &a.o, image, a.json, &rs);
 	rc = EXIT_OK;
 	goto done;
 fail:
@@ -541,7 +555,10 @@ fail:
 		rc = EXIT_FAIL;
 	}
 done:
+	if (rc == EXIT_OK)
+		sqk_mkimage_reuse_notes(&rs);
 	sqk_mkfs_destroy(m);
+	sqk_mkimage_reuse_close(&rs);
 	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);

@@ -22,6 +22,8 @@ struct args {
 	const char *comp_name;
 	int level;
 	struct strv comp_opts, excludes, listings, archives;
+	struct strv reuse;	  /* --reuse: earlier images */
+	const char *reuse_offset; /* --reuse-offset N|auto, or NULL */
 	int archive_mode, force, quiet, stats, json, named_sources, full_paths;
 	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
 	int append;	 /* --append: add to the existing IMAGE */
@@ -54,6 +56,34 @@ struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t);
  * stands, as a signal does until then.
  */
 void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed);
+
+/* One image of --reuse (mkimage_reuse.c). */
+struct sqk_reuse_given {
+	const char *path;
+	struct sqk_image *img;		  /* NULL when it cannot serve */
+	char why[128];			  /* why not, for a note */
+	const struct sqk_reuse_stats *st; /* what it gave, once built */
+};
+
+struct sqk_reuse_set {
+	struct sqk_reuse_given *v;
+	size_t n;
+	struct sqk_image **used; /* the images that can serve, for mkfs */
+};
+
+/*
+ * Open the images of --reuse for a build with a->o's compressor and block
+ * size; a note says why one cannot serve. Hands those that can to a->o.
+ * 0, or the exit status after the error line (one that is no image: 1).
+ */
+int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r);
+/* The build is done: what each image gave (valid until m is destroyed). */
+void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m);
+/* Once the image is in place (and the bar gone): a note for unreadable blocks. */
+void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r);
+/* The --stats lines. */
+void sqk_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st);
+void sqk_mkimage_reuse_close(struct sqk_reuse_set *r);
 
 /* 0 to go on, -1 after --help, or the exit status of a usage error. */
 int sqk_mkimage_parse_args(int argc, char **argv, struct args *a);

@@ -110,6 +110,13 @@ static const char usage_text[] =
 	"                           are until the new superblock is written, last\n"
 	"      --offset N           write the image after the first N bytes of the\n"
 	"                           existing IMAGE, which are kept (K/M suffixes)\n"
+	"      --reuse OLD          copy the stored blocks of the earlier image OLD\n"
+	"                           that hold the same bytes instead of compressing\n"
+	"                           them again (repeatable; same compressor, options\n"
+	"                           and block size); the image is the same\n"
+	"      --reuse-offset N|auto\n"
+	"                           each OLD starts N bytes into its file; auto looks\n"
+	"                           for it\n"
 	"  -q, --quiet              no progress bar\n"
 	"      --stats              print a summary of sizes, counts and savings\n"
 	"      --json               print the summary as one JSON object on stdout\n"
@@ -145,6 +152,8 @@ enum {
 	OPT_NO_PAD,
 	OPT_WILDCARDS,
 	OPT_PSEUDO_WARN,
+	OPT_REUSE,
+	OPT_REUSE_OFFSET,
 };
 
 static const struct option long_opts[] = {
@@ -191,6 +200,8 @@ static const struct option long_opts[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"append", no_argument, NULL, OPT_APPEND},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"reuse", required_argument, NULL, OPT_REUSE},
+	{"reuse-offset", required_argument, NULL, OPT_REUSE_OFFSET},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -473,6 +484,15 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			if (sqk_parse_size(optarg, &a->offset) != 0)
 				return sqk_usage_error("invalid offset '%s'", optarg);
 			break;
+		case OPT_REUSE:
+			if (strv_add(&a->reuse, optarg) < 0)
+				return EXIT_FAIL;
+			break;
+		case OPT_REUSE_OFFSET:
+			if (strcmp(optarg, "auto") != 0 && sqk_parse_size(optarg, &v) != 0)
+				return sqk_usage_error("invalid offset '%s'", optarg);
+			a->reuse_offset = optarg;
+			break;
 		case 'q':
 			a->quiet = 1;
 			break;
@@ -498,6 +518,7 @@ void sqk_mkimage_args_free(struct args *a)
 	strv_free(&a->excludes);
 	strv_free(&a->listings);
 	strv_free(&a->archives);
+	strv_free(&a->reuse);
 	sqk_attropt_release(&a->attr);
 	sqk_pseudo_destroy(a->pseudo);
 }

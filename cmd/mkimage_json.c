@@ -4,10 +4,54 @@
 #include "compressor.h"
 #include "json.h"
 #include "mkfs.h"
+#include "mkimage.h"
+#include "reuse.h"
+
+/* What each image of --reuse gave. */
+static void reuse_json(struct sqk_json *j, const struct sqk_mkfs_stats *st,
+		       const struct sqk_reuse_set *r)
+{
+	size_t i;
+
+	sqk_json_key(j, "reuse");
+	sqk_json_begin_object(j, 0);
+	sqk_json_key_uint(j, "blocks", st->reused_blocks);
+	sqk_json_key_uint(j, "bytes", st->reused_bytes);
+	sqk_json_key_uint(j, "compressed", st->compressed_blocks);
+	sqk_json_key(j, "images");
+	sqk_json_begin_array(j, 0);
+	for (i = 0; i < r->n; i++) {
+		const struct sqk_reuse_given *g = &r->v[i];
+		const struct sqk_reuse_stats *s = g->st;
+
+		sqk_json_begin_object(j, 0);
+		sqk_json_key_string(j, "path", g->path);
+		sqk_json_key_bool(j, "used", s != NULL);
+		if (!s) {
+			sqk_json_key_string(j, "why", g->why);
+			sqk_json_end_object(j);
+			continue;
+		}
+		sqk_json_key_uint(j, "blocks", s->blocks);
+		sqk_json_key_uint(j, "bytes", s->bytes);
+		sqk_json_key_uint(j, "stored_bytes", s->stored);
+		sqk_json_key_uint(j, "rejected", s->rejected);
+		sqk_json_key_uint(j, "unreadable", s->unreadable);
+		sqk_json_key_uint(j, "skipped", s->skipped);
+		/* Whether its blocks are what this build makes: null until one is copied. */
+		if (s->differs < 0)
+			sqk_json_key_null(j, "same_compression");
+		else
+			sqk_json_key_bool(j, "same_compression", !s->differs);
+		sqk_json_end_object(j);
+	}
+	sqk_json_end_array(j);
+	sqk_json_end_object(j);
+}
 
 /* The --stats summary as one JSON object. */
 void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
-			    const char *image, double ratio)
+			    const char *image, double ratio, const struct sqk_reuse_set *reuse)
 {
 	struct sqk_json j;
 
@@ -38,6 +82,7 @@ void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mk
 	sqk_json_key_uint(&j, "hardlinks", st->hardlinks);
 	sqk_json_key_uint(&j, "blocks", st->blocks);
 	sqk_json_key_uint(&j, "raw_blocks", st->raw_blocks);
+	sqk_json_key_uint(&j, "compressed_blocks", st->compressed_blocks);
 	sqk_json_key_uint(&j, "fragments", st->fragments);
 	sqk_json_key_uint(&j, "ids", st->ids);
 	sqk_json_key_uint(&j, "xattr_ids", st->xattr_ids);
@@ -56,6 +101,8 @@ void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mk
 	sqk_json_end_object(&j);
 	sqk_json_key_uint(&j, "lseeks", st->lseeks);
 	sqk_json_key_uint(&j, "xattrs_skipped", st->xattrs_skipped);
+	if (reuse)
+		reuse_json(&j, st, reuse);
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
 }

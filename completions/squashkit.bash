@@ -23,7 +23,7 @@ _squashkit_options()
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
-			--uncompressed"
+			--uncompressed --reuse --reuse-offset"
 		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
 			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
@@ -237,6 +237,12 @@ _squashkit_value()
 	mkimage:--xattrs-add)
 		_squashkit_words "user. trusted. security."
 		compopt -o nospace 2>/dev/null
+		;;
+	mkimage:--reuse)
+		_squashkit_images
+		;;
+	mkimage:--reuse-offset)
+		_squashkit_words "auto"
 		;;
 	unimage:-d | unimage:--dest)
 		_squashkit_dirs

@@ -17,7 +17,8 @@ function __squashkit_argopts
             echo -c --compressor -L --level -X --comp-opt -b --block-size --uid --gid \
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
-                --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
+                --xattrs-include --xattrs-exclude --xattrs-add --sort --offset \
+                --uncompressed --reuse --reuse-offset
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
                 --xattrs-include --xattrs-exclude
@@ -178,6 +179,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add the sources to the existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l offset -x -d 'write after the first N bytes of the existing image'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse -r -F -d 'copy unchanged blocks from an earlier image'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse-offset -x -a auto -d 'where each earlier image starts in its file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'

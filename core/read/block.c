@@ -328,6 +328,26 @@ static int fill_meta_cached(struct sqk_blocks *b, struct sqk_cache_entry *e,
 	return err;
 }
 
+int sqk_block_decode(struct sqk_blocks *b, const uint8_t *src, uint32_t size_word, uint8_t *dst,
+		     size_t cap, size_t *outlen)
+{
+	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	struct sqk_compressor *d;
+	int err;
+
+	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
+		return SQK_ERR_CORRUPT;
+	if (size_word & SQK_BLOCK_UNCOMPRESSED)
+		return unpack(b, 0, src, size_word, dst, cap, outlen);
+	d = decomp_get(b);
+	err = (d->decompress_kernel ? d->decompress_kernel : d->decompress)(d, src, size, dst, cap,
+									    outlen);
+	decomp_put(b, d);
+	if (!err)
+		__atomic_add_fetch(&b->decompressions, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
 /* Read the header at e->block, then the block; e->next follows it. */
 static int fill_meta(void *arg, struct sqk_cache_entry *e)
 {

@@ -55,6 +55,17 @@ uint64_t sqk_blocks_decompressions(const struct sqk_blocks *b);
 int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
 		   size_t *outlen);
 
+/*
+ * Decompress a block whose stored bytes the caller has read (size_word's
+ * size of them at src), with the decompressors of sqk_block_read: for a
+ * caller that keeps the stored bytes it checked. It always decodes as the
+ * kernel does, whatever the layer's mode: bytes copied from one image into
+ * another (mkimage --reuse) must read in the kernel, so a block only the
+ * readers' decoder reads is SQK_ERR_COMPRESSOR here.
+ */
+int sqk_block_decode(struct sqk_blocks *b, const uint8_t *src, uint32_t size_word, uint8_t *dst,
+		     size_t cap, size_t *outlen);
+
 /* The metadata block at pos through the cache meta; e->next is the block after it. */
 int sqk_block_meta(struct sqk_blocks *b, struct sqk_cache *meta, uint64_t pos,
 		   struct sqk_cache_entry **e);

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "format.h"
+#include "reuse.h"
 #include "src.h"
 
 struct stream {
@@ -213,7 +214,8 @@ static unsigned node_type(mode_t t)
 }
 
 static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *node,
-		     struct archive_entry *e, const char *path)
+		     struct archive_entry *e, const char *path, struct sqk_node *parent,
+		     const char *name, size_t len)
 {
 	struct sqk_file_data *fd = sqk_tree_alloc(c->tree, sizeof(*fd));
 	uint64_t size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
@@ -221,6 +223,8 @@ static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *n
 
 	if (!fd)
 		return SQK_ERR_NOMEM;
+	/* Data goes to the pipeline now, so its path is told now (--reuse finds it by it). */
+	sqk_data_next_key(c->dw, sqk_reuse_entry_key(parent, name, len));
 	if (archive_entry_size_is_set(e))
 		err = feed_stream(c, s, fd, size, path);
 	else
@@ -306,7 +310,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		/* cpio keeps a link group's data with its last member. */
 		if (node->type == SQK_FILE && archive_entry_size_is_set(e) &&
 		    archive_entry_size(e) > 0) {
-			err = feed_node(c, s, node, e, path);
+			err = feed_node(c, s, node, e, path, parent, name, len);
 			if (err)
 				return err;
 		}
@@ -352,7 +356,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 			err = SQK_ERR_EXIST;
 			goto added;
 		}
-		err = feed_node(c, s, node, e, path);
+		err = feed_node(c, s, node, e, path, parent, name, len);
 		if (err)
 			return err;
 		break;

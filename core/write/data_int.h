@@ -11,6 +11,7 @@
  *   frag_pack.c    tails packed into fragment blocks, and read back
  *   dedup.c        whole files and tails found again
  *   data_adopt.c   the data of an image appended to, for dedup and fragments
+ *   data_reuse.c   blocks of earlier images (reuse.h) copied, once proven equal
  * Only the main thread touches the writer, except a slot's fields after it
  * is pushed (the worker that claims it) and lock/cond/waiting.
  */
@@ -21,8 +22,23 @@
 #include "data_writer.h"
 #include "hash.h"
 #include "pool.h"
+#include "reuse.h"
 
 enum { K_BLOCK, K_FRAG, K_END };
+
+/* --reuse: files of earlier images a file may share blocks with, candidates of a block. */
+#define REUSE_FILES 4
+#define REUSE_CANDS 4
+
+/* A stored block of an earlier image that may hold an item's bytes. */
+struct reuse_cand {
+	uint64_t pos;
+	uint32_t word;
+	uint16_t img;
+};
+
+/* What became of a candidate (the worker's), counted when the item is placed. */
+enum { CAND_UNTRIED, CAND_COPIED, CAND_REJECTED, CAND_UNREADABLE };
 
 /* One item in flight, in submission order. */
 struct slot {
@@ -31,7 +47,13 @@ struct slot {
 	int hole;
 	uint8_t *in, *out;
 	uint32_t len;
+	/* Candidates from earlier images (data_reuse.c), tried in order before compressing. */
+	struct reuse_cand cand[REUSE_CANDS];
+	uint8_t ncand;
 	/* Set by the worker. */
+	uint8_t result[REUSE_CANDS]; /* CAND_* */
+	uint8_t reused;		     /* out holds the stored bytes of candidate reused - 1 */
+	uint8_t compressed;	     /* the compressor was run */
 	uint32_t out_len;
 	int raw, sparse, err;
 	uint64_t hash;
@@ -102,6 +124,22 @@ struct sqk_data_writer {
 	uint8_t *cmp_a, *cmp_b;
 	/* Files of the image appended to (data_adopt.c), by size: no content hash is known. */
 	struct sqk_hash old_files;
+
+	/* --reuse (data_reuse.c): the earlier images, and a buffer per worker (and main). */
+	struct sqk_reuse *reuse;
+	uint8_t **reuse_buf;
+	unsigned nthreads;
+	uint64_t next_key; /* the path key of the next file begun */
+	/* The current file's candidate files, and where their next block is. */
+	struct sqk_reuse_file rfile[REUSE_FILES];
+	uint64_t rpos[REUSE_FILES];
+	unsigned nrfile;
+	/* Fragment blocks of earlier images that held tails of the filling one, where it does. */
+	struct {
+		uint32_t idx;
+		uint16_t img;
+	} rfrag[REUSE_CANDS];
+	unsigned nrfrag;
 
 	/* Every block list handed out, freed with the writer. */
 	uint32_t **owned;
@@ -186,5 +224,20 @@ int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len
 /* An adopted file (data_adopt.c) whose stored blocks equal fd's: *found, fd points at it. */
 int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
 		    int *found);
+
+/* Reuse (data_reuse.c); the main thread's, but for sqk_dw_reuse_try. */
+/* A file of size bytes begins: find its candidate files. */
+void sqk_dw_reuse_file(struct sqk_data_writer *dw, uint64_t size);
+/* Block i of the current file, its len set: its candidates, the cursors moved past it. */
+void sqk_dw_reuse_block(struct sqk_data_writer *dw, struct slot *s, uint32_t i);
+/* The current file's tail went to the filling fragment block at offset. */
+void sqk_dw_reuse_tail(struct sqk_data_writer *dw, uint32_t offset, uint32_t len);
+/* The filling fragment block is closed into s: its candidates. */
+void sqk_dw_reuse_frag(struct sqk_data_writer *dw, struct slot *s);
+/* A worker's: prove a candidate equal with buf (a block's room) and copy it; 1 if one was. */
+int sqk_dw_reuse_try(struct sqk_data_writer *dw, struct slot *s, uint8_t *buf);
+/* The item is placed: count what was compressed and what copied. */
+void sqk_dw_reuse_placed(struct sqk_data_writer *dw, struct slot *s);
+void sqk_dw_reuse_release(struct sqk_data_writer *dw);
 
 #endif

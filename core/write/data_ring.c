@@ -10,14 +10,19 @@
 #include "data_int.h"
 #include "error.h"
 
-/* Compress and hash one item with compressor c; the caller has claimed it. */
-static void process(struct slot *s, struct sqk_compressor *c)
+/*
+ * Compress and hash one item with compressor c; the caller has claimed it.
+ * With --reuse, buf is the caller's block of room to prove candidates in.
+ */
+static void process(struct slot *s, struct sqk_compressor *c, uint8_t *buf)
 {
 	struct sqk_data_writer *dw = s->dw;
 	size_t out = 0;
 	int err;
 
 	s->sparse = s->raw = s->err = 0;
+	s->reused = s->compressed = 0;
+	memset(s->result, CAND_UNTRIED, sizeof(s->result));
 	if (s->kind == K_BLOCK) {
 		if (s->hole && !dw->o.no_sparse) {
 			s->sparse = 1;
@@ -28,10 +33,12 @@ static void process(struct slot *s, struct sqk_compressor *c)
 		}
 		s->hash = s->sparse ? sqk_dw_zero_hash(s->len) : sqk_hash64(s->in, s->len);
 	}
-	if (!s->sparse) {
+	if (!s->sparse && !(s->ncand && sqk_dw_reuse_try(dw, s, buf))) {
 		err = SQK_ERR_OVERFLOW; /* as if it did not shrink: stored raw */
-		if (!(s->kind == K_FRAG ? dw->o.raw_fragments : dw->o.raw_data))
+		if (!(s->kind == K_FRAG ? dw->o.raw_fragments : dw->o.raw_data)) {
 			err = c->compress(c, s->in, s->len, s->out, dw->bs, &out);
+			s->compressed = 1;
+		}
 		if (err == 0 && out < s->len) {
 			s->out_len = (uint32_t)out;
 		} else if (err == 0 || err == SQK_ERR_OVERFLOW) {
@@ -56,10 +63,12 @@ static void process(struct slot *s, struct sqk_compressor *c)
 static void compress_task(void *arg, unsigned worker)
 {
 	struct slot *s = arg;
+	struct sqk_data_writer *dw;
 
 	if (__atomic_exchange_n(&s->claimed, 1, __ATOMIC_ACQ_REL))
 		return;
-	process(s, s->dw->comps[worker]);
+	dw = s->dw;
+	process(s, dw->comps[worker], dw->reuse_buf ? dw->reuse_buf[worker] : NULL);
 }
 
 /* The oldest item nobody has started, claimed for the main thread; or NULL. */
@@ -91,7 +100,7 @@ int sqk_dw_consume_one(struct sqk_data_writer *dw)
 		struct slot *t = claim_unstarted(dw);
 
 		if (t) {
-			process(t, dw->main);
+			process(t, dw->main, dw->reuse_buf ? dw->reuse_buf[dw->nthreads] : NULL);
 			continue;
 		}
 		pthread_mutex_lock(&dw->lock);
@@ -136,6 +145,7 @@ int sqk_dw_reserve(struct sqk_data_writer *dw, int heavy, struct slot **out)
 	s->dw = dw;
 	__atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
 	s->err = 0;
+	s->ncand = 0;
 	*out = s;
 	return 0;
 }
@@ -160,6 +170,7 @@ int sqk_dw_ring_init(struct sqk_data_writer *dw, unsigned threads)
 	 * Enough blocks in flight to keep every worker busy while the main
 	 * thread reads and writes; memory is these buffers, whatever the data.
 	 */
+	dw->nthreads = threads;
 	dw->nbufs = 3 * threads + 4;
 	dw->cap = 4096;
 	pthread_mutex_init(&dw->lock, NULL);

@@ -29,6 +29,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			dw->st.blocks++;
 			dw->st.block_bytes += s->out_len;
 			dw->st.raw_blocks += s->raw;
+			sqk_dw_reuse_placed(dw, s);
 		}
 		if (s->sparse)
 			fd->sparse += s->len;
@@ -43,6 +44,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
 		dw->st.fragments++;
 		dw->st.fragment_bytes += s->out_len;
+		sqk_dw_reuse_placed(dw, s);
 		break;
 	case K_END:
 		err = sqk_dw_file_done(dw, fd);
@@ -88,6 +90,7 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 		return SQK_ERR_OVERFLOW;
 	dw->cur_blocks = (uint32_t)nb;
 	dw->st.bytes_in += size;
+	sqk_dw_reuse_file(dw, size);
 	if (nb) {
 		if (SQK_ARRAY_GROW(dw->owned, dw->owned_cap, dw->nowned + 1))
 			return dw->err = SQK_ERR_NOMEM;
@@ -142,6 +145,7 @@ int sqk_data_piece_done(struct sqk_data_writer *dw, int hole)
 		s->len = dw->cur_size - o < dw->bs ? (uint32_t)(dw->cur_size - o) : dw->bs;
 		s->fd = dw->cur;
 		s->block_no = dw->piece;
+		sqk_dw_reuse_block(dw, s, dw->piece);
 		err = sqk_dw_push(dw, s);
 	} else {
 		err = sqk_dw_tail(dw, hole);
@@ -224,6 +228,7 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	if (!dw)
 		return;
 	sqk_dw_ring_free(dw);
+	sqk_dw_reuse_release(dw);
 	free(dw->obuf);
 	free(dw->tail_buf);
 	free(dw->frag_buf);

@@ -47,6 +47,8 @@ struct sqk_data_stats {
 	uint64_t dedup_tails, dedup_tail_bytes;
 	uint64_t fragments, fragment_bytes; /* fragment blocks and their stored bytes */
 	uint64_t lseeks;		    /* SEEK_DATA/SEEK_HOLE calls of sparse maps */
+	uint64_t compressed;		    /* data and fragment blocks compressed */
+	uint64_t reused, reused_bytes;	    /* blocks copied from earlier images, their bytes */
 };
 
 struct sqk_data_writer;
@@ -81,6 +83,16 @@ int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t
 int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd);
 int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
 			uint32_t frag, uint32_t offset);
+
+/*
+ * --reuse: before compressing a block, try the stored blocks of these
+ * earlier images that may hold its bytes (reuse.h; r stays the caller's,
+ * of the writer's block size). Before any file.
+ */
+struct sqk_reuse;
+int sqk_data_set_reuse(struct sqk_data_writer *dw, struct sqk_reuse *r);
+/* The path key (sqk_reuse_key) of the next file begun; 0 when it has none. */
+void sqk_data_next_key(struct sqk_data_writer *dw, uint64_t key);
 
 /* Write the last fragment, drain the pipeline; *end is the data's end. */
 int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);

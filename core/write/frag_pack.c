@@ -43,6 +43,7 @@ int sqk_dw_close_frag(struct sqk_data_writer *dw)
 	s->fd = NULL;
 	s->frag_index = dw->frag_idx++;
 	dw->frag_len = 0;
+	sqk_dw_reuse_frag(dw, s);
 	return sqk_dw_push(dw, s);
 }
 
@@ -115,6 +116,7 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
 	memcpy(dw->frag_buf + dw->frag_len, dw->tail_buf, len);
 	fd->frag = dw->frag_idx;
 	fd->frag_offset = dw->frag_len;
+	sqk_dw_reuse_tail(dw, dw->frag_len, len);
 	dw->frag_len += len;
 	if (dw->o.no_dedup)
 		return 0;

@@ -23,6 +23,7 @@
 #include "mkfs_inodes.h"
 #include "sort.h"
 #include "pseudo.h"
+#include "reuse.h"
 #include "src.h"
 #include "table_writer.h"
 #include "tree.h"
@@ -39,6 +40,7 @@ struct sqk_mkfs {
 	struct sqk_tree *tree;
 	struct sqk_xattrs *xattrs;
 	struct sqk_data_writer *dw;
+	struct sqk_reuse *reuse;
 	struct sqk_src_ctx src;
 	struct sqk_id_table ids;
 	struct sqk_node **order;
@@ -66,6 +68,26 @@ int sqk_mkfs_err_errno(const struct sqk_mkfs *m)
 int sqk_mkfs_err_in_image(const struct sqk_mkfs *m)
 {
 	return m->in_image;
+}
+
+const struct sqk_reuse_stats *sqk_mkfs_reuse(const struct sqk_mkfs *m, size_t i)
+{
+	return m && i < sqk_reuse_count(m->reuse) ? sqk_reuse_stats(m->reuse, i) : NULL;
+}
+
+/* The earlier images of --reuse, indexed, and the pipeline told of them. */
+static int setup_reuse(struct sqk_mkfs *m)
+{
+	size_t i;
+	int err;
+
+	err = sqk_reuse_create(m->o.codec, &m->o.comp, m->o.block_size, !!(m->o.raw & SQK_RAW_DATA),
+			       !!(m->o.raw & SQK_RAW_FRAGMENTS), &m->reuse);
+	for (i = 0; !err && i < m->o.nreuse; i++)
+		err = sqk_reuse_add(m->reuse, m->o.reuse[i]);
+	if (!err)
+		err = sqk_data_set_reuse(m->dw, m->reuse);
+	return err;
 }
 
 /* A source named a path the image appended to has: say so, naming it. */
@@ -168,6 +190,11 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		m->src.skip_ino[i] = (ino_t)o->skip_ino[i];
 	}
 	m->src.nskip = o->nskip;
+	if (o->nreuse) {
+		err = setup_reuse(m);
+		if (err)
+			return err;
+	}
 	if (o->append) {
 		struct sqk_append_load al = {
 			.img = o->append,
@@ -193,6 +220,7 @@ void sqk_mkfs_destroy(struct sqk_mkfs *m)
 	if (!m)
 		return;
 	sqk_data_writer_destroy(m->dw);
+	sqk_reuse_destroy(m->reuse);
 	for (i = 0; m->comps && i < m->ncomps; i++)
 		if (m->comps[i])
 			m->comps[i]->destroy(m->comps[i]);
@@ -303,6 +331,7 @@ static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t
 		n->file.data = sqk_tree_alloc(m->tree, sizeof(*n->file.data));
 		if (!n->file.data)
 			return SQK_ERR_NOMEM;
+		sqk_data_next_key(m->dw, n->file.key);
 		if (n->file.src) {
 			err = sqk_src_feed_file(&m->src, n->file.data, n->file.src, n->size);
 		} else {
@@ -398,6 +427,9 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
 	err = sqk_attrs_add_xattrs(&m->o, m->xattrs, m->order, m->count, m->src.err_path,
 				   sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
+	/* Files are found again in earlier images by their paths in the finished tree. */
+	if (!err && m->reuse)
+		err = sqk_reuse_tree_keys(m->tree);
 	if (!err && m->o.sort)
 		err = sqk_sort_files(
 			m->o.sort, m->tree, m->order, m->count, (const char *const *)m->dirs,
@@ -537,6 +569,9 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	st->lseeks = m->src.lseeks;
 	st->xattrs_skipped = m->src.xattrs_skipped;
 	st->data_bytes = ds->block_bytes + ds->fragment_bytes;
+	st->compressed_blocks = ds->compressed;
+	st->reused_blocks = ds->reused;
+	st->reused_bytes = ds->reused_bytes;
 	st->mkfs_time = sb.mkfs_time;
 out:
 	if (imw)

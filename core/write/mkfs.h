@@ -71,6 +71,14 @@ struct sqk_mkfs_opts {
 	 * comp and block_size must be the image's.
 	 */
 	struct sqk_image *append;
+	/*
+	 * --reuse: earlier images (the caller's, open for reading) whose stored
+	 * blocks are copied where they hold the same bytes (reuse.h); one that
+	 * sqk_reuse_check refuses fails the build (SQK_ERR_ARG), so the caller
+	 * leaves those out. Per-image counts: sqk_mkfs_reuse().
+	 */
+	struct sqk_image *const *reuse;
+	size_t nreuse;
 	/* Called after each file's data is placed; bytes done of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -83,6 +91,8 @@ struct sqk_mkfs_stats {
 	uint64_t dedup_files, dedup_bytes, dedup_tails, dedup_tail_bytes;
 	uint64_t sparse_blocks, sparse_bytes, lseeks, xattrs_skipped;
 	uint64_t data_bytes, inode_table_bytes, dir_table_bytes;
+	/* Data and fragment blocks compressed, and (--reuse) copied from earlier images. */
+	uint64_t compressed_blocks, reused_blocks, reused_bytes;
 	uint32_t mkfs_time;
 };
 
@@ -104,6 +114,10 @@ int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);
 
 /* Write everything after the sources: data, tables, superblock. */
 int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
+
+/* --reuse: what earlier image i (of o.reuse) gave; NULL outside 0..nreuse-1. */
+struct sqk_reuse_stats;
+const struct sqk_reuse_stats *sqk_mkfs_reuse(const struct sqk_mkfs *m, size_t i);
 
 /* Where the last error happened (a path, may be "") and what it was ("" for the code's text). */
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);

@@ -53,6 +53,7 @@ struct sqk_node {
 		struct {
 			const char *src; /* host path to read, or NULL (empty or placed) */
 			struct sqk_file_data *data;
+			uint64_t key; /* --reuse: its path's key (reuse.h), 0 until known */
 		} file;
 		const char *target; /* symlink */
 		struct {

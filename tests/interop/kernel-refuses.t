@@ -136,6 +136,27 @@ one() {
 }
 
 one kernel-block "$a" pattern copy
+
+# mkimage --reuse proves a block by decoding it as the kernel does: a
+# compressed image (the block mksquashfs compressed, the stream written in
+# its place) gives the refused block as the candidate for pattern's, which
+# is compressed afresh, never copied into the new image.
+mksquashfs "$a" "$TMP/ac.img" -noappend -quiet -no-progress -b 4K -noI -noF -noX -no-fragments \
+	-all-time 1600000000 -mkfs-time 1600000000 >/dev/null 2>&1
+if what=$("$TAMPER" kernel-block "$TMP/ac.img" "$TMP/kc.img" 2>&1); then
+	ok 0 "tamper kernel-block on a compressed image ($what)"
+	sqk mkimage -q -c gzip -b 4K --no-fragments --reuse "$TMP/kc.img" --stats --json \
+		"$a" "$TMP/reused.img" >"$TMP/reuse.json" 2>"$TMP/reuse.err"
+	is "$?" 0 "--reuse of it: the build succeeds"
+	is "$("$JSONQ" "$TMP/reuse.json" /reuse/bytes)" "$(wc -c <"$a/other" | tr -d ' ')" \
+		"--reuse of it: other's blocks are copied, pattern's is not"
+	expect_status 0 "--reuse of it: the result is clean in fsck's (the kernel's) eyes" \
+		sqk fsck -q "$TMP/reused.img"
+else
+	ok 1 "tamper kernel-block on a compressed image"
+	echo "#   $what"
+fi
+
 one kernel-fragment "$b" pattern part
 
 # --- a metadata block: the xattr table's ---

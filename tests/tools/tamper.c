@@ -568,19 +568,25 @@ static uint32_t put_refused(uint64_t pos)
 
 /*
  * pattern and copy (the same REFUSED_LEN bytes, so mksquashfs stores one
- * block for both; -no-fragments -noD): that block becomes the stream.
+ * block for both; -no-fragments): that block becomes the stream. Stored
+ * uncompressed (-noD), or compressed into at least the stream's length:
+ * the stream is written in its place and the bytes after it are left over.
  */
 static void k_kernel_block(void)
 {
 	struct ino *p = file_named("pattern"), *c = file_named("copy");
 	uint64_t start = FILE_START(p);
-	uint32_t len;
+	uint32_t len, word;
 
 	if (FILE_SIZE(p) != REFUSED_LEN || FILE_FRAG(p) != SQK_INVALID_FRAG ||
 	    FILE_START(c) != start || FILE_SIZE(c) != REFUSED_LEN)
 		die("pattern and copy must share one block of %u bytes", REFUSED_LEN);
-	if (rd(IT, first_block(p), 4) != (REFUSED_LEN | SQK_BLOCK_UNCOMPRESSED))
-		die("pattern's block must be stored uncompressed");
+	word = rd(IT, first_block(p), 4);
+	if (word != (REFUSED_LEN | SQK_BLOCK_UNCOMPRESSED) &&
+	    (word & SQK_BLOCK_UNCOMPRESSED || word < sizeof(refused_sound)))
+		die("pattern's block must be stored uncompressed, or compressed into %zu bytes or "
+		    "more",
+		    sizeof(refused_sound));
 	len = put_refused(start);
 	wr(IT, first_block(p), 4, len);
 	wr(IT, first_block(c), 4, len);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compressor.h"
@@ -50,31 +49,12 @@ static int run(const uint8_t *img, size_t len, unsigned threads, unsigned max,
 	return mem_image_fsck(img, len, &o, c);
 }
 
-static void write_file(const char *path, size_t size, unsigned seed)
-{
-	FILE *fp = fopen(path, "w");
-	size_t i;
-
-	for (i = 0; fp && i < size; i++)
-		fputc("squashkit fsck test data\n"[(i * seed + i / 97) % 25], fp);
-	if (fp)
-		fclose(fp);
-}
-
 /* A tree with blocks, tails, small files, links; an image of it in memory. */
 static uint8_t *build(const char *dir, size_t *len)
 {
 	char path[512];
-	int i;
 
-	snprintf(path, sizeof(path), "%s/sub", dir);
-	mkdir(path, 0755);
-	for (i = 0; i < 40; i++) {
-		snprintf(path, sizeof(path), "%s/%s/file-%02d", dir, i % 2 ? "sub" : ".", i);
-		write_file(path, (size_t)(i * 1777) % 30000, (unsigned)i + 3);
-	}
-	snprintf(path, sizeof(path), "%s/big", dir);
-	write_file(path, 200000, 7);
+	mem_image_tree(dir, 40, 1777, 30000, 200000);
 	snprintf(path, sizeof(path), "%s/link", dir);
 	symlink("big", path);
 
