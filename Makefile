@@ -76,8 +76,15 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/lib/*.h) $(TOOL_L
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(TOOL_LIB_OBJ) $(LIB) $(LDLIBS_ALL)
 
+# The fault injection library (LD_PRELOAD), built without the sanitizers:
+# under them, their runtime is preloaded in front of it.
+FAULT_LIB := $(BUILD)/tests/tools/libfault.so
+$(FAULT_LIB): tests/tools/preload/fault.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
+
 # ./squashkit is linked by every entry point that builds it: make, make check, make demo.
-tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN)
+tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
 
 deps:
 	@$(INSTALL_DEPS)

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "bench_cmd.h"
 #include "extract.h"
+#include "file.h"
 
 #define DIRS	    200
 #define FILES_PER   150
@@ -60,24 +61,30 @@ static void fill_text(char *buf, size_t len, uint64_t *s)
 	}
 }
 
+/* 0, or -1 with errno set (a short write retried; a full disk is ENOSPC). */
 static int write_file(const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ssize_t n;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), e;
 
 	if (fd < 0)
 		return -1;
-	n = write(fd, buf, len);
-	close(fd);
-	return n == (ssize_t)len ? 0 : -1;
+	if (sqk_write_full(fd, buf, len, SQK_NO_OFFSET) != 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
 }
 
+/* The tree at root; on failure the error line names the path and its errno. */
 static int make_tree(const char *root)
 {
 	char path[4400], *buf = malloc(LARGE_SIZE);
 	uint64_t s = 0x5eed5eed5eedull;
 	unsigned d, f;
 
+	snprintf(path, sizeof(path), "%s", root);
 	if (!buf || mkdir(root, 0755) != 0)
 		goto fail;
 	for (d = 0; d < DIRS; d++) {
@@ -106,6 +113,7 @@ static int make_tree(const char *root)
 	free(buf);
 	return 0;
 fail:
+	sqk_error(path, "cannot generate the default tree: %s", strerror(errno));
 	free(buf);
 	return -1;
 }
@@ -121,10 +129,9 @@ int bench_default_image(const char *self, const char *dir, char *img, size_t len
 	if (!quiet)
 		fprintf(stderr, "bench: generating the default tree (%u files)...\n",
 			DIRS * FILES_PER + LARGE_FILES);
-	if (make_tree(tree) != 0 || sqk_lab_stopped()) {
-		sqk_error(tree, "cannot generate the default tree: %s", strerror(errno));
+	/* Stopped: the signal ends bench once what it made is removed. */
+	if (make_tree(tree) != 0 || sqk_lab_stopped())
 		return -1;
-	}
 	if (!quiet)
 		fprintf(stderr, "bench: building the default image with mkimage (gzip)...\n");
 	pid = fork();

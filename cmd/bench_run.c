@@ -329,11 +329,14 @@ int bench_setup(struct bench *b, const char *image)
 	if (!img)
 		return -1;
 	err = sqk_lab_index(img, &b->files);
-	sqk_image_close(img);
 	if (err || b->files.count == 0) {
-		sqk_error(image, "%s", err ? sqk_strerror(err) : "the image holds no files");
+		/* An I/O error in the words of the image's errno, while it is open. */
+		sqk_error(image, "%s",
+			  err ? sqk_image_err_text(img, err) : "the image holds no files");
+		sqk_image_close(img);
 		return -1;
 	}
+	sqk_image_close(img);
 	/* Where --offset auto found it, now that it has been found. */
 	b->offset = sqk_offset_value();
 	if (!b->against[WHERE_KERNEL] && !b->against[WHERE_MOUNT] && !b->slow)

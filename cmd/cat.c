@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "data.h"
 #include "error.h"
+#include "file.h"
 #include "format.h"
 #include "image.h"
 #include "inode.h"
@@ -34,19 +35,9 @@ struct cat {
 
 static int emit(struct cat *ct, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-
-	while (len > 0) {
-		ssize_t n = write(STDOUT_FILENO, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ct->out_errno = errno;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (sqk_write_full(STDOUT_FILENO, buf, len, SQK_NO_OFFSET) != 0) {
+		ct->out_errno = errno;
+		return -1;
 	}
 	return 0;
 }
@@ -98,7 +89,7 @@ static int cat_path(struct sqk_show *s, const char *path)
 	} else {
 		err = cat_file(s->ctx, s->img, &ino);
 		if (err) {
-			sqk_show_path_code(s->image, path, err);
+			sqk_show_path_code(s->image, s->img, path, err);
 			err = -1;
 		}
 	}

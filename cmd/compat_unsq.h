@@ -84,7 +84,9 @@ struct usq {
 	/* The sink between the walk and the extract sink (inner NULL when listing). */
 	struct sqk_sink sink;
 	struct sqk_sink *inner;
-	int print; /* print entries as they pass */
+	struct sqk_extract *x;
+	struct sqk_image *img; /* for the image's errno in messages */
+	int print;	       /* print entries as they pass */
 	/* -lc: a directory is printed when nothing came after it before its end. */
 	char *pending;
 	struct sqk_inode pending_ino;

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "extract.h"
 #include "image.h"
+#include "imageopt.h"
 #include "pool.h"
 
 static struct usq *of(struct sqk_sink *s)
@@ -48,31 +49,49 @@ static int skipped(const struct usq *u, const char *path)
 	return strncmp(path, u->skip, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-static void report(struct usq *u, const char *where, int err)
+/* The line for a failure: the destination's (DEST/path) or the image's. */
+static void report(struct usq *u, const struct sqk_fault *f)
 {
-	fprintf(stderr, "squashkit unsquashfs: %s: ", u->image);
-	if (where && *where) {
-		sqk_print_escaped(stderr, where);
-		fputs(": ", stderr);
-	}
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		fprintf(stderr, "%s\n", strerror(errno ? errno : EIO));
-	else
-		fprintf(stderr, "%s\n", sqk_strerror(err));
+	if (f->err != SQK_ERR_INTR)
+		sqk_report_fault(u->image, u->img, u->dest, 1, f);
 }
 
 /*
  * An entry the extract sink could not create: with -ignore-errors that is
  * reported and passed over (the peer's "ignorable" class); anything else,
- * and every error without it, ends the extraction.
+ * and every error without it, ends the extraction with the inner sink's
+ * story of it.
  */
-static int creation_failed(struct usq *u, const char *path, int err)
+static int creation_failed(struct usq *u, int err)
 {
+	struct sqk_fault f;
+
 	if (!u->ignore_errors ||
-	    (err != SQK_ERR_EXIST && err != SQK_ERR_IO && err != SQK_ERR_NOSPACE))
+	    (err != SQK_ERR_EXIST && err != SQK_ERR_IO && err != SQK_ERR_NOSPACE) ||
+	    sqk_extract_pass_over(u->x, &f) != 0) {
+		u->sink.fault = u->inner->fault;
 		return err;
-	report(u, path, err);
+	}
+	report(u, &f);
 	u->failures++;
+	return 0;
+}
+
+/*
+ * An entry that cannot be read: with -ignore-errors it is named and left
+ * out, as the peer does; without, it ends the extraction (named once, at
+ * the end). The first pass, which only counts, passes over it quietly.
+ */
+static int lost_entry(void *ctx, const struct sqk_fault *f)
+{
+	struct usq *u = ctx;
+
+	if (!u->ignore_errors)
+		return f->err;
+	if (u->inner) {
+		report(u, f);
+		u->failures++;
+	}
 	return 0;
 }
 
@@ -100,7 +119,7 @@ static int dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino
 	}
 	err = u->inner ? u->inner->dir_begin(u->inner, path, ino) : 0;
 	if (err) {
-		err = creation_failed(u, path, err);
+		err = creation_failed(u, err);
 		if (!err && !(u->skip = strdup(path)))
 			err = SQK_ERR_NOMEM;
 		return err;
@@ -125,7 +144,11 @@ static int dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 	}
 	if (usq_filter_match(&u->filter, path) == USQ_OUT)
 		return 0;
-	return u->inner ? u->inner->dir_end(u->inner, path, ino) : 0;
+	if (u->inner && u->inner->dir_end(u->inner, path, ino) != 0) {
+		u->sink.fault = u->inner->fault;
+		return u->sink.fault.err;
+	}
+	return 0;
 }
 
 static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
@@ -151,7 +174,7 @@ static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, con
 	warned = u->walker_warnings;
 	err = u->inner ? u->inner->node(u->inner, path, ino, link_to) : 0;
 	if (err)
-		return creation_failed(u, path, err);
+		return creation_failed(u, err);
 	/*
 	 * Counted once made, as the peer counts. Only a regular file's data
 	 * and attributes are written later; anything else warned about now
@@ -182,13 +205,17 @@ void usq_sink_init(struct usq *u)
 	u->sink.node = node;
 }
 
+/* A problem with an entry made in the destination (DEST/path: what). */
 static void warn_entry(void *ctx, const char *path, const char *what)
 {
 	struct usq *u = ctx;
+	size_t len = strlen(u->dest);
 
 	if (pthread_equal(pthread_self(), u->walker))
 		u->walker_warnings++;
-	fprintf(stderr, "squashkit unsquashfs: %s: /", u->image);
+	while (len > 1 && u->dest[len - 1] == '/')
+		len--;
+	fprintf(stderr, "squashkit unsquashfs: %.*s/", (int)len, u->dest);
 	sqk_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
@@ -201,12 +228,14 @@ static int walk(struct usq *u, struct sqk_image *img)
 	memset(&w, 0, sizeof(w));
 	w.img = img;
 	w.sink = &u->sink;
+	w.lost = lost_entry;
+	w.lost_ctx = u;
 	err = sqk_walk(&w);
 	flush_pending(u, 0);
 	free(u->skip);
 	u->skip = NULL;
 	if (err)
-		report(u, w.err_path, err);
+		report(u, &w.fault);
 	return err;
 }
 
@@ -221,15 +250,19 @@ static void created(uint64_t n, const char *one, const char *many)
 	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
 }
 
-/* Extract into dest, which may exist (as the peer allows) but is never replaced. */
+/*
+ * Extract into dest, which may exist (as the peer allows) but is never
+ * replaced. A failure leaves what was made whole, as the peer leaves it;
+ * -ignore-errors goes past entries that cannot be read or made.
+ */
 int usq_extract(struct usq *u, struct sqk_image *img)
 {
 	struct sqk_extract_opts xo = {
-		u->force, u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr)};
+		u->force,	 u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr),
+		u->ignore_errors};
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool;
-	char where[4400] = "";
-	int made = 0, fd, err;
+	int fd, err;
 
 	u->concise = 0;
 	/* The peer's first pass: what is to be written, before anything is. */
@@ -243,9 +276,7 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
 		u->sockets = u->hardlinks = 0;
 	usq_links_release(&u->links);
-	if (mkdir(u->dest, 0755) == 0)
-		made = 1;
-	else if (errno != EEXIST)
+	if (mkdir(u->dest, 0755) != 0 && errno != EEXIST)
 		return compat_fail("%s: %s", u->dest, strerror(errno));
 	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -255,23 +286,27 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 	if (!err) {
 		int werr;
 
+		u->x = x;
 		u->inner = sqk_extract_sink(x);
+		/* The files not made whole go at the end, whatever stops the run. */
+		u->inner->lost = lost_entry;
+		u->inner->lost_ctx = u;
 		u->walker = pthread_self();
 		u->print = u->info;
 		werr = walk(u, img);
-		err = sqk_extract_finish(x, where, sizeof(where), &u->warnings);
+		err = sqk_extract_finish(x, &u->warnings);
 		if (werr)
 			err = werr;
 		else if (err)
-			report(u, where, err);
+			report(u, &u->inner->fault);
 	} else {
-		report(u, NULL, err);
+		compat_fail("%s", sqk_strerror(err));
 	}
 	sqk_extract_destroy(x);
+	u->x = NULL;
+	u->inner = NULL;
 	sqk_pool_destroy(pool);
 	close(fd);
-	if (err && made)
-		sqk_remove_tree(AT_FDCWD, u->dest);
 	if (err)
 		return COMPAT_FATAL;
 	if (!u->quiet) {

@@ -142,7 +142,7 @@ int cmd_fsck(int argc, char **argv)
 	struct sqk_file *file;
 	struct sqk_progress *bar;
 	const char *image;
-	int opt, quiet = 0, stats = 0, err, ret;
+	int opt, quiet = 0, stats = 0, err, ret, flushed = 1, e = 0;
 	size_t i;
 
 	o.threads = sqk_online_cpus();
@@ -195,7 +195,8 @@ int cmd_fsck(int argc, char **argv)
 		err = sqk_fsck_run(f);
 	sqk_progress_finish(bar, !err);
 	if (err) {
-		sqk_error_code(image, err);
+		sqk_error_errno(image, err,
+				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
 		sqk_fsck_destroy(f);
 		return FSCK_OPERATIONAL;
 	}
@@ -207,6 +208,9 @@ int cmd_fsck(int argc, char **argv)
 			print_text(r.p[i].path, r.p[i].check, r.p[i].detail);
 		if (stats && sqk_fsck_image(f))
 			sqk_print_stats(stdout, sqk_fsck_image(f));
+		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
+		flushed = fflush(stdout) == 0 && !ferror(stdout);
+		e = errno;
 		if (!quiet)
 			fprintf(stderr,
 				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
@@ -220,8 +224,15 @@ int cmd_fsck(int argc, char **argv)
 	if (c.errors && !quiet)
 		sqk_image_hint(image);
 	ret = c.errors ? FSCK_ERRORS : FSCK_CLEAN;
-	if (r.nomem || fflush(stdout) != 0) {
-		sqk_error(image, "cannot write the report");
+	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
+		flushed = 0;
+		e = errno;
+	}
+	if (r.nomem) {
+		sqk_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
+		ret |= FSCK_OPERATIONAL;
+	} else if (!flushed) {
+		sqk_error("stdout", "%s", strerror(e ? e : EIO));
 		ret |= FSCK_OPERATIONAL;
 	}
 	for (i = 0; i < r.n; i++) {

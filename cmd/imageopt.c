@@ -267,6 +267,56 @@ struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *
 	return sqk_open_image_at(path, &offset, o);
 }
 
+const char *sqk_image_err_text(struct sqk_image *img, int err)
+{
+	int e = img ? sqk_image_file(img)->errnum : 0;
+
+	if (err == SQK_ERR_IO)
+		return strerror(e ? e : EIO);
+	return sqk_strerror(err);
+}
+
+const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img)
+{
+	if (*f->what)
+		return f->what;
+	if (f->errnum)
+		return strerror(f->errnum);
+	if (f->err == SQK_ERR_NOSPACE)
+		return strerror(ENOSPC);
+	if (f->output && f->err == SQK_ERR_IO)
+		return strerror(EIO);
+	return sqk_image_err_text(img, f->err);
+}
+
+void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
+		      const struct sqk_fault *f)
+{
+	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+	if (f->output && out) {
+		size_t len = strlen(out);
+
+		if (strcmp(out, "-") == 0) {
+			fputs("stdout", stderr);
+		} else if (out_is_dir && *f->path) {
+			/* "dest/" and "/a" make "dest/a". */
+			while (len > 1 && out[len - 1] == '/')
+				len--;
+			fwrite(out, 1, len, stderr);
+			sqk_print_escaped(stderr, f->path);
+		} else {
+			fputs(out, stderr);
+		}
+	} else {
+		fputs(image, stderr);
+		if (*f->path) {
+			fputs(": ", stderr);
+			sqk_print_escaped(stderr, f->path);
+		}
+	}
+	fprintf(stderr, ": %s\n", sqk_fault_text(f, img));
+}
+
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 
 /*

@@ -58,11 +58,25 @@ void sqk_image_hint(const char *path);
 
 /* Open path as an image; prints the error line and returns NULL on failure. */
 struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o);
-
 /* The same two with an offset of their own (o learns where auto found the image). */
 struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o);
 struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
 				    const struct sqk_image_opts *io);
+
+struct sqk_fault;
+/*
+ * The one line for a failure f while reading IMAGE (img, NULL if not open)
+ * into out: when it was the output's, "OUT/path: errno text" (out is the
+ * destination directory, the path inside it joined; or the archive, "-"
+ * said as "stdout"); else the image's, "IMAGE: /path: what", an I/O
+ * error in the words of the image file's errno.
+ */
+void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
+		      const struct sqk_fault *f);
+/* A code of a read of img, in words: an I/O error in those of the image file's errno. */
+const char *sqk_image_err_text(struct sqk_image *img, int err);
+/* What went wrong in f, in words (the image file's errno for its I/O errors). */
+const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img);
 
 /* The counters of every cache, as text. */
 void sqk_print_stats(FILE *out, struct sqk_image *img);

@@ -29,6 +29,7 @@
 #include "fmt_super.h"
 #include "format.h"
 #include "image.h"
+#include "imageopt.h"
 #include "json.h"
 #include "layout.h"
 #include "meta.h"
@@ -466,12 +467,13 @@ static int run(struct sqk_show *s)
 	if (err) {
 		if (!in->err_path[0])
 			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		sqk_error(in->image, "%s: %s", in->err_path, sqk_strerror(err));
+		sqk_error(in->image, "%s: %s", in->err_path, sqk_image_err_text(in->img, err));
 	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
 		if (in->sv.err_in_tree)
-			sqk_show_path_code(in->image, in->sv.err_where, err);
+			sqk_show_path_code(in->image, in->img, in->sv.err_where, err);
 		else
-			sqk_error(in->image, "%s: %s", in->sv.err_where, sqk_strerror(err));
+			sqk_error(in->image, "%s: %s", in->sv.err_where,
+				  sqk_image_err_text(in->img, err));
 	} else {
 		if (s->json)
 			print_json(&s->out, in);

@@ -407,7 +407,7 @@ static int list(struct ls *ls, const char *path, int dirs)
 	}
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(ls->show->image, ls->err_path, err);
+		sqk_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
 	free(norm);
 	return err ? -1 : ret;
 }

@@ -135,19 +135,25 @@ static int setup_codec(struct args *a)
 	return 0;
 }
 
-static void report(struct sqk_mkfs *m, const char *image, int err)
+/*
+ * A source's failure says where and what (the source's errno in its
+ * words); an I/O failure without one was the image's, being written: its
+ * file kept the errno.
+ */
+static void report(struct sqk_mkfs *m, const char *image, struct sqk_file *out, int err)
 {
 	const char *path = m ? sqk_mkfs_err_path(m) : "";
 	const char *msg = m ? sqk_mkfs_err_msg(m) : "";
 
-	if (err == SQK_ERR_NOSPACE) {
-		sqk_error(image, "%s", sqk_strerror(err));
-		return;
-	}
 	if (!*path)
 		path = image;
 	if (*msg)
 		sqk_error(path, "%s", msg);
+	else if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+		sqk_error_errno(image, err,
+				out && out->errnum	 ? out->errnum
+				: err == SQK_ERR_NOSPACE ? ENOSPC
+							 : EIO);
 	else
 		sqk_error_code(path, err);
 }
@@ -197,7 +203,7 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 		sqk_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
 		return EXIT_FAIL;
 	default:
-		report(NULL, image, err);
+		report(NULL, image, NULL, err);
 		return EXIT_FAIL;
 	}
 	/* Never read the image being written, nor the one it replaces. */
@@ -329,30 +335,23 @@ static int copy_out(struct sqk_file *spool)
 	uint8_t *buf = malloc(1u << 20);
 	int err = buf ? 0 : SQK_ERR_NOMEM;
 
-	for (pos = 0; !err && pos < size;) {
-		size_t len = size - pos < (1u << 20) ? (size_t)(size - pos) : 1u << 20, done = 0;
+	for (pos = 0; !err && pos < size; pos += 1u << 20) {
+		size_t len = size - pos < (1u << 20) ? (size_t)(size - pos) : 1u << 20;
 
 		err = spool->read_at(spool, pos, buf, len);
-		while (!err && done < len) {
-			ssize_t n = write(1, buf + done, len - done);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				free(buf);
-				sqk_error("stdout", "%s", n < 0 ? strerror(errno) : "write error");
-				return -1;
-			}
-			done += (size_t)n;
+		if (err) {
+			sqk_error_errno("the spool file", err, spool->errnum);
+			break;
 		}
-		pos += len;
+		if (sqk_write_full(1, buf, len, SQK_NO_OFFSET) != 0) {
+			sqk_error("stdout", "%s", strerror(errno));
+			err = SQK_ERR_IO;
+		}
 	}
-	free(buf);
-	if (err) {
+	if (err == SQK_ERR_NOMEM)
 		sqk_error_code("stdout", err);
-		return -1;
-	}
-	return 0;
+	free(buf);
+	return err ? -1 : 0;
 }
 
 int cmd_mkimage(int argc, char **argv)
@@ -361,9 +360,9 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_mkfs *m = NULL;
 	struct sqk_mkfs_stats st;
 	struct sqk_outfile *of = NULL;
-	struct sqk_file *out, *window = NULL, *stream = NULL;
+	struct sqk_file *out = NULL, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
-	struct sqk_append_target at = {.fd = -1};
+	struct sqk_append_target at = {.fd = -1, .guard = -1};
 	struct sqk_reuse_set rs = {0};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
@@ -507,7 +506,7 @@ int cmd_mkimage(int argc, char **argv)
 	if (stream) {
 		if (spooled ? copy_out(stream) != 0 : out->sync(out) != 0) {
 			if (!spooled)
-				sqk_error("stdout", "%s", strerror(errno));
+				sqk_error_errno("stdout", SQK_ERR_IO, out->errnum);
 			sqk_progress_finish(bar, 0);
 			bar = NULL;
 			rc = EXIT_FAIL;
@@ -552,7 +551,7 @@ fail:
 	} else if (err == SQK_ERR_EXIST || usage) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
-		report(m, image, err);
+		report(m, image, window ? window : out, err);
 		rc = EXIT_FAIL;
 	}
 done:

@@ -40,6 +40,7 @@ struct sqk_append_target {
 	int fd;
 	uint64_t size;		       /* the file's length before */
 	uint8_t super[SQK_SUPER_SIZE]; /* its superblock before */
+	int guard;		       /* the signal action that cuts it back, or -1 */
 };
 
 /*
@@ -50,7 +51,10 @@ struct sqk_append_target {
 int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t);
 /* Where the writer writes. */
 struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t);
-/* Close; after a failure, cut the file back while its old superblock stands. */
+/*
+ * Close; after a failure, cut the file back while its old superblock
+ * stands, as a signal does until then.
+ */
 void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed);
 
 /* One image of --reuse (mkimage_reuse.c). */

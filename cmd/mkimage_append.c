@@ -2,8 +2,10 @@
 /*
  * mkimage --append: IMAGE is opened twice, once by the reader (the old
  * tree) and once for writing in place. The writer never touches a byte
- * the file holds (core/write/append.c); a failure cuts the file back to
- * its old length, unless the new superblock is already in place.
+ * the file holds (core/write/append.c) but the superblock, last. A signal
+ * cuts the file back to its old length while the old superblock stands; a
+ * failure too, after putting the old superblock back if the new one's
+ * sync failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include "image.h"
 #include "mkimage.h"
 #include "offset.h"
+#include "signals.h"
 
 int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
 {
@@ -28,10 +31,11 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 	const struct sqk_codec *codec;
 	struct sqk_file *rf;
 	struct stat st;
-	int err = 0;
+	int err = 0, r;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->guard = -1;
 	if (strcmp(image, "-") == 0)
 		return sqk_usage_error("--append needs an IMAGE file, not '-'");
 	if (a->force)
@@ -62,9 +66,15 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 			  (unsigned long long)a->offset);
 		return EXIT_FAIL;
 	}
-	if (pread(t->fd, t->super, sizeof(t->super), (off_t)a->offset) !=
-	    (ssize_t)sizeof(t->super)) {
-		sqk_error(image, "not a squashfs image");
+	r = sqk_read_full(t->fd, t->super, sizeof(t->super), a->offset);
+	if (r != 0) {
+		sqk_error(image, "%s", r < 0 ? strerror(errno) : "not a squashfs image");
+		return EXIT_FAIL;
+	}
+	/* A signal from now on cuts the file back, while the old superblock stands. */
+	t->guard = sqk_sig_cut_back(t->fd, t->size, a->offset, t->super, sizeof(t->super));
+	if (t->guard < 0) {
+		sqk_error_code(image, t->guard);
 		return EXIT_FAIL;
 	}
 	errno = 0;
@@ -127,10 +137,20 @@ void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int 
 	uint8_t now[SQK_SUPER_SIZE];
 
 	/* Only while the old superblock is in place: the new one needs every byte after it. */
-	if (failed && t->fd >= 0 &&
-	    pread(t->fd, now, sizeof(now), (off_t)offset) == (ssize_t)sizeof(now) &&
-	    memcmp(now, t->super, sizeof(now)) == 0 && ftruncate(t->fd, (off_t)t->size) == 0)
-		fsync(t->fd);
+	/* Only once the old superblock was read (the guard comes with it). */
+	if (failed && t->guard >= 0 && sqk_read_full(t->fd, now, sizeof(now), offset) == 0) {
+		/*
+		 * The new superblock is in place only when its own sync failed:
+		 * the old one goes back, then the file is cut back.
+		 */
+		if (memcmp(now, t->super, sizeof(now)) != 0 &&
+		    sqk_write_full(t->fd, t->super, sizeof(t->super), offset) == 0)
+			memcpy(now, t->super, sizeof(now));
+		if (memcmp(now, t->super, sizeof(now)) == 0 &&
+		    ftruncate(t->fd, (off_t)t->size) == 0)
+			fsync(t->fd);
+	}
+	sqk_sig_forget(t->guard);
 	sqk_file_destroy(t->window);
 	sqk_file_destroy(t->file);
 	if (t->img)
@@ -139,4 +159,5 @@ void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int 
 		close(t->fd);
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
+	t->guard = -1;
 }

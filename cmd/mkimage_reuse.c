@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "compressor.h"
+#include "file.h"
 #include "image.h"
 #include "imageopt.h"
 #include "mkimage.h"
@@ -104,14 +105,25 @@ void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r)
 {
 	size_t i;
 
-	/* A damaged earlier image is worth knowing of, though the build is sound. */
+	/* A damaged or unreadable earlier image is worth knowing of, though the build is sound. */
 	for (i = 0; i < r->n; i++) {
 		const struct sqk_reuse_stats *s = r->v[i].st;
+		char blocks[48] = "", entries[48] = "";
+		int e;
 
-		if (s && s->unreadable)
-			sqk_error(r->v[i].path,
-				  "%" PRIu64 " block%s could not be read back; compressed afresh",
-				  s->unreadable, s->unreadable == 1 ? "" : "s");
+		if (!s || (!s->unreadable && !s->skipped))
+			continue;
+		if (s->unreadable)
+			snprintf(blocks, sizeof(blocks), "%" PRIu64 " block%s", s->unreadable,
+				 s->unreadable == 1 ? "" : "s");
+		if (s->skipped)
+			snprintf(entries, sizeof(entries), "%" PRIu64 " entr%s", s->skipped,
+				 s->skipped == 1 ? "y" : "ies");
+		/* A failed read says its errno; what read but did not decode is damage. */
+		e = __atomic_load_n(&sqk_image_file(r->v[i].img)->errnum, __ATOMIC_RELAXED);
+		sqk_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
+			  blocks, *blocks && *entries ? " and " : "", entries,
+			  e ? strerror(e) : "damaged");
 	}
 }
 

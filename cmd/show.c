@@ -128,7 +128,7 @@ int sqk_show_lookup(struct sqk_show *s, const char *path, int follow_last, const
 	int err = sqk_resolve_follow(s->img, path, follow_last, ino);
 
 	if (err)
-		sqk_show_path_code(s->image, shown, err);
+		sqk_show_path_code(s->image, s->img, shown, err);
 	return err;
 }
 
@@ -148,12 +148,9 @@ void sqk_show_path_error(const char *image, const char *path, const char *what)
 	fprintf(stderr, ": %s\n", what);
 }
 
-void sqk_show_path_code(const char *image, const char *path, int err)
+void sqk_show_path_code(const char *image, struct sqk_image *img, const char *path, int err)
 {
-	if (err == SQK_ERR_IO && errno)
-		sqk_show_path_error(image, path, strerror(errno));
-	else
-		sqk_show_path_error(image, path, sqk_strerror(err));
+	sqk_show_path_error(image, path, sqk_image_err_text(img, err));
 }
 
 void sqk_mode_string(mode_t mode, char out[11])

@@ -63,7 +63,7 @@ char *sqk_show_normalise(const char *path);
 
 /* "squashkit CMD: IMAGE: /path: what went wrong" for a path inside an image. */
 void sqk_show_path_error(const char *image, const char *path, const char *what);
-void sqk_show_path_code(const char *image, const char *path, int err);
+void sqk_show_path_code(const char *image, struct sqk_image *img, const char *path, int err);
 
 /* "drwxr-xr-x" with s/S/t/T, into out[11]. */
 void sqk_mode_string(mode_t mode, char out[11]);

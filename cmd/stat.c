@@ -300,7 +300,7 @@ static int run(struct sqk_show *s)
 	sqk_xattr_free(v.xattrs, v.nxattrs);
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(s->image, v.path, err);
+		sqk_show_path_code(s->image, s->img, v.path, err);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

@@ -19,7 +19,9 @@
 #include "image.h"
 #include "imageopt.h"
 #include "pool.h"
+#include "outfile.h"
 #include "progress.h"
+#include "signals.h"
 #include "walk.h"
 
 static const char usage_text[] =
@@ -29,6 +31,8 @@ static const char usage_text[] =
 	"  -d, --dest DIR            extract into DIR (default squashfs-root; must not exist)\n"
 	"  -f, --force               extract into an existing DIR, replacing what is in the way\n"
 	"  -o, --tar FILE            write an archive to FILE instead ('-' = stdout)\n"
+	"  -k, --keep-going          extract every entry that can be read, name each one\n"
+	"                            that cannot, keep what was made; exit 1 if any\n"
 	"      --format FMT          archive format: pax (default), gnu, ustar, cpio, zip\n"
 	"      --describe[=FILE]     write a pseudo file (mksquashfs syntax, file data\n"
 	"                            included) to FILE instead ('-', the default: stdout)\n"
@@ -64,6 +68,7 @@ static const struct option longopts[] = {
 	{"dest", required_argument, NULL, 'd'},
 	{"force", no_argument, NULL, 'f'},
 	{"tar", required_argument, NULL, 'o'},
+	{"keep-going", no_argument, NULL, 'k'},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"describe", optional_argument, NULL, OPT_DESCRIBE},
 	{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
@@ -83,7 +88,9 @@ static const struct option longopts[] = {
 
 struct unimage {
 	const char *dest, *tar, *format, *image, *describe;
-	int force, no_xattrs, no_owner, stats, json, quiet, dest_set;
+	int force, no_xattrs, no_owner, stats, json, quiet, dest_set, keep_going;
+	unsigned lost; /* entries left out (--keep-going) */
+	struct sqk_image *img;
 	unsigned threads;
 	struct sqk_image_opts io;
 	int cache_set;
@@ -91,6 +98,7 @@ struct unimage {
 	struct sqk_attropt attr;  /* the xattr filter */
 };
 
+/* A problem with an image entry that does not stop the run (a socket an archive cannot hold). */
 static void warn_entry(void *ctx, const char *path, const char *what)
 {
 	struct unimage *u = ctx;
@@ -101,19 +109,38 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 	fprintf(stderr, ": %s\n", what);
 }
 
-/* "IMAGE: /path: what" for an error inside the image. */
-static void report(struct unimage *u, const char *where, int err)
+/* The same about an entry made in the destination (an owner or time it refused). */
+static void warn_made(void *ctx, const char *path, const char *what)
 {
+	struct unimage *u = ctx;
+	size_t len = strlen(u->dest);
+
+	while (len > 1 && u->dest[len - 1] == '/')
+		len--;
 	sqk_progress_clear(u->bar);
-	fprintf(stderr, "squashkit %s: %s: ", sqk_cmd_name, u->image);
-	if (where && *where) {
-		sqk_print_escaped(stderr, where);
-		fputs(": ", stderr);
-	}
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		fprintf(stderr, "%s\n", strerror(errno ? errno : EIO));
-	else
-		fprintf(stderr, "%s\n", sqk_strerror(err));
+	fprintf(stderr, "squashkit %s: %.*s/", sqk_cmd_name, (int)len, u->dest);
+	sqk_print_escaped(stderr, path);
+	fprintf(stderr, ": %s\n", what);
+}
+
+/* --keep-going: an entry that cannot be read, left out. */
+static int lost_entry(void *ctx, const struct sqk_fault *f)
+{
+	struct unimage *u = ctx;
+
+	sqk_progress_clear(u->bar);
+	sqk_report_fault(u->image, u->img, NULL, 0, f);
+	u->lost++;
+	return 0;
+}
+
+/* The line for a failed run; a signal's needs none (the command dies of it). */
+static void report(struct unimage *u, const char *out, int out_is_dir, const struct sqk_fault *f)
+{
+	if (f->err == SQK_ERR_INTR)
+		return;
+	sqk_progress_clear(u->bar);
+	sqk_report_fault(u->image, u->img, out, out_is_dir, f);
 }
 
 static void raise_fd_limit(void)
@@ -166,57 +193,63 @@ static int check_selection(struct sqk_image *img, const char *image, char **path
 	return 0;
 }
 
-/* Standard output for "-"; else a temporary file beside out, renamed by close_output. */
-static int open_output(struct unimage *u, const char *out, char **tmp)
+/*
+ * Standard output for "-"; else a temporary file beside out, renamed into
+ * place by close_output (and removed by a signal until then).
+ */
+static int open_output(struct unimage *u, const char *out, struct sqk_outfile **of)
 {
-	int fd;
+	int err;
 
-	*tmp = NULL;
+	*of = NULL;
 	if (strcmp(out, "-") == 0)
 		return STDOUT_FILENO;
-	if (!u->force && access(out, F_OK) == 0) {
+	err = sqk_outfile_create(out, u->force, of);
+	if (!err)
+		return sqk_file_fd(sqk_outfile_file(*of));
+	if (err == SQK_ERR_EXIST)
 		sqk_error(out, "file exists (use --force to overwrite)");
-		return -1;
-	}
-	if (asprintf(tmp, "%s.tmp.XXXXXX", out) < 0)
-		return -1;
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		sqk_error(out, "%s", strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return fd;
+	else if (err == SQK_ERR_ARG)
+		sqk_error(out, "is a directory");
+	else
+		sqk_error_code(out, err);
+	return -1;
 }
 
-/*
- * Put a finished output file in place (a temporary file renamed over path)
- * or, after an error, remove it. Standard output (tmp NULL) is left alone.
- */
-static int close_output(struct unimage *u, const char *path, int fd, char *tmp, int err)
+/* Put a finished output file in place or, after an error, remove it. */
+static int close_output(struct unimage *u, const char *out, struct sqk_outfile *of, int err)
 {
-	if (tmp) {
-		if (!err && (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0)) {
-			sqk_progress_clear(u->bar);
-			sqk_error(path, "%s", strerror(errno));
-			err = SQK_ERR_IO;
-		}
-		if (err) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (!of)
+		return err ? EXIT_FAIL : EXIT_OK;
+	if (err) {
+		sqk_outfile_abort(of);
+		return EXIT_FAIL;
 	}
-	return err ? EXIT_FAIL : EXIT_OK;
+	err = sqk_outfile_commit(of);
+	if (err) {
+		int e = errno;
+
+		sqk_progress_clear(u->bar);
+		sqk_error_errno(out, err, e);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* The exit status of a run that went through: entries left out or warned about fail it. */
+static int outcome(struct unimage *u, unsigned warnings)
+{
+	return u->lost || warnings ? EXIT_FAIL : EXIT_OK;
 }
 
 static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_archive_sink *s;
-	char *tmp;
-	int fd, err;
+	struct sqk_archive_sink *s = NULL;
+	struct sqk_outfile *of;
+	const struct sqk_fault *f = &w->fault;
+	int fd, err, ret;
 
-	fd = open_output(u, u->tar, &tmp);
+	fd = open_output(u, u->tar, &of);
 	if (fd < 0)
 		return EXIT_FAIL;
 	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
@@ -224,47 +257,38 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 		sqk_archive_sink_set_filter(s, sqk_attropt_filter(&u->attr));
 		w->sink = sqk_archive_sink_sink(s);
 		err = sqk_walk(w);
+		if (!err && (err = sqk_archive_sink_finish(s)) != 0)
+			f = &w->sink->fault;
 		if (err)
-			report(u, w->err_path, err);
-		else if ((err = sqk_archive_sink_finish(s)) != 0) {
-			sqk_progress_clear(u->bar);
-			sqk_error(u->tar, "%s", sqk_archive_sink_error(s));
-		}
+			report(u, u->tar, 0, f);
 	} else {
-		sqk_error(u->tar, "%s", sqk_archive_sink_error(NULL));
+		sqk_error_code(u->tar, err);
 	}
 	sqk_archive_sink_destroy(s);
-	return close_output(u, u->tar, fd, tmp, err);
+	ret = close_output(u, u->tar, of, err);
+	return ret ? ret : outcome(u, 0);
 }
 
 static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
 	struct sqk_describe *d = NULL;
-	char *tmp;
+	struct sqk_outfile *of;
+	const struct sqk_fault *f = &w->fault;
 	int fd, err;
 
-	fd = open_output(u, u->describe, &tmp);
+	fd = open_output(u, u->describe, &of);
 	if (fd < 0)
 		return EXIT_FAIL;
 	err = sqk_describe_create(img, fd, &d);
 	if (!err) {
 		w->sink = sqk_describe_sink(d);
 		err = sqk_walk(w);
-		if (!err)
-			err = sqk_describe_finish(d);
-		if (err == SQK_ERR_UNSUPPORTED && *sqk_describe_why(d)) {
-			sqk_progress_clear(u->bar);
-			fprintf(stderr, "squashkit %s: %s: ", sqk_cmd_name, u->image);
-			if (*w->err_path) {
-				sqk_print_escaped(stderr, w->err_path);
-				fputs(": ", stderr);
-			}
-			fprintf(stderr, "%s\n", sqk_describe_why(d));
-		} else if (err) {
-			report(u, w->err_path, err);
-		}
+		if (!err && (err = sqk_describe_finish(d)) != 0)
+			f = &w->sink->fault;
+		if (err)
+			report(u, u->describe, 0, f);
 	} else {
-		report(u, NULL, err);
+		sqk_error_code(u->describe, err);
 	}
 	if (!err && !u->no_xattrs && sqk_describe_xattrs_left(d)) {
 		sqk_progress_clear(u->bar);
@@ -275,55 +299,66 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 		err = SQK_ERR_UNSUPPORTED;
 	}
 	sqk_describe_destroy(d);
-	return close_output(u, u->describe, fd, tmp, err);
+	return close_output(u, u->describe, of, err);
 }
 
+/*
+ * A tree under DEST. Signals are held meanwhile: one stops the walk and
+ * the workers, and what was made goes, as after an error, before the
+ * command dies of it. With --keep-going what was made stays.
+ */
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
 	struct sqk_extract_opts xo = {
-		u->force, u->no_xattrs, u->no_owner, warn_entry, u, sqk_attropt_filter(&u->attr)};
+		u->force, u->no_xattrs, u->no_owner, warn_made, u, sqk_attropt_filter(&u->attr), 0};
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool;
-	char where[4400] = "";
+	const struct sqk_fault *f = &w->fault;
 	unsigned warnings = 0;
 	int created = 0, fd, err, werr;
 
+	sqk_sig_hold();
 	if (mkdir(u->dest, 0755) == 0) {
 		created = 1;
 	} else if (errno != EEXIST || !u->force) {
 		sqk_error(u->dest, "%s",
 			  errno == EEXIST ? "destination exists (use --force)" : strerror(errno));
+		sqk_sig_release();
 		return EXIT_FAIL;
 	}
 	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		sqk_error(u->dest, "%s", strerror(errno));
-		return EXIT_FAIL;
+		err = SQK_ERR_IO;
+		goto out;
 	}
 	pool = sqk_pool_create(u->threads, 0);
 	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
 	if (!err) {
 		w->sink = sqk_extract_sink(x);
 		werr = sqk_walk(w);
-		err = sqk_extract_finish(x, where, sizeof(where), &warnings);
-		if (werr) {
-			report(u, w->err_path, werr);
+		err = sqk_extract_finish(x, &warnings);
+		if (werr)
 			err = werr;
-		} else if (err) {
-			report(u, where, err);
-		}
+		else if (err)
+			f = &w->sink->fault;
+		if (err)
+			report(u, u->dest, 1, f);
 	} else {
-		report(u, NULL, err);
+		sqk_error_code(u->dest, err);
 	}
 	sqk_extract_destroy(x);
 	sqk_pool_destroy(pool);
 	close(fd);
-	/* Leave nothing half-written behind that we created. */
-	if (err && created)
+out:
+	/* A signal that came once all was done still means: interrupted. */
+	if (!err && sqk_sig_caught())
+		err = SQK_ERR_INTR;
+	/* Leave nothing half-written behind that we created, unless asked to keep it. */
+	if (err && created && !u->keep_going)
 		sqk_remove_tree(AT_FDCWD, u->dest);
-	if (err)
-		return EXIT_FAIL;
-	return warnings ? EXIT_FAIL : EXIT_OK;
+	sqk_sig_release();
+	return err ? EXIT_FAIL : outcome(u, warnings);
 }
 
 static int run(struct unimage *u, int argc, char **argv)
@@ -334,7 +369,7 @@ static int run(struct unimage *u, int argc, char **argv)
 
 	sqk_image_opts_default(&u->io);
 	u->threads = sqk_online_cpus();
-	while ((c = sqk_getopt(argc, argv, "d:fo:j:qh", longopts)) != -1) {
+	while ((c = sqk_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			u->dest = optarg;
@@ -345,6 +380,9 @@ static int run(struct unimage *u, int argc, char **argv)
 			break;
 		case 'o':
 			u->tar = optarg;
+			break;
+		case 'k':
+			u->keep_going = 1;
 			break;
 		case OPT_FORMAT:
 			if (!sqk_archive_format_known(optarg))
@@ -404,6 +442,9 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (u->describe && (u->tar || u->dest_set))
 		return sqk_usage_error("--describe writes a description instead of %s; not both",
 				       u->tar ? "an archive (--tar)" : "a directory (--dest)");
+	if (u->describe && u->keep_going)
+		return sqk_usage_error("--keep-going extracts what can be read; --describe "
+				       "describes the whole image: not both");
 	if (u->describe && !*u->describe)
 		return sqk_usage_error("--describe= needs a FILE (or no '=')");
 	if (u->tar && strcmp(u->tar, "-") == 0 && sqk_refuse_terminal("an archive", u->force))
@@ -421,6 +462,7 @@ static int run(struct unimage *u, int argc, char **argv)
 	img = sqk_open_image(u->image, &u->io);
 	if (!img)
 		return EXIT_FAIL;
+	u->img = img;
 	if (check_selection(img, u->image, argv + optind, argc - optind) != 0) {
 		sqk_image_close(img);
 		return EXIT_FAIL;
@@ -429,6 +471,10 @@ static int run(struct unimage *u, int argc, char **argv)
 	w.img = img;
 	w.select = argv + optind;
 	w.nselect = (unsigned)(argc - optind);
+	if (u->keep_going) {
+		w.lost = lost_entry;
+		w.lost_ctx = u;
+	}
 	/*
 	 * The bar measures the image's bytes read (data and metadata, counted
 	 * by the file at no cost) against bytes_used: cheap, and honest about

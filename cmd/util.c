@@ -28,12 +28,22 @@ void sqk_error(const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-void sqk_error_code(const char *path, int err)
+void sqk_error_errno(const char *path, int err, int errnum)
 {
-	if (err == SQK_ERR_IO && errno)
-		sqk_error(path, "%s", strerror(errno));
+	if (errnum)
+		sqk_error(path, "%s", strerror(errnum));
 	else
 		sqk_error(path, "%s", sqk_strerror(err));
+}
+
+void sqk_error_code(const char *path, int err)
+{
+	int e = errno;
+
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+		sqk_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
+	else
+		sqk_error_errno(path, err, 0);
 }
 
 int sqk_usage_hint = 1;

@@ -33,8 +33,8 @@ _squashkit_options()
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
 			--xattrs-include --xattrs-exclude"
-		_sqk_opts="$_sqk_argopts --describe -f --force --no-xattrs --no-owner --stats
-			--json -q --quiet -h --help"
+		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
+			--stats --json -q --quiet -h --help"
 		;;
 	inspect | stat)
 		_sqk_argopts="--offset"

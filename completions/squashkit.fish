@@ -189,6 +189,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s d -l dest -x -a '(__fish_complete_directories)' -d 'destination directory'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s f -l force -d 'extract into an existing directory'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s o -l tar -r -F -d 'write an archive to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s k -l keep-going -d 'extract what can be read, name what cannot'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l format -x -a 'pax gnu ustar cpio zip' -d 'archive format'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l describe -d 'write a pseudo file instead (--describe=FILE)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-xattrs -d 'do not restore extended attributes'

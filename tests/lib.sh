@@ -110,6 +110,25 @@ same_file() {
 	fi
 }
 
+# $SIGNALABLE CMD... &: CMD with SIGINT and SIGQUIT at their defaults. A
+# background job of a script starts with them ignored, and squashkit, as
+# other tools, leaves a signal it finds ignored ignored (nohup's way). A
+# command, not a function: $! is then CMD's own process.
+SIGNALABLE="env --default-signal=INT,QUIT"
+
+# smash_block IMAGE KIND PATH [N]: one block of IMAGE no longer decompresses:
+# the middle half of the block tests/tools/locate finds (KIND: data, frag,
+# inode or dir, of PATH) overwritten. Fails when there is no such block.
+smash_block() {
+	_img=$1
+	shift
+	_at=$("$SQK_TOOLS/locate" "$_img" "$@") || return 1
+	# shellcheck disable=SC2086
+	set -- $_at
+	head -c $(($2 / 2)) /dev/zero | tr '\0' '\125' |
+		dd of="$_img" bs=1 seek=$(($1 + $2 / 4)) conv=notrunc status=none
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	test_skip_all_done=1

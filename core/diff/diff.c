@@ -15,9 +15,17 @@
 #include "array.h"
 #include "diff_int.h"
 #include "error.h"
+#include "file.h"
 #include "fmt_name.h"
 #include "format.h"
+#include "image.h"
 #include "walk.h"
+
+/* The errno of a tree's failed call: an image's file's, a directory's the thread's. */
+static int tree_errnum(const struct sqk_dtree *t)
+{
+	return t->img ? __atomic_load_n(&sqk_image_file(t->img)->errnum, __ATOMIC_RELAXED) : errno;
+}
 
 int sqk_diff_fail(struct diff *d, int side, int err)
 {
@@ -27,7 +35,10 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 		return err;
 	d->failed = 1;
 	e->side = side;
-	e->errnum = err == SQK_ERR_IO ? errno : 0;
+	e->errnum = 0;
+	/* An image's read may have failed in another thread: its file keeps the errno. */
+	if (err == SQK_ERR_IO)
+		e->errnum = side == 0 || side == 1 ? tree_errnum(d->t[side]) : errno;
 	snprintf(e->path, sizeof(e->path), "%s", d->path ? diff_path(d) : "");
 	return err;
 }

@@ -88,7 +88,7 @@ struct sqk_diff_stats {
 struct sqk_diff_error {
 	int side;	 /* 0: A, 1: B, -1: neither (memory, the sink) */
 	char path[4352]; /* "/a/b", or "" */
-	int errnum;	 /* errno, when the code is SQK_ERR_IO */
+	int errnum;	 /* SQK_ERR_IO: the errno (an image's: its file's; 0 unknown) */
 };
 
 /*

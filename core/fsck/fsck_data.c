@@ -8,11 +8,13 @@
  * fragment blocks are decompressed once each from the fragment table,
  * whatever number of files keep their tails there.
  *
- * Blocks are decoded as the kernel decodes them; one its decoder refuses
- * but the readers' decoder reads whole is reported for every file it holds
- * data of: the one it was checked for, the files sharing it (kept aside
- * until every block is checked) and the files whose tails are in it.
+ * Blocks are decoded as the kernel decodes them. One that does not
+ * decompress, or that its decoder refuses but the readers' decoder reads
+ * whole, is reported for every file it holds data of: the one it was
+ * checked for, the files sharing it (kept aside until every block is
+ * checked) and the files whose tails are in it.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,17 @@ struct fsck_shared {
 	uint32_t rec, index;
 };
 
+/* Block pos, of a kind the files sharing it are named for, into set (under lock). */
+static int note_block(struct sqk_fsck *f, struct sqk_u64set *set, uint64_t pos)
+{
+	int err;
+
+	pthread_mutex_lock(&f->lock);
+	err = sqk_u64set_add(set, pos);
+	pthread_mutex_unlock(&f->lock);
+	return err < 0 && sqk_fsck_fatal(f, err);
+}
+
 static void run_chunk(void *arg, unsigned worker)
 {
 	struct chunk *c = arg;
@@ -72,6 +85,10 @@ static void run_chunk(void *arg, unsigned worker)
 		if (sqk_fsck_fatal(f, err))
 			break;
 		if (err) {
+			if (c->fragment)
+				f->frags[c->index[0]].bad = 1; /* each task owns its own slot */
+			else if (note_block(f, &f->bad, c->pos[i]))
+				break;
 			if (c->fragment)
 				sqk_fsck_err_key(
 					f, c->key + i, FSCK_NONE, T_FRAG, C_FRAGMENT,
@@ -107,10 +124,7 @@ static void run_chunk(void *arg, unsigned worker)
 			sqk_fsck_err_key(f, c->key + i, c->rec, T_INODE, C_KERNEL,
 					 "block %u at %llu: " FSCK_REFUSED, c->index[i],
 					 (unsigned long long)c->pos[i]);
-			pthread_mutex_lock(&f->lock);
-			err = sqk_u64set_add(&f->refused, c->pos[i]);
-			pthread_mutex_unlock(&f->lock);
-			if (err < 0 && sqk_fsck_fatal(f, err))
+			if (note_block(f, &f->refused, c->pos[i]))
 				break;
 		}
 	}
@@ -155,7 +169,10 @@ static uint64_t hash64(uint64_t x)
 	return x ^ (x >> 29);
 }
 
-/* A file sharing a block checked for another: reported too if the kernel refuses it. */
+/*
+ * A file sharing a block checked for another: reported too if the block does
+ * not decompress, or the kernel refuses it.
+ */
 static void keep_shared(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos)
 {
 	struct fsck_shared *s;
@@ -178,7 +195,12 @@ void sqk_fsck_data_shared(struct sqk_fsck *f)
 	for (i = 0; i < f->nshared; i++) {
 		struct fsck_shared *s = &f->shared[i];
 
-		if (sqk_u64set_has(&f->refused, s->pos))
+		if (sqk_u64set_has(&f->bad, s->pos))
+			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_DATA,
+					 "block %u at %llu, which it shares with another file, "
+					 "does not decompress",
+					 s->index, (unsigned long long)s->pos);
+		else if (sqk_u64set_has(&f->refused, s->pos))
 			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_KERNEL,
 					 "block %u at %llu: " FSCK_REFUSED, s->index,
 					 (unsigned long long)s->pos);
@@ -227,7 +249,7 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 				"this "
 				"file needs %u",
 				index, (unsigned long long)pos, d->len, len);
-		else if (f->comp->decompress_kernel)
+		else
 			keep_shared(f, rec, index, pos);
 		return 1;
 	}
@@ -308,8 +330,14 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 		return;
 	}
 	fr = sqk_fsck_frag_find(f, idx);
+	if (fr && fr->bad) {
+		/* Reported for the fragment; every file that keeps its tail there is named too. */
+		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
+			     "the tail is in fragment %u, whose block does not decompress", idx);
+		return;
+	}
 	if (!fr || !fr->len)
-		return; /* that fragment's entry or block is bad, and was reported */
+		return; /* that fragment's entry is bad, and was reported */
 	len = fr->len;
 	if (file->frag_offset >= len || tail > len - file->frag_offset)
 		sqk_fsck_err(f, file->rec, T_INODE, C_FRAGMENT,
@@ -415,5 +443,6 @@ void sqk_fsck_data_free(struct sqk_fsck *f)
 	f->dups = NULL;
 	free(f->shared);
 	f->shared = NULL;
+	sqk_u64set_free(&f->bad);
 	sqk_u64set_free(&f->refused);
 }

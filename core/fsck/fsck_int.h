@@ -157,6 +157,7 @@ struct fsck_frag {
 	uint32_t index;
 	uint32_t len;	 /* decompressed bytes, set by the worker that checked it */
 	uint8_t refused; /* by the kernel's decoder, though readers read it */
+	uint8_t bad;	 /* its block does not decompress */
 };
 
 struct sqk_fsck_err {
@@ -225,11 +226,11 @@ struct sqk_fsck {
 	/* Blocks handed out for checking (duplicate files share them). */
 	struct fsck_dup *dups;
 	size_t ndups, dupcap;
-	/* Files met sharing a block checked for another, when the kernel may refuse it. */
+	/* Files met sharing a block checked for another, named if it is bad or refused. */
 	struct fsck_shared *shared;
 	size_t nshared, sharedcap;
-	/* Data blocks only the readers' decoder reads, whole (under lock). */
-	struct sqk_u64set refused;
+	/* Under lock: data blocks that do not decompress; those only the readers' decoder reads. */
+	struct sqk_u64set bad, refused;
 	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
 	int data_overflow;   /* more than the data area: the rest is not checked */
 
@@ -347,7 +348,10 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file);
 /* Decompress fragment block f->frags[slot] on the pool. */
 void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, uint32_t size);
 void sqk_fsck_data_wait(struct sqk_fsck *f);
-/* After the last wait: the files sharing a block the kernel's decoder refused. */
+/*
+ * After the last wait: name every file sharing a block that did not
+ * decompress, or that the kernel's decoder refused.
+ */
 void sqk_fsck_data_shared(struct sqk_fsck *f);
 void sqk_fsck_data_free(struct sqk_fsck *f);
 

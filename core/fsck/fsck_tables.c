@@ -96,6 +96,7 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 	l->e[l->n].index = (uint32_t)idx;
 	l->e[l->n].len = 0;
 	l->e[l->n].refused = 0;
+	l->e[l->n].bad = 0;
 	l->start[l->n] = e.start;
 	l->word[l->n++] = e.size;
 }

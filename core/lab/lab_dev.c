@@ -23,6 +23,7 @@
 
 #include "error.h"
 #include "extract.h"
+#include "file.h"
 #include "lab_dev.h"
 #include "mounttab.h"
 
@@ -39,7 +40,7 @@ int sqk_lab_loop_attach(const char *path, uint64_t offset, struct sqk_lab_loop *
 {
 	struct loop_config cfg;
 	struct stat st;
-	int ctl, img, tries, err = SQK_ERR_IO;
+	int ctl, img, tries, e, err = SQK_ERR_IO;
 
 	l->fd = -1;
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
@@ -75,9 +76,11 @@ int sqk_lab_loop_attach(const char *path, uint64_t offset, struct sqk_lab_loop *
 			err = 0;
 			break;
 		}
+		e = errno;
 		close(l->fd);
 		l->fd = -1;
-		if (errno != EBUSY)
+		errno = e;
+		if (e != EBUSY)
 			break;
 	}
 	if (!err && fstat(l->fd, &st) == 0) {
@@ -243,15 +246,14 @@ static int own_cgroup(const struct hierarchy *h, char *out, size_t len)
 static int write_to(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX + 64];
-	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return SQK_ERR_IO;
-	n = write(fd, text, strlen(text));
-	if (n < 0) {
+	/* Retried on a short count: a setting the kernel refuses fails with its errno. */
+	if (sqk_write_full(fd, text, strlen(text), SQK_NO_OFFSET) != 0) {
 		int saved = errno;
 
 		close(fd);

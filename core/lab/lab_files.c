@@ -44,7 +44,8 @@ static int ix_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 
 int sqk_lab_index(struct sqk_image *img, struct sqk_lab_files *f)
 {
-	struct index_sink x = {{ix_dir, ix_dir, ix_node}, f, 0, 0};
+	struct index_sink x = {.sink = {.dir_begin = ix_dir, .dir_end = ix_dir, .node = ix_node},
+			       .f = f};
 	struct sqk_walk w;
 	size_t i;
 	int err;

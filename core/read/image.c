@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,7 +196,7 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 {
 	struct sqk_image_opts defaults;
 	struct sqk_image *img;
-	int err;
+	int err, e;
 
 	*out = NULL;
 	if (!opts) {
@@ -232,7 +233,11 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 	*out = img;
 	return 0;
 fail:
+	/* The file goes with the image: its errno stays, as image.h says. */
+	e = file->errnum;
 	sqk_image_close(img);
+	if (err == SQK_ERR_IO)
+		errno = e ? e : EIO;
 	return err;
 }
 

@@ -44,7 +44,10 @@ void sqk_image_opts_default(struct sqk_image_opts *o);
 
 struct sqk_image;
 
-/* Open and check an image read through file (which the image then owns). */
+/*
+ * Open and check an image read through file (which the image then owns,
+ * and closes on failure: for SQK_ERR_IO, errno is then the file's).
+ */
 int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		   struct sqk_image **out);
 void sqk_image_close(struct sqk_image *img);

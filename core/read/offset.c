@@ -15,6 +15,16 @@ struct window {
 	int owned; /* read-only and destroyed with the window; else writable, borrowed */
 };
 
+/* The inner file's errno is the window's. */
+static int inner_errnum(struct window *w, int err)
+{
+	if (err)
+		__atomic_store_n(&w->base.errnum,
+				 __atomic_load_n(&w->inner->errnum, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+	return err;
+}
+
 static int window_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
 {
 	struct window *w = (struct window *)f;
@@ -23,7 +33,7 @@ static int window_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t le
 		return SQK_ERR_TRUNCATED;
 	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
-	return w->inner->read_at(w->inner, w->start + off, buf, len);
+	return inner_errnum(w, w->inner->read_at(w->inner, w->start + off, buf, len));
 }
 
 static int window_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
@@ -34,7 +44,7 @@ static int window_write_at(struct sqk_file *f, uint64_t off, const void *buf, si
 		return SQK_ERR_ARG;
 	if (off > UINT64_MAX - w->start)
 		return SQK_ERR_OVERFLOW;
-	return w->inner->write_at(w->inner, w->start + off, buf, len);
+	return inner_errnum(w, w->inner->write_at(w->inner, w->start + off, buf, len));
 }
 
 static uint64_t window_size(struct sqk_file *f)
@@ -49,7 +59,7 @@ static int window_sync(struct sqk_file *f)
 {
 	struct window *w = (struct window *)f;
 
-	return w->owned ? 0 : w->inner->sync(w->inner);
+	return w->owned ? 0 : inner_errnum(w, w->inner->sync(w->inner));
 }
 
 static void window_destroy(struct sqk_file *f)

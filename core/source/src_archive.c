@@ -9,6 +9,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,24 +393,103 @@ added:
 	return 0;
 }
 
+/*
+ * The formats and compressions mkimage(1) lists, and no others: libarchive
+ * would otherwise take any text for an mtree description, and empty input
+ * for an empty archive.
+ */
+static void support(struct archive *a)
+{
+	archive_read_support_format_tar(a); /* ustar, pax, GNU tar */
+	archive_read_support_format_cpio(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_lzma(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_lz4(a);
+	archive_read_support_filter_compress(a);
+}
+
+/* The input, read here: its size tells an empty input, its errno a failed read. */
+struct input {
+	int fd;
+	uint64_t bytes;
+	int errnum;
+	uint8_t buf[1 << 16];
+};
+
+static la_ssize_t input_read(struct archive *a, void *ctx, const void **buf)
+{
+	struct input *in = ctx;
+	ssize_t n;
+
+	do
+		n = read(in->fd, in->buf, sizeof(in->buf));
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		in->errnum = errno;
+		archive_set_error(a, errno, "%s", strerror(errno));
+		return -1;
+	}
+	in->bytes += (uint64_t)n;
+	*buf = in->buf;
+	return n;
+}
+
+/* The input could not be read: its errno's words. */
+static int input_failed(struct sqk_src_ctx *c, int e, const char *name)
+{
+	errno = e;
+	sqk_src_fail(c, name, "%s", strerror(e));
+	return SQK_ERR_IO;
+}
+
+/* The archive could not be opened or its first header read: what the input is not. */
+static int not_an_archive(struct sqk_src_ctx *c, struct archive *a, const struct input *in,
+			  const char *name)
+{
+	if (in->errnum)
+		return input_failed(c, in->errnum, name);
+	errno = 0;
+	if (in->bytes == 0)
+		sqk_src_fail(c, name, "empty input, not an archive");
+	else if (archive_format(a) == 0)
+		sqk_src_fail(c, name, "not a tar, cpio or zip archive");
+	else
+		return fail_archive(c, a, name);
+	return SQK_ERR_ARCHIVE;
+}
+
 int sqk_src_archive(struct sqk_src_ctx *c, const char *path)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
 	struct stream s = {0};
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
-	int r, err = 0;
+	struct input *in = calloc(1, sizeof(*in));
+	int r, err = 0, first = 1;
 
-	if (!a)
+	if (!a || !in) {
+		archive_read_free(a);
+		free(in);
 		return SQK_ERR_NOMEM;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
-	if (strcmp(path, "-") == 0)
-		r = archive_read_open_fd(a, STDIN_FILENO, 1 << 16);
-	else
-		r = archive_read_open_filename(a, path, 1 << 16);
+	}
+	support(a);
+	in->fd = STDIN_FILENO;
+	if (strcmp(path, "-") != 0) {
+		do
+			in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		while (in->fd < 0 && errno == EINTR);
+		if (in->fd < 0) {
+			err = input_failed(c, errno, name);
+			goto out;
+		}
+	}
+	r = archive_read_open(a, in, NULL, input_read, NULL);
 	if (r != ARCHIVE_OK) {
-		err = fail_archive(c, a, name);
+		err = not_an_archive(c, a, in, name);
 		goto out;
 	}
 	s.a = a;
@@ -418,14 +498,18 @@ int sqk_src_archive(struct sqk_src_ctx *c, const char *path)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			err = fail_archive(c, a, name);
+			err = first ? not_an_archive(c, a, in, name) : fail_archive(c, a, name);
 			break;
 		}
+		first = 0;
 		err = entry(c, &s, e, name);
 		if (err)
 			break;
 	}
 out:
 	archive_read_free(a);
+	if (in->fd != STDIN_FILENO && in->fd >= 0)
+		close(in->fd);
+	free(in);
 	return err;
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -57,4 +59,28 @@ const char *sqk_strerror(int err)
 		return "directories nested too deep for squashkit to walk";
 	}
 	return "unknown error";
+}
+
+void sqk_fault_set(struct sqk_fault *f, int err, int errnum, int output, const char *path)
+{
+	if (f->err)
+		return;
+	f->err = err;
+	f->errnum = errnum;
+	f->output = output;
+	f->what[0] = '\0';
+	sqk_fault_path(f, path);
+}
+
+void sqk_fault_path(struct sqk_fault *f, const char *path)
+{
+	size_t len = strlen(path), room = sizeof(f->path) - 2;
+
+	/* "/" and the path, or "..." and as much of its end as fits. */
+	if (!*path)
+		f->path[0] = '\0';
+	else if (len <= room)
+		snprintf(f->path, sizeof(f->path), "/%s", path);
+	else
+		snprintf(f->path, sizeof(f->path), "...%s", path + len - (room - 2));
 }

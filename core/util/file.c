@@ -22,25 +22,54 @@ struct posix_file {
 	pthread_key_t bounce;
 };
 
-static int read_fully(int fd, void *buf, size_t len, uint64_t off)
+int sqk_write_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n =
+			off == SQK_NO_OFFSET ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		if (off != SQK_NO_OFFSET)
+			off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int sqk_read_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
 
 	while (len > 0) {
 		ssize_t n = pread(fd, p, len, (off_t)off);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return SQK_ERR_IO;
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
 		if (n == 0)
-			return SQK_ERR_TRUNCATED;
+			return 1;
 		p += n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* A failed call: its errno kept in the file, for the error line. */
+static int failed(struct sqk_file *f, int err)
+{
+	__atomic_store_n(&f->errnum, errno, __ATOMIC_RELAXED);
+	return err;
 }
 
 /* One aligned buffer per reading thread, kept at the largest size it needed. */
@@ -99,7 +128,7 @@ static int direct_read(struct posix_file *pf, uint64_t off, void *buf, size_t le
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return SQK_ERR_IO;
+			return failed(&pf->base, SQK_ERR_IO);
 		}
 		if (n == 0)
 			break;
@@ -115,6 +144,7 @@ static int direct_read(struct posix_file *pf, uint64_t off, void *buf, size_t le
 static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len)
 {
 	struct posix_file *pf = (struct posix_file *)f;
+	int r;
 
 	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
@@ -122,26 +152,18 @@ static int posix_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t len
 		return 0;
 	if (pf->align)
 		return direct_read(pf, off, buf, len);
-	return read_fully(pf->fd, buf, len, off);
+	r = sqk_read_full(pf->fd, buf, len, off);
+	if (r < 0)
+		return failed(f, SQK_ERR_IO);
+	return r ? SQK_ERR_TRUNCATED : 0;
 }
 
 static int posix_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_t len)
 {
 	struct posix_file *pf = (struct posix_file *)f;
-	const uint8_t *p = buf;
 
-	while (len > 0) {
-		ssize_t n = pwrite(pf->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return sqk_err_from_errno();
-		}
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
+	if (sqk_write_full(pf->fd, buf, len, off) != 0)
+		return failed(f, sqk_err_from_errno());
 	return 0;
 }
 
@@ -164,7 +186,7 @@ static int posix_sync(struct sqk_file *f)
 	struct posix_file *pf = (struct posix_file *)f;
 
 	if (fsync(pf->fd) != 0 && errno != EINVAL && errno != EROFS)
-		return sqk_err_from_errno();
+		return failed(f, sqk_err_from_errno());
 	return 0;
 }
 
@@ -224,7 +246,9 @@ struct sqk_file *sqk_file_open(const char *path, int mode, int *err)
 
 	if (mode == SQK_FILE_DIRECT)
 		flags = O_RDONLY | O_DIRECT;
-	fd = open(path, flags | O_CLOEXEC, 0644);
+	do
+		fd = open(path, flags | O_CLOEXEC, 0644);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		*err = SQK_ERR_IO;
 		return NULL;
@@ -278,8 +302,10 @@ static int mem_write_at(struct sqk_file *f, uint64_t off, const void *buf, size_
 	struct mem_file *mf = (struct mem_file *)f;
 	uint64_t end = off + len;
 
-	if (end < off || end > SIZE_MAX / 2)
-		return SQK_ERR_NOSPACE;
+	if (end < off || end > SIZE_MAX / 2) {
+		errno = ENOSPC;
+		return failed(f, SQK_ERR_NOSPACE);
+	}
 	if (end > mf->cap) {
 		size_t old = mf->cap;
 

@@ -23,6 +23,11 @@ struct sqk_file {
 	void (*destroy)(struct sqk_file *f);
 	/* Counters, for bench and tests. */
 	uint64_t reads, bytes_read;
+	/*
+	 * The errno of the last system call that failed (0: none did): a code
+	 * says SQK_ERR_IO from any thread, this says which error it was.
+	 */
+	int errnum;
 };
 
 enum {
@@ -41,6 +46,16 @@ struct sqk_file *sqk_file_open(const char *path, int mode, int *err);
 struct sqk_file *sqk_file_fdopen(int fd, int own);
 /* The descriptor behind a POSIX file, or -1. */
 int sqk_file_fd(struct sqk_file *f);
+
+/*
+ * Write all of buf to fd (at off, or at the file position when off is
+ * SQK_NO_OFFSET), retrying short counts and EINTR. A write that takes no
+ * byte is ENOSPC, as coreutils reads it. Returns 0, or -1 with errno set.
+ */
+#define SQK_NO_OFFSET UINT64_MAX
+int sqk_write_full(int fd, const void *buf, size_t len, uint64_t off);
+/* Read exactly len bytes at off: 0, 1 at the end of the file, or -1 with errno set. */
+int sqk_read_full(int fd, void *buf, size_t len, uint64_t off);
 
 /* An in-memory file over a copy of data (len bytes); writable grows. */
 struct sqk_file *sqk_file_mem(const void *data, size_t len);

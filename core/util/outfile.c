@@ -11,114 +11,58 @@
 
 #include "error.h"
 #include "outfile.h"
+#include "signals.h"
 
-#define MAX_LIVE    8
 #define TMP_MAX_LEN (PATH_MAX + 64)
 
 struct sqk_outfile {
 	struct sqk_file *file;
 	char *target;
+	char tmp[TMP_MAX_LEN];
+	int fd; /* the file's: closed here, where a close can fail */
 	int force;
-	int slot; /* in the signal handler's table */
+	int slot; /* the signal action removing tmp, or -1 */
 	unsigned nids;
 	uint64_t dev[2], ino[2];
 };
 
-/*
- * What the signal handler removes: fixed buffers, as a handler must not
- * allocate. A path is written before its flag is set and the flag cleared
- * before the slot is reused, with the signals blocked in this thread.
- */
-static char live_path[MAX_LIVE][TMP_MAX_LEN];
-static volatile sig_atomic_t live[MAX_LIVE];
-static unsigned nlive;
-static const int cleanup_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-#define NSIGS (sizeof(cleanup_sigs) / sizeof(cleanup_sigs[0]))
-static struct sigaction saved[NSIGS];
-
-static void on_signal(int sig)
-{
-	for (unsigned i = 0; i < MAX_LIVE; i++) {
-		if (live[i])
-			unlink(live_path[i]);
-		live[i] = 0;
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void block_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < NSIGS; i++)
-		sigaddset(&set, cleanup_sigs[i]);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-/* Signals blocked: the handlers go in with the first live file and out with the last. */
-static void handlers(int install)
-{
-	struct sigaction sa;
-
-	if (install) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		for (size_t i = 0; i < NSIGS; i++)
-			sigaction(cleanup_sigs[i], &sa, &saved[i]);
-	} else {
-		for (size_t i = 0; i < NSIGS; i++)
-			sigaction(cleanup_sigs[i], &saved[i], NULL);
-	}
-}
-
-/* Create the temporary file in a free slot; the signals cannot come in between. */
-static int make_temp(struct sqk_outfile *of, const char *tmpl, int *fd)
+/* Create the temporary file from tmpl; no signal comes between its creation and its guard. */
+static int make_temp(struct sqk_outfile *of, int *fd)
 {
 	sigset_t old;
-	int slot, e;
+	int e, err;
 
-	block_signals(&old);
-	for (slot = 0; slot < MAX_LIVE && live[slot]; slot++)
-		;
-	if (slot == MAX_LIVE) {
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		return SQK_ERR_UNSUPPORTED;
-	}
-	snprintf(live_path[slot], TMP_MAX_LEN, "%s", tmpl);
-	*fd = mkostemp(live_path[slot], O_CLOEXEC);
+	sqk_sig_block(&old);
+	*fd = mkostemp(of->tmp, O_CLOEXEC);
 	e = errno;
-	if (*fd >= 0) {
-		if (nlive++ == 0)
-			handlers(1);
-		live[slot] = 1;
-		of->slot = slot;
+	err = *fd < 0 ? SQK_ERR_IO : 0;
+	if (!err) {
+		of->slot = sqk_sig_unlink(of->tmp);
+		if (of->slot < 0) {
+			err = of->slot;
+			of->slot = -1;
+			unlink(of->tmp);
+			close(*fd);
+			*fd = -1;
+		}
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sqk_sig_restore(&old);
 	errno = e;
-	return *fd >= 0 ? 0 : SQK_ERR_IO;
+	return err;
 }
 
-/* The temporary file is gone or renamed: its slot is free. */
+/* The temporary file is gone or renamed: no signal needs to remove it. */
 static void forget(struct sqk_outfile *of)
 {
-	sigset_t old;
-
-	if (of->slot < 0)
-		return;
-	block_signals(&old);
-	live[of->slot] = 0;
-	if (--nlive == 0)
-		handlers(0);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sqk_sig_forget(of->slot);
 	of->slot = -1;
 }
 
 static void release(struct sqk_outfile *of)
 {
 	sqk_file_destroy(of->file);
+	if (of->fd >= 0)
+		close(of->fd);
 	free(of->target);
 	free(of);
 }
@@ -126,7 +70,6 @@ static void release(struct sqk_outfile *of)
 int sqk_outfile_create(const char *target, int force, struct sqk_outfile **out)
 {
 	struct sqk_outfile *of;
-	char tmpl[TMP_MAX_LEN];
 	const char *slash;
 	struct stat st;
 	mode_t mask;
@@ -137,6 +80,7 @@ int sqk_outfile_create(const char *target, int force, struct sqk_outfile **out)
 	if (!of)
 		return SQK_ERR_NOMEM;
 	of->slot = -1;
+	of->fd = -1;
 	of->force = force;
 	of->target = strdup(target);
 	if (!of->target) {
@@ -158,11 +102,11 @@ int sqk_outfile_create(const char *target, int force, struct sqk_outfile **out)
 	}
 	slash = strrchr(target, '/');
 	if (slash)
-		snprintf(tmpl, sizeof(tmpl), "%.*s/.%s.XXXXXX", (int)(slash - target), target,
+		snprintf(of->tmp, sizeof(of->tmp), "%.*s/.%s.XXXXXX", (int)(slash - target), target,
 			 slash + 1);
 	else
-		snprintf(tmpl, sizeof(tmpl), ".%s.XXXXXX", target);
-	err = make_temp(of, tmpl, &fd);
+		snprintf(of->tmp, sizeof(of->tmp), ".%s.XXXXXX", target);
+	err = make_temp(of, &fd);
 	if (err) {
 		int e = errno;
 
@@ -177,9 +121,9 @@ int sqk_outfile_create(const char *target, int force, struct sqk_outfile **out)
 		of->dev[of->nids] = st.st_dev;
 		of->ino[of->nids++] = st.st_ino;
 	}
-	of->file = sqk_file_fdopen(fd, 1);
+	of->fd = fd;
+	of->file = sqk_file_fdopen(fd, 0);
 	if (!of->file) {
-		close(fd);
 		sqk_outfile_abort(of);
 		return SQK_ERR_NOMEM;
 	}
@@ -203,14 +147,23 @@ unsigned sqk_outfile_ids(const struct sqk_outfile *of, uint64_t dev[2], uint64_t
 
 int sqk_outfile_commit(struct sqk_outfile *of)
 {
-	const char *tmp = live_path[of->slot];
+	const char *tmp = of->tmp;
 	int err, rc, e;
 
 	err = of->file->sync(of->file);
+	e = of->file->errnum;
 	sqk_file_destroy(of->file);
 	of->file = NULL;
+	/* Never renamed into place after a failed close (a file system may report a write only
+	 * there). */
+	if (!err && close(of->fd) != 0) {
+		e = errno;
+		err = sqk_err_from_errno();
+	}
+	of->fd = -1;
 	if (err) {
 		sqk_outfile_abort(of);
+		errno = e;
 		return err;
 	}
 	if (of->force) {
@@ -242,7 +195,7 @@ void sqk_outfile_abort(struct sqk_outfile *of)
 	sqk_file_destroy(of->file);
 	of->file = NULL;
 	if (of->slot >= 0)
-		unlink(live_path[of->slot]);
+		unlink(of->tmp);
 	forget(of);
 	release(of);
 }

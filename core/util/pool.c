@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -64,6 +65,7 @@ static void *worker_main(void *p)
 struct sqk_pool *sqk_pool_create(unsigned threads, unsigned queue_max)
 {
 	struct sqk_pool *p;
+	sigset_t all, old;
 	unsigned i;
 
 	if (threads == 0)
@@ -82,6 +84,12 @@ struct sqk_pool *sqk_pool_create(unsigned threads, unsigned queue_max)
 	pthread_cond_init(&p->not_empty, NULL);
 	pthread_cond_init(&p->not_full, NULL);
 	pthread_cond_init(&p->idle, NULL);
+	/*
+	 * Workers take no signal: the thread that writes the output gets it,
+	 * and a handler undoing that output never races its writes.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < threads; i++) {
 		p->workers[i].pool = p;
 		p->workers[i].index = i;
@@ -89,6 +97,7 @@ struct sqk_pool *sqk_pool_create(unsigned threads, unsigned queue_max)
 			break;
 		p->nthreads++;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (p->nthreads == 0) {
 		sqk_pool_destroy(p);
 		return NULL;

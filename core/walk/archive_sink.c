@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <archive.h>
 #include <archive_entry.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "error.h"
 #include "format.h"
 #include "image.h"
+#include "signals.h"
 #include "xattr.h"
 #include "xattr_filter.h"
 
@@ -21,6 +23,8 @@ struct sqk_archive_sink {
 	struct sqk_sink sink;
 	struct sqk_image *img;
 	struct archive *a;
+	int fd;
+	int errnum; /* of the write that failed */
 	int pax;
 	int no_xattrs;
 	const struct sqk_xattr_filter *filter;
@@ -107,21 +111,57 @@ static struct archive_entry *make_entry(struct sqk_archive_sink *s, const char *
 	return ae;
 }
 
-static int write_header(struct sqk_archive_sink *s, struct archive_entry *ae)
+/*
+ * libarchive's output. A failed write keeps its errno (libarchive's own
+ * message would say only "Write error") and every later one is dropped,
+ * each call told it went through: the sink checks after each call of
+ * libarchive, and libarchive, never put in its fatal state, frees what it
+ * holds (libarchive 3.6 leaks its output buffer after a fatal write).
+ */
+static la_ssize_t out_write(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	struct sqk_archive_sink *s = ctx;
+
+	if (!s->errnum && sqk_write_full(s->fd, buf, len, SQK_NO_OFFSET) != 0)
+		s->errnum = errno;
+	return (la_ssize_t)len;
+}
+
+/*
+ * A call of libarchive failed: the output's errno when a write failed,
+ * else libarchive's words about the entry at path.
+ */
+static int archive_failed(struct sqk_archive_sink *s, const char *path)
+{
+	const char *m = archive_error_string(s->a);
+	int err;
+
+	if (s->errnum) {
+		err = s->errnum == ENOSPC || s->errnum == EDQUOT ? SQK_ERR_NOSPACE : SQK_ERR_IO;
+		sqk_fault_set(&s->sink.fault, err, s->errnum, 1, "");
+		return err;
+	}
+	sqk_fault_set(&s->sink.fault, SQK_ERR_ARCHIVE, 0, 0, path);
+	if (m)
+		snprintf(s->sink.fault.what, sizeof(s->sink.fault.what), "%s", m);
+	return SQK_ERR_ARCHIVE;
+}
+
+static int write_header(struct sqk_archive_sink *s, const char *path, struct archive_entry *ae)
 {
 	int r = archive_write_header(s->a, ae);
 
 	archive_entry_free(ae);
-	return r < ARCHIVE_WARN ? SQK_ERR_ARCHIVE : 0;
+	return r < ARCHIVE_WARN || s->errnum ? archive_failed(s, path) : 0;
 }
 
-static int put(struct sqk_archive_sink *s, const void *p, size_t len)
+static int put(struct sqk_archive_sink *s, const char *path, const void *p, size_t len)
 {
 	while (len > 0) {
 		la_ssize_t n = archive_write_data(s->a, p, len);
 
-		if (n < 0)
-			return SQK_ERR_ARCHIVE;
+		if (n < 0 || s->errnum)
+			return archive_failed(s, path);
 		if (n == 0)
 			break;
 		p = (const uint8_t *)p + n;
@@ -165,7 +205,12 @@ static void add_sparse_map(struct sqk_archive_sink *s, struct archive_entry *ae,
 		archive_entry_sparse_add_entry(ae, (la_int64_t)ino->size, 0);
 }
 
-static int write_file_data(struct sqk_archive_sink *s, const struct sqk_inode *ino)
+/*
+ * The file's data into the archive, or (path NULL) only read: with
+ * --keep-going every block is read once before the header goes out, as a
+ * file the archive announced cannot be left out any more.
+ */
+static int file_data(struct sqk_archive_sink *s, const char *path, const struct sqk_inode *ino)
 {
 	struct sqk_data_cursor c;
 	struct sqk_cache_entry *e;
@@ -175,19 +220,42 @@ static int write_file_data(struct sqk_archive_sink *s, const struct sqk_inode *i
 	sqk_data_begin(&c, ino);
 	for (i = 0; !err && i < ino->nblocks; i++) {
 		err = sqk_data_next(s->img, &c, &e, &len);
-		if (!err)
-			err = put(s, e ? e->data : s->zeros, len);
+		if (!err && path)
+			err = put(s, path, e ? e->data : s->zeros, len);
 		sqk_cache_put(e);
+		if (!err && sqk_sig_caught())
+			err = SQK_ERR_INTR;
 	}
 	if (!err && ino->frag_index != SQK_INVALID_FRAG) {
 		const uint8_t *tail;
 
 		err = sqk_data_tail(s->img, ino, &e, &tail, &len);
-		if (!err)
-			err = put(s, tail, len);
+		if (!err && path)
+			err = put(s, path, tail, len);
 		sqk_cache_put(e);
 	}
 	return err;
+}
+
+/*
+ * --keep-going: a file whose data cannot be read is named and left out
+ * (0), or its failure ends the walk; 1 to write it.
+ */
+static int readable(struct sqk_archive_sink *s, const char *path, const struct sqk_inode *ino,
+		    int *err)
+{
+	struct sqk_fault f;
+
+	*err = 0;
+	if (!s->sink.lost)
+		return 1;
+	*err = file_data(s, NULL, ino);
+	if (!*err || *err == SQK_ERR_NOMEM || *err == SQK_ERR_INTR)
+		return !*err;
+	memset(&f, 0, sizeof(f));
+	sqk_fault_set(&f, *err, 0, 0, path);
+	*err = s->sink.lost(s->sink.lost_ctx, &f);
+	return 0;
 }
 
 static int as_dir_begin(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
@@ -200,7 +268,7 @@ static int as_dir_begin(struct sqk_sink *sink, const char *path, struct sqk_inod
 	if (!ae)
 		return err;
 	archive_entry_set_size(ae, 0);
-	return write_header(s, ae);
+	return write_header(s, path, ae);
 }
 
 static int as_dir_end(struct sqk_sink *sink, const char *path, struct sqk_inode *ino)
@@ -235,14 +303,18 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 		archive_entry_set_hardlink(ae, target);
 		archive_entry_set_size(ae, 0);
 		free(target);
-		return write_header(s, ae);
+		return write_header(s, path, ae);
 	}
 	switch (ino->mode & S_IFMT) {
 	case S_IFREG:
+		if (!readable(s, path, ino, &err)) {
+			archive_entry_free(ae);
+			return err;
+		}
 		archive_entry_set_size(ae, (la_int64_t)ino->size);
 		add_sparse_map(s, ae, ino);
-		err = write_header(s, ae);
-		return err ? err : write_file_data(s, ino);
+		err = write_header(s, path, ae);
+		return err ? err : file_data(s, path, ino);
 	case S_IFLNK:
 		archive_entry_set_symlink(ae, ino->target);
 		break;
@@ -253,7 +325,7 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 		break;
 	}
 	archive_entry_set_size(ae, 0);
-	return write_header(s, ae);
+	return write_header(s, path, ae);
 }
 
 void sqk_archive_sink_set_filter(struct sqk_archive_sink *s, const struct sqk_xattr_filter *f)
@@ -268,6 +340,7 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 	struct sqk_archive_sink *s = calloc(1, sizeof(*s));
 	size_t i;
 
+	*out = NULL;
 	if (!s)
 		return SQK_ERR_NOMEM;
 	s->sink.dir_begin = as_dir_begin;
@@ -291,7 +364,8 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 	if (s->pax)
 		archive_write_set_format_option(s->a, "pax", "xattrheader", "SCHILY");
 	archive_write_set_bytes_per_block(s->a, 10240);
-	if (archive_write_open_fd(s->a, fd) != ARCHIVE_OK)
+	s->fd = fd;
+	if (archive_write_open2(s->a, s, NULL, out_write, NULL, NULL) != ARCHIVE_OK)
 		goto fail;
 	*out = s;
 	return 0;
@@ -307,14 +381,7 @@ struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s)
 
 int sqk_archive_sink_finish(struct sqk_archive_sink *s)
 {
-	return archive_write_close(s->a) == ARCHIVE_OK ? 0 : SQK_ERR_ARCHIVE;
-}
-
-const char *sqk_archive_sink_error(struct sqk_archive_sink *s)
-{
-	const char *m = s && s->a ? archive_error_string(s->a) : NULL;
-
-	return m ? m : "archive error";
+	return archive_write_close(s->a) == ARCHIVE_OK && !s->errnum ? 0 : archive_failed(s, "");
 }
 
 void sqk_archive_sink_destroy(struct sqk_archive_sink *s)

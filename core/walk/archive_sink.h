@@ -19,6 +19,8 @@ int sqk_archive_format_known(const char *name);
 /*
  * Write to fd (not closed by the sink) in format; xattrs unless no_xattrs.
  * Entries an archive cannot hold (sockets) are skipped and reported to warn.
+ * With the walk's --keep-going, each file is read once before its header
+ * is written, so that one whose data cannot be read is left out whole.
  */
 int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, int no_xattrs,
 			    void (*warn)(void *ctx, const char *path, const char *what),
@@ -26,10 +28,12 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 struct sqk_sink *sqk_archive_sink_sink(struct sqk_archive_sink *s);
 /* Write only the attributes that pass f (NULL, the default: all). */
 void sqk_archive_sink_set_filter(struct sqk_archive_sink *s, const struct sqk_xattr_filter *f);
-/* Close the archive (writes its trailer). */
+/*
+ * Close the archive (writes its trailer). A failure, here or from a
+ * callback, is told by the sink's fault: a write's errno (the output's),
+ * or libarchive's words about an entry it could not store.
+ */
 int sqk_archive_sink_finish(struct sqk_archive_sink *s);
 void sqk_archive_sink_destroy(struct sqk_archive_sink *s);
-/* The library's last message, for the error line. */
-const char *sqk_archive_sink_error(struct sqk_archive_sink *s);
 
 #endif

@@ -31,26 +31,23 @@ struct sqk_describe {
 	int fd;
 	char buf[OUT_CAP];
 	size_t len;
-	uint64_t *files; /* inode refs of the R definitions, in order */
+	struct described { /* the R definitions, in order */
+		uint64_t ref;
+		char *path;
+	} * files;
 	size_t nfiles, cap;
 	uint64_t offset; /* of the next file's data */
 	uint64_t xattrs_left;
 	uint8_t *zeros;
-	char why[128];
 };
 
 static int flush(struct sqk_describe *d)
 {
-	size_t done = 0;
+	if (sqk_write_full(d->fd, d->buf, d->len, SQK_NO_OFFSET) != 0) {
+		int e = errno, err = sqk_err_from_errno();
 
-	while (done < d->len) {
-		ssize_t n = write(d->fd, d->buf + done, d->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return sqk_err_from_errno();
-		done += (size_t)n;
+		sqk_fault_set(&d->sink.fault, err, e, 1, "");
+		return err;
 	}
 	d->len = 0;
 	return 0;
@@ -79,9 +76,11 @@ static int is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
+/* Something of the entry being described that the syntax cannot hold (the walk adds its path). */
 static int unsupported(struct sqk_describe *d, const char *why)
 {
-	snprintf(d->why, sizeof(d->why), "%s", why);
+	sqk_fault_set(&d->sink.fault, SQK_ERR_UNSUPPORTED, 0, 0, "");
+	snprintf(d->sink.fault.what, sizeof(d->sink.fault.what), "%s", why);
 	return SQK_ERR_UNSUPPORTED;
 }
 
@@ -178,10 +177,13 @@ static int ds_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	case S_IFREG:
 		if (SQK_ARRAY_GROW(d->files, d->cap, d->nfiles + 1))
 			return SQK_ERR_NOMEM;
+		d->files[d->nfiles].path = strdup(path);
+		if (!d->files[d->nfiles].path)
+			return SQK_ERR_NOMEM;
+		d->files[d->nfiles++].ref = ino->ref;
 		err = put_head(d, path, 'R', ino);
 		if (!err)
 			err = putf(d, " %" PRIu64 " %" PRIu64 "\n", ino->size, d->offset);
-		d->files[d->nfiles++] = ino->ref;
 		d->offset += ino->size;
 		return err;
 	case S_IFLNK:
@@ -277,11 +279,14 @@ int sqk_describe_finish(struct sqk_describe *d)
 	for (i = 0; i < d->nfiles && !err; i++) {
 		struct sqk_inode ino;
 
-		err = sqk_inode_read(d->img, d->files[i], &ino);
+		err = sqk_inode_read(d->img, d->files[i].ref, &ino);
+		if (!err) {
+			err = put_data(d, &ino);
+			sqk_inode_free(&ino);
+		}
+		/* The image's failure, at the file it was reading. */
 		if (err)
-			break;
-		err = put_data(d, &ino);
-		sqk_inode_free(&ino);
+			sqk_fault_set(&d->sink.fault, err, 0, 0, d->files[i].path);
 	}
 	return err ? err : flush(d);
 }
@@ -290,14 +295,11 @@ void sqk_describe_destroy(struct sqk_describe *d)
 {
 	if (!d)
 		return;
+	for (size_t i = 0; i < d->nfiles; i++)
+		free(d->files[i].path);
 	free(d->files);
 	free(d->zeros);
 	free(d);
-}
-
-const char *sqk_describe_why(const struct sqk_describe *d)
-{
-	return d->why;
 }
 
 uint64_t sqk_describe_xattrs_left(const struct sqk_describe *d)

@@ -22,12 +22,14 @@ struct sqk_describe;
 /* Write to fd (not closed by the sink). */
 int sqk_describe_create(struct sqk_image *img, int fd, struct sqk_describe **out);
 struct sqk_sink *sqk_describe_sink(struct sqk_describe *d);
-/* After the walk: the data section. */
+/*
+ * After the walk: the data section. A failure, here or in the walk, is
+ * told by the sink's fault: a write's errno, an image failure at the file
+ * whose data it was reading, or (SQK_ERR_UNSUPPORTED) in its words a name
+ * or target the syntax cannot hold.
+ */
 int sqk_describe_finish(struct sqk_describe *d);
 void sqk_describe_destroy(struct sqk_describe *d);
-
-/* Why the last SQK_ERR_UNSUPPORTED: a name or target the syntax cannot hold. */
-const char *sqk_describe_why(const struct sqk_describe *d);
 /* Entries whose extended attributes were left out. */
 uint64_t sqk_describe_xattrs_left(const struct sqk_describe *d);
 

@@ -13,6 +13,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cache.h"
 #include "data.h"
 #include "dirstack.h"
@@ -21,6 +22,7 @@
 #include "format.h"
 #include "image.h"
 #include "pool.h"
+#include "signals.h"
 #include "xattr.h"
 #include "xattr_filter.h"
 
@@ -40,17 +42,29 @@ struct sqk_extract {
 	unsigned nbatch;
 	mode_t old_umask;
 	struct sqk_dirstack dirs; /* the root, ..., the directory being filled */
-	pthread_mutex_t lock;	  /* guards the fields below, written by workers */
-	int error;
-	char error_path[4352];
+	int failed;		  /* sink.fault is filled: the walk stops too */
+	pthread_mutex_t lock;	  /* guards sink.fault and the fields below */
 	unsigned warnings;
+	/*
+	 * --keep-going: files not made whole, removed at the end (err: the
+	 * image's, when their data could not be read)...
+	 */
+	struct undone_file {
+		char *path;
+		int err;
+	} * undone;
+	size_t nundone, undone_cap;
+	/* ...and the hard links made, whose first name may be one of them. */
+	char **links; /* path, link_to, path, link_to, ... */
+	size_t nlinks, links_cap;
 };
 
 struct file_job {
 	struct sqk_extract *x;
 	int fd;
 	int refs;
-	int failed;
+	int failed;	/* not made whole: its data could not be read, or the run stopped */
+	int lost_err;	/* the image's error when its data could not be read */
 	int created_ok; /* owner and mode were right at creation */
 	struct sqk_inode ino;
 	char path[];
@@ -78,14 +92,82 @@ static void warn(struct sqk_extract *x, const char *path, const char *what)
 	pthread_mutex_unlock(&x->lock);
 }
 
-static void fail(struct sqk_extract *x, const char *path, int err)
+/* "what[ name]: the errno's text", for a call that failed just now. */
+static void warn_errno(struct sqk_extract *x, const char *path, const char *what, const char *name)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s%s%s: %s", what, name ? " " : "", name ? name : "",
+		 strerror(errno));
+	warn(x, path, msg);
+}
+
+/*
+ * A failure: its story in the sink's fault (the first stays). The walk
+ * ends on a callback's; a worker's (stop) ends the extraction as well.
+ */
+static void fail(struct sqk_extract *x, const char *path, int err, int errnum, int output)
 {
 	pthread_mutex_lock(&x->lock);
-	if (!x->error) {
-		x->error = err;
-		snprintf(x->error_path, sizeof(x->error_path), "/%s", path);
+	sqk_fault_set(&x->sink.fault, err, errnum, output, path);
+	pthread_mutex_unlock(&x->lock);
+}
+
+static void stop(struct sqk_extract *x, const char *path, int err, int errnum, int output)
+{
+	fail(x, path, err, errnum, output);
+	__atomic_store_n(&x->failed, 1, __ATOMIC_RELEASE);
+}
+
+/* The workers' failure, once stop() said so (its fault is then filled), or 0. */
+static int stopped(struct sqk_extract *x)
+{
+	return __atomic_load_n(&x->failed, __ATOMIC_ACQUIRE) ? x->sink.fault.err : 0;
+}
+
+/* A system call on the destination failed: its errno, its path. */
+static int out_fail(struct sqk_extract *x, const char *path)
+{
+	int e = errno, err = e == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
+
+	fail(x, path, err, e, 1);
+	return err;
+}
+
+/*
+ * A file whose data could not be read. With --keep-going it is reported
+ * (and removed at the end); otherwise the extraction stops.
+ */
+static void data_lost(struct sqk_extract *x, struct file_job *job, int err)
+{
+	struct sqk_fault f;
+
+	if (x->sink.lost && err != SQK_ERR_NOMEM && err != SQK_ERR_INTR) {
+		job->lost_err = err;
+		memset(&f, 0, sizeof(f));
+		sqk_fault_set(&f, err, 0, 0, job->path);
+		pthread_mutex_lock(&x->lock);
+		err = x->sink.lost(x->sink.lost_ctx, &f);
+		pthread_mutex_unlock(&x->lock);
+	}
+	if (err)
+		stop(x, job->path, err, 0, 0);
+}
+
+/* --keep-going: a file not made whole, for sqk_extract_finish to remove. */
+static void undone(struct sqk_extract *x, struct file_job *job)
+{
+	char *copy = strdup(job->path);
+
+	pthread_mutex_lock(&x->lock);
+	if (copy && !SQK_ARRAY_GROW(x->undone, x->undone_cap, x->nundone + 1)) {
+		x->undone[x->nundone].path = copy;
+		x->undone[x->nundone++].err = job->lost_err;
+		copy = NULL;
 	}
 	pthread_mutex_unlock(&x->lock);
+	if (copy)
+		stop(x, job->path, SQK_ERR_NOMEM, 0, 0);
 }
 
 static const char *base_name(const char *path)
@@ -151,7 +233,21 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 		return;
 	err = sqk_xattr_read(x->img, ino->xattr, &xs, &n);
 	if (err) {
-		fail(x, path, err);
+		/* With --keep-going the entry stays, named, without its attributes. */
+		if (x->sink.lost && err != SQK_ERR_NOMEM) {
+			struct sqk_fault f;
+
+			memset(&f, 0, sizeof(f));
+			sqk_fault_set(&f, err, 0, 0, path);
+			snprintf(f.what, sizeof(f.what),
+				 "its extended attributes cannot be read (%s); made without them",
+				 sqk_strerror(err));
+			pthread_mutex_lock(&x->lock);
+			err = x->sink.lost(x->sink.lost_ctx, &f);
+			pthread_mutex_unlock(&x->lock);
+		}
+		if (err)
+			stop(x, path, err, 0, 0);
 		return;
 	}
 	/* No descriptor for symlinks and devices: go through /proc, not following. */
@@ -165,13 +261,8 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 		r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
 			 : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
 
-		if (r != 0) {
-			char msg[512];
-
-			snprintf(msg, sizeof(msg), "cannot set xattr %s: %s", xs[i].name,
-				 strerror(errno));
-			warn(x, path, msg);
-		}
+		if (r != 0)
+			warn_errno(x, path, "cannot set xattr", xs[i].name);
 	}
 	sqk_xattr_free(xs, n);
 }
@@ -208,12 +299,12 @@ static void finish_fd(struct sqk_extract *x, const char *path, int fd, const str
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
 	if (!owner_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
-		warn(x, path, "cannot set owner");
+		warn_errno(x, path, "cannot set owner", NULL);
 	set_xattrs_fd(x, path, fd, NULL, ino);
 	if (!mode_ok && fchmod(fd, perm_bits(x, ino)) != 0)
-		warn(x, path, "cannot set mode");
+		warn_errno(x, path, "cannot set mode", NULL);
 	if (futimens(fd, ts) != 0)
-		warn(x, path, "cannot set times");
+		warn_errno(x, path, "cannot set times", NULL);
 }
 
 static void finish_at(struct sqk_extract *x, const char *path, int dirfd, const char *name,
@@ -222,12 +313,27 @@ static void finish_at(struct sqk_extract *x, const char *path, int dirfd, const 
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
 	if (!owner_ok && fchownat(dirfd, name, ino->uid, ino->gid, AT_SYMLINK_NOFOLLOW) != 0)
-		warn(x, path, "cannot set owner");
+		warn_errno(x, path, "cannot set owner", NULL);
 	set_xattrs_fd(x, path, dirfd, name, ino);
 	if (!is_link && fchmodat(dirfd, name, perm_bits(x, ino), 0) != 0)
-		warn(x, path, "cannot set mode");
+		warn_errno(x, path, "cannot set mode", NULL);
 	if (utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW) != 0)
-		warn(x, path, "cannot set times");
+		warn_errno(x, path, "cannot set times", NULL);
+}
+
+/*
+ * A write of the file's failed just now: the extraction ends, or with
+ * ignore_errors the file is named and removed at the end.
+ */
+static void write_failed(struct file_job *job)
+{
+	int e = errno;
+
+	if (job->x->o.ignore_errors) {
+		warn_errno(job->x, job->path, "cannot write", NULL);
+		return;
+	}
+	stop(job->x, job->path, sqk_err_from_errno(), e, 1);
 }
 
 static void job_put(struct file_job *job)
@@ -236,63 +342,69 @@ static void job_put(struct file_job *job)
 		return;
 	if (!job->failed)
 		finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok, job->created_ok);
-	if (close(job->fd) != 0 && !job->failed)
-		fail(job->x, job->path, sqk_err_from_errno());
+	/* A file system may report a failed write only now (NFS). */
+	if (close(job->fd) != 0 && !job->failed) {
+		write_failed(job);
+		job->failed = 1;
+	}
+	if (job->failed && (job->x->sink.lost || job->x->o.ignore_errors))
+		undone(job->x, job);
 	sqk_inode_free(&job->ino);
 	free(job);
-}
-
-static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
-{
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return sqk_err_from_errno();
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
 }
 
 static void run_one(struct chunk *c)
 {
 	struct file_job *job = c->job;
-	struct sqk_image *img = job->x->img;
+	struct sqk_extract *x = job->x;
+	struct sqk_image *img = x->img;
 	uint32_t bs = sqk_image_super(img)->block_size;
 	struct sqk_data_cursor cur;
 	struct sqk_cache_entry *e;
+	const uint8_t *tail;
 	uint32_t i, len;
 	int err = 0;
 
-	if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED) || job->x->error)
+	/* Once the run has failed, no file is finished. */
+	if (stopped(x))
+		__atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
 		goto out;
+	if (sqk_sig_caught()) {
+		err = SQK_ERR_INTR;
+		goto failed;
+	}
 	sqk_data_begin(&cur, &job->ino);
 	err = sqk_data_seek(&cur, c->first);
 	for (i = 0; !err && i < c->count; i++) {
 		uint64_t off = (uint64_t)(c->first + i) * bs;
 
 		err = sqk_data_next(img, &cur, &e, &len);
-		if (!err && e)
-			err = write_all(job->fd, e->data, len, off);
+		if (!err && e && sqk_write_full(job->fd, e->data, len, off) != 0) {
+			sqk_cache_put(e);
+			goto write_failed;
+		}
 		sqk_cache_put(e);
 	}
 	if (!err && c->tail) {
-		const uint8_t *tail;
-
 		err = sqk_data_tail(img, &job->ino, &e, &tail, &len);
-		if (!err && e)
-			err = write_all(job->fd, tail, len, (uint64_t)job->ino.nblocks * bs);
+		if (!err && e &&
+		    sqk_write_full(job->fd, tail, len, (uint64_t)job->ino.nblocks * bs) != 0) {
+			sqk_cache_put(e);
+			goto write_failed;
+		}
 		sqk_cache_put(e);
 	}
-	if (err) {
-		__atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
-		fail(job->x, job->path, err);
-	}
+	if (!err)
+		goto out;
+failed:
+	/* Only one chunk of a file reports it. */
+	if (!__atomic_exchange_n(&job->failed, 1, __ATOMIC_RELAXED))
+		data_lost(x, job, err);
+	goto out;
+write_failed:
+	__atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+	write_failed(job);
 out:
 	job_put(job);
 	free(c);
@@ -346,6 +458,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 	job->fd = fd;
 	job->refs = 1; /* ours, until every chunk is queued */
 	job->failed = 0;
+	job->lost_err = 0;
 	job->created_ok = created_ok;
 	job->ino = *ino;
 	memcpy(job->path, path, plen + 1);
@@ -361,7 +474,7 @@ static int submit_file(struct sqk_extract *x, const char *path, int fd, struct s
 
 		if (!c) {
 			job->failed = 1;
-			fail(x, path, SQK_ERR_NOMEM);
+			stop(x, path, SQK_ERR_NOMEM, 0, 0);
 			break;
 		}
 		if (n > CHUNK_BLOCKS)
@@ -383,6 +496,15 @@ static int top(struct sqk_extract *x)
 	return sqk_dirstack_fd(&x->dirs);
 }
 
+/* A failure with a code (errno kept): the destination's errno when it was a system call's. */
+static int out_code(struct sqk_extract *x, const char *path, int err)
+{
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE || err == SQK_ERR_EXIST)
+		return out_fail(x, path);
+	fail(x, path, err, 0, 0);
+	return err;
+}
+
 static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
@@ -390,6 +512,8 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	struct stat st;
 	int fd, err, made = 0, setgid, own = 0;
 
+	if (stopped(x))
+		return stopped(x);
 	if (!*path) {
 		fd = dup(x->root_fd);
 	} else if (mkdirat(top(x), name, 0700) == 0) {
@@ -397,16 +521,16 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	} else {
 		if (errno != EEXIST || !x->o.force)
-			return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
+			return out_fail(x, path);
 		if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			return sqk_err_from_errno();
+			return out_fail(x, path);
 		if (!S_ISDIR(st.st_mode) &&
 		    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
-			return sqk_err_from_errno();
+			return out_fail(x, path);
 		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	if (fd < 0)
-		return sqk_err_from_errno();
+		return out_fail(x, path);
 	if (made) {
 		/* Made here: it has its parent's setgid bit (Linux), and maybe its owner. */
 		setgid = sqk_dirstack_setgid(&x->dirs);
@@ -417,8 +541,10 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	}
 	/* Every directory gets its mode at the end: it stays writable until then. */
 	err = sqk_dirstack_push(&x->dirs, fd, *path ? name : NULL, setgid, own);
-	if (err)
+	if (err) {
+		err = out_code(x, path, err);
 		close(fd);
+	}
 	return err;
 }
 
@@ -427,9 +553,14 @@ static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *in
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	int fd, own, err = sqk_dirstack_pop(&x->dirs, &fd, &own);
 
+	if (err) {
+		err = out_code(x, path, err);
+		close(fd);
+		return err;
+	}
 	finish_fd(x, path, fd, ino, own, 0);
 	close(fd);
-	return err;
+	return 0;
 }
 
 /* Open the directory holding path, beneath the root, following no symlink. */
@@ -453,23 +584,43 @@ static int open_parent_beneath(struct sqk_extract *x, const char *path)
 	return (int)fd;
 }
 
+/* --keep-going: a hard link, undone at the end if its first name's data is lost. */
+static int note_link(struct sqk_extract *x, const char *path, const char *link_to)
+{
+	char *a = strdup(path), *b = strdup(link_to);
+
+	if (!a || !b || SQK_ARRAY_GROW(x->links, x->links_cap, x->nlinks + 2)) {
+		free(a);
+		free(b);
+		return SQK_ERR_NOMEM;
+	}
+	x->links[x->nlinks++] = a;
+	x->links[x->nlinks++] = b;
+	return 0;
+}
+
 static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
 	int dirfd = top(x), fd, own = owner_ok(x, ino);
 
+	/* A worker's failure ends the walk too. */
+	if (stopped(x))
+		return stopped(x);
 	if (clear_way(x, dirfd, name) != 0)
-		return sqk_err_from_errno();
+		return out_fail(x, path);
 	if (link_to) {
 		int src = open_parent_beneath(x, link_to);
 		int r;
 
 		if (src < 0)
-			return sqk_err_from_errno();
+			return out_fail(x, link_to);
 		r = linkat(src, base_name(link_to), dirfd, name, 0);
 		close(src);
-		return r == 0 ? 0 : (errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno());
+		if (r != 0)
+			return out_fail(x, path);
+		return x->sink.lost ? note_link(x, path, link_to) : 0;
 	}
 	switch (ino->mode & S_IFMT) {
 	case S_IFREG: {
@@ -482,27 +633,30 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			    mode);
 		if (fd < 0)
-			return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
+			return out_fail(x, path);
 		/* Trailing sparse blocks leave no writes behind: set the size. */
 		if (ino->nblocks && ino->frag_index == SQK_INVALID_FRAG &&
 		    (ino->blocks[ino->nblocks - 1] & SQK_BLOCK_SIZE_MASK) == 0 &&
 		    ftruncate(fd, (off_t)ino->size) != 0) {
+			int err = out_fail(x, path);
+
 			close(fd);
-			return sqk_err_from_errno();
+			return err;
 		}
 		return submit_file(x, path, fd, ino, own);
 	}
 	case S_IFLNK:
 		if (symlinkat(ino->target, dirfd, name) != 0)
-			return errno == EEXIST ? SQK_ERR_EXIST : sqk_err_from_errno();
+			return out_fail(x, path);
 		finish_at(x, path, dirfd, name, ino, 1, own);
 		return 0;
 	default: {
 		dev_t dev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
 
 		if (mknodat(dirfd, name, (ino->mode & S_IFMT) | 0600, dev) != 0) {
-			if (errno == EEXIST)
-				return SQK_ERR_EXIST;
+			/* Only root makes devices: as tar, a warning (the run fails at the end). */
+			if (errno != EPERM)
+				return out_fail(x, path);
 			warn(x, path, strerror(errno));
 			return 0;
 		}
@@ -544,23 +698,90 @@ struct sqk_sink *sqk_extract_sink(struct sqk_extract *x)
 	return &x->sink;
 }
 
-int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsigned *warnings)
+int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&x->lock);
+	*f = x->sink.fault;
+	if (__atomic_load_n(&x->failed, __ATOMIC_ACQUIRE))
+		err = f->err;
+	else
+		memset(&x->sink.fault, 0, sizeof(x->sink.fault));
+	pthread_mutex_unlock(&x->lock);
+	return err;
+}
+
+/* Remove the file at path (beneath the root), never following a symlink. */
+static void remove_undone(struct sqk_extract *x, const char *path)
+{
+	int dirfd = open_parent_beneath(x, path);
+
+	if (dirfd < 0 || (unlinkat(dirfd, base_name(path), 0) != 0 && errno != ENOENT))
+		out_fail(x, path);
+	if (dirfd >= 0)
+		close(dirfd);
+}
+
+static int is_undone(const struct sqk_extract *x, const char *path, int *err)
+{
+	for (size_t i = 0; i < x->nundone; i++)
+		if (strcmp(x->undone[i].path, path) == 0) {
+			*err = x->undone[i].err;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * --keep-going, once the workers are done: the files not made whole go,
+ * and so do the hard links to them; a link to a file whose data could not
+ * be read is reported as that file was.
+ */
+static void drop_undone(struct sqk_extract *x)
+{
+	struct sqk_fault f;
+	size_t i;
+	int err;
+
+	for (i = 0; x->nundone && i < x->nlinks; i += 2) {
+		if (!is_undone(x, x->links[i + 1], &err))
+			continue;
+		remove_undone(x, x->links[i]);
+		if (err) {
+			memset(&f, 0, sizeof(f));
+			sqk_fault_set(&f, err, 0, 0, x->links[i]);
+			(void)x->sink.lost(x->sink.lost_ctx, &f);
+		}
+	}
+	for (i = 0; i < x->nundone; i++)
+		remove_undone(x, x->undone[i].path);
+}
+
+int sqk_extract_finish(struct sqk_extract *x, unsigned *warnings)
 {
 	flush_batch(x);
 	sqk_pool_wait(x->pool);
 	sqk_dirstack_release(&x->dirs);
-	if (x->error && err_path)
-		snprintf(err_path, len, "%s", x->error_path);
+	drop_undone(x);
 	*warnings = x->warnings;
-	return x->error;
+	return x->sink.fault.err;
 }
 
 void sqk_extract_destroy(struct sqk_extract *x)
 {
+	size_t i;
+
 	if (!x)
 		return;
 	umask(x->old_umask);
 	sqk_dirstack_release(&x->dirs);
 	pthread_mutex_destroy(&x->lock);
+	for (i = 0; i < x->nundone; i++)
+		free(x->undone[i].path);
+	for (i = 0; i < x->nlinks; i++)
+		free(x->links[i]);
+	free(x->undone);
+	free(x->links);
 	free(x);
 }

@@ -19,11 +19,20 @@ struct sqk_extract_opts {
 	int force; /* replace what is in the way */
 	int no_xattrs;
 	int no_owner; /* never chown (implied when not root) */
-	/* A problem with one entry that does not stop the extraction. */
+	/*
+	 * A problem with one entry that does not stop the extraction (an
+	 * owner, mode, time or attribute the destination refused): path is
+	 * the entry's, inside the destination.
+	 */
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;
 	/* Only the attributes that pass it are restored (NULL: all). */
 	const struct sqk_xattr_filter *xattr_filter;
+	/*
+	 * unsquashfs's -ignore-errors: a file whose data cannot be written is
+	 * reported to warn and removed at the end, and the extraction goes on.
+	 */
+	int ignore_errors;
 };
 
 struct sqk_extract;
@@ -33,11 +42,20 @@ int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd
 		       const struct sqk_extract_opts *opts, struct sqk_extract **out);
 struct sqk_sink *sqk_extract_sink(struct sqk_extract *x);
 /*
- * Wait for the workers. Returns the first error a worker met (its path in
- * err_path) or 0; *warnings counts the entries that were warned about.
+ * Wait for the workers; with --keep-going (the walk's lost callback),
+ * remove the files whose data could not be read and the hard links to
+ * them, each reported lost. Returns the first error met (the sink's fault
+ * tells it) or 0; *warnings counts the entries that were warned about.
  */
-int sqk_extract_finish(struct sqk_extract *x, char *err_path, size_t len, unsigned *warnings);
+int sqk_extract_finish(struct sqk_extract *x, unsigned *warnings);
 void sqk_extract_destroy(struct sqk_extract *x);
+
+/*
+ * The failure the last callback returned, passed over by the caller
+ * (unsquashfs's -ignore-errors): *f gets its story and the sink goes on.
+ * Returns 0, or the error when the workers failed (it ends the extraction).
+ */
+int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f);
 
 /* Remove name under dirfd and everything below it, following no symlink. */
 int sqk_remove_tree(int dirfd, const char *name);

@@ -135,7 +135,7 @@ static int walk_tree(struct sqk_image *img, struct sqk_survey *s)
 	w.sink = &c.sink;
 	err = sqk_walk(&w);
 	if (err) {
-		snprintf(s->err_where, sizeof(s->err_where), "%s", w.err_path);
+		snprintf(s->err_where, sizeof(s->err_where), "%s", w.fault.path);
 		s->err_in_tree = 1;
 	}
 	sqk_u64set_free(&c.blocks);

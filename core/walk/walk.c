@@ -9,6 +9,7 @@
 #include "format.h"
 #include "hash.h"
 #include "image.h"
+#include "signals.h"
 #include "walk.h"
 
 /* Directories seen, and the first path of every inode with several links. */
@@ -20,7 +21,25 @@ struct walk_state {
 	char *path; /* the current path: as long as the tree is deep */
 	size_t path_cap;
 	struct sqk_dirent bad; /* a listing's bad entry, for the error's path */
+	int sink_failed;       /* the error came from the sink: never skipped */
 };
+
+/* A sink callback's result; its failures end the walk whatever the mode. */
+static int sink_result(struct walk_state *st, int err)
+{
+	if (err) {
+		struct sqk_sink *s = st->w->sink;
+
+		st->sink_failed = 1;
+		if (s->fault.err) {
+			st->w->fault = s->fault;
+			/* The image's failure at the entry the walk is at. */
+			if (!s->fault.output && !*s->fault.path)
+				sqk_fault_path(&st->w->fault, st->path);
+		}
+	}
+	return err;
+}
 
 /* Was number seen? *path is then its first path, NULL for a directory. */
 static int seen_find(const struct walk_state *st, uint32_t number, const char **path)
@@ -86,6 +105,8 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 	const char *first = NULL;
 	int err, seen;
 
+	if (sqk_sig_caught())
+		return SQK_ERR_INTR;
 	err = sqk_inode_read(w->img, ent->ref, &ino);
 	if (err)
 		return err;
@@ -111,7 +132,7 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 		err = SQK_ERR_LOOP; /* a directory's number on a non-directory */
 	if (!err && seen) {
 		w->links++;
-		err = w->sink->node(w->sink, st->path, &ino, first);
+		err = sink_result(st, w->sink->node(w->sink, st->path, &ino, first));
 	} else if (!err) {
 		if (ino.nlink > 1)
 			err = seen_add(st, ino.number, st->path);
@@ -120,7 +141,7 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 				w->files++;
 			else
 				w->others++;
-			err = w->sink->node(w->sink, st->path, &ino, NULL);
+			err = sink_result(st, w->sink->node(w->sink, st->path, &ino, NULL));
 		}
 	}
 	sqk_inode_free(&ino);
@@ -138,6 +159,26 @@ static int append(struct walk_state *st, size_t plen, const char *name, size_t l
 	return 0;
 }
 
+/*
+ * An entry that could not be read, with --keep-going: reported, and the
+ * walk goes on. Anything else (the sink's output, memory, a signal) ends it.
+ */
+static int skip_lost(struct walk_state *st, int err)
+{
+	struct sqk_walk *w = st->w;
+	struct sqk_fault f;
+
+	if (!w->lost || st->sink_failed || err == SQK_ERR_NOMEM || err == SQK_ERR_INTR)
+		return err;
+	memset(&f, 0, sizeof(f));
+	sqk_fault_set(&f, err, 0, 0, st->path);
+	return w->lost(w->lost_ctx, &f);
+}
+
+/*
+ * The listing is read before the sink hears of the directory: one that
+ * cannot be read is left out whole, as unsquashfs leaves it.
+ */
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
@@ -146,13 +187,14 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 	int err;
 
 	st->path[plen] = '\0';
-	w->dirs++;
-	err = w->sink->dir_begin(w->sink, st->path, dir);
-	if (err)
-		return err;
 	err = sqk_dir_read_all(w->img, dir, &ents, &n, &st->bad);
-	if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
-		append(st, plen, st->bad.name, st->bad.name_len);
+	if (err) {
+		if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
+			append(st, plen, st->bad.name, st->bad.name_len);
+		return err;
+	}
+	w->dirs++;
+	err = sink_result(st, w->sink->dir_begin(w->sink, st->path, dir));
 	for (i = 0; !err && i < n; i++) {
 		err = append(st, plen, ents[i].name, ents[i].name_len);
 		if (err)
@@ -161,23 +203,14 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 			continue;
 		err = visit(st, &ents[i], plen ? plen + 1 + ents[i].name_len : ents[i].name_len,
 			    depth);
+		if (err)
+			err = skip_lost(st, err);
 	}
 	free(ents);
 	if (err)
 		return err;
 	st->path[plen] = '\0';
-	return w->sink->dir_end(w->sink, st->path, dir);
-}
-
-/* "/" and the path, or "..." and as much of its end as fits. */
-static void err_path(struct sqk_walk *w, const char *path)
-{
-	size_t len = strlen(path), room = sizeof(w->err_path) - 2;
-
-	if (len <= room)
-		snprintf(w->err_path, sizeof(w->err_path), "/%s", path);
-	else
-		snprintf(w->err_path, sizeof(w->err_path), "...%s", path + len - (room - 2));
+	return sink_result(st, w->sink->dir_end(w->sink, st->path, dir));
 }
 
 int sqk_walk(struct sqk_walk *w)
@@ -189,13 +222,18 @@ int sqk_walk(struct sqk_walk *w)
 
 	memset(&st, 0, sizeof(st));
 	st.w = w;
-	w->err_path[0] = '\0';
+	memset(&w->fault, 0, sizeof(w->fault));
+	memset(&w->sink->fault, 0, sizeof(w->sink->fault));
+	w->sink->lost = w->lost;
+	w->sink->lost_ctx = w->lost_ctx;
 	err = sqk_inode_read(w->img, sqk_image_super(w->img)->root_inode, &root);
-	if (err)
-		return err;
-	if (sqk_basic_type(root.type) != SQK_DIR) {
+	if (!err && sqk_basic_type(root.type) != SQK_DIR) {
 		sqk_inode_free(&root);
-		return SQK_ERR_CORRUPT;
+		err = SQK_ERR_CORRUPT;
+	}
+	if (err) {
+		sqk_fault_set(&w->fault, err, 0, 0, "");
+		return err;
 	}
 	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
 	if (!err) {
@@ -204,8 +242,9 @@ int sqk_walk(struct sqk_walk *w)
 	}
 	if (!err)
 		err = walk_dir(&st, &root, 0, 0);
-	if (err && st.path)
-		err_path(w, st.path);
+	/* The walk's own failure, where it was; the sink's came with its story. */
+	if (err)
+		sqk_fault_set(&w->fault, err, 0, 0, st.path ? st.path : "");
 	free(st.path);
 	sqk_inode_free(&root);
 	for (i = 0; i < st.npaths; i++)

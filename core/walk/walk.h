@@ -11,9 +11,17 @@
  */
 #include <stdint.h>
 
+#include "error.h"
 #include "inode.h"
 
 struct sqk_image;
+
+/*
+ * An entry that cannot be read (--keep-going): f says which (its path) and
+ * why. Returns 0 to leave it out and go on, or f->err to end the walk with
+ * it. Called from the walk and from a sink's workers, one call at a time.
+ */
+typedef int (*sqk_lost_fn)(void *ctx, const struct sqk_fault *f);
 
 struct sqk_sink {
 	/* A directory, before its children. */
@@ -27,6 +35,17 @@ struct sqk_sink {
 	 */
 	int (*node)(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
 		    const char *link_to);
+	/*
+	 * The sink's own story of a failure it returned (an output's errno, a
+	 * worker's path); the walk takes it over when it is filled.
+	 */
+	struct sqk_fault fault;
+	/*
+	 * Set from the walk's: when not NULL, a file whose data cannot be read
+	 * is reported here and left out, and the callbacks return 0 for it.
+	 */
+	sqk_lost_fn lost;
+	void *lost_ctx;
 };
 
 /*
@@ -44,8 +63,16 @@ struct sqk_walk {
 	/* Selected paths (no leading or trailing "/"); none = everything. */
 	char **select;
 	unsigned nselect;
-	/* After a failure: the image path where it happened (its end, if long). */
-	char err_path[4096 + 256 + 2];
+	/*
+	 * --keep-going when not NULL: an entry that cannot be read (its inode,
+	 * a directory's listing, a file's data) is reported here and left out,
+	 * with what is below it, and the walk goes on. A failure of the sink's
+	 * output, running out of memory or a signal still end it.
+	 */
+	sqk_lost_fn lost;
+	void *lost_ctx;
+	/* After a failure: what it was and where (the sink's story when it has one). */
+	struct sqk_fault fault;
 	/* Counters. */
 	uint64_t dirs, files, others, links;
 };
@@ -58,7 +85,10 @@ struct sqk_walk {
 enum { SQK_SEL_NONE, SQK_SEL_WAY, SQK_SEL_INSIDE };
 int sqk_walk_selected(char *const *select, unsigned nselect, const char *path, size_t len);
 
-/* Walk from the root. Returns 0 or the first error (from the image or the sink). */
+/*
+ * Walk from the root. Returns 0 or the first error (from the image or the
+ * sink); SQK_ERR_INTR when a signal came while held (signals.h).
+ */
 int sqk_walk(struct sqk_walk *w);
 
 /* Resolve an image path ("a/b/c", leading "/" allowed) to its inode. */

@@ -7,6 +7,7 @@
  * become dedup candidates for the new data. Nothing of the old image is
  * written again except by the new tables, which go after its end.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -50,6 +51,16 @@ struct loader {
 	size_t where_len, why_len;
 };
 
+/* The words for err: a read of the image that failed in its errno's. */
+static const char *err_text(const struct loader *l, int err)
+{
+	int e = sqk_image_file(l->img)->errnum;
+
+	if (err == SQK_ERR_IO)
+		return strerror(e ? e : EIO);
+	return sqk_strerror(err);
+}
+
 static int fail(struct loader *l, struct sqk_node *dir, const char *name, size_t len, int err,
 		const char *why)
 {
@@ -60,7 +71,10 @@ static int fail(struct loader *l, struct sqk_node *dir, const char *name, size_t
 		sqk_tree_dir_path(dir, path, sizeof(path));
 	snprintf(l->where, l->where_len, "/%s%s%.*s", path, *path && len ? "/" : "", (int)len,
 		 name ? name : "");
-	snprintf(l->why, l->why_len, "%s", why ? why : sqk_strerror(err));
+	if (why && err == SQK_ERR_IO)
+		snprintf(l->why, l->why_len, "%s: %s", why, err_text(l, err));
+	else
+		snprintf(l->why, l->why_len, "%s", why ? why : err_text(l, err));
 	return err;
 }
 
@@ -282,7 +296,7 @@ static int adopt_fragments(struct loader *l)
 			err = sqk_data_adopt_fragment(l->dw, start, word);
 		if (err) {
 			snprintf(l->where, l->where_len, "fragment %u", i);
-			snprintf(l->why, l->why_len, "%s", sqk_strerror(err));
+			snprintf(l->why, l->why_len, "%s", err_text(l, err));
 			return err;
 		}
 	}

@@ -363,8 +363,10 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 			return err;
 	}
 	/* Dedup may have rewound over bytes already in the file: cut them off. */
-	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0)
+	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0) {
+		m->out->errnum = errno;
 		return sqk_err_from_errno();
+	}
 	/* Appending, everything new is on disk before the superblock points at it. */
 	if (m->o.append) {
 		if ((err = sqk_append_sync(m->out, "tables", "synced")))

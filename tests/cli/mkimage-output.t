@@ -65,7 +65,7 @@ rm -f "$S/self.img"
 head -c 60000000 /dev/urandom >"$S/noise"
 cp "$O/img" "$TMP/before"
 for sig in TERM INT HUP; do
-	"$SQK" mkimage -q -f -c xz -j 1 "$S" "$O/img" &
+	$SIGNALABLE "$SQK" mkimage -q -f -c xz -j 1 "$S" "$O/img" &
 	pid=$!
 	n=0
 	while [ "$(ls -A "$O" | wc -l)" -lt 2 ] && [ $n -lt 100 ]; do

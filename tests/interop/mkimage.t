@@ -244,7 +244,7 @@ rm -rf "$TMP/huge" "$TMP/huge.sqfs"
 mkdir "$TMP/slow"
 head -c 200M /dev/urandom >"$TMP/slow/noise"
 mkdir -p "$TMP/out"
-"$SQK" mkimage -q -c xz -j 1 "$TMP/slow" "$TMP/out/slow.sqfs" &
+$SIGNALABLE "$SQK" mkimage -q -c xz -j 1 "$TMP/slow" "$TMP/out/slow.sqfs" &
 pid=$!
 sleep 1
 kill -INT $pid
@@ -259,8 +259,8 @@ rm -rf "$TMP/slow"
 mkdir "$TMP/full"
 if mount -t tmpfs -o size=1M tmpfs "$TMP/full"; then
 	expect_status 1 "a full disk fails the build" "$SQK" mkimage -q "$TREE" "$TMP/full/img.sqfs"
-	grep -q 'no space left' "$TMP/.err"
-	ok $? "a full disk is reported as such"
+	grep -qx "squashkit mkimage: $TMP/full/img.sqfs: No space left on device" "$TMP/.err"
+	ok $? "a full disk is reported as such, naming the image"
 	is "$(ls -A "$TMP/full")" "" "a full disk leaves no IMAGE and no temporary file"
 	umount "$TMP/full"
 else

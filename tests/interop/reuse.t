@@ -103,7 +103,7 @@ for c in xz lz4; do
 		>"$TMP/r.json" 2>"$TMP/err"
 	n=$(jq "$TMP/r.json" /reuse/images/0/unreadable)
 	if [ "$n" -ge 1 ]; then
-		grep -q "bad.img: $n blocks\{0,1\} could not be read back; compressed afresh" "$TMP/err"
+		grep -q "bad.img: $n blocks\{0,1\} could not be read back (damaged); compressed afresh" "$TMP/err"
 		ok $? "$c: unreadable blocks are named in a note"
 	else
 		grep -q "could not be read" "$TMP/err"

@@ -241,14 +241,13 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 /* cmd/unimage.c's to_directory() with -q -j 1 and its default options. */
 static int run_unimage(const uint8_t *buf, size_t len, const char *dest, struct unimage_result *u)
 {
-	struct sqk_extract_opts xo = {0, 0, 0, warn_entry, u, NULL};
+	struct sqk_extract_opts xo = {0, 0, 0, warn_entry, u, NULL, 0};
 	struct sqk_image_opts io;
 	struct sqk_extract *x = NULL;
 	struct sqk_image *img;
 	struct sqk_pool *pool;
 	struct sqk_file *file;
 	struct sqk_walk w;
-	char where[4400] = "";
 	unsigned warnings = 0;
 	int fd, err, werr;
 
@@ -277,12 +276,12 @@ static int run_unimage(const uint8_t *buf, size_t len, const char *dest, struct 
 	if (!err) {
 		w.sink = sqk_extract_sink(x);
 		werr = sqk_walk(&w);
-		err = sqk_extract_finish(x, where, sizeof(where), &warnings);
+		err = sqk_extract_finish(x, &warnings);
 		if (werr) {
-			keep_line(u, w.err_path, 0, error_text(werr));
+			keep_line(u, w.fault.path, 0, error_text(werr));
 			err = werr;
 		} else if (err) {
-			keep_line(u, where, 0, error_text(err));
+			keep_line(u, w.sink->fault.path, 0, error_text(err));
 		}
 	} else {
 		keep_line(u, NULL, 0, error_text(err));

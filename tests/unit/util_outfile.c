@@ -144,6 +144,8 @@ int main(void)
 		pid = fork();
 		if (pid == 0) {
 			close(fds[0]);
+			/* A job a script started in the background ignores SIGINT: not this one. */
+			signal(sig, SIG_DFL);
 			if (sqk_outfile_create(sub, 0, &of))
 				_exit(3);
 			write_str(of, "partial");
@@ -163,17 +165,25 @@ int main(void)
 		is_int(entries(), 1, "%s: no temporary file and no target left", strsignal(sig));
 	}
 
-	/* After commit the handlers are gone: a signal has its old effect again. */
+	/*
+	 * A signal the process ignores (nohup, a background job of a script)
+	 * stays ignored while writing; the others get the handler, and after
+	 * the end the old dispositions are back.
+	 */
 	signal(SIGHUP, SIG_IGN);
 	is_int(sqk_outfile_create(target, 1, &of), 0, "create with SIGHUP ignored");
 	{
 		struct sigaction sa;
 
 		sigaction(SIGHUP, NULL, &sa);
-		ok(sa.sa_handler != SIG_IGN, "while writing, SIGHUP cleans up");
+		ok(sa.sa_handler == SIG_IGN, "while writing, an ignored SIGHUP stays ignored");
+		sigaction(SIGTERM, NULL, &sa);
+		ok(sa.sa_handler != SIG_DFL, "while writing, SIGTERM cleans up");
 		sqk_outfile_abort(of);
 		sigaction(SIGHUP, NULL, &sa);
-		ok(sa.sa_handler == SIG_IGN, "afterwards, the old disposition is back");
+		ok(sa.sa_handler == SIG_IGN, "afterwards, the ignored SIGHUP is as it was");
+		sigaction(SIGTERM, NULL, &sa);
+		ok(sa.sa_handler == SIG_DFL, "afterwards, SIGTERM's old disposition is back");
 	}
 
 	unlink(target);

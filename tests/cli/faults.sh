@@ -1,0 +1,133 @@
+# Shared by faults.t and signals.t (source it after tests/lib.sh): the
+# fault library (tests/tools/libfault.so) and sqk, which runs squashkit
+# under it; a tiny tree and the reference outputs of each scenario; and the
+# scenarios themselves.
+#
+# A scenario X is prep_X (a fresh start), run_X (the command, through sqk),
+# left_X (true when nothing is left behind after a failure) and same_X
+# (true when the output is what a run without faults gives).
+
+FAULT=$SQK_TOOLS/libfault.so
+[ -f "$FAULT" ] || skip_all "$FAULT is not built"
+# Under AddressSanitizer its runtime comes first (it checks its place).
+asan=$(ldd "$SQUASHKIT" | awk '/libasan/ { print $3 }')
+PRELOAD="${asan:+$asan }$FAULT"
+
+W=$(cd "$TMP" && pwd -P)
+# squashkit with the library; a run that hangs is a failure (status 124),
+# not a hung suite. The library reads SQK_FAULT* from the environment.
+# SIGINT and SIGQUIT at their defaults, whatever this shell was given.
+sqk() {
+	timeout 60 env --default-signal=INT,QUIT LD_PRELOAD="$PRELOAD" "$SQUASHKIT" "$@"
+}
+MANIFEST=$SQK_TOOLS/manifest
+
+# A tiny tree: a file of two blocks, small ones, a directory, a hard link, a symlink.
+mkdir -p "$W/src/d"
+awk 'BEGIN { for (i = 0; i < 900; i++) printf "line %d of a file of two blocks\n", i }' \
+	>"$W/src/big"
+echo small >"$W/src/small"
+echo inner >"$W/src/d/f"
+ln "$W/src/small" "$W/src/d/hard"
+ln -s small "$W/src/link"
+mkdir -p "$W/more"
+echo added >"$W/more/new"
+
+"$SQUASHKIT" mkimage -q -b 4K "$W/src" "$W/ref.img" || {
+	echo "Bail out! the reference image cannot be built"
+	exit 1
+}
+cp "$W/ref.img" "$W/app-ref.img"
+"$SQUASHKIT" mkimage -q --append "$W/more" "$W/app-ref.img"
+"$SQUASHKIT" unimage -q -d "$W/ref-tree" "$W/ref.img"
+"$MANIFEST" "$W/ref-tree" >"$W/ref-tree.m"
+"$SQUASHKIT" unimage -q -o "$W/ref.tar" "$W/ref.img"
+
+# is_empty DIR: nothing in it, hidden files included (no process started).
+is_empty() {
+	for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$e" ] || [ -L "$e" ] && return 1
+	done
+	return 0
+}
+
+# The scenarios: prep_X makes a fresh start, run_X the command, left_X is
+# true when nothing is left behind after a failure, same_X when the output
+# is what a run without faults gives.
+prep_build() { rm -rf "$W/out" && mkdir "$W/out"; }
+run_build() { sqk mkimage -q -b 4K "$W/src" "$W/out/img"; }
+left_build() { is_empty "$W/out"; }
+same_build() { cmp -s "$W/out/img" "$W/ref.img"; }
+
+prep_append() { cp "$W/ref.img" "$W/app.img"; }
+run_append() { sqk mkimage -q --append "$W/more" "$W/app.img"; }
+left_append() { cmp -s "$W/app.img" "$W/ref.img"; }
+same_append() { cmp -s "$W/app.img" "$W/app-ref.img"; }
+
+prep_dir() { rm -rf "$W/x"; }
+run_dir() { sqk unimage -q -d "$W/x" "$W/ref.img"; }
+left_dir() { [ ! -e "$W/x" ]; }
+same_dir() { "$MANIFEST" "$W/x" 2>&1 | sed "s|$W/x|$W/ref-tree|g" | cmp -s - "$W/ref-tree.m"; }
+
+prep_tar() { rm -rf "$W/t" && mkdir "$W/t"; }
+run_tar() { sqk unimage -q -o "$W/t/a.tar" "$W/ref.img"; }
+left_tar() { is_empty "$W/t"; }
+same_tar() { cmp -s "$W/t/a.tar" "$W/ref.tar"; }
+
+# The front end keeps what it made, as unsquashfs: each file there is whole.
+prep_unsq() { rm -rf "$W/u"; }
+run_unsq() { sqk unsquashfs -n -q -d "$W/u" "$W/ref.img"; }
+left_unsq() {
+	[ ! -e "$W/u" ] && return 0
+	(cd "$W/u" && find . -type f) | while read -r f; do
+		cmp -s "$W/u/$f" "$W/src/$f" || {
+			echo "$f"
+			break
+		}
+	done | grep -q . && return 1
+	return 0
+}
+same_unsq() { "$MANIFEST" "$W/u" 2>&1 | sed "s|$W/u|$W/ref-tree|g" | cmp -s - "$W/ref-tree.m"; }
+
+# fault_run SPEC CMD...: CMD (a scenario's run_X, or any command) with the
+# fault SPEC. Sets st (its status), f (the path the faulted call was about;
+# "" when the fault was not met), line and more (the first two lines it
+# wrote on stderr, which is kept in $W/err).
+fault_run() {
+	rm -f "$W/log"
+	export SQK_FAULT="$1" SQK_FAULT_LOG="$W/log"
+	shift
+	"$@" >/dev/null 2>"$W/err"
+	st=$?
+	unset SQK_FAULT SQK_FAULT_LOG
+	f=
+	[ -f "$W/log" ] && read -r _ _ f <"$W/log"
+	line=
+	more=
+	{
+		read -r line
+		read -r more
+	} <"$W/err"
+}
+
+# sweep CHECK CLASS N ACTIONS: for each of the N calls of CLASS, each action
+# that "ACTIONS CLASS I" prints, "CHECK CLASS:I:ACTION" (CHECK a command and
+# its first words: it prints why a run went wrong, or nothing). Sets runs and
+# bad, and names the first few that went wrong.
+sweep() {
+	bad=0
+	runs=0
+	i=1
+	while [ $i -le "$3" ]; do
+		for act in $("$4" "$2" $i); do
+			# shellcheck disable=SC2086 # CHECK is a command and its words
+			why=$($1 "$2:$i:$act")
+			runs=$((runs + 1))
+			if [ -n "$why" ]; then
+				bad=$((bad + 1))
+				[ $bad -gt 5 ] || echo "#   $1 $2:$i:$act: $why"
+			fi
+		done
+		i=$((i + 1))
+	done
+}
