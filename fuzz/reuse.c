@@ -19,13 +19,13 @@
 #include <unistd.h>
 
 #include "../tests/unit/mem_image.h"
-#include "data.h"
-#include "data_writer.h"
-#include "error.h"
-#include "image.h"
-#include "le.h"
-#include "reuse.h"
-#include "walk.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/le.h"
+#include "walk/walk.h"
+#include "write/data_writer.h"
+#include "write/reuse.h"
 
 static char tree[] = "/tmp/sqk-fuzz-reuse.XXXXXX";
 
