@@ -80,7 +80,7 @@ static int dg_node(struct sqk_sink *sk, const char *path, struct sqk_inode *ino,
 
 static int digest(const uint8_t *img, size_t len, uint64_t *h)
 {
-	struct digest d = {{dg_dir, dg_dir_end, dg_node}, NULL, 0};
+	struct digest d = {.sink = {.dir_begin = dg_dir, .dir_end = dg_dir_end, .node = dg_node}};
 	struct sqk_image_opts io;
 	struct sqk_walk w;
 	int err;
