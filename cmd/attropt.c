@@ -5,9 +5,9 @@
 
 #include "attropt.h"
 #include "cmd.h"
-#include "error.h"
-#include "mkfs.h"
+#include "mkfs/mkfs.h"
 #include "progress.h"
+#include "util/error.h"
 
 static int take_mode(const char *opt, const char *arg, struct sqk_mode *m, int *has)
 {

@@ -10,9 +10,9 @@
  */
 #include <stdint.h>
 
-#include "mode.h"
-#include "sort.h"
-#include "xattr_filter.h"
+#include "util/mode.h"
+#include "util/xattr_filter.h"
+#include "write/sort.h"
 
 struct sqk_mkfs_opts;
 

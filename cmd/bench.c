@@ -17,11 +17,11 @@
 
 #include "bench_cmd.h"
 #include "cmd.h"
-#include "error.h"
-#include "extract.h"
-#include "image.h"
 #include "imageopt.h"
-#include "pool.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/pool.h"
+#include "walk/extract.h"
 
 static const char usage_text[] =
 	"Usage: squashkit bench [OPTIONS] [IMAGE]\n"

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "cache.h"
-#include "image.h"
+#include "cache/cache.h"
 #include "imageopt.h"
-#include "lab.h"
-#include "lab_dev.h"
+#include "lab/lab.h"
+#include "lab/lab_dev.h"
+#include "read/image.h"
 
 /* Where a cell ran: the model, the kernel's squashfs on a loop mount, or squashkit mount. */
 enum bench_where { WHERE_MODEL, WHERE_KERNEL, WHERE_MOUNT, WHERE_COUNT };

@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "bench_cmd.h"
-#include "extract.h"
-#include "file.h"
+#include "cmd.h"
+#include "util/file.h"
+#include "walk/extract.h"
 
 #define DIRS	    200
 #define FILES_PER   150

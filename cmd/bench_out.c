@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench_cmd.h"
-#include "json.h"
+#include "util/json.h"
 
 /* Every numeric column and its decimals; the JSON keys and CSV headers are these names. */
 // clang-format off

@@ -16,8 +16,8 @@
 
 #include "bench_cmd.h"
 #include "cmd.h"
-#include "error.h"
 #include "imageopt.h"
+#include "util/error.h"
 
 static const char *const where_names[WHERE_COUNT] = {"model", "kernel", "mount"};
 

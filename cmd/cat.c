@@ -12,15 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "cache/cache.h"
 #include "cmd.h"
-#include "data.h"
-#include "error.h"
-#include "file.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "show.h"
+#include "util/error.h"
+#include "util/file.h"
 
 static const char usage_text[] =
 	"Usage: squashkit cat [OPTIONS] IMAGE PATH...\n"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "parse.h"
+#include "util/parse.h"
 
 int cmd_mkimage(int argc, char **argv);
 int cmd_unimage(int argc, char **argv);

@@ -20,8 +20,8 @@
 #include "cmd.h"
 #include "compat.h"
 #include "compat_mksq.h"
-#include "compressor.h"
-#include "path.h"
+#include "compressors/compressor.h"
+#include "util/path.h"
 
 static const char help_text[] =
 	"Usage: squashkit mksquashfs SOURCE... DEST [OPTIONS] [-e PATH...]\n"

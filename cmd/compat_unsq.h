@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "attropt.h"
-#include "walk.h"
+#include "walk/walk.h"
 
 struct sqk_image;
 

@@ -16,11 +16,11 @@
 #include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
-#include "error.h"
-#include "extract.h"
-#include "image.h"
 #include "imageopt.h"
-#include "pool.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/pool.h"
+#include "walk/extract.h"
 
 static struct usq *of(struct sqk_sink *s)
 {

@@ -13,9 +13,9 @@
 
 #include "compat.h"
 #include "compat_unsq.h"
-#include "error.h"
-#include "inode.h"
-#include "resolve.h"
+#include "read/inode.h"
+#include "util/error.h"
+#include "walk/resolve.h"
 
 /* What one resolution went through, added to the filter only if it succeeds. */
 struct needs {

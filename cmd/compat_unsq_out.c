@@ -14,12 +14,12 @@
 #include <time.h>
 
 #include "compat_unsq.h"
-#include "compressor.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "show.h"
+#include "util/error.h"
 
 int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
 {

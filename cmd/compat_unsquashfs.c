@@ -17,13 +17,13 @@
 #include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
-#include "error.h"
-#include "extract.h"
-#include "format.h"
-#include "image.h"
+#include "format/format.h"
 #include "imageopt.h"
-#include "inode.h"
-#include "pool.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "util/error.h"
+#include "util/pool.h"
+#include "walk/extract.h"
 
 enum {
 	U_VERSION,

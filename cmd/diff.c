@@ -13,13 +13,13 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "diff/dtree.h"
 #include "diff_cmd.h"
-#include "dtree.h"
-#include "error.h"
 #include "imageopt.h"
-#include "pool.h"
 #include "show.h"
-#include "src.h"
+#include "source/src.h"
+#include "util/error.h"
+#include "util/pool.h"
 
 /* diff(1)'s statuses: usage errors are trouble too. */
 enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };

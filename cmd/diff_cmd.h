@@ -3,8 +3,8 @@
 #define SQK_DIFF_CMD_H
 
 /* squashkit diff: its output (diff_out.c) for the front end (diff.c). */
-#include "diff.h"
-#include "json.h"
+#include "diff/diff.h"
+#include "util/json.h"
 
 struct diff_out {
 	struct sqk_diff_sink sink; /* first: the library calls it */

@@ -24,10 +24,10 @@
 
 #include "cmd.h"
 #include "diff_cmd.h"
-#include "error.h"
-#include "format.h"
-#include "inode.h"
+#include "format/format.h"
+#include "read/inode.h"
 #include "show.h"
+#include "util/error.h"
 
 /* Xattr values longer than this are shown by their size. */
 #define VALUE_SHOWN 64

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "cmd.h"
-#include "error.h"
-#include "file.h"
-#include "fsck.h"
+#include "fsck/fsck.h"
 #include "imageopt.h"
-#include "pool.h"
 #include "progress.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/pool.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 

@@ -6,9 +6,9 @@
 #include <sys/resource.h>
 
 #include "cmd.h"
-#include "error.h"
 #include "imageopt.h"
-#include "offset.h"
+#include "read/offset.h"
+#include "util/error.h"
 
 void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
 {

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "image.h"
-#include "json.h"
+#include "read/image.h"
+#include "util/json.h"
 
 /*
  * The cache sizes extraction wants (unimage, squashkit unsquashfs) with

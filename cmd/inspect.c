@@ -24,18 +24,18 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "compressor.h"
-#include "error.h"
-#include "fmt_super.h"
-#include "format.h"
-#include "image.h"
+#include "compressors/compressor.h"
+#include "format/fmt_super.h"
+#include "format/format.h"
 #include "imageopt.h"
-#include "json.h"
-#include "layout.h"
-#include "meta.h"
-#include "parse.h"
+#include "read/image.h"
+#include "read/layout.h"
+#include "read/meta.h"
 #include "show.h"
-#include "survey.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/parse.h"
+#include "walk/survey.h"
 
 static const char usage_text[] =
 	"Usage: squashkit inspect [OPTIONS] IMAGE\n"

@@ -11,16 +11,16 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "dir.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
-#include "json.h"
-#include "resolve.h"
+#include "format/format.h"
+#include "read/dir.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "show.h"
-#include "u64set.h"
-#include "walk.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/u64set.h"
+#include "walk/resolve.h"
+#include "walk/walk.h"
 
 static const char usage_text[] =
 	"Usage: squashkit ls [OPTIONS] IMAGE [PATH...]\n"

@@ -18,20 +18,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "attropt.h"
 #include "cmd.h"
-#include "compressor.h"
-#include "error.h"
-#include "file.h"
-#include "format.h"
-#include "mkfs.h"
-#include "offset.h"
-#include "outfile.h"
-#include "pool.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
 #include "imageopt.h"
+#include "mkfs/mkfs.h"
 #include "mkimage.h"
 #include "progress.h"
+#include "read/offset.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/outfile.h"
+#include "util/pool.h"
 
 /*
  * The bar first shows the image bytes written (all there is to show while

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "attropt.h"
-#include "format.h"
-#include "mkfs.h"
-#include "pseudo.h"
+#include "format/format.h"
+#include "mkfs/mkfs.h"
+#include "source/pseudo.h"
 
 /* A growing list of strings (patterns, listings, archives, comp options). */
 struct strv {

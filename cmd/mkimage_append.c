@@ -16,13 +16,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "compressor.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
 #include "mkimage.h"
-#include "offset.h"
-#include "signals.h"
+#include "read/image.h"
+#include "read/offset.h"
+#include "util/error.h"
+#include "util/signals.h"
 
 int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
 {

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "cmd.h"
-#include "compressor.h"
-#include "error.h"
-#include "format.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
 #include "mkimage.h"
-#include "parse.h"
-#include "pool.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/parse.h"
+#include "util/pool.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* mkimage --stats --json: the build's summary through the JSON writer. */
 #include "cmd.h"
-#include "compressor.h"
-#include "json.h"
-#include "mkfs.h"
+#include "compressors/compressor.h"
+#include "mkfs/mkfs.h"
 #include "mkimage.h"
-#include "reuse.h"
+#include "util/json.h"
+#include "write/reuse.h"
 
 /* What each image of --reuse gave. */
 static void reuse_json(struct sqk_json *j, const struct sqk_mkfs_stats *st,

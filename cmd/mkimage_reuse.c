@@ -14,12 +14,12 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "compressor.h"
-#include "file.h"
-#include "image.h"
+#include "compressors/compressor.h"
 #include "imageopt.h"
 #include "mkimage.h"
-#include "reuse.h"
+#include "read/image.h"
+#include "util/file.h"
+#include "write/reuse.h"
 
 /* Why img cannot serve the build, as a note; 0 when it can. */
 static int refusal(struct sqk_image *img, const struct args *a, char *why, size_t cap)

@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "error.h"
-#include "fs.h"
-#include "image.h"
 #include "imageopt.h"
-#include "json.h"
-#include "pool.h"
-#include "serve.h"
+#include "mount/fs.h"
+#include "mount/serve.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/pool.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mount [OPTIONS] IMAGE MOUNTPOINT\n"

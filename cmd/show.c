@@ -8,13 +8,13 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
+#include "format/format.h"
 #include "imageopt.h"
-#include "inode.h"
-#include "resolve.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "show.h"
+#include "util/error.h"
+#include "walk/resolve.h"
 
 /* Room for a command's own long options, the driver's four and the end. */
 #define MAX_LONGOPTS 16

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "json.h"
+#include "util/json.h"
 
 struct sqk_image;
 struct sqk_inode;

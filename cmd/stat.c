@@ -19,13 +19,13 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
-#include "json.h"
+#include "format/format.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "read/xattr.h"
 #include "show.h"
-#include "xattr.h"
+#include "util/error.h"
+#include "util/json.h"
 
 static const char usage_text[] =
 	"Usage: squashkit stat [OPTIONS] IMAGE PATH\n"

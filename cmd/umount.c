@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "error.h"
-#include "mounttab.h"
-#include "path.h"
-#include "serve.h"
+#include "mount/serve.h"
+#include "util/error.h"
+#include "util/mounttab.h"
+#include "util/path.h"
 
 static const char usage_text[] =
 	"Usage: squashkit umount [OPTIONS] MOUNTPOINT\n"

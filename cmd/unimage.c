@@ -10,19 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive_sink.h"
 #include "attropt.h"
 #include "cmd.h"
-#include "describe.h"
-#include "error.h"
-#include "extract.h"
-#include "image.h"
 #include "imageopt.h"
-#include "pool.h"
-#include "outfile.h"
 #include "progress.h"
-#include "signals.h"
-#include "walk.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/outfile.h"
+#include "util/pool.h"
+#include "util/signals.h"
+#include "walk/archive_sink.h"
+#include "walk/describe.h"
+#include "walk/extract.h"
+#include "walk/walk.h"
 
 static const char usage_text[] =
 	"Usage: squashkit unimage [OPTIONS] IMAGE [PATH...]\n"

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "error.h"
+#include "util/error.h"
 
 const char *sqk_cmd_name = "squashkit";
 

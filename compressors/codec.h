@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "compressor.h"
-#include "error.h"
-#include "parse.h"
+#include "util/error.h"
+#include "util/parse.h"
 
 /* The six codecs, each in its own file. */
 extern const struct sqk_codec sqk_codec_gzip;

@@ -25,8 +25,8 @@
 #include <zlib.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define GZIP_OPTS_SIZE	    8
 #define GZIP_WINDOW_MIN	    8

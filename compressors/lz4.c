@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define LZ4_OPTS_SIZE	8
 #define LZ4_OPT_VERSION 1

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define LZMA_HEADER_SIZE   13
 #define LZMA_SIZE_OFFSET   5

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define LZO_OPTS_SIZE	  8
 #define LZO_DEFAULT_LEVEL 8

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "format.h"
+#include "format/format.h"
 
 /* Indexed by nothing: lookups walk it. Kept in id order for listings. */
 const struct sqk_codec *const sqk_codecs[] = {

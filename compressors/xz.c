@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define XZ_OPTS_SIZE	 8
 #define XZ_FILTER_MASK	 0x3f

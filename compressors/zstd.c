@@ -9,8 +9,8 @@
 #include <zstd_errors.h>
 
 #include "codec.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define ZSTD_OPTS_SIZE 4
 

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "dtree.h"
-#include "file.h"
-#include "format.h"
-#include "image.h"
+#include "diff/diff.h"
+#include "diff/dtree.h"
+#include "format/format.h"
+#include "read/image.h"
+#include "util/file.h"
 
 struct count {
 	struct sqk_diff_sink sink;

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "file.h"
-#include "fsck.h"
+#include "fsck/fsck.h"
+#include "util/file.h"
 
 static void report(void *ctx, const char *path, const char *check, const char *detail)
 {

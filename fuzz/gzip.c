@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compressor.h"
-#include "error.h"
-#include "format.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
+#include "util/error.h"
 
 #define ROOM	  (256u * 1024)
 #define MAX_PLAIN (128u * 1024)

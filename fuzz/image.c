@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive_sink.h"
-#include "data.h"
-#include "file.h"
-#include "image.h"
-#include "walk.h"
-#include "xattr.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/xattr.h"
+#include "util/file.h"
+#include "walk/archive_sink.h"
+#include "walk/walk.h"
 
 /* Work bounds, so that a file claiming terabytes of holes does not time out. */
 #define FILE_BYTES    (256u * 1024)

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "src.h"
-#include "tree.h"
+#include "source/src.h"
+#include "write/tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

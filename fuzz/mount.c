@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
-#include "fs.h"
-#include "image.h"
+#include "mount/fs.h"
+#include "read/image.h"
+#include "util/file.h"
 
 /* Work bounds, so that hostile sizes and counts do not time out. */
 #define MAX_DIRS    64

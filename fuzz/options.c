@@ -28,8 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "extract.h"
+#include "cmd/cmd.h"
+#include "walk/extract.h"
 
 #define MAX_ARGS    48
 #define MAX_ARG_LEN 256

@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pseudo.h"
-#include "tree.h"
+#include "source/pseudo.h"
+#include "write/tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

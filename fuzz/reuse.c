@@ -19,13 +19,13 @@
 #include <unistd.h>
 
 #include "../tests/unit/mem_image.h"
-#include "data.h"
-#include "data_writer.h"
-#include "error.h"
-#include "image.h"
-#include "le.h"
-#include "reuse.h"
-#include "walk.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/le.h"
+#include "walk/walk.h"
+#include "write/data_writer.h"
+#include "write/reuse.h"
 
 static char tree[] = "/tmp/sqk-fuzz-reuse.XXXXXX";
 
@@ -80,7 +80,7 @@ static int dg_node(struct sqk_sink *sk, const char *path, struct sqk_inode *ino,
 
 static int digest(const uint8_t *img, size_t len, uint64_t *h)
 {
-	struct digest d = {{dg_dir, dg_dir_end, dg_node}, NULL, 0};
+	struct digest d = {.sink = {.dir_begin = dg_dir, .dir_end = dg_dir_end, .node = dg_node}};
 	struct sqk_image_opts io;
 	struct sqk_walk w;
 	int err;

@@ -13,8 +13,8 @@
 
 #include "cache.h"
 #include "cache_internal.h"
-#include "error.h"
-#include "hash.h"
+#include "util/error.h"
+#include "util/hash.h"
 
 /* The set of blocks ever filled, so a second fill counts as a refill. */
 static int seen_insert(struct sqk_cache *c, uint64_t block)

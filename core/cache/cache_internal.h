@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "cache.h"
-#include "hash.h"
+#include "util/hash.h"
 
 /* A sleeping thread. Lives on its stack; woken through its own futex word. */
 struct sqk_waiter {

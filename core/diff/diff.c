@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "diff_int.h"
-#include "error.h"
-#include "file.h"
-#include "fmt_name.h"
-#include "format.h"
-#include "image.h"
-#include "walk.h"
+#include "format/fmt_name.h"
+#include "format/format.h"
+#include "read/image.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "walk/walk.h"
 
 /* The errno of a tree's failed call: an image's file's, a directory's the thread's. */
 static int tree_errnum(const struct sqk_dtree *t)

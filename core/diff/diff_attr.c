@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "diff_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 static uint64_t link_key(uint64_t dev, uint64_t ino)
 {

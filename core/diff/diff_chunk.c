@@ -17,12 +17,12 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "cache.h"
-#include "data.h"
+#include "cache/cache.h"
 #include "diff_int.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/error.h"
 
 /* Index of the first byte that differs in n bytes; a NULL side is zeros. n when none. */
 static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t n)

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "diff_int.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "pool.h"
+#include "format/format.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/pool.h"
 
 /* Chunks of small files that go to a worker together, at most. */
 #define BATCH_CHUNKS 64

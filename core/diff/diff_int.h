@@ -15,7 +15,7 @@
 
 #include "diff.h"
 #include "dtree.h"
-#include "hash.h"
+#include "util/hash.h"
 
 struct sqk_pool;
 struct diff_item;

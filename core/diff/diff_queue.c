@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "diff_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "util/error.h"
 
 /* Files being compared at once, and changes held back, at most. */
 #define MAX_JOBS  256

@@ -6,10 +6,10 @@
  */
 #include <string.h>
 
-#include "compressor.h"
+#include "compressors/compressor.h"
 #include "diff_int.h"
-#include "fmt_super.h"
-#include "image.h"
+#include "format/fmt_super.h"
+#include "read/image.h"
 
 static int super_change(struct diff *d, const char *name, uint64_t a, uint64_t b, int flag)
 {

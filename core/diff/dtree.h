@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dir.h"
-#include "inode.h"
-#include "xattr.h"
+#include "read/dir.h"
+#include "read/inode.h"
+#include "read/xattr.h"
 
 struct sqk_image;
 

@@ -17,13 +17,13 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "dirstack.h"
 #include "dtree.h"
-#include "error.h"
-#include "fmt_name.h"
-#include "fmt_xattr.h"
-#include "format.h"
+#include "format/fmt_name.h"
+#include "format/fmt_xattr.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "walk/dirstack.h"
 
 struct dir_id {
 	dev_t dev;

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
 #include "dtree.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "u64set.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/u64set.h"
 
 struct image_tree {
 	struct sqk_dtree t;

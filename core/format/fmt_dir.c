@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "error.h"
 #include "fmt_dir.h"
 #include "format.h"
-#include "le.h"
+#include "util/error.h"
+#include "util/le.h"
 
 void sqk_fmt_dir_header_decode(const uint8_t *raw, struct sqk_fmt_dir_header *h)
 {

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "array.h"
-#include "error.h"
 #include "fmt_inode.h"
 #include "format.h"
-#include "le.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/le.h"
 
 struct field {
 	uint8_t member; /* offset of the member in struct sqk_fmt_inode */

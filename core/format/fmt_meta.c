@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "error.h"
 #include "fmt_meta.h"
-#include "le.h"
+#include "util/error.h"
+#include "util/le.h"
 
 void sqk_fmt_meta_hdr_decode(struct sqk_fmt_meta_hdr *h, const uint8_t raw[2])
 {

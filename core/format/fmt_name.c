@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
 
-#include "error.h"
 #include "fmt_name.h"
 #include "format.h"
+#include "util/error.h"
 
 int sqk_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {

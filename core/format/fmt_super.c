@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "error.h"
 #include "fmt_super.h"
-#include "le.h"
+#include "util/error.h"
+#include "util/le.h"
 
 const struct sqk_fmt_flag sqk_fmt_super_flags[] = {
 	{"exportable", SQK_FLAG_EXPORTABLE},

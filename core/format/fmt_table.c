@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "error.h"
 #include "fmt_table.h"
-#include "le.h"
+#include "util/error.h"
+#include "util/le.h"
 
 uint32_t sqk_fmt_id_decode(const uint8_t *raw)
 {

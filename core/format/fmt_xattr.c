@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
 
-#include "error.h"
 #include "fmt_xattr.h"
-#include "le.h"
+#include "util/error.h"
+#include "util/le.h"
 
 static const struct {
 	const char *prefix;

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "file.h"
 #include "fsck_int.h"
-#include "image.h"
-#include "pool.h"
+#include "read/image.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/pool.h"
 
 static const char *const check_names[C_COUNT] = {
 	[C_SUPER] = "superblock",

@@ -24,7 +24,7 @@
  */
 #include <stdint.h>
 
-#include "image.h"
+#include "read/image.h"
 
 struct sqk_file;
 

@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "block.h"
-#include "cache.h"
-#include "error.h"
+#include "cache/cache.h"
 #include "fsck_int.h"
-#include "image.h"
-#include "pool.h"
-#include "u64set.h"
+#include "read/block.h"
+#include "read/image.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/pool.h"
+#include "util/u64set.h"
 
 /* Blocks per task: enough to amortise a hand-off, few enough to spread a big file. */
 #define CHUNK 16

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "dir.h"
-#include "error.h"
 #include "fsck_int.h"
-#include "inode.h"
+#include "read/dir.h"
+#include "read/inode.h"
+#include "util/array.h"
+#include "util/error.h"
 
 /* Bytes read out of order across all listings, whatever the image says. */
 #define CURSOR_BUDGET (64ull << 20)

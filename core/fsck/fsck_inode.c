@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "fsck_int.h"
+#include "util/error.h"
 
 #define CUT 1 /* the inode's size is unknown: nothing after it can be read in order */
 

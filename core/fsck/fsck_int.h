@@ -21,12 +21,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "fmt_check.h"
-#include "fmt_dir.h"
-#include "format.h"
+#include "format/fmt_check.h"
+#include "format/fmt_dir.h"
+#include "format/format.h"
 #include "fsck.h"
-#include "meta.h"
-#include "u64set.h"
+#include "read/meta.h"
+#include "util/u64set.h"
 
 #define FSCK_NONE   UINT32_MAX
 #define FSCK_NO_REF UINT64_MAX

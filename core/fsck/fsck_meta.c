@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
-#include "error.h"
 #include "fsck_int.h"
+#include "read/block.h"
+#include "util/error.h"
 
 struct why {
 	char *buf;

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
-#include "compressor.h"
-#include "error.h"
-#include "file.h"
-#include "fmt_super.h"
+#include "compressors/compressor.h"
+#include "format/fmt_super.h"
 #include "fsck_int.h"
-#include "image.h"
-#include "layout.h"
+#include "read/block.h"
+#include "read/image.h"
+#include "read/layout.h"
+#include "util/error.h"
+#include "util/file.h"
 
 /* A view of the image file with the superblock replaced. */
 struct overlay {

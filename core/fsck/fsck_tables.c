@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_table.h"
-#include "fmt_xattr.h"
+#include "format/fmt_table.h"
+#include "format/fmt_xattr.h"
 #include "fsck_int.h"
+#include "util/error.h"
 
 void sqk_fsck_table_walk(struct sqk_fsck *f, struct fsck_table *t,
 			 void (*fn)(struct sqk_fsck *f, uint64_t idx, const uint8_t *entry,

@@ -13,10 +13,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "error.h"
-#include "file.h"
-#include "image.h"
 #include "lab_int.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/file.h"
 
 static const char *const names[SQK_WL_COUNT] = {"stat",	  "read", "mixed",
 						"random", "seq",  "randread"};

@@ -21,11 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "extract.h"
-#include "file.h"
 #include "lab_dev.h"
-#include "mounttab.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/mounttab.h"
+#include "walk/extract.h"
 
 static void nap_ms(unsigned ms)
 {

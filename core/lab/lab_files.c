@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
+#include "format/format.h"
 #include "lab.h"
-#include "walk.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "walk/walk.h"
 
 struct index_sink {
 	struct sqk_sink sink;

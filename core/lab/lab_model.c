@@ -4,11 +4,11 @@
  * through its shared caches, as the kernel's squashfs reads them for a
  * reader that its page cache does not serve.
  */
-#include "data.h"
-#include "image.h"
-#include "inode.h"
 #include "lab_int.h"
-#include "walk.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "walk/walk.h"
 
 /* Read len bytes at off in block-sized pieces, as read(2) of a page-cache-less reader would. */
 static int read_range(struct sqk_lab_io *io, const struct sqk_inode *ino, uint64_t off,

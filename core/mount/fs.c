@@ -4,13 +4,13 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "dir.h"
-#include "error.h"
-#include "fmt_table.h"
+#include "format/fmt_table.h"
 #include "fs_int.h"
-#include "image.h"
-#include "meta.h"
-#include "xattr.h"
+#include "read/dir.h"
+#include "read/image.h"
+#include "read/meta.h"
+#include "read/xattr.h"
+#include "util/error.h"
 
 int sqk_fs_errno(int err)
 {

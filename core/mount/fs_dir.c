@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "dir.h"
-#include "error.h"
 #include "fs_int.h"
+#include "read/dir.h"
+#include "util/array.h"
+#include "util/error.h"
 
 struct fs_ent {
 	uint64_t ref;

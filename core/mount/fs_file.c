@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "data.h"
-#include "error.h"
+#include "cache/cache.h"
 #include "fs_int.h"
-#include "image.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/error.h"
 
 struct sqk_fs_file {
 	struct sqk_inode ino;

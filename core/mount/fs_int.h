@@ -6,9 +6,9 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "format.h"
+#include "format/format.h"
 #include "fs.h"
-#include "inode.h"
+#include "read/inode.h"
 
 /*
  * The node table is split in shards, each behind its own lock, so that

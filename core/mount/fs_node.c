@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_table.h"
+#include "format/fmt_table.h"
 #include "fs_int.h"
-#include "image.h"
-#include "meta.h"
+#include "read/image.h"
+#include "read/meta.h"
+#include "util/error.h"
 
 static struct fs_shard *shard_of(struct sqk_fs *fs, uint64_t id)
 {

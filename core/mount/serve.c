@@ -24,11 +24,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "elastic.h"
-#include "error.h"
 #include "fs.h"
-#include "image.h"
+#include "read/image.h"
 #include "serve_int.h"
+#include "util/elastic.h"
+#include "util/error.h"
 
 extern char **environ;
 

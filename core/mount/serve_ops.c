@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "fs.h"
 #include "serve_int.h"
+#include "util/error.h"
 
 static struct sqk_serve *of(fuse_req_t req)
 {

@@ -26,10 +26,10 @@
 #include <fuse_lowlevel.h>
 #include <string.h>
 
-#include "cache.h"
-#include "elastic.h"
+#include "cache/cache.h"
 #include "fs.h"
 #include "serve_int.h"
+#include "util/elastic.h"
 
 /*
  * With the lock held: is ino's block at off being pushed, or just pushed?

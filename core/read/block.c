@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "block.h"
-#include "error.h"
-#include "fmt_meta.h"
-#include "format.h"
-#include "u64set.h"
+#include "format/fmt_meta.h"
+#include "format/format.h"
+#include "util/error.h"
+#include "util/u64set.h"
 
 /*
  * A buffer a block's compressed bytes are read into. They are read before

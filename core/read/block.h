@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cache.h"
-#include "compressor.h"
-#include "file.h"
-#include "fmt_check.h"
+#include "cache/cache.h"
+#include "compressors/compressor.h"
+#include "format/fmt_check.h"
+#include "util/file.h"
 
 struct sqk_blocks;
 

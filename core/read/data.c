@@ -2,14 +2,14 @@
 #include <string.h>
 
 #include "block.h"
-#include "cache.h"
+#include "cache/cache.h"
 #include "data.h"
-#include "error.h"
-#include "fmt_table.h"
-#include "format.h"
+#include "format/fmt_table.h"
+#include "format/format.h"
 #include "image.h"
 #include "inode.h"
 #include "meta.h"
+#include "util/error.h"
 
 void sqk_data_begin(struct sqk_data_cursor *c, const struct sqk_inode *ino)
 {

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "dir.h"
-#include "error.h"
-#include "fmt_dir.h"
-#include "format.h"
+#include "format/fmt_dir.h"
+#include "format/format.h"
 #include "image.h"
 #include "inode.h"
+#include "util/array.h"
+#include "util/error.h"
 
 static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel_block,
 		    uint32_t offset, uint64_t remaining)

@@ -12,8 +12,8 @@
  */
 #include <stdint.h>
 
-#include "fmt_dir.h"
-#include "format.h"
+#include "format/fmt_dir.h"
+#include "format/format.h"
 #include "meta.h"
 
 struct sqk_image;

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_meta.h"
-#include "fmt_super.h"
-#include "fmt_table.h"
+#include "format/fmt_meta.h"
+#include "format/fmt_super.h"
+#include "format/fmt_table.h"
 #include "image.h"
+#include "util/error.h"
 
 struct sqk_image {
 	struct sqk_file *file;

@@ -11,11 +11,11 @@
 #include <stdint.h>
 
 #include "block.h"
-#include "cache.h"
-#include "compressor.h"
-#include "file.h"
-#include "format.h"
+#include "cache/cache.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
 #include "layout.h"
+#include "util/file.h"
 
 struct sqk_image_opts {
 	enum sqk_wait_policy policy;

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "error.h"
-#include "fmt_inode.h"
-#include "format.h"
+#include "format/fmt_inode.h"
+#include "format/format.h"
 #include "image.h"
 #include "inode.h"
 #include "meta.h"
+#include "util/error.h"
 
 unsigned sqk_type_of_mode(mode_t mode)
 {

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_meta.h"
-#include "fmt_super.h"
-#include "fmt_table.h"
+#include "format/fmt_meta.h"
+#include "format/fmt_super.h"
+#include "format/fmt_table.h"
 #include "layout.h"
+#include "util/error.h"
 
 /* The field names the lookup tables' rules report under. */
 static const char *const list_field[SQK_TABLE_COUNT] = {

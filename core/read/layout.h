@@ -22,8 +22,8 @@
 #include <stdint.h>
 
 #include "block.h"
-#include "fmt_check.h"
-#include "format.h"
+#include "format/fmt_check.h"
+#include "format/format.h"
 
 enum {
 	SQK_TABLE_INODE,

@@ -2,11 +2,11 @@
 #include <string.h>
 
 #include "block.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
 #include "image.h"
 #include "layout.h"
 #include "meta.h"
+#include "util/error.h"
 
 int sqk_meta_block(struct sqk_image *img, uint64_t pos, struct sqk_cache_entry **e)
 {

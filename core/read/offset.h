@@ -4,20 +4,12 @@
 
 /*
  * Images inside another file (an AppImage's ELF runtime, a SIF container,
- * a firmware blob): a window over the file that starts where the image
- * does, and a search for where that is.
+ * a firmware blob): the search for where one starts (the window over the
+ * file from there is util/file.h's sqk_file_window).
  */
 #include <stdint.h>
 
-#include "file.h"
-
-/* A read-only view of inner from base on; it owns inner. NULL without memory. */
-struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
-/*
- * A read-write view of inner from base on, for writing an image after
- * bytes kept in front of it; inner stays the caller's. NULL without memory.
- */
-struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
+#include "util/file.h"
 
 /*
  * Look through f for superblocks that pass every check against the bytes

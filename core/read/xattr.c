@@ -2,12 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_table.h"
-#include "fmt_xattr.h"
-#include "format.h"
+#include "format/fmt_table.h"
+#include "format/fmt_xattr.h"
+#include "format/format.h"
 #include "image.h"
 #include "meta.h"
+#include "util/error.h"
 #include "xattr.h"
 
 /* A value record: its size, then the bytes. */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "pseudo.h"
-#include "tree.h"
+#include "write/tree.h"
 
 enum sqk_pseudo_kind {
 	SQK_PK_NONE,	/* a parent named only by the paths below it */

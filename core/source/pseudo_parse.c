@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "format.h"
-#include "parse.h"
+#include "format/format.h"
 #include "pseudo_int.h"
+#include "util/error.h"
+#include "util/parse.h"
 
 #define PATH_LIMIT 4095
 

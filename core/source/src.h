@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "data_writer.h"
-#include "exclude.h"
-#include "tree.h"
-#include "xattr_filter.h"
-#include "xattr_writer.h"
+#include "util/xattr_filter.h"
+#include "write/data_writer.h"
+#include "write/mkfs_opts.h"
+#include "write/tree.h"
+#include "write/xattr_writer.h"
 
 /* What every source needs; the error fields say where a failure was. */
 struct sqk_src_ctx {

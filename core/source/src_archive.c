@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "format.h"
-#include "reuse.h"
+#include "format/format.h"
 #include "src.h"
+#include "util/error.h"
+#include "write/reuse.h"
 
 struct stream {
 	struct archive *a;

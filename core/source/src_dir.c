@@ -10,13 +10,13 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "error.h"
-#include "hash.h"
-#include "inode.h"
-#include "path.h"
-#include "format.h"
+#include "format/format.h"
+#include "read/inode.h"
 #include "src.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/path.h"
 
 /* Inodes seen with more than one link, to share their node. */
 struct link {

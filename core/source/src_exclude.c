@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "src.h"
+#include "util/error.h"
 
 struct sqk_exclude_pat {
 	int anchored;

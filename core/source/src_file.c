@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "error.h"
 #include "src.h"
+#include "util/array.h"
+#include "util/error.h"
 
 void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)
 {

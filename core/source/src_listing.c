@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
 #include "src.h"
+#include "util/error.h"
 
 #define MAX_FIELDS 9
 

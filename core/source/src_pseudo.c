@@ -26,10 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "format.h"
-#include "parse.h"
+#include "format/format.h"
 #include "pseudo_int.h"
+#include "util/error.h"
+#include "util/parse.h"
 
 #define DATA_MARKER "# START OF DATA - DO NOT MODIFY"
 

@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
 #include "pseudo_int.h"
+#include "util/array.h"
+#include "util/error.h"
 
 extern char **environ;
 

@@ -68,4 +68,15 @@ static inline void sqk_file_destroy(struct sqk_file *f)
 		f->destroy(f);
 }
 
+/*
+ * Windows (file_window.c). A read-only view of inner from base on; it
+ * owns inner. NULL without memory.
+ */
+struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
+/*
+ * A read-write view of inner from base on, for writing an image after
+ * bytes kept in front of it; inner stays the caller's. NULL without memory.
+ */
+struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
+
 #endif

@@ -9,15 +9,15 @@
 #include <sys/sysmacros.h>
 
 #include "archive_sink.h"
-#include "array.h"
-#include "cache.h"
-#include "data.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "signals.h"
-#include "xattr.h"
-#include "xattr_filter.h"
+#include "cache/cache.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/xattr.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/signals.h"
+#include "util/xattr_filter.h"
 
 struct sqk_archive_sink {
 	struct sqk_sink sink;

@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "cache.h"
-#include "data.h"
+#include "cache/cache.h"
 #include "describe.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "util/array.h"
+#include "util/error.h"
 
 #define OUT_CAP 65536
 

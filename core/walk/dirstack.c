@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "dirstack.h"
-#include "error.h"
+#include "util/array.h"
+#include "util/error.h"
 
 /* Levels that keep their descriptor, the deepest ones. */
 #define OPEN_LEVELS 128

@@ -13,18 +13,18 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "cache.h"
-#include "data.h"
+#include "cache/cache.h"
 #include "dirstack.h"
-#include "error.h"
 #include "extract.h"
-#include "format.h"
-#include "image.h"
-#include "pool.h"
-#include "signals.h"
-#include "xattr.h"
-#include "xattr_filter.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/xattr.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/pool.h"
+#include "util/signals.h"
+#include "util/xattr_filter.h"
 
 /* Blocks per worker task: large enough to amortise, small enough to spread a big file. */
 #define CHUNK_BLOCKS 16

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dir.h"
-#include "error.h"
-#include "format.h"
-#include "inode.h"
+#include "format/format.h"
+#include "read/dir.h"
+#include "read/inode.h"
 #include "resolve.h"
+#include "util/error.h"
 #include "walk.h"
 
 /* A growable string. */

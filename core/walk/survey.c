@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data.h"
-#include "error.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "survey.h"
-#include "u64set.h"
+#include "util/error.h"
+#include "util/u64set.h"
 #include "walk.h"
 
 struct counter {

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "dir.h"
-#include "error.h"
-#include "format.h"
-#include "hash.h"
-#include "image.h"
-#include "signals.h"
+#include "format/format.h"
+#include "read/dir.h"
+#include "read/image.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/signals.h"
 #include "walk.h"
 
 /* Directories seen, and the first path of every inode with several links. */

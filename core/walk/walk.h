@@ -11,8 +11,8 @@
  */
 #include <stdint.h>
 
-#include "error.h"
-#include "inode.h"
+#include "read/inode.h"
+#include "util/error.h"
 
 struct sqk_image;
 

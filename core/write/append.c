@@ -14,18 +14,18 @@
 #include <string.h>
 
 #include "append.h"
-#include "cache.h"
-#include "data.h"
+#include "cache/cache.h"
 #include "data_writer.h"
-#include "dir.h"
-#include "error.h"
-#include "file.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
-#include "mkfs.h"
+#include "format/format.h"
+#include "mkfs_opts.h"
+#include "read/data.h"
+#include "read/dir.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "read/xattr.h"
 #include "tree.h"
-#include "xattr.h"
+#include "util/error.h"
+#include "util/file.h"
 #include "xattr_writer.h"
 
 struct loader {

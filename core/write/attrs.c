@@ -4,12 +4,12 @@
 #include <string.h>
 
 #include "attrs.h"
-#include "error.h"
-#include "format.h"
-#include "mkfs.h"
-#include "mode.h"
+#include "format/format.h"
+#include "mkfs_opts.h"
 #include "tree.h"
-#include "xattr_filter.h"
+#include "util/error.h"
+#include "util/mode.h"
+#include "util/xattr_filter.h"
 #include "xattr_writer.h"
 
 void sqk_attrs_force(const struct sqk_mkfs_opts *o, struct sqk_node *n, int is_root)

@@ -4,10 +4,10 @@
  * their indexes, and its files and tails become candidates for dedup, so
  * that new data equal to old data points at the old blocks.
  */
-#include "array.h"
 #include "data_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t size_word)
 {

@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "data_writer.h"
-#include "hash.h"
-#include "pool.h"
 #include "reuse.h"
+#include "util/hash.h"
+#include "util/pool.h"
 
 enum { K_BLOCK, K_FRAG, K_END };
 

@@ -16,10 +16,10 @@
  */
 #include <stdlib.h>
 
-#include "block.h"
 #include "data_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "read/block.h"
+#include "util/error.h"
 
 int sqk_data_set_reuse(struct sqk_data_writer *dw, struct sqk_reuse *r)
 {

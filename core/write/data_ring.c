@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "data_int.h"
-#include "error.h"
+#include "util/error.h"
 
 /*
  * Compress and hash one item with compressor c; the caller has claimed it.

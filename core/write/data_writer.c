@@ -6,10 +6,10 @@
  */
 #include <stdlib.h>
 
-#include "array.h"
 #include "data_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_data *fd)
 {

@@ -15,8 +15,8 @@
  */
 #include <stdint.h>
 
-#include "compressor.h"
-#include "file.h"
+#include "compressors/compressor.h"
+#include "util/file.h"
 
 /* Where a file's data ended up: what its inode needs. */
 struct sqk_file_data {

@@ -6,10 +6,10 @@
  */
 #include <stdint.h>
 
-#include "array.h"
 #include "data_int.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 /* Are the stored bytes of two files equal? Both are already in the output. */
 static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64_t len, int *same)

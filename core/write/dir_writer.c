@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "dir_writer.h"
-#include "error.h"
-#include "fmt_dir.h"
-#include "format.h"
+#include "format/fmt_dir.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 struct state {
 	struct sqk_meta_writer *mw;

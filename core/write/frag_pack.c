@@ -5,11 +5,11 @@
  * compresses like any other block; the fragment table; and a fragment's
  * contents found again wherever they are now, for tail dedup to compare.
  */
-#include "array.h"
 #include "data_int.h"
-#include "error.h"
-#include "fmt_table.h"
-#include "format.h"
+#include "format/fmt_table.h"
+#include "format/format.h"
+#include "util/array.h"
+#include "util/error.h"
 
 int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word)
 {

@@ -5,10 +5,10 @@
  */
 #include <string.h>
 
-#include "error.h"
-#include "fmt_inode.h"
-#include "format.h"
+#include "format/fmt_inode.h"
+#include "format/format.h"
 #include "inode_writer.h"
+#include "util/error.h"
 
 static void to_fmt(const struct sqk_inode_info *in, unsigned type, struct sqk_fmt_inode *fi)
 {

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "fmt_meta.h"
-#include "format.h"
+#include "format/fmt_meta.h"
+#include "format/format.h"
 #include "meta_writer.h"
+#include "util/array.h"
+#include "util/error.h"
 
 void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct sqk_file *file,
 		 uint64_t base, int keep_starts)

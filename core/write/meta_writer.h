@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compressor.h"
-#include "file.h"
-#include "fmt_meta.h"
+#include "compressors/compressor.h"
+#include "format/fmt_meta.h"
+#include "util/file.h"
 
 struct sqk_meta_writer {
 	struct sqk_compressor *comp;

@@ -6,14 +6,14 @@
  */
 #include <stdlib.h>
 
-#include "array.h"
 #include "data_writer.h"
 #include "dir_writer.h"
-#include "error.h"
-#include "fmt_inode.h"
-#include "format.h"
+#include "format/fmt_inode.h"
+#include "format/format.h"
 #include "inode_writer.h"
 #include "mkfs_inodes.h"
+#include "util/array.h"
+#include "util/error.h"
 
 int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct sqk_xattrs *xattrs,
 			  struct sqk_id_table *ids, struct sqk_meta_writer *imw,

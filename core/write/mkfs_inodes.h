@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "meta_writer.h"
-#include "mkfs.h"
+#include "mkfs_opts.h"
 #include "table_writer.h"
 #include "tree.h"
 #include "xattr_writer.h"

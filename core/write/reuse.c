@@ -11,17 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "data.h"
-#include "dir.h"
-#include "error.h"
-#include "format.h"
-#include "hash.h"
-#include "image.h"
-#include "inode.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/dir.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "reuse.h"
 #include "tree.h"
-#include "u64set.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/u64set.h"
 
 struct old_file {
 	uint64_t size, blocks_start;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compressor.h"
+#include "compressors/compressor.h"
 
 struct sqk_image;
 struct sqk_blocks;

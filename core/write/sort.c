@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "format.h"
-#include "path.h"
+#include "format/format.h"
 #include "sort.h"
 #include "tree.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/path.h"
 
 #define PRIO_MIN (-32768)
 #define PRIO_MAX 32767

@@ -2,12 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "fmt_table.h"
-#include "format.h"
+#include "format/fmt_table.h"
+#include "format/format.h"
 #include "meta_writer.h"
 #include "table_writer.h"
+#include "util/array.h"
+#include "util/error.h"
 
 int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
 			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compressor.h"
-#include "file.h"
-#include "hash.h"
+#include "compressors/compressor.h"
+#include "util/file.h"
+#include "util/hash.h"
 
 /*
  * Write len bytes of entries at *pos as metadata blocks, then the lookup

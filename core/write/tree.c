@@ -2,12 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "hash.h"
-#include "fmt_name.h"
-#include "format.h"
+#include "format/fmt_name.h"
+#include "format/format.h"
 #include "tree.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
 
 #define ARENA_CHUNK (256u * 1024u)
 

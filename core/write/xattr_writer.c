@@ -2,14 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
-#include "fmt_table.h"
-#include "fmt_xattr.h"
-#include "format.h"
-#include "hash.h"
+#include "format/fmt_table.h"
+#include "format/fmt_xattr.h"
+#include "format/format.h"
 #include "meta_writer.h"
 #include "table_writer.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
 #include "xattr_writer.h"
 
 struct kv {

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compressor.h"
-#include "file.h"
+#include "compressors/compressor.h"
+#include "util/file.h"
 
 struct sqk_xattr_in {
 	const char *name; /* full name, "user.foo" */

@@ -27,10 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compressor.h"
-#include "error.h"
-#include "format.h"
-#include "le.h"
+#include "compressors/compressor.h"
+#include "format/format.h"
+#include "util/error.h"
+#include "util/le.h"
 
 static const char *prog = "codec-blocks";
 

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
+#include "util/le.h"
 
 #define BLOCK_SIZE 131072u
 #define BLOCK_LOG  17

@@ -37,14 +37,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "extract.h"
-#include "file.h"
-#include "fsck.h"
-#include "image.h"
+#include "fsck/fsck.h"
 #include "lib/damage.h"
-#include "pool.h"
-#include "walk.h"
+#include "read/image.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/pool.h"
+#include "walk/extract.h"
+#include "walk/walk.h"
 
 #define CASE_SECONDS 20
 #define MESSAGE_MAX  2 /* lines of unimage's messages kept, as the tests show them */

@@ -23,14 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
-#include "error.h"
-#include "file.h"
-#include "fmt_meta.h"
-#include "format.h"
-#include "image.h"
-#include "inode.h"
-#include "walk.h"
+#include "format/fmt_meta.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/inode.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "walk/walk.h"
 
 static int fail(const char *what)
 {

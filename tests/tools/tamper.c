@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compressor.h"
-#include "fmt_super.h"
-#include "format.h"
-#include "le.h"
+#include "compressors/compressor.h"
+#include "format/fmt_super.h"
+#include "format/format.h"
 #include "lib/zlib_refused.h"
+#include "util/le.h"
 
 static uint8_t *img;
 static size_t img_len;

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache.h"
+#include "cache/cache.h"
 #include "tap.h"
 
 #define NBLOCKS 12

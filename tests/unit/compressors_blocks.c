@@ -12,12 +12,12 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "compressor.h"
-#include "compressors_test.h"
-#include "error.h"
-#include "format.h"
-#include "tap.h"
 #include "../tools/lib/zlib_refused.h"
+#include "compressors/compressor.h"
+#include "compressors_test.h"
+#include "format/format.h"
+#include "tap.h"
+#include "util/error.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compressor.h"
+#include "compressors/compressor.h"
 #include "compressors_test.h"
-#include "error.h"
-#include "format.h"
+#include "format/format.h"
 #include "tap.h"
+#include "util/error.h"
 
 static void test_registry(void)
 {

@@ -15,15 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file.h"
-#include "fmt_dir.h"
-#include "fmt_inode.h"
-#include "fmt_super.h"
-#include "format.h"
-#include "fsck.h"
-#include "image.h"
-#include "le.h"
+#include "format/fmt_dir.h"
+#include "format/fmt_inode.h"
+#include "format/fmt_super.h"
+#include "format/format.h"
+#include "fsck/fsck.h"
 #include "mem_image.h"
+#include "read/image.h"
+#include "util/file.h"
+#include "util/le.h"
 
 #define BS	 4096
 #define NINO	 14 /* 13 entries in the root, then the root */

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dir.h"
-#include "error.h"
 #include "format_image.h"
-#include "inode.h"
+#include "read/dir.h"
+#include "read/inode.h"
 #include "tap.h"
+#include "util/error.h"
 
 /* --- what the codec says: every field reported over the image's inodes and listing --- */
 

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
-#include "fmt_meta.h"
-#include "fmt_super.h"
-#include "fmt_table.h"
-#include "fmt_xattr.h"
+#include "format/fmt_meta.h"
+#include "format/fmt_super.h"
+#include "format/fmt_table.h"
+#include "format/fmt_xattr.h"
 #include "tap.h"
+#include "util/error.h"
 
 /* The broken rules a check reported. */
 struct seen {

@@ -14,22 +14,22 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "compressor.h"
-#include "data.h"
-#include "error.h"
-#include "file.h"
-#include "fmt_meta.h"
-#include "fmt_super.h"
-#include "fmt_table.h"
-#include "fmt_xattr.h"
-#include "fsck.h"
-#include "image.h"
-#include "layout.h"
+#include "compressors/compressor.h"
+#include "format/fmt_meta.h"
+#include "format/fmt_super.h"
+#include "format/fmt_table.h"
+#include "format/fmt_xattr.h"
+#include "fsck/fsck.h"
 #include "mem_image.h"
-#include "meta.h"
-#include "mkfs.h"
+#include "mkfs/mkfs.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/layout.h"
+#include "read/meta.h"
+#include "read/xattr.h"
 #include "tap.h"
-#include "xattr.h"
+#include "util/error.h"
+#include "util/file.h"
 
 /* A codec that never shrinks: every block and metadata block is stored raw. */
 static struct sqk_codec raw_codec;

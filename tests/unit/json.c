@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "json.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/json.h"
 
 /* Compare the buffer's text with want; on a mismatch show both. */
 static void is_text(struct sqk_json *j, const char *want, const char *what)

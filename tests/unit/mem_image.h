@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compressor.h"
-#include "file.h"
-#include "fsck.h"
-#include "mkfs.h"
+#include "compressors/compressor.h"
+#include "fsck/fsck.h"
+#include "mkfs/mkfs.h"
+#include "util/file.h"
 
 /* A file of SIZE bytes of text that compresses, other for each SEED. */
 static inline void mem_image_text(const char *path, size_t size, unsigned seed)

@@ -3,9 +3,9 @@
  * The mode parser: octal and symbolic modes as chmod(1) documents them,
  * applied to files and directories, and the strings chmod refuses.
  */
-#include "error.h"
-#include "mode.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/mode.h"
 
 struct apply_case {
 	const char *mode;

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_writer.h"
-#include "error.h"
-#include "file.h"
-#include "format.h"
-#include "le.h"
+#include "format/format.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/le.h"
+#include "write/data_writer.h"
 
 #define BS 4096u
 

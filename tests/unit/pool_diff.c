@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diff.h"
-#include "dtree.h"
-#include "error.h"
-#include "file.h"
-#include "image.h"
+#include "diff/diff.h"
+#include "diff/dtree.h"
 #include "mem_image.h"
+#include "read/image.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
 
 #define FILES 60
 

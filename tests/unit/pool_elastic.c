@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "elastic.h"
 #include "tap.h"
+#include "util/elastic.h"
 
 static int fds[2];
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compressor.h"
-#include "error.h"
-#include "file.h"
-#include "fsck.h"
-#include "le.h"
-#include "mkfs.h"
+#include "compressors/compressor.h"
+#include "fsck/fsck.h"
 #include "mem_image.h"
+#include "mkfs/mkfs.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/le.h"
 
 struct report {
 	char buf[65536];

@@ -18,15 +18,15 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "compressor.h"
-#include "error.h"
-#include "file.h"
-#include "fs.h"
-#include "image.h"
-#include "mkfs.h"
-#include "offset.h"
+#include "compressors/compressor.h"
 #include "mem_image.h"
+#include "mkfs/mkfs.h"
+#include "mount/fs.h"
+#include "read/image.h"
+#include "read/offset.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
 
 #define NFILES 24
 

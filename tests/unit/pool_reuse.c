@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compressor.h"
-#include "error.h"
-#include "image.h"
-#include "le.h"
+#include "compressors/compressor.h"
 #include "mem_image.h"
+#include "read/image.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/le.h"
 
 /* The image in memory, open as an earlier image for threads + 1 provers. */
 static struct sqk_image *open_old(const uint8_t *img, size_t len, unsigned threads)

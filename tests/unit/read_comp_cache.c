@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compressor.h"
-#include "data.h"
-#include "error.h"
-#include "file.h"
-#include "image.h"
-#include "inode.h"
+#include "compressors/compressor.h"
 #include "mem_image.h"
+#include "read/data.h"
+#include "read/image.h"
+#include "read/inode.h"
 #include "tap.h"
-#include "walk.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "walk/walk.h"
 
 #define NSMALL 60
 #define NFILES (NSMALL + 2)

@@ -3,10 +3,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "array.h"
-#include "error.h"
-#include "hash.h"
 #include "tap.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/hash.h"
 
 static void test_array(void)
 {

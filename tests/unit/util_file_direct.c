@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "file.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
 
 #define SIZE 300001
 

@@ -10,10 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "file.h"
-#include "outfile.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/outfile.h"
 
 static char dir[256];
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "error.h"
-#include "parse.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/parse.h"
 
 #define NEW_YEAR_2024 (19723u * 86400u)
 

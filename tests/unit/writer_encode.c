@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dir_writer.h"
-#include "error.h"
-#include "file.h"
-#include "format.h"
-#include "inode_writer.h"
-#include "le.h"
-#include "meta_writer.h"
-#include "table_writer.h"
+#include "format/format.h"
 #include "tap.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/le.h"
+#include "write/dir_writer.h"
+#include "write/inode_writer.h"
+#include "write/meta_writer.h"
+#include "write/table_writer.h"
 
 /* Never shrinks: every block is stored as it is. */
 static int pass_compress(struct sqk_compressor *c, const uint8_t *src, size_t srclen, uint8_t *dst,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The xattr name filter and the values of --xattrs-add in each encoding. */
-#include "error.h"
 #include "tap.h"
-#include "xattr_filter.h"
+#include "util/error.h"
+#include "util/xattr_filter.h"
 
 static void value_is(const char *arg, const char *want, size_t want_len)
 {

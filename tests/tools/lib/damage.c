@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "damage.h"
-#include "fmt_super.h"
+#include "format/fmt_super.h"
 
 static uint64_t splitmix(uint64_t *s)
 {

@@ -1,24 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SQK_MKFS_H
-#define SQK_MKFS_H
+#ifndef SQK_MKFS_OPTS_H
+#define SQK_MKFS_OPTS_H
 
 /*
- * Build an image: sources -> tree -> block pipeline -> metadata ->
- * superblock. The caller owns the output file (an sqk_outfile, which
- * syncs it and renames it into place) and prints; this only returns codes
- * and says where.
+ * What a build is asked for and what it counted: the options the mkfs
+ * driver (mkfs/mkfs.h) takes and the parts of the writer it hands them to
+ * (the append, the attributes, the inode tables) read.
  */
 #include <stdint.h>
 
-#include "compressor.h"
-#include "exclude.h"
-#include "file.h"
+#include "compressors/compressor.h"
+#include "util/file.h"
 
 struct sqk_image;
 struct sqk_mode;
 struct sqk_sort;
 struct sqk_xattr_add;
 struct sqk_xattr_filter;
+
+/* How --exclude patterns match an image path (src_file.c, src_exclude.c). */
+enum sqk_exclude_style {
+	SQK_EXCLUDE_GLOB,      /* fnmatch(3) on the whole path, or on the base name */
+	SQK_EXCLUDE_WILDCARDS, /* a glob per component, with mksquashfs's fnmatch flags */
+	SQK_EXCLUDE_REGEX,     /* a regular expression per component */
+};
 
 /* Parts stored uncompressed (mksquashfs's -noI, -noD, -noF, -noX, -noId). */
 enum {
@@ -95,35 +100,5 @@ struct sqk_mkfs_stats {
 	uint64_t compressed_blocks, reused_blocks, reused_bytes;
 	uint32_t mkfs_time;
 };
-
-struct sqk_mkfs;
-
-int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **m);
-void sqk_mkfs_destroy(struct sqk_mkfs *m);
-
-int sqk_mkfs_add_dir(struct sqk_mkfs *m, const char *path);
-/* A file or directory as an entry of the root named after it (mksquashfs's several sources). */
-int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path);
-/* A file or directory at its own path, leading directories kept (tar's way). */
-int sqk_mkfs_add_full_path(struct sqk_mkfs *m, const char *path);
-int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
-int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
-/* Pseudo definitions, on top of every source added before (see pseudo.h). */
-struct sqk_pseudo;
-int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);
-
-/* Write everything after the sources: data, tables, superblock. */
-int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
-
-/* --reuse: what earlier image i (of o.reuse) gave; NULL outside 0..nreuse-1. */
-struct sqk_reuse_stats;
-const struct sqk_reuse_stats *sqk_mkfs_reuse(const struct sqk_mkfs *m, size_t i);
-
-/* Where the last error happened (a path, may be "") and what it was ("" for the code's text). */
-const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);
-const char *sqk_mkfs_err_msg(const struct sqk_mkfs *m);
-int sqk_mkfs_err_errno(const struct sqk_mkfs *m);
-/* The last SQK_ERR_EXIST was a name the image appended to has already. */
-int sqk_mkfs_err_in_image(const struct sqk_mkfs *m);
 
 #endif
