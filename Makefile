@@ -106,7 +106,8 @@ check: deps
 	@for step in $(CHECK_STEPS); do $(MAKE) -j$(BUILD_JOBS) $$step || exit 1; done
 
 # The longest files start first, so that two at a time end together.
-SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/fsck.t \
+SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/mkimage-scale.t \
+	tests/interop/fsck.t \
 	tests/interop/inspect.t tests/interop/compat-unsquashfs.t tests/interop/agree-damaged.t \
 	tests/cli/make-deps.t
 SUITE = $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(UNIT_BIN) \
