@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "append.h"
 #include "cache/cache.h"
 #include "data_writer.h"
@@ -132,10 +133,11 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	fd->frag = ino->frag_index;
 	fd->frag_offset = ino->frag_offset;
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
+		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
 
-		if (size > l->block_size ||
-		    !sqk_block_in_area(pos, size, l->area_start, l->area_end))
+		if (sqk_fmt_block_check(ino->blocks[i], l->block_size,
+					sqk_fmt_block_len(ino->size, i, l->block_size)) ||
+		    !sqk_fmt_block_in_area(pos, size, l->area_start, l->area_end))
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
@@ -288,9 +290,9 @@ static int adopt_fragments(struct loader *l)
 
 	for (i = 0; i < l->nfrags; i++) {
 		err = sqk_fragment_entry(l->img, i, &start, &word);
-		if (!err && ((word & SQK_BLOCK_SIZE_MASK) > l->block_size ||
-			     !sqk_block_in_area(start, word & SQK_BLOCK_SIZE_MASK, l->area_start,
-						l->area_end)))
+		if (!err && (sqk_fmt_block_check(word, l->block_size, SQK_FMT_BLOCK_ANY_LEN) ||
+			     !sqk_fmt_block_in_area(start, sqk_fmt_block_size(word), l->area_start,
+						    l->area_end)))
 			err = SQK_ERR_CORRUPT;
 		if (!err)
 			err = sqk_data_adopt_fragment(l->dw, start, word);

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 
+#include "format/fmt_block.h"
 #include "data_int.h"
 #include "format/format.h"
 #include "util/array.h"
@@ -79,7 +80,7 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
 		return 0;
 	for (i = 0; i < fd->nblocks; i++)
-		stored += fd->blocks[i] & SQK_BLOCK_SIZE_MASK;
+		stored += sqk_fmt_block_size(fd->blocks[i]);
 	/* Files are kept only when new, so at most one candidate can match. */
 	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
 		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, &found);
