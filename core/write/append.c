@@ -130,7 +130,7 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	fd->blocks_start = ino->blocks_start;
 	fd->sparse = ino->sparse;
 	fd->nblocks = ino->nblocks;
-	fd->frag = ino->frag_index;
+	fd->frag_index = ino->frag_index;
 	fd->frag_offset = ino->frag_offset;
 	for (i = 0; i < ino->nblocks; i++) {
 		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
@@ -141,7 +141,7 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
-	if (fd->frag != SQK_INVALID_FRAG && fd->frag >= l->nfrags)
+	if (fd->frag_index != SQK_INVALID_FRAG && fd->frag_index >= l->nfrags)
 		return SQK_ERR_CORRUPT;
 	if (ino->nblocks) {
 		fd->blocks = sqk_tree_alloc(l->t, (size_t)ino->nblocks * sizeof(uint32_t));
@@ -153,14 +153,14 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	n->file.data = fd;
 	n->flags |= SQK_NODE_DATA_DONE;
 	err = sqk_data_adopt_file(l->dw, fd);
-	if (!err && l->dedup && fd->frag != SQK_INVALID_FRAG) {
+	if (!err && l->dedup && fd->frag_index != SQK_INVALID_FRAG) {
 		struct sqk_cache_entry *e = NULL;
 		const uint8_t *tail;
 		uint32_t len;
 
 		err = sqk_data_tail(l->img, ino, &e, &tail, &len);
 		if (!err && e)
-			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag, fd->frag_offset);
+			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag_index, fd->frag_offset);
 		sqk_cache_put(e);
 	}
 	return err;

@@ -76,7 +76,7 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 		return dw->err;
 	memset(fd, 0, sizeof(*fd));
 	fd->size = size;
-	fd->frag = SQK_INVALID_FRAG;
+	fd->frag_index = SQK_INVALID_FRAG;
 	dw->cur = fd;
 	dw->cur_size = size;
 	dw->piece = 0;

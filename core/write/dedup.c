@@ -34,7 +34,7 @@ static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64
 
 static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data *fd)
 {
-	return c->size == fd->size && c->nblocks == fd->nblocks && c->frag == fd->frag &&
+	return c->size == fd->size && c->nblocks == fd->nblocks && c->frag_index == fd->frag_index &&
 	       c->frag_offset == fd->frag_offset &&
 	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
 }
@@ -135,7 +135,7 @@ int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, in
 		if (err)
 			return err;
 		if (memcmp(data + t->off, dw->tail_buf, len) == 0) {
-			fd->frag = t->idx;
+			fd->frag_index = t->idx;
 			fd->frag_offset = t->off;
 			dw->st.dedup_tails++;
 			dw->st.dedup_tail_bytes += len;
@@ -152,7 +152,7 @@ int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len
 
 	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
-	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag, fd->frag_offset};
+	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag_index, fd->frag_offset};
 	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
 	dw->ntails++;

@@ -115,7 +115,7 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
 			return err;
 	}
 	memcpy(dw->frag_buf + dw->frag_len, dw->tail_buf, len);
-	fd->frag = dw->frag_idx;
+	fd->frag_index = dw->frag_idx;
 	fd->frag_offset = dw->frag_len;
 	sqk_dw_reuse_tail(dw, dw->frag_len, len);
 	dw->frag_len += len;

@@ -15,10 +15,10 @@ struct sqk_inode_info {
 	unsigned type; /* 1..14; 0 = let sqk_inode_write pick from basic_type */
 	unsigned basic_type;
 	uint16_t mode, uid_idx, gid_idx;
-	uint32_t mtime, ino, nlink;
+	uint32_t mtime, number, nlink;
 	uint32_t xattr; /* SQK_INVALID_XATTR for none */
 	/* directory */
-	uint32_t dir_start;  /* listing's metadata block, relative to the table */
+	uint32_t dir_block;  /* listing's metadata block, relative to the table */
 	uint16_t dir_offset; /* offset in that block */
 	uint32_t dir_size;   /* listing bytes + 3 */
 	uint32_t parent;
@@ -27,7 +27,7 @@ struct sqk_inode_info {
 	uint32_t index_len;
 	/* regular file */
 	uint64_t blocks_start, file_size, sparse;
-	uint32_t frag, frag_offset;
+	uint32_t frag_index, frag_offset;
 	const uint32_t *blocks; /* size words */
 	uint32_t nblocks;
 	/* symlink */

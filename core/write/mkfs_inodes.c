@@ -32,7 +32,7 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 		in.basic_type = n->type;
 		in.mode = n->mode;
 		in.mtime = n->mtime;
-		in.ino = n->ino;
+		in.number = n->number;
 		in.nlink = n->nlink;
 		in.xattr = xattrs ? sqk_xattrs_id(xattrs, n->xattrs) : SQK_INVALID_XATTR;
 		if (n->xattrs && in.xattr == SQK_INVALID_XATTR)
@@ -52,18 +52,18 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 				struct sqk_tree_entry *d = &n->dir.ents[k];
 
 				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
-								 d->node->ino, d->node->type};
+								 d->node->number, d->node->type};
 			}
 			err = sqk_dir_write(dmw, ents, n->dir.n, &dr);
 			if (err)
 				break;
-			in.dir_start = dr.start;
+			in.dir_block = dr.start;
 			in.dir_offset = dr.offset;
 			in.dir_size = (uint32_t)sqk_fmt_dir_size(dr.size);
 			in.index_count = dr.index_count;
 			in.index = dr.index;
 			in.index_len = dr.index_len;
-			in.parent = n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(count);
+			in.parent = n->dir.parent ? n->dir.parent->number : sqk_fmt_root_parent(count);
 			st->dirs++;
 			break;
 		case SQK_FILE: {
@@ -72,8 +72,8 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 			in.blocks_start = fd->blocks_start;
 			in.file_size = fd->size;
 			in.sparse = fd->sparse;
-			in.frag = fd->frag;
-			in.frag_offset = fd->frag == SQK_INVALID_FRAG ? 0 : fd->frag_offset;
+			in.frag_index = fd->frag_index;
+			in.frag_offset = fd->frag_index == SQK_INVALID_FRAG ? 0 : fd->frag_offset;
 			in.blocks = fd->blocks;
 			in.nblocks = fd->nblocks;
 			st->files++;

@@ -127,7 +127,7 @@ static void base(struct sqk_inode_info *in, unsigned type)
 	in->uid_idx = 1;
 	in->gid_idx = 2;
 	in->mtime = 0x11223344;
-	in->ino = 7;
+	in->number = 7;
 	in->nlink = 1;
 	in->xattr = SQK_INVALID_XATTR;
 }
@@ -140,7 +140,7 @@ static void test_inodes(void)
 	static const uint8_t index[] = {0x20, 0, 0, 0, 0x30, 0, 0, 0, 1, 0, 0, 0, 'a', 'b'};
 
 	base(&in, SQK_DIR);
-	in.dir_start = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
+	in.dir_block = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
 	in.parent = 9;
 	{
 		const uint8_t w[] = {HDR(1), 0x10, 0,	 0, 0, 3, 0, 0, 0,
@@ -148,7 +148,7 @@ static void test_inodes(void)
 		check_inode(&in, w, sizeof(w), "basic directory (1)");
 	}
 	base(&in, SQK_LDIR);
-	in.nlink = 3, in.dir_size = 0x12345, in.dir_start = 0x10, in.parent = 9;
+	in.nlink = 3, in.dir_size = 0x12345, in.dir_block = 0x10, in.parent = 9;
 	in.index_count = 1, in.dir_offset = 0x56, in.xattr = 5;
 	in.index = index, in.index_len = sizeof(index);
 	{
@@ -158,7 +158,7 @@ static void test_inodes(void)
 		check_inode(&in, w, sizeof(w), "extended directory (8) with one index entry");
 	}
 	base(&in, SQK_FILE);
-	in.blocks_start = 0x60, in.frag = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
+	in.blocks_start = 0x60, in.frag_index = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
 	in.blocks = blocks, in.nblocks = 2;
 	{
 		const uint8_t w[] = {HDR(2), 0x60, 0, 0, 0, 3,	  0, 0, 0, 0, 1, 0, 0,
@@ -167,7 +167,7 @@ static void test_inodes(void)
 	}
 	base(&in, SQK_LFILE);
 	in.blocks_start = 0x100000060ull, in.file_size = 0x200000000ull, in.sparse = 0x8000;
-	in.nlink = 2, in.frag = SQK_INVALID_FRAG, in.xattr = 4;
+	in.nlink = 2, in.frag_index = SQK_INVALID_FRAG, in.xattr = 4;
 	in.blocks = one_sparse, in.nblocks = 1;
 	{
 		const uint8_t w[] = {HDR(9), 0x60, 0,	 0,    0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0,
