@@ -369,3 +369,14 @@ int sqk_fmt_symlink_check(const char *target, uint32_t len, struct sqk_fmt_repor
 	}
 	return 0;
 }
+
+int sqk_fmt_dev_check(uint32_t major, uint32_t minor, struct sqk_fmt_report *r)
+{
+	int bad = 0;
+
+	if (major > SQK_FMT_DEV_MAJOR_MAX)
+		SQK_FMT_FAIL("major", major, "is more than 4095 (12 bits)");
+	if (minor > SQK_FMT_DEV_MINOR_MAX)
+		SQK_FMT_FAIL("minor", minor, "is more than 1048575 (20 bits)");
+	return bad ? SQK_ERR_CORRUPT : 0;
+}

@@ -161,6 +161,8 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 /* is_root: the superblock's root inode, whose parent is outside the tree. */
 int sqk_fmt_inode_check_links(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
 			      int is_root, struct sqk_fmt_report *r);
+/* A device number the encoding holds: major and minor at most the maxima in format.h. */
+int sqk_fmt_dev_check(uint32_t major, uint32_t minor, struct sqk_fmt_report *r);
 /* A symlink's target, once read: target_len bytes. */
 int sqk_fmt_symlink_check(const char *target, uint32_t len, struct sqk_fmt_report *r);
 

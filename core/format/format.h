@@ -123,7 +123,13 @@ struct sqk_super {
 
 /* Its codec and rules are in fmt_super.h. */
 
-/* Device numbers use the 20-bit-minor encoding. */
+/*
+ * Device numbers use the 20-bit-minor encoding: a 12-bit major and a
+ * 20-bit minor, as the kernel's old_decode_dev() reads them.
+ */
+#define SQK_FMT_DEV_MAJOR_MAX 0xfffu
+#define SQK_FMT_DEV_MINOR_MAX 0xfffffu
+
 static inline uint32_t sqk_encode_dev(uint32_t major, uint32_t minor)
 {
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);

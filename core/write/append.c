@@ -160,7 +160,8 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 
 		err = sqk_data_tail(l->img, ino, &e, &tail, &len);
 		if (!err && e)
-			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag_index, fd->frag_offset);
+			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag_index,
+						  fd->frag_offset);
 		sqk_cache_put(e);
 	}
 	return err;

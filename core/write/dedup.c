@@ -34,8 +34,8 @@ static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64
 
 static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data *fd)
 {
-	return c->size == fd->size && c->nblocks == fd->nblocks && c->frag_index == fd->frag_index &&
-	       c->frag_offset == fd->frag_offset &&
+	return c->size == fd->size && c->nblocks == fd->nblocks &&
+	       c->frag_index == fd->frag_index && c->frag_offset == fd->frag_offset &&
 	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
 }
 

@@ -39,7 +39,15 @@ struct sqk_inode_info {
 
 /* The inode type the values need: the basic form where it fits. */
 unsigned sqk_inode_type(const struct sqk_inode_info *in);
-/* Write the inode (type chosen by sqk_inode_type when in->type is 0). */
-int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in);
+/*
+ * Write the inode (type chosen by sqk_inode_type when in->type is 0).
+ * With lim, the inode first passes the reader's rules (fmt_inode.h) for an
+ * image of those counts: SQK_ERR_OVERFLOW, reported through r, when it
+ * would not. Only the encoder's own tests pass no lim.
+ */
+struct sqk_fmt_limits;
+struct sqk_fmt_report;
+int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in,
+		    const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r);
 
 #endif

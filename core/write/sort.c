@@ -290,7 +290,9 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 
 		if (d->type != SQK_DIR)
 			continue;
-		dp = expl[i] != UNSET ? expl[i] : d->dir.parent ? prio[d->dir.parent->number - 1] : 0;
+		dp = expl[i] != UNSET ? expl[i]
+		     : d->dir.parent  ? prio[d->dir.parent->number - 1]
+				      : 0;
 		prio[i] = dp;
 		for (k = 0; k < d->dir.n; k++) {
 			struct sqk_node *c = d->dir.ents[k].node;

@@ -103,7 +103,7 @@ static void check_inode(const struct sqk_inode_info *in, const uint8_t *want, si
 	size_t n;
 
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_inode_write(mw, in);
+	sqk_inode_write(mw, in, NULL, NULL);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	if (!ok(n == len && memcmp(out, want, len) == 0, "inode: %s", what)) {
@@ -286,7 +286,7 @@ static void test_dir_small(void)
 	size_t n;
 
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 4, &r);
+	sqk_dir_write(mw, ents, 4, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, sizeof(want), "dir: listing size");
@@ -313,7 +313,7 @@ static void test_dir_256(void)
 						 SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 300, &r);
+	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	/* 256 entries of 8 + 3 bytes after a 12-byte header: the next header is at 2828. */
@@ -354,7 +354,7 @@ static void test_dir_index(void)
 						 (uint32_t)i + 10, SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 300, &r);
+	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, 24660 + 12 + 72 * 108, "dir index: listing size");
