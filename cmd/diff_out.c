@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "format/fmt_type.h"
 #include "cmd.h"
 #include "diff_cmd.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "read/inode.h"
 #include "show.h"

@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/fmt_type.h"
 #include "cmd.h"
 #include "compressors/compressor.h"
 #include "format/fmt_super.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"

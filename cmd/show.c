@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cmd.h"
 #include "format/fmt_inode.h"
 #include "format/fmt_type.h"
-#include "cmd.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"

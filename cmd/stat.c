@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "cmd.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/image.h"
 #include "read/inode.h"

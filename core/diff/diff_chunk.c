@@ -17,9 +17,9 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "cache/cache.h"
 #include "diff_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"

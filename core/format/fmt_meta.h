@@ -12,8 +12,8 @@
  */
 #include <stdint.h>
 
-#include "fmt_check.h"
 #include "fmt_block.h"
+#include "fmt_check.h"
 #include "format.h"
 
 #define SQK_FMT_META_HDR_SIZE 2

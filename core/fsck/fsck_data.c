@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "cache/cache.h"
+#include "format/fmt_block.h"
 #include "fsck_int.h"
 #include "read/block.h"
 #include "read/image.h"

@@ -334,10 +334,15 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 		err = sqk_id_table_get(&m->ids, n->uid, &idx);
 		if (!err)
 			err = sqk_id_table_get(&m->ids, n->gid, &idx);
-		if (err == SQK_ERR_OVERFLOW)
-			return fail(m, err, "",
-				    "more than 65535 distinct owner and group ids; the format "
-				    "stores at most 65535");
+		if (err == SQK_ERR_OVERFLOW) {
+			char why[128];
+
+			snprintf(why, sizeof(why),
+				 "more than %u distinct owner and group ids; the format stores at "
+				 "most %u",
+				 SQK_FMT_MAX_IDS, SQK_FMT_MAX_IDS);
+			return fail(m, err, "", why);
+		}
 		if (err)
 			return err;
 	}

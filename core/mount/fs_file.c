@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "cache/cache.h"
+#include "format/fmt_block.h"
 #include "fs_int.h"
 #include "read/data.h"
 #include "read/image.h"

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "block.h"
+#include "format/fmt_block.h"
 #include "format/fmt_meta.h"
 #include "format/format.h"
 #include "util/error.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "block.h"
 #include "cache/cache.h"
 #include "data.h"
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "image.h"

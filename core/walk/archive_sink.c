@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "format/fmt_block.h"
 #include "archive_sink.h"
 #include "cache/cache.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"

@@ -13,10 +13,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "format/fmt_block.h"
 #include "cache/cache.h"
 #include "dirstack.h"
 #include "extract.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"

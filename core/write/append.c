@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format/fmt_block.h"
 #include "append.h"
 #include "cache/cache.h"
 #include "data_writer.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "mkfs_opts.h"
 #include "read/data.h"

@@ -16,8 +16,8 @@
  */
 #include <stdlib.h>
 
-#include "format/fmt_block.h"
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/block.h"
 #include "util/error.h"

@@ -6,8 +6,8 @@
  */
 #include <stdint.h>
 
-#include "format/fmt_block.h"
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "util/array.h"
 #include "util/error.h"

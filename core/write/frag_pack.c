@@ -5,8 +5,8 @@
  * compresses like any other block; the fragment table; and a fragment's
  * contents found again wherever they are now, for tail dedup to compare.
  */
-#include "format/fmt_block.h"
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "util/array.h"
