@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_check.h"
+#include "format/fmt_inode.h"
 #include "format/format.h"
 #include "tap.h"
 #include "util/error.h"
@@ -421,6 +423,72 @@ static void test_ids(void)
 	sqk_id_table_release(&t);
 }
 
+/*
+ * The encoders run the reader's rules before a byte goes out: with limits,
+ * an inode or an entry the reader would refuse is SQK_ERR_OVERFLOW, the
+ * rule is reported, and the stream stays empty.
+ */
+static void test_refusals(void)
+{
+	struct sqk_fmt_limits lim = {4096, 10, 0, 3};
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
+	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
+	const struct sqk_dir_entry far[] = {{"a", 1, 0x20, 5, SQK_FILE},
+					    {"b", 1, 0x40, 11, SQK_FILE}};
+	struct sqk_dir_result res;
+	struct sqk_inode_info in;
+	static char target[5000];
+	int err;
+
+	memset(target, 't', sizeof(target));
+	base(&in, 0);
+	in.basic_type = SQK_SYMLINK;
+	in.target = target;
+	in.target_len = 4096;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == 0 && mw->total > 4096, "refusals: a 4096-byte target is written");
+	sqk_mw_release(mw);
+
+	in.target_len = 5000;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "target_len") == 0 &&
+		   issue.value == 5000 && mw->total == 0,
+	   "refusals: a 5000-byte target is refused as target_len, nothing written");
+	sqk_mw_release(mw);
+
+	base(&in, 0);
+	in.basic_type = SQK_FIFO;
+	in.uid_idx = 3;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "uid_idx") == 0 && mw->total == 0,
+	   "refusals: an owner beyond the id table is refused");
+	sqk_mw_release(mw);
+
+	base(&in, 0);
+	in.basic_type = SQK_FILE;
+	in.file_size = 5000;
+	in.frag_index = SQK_INVALID_FRAG;
+	in.nblocks = 1; /* 5000 bytes in 4K blocks need two */
+	in.blocks = (const uint32_t[]){4096 | 0x1000000u};
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "file_size") == 0 && mw->total == 0,
+	   "refusals: a block list of the wrong length is refused");
+	sqk_mw_release(mw);
+
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_dir_write(mw, far, 2, &lim, &r, &res);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "inode_number") == 0 && issue.value == 11,
+	   "refusals: an entry beyond inode_count is refused");
+	free(res.index);
+	sqk_mw_release(mw);
+	free(mw);
+}
+
 int main(void)
 {
 	test_meta();
@@ -429,5 +497,6 @@ int main(void)
 	test_dir_256();
 	test_dir_index();
 	test_ids();
+	test_refusals();
 	return tap_done();
 }
