@@ -245,6 +245,17 @@ static inline int wp_memfd(const char *text, size_t len, char *path, size_t cap)
 	return fd;
 }
 
+/* A small build: gzip, 4K blocks, one thread, every time 0. */
+static inline void wp_opts(struct sqk_mkfs_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->codec = sqk_codec_by_id(SQK_COMP_GZIP);
+	o->block_size = 4096;
+	o->codec->defaults(&o->comp, o->block_size);
+	o->threads = 1;
+	o->set_mtime = o->set_fstime = 1;
+}
+
 /* Errors that are a refusal of the input; any other is the writer failing. */
 static inline int wp_is_refusal(int err)
 {
@@ -338,12 +349,7 @@ static inline int wp_check(const struct wp_case *c, char *why, size_t cap)
 	long count;
 
 	*why = '\0';
-	memset(&o, 0, sizeof(o));
-	o.codec = sqk_codec_by_id(SQK_COMP_GZIP);
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = 1;
-	o.set_mtime = o.set_fstime = 1;
+	wp_opts(&o);
 	if (c->plen)
 		pfd = wp_memfd(c->pseudo, c->plen, ppath, sizeof(ppath));
 	if (c->llen)

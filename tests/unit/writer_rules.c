@@ -145,11 +145,7 @@ static int build_archive(const char *tar, const struct sqk_xattr_add *adds, size
 	struct sqk_mkfs *m = NULL;
 	int err;
 
-	memset(&o, 0, sizeof(o));
-	o.codec = sqk_codec_by_id(SQK_COMP_GZIP);
-	o.block_size = 4096;
-	o.codec->defaults(&o.comp, o.block_size);
-	o.threads = 1;
+	wp_opts(&o);
 	o.xattr_adds = adds;
 	o.nxattr_adds = nadds;
 	err = sqk_mkfs_create(&o, out, &m);
@@ -181,9 +177,37 @@ static void archive_case(const char *what, void (*add)(struct archive *, struct 
 		printf("#   got %d: %s\n", err, err == -1 ? "no archive" : why);
 }
 
+static const struct limit_case {
+	const char *what;
+	int pseudo; /* a pseudo definition, else a listing line */
+	unsigned type, name_len;
+	uint32_t target_len, major, minor;
+	int want;
+	const char *rule; /* in the refusal */
+} limits[] = {
+	/* Symlink targets: 4096 bytes is PATH_MAX, the most the reader takes. */
+	{"pseudo symlink of 5000 bytes", 1, SQK_SYMLINK, 1, 5000, 0, 0, WP_REFUSED, "4096"},
+	{"pseudo symlink of 4097 bytes", 1, SQK_SYMLINK, 1, 4097, 0, 0, WP_REFUSED, "4096"},
+	{"pseudo symlink of 4096 bytes", 1, SQK_SYMLINK, 1, 4096, 0, 0, WP_BUILT, NULL},
+	{"listing symlink of 4097 bytes", 0, SQK_SYMLINK, 1, 4097, 0, 0, WP_REFUSED,
+	 "target_len 4097"},
+	{"listing symlink of 4096 bytes", 0, SQK_SYMLINK, 1, 4096, 0, 0, WP_BUILT, NULL},
+	/* Device numbers: a 12-bit major and a 20-bit minor. */
+	{"pseudo device major 4096", 1, SQK_CHRDEV, 1, 0, 4096, 0, WP_REFUSED, "major"},
+	{"listing device minor 1048576", 0, SQK_CHRDEV, 1, 0, 0, 1048576, WP_REFUSED, "minor"},
+	{"pseudo device 4095,1048575", 1, SQK_CHRDEV, 1, 0, 4095, 1048575, WP_BUILT, NULL},
+	{"listing device 4095,1048575", 0, SQK_CHRDEV, 1, 0, 4095, 1048575, WP_BUILT, NULL},
+	/* Names: 256 bytes at most. */
+	{"pseudo name of 257 bytes", 1, SQK_FIFO, 257, 0, 0, 0, WP_REFUSED, NULL},
+	{"listing name of 257 bytes", 0, SQK_FIFO, 257, 0, 0, 0, WP_REFUSED, NULL},
+	{"pseudo name of 256 bytes", 1, SQK_FIFO, 256, 0, 0, 0, WP_BUILT, NULL},
+	{"listing name of 256 bytes", 0, SQK_FIFO, 256, 0, 0, 0, WP_BUILT, NULL},
+};
+
 int main(void)
 {
 	unsigned seed, built = 0, refused = 0, broken = 0;
+	size_t k;
 	char why[512], name[300];
 
 	/* Seeded random cases: each refused in one line, or built clean and whole. */
@@ -204,40 +228,15 @@ int main(void)
 	   built, refused, broken);
 	ok(built >= SEEDS / 10 && refused >= SEEDS / 10, "the seeds reach both outcomes");
 
-	/* Symlink targets: 4096 bytes is PATH_MAX, the most the reader takes. */
-	one(1, "l", SQK_SYMLINK, 5000, 0, 0);
-	expect(WP_REFUSED, "pseudo symlink of 5000 bytes", "4096");
-	one(1, "l", SQK_SYMLINK, 4097, 0, 0);
-	expect(WP_REFUSED, "pseudo symlink of 4097 bytes", "4096");
-	one(1, "l", SQK_SYMLINK, 4096, 0, 0);
-	expect(WP_BUILT, "pseudo symlink of 4096 bytes", NULL);
-	one(0, "l", SQK_SYMLINK, 4097, 0, 0);
-	expect(WP_REFUSED, "listing symlink of 4097 bytes", "target_len 4097");
-	one(0, "l", SQK_SYMLINK, 4096, 0, 0);
-	expect(WP_BUILT, "listing symlink of 4096 bytes", NULL);
+	/* Each limit from both sources: one over it refused, at it built whole. */
+	for (k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		const struct limit_case *l = &limits[k];
 
-	/* Device numbers: a 12-bit major and a 20-bit minor. */
-	one(1, "d", SQK_CHRDEV, 0, 4096, 0);
-	expect(WP_REFUSED, "pseudo device major 4096", "major");
-	one(0, "d", SQK_CHRDEV, 0, 0, 1048576);
-	expect(WP_REFUSED, "listing device minor 1048576", "minor");
-	one(1, "d", SQK_CHRDEV, 0, 4095, 1048575);
-	expect(WP_BUILT, "pseudo device 4095,1048575", NULL);
-	one(0, "d", SQK_CHRDEV, 0, 4095, 1048575);
-	expect(WP_BUILT, "listing device 4095,1048575", NULL);
-
-	/* Names: 256 bytes at most. */
-	memset(name, 'n', 257);
-	name[257] = '\0';
-	one(1, name, SQK_FIFO, 0, 0, 0);
-	expect(WP_REFUSED, "pseudo name of 257 bytes", NULL);
-	one(0, name, SQK_FIFO, 0, 0, 0);
-	expect(WP_REFUSED, "listing name of 257 bytes", NULL);
-	name[256] = '\0';
-	one(1, name, SQK_FIFO, 0, 0, 0);
-	expect(WP_BUILT, "pseudo name of 256 bytes", NULL);
-	one(0, name, SQK_FIFO, 0, 0, 0);
-	expect(WP_BUILT, "listing name of 256 bytes", NULL);
+		memset(name, 'n', l->name_len);
+		name[l->name_len] = '\0';
+		one(l->pseudo, name, l->type, l->target_len, l->major, l->minor);
+		expect(l->want, l->what, l->rule);
+	}
 
 	/* What archives carry beyond the format: refused with the entry's path. */
 	memset(big, 'v', sizeof(big));
