@@ -28,8 +28,8 @@ static int check_inode(const struct sqk_node *n, uint32_t block_size, struct sqk
 		fi.file_size = n->size;
 		return sqk_fmt_inode_check_body(&fi, &lim, r);
 	case SQK_SYMLINK:
-		fi.target_len =
-			n->target ? (uint32_t)strnlen(n->target, SQK_FMT_SYMLINK_MAX + 1) : 0;
+		/* The length the inode writer stores (sqk_mkfs_write_inodes). */
+		fi.target_len = n->size > UINT32_MAX ? UINT32_MAX : (uint32_t)n->size;
 		return sqk_fmt_inode_check_body(&fi, &lim, r);
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
