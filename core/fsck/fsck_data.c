@@ -20,6 +20,7 @@
 
 #include "cache/cache.h"
 #include "format/fmt_block.h"
+#include "format/fmt_inode.h"
 #include "fsck_int.h"
 #include "read/block.h"
 #include "read/image.h"
@@ -353,7 +354,7 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 {
 	uint32_t bs = f->sb.block_size, i;
-	uint32_t tail = (uint32_t)(file->size % bs);
+	uint32_t tail = sqk_fmt_file_tail(file->size, file->frag_index, bs);
 	uint64_t pos = file->blocks_start, end = f->sb.inode_table, sparse = 0;
 	int has_frag = file->frag_index != SQK_INVALID_FRAG, ok = 1;
 	struct chunk *c = NULL;
