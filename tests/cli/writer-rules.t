@@ -34,6 +34,7 @@ refused() {
 	sed 's/^/#   /' "$TMP/.err" | cut -c1-200 | head -5
 	ls -A "$O" | cmp -s - "$TMP/before"
 	ok $? "$desc: nothing written"
+	rm -f "$O/new" # what a failing case left, so that the next starts clean
 }
 
 # built DESC MKIMAGE-ARGS...: exits 0, and fsck calls the image clean.
