@@ -24,6 +24,7 @@
 
 #include "cmd.h"
 #include "diff_cmd.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "read/inode.h"
 #include "show.h"
@@ -100,8 +101,8 @@ static void text(const struct sqk_diff_change *c)
 	case SQK_DIFF_REMOVED:
 		break;
 	case SQK_DIFF_TYPE:
-		printf(": type %s -> %s", sqk_type_name((unsigned)c->a),
-		       sqk_type_name((unsigned)c->b));
+		printf(": type %s -> %s", sqk_fmt_type_name((unsigned)c->a),
+		       sqk_fmt_type_name((unsigned)c->b));
 		break;
 	case SQK_DIFF_MODE:
 		printf(": mode %04llo -> %04llo", (unsigned long long)c->a,

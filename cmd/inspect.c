@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "compressors/compressor.h"
 #include "format/fmt_super.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"
@@ -115,10 +116,6 @@ static int has_xattrs(const struct sqk_super *sb)
 {
 	return !(sb->flags & SQK_FLAG_NO_XATTRS) && sb->xattr_table != SQK_INVALID_TABLE;
 }
-
-static const char *const count_names[8] = {NULL,       "directories",	"files",
-					   "symlinks", "block_devices", "char_devices",
-					   "fifos",    "sockets"};
 
 static const char *codec_name(const struct sqk_super *sb)
 {
@@ -247,8 +244,8 @@ static void json_counts(struct sqk_json *j, const struct inspect *in)
 	int i;
 
 	sqk_json_begin_object(j, 0);
-	for (i = 1; i < 8; i++)
-		sqk_json_key_uint(j, count_names[i], sv->type[i]);
+	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
+		sqk_json_key_uint(j, sqk_fmt_type_plural(i), sv->type[i]);
 	sqk_json_key_uint(j, "extended", sv->extended);
 	sqk_json_key_uint(j, "hard_links", sv->hard_links);
 	sqk_json_key_uint(j, "inodes", sv->inodes);
@@ -429,8 +426,8 @@ static void print_text(const struct inspect *in)
 		       (unsigned long long)t->stored);
 	}
 	printf("Counts:\n");
-	for (i = 1; i < 8; i++)
-		printf("  %-18s%llu\n", count_names[i], (unsigned long long)c->type[i]);
+	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
+		printf("  %-18s%llu\n", sqk_fmt_type_plural(i), (unsigned long long)c->type[i]);
 	printf("  %-18s%llu\n  %-18s%llu\n", "extended", (unsigned long long)c->extended,
 	       "hard_links", (unsigned long long)c->hard_links);
 	printf("Data:               %llu bytes in files, %llu stored",

@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "format/fmt_inode.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"
@@ -207,15 +209,12 @@ void sqk_time_string(uint32_t t, int seconds, char *out, size_t len)
 
 const char *sqk_json_type(unsigned basic_type)
 {
-	static const char *const names[8] = {"unknown",	     "directory",   "file", "symlink",
-					     "block_device", "char_device", "fifo", "socket"};
-
-	return basic_type < 8 ? names[basic_type] : names[0];
+	return sqk_fmt_type_key(basic_type);
 }
 
 uint64_t sqk_show_size(const struct sqk_inode *ino)
 {
-	return sqk_basic_type(ino->type) == SQK_DIR ? ino->size + 3 : ino->size;
+	return sqk_basic_type(ino->type) == SQK_DIR ? sqk_fmt_dir_size(ino->size) : ino->size;
 }
 
 /* PATH shown from the root, without repeated or trailing slashes. */

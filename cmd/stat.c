@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/image.h"
 #include "read/inode.h"
@@ -44,14 +45,6 @@ struct view {
 	struct sqk_xattr *xattrs;
 	uint32_t nxattrs;
 };
-
-/* A block's length in the file: the last one may be short. */
-static uint32_t block_len(const struct view *v, uint32_t i)
-{
-	uint64_t left = v->ino->size - (uint64_t)i * v->block_size;
-
-	return left < v->block_size ? (uint32_t)left : v->block_size;
-}
 
 static int is_device(unsigned type)
 {
@@ -88,12 +81,12 @@ static void print_text(const struct view *v)
 		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)ino->blocks_start,
 		       ino->nblocks);
 		for (i = 0; i < ino->nblocks; i++) {
-			uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
+			uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
 
 			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)pos, size,
-			       size == 0		      ? "sparse"
-			       : (w & SQK_BLOCK_UNCOMPRESSED) ? "uncompressed"
-							      : "compressed");
+			       size == 0	      ? "sparse"
+			       : sqk_fmt_block_raw(w) ? "uncompressed"
+						      : "compressed");
 			pos += size;
 		}
 		if (ino->frag_index == SQK_INVALID_FRAG)
@@ -205,12 +198,12 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_key(j, "blocks");
 	sqk_json_begin_array(j, 0);
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
+		uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
 
 		sqk_json_begin_object(j, 0);
 		sqk_json_key_uint(j, "start", pos);
 		sqk_json_key_uint(j, "size", size);
-		sqk_json_key_bool(j, "compressed", size && !(w & SQK_BLOCK_UNCOMPRESSED));
+		sqk_json_key_bool(j, "compressed", size && !sqk_fmt_block_raw(w));
 		sqk_json_key_bool(j, "sparse", !size);
 		sqk_json_end_object(j);
 		pos += size;
@@ -288,8 +281,8 @@ static int run(struct sqk_show *s)
 	v.block_size = sqk_image_super(s->img)->block_size;
 	v.tail = sqk_inode_tail(&ino, v.block_size);
 	for (i = 0; i < ino.nblocks; i++)
-		if ((ino.blocks[i] & SQK_BLOCK_SIZE_MASK) == 0)
-			v.sparse += block_len(&v, i);
+		if (sqk_fmt_block_size(ino.blocks[i]) == 0)
+			v.sparse += sqk_fmt_block_len(ino.size, i, v.block_size);
 	err = sqk_xattr_read(s->img, ino.xattr, &v.xattrs, &v.nxattrs);
 	if (!err) {
 		if (s->json)

@@ -43,7 +43,7 @@ struct host_tree {
 static void node_from(struct sqk_dnode *n, const struct stat *st, const char *name)
 {
 	memset(n, 0, sizeof(*n));
-	n->type = sqk_type_of_mode(st->st_mode);
+	n->type = sqk_fmt_type_of_mode(st->st_mode);
 	n->perm = st->st_mode & 07777;
 	n->uid = st->st_uid;
 	n->gid = st->st_gid;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_type.h"
 #include "fsck_int.h"
 #include "read/dir.h"
 #include "read/inode.h"
@@ -105,8 +106,8 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	if (sqk_basic_type(r->type) != ent->type) {
 		sqk_fsck_err(f, drec, T_INODE, C_DIR_TYPE,
 			     "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
-			     sqk_type_name(ent->type), ent->number,
-			     sqk_type_name(sqk_basic_type(r->type)));
+			     sqk_fmt_type_name(ent->type), ent->number,
+			     sqk_fmt_type_name(sqk_basic_type(r->type)));
 		return;
 	}
 	f->dirs[l->dir].entries++;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_type.h"
 #include "fs_int.h"
 #include "read/dir.h"
 #include "util/array.h"
@@ -115,10 +116,6 @@ static void load(struct sqk_fs *fs, struct sqk_fs_dir *d)
 	d->loaded = 1;
 }
 
-static const mode_t type_bits[8] = {
-	0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK,
-};
-
 int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct sqk_fs_dirent *ent)
 {
 	const struct fs_ent *e;
@@ -147,7 +144,7 @@ int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct
 		ent->name = d->names + e->name_off;
 		ent->name_len = e->name_len;
 		ent->number = e->number;
-		ent->type = type_bits[e->type];
+		ent->type = sqk_fmt_type_mode(e->type);
 		ent->ref = e->ref;
 	} else {
 		ret = d->error;

@@ -4,6 +4,7 @@
 #include "block.h"
 #include "cache/cache.h"
 #include "data.h"
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "image.h"
@@ -27,7 +28,7 @@ int sqk_data_seek(struct sqk_data_cursor *c, uint32_t index)
 		c->position = c->ino->blocks_start;
 	}
 	while (c->index < index)
-		c->position += c->ino->blocks[c->index++] & SQK_BLOCK_SIZE_MASK;
+		c->position += sqk_fmt_block_size(c->ino->blocks[c->index++]);
 	return 0;
 }
 
@@ -37,18 +38,17 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_inode *ino = c->ino;
 	uint32_t word, size;
-	uint64_t left, start, end;
+	uint64_t start, end;
 
 	*e = NULL;
 	if (c->index >= ino->nblocks)
 		return SQK_ERR_ARG;
 	word = ino->blocks[c->index];
-	size = word & SQK_BLOCK_SIZE_MASK;
-	left = ino->size - (uint64_t)c->index * sb->block_size;
-	*len = left < sb->block_size ? (uint32_t)left : sb->block_size;
+	size = sqk_fmt_block_size(word);
+	*len = sqk_fmt_block_len(ino->size, c->index, sb->block_size);
 	sqk_image_data_area(img, &start, &end);
-	if (sqk_block_word_bad(word, sb->block_size, *len) ||
-	    !sqk_block_in_area(c->position, size, start, end))
+	if (sqk_fmt_block_check(word, sb->block_size, *len) ||
+	    !sqk_fmt_block_in_area(c->position, size, start, end))
 		return SQK_ERR_CORRUPT;
 	c->index++;
 	c->position += size;

@@ -25,7 +25,7 @@ struct sqk_file_data {
 	uint64_t sparse;  /* bytes in sparse blocks */
 	uint32_t *blocks; /* size words */
 	uint32_t nblocks;
-	uint32_t frag, frag_offset;
+	uint32_t frag_index, frag_offset;
 	uint64_t tail_hash;
 	uint64_t hash; /* of the whole content, for dedup */
 };

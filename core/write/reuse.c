@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/dir.h"
@@ -225,12 +226,11 @@ static int add_file(struct sqk_reuse *r, struct old_image *o, const struct sqk_i
 	int err;
 
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
-		uint64_t left = ino->size - (uint64_t)i * r->bs;
+		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
 
-		if (sqk_block_word_bad(ino->blocks[i], r->bs,
-				       left < r->bs ? (uint32_t)left : r->bs) ||
-		    !sqk_block_in_area(pos, size, o->area_start, o->area_end))
+		if (sqk_fmt_block_check(ino->blocks[i], r->bs,
+					sqk_fmt_block_len(ino->size, i, r->bs)) ||
+		    !sqk_fmt_block_in_area(pos, size, o->area_start, o->area_end))
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
