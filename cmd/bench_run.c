@@ -66,45 +66,43 @@ static double median(double *v, unsigned n)
 static void from_caches(struct run_values *rv, unsigned run, const struct sqk_cache_stats *s,
 			const int *present)
 {
-	double lookups = 0, hits = 0, distinct = 0;
+	struct sqk_cache_stats sum;
+	struct sqk_cache_rates r;
 	int i;
 
 #define ZERO(k) rv->k[run] = 0;
 	RUN_FIELDS(ZERO)
+	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < SQK_CACHE_COUNT; i++, s++) {
 		if (!present[i])
 			continue;
-		rv->releases[run] += (double)s->releases;
-		rv->release_wakes[run] += (double)s->release_wakes;
-		rv->wake_calls[run] += (double)s->wake_calls;
-		rv->wakeups[run] +=
-			(double)(s->wakeups_capacity + s->wakeups_publish + s->wakeups_handoff);
-		rv->spurious[run] += (double)s->spurious;
-		rv->handoffs[run] += (double)s->handoffs;
-		rv->stalls[run] += (double)s->stalls;
-		rv->unclaimed_free_ms[run] += (double)s->unclaimed_ns / 1e6;
-		rv->fills[run] += (double)s->fills;
-		rv->refills[run] += (double)s->refills;
+		sqk_cache_stats_add(&sum, s);
+		sqk_cache_rates(s, &r);
 		if (i == SQK_CACHE_META)
-			rv->meta_dpb[run] =
-				s->distinct ? (double)s->fills / (double)s->distinct : 0;
+			rv->meta_dpb[run] = r.per_block;
 		if (i == SQK_CACHE_FRAG)
-			rv->frag_dpb[run] =
-				s->distinct ? (double)s->fills / (double)s->distinct : 0;
+			rv->frag_dpb[run] = r.per_block;
 		if (i == SQK_CACHE_COMP)
 			rv->comp_cache_kib[run] = (double)s->held / 1024.0;
-		lookups += (double)s->lookups;
-		hits += (double)(s->hits + s->shares);
-		distinct += (double)s->distinct;
 	}
 	/*
 	 * As the background's trace counts it: wakeups delivered per release
 	 * that woke anyone. A release with nobody asleep costs no wakeup.
 	 */
-	rv->wakeups_per_release[run] =
-		rv->release_wakes[run] ? rv->wakeups[run] / rv->release_wakes[run] : 0;
-	rv->decompressions_per_block[run] = distinct ? rv->fills[run] / distinct : 0;
-	rv->hit_ratio[run] = lookups ? hits / lookups : 0;
+	sqk_cache_rates(&sum, &r);
+	rv->releases[run] = (double)sum.releases;
+	rv->release_wakes[run] = (double)sum.release_wakes;
+	rv->wake_calls[run] = (double)sum.wake_calls;
+	rv->wakeups[run] = (double)r.wakeups;
+	rv->spurious[run] = (double)sum.spurious;
+	rv->handoffs[run] = (double)sum.handoffs;
+	rv->stalls[run] = (double)sum.stalls;
+	rv->unclaimed_free_ms[run] = r.unclaimed_ms;
+	rv->fills[run] = (double)sum.fills;
+	rv->refills[run] = (double)sum.refills;
+	rv->wakeups_per_release[run] = r.per_release;
+	rv->decompressions_per_block[run] = r.per_block;
+	rv->hit_ratio[run] = r.hit_ratio;
 }
 
 /* The kernel's caches are out of sight: every cache figure unknown. */

@@ -343,20 +343,6 @@ static const char *const cache_keys[] = {"metadata", "fragment", "data", "compre
 	CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) CACHE_FIELDS_2(XF)
 // clang-format on
 
-/* What one cache's rates are made of. */
-struct rates {
-	uint64_t wakeups;
-	double unclaimed_ms, per_block, per_release;
-};
-
-static void cache_rates(const struct sqk_cache_stats *s, struct rates *r)
-{
-	r->wakeups = s->wakeups_capacity + s->wakeups_publish + s->wakeups_handoff;
-	r->unclaimed_ms = (double)s->unclaimed_ns / 1e6;
-	r->per_block = s->distinct ? (double)s->fills / (double)s->distinct : 0.0;
-	r->per_release = s->release_wakes ? (double)r->wakeups / (double)s->release_wakes : 0.0;
-}
-
 /* Every thread's context switches, the finished workers' included. */
 static void usage_of_self(struct rusage *ru)
 {
@@ -375,12 +361,12 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache *c = sqk_image_cache(img, i);
 		struct sqk_cache_stats s;
-		struct rates r;
+		struct sqk_cache_rates r;
 
 		if (!c)
 			continue;
 		sqk_cache_stats(c, &s);
-		cache_rates(&s, &r);
+		sqk_cache_rates(&s, &r);
 		fprintf(out, "%s cache:\n", cache_keys[i]);
 #define TX(k, v)  fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
 #define TXF(k, f) TX(k, s.f)
@@ -414,12 +400,12 @@ void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache *c = sqk_image_cache(img, i);
 		struct sqk_cache_stats s;
-		struct rates r;
+		struct sqk_cache_rates r;
 
 		if (!c)
 			continue;
 		sqk_cache_stats(c, &s);
-		cache_rates(&s, &r);
+		sqk_cache_rates(&s, &r);
 		sqk_json_key(j, cache_keys[i]);
 		sqk_json_begin_object(j, 0);
 #define JX(k, v)  sqk_json_key_uint(j, #k, (v));
