@@ -362,7 +362,7 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_outfile *of = NULL;
 	struct sqk_file *out = NULL, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
-	struct sqk_append_target at = {.fd = -1, .guard = -1};
+	struct sqk_append_target at = {.fd = -1};
 	struct sqk_reuse_set rs = {0};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
@@ -559,7 +559,7 @@ done:
 		sqk_mkimage_reuse_notes(&rs);
 	sqk_mkfs_destroy(m);
 	sqk_mkimage_reuse_close(&rs);
-	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);
+	sqk_mkimage_append_close(&at, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);
 	sqk_outfile_abort(of);

@@ -10,6 +10,7 @@
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
+#include "write/append.h"
 
 /* A growing list of strings (patterns, listings, archives, comp options). */
 struct strv {
@@ -39,8 +40,7 @@ struct sqk_append_target {
 	struct sqk_file *file, *window;
 	int fd;
 	uint64_t size;		       /* the file's length before */
-	uint8_t super[SQK_SUPER_SIZE]; /* its superblock before */
-	int guard;		       /* the signal action that cuts it back, or -1 */
+	struct sqk_append_guard guard; /* cuts it back on a failure or a signal */
 };
 
 /*
@@ -55,7 +55,7 @@ struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t);
  * Close; after a failure, cut the file back while its old superblock
  * stands, as a signal does until then.
  */
-void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed);
+void sqk_mkimage_append_close(struct sqk_append_target *t, int failed);
 
 /* One image of --reuse (mkimage_reuse.c). */
 struct sqk_reuse_given {

@@ -2,10 +2,9 @@
 /*
  * mkimage --append: IMAGE is opened twice, once by the reader (the old
  * tree) and once for writing in place. The writer never touches a byte
- * the file holds (core/write/append.c) but the superblock, last. A signal
- * cuts the file back to its old length while the old superblock stands; a
- * failure too, after putting the old superblock back if the new one's
- * sync failed.
+ * the file holds (core/write/append.c) but the superblock, last; its
+ * guard (core/write/append_guard.c) cuts the file back on a failure or a
+ * signal.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +21,6 @@
 #include "read/image.h"
 #include "read/offset.h"
 #include "util/error.h"
-#include "util/signals.h"
 
 int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
 {
@@ -35,7 +33,6 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	t->guard = -1;
 	if (strcmp(image, "-") == 0)
 		return sqk_usage_error("--append needs an IMAGE file, not '-'");
 	if (a->force)
@@ -66,15 +63,15 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 			  (unsigned long long)a->offset);
 		return EXIT_FAIL;
 	}
-	r = sqk_read_full(t->fd, t->super, sizeof(t->super), a->offset);
-	if (r != 0) {
-		sqk_error(image, "%s", r < 0 ? strerror(errno) : "not a squashfs image");
-		return EXIT_FAIL;
-	}
 	/* A signal from now on cuts the file back, while the old superblock stands. */
-	t->guard = sqk_sig_cut_back(t->fd, t->size, a->offset, t->super, sizeof(t->super));
-	if (t->guard < 0) {
-		sqk_error_code(image, t->guard);
+	r = sqk_append_guard_arm(&t->guard, t->fd, t->size, a->offset);
+	if (r != 0) {
+		if (r == SQK_ERR_IO)
+			sqk_error(image, "%s", strerror(errno));
+		else if (r > 0)
+			sqk_error(image, "not a squashfs image");
+		else
+			sqk_error_code(image, r);
 		return EXIT_FAIL;
 	}
 	errno = 0;
@@ -132,25 +129,9 @@ struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t)
 	return t->window ? t->window : t->file;
 }
 
-void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed)
+void sqk_mkimage_append_close(struct sqk_append_target *t, int failed)
 {
-	uint8_t now[SQK_SUPER_SIZE];
-
-	/* Only while the old superblock is in place: the new one needs every byte after it. */
-	/* Only once the old superblock was read (the guard comes with it). */
-	if (failed && t->guard >= 0 && sqk_read_full(t->fd, now, sizeof(now), offset) == 0) {
-		/*
-		 * The new superblock is in place only when its own sync failed:
-		 * the old one goes back, then the file is cut back.
-		 */
-		if (memcmp(now, t->super, sizeof(now)) != 0 &&
-		    sqk_write_full(t->fd, t->super, sizeof(t->super), offset) == 0)
-			memcpy(now, t->super, sizeof(now));
-		if (memcmp(now, t->super, sizeof(now)) == 0 &&
-		    ftruncate(t->fd, (off_t)t->size) == 0)
-			fsync(t->fd);
-	}
-	sqk_sig_forget(t->guard);
+	sqk_append_guard_release(&t->guard, failed);
 	sqk_file_destroy(t->window);
 	sqk_file_destroy(t->file);
 	if (t->img)
@@ -159,5 +140,4 @@ void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int 
 		close(t->fd);
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	t->guard = -1;
 }
