@@ -7,7 +7,6 @@
  * and skipped (a directory with everything below it), as unsquashfs does.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +18,6 @@
 #include "imageopt.h"
 #include "read/image.h"
 #include "util/error.h"
-#include "util/pool.h"
 #include "walk/extract.h"
 
 static struct usq *of(struct sqk_sink *s)
@@ -250,6 +248,21 @@ static void created(uint64_t n, const char *one, const char *many)
 	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
 }
 
+/* The second pass, into the directory sink, for sqk_extract_dir. */
+static int walk_into(void *ctx, struct sqk_extract *x)
+{
+	struct usq *u = ctx;
+
+	u->x = x;
+	u->inner = sqk_extract_sink(x);
+	/* The files not made whole go at the end, whatever stops the run. */
+	u->inner->lost = lost_entry;
+	u->inner->lost_ctx = u;
+	u->walker = pthread_self();
+	u->print = u->info;
+	return walk(u, u->img);
+}
+
 /*
  * Extract into dest, which may exist (as the peer allows) but is never
  * replaced. A failure leaves what was made whole, as the peer leaves it;
@@ -260,9 +273,15 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 	struct sqk_extract_opts xo = {
 		u->force,	 u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr),
 		u->ignore_errors};
-	struct sqk_extract *x = NULL;
-	struct sqk_pool *pool;
-	int fd, err;
+	struct sqk_extract_dir d = {
+		.dest = u->dest,
+		.may_exist = 1,
+		.threads = u->threads,
+		.opts = &xo,
+		.walk = walk_into,
+		.ctx = u,
+	};
+	int err;
 
 	u->concise = 0;
 	/* The peer's first pass: what is to be written, before anything is. */
@@ -276,37 +295,16 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
 		u->sockets = u->hardlinks = 0;
 	usq_links_release(&u->links);
-	if (mkdir(u->dest, 0755) != 0 && errno != EEXIST)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	pool = sqk_pool_create(u->threads, 0);
-	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
-	if (!err) {
-		int werr;
-
-		u->x = x;
-		u->inner = sqk_extract_sink(x);
-		/* The files not made whole go at the end, whatever stops the run. */
-		u->inner->lost = lost_entry;
-		u->inner->lost_ctx = u;
-		u->walker = pthread_self();
-		u->print = u->info;
-		werr = walk(u, img);
-		err = sqk_extract_finish(x, &u->warnings);
-		if (werr)
-			err = werr;
-		else if (err)
-			report(u, &u->inner->fault);
-	} else {
-		compat_fail("%s", sqk_strerror(err));
-	}
-	sqk_extract_destroy(x);
+	err = sqk_extract_dir(img, &d);
+	u->warnings = d.warnings;
 	u->x = NULL;
 	u->inner = NULL;
-	sqk_pool_destroy(pool);
-	close(fd);
+	if (err && d.stage == SQK_XDIR_DEST)
+		return compat_fail("%s: %s", u->dest, strerror(errno));
+	if (err && d.stage == SQK_XDIR_START)
+		compat_fail("%s", sqk_strerror(err));
+	else if (err && d.stage == SQK_XDIR_FINISH)
+		report(u, &d.fault);
 	if (err)
 		return COMPAT_FATAL;
 	if (!u->quiet) {

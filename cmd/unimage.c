@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* squashkit unimage: extract an image to a directory or an archive. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -302,6 +301,19 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 	return close_output(u, u->describe, of, err);
 }
 
+/* The walk into the directory sink, for sqk_extract_dir. */
+struct dir_walk {
+	struct sqk_walk *w;
+};
+
+static int walk_into(void *ctx, struct sqk_extract *x)
+{
+	struct sqk_walk *w = ((struct dir_walk *)ctx)->w;
+
+	w->sink = sqk_extract_sink(x);
+	return sqk_walk(w);
+}
+
 /*
  * A tree under DEST. Signals are held meanwhile: one stops the walk and
  * the workers, and what was made goes, as after an error, before the
@@ -311,54 +323,30 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 {
 	struct sqk_extract_opts xo = {
 		u->force, u->no_xattrs, u->no_owner, warn_made, u, sqk_attropt_filter(&u->attr), 0};
-	struct sqk_extract *x = NULL;
-	struct sqk_pool *pool;
-	const struct sqk_fault *f = &w->fault;
-	unsigned warnings = 0;
-	int created = 0, fd, err, werr;
+	struct dir_walk dw = {w};
+	struct sqk_extract_dir d = {
+		.dest = u->dest,
+		.may_exist = u->force,
+		.undo = !u->keep_going,
+		.threads = u->threads,
+		.opts = &xo,
+		.walk = walk_into,
+		.ctx = &dw,
+	};
+	int err;
 
 	sqk_sig_hold();
-	if (mkdir(u->dest, 0755) == 0) {
-		created = 1;
-	} else if (errno != EEXIST || !u->force) {
+	err = sqk_extract_dir(img, &d);
+	if (err && d.stage == SQK_XDIR_DEST)
 		sqk_error(u->dest, "%s",
-			  errno == EEXIST ? "destination exists (use --force)" : strerror(errno));
-		sqk_sig_release();
-		return EXIT_FAIL;
-	}
-	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		sqk_error(u->dest, "%s", strerror(errno));
-		err = SQK_ERR_IO;
-		goto out;
-	}
-	pool = sqk_pool_create(u->threads, 0);
-	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
-	if (!err) {
-		w->sink = sqk_extract_sink(x);
-		werr = sqk_walk(w);
-		err = sqk_extract_finish(x, &warnings);
-		if (werr)
-			err = werr;
-		else if (err)
-			f = &w->sink->fault;
-		if (err)
-			report(u, u->dest, 1, f);
-	} else {
+			  err == SQK_ERR_EXIST ? "destination exists (use --force)"
+					       : strerror(errno));
+	else if (err && d.stage == SQK_XDIR_START)
 		sqk_error_code(u->dest, err);
-	}
-	sqk_extract_destroy(x);
-	sqk_pool_destroy(pool);
-	close(fd);
-out:
-	/* A signal that came once all was done still means: interrupted. */
-	if (!err && sqk_sig_caught())
-		err = SQK_ERR_INTR;
-	/* Leave nothing half-written behind that we created, unless asked to keep it. */
-	if (err && created && !u->keep_going)
-		sqk_remove_tree(AT_FDCWD, u->dest);
+	else if (err)
+		report(u, u->dest, 1, d.stage == SQK_XDIR_WALK ? &w->fault : &d.fault);
 	sqk_sig_release();
-	return err ? EXIT_FAIL : outcome(u, warnings);
+	return err ? EXIT_FAIL : outcome(u, d.warnings);
 }
 
 static int run(struct unimage *u, int argc, char **argv)
