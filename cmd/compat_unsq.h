@@ -13,15 +13,15 @@
 #include <stdio.h>
 
 #include "attropt.h"
+#include "util/pattern.h"
 #include "walk/walk.h"
 
 struct sqk_image;
 
-/* One extract or exclude name, split into its components. */
+/* One extract or exclude name, as given, and compiled into its components. */
 struct usq_pattern {
-	char **comp;
-	unsigned n;
-	void **re; /* with -regex: one compiled regex_t a component */
+	char *name;
+	struct sqk_pattern p;
 	/* The directory itself is needed, not what it holds (-follow-symlinks). */
 	int dir_only;
 };
@@ -36,8 +36,13 @@ struct usq_filter {
 /* Where an entry stands: left out, a directory on the way to a match, or in. */
 enum { USQ_OUT, USQ_ON_THE_WAY, USQ_IN };
 
-/* Add name (as given on the command line or in a file) to the list. 0 or -1. */
+/*
+ * Add name (as given on the command line or in a file) to the list,
+ * matched in the style the options chose so far. 0 or -1.
+ */
 int usq_filter_add(struct usq_filter *f, int exclude, const char *name);
+/* The names added before the options were all read, in the style they chose. 0 or -1. */
+int usq_filter_restyle(struct usq_filter *f, const char **bad);
 /* Add the directory name to the extract list, without what it holds. 0 or -1. */
 int usq_filter_add_dir(struct usq_filter *f, const char *name);
 /* Where path ("" for the root, "a/b" below it) stands. */

@@ -288,6 +288,7 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 
 static int parse(struct usq *u, int argc, char **argv, int *first)
 {
+	const char *bad = NULL;
 	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -339,6 +340,9 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 				   "other");
 	if (u->missing && !u->follow)
 		u->follow = 1, u->filter.no_wildcards = 1;
+	/* Names read before an option that changes how they match (-ef, then -regex). */
+	if (usq_filter_restyle(&u->filter, &bad) != 0)
+		return compat_fail("invalid name '%s'", bad);
 	return 0;
 }
 
