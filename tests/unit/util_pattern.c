@@ -11,8 +11,12 @@
 #include "util/error.h"
 #include "util/pattern.h"
 
-/* How pat, compiled in style, meets path from its first name; -1 if it does not compile. */
-static int from_start(const char *pat, enum sqk_pattern_style style, const char *path)
+/*
+ * pat compiled in style and matched against path: from its first name
+ * (sqk_pattern_match) or, with end, at its end (sqk_pattern_match_end);
+ * -1 if it does not compile.
+ */
+static int match(const char *pat, enum sqk_pattern_style style, const char *path, int end)
 {
 	struct sqk_pattern p;
 	char msg[100];
@@ -20,23 +24,61 @@ static int from_start(const char *pat, enum sqk_pattern_style style, const char 
 
 	if (sqk_pattern_compile(&p, pat, style, msg, sizeof(msg)) != 0)
 		return -1;
-	m = sqk_pattern_match(&p, path);
+	m = end ? sqk_pattern_match_end(&p, path) : (int)sqk_pattern_match(&p, path);
 	sqk_pattern_free(&p);
 	return m;
 }
 
-static int at_end(const char *pat, enum sqk_pattern_style style, const char *path)
-{
-	struct sqk_pattern p;
-	char msg[100];
-	int m;
-
-	if (sqk_pattern_compile(&p, pat, style, msg, sizeof(msg)) != 0)
-		return -1;
-	m = sqk_pattern_match_end(&p, path);
-	sqk_pattern_free(&p);
-	return m;
-}
+/*
+ * pattern, style, path, where (0 from the first name, 1 at the end), the
+ * answer, and what it shows.
+ */
+static const struct {
+	const char *pat;
+	enum sqk_pattern_style style;
+	const char *path;
+	int end, want;
+	const char *what;
+} cases[] = {
+	{"a/b", SQK_PATTERN_LITERAL, "a/b", 0, SQK_PATTERN_WHOLE, "literal: whole"},
+	{"a/b", SQK_PATTERN_LITERAL, "a", 0, SQK_PATTERN_LEADS, "literal: a directory on the way"},
+	{"a/b", SQK_PATTERN_LITERAL, "a/b/c", 0, SQK_PATTERN_BELOW, "literal: below a match"},
+	{"a/b", SQK_PATTERN_LITERAL, "a/c", 0, SQK_PATTERN_NO, "literal: no"},
+	{"a/b", SQK_PATTERN_LITERAL, "", 0, SQK_PATTERN_LEADS, "the root leads to every pattern"},
+	{"/", SQK_PATTERN_LITERAL, "", 0, SQK_PATTERN_WHOLE,
+	 "a pattern of no component is the root"},
+	{"a*", SQK_PATTERN_LITERAL, "abc", 0, SQK_PATTERN_NO, "literal: a '*' is itself"},
+	{"a*", SQK_PATTERN_LITERAL, "a*", 0, SQK_PATTERN_WHOLE, "literal: and matches itself"},
+	{"*/*.c", SQK_PATTERN_WILDCARDS, "src/main.c", 0, SQK_PATTERN_WHOLE,
+	 "wildcards: one '*' a name"},
+	{"*.c", SQK_PATTERN_WILDCARDS, "src/main.c", 0, SQK_PATTERN_NO,
+	 "wildcards: a '*' stays in its name"},
+	{"*", SQK_PATTERN_WILDCARDS, ".hidden", 0, SQK_PATTERN_NO,
+	 "wildcards: a '*' never matches a leading '.'"},
+	{".*", SQK_PATTERN_WILDCARDS, ".hidden", 0, SQK_PATTERN_WHOLE,
+	 "wildcards: an explicit '.' does"},
+	{"@(x|y)z", SQK_PATTERN_WILDCARDS, "yz", 0, SQK_PATTERN_WHOLE, "wildcards: ksh's @(a|b)"},
+	{"!(*.o)", SQK_PATTERN_WILDCARDS, "a.o", 0, SQK_PATTERN_NO,
+	 "wildcards: ksh's !(..) refuses"},
+	{"!(*.o)", SQK_PATTERN_WILDCARDS, "a.c", 0, SQK_PATTERN_WHOLE, "wildcards: and accepts"},
+	{"a?c", SQK_PATTERN_WILDCARDS, "a/c", 0, SQK_PATTERN_NO,
+	 "wildcards: '?' is one character of one name"},
+	{"b", SQK_PATTERN_REGEX, "abc", 0, SQK_PATTERN_WHOLE,
+	 "regex: matches anywhere in the name"},
+	{"^b", SQK_PATTERN_REGEX, "abc", 0, SQK_PATTERN_NO, "regex: ^ anchors"},
+	{"c$", SQK_PATTERN_REGEX, "abc", 0, SQK_PATTERN_WHOLE, "regex: $ anchors"},
+	{"a+|z", SQK_PATTERN_REGEX, "zzz/q", 0, SQK_PATTERN_BELOW,
+	 "regex: extended syntax, per name"},
+	{"*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o", 1, 1,
+	 "end: an unanchored pattern applies at any depth"},
+	{"down/*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o", 1, 1,
+	 "end: its components are the last names"},
+	{"deep/*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o", 1, 0, "end: not names further up"},
+	{"/*.o", SQK_PATTERN_WILDCARDS, "deep/x.o", 1, 0,
+	 "end: an anchored pattern names the whole path"},
+	{"/deep/x\\.o$", SQK_PATTERN_REGEX, "deep/x.o", 1, 1, "end: anchored, regex, whole path"},
+	{"a/b/c", SQK_PATTERN_LITERAL, "b/c", 1, 0, "end: a path shorter than the pattern"},
+};
 
 int main(void)
 {
@@ -58,60 +100,8 @@ int main(void)
 	       "a regular expression that does not compile is refused");
 	ok(msg[0] != '\0', "with the reason");
 
-	/* From the first name: the four answers. */
-	is_int(from_start("a/b", SQK_PATTERN_LITERAL, "a/b"), SQK_PATTERN_WHOLE, "literal: whole");
-	is_int(from_start("a/b", SQK_PATTERN_LITERAL, "a"), SQK_PATTERN_LEADS,
-	       "literal: a directory on the way");
-	is_int(from_start("a/b", SQK_PATTERN_LITERAL, "a/b/c"), SQK_PATTERN_BELOW,
-	       "literal: below a match");
-	is_int(from_start("a/b", SQK_PATTERN_LITERAL, "a/c"), SQK_PATTERN_NO, "literal: no");
-	is_int(from_start("a/b", SQK_PATTERN_LITERAL, ""), SQK_PATTERN_LEADS,
-	       "the root leads to every pattern");
-	is_int(from_start("/", SQK_PATTERN_LITERAL, ""), SQK_PATTERN_WHOLE,
-	       "a pattern of no component is the root");
-	is_int(from_start("a*", SQK_PATTERN_LITERAL, "abc"), SQK_PATTERN_NO,
-	       "literal: a '*' is itself");
-	is_int(from_start("a*", SQK_PATTERN_LITERAL, "a*"), SQK_PATTERN_WHOLE,
-	       "literal: and matches itself");
-
-	/* Wildcards: fnmatch with FNM_PATHNAME, FNM_PERIOD and FNM_EXTMATCH. */
-	is_int(from_start("*/*.c", SQK_PATTERN_WILDCARDS, "src/main.c"), SQK_PATTERN_WHOLE,
-	       "wildcards: one '*' a name");
-	is_int(from_start("*.c", SQK_PATTERN_WILDCARDS, "src/main.c"), SQK_PATTERN_NO,
-	       "wildcards: a '*' stays in its name");
-	is_int(from_start("*", SQK_PATTERN_WILDCARDS, ".hidden"), SQK_PATTERN_NO,
-	       "wildcards: a '*' never matches a leading '.'");
-	is_int(from_start(".*", SQK_PATTERN_WILDCARDS, ".hidden"), SQK_PATTERN_WHOLE,
-	       "wildcards: an explicit '.' does");
-	is_int(from_start("@(x|y)z", SQK_PATTERN_WILDCARDS, "yz"), SQK_PATTERN_WHOLE,
-	       "wildcards: ksh's @(a|b)");
-	is_int(from_start("!(*.o)", SQK_PATTERN_WILDCARDS, "a.o"), SQK_PATTERN_NO,
-	       "wildcards: ksh's !(..) refuses");
-	is_int(from_start("!(*.o)", SQK_PATTERN_WILDCARDS, "a.c"), SQK_PATTERN_WHOLE,
-	       "wildcards: and accepts");
-	is_int(from_start("a?c", SQK_PATTERN_WILDCARDS, "a/c"), SQK_PATTERN_NO,
-	       "wildcards: '?' is one character of one name");
-
-	/* Regex: anywhere in the name unless anchored. */
-	is_int(from_start("b", SQK_PATTERN_REGEX, "abc"), SQK_PATTERN_WHOLE,
-	       "regex: matches anywhere in the name");
-	is_int(from_start("^b", SQK_PATTERN_REGEX, "abc"), SQK_PATTERN_NO, "regex: ^ anchors");
-	is_int(from_start("c$", SQK_PATTERN_REGEX, "abc"), SQK_PATTERN_WHOLE, "regex: $ anchors");
-	is_int(from_start("a+|z", SQK_PATTERN_REGEX, "zzz/q"), SQK_PATTERN_BELOW,
-	       "regex: extended syntax, per name");
-
-	/* At the end of a path: mksquashfs's excludes. */
-	ok(at_end("*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o") == 1,
-	   "end: an unanchored pattern applies at any depth");
-	ok(at_end("down/*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o") == 1,
-	   "end: its components are the last names");
-	ok(at_end("deep/*.o", SQK_PATTERN_WILDCARDS, "deep/down/x.o") == 0,
-	   "end: not names further up");
-	ok(at_end("/*.o", SQK_PATTERN_WILDCARDS, "deep/x.o") == 0,
-	   "end: an anchored pattern names the whole path");
-	ok(at_end("/deep/x\\.o$", SQK_PATTERN_REGEX, "deep/x.o") == 1,
-	   "end: anchored, regex, whole path");
-	ok(at_end("a/b/c", SQK_PATTERN_LITERAL, "b/c") == 0,
-	   "end: a path shorter than the pattern");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_int(match(cases[i].pat, cases[i].style, cases[i].path, cases[i].end),
+		       cases[i].want, "%s", cases[i].what);
 	return tap_done();
 }
