@@ -21,7 +21,7 @@
 
 static const char *const where_names[WHERE_COUNT] = {"model", "kernel", "mount"};
 
-const char *bench_where_name(enum bench_where w)
+const char *cli_bench_where_name(enum bench_where w)
 {
 	return (unsigned)w < WHERE_COUNT ? where_names[w] : "?";
 }
@@ -119,13 +119,13 @@ static struct sqk_image *open_model(struct bench *b, const struct sqk_image_opts
 	int err = 0;
 
 	if (!b->slow)
-		return sqk_open_image(b->image, io);
+		return cli_open_image(b->image, io);
 	/* On the slow device the page cache may not stand in for the device. */
 	f = sqk_file_open(b->loop.dev, SQK_FILE_DIRECT, &err);
 	if (f)
 		err = sqk_image_open(f, io, &img);
 	if (err) {
-		sqk_error_code(b->loop.dev, err);
+		cli_error_code(b->loop.dev, err);
 		return NULL;
 	}
 	return img;
@@ -150,7 +150,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
 	if (err) {
-		sqk_error_code(b->image, err);
+		cli_error_code(b->image, err);
 		sqk_image_close(t.img);
 		return -1;
 	}
@@ -180,17 +180,17 @@ static int run_kernel(struct bench *b, const struct bench_cell *cell, unsigned r
 		sqk_lab_loop_flush(&b->loop);
 	}
 	if (sqk_lab_mount(b->loop.dev, b->kmnt) != 0) {
-		sqk_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
+		cli_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
 		return -1;
 	}
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
 	if (sqk_lab_umount(b->kmnt) != 0) {
-		sqk_error(b->kmnt, "cannot unmount: %s", strerror(errno));
+		cli_error(b->kmnt, "cannot unmount: %s", strerror(errno));
 		return -1;
 	}
 	if (err) {
-		sqk_error_code(b->kmnt, err);
+		cli_error_code(b->kmnt, err);
 		return -1;
 	}
 	no_caches(rv, run);
@@ -209,14 +209,14 @@ static int run_mount(struct bench *b, const struct bench_cell *cell, unsigned ru
 
 	if (b->cold)
 		sqk_lab_drop_cache(b->image);
-	if (bench_daemon_start(&b->daemon, b->image, b->offset, cell) != 0)
+	if (cli_bench_daemon_start(&b->daemon, b->image, b->offset, cell) != 0)
 		return -1;
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
-	if (bench_daemon_stop(&b->daemon, &st) != 0)
+	if (cli_bench_daemon_stop(&b->daemon, &st) != 0)
 		return -1;
 	if (err) {
-		sqk_error_code(b->daemon.mnt, err);
+		cli_error_code(b->daemon.mnt, err);
 		return -1;
 	}
 	from_caches(rv, run, st.cache, st.present);
@@ -266,14 +266,14 @@ static void progress(const struct bench *b, const struct bench_cell *c, unsigned
 	fputc('\n', stderr);
 }
 
-int bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
+int cli_bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
 {
 	struct run_values *rv = calloc(n, sizeof(*rv));
 	unsigned g, end, i, run;
 	int ret = 0;
 
 	if (!rv) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A group: the cells of one workload and thread count, in every place. */
@@ -302,11 +302,11 @@ static int make_dir(const char *path)
 {
 	if (mkdir(path, 0700) == 0)
 		return 0;
-	sqk_error(path, "%s", strerror(errno));
+	cli_error(path, "%s", strerror(errno));
 	return -1;
 }
 
-const char *bench_scratch_base(void)
+const char *cli_bench_scratch_base(void)
 {
 	const char *base = getenv("TMPDIR");
 
@@ -315,7 +315,7 @@ const char *bench_scratch_base(void)
 	return base ? base : "/tmp";
 }
 
-int bench_setup(struct bench *b, const char *image)
+int cli_bench_setup(struct bench *b, const char *image)
 {
 	char full[PATH_MAX];
 	struct sqk_image *img;
@@ -323,34 +323,34 @@ int bench_setup(struct bench *b, const char *image)
 
 	b->image = image;
 	b->loop.fd = -1;
-	img = sqk_open_image(image, &b->io);
+	img = cli_open_image(image, &b->io);
 	if (!img)
 		return -1;
 	err = sqk_lab_index(img, &b->files);
 	if (err || b->files.count == 0) {
 		/* An I/O error in the words of the image's errno, while it is open. */
-		sqk_error(image, "%s",
-			  err ? sqk_image_err_text(img, err) : "the image holds no files");
+		cli_error(image, "%s",
+			  err ? cli_image_err_text(img, err) : "the image holds no files");
 		sqk_image_close(img);
 		return -1;
 	}
 	sqk_image_close(img);
 	/* Where --offset auto found it, now that it has been found. */
-	b->offset = sqk_offset_value();
+	b->offset = cli_offset_value();
 	if (!b->against[WHERE_KERNEL] && !b->against[WHERE_MOUNT] && !b->slow)
 		return 0;
 
-	snprintf(b->scratch, sizeof(b->scratch), "%s/%s.%d.XXXXXX", bench_scratch_base(),
+	snprintf(b->scratch, sizeof(b->scratch), "%s/%s.%d.XXXXXX", cli_bench_scratch_base(),
 		 SQK_LAB_TAG, (int)getpid());
 	if (!mkdtemp(b->scratch)) {
-		sqk_error(b->scratch, "%s", strerror(errno));
+		cli_error(b->scratch, "%s", strerror(errno));
 		b->scratch[0] = '\0';
 		return -1;
 	}
 	/* The mount table names mount points by their real paths. */
 	errno = 0;
 	if (!realpath(b->scratch, full) || strlen(full) >= sizeof(b->scratch)) {
-		sqk_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
+		cli_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
 		rmdir(b->scratch);
 		b->scratch[0] = '\0';
 		return -1;
@@ -365,32 +365,32 @@ int bench_setup(struct bench *b, const char *image)
 		return -1;
 	if (b->against[WHERE_KERNEL] || b->slow) {
 		if (sqk_lab_loop_attach(image, b->offset, &b->loop) != 0) {
-			sqk_error(image, "cannot set up a loop device: %s", strerror(errno));
+			cli_error(image, "cannot set up a loop device: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (b->slow) {
 		err = sqk_lab_throttle_start(&b->loop, b->slow_iops, b->slow_bps, &b->thr);
 		if (err == SQK_ERR_UNSUPPORTED) {
-			sqk_error(b->loop.dev,
+			cli_error(b->loop.dev,
 				  "cannot slow it down: no cgroup hierarchy with the io "
 				  "controller (blkio) is mounted");
 			return -1;
 		}
 		if (err) {
-			sqk_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
+			cli_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-void bench_teardown(struct bench *b)
+void cli_bench_teardown(struct bench *b)
 {
 	if (b->daemon.pid > 0) {
 		struct sqk_stats_read st;
 
-		bench_daemon_stop(&b->daemon, &st);
+		cli_bench_daemon_stop(&b->daemon, &st);
 	}
 	if (b->kmnt[0] && sqk_lab_mounted(b->kmnt) > 0)
 		sqk_lab_umount(b->kmnt);

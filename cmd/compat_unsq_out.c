@@ -27,7 +27,7 @@ static enum sqk_pattern_style style(const struct usq_filter *f)
 	return f->no_wildcards ? SQK_PATTERN_LITERAL : SQK_PATTERN_WILDCARDS;
 }
 
-int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
+int cli_usq_filter_add(struct usq_filter *f, int exclude, const char *name)
 {
 	struct usq_pattern *list = exclude ? f->exclude : f->extract;
 	unsigned n = exclude ? f->nexclude : f->nextract;
@@ -75,7 +75,7 @@ static int restyle_list(struct usq_pattern *list, unsigned n, enum sqk_pattern_s
 	return 0;
 }
 
-int usq_filter_restyle(struct usq_filter *f, const char **bad)
+int cli_usq_filter_restyle(struct usq_filter *f, const char **bad)
 {
 	if (restyle_list(f->extract, f->nextract, style(f), bad) != 0)
 		return -1;
@@ -97,7 +97,7 @@ static int pattern_match(const struct usq_pattern *p, const char *path)
 	}
 }
 
-int usq_filter_match(const struct usq_filter *f, const char *path)
+int cli_usq_filter_match(const struct usq_filter *f, const char *path)
 {
 	const char *s;
 	unsigned i, depth = 0;
@@ -129,9 +129,9 @@ int usq_filter_match(const struct usq_filter *f, const char *path)
 	return r;
 }
 
-int usq_filter_add_dir(struct usq_filter *f, const char *name)
+int cli_usq_filter_add_dir(struct usq_filter *f, const char *name)
 {
-	if (usq_filter_add(f, 0, name) != 0)
+	if (cli_usq_filter_add(f, 0, name) != 0)
 		return -1;
 	f->extract[f->nextract - 1].dir_only = 1;
 	return 0;
@@ -148,7 +148,7 @@ static void release_list(struct usq_pattern *list, unsigned n)
 	free(list);
 }
 
-void usq_filter_release(struct usq_filter *f)
+void cli_usq_filter_release(struct usq_filter *f)
 {
 	release_list(f->extract, f->nextract);
 	release_list(f->exclude, f->nexclude);
@@ -156,8 +156,8 @@ void usq_filter_release(struct usq_filter *f)
 	f->nextract = f->nexclude = 0;
 }
 
-const char *usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
-				 int *err)
+const char *cli_usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
+				     int *err)
 {
 	char **g, **f;
 	size_t i;
@@ -184,7 +184,7 @@ const char *usq_links_substitute(struct usq_links *u, const char *link_to, const
 	return NULL;
 }
 
-void usq_links_release(struct usq_links *u)
+void cli_usq_links_release(struct usq_links *u)
 {
 	size_t i;
 
@@ -201,8 +201,8 @@ void usq_links_release(struct usq_links *u)
 /* The width unsquashfs gives owner and size together. */
 #define OWNER_SIZE_WIDTH 25
 
-void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
-		     const struct sqk_inode *ino)
+void cli_usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
+			 const struct sqk_inode *ino)
 {
 	char mode[11], ubuf[12], gbuf[12], when[40];
 	const char *user = NULL, *group = NULL;
@@ -226,7 +226,7 @@ void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
 			snprintf(gbuf, sizeof(gbuf), "%u", ino->gid);
 			group = gbuf;
 		}
-		sqk_mode_string(ino->mode, mode);
+		cli_mode_string(ino->mode, mode);
 		fprintf(out, "%s %s/%s ", mode, user, group);
 		pad = OWNER_SIZE_WIDTH - (int)strlen(user) - (int)strlen(group);
 		if (S_ISBLK(ino->mode) || S_ISCHR(ino->mode)) {
@@ -237,7 +237,7 @@ void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
 		} else {
 			uint64_t size =
 				S_ISREG(ino->mode) || S_ISDIR(ino->mode) || S_ISLNK(ino->mode)
-					? sqk_show_size(ino)
+					? cli_show_size(ino)
 					: 0;
 
 			fprintf(out, "%*llu ", pad > 0 ? pad : 0, (unsigned long long)size);
@@ -325,7 +325,7 @@ static long long xattr_ids(struct sqk_image *img)
 	return (long long)sqk_image_table(img, SQK_TABLE_XATTR)->entries;
 }
 
-int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
+int cli_usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);

@@ -70,7 +70,7 @@ static void info_from(struct info *i, struct sqk_inode *ino)
 	i->gid = ino->gid;
 	i->mtime = ino->mtime;
 	i->rdev = ino->rdev;
-	i->size = sqk_show_size(ino);
+	i->size = cli_show_size(ino);
 	i->target = ino->target;
 	ino->target = NULL;
 }
@@ -125,15 +125,15 @@ static void print_long(const struct info *i, const struct widths *w, const char 
 {
 	char mode[11], sz[48], when[32];
 
-	sqk_mode_string(i->mode, mode);
+	cli_mode_string(i->mode, mode);
 	size_text(i, sz, sizeof(sz));
-	sqk_time_string(i->mtime, 0, when, sizeof(when));
+	cli_time_string(i->mtime, 0, when, sizeof(when));
 	printf("%s %*u %*u %*u %*s %s ", mode, w->nlink, i->nlink, w->uid, i->uid, w->gid, i->gid,
 	       w->size, sz, when);
-	sqk_print_escaped(stdout, name);
+	cli_print_escaped(stdout, name);
 	if (i->target) {
 		fputs(" -> ", stdout);
-		sqk_print_escaped(stdout, i->target);
+		cli_print_escaped(stdout, i->target);
 	}
 	fputc('\n', stdout);
 }
@@ -165,7 +165,7 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	else
 		sqk_json_key_null(j, "path");
 	sqk_json_key_uint(j, "inode", i->number);
-	sqk_json_key_string(j, "type", sqk_json_type(i->type));
+	sqk_json_key_string(j, "type", cli_json_type(i->type));
 	sqk_json_key_uint(j, "mode", i->mode & 07777);
 	sqk_json_key_uint(j, "uid", i->uid);
 	sqk_json_key_uint(j, "gid", i->gid);
@@ -233,7 +233,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	if (ls->headers && !ls->json) {
 		if (ls->sections++ || ls->files)
 			fputc('\n', stdout);
-		sqk_print_escaped(stdout, path);
+		cli_print_escaped(stdout, path);
 		fputs(":\n", stdout);
 	}
 	/* Read whole: the iterator is closed before any inode is read. */
@@ -258,7 +258,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 		} else if (ls->lng) {
 			print_long(&infos[i], &w, ents[i].name);
 		} else {
-			sqk_print_escaped(stdout, ents[i].name);
+			cli_print_escaped(stdout, ents[i].name);
 			fputc('\n', stdout);
 		}
 	}
@@ -335,16 +335,16 @@ static void list_file(struct ls *ls, struct sqk_inode *ino, const char *path, co
 static int list(struct ls *ls, const char *path, int dirs)
 {
 	struct sqk_inode ino;
-	char *norm = sqk_show_normalise(path);
+	char *norm = cli_show_normalise(path);
 	int err = 0, ret = 0;
 
 	if (!norm) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A PATH that cannot be resolved is said once, in the first pass. */
 	if (dirs ? sqk_resolve_follow(ls->img, path, 0, &ino) != 0
-		 : sqk_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
+		 : cli_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
 		free(norm);
 		return dirs ? 1 : -1;
 	}
@@ -362,7 +362,7 @@ static int list(struct ls *ls, const char *path, int dirs)
 	}
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
+		cli_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
 	free(norm);
 	return err ? -1 : ret;
 }
@@ -417,7 +417,7 @@ static int run(struct sqk_show *s)
 	return ret;
 }
 
-int cmd_ls(int argc, char **argv)
+int cli_ls(int argc, char **argv)
 {
 	static const struct sqk_show_cmd ls_cmd = {
 		.usage = usage_text,
@@ -432,10 +432,10 @@ int cmd_ls(int argc, char **argv)
 	int ret;
 
 	if (!ls) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	ret = sqk_show_main(argc, argv, &ls_cmd, ls);
+	ret = cli_show_main(argc, argv, &ls_cmd, ls);
 	free(ls);
 	return ret;
 }

@@ -22,7 +22,7 @@
 #include "read/offset.h"
 #include "util/error.h"
 
-int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
+int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t)
 {
 	struct sqk_image_opts io;
 	const struct sqk_super *sb;
@@ -34,32 +34,32 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	if (strcmp(image, "-") == 0)
-		return sqk_usage_error("--append needs an IMAGE file, not '-'");
+		return cli_usage_error("--append needs an IMAGE file, not '-'");
 	if (a->force)
-		return sqk_usage_error("--append and --force exclude each other");
+		return cli_usage_error("--append and --force exclude each other");
 	if (a->level >= 0 || a->comp_opts.n)
-		return sqk_usage_error("--append keeps the image's compressor settings; "
+		return cli_usage_error("--append keeps the image's compressor settings; "
 				       "--level and --comp-opt cannot change them");
 	t->fd = open(image, O_RDWR | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == ENOENT)
-			sqk_error(image, "no such file (--append adds to an existing image)");
+			cli_error(image, "no such file (--append adds to an existing image)");
 		else
-			sqk_error(image, "%s", strerror(errno));
+			cli_error(image, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (fstat(t->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		sqk_error(image, "--append needs a regular file");
+		cli_error(image, "--append needs a regular file");
 		return EXIT_FAIL;
 	}
 	/* Two appends at once would each write after the same end. */
 	if (flock(t->fd, LOCK_EX | LOCK_NB) != 0) {
-		sqk_error(image, "is locked by another process (%s)", strerror(errno));
+		cli_error(image, "is locked by another process (%s)", strerror(errno));
 		return EXIT_FAIL;
 	}
 	t->size = (uint64_t)st.st_size;
 	if (a->offset >= t->size) {
-		sqk_error(image, "offset %llu is past the end of the file",
+		cli_error(image, "offset %llu is past the end of the file",
 			  (unsigned long long)a->offset);
 		return EXIT_FAIL;
 	}
@@ -67,11 +67,11 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 	r = sqk_append_guard_arm(&t->guard, t->fd, t->size, a->offset);
 	if (r != 0) {
 		if (r == SQK_ERR_IO)
-			sqk_error(image, "%s", strerror(errno));
+			cli_error(image, "%s", strerror(errno));
 		else if (r > 0)
-			sqk_error(image, "not a squashfs image");
+			cli_error(image, "not a squashfs image");
 		else
-			sqk_error_code(image, r);
+			cli_error_code(image, r);
 		return EXIT_FAIL;
 	}
 	errno = 0;
@@ -86,26 +86,26 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 		rf = w;
 	}
 	if (!rf) {
-		sqk_error_code(image, err);
+		cli_error_code(image, err);
 		return EXIT_FAIL;
 	}
 	sqk_image_opts_default(&io);
 	err = sqk_image_open(rf, &io, &t->img);
 	if (err) {
-		sqk_error_code(image, err);
+		cli_error_code(image, err);
 		return EXIT_FAIL;
 	}
 	sb = sqk_image_super(t->img);
 	codec = sqk_codec_by_id(sb->compressor);
 	if (!codec) {
-		sqk_error_code(image, SQK_ERR_UNSUPPORTED);
+		cli_error_code(image, SQK_ERR_UNSUPPORTED);
 		return EXIT_FAIL;
 	}
 	if (a->comp_given && strcmp(a->comp_name, codec->name) != 0)
-		return sqk_usage_error("%s is compressed with %s; --append cannot add %s blocks",
+		return cli_usage_error("%s is compressed with %s; --append cannot add %s blocks",
 				       image, codec->name, a->comp_name);
 	if (a->block_given && a->o.block_size != sb->block_size)
-		return sqk_usage_error("%s has a block size of %u; --append cannot use %u", image,
+		return cli_usage_error("%s has a block size of %u; --append cannot use %u", image,
 				       sb->block_size, a->o.block_size);
 	a->o.codec = codec;
 	a->o.comp = *sqk_image_comp(t->img);
@@ -118,18 +118,18 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 	if (t->file && a->offset)
 		t->window = sqk_file_window_rw(t->file, a->offset);
 	if (!t->file || (a->offset && !t->window)) {
-		sqk_error_code(image, SQK_ERR_NOMEM);
+		cli_error_code(image, SQK_ERR_NOMEM);
 		return EXIT_FAIL;
 	}
 	return 0;
 }
 
-struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t)
+struct sqk_file *cli_mkimage_append_file(struct sqk_append_target *t)
 {
 	return t->window ? t->window : t->file;
 }
 
-void sqk_mkimage_append_close(struct sqk_append_target *t, int failed)
+void cli_mkimage_append_close(struct sqk_append_target *t, int failed)
 {
 	sqk_append_guard_release(&t->guard, failed);
 	sqk_file_destroy(t->window);
