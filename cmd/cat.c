@@ -77,19 +77,19 @@ static int cat_path(struct sqk_show *s, const char *path)
 	unsigned type;
 	int err;
 
-	if (sqk_show_lookup(s, path, 1, path, &ino) != 0)
+	if (cli_show_lookup(s, path, 1, path, &ino) != 0)
 		return -1;
 	type = sqk_basic_type(ino.type);
 	if (type == SQK_DIR) {
-		sqk_show_path_error(s->image, path, "is a directory");
+		cli_show_path_error(s->image, path, "is a directory");
 		err = -1;
 	} else if (type != SQK_FILE) {
-		sqk_show_path_error(s->image, path, "not a regular file");
+		cli_show_path_error(s->image, path, "not a regular file");
 		err = -1;
 	} else {
 		err = cat_file(s->ctx, s->img, &ino);
 		if (err) {
-			sqk_show_path_code(s->image, s->img, path, err);
+			cli_show_path_code(s->image, s->img, path, err);
 			err = -1;
 		}
 	}
@@ -105,7 +105,7 @@ static int run(struct sqk_show *s)
 	unsigned i;
 
 	if (!zeros) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	ct->zeros = zeros;
@@ -113,14 +113,14 @@ static int run(struct sqk_show *s)
 		if (cat_path(s, s->paths[i]) != 0)
 			ret = EXIT_FAIL;
 	if (ct->out_errno) {
-		sqk_error("stdout", "%s", strerror(ct->out_errno));
+		cli_error("stdout", "%s", strerror(ct->out_errno));
 		ret = EXIT_FAIL;
 	}
 	free(zeros);
 	return ret;
 }
 
-int cmd_cat(int argc, char **argv)
+int cli_cat(int argc, char **argv)
 {
 	static const struct sqk_show_cmd cat_cmd = {
 		.usage = usage_text,
@@ -131,5 +131,5 @@ int cmd_cat(int argc, char **argv)
 	};
 	struct cat ct = {NULL, 0};
 
-	return sqk_show_main(argc, argv, &cat_cmd, &ct);
+	return cli_show_main(argc, argv, &cat_cmd, &ct);
 }

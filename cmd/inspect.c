@@ -370,9 +370,9 @@ static void print_text(const struct inspect *in)
 	char when[32];
 	int i, n;
 
-	sqk_time_string(sb->mkfs_time, 1, when, sizeof(when));
+	cli_time_string(sb->mkfs_time, 1, when, sizeof(when));
 	fputs("Image:              ", stdout);
-	sqk_print_escaped(stdout, in->image);
+	cli_print_escaped(stdout, in->image);
 	printf("\nMagic:              0x%08x\n", sb->magic);
 	printf("Version:            %u.%u\n", sb->version_major, sb->version_minor);
 	printf("Compression:        %s (id %u)\n", codec_name(sb), sb->compressor);
@@ -454,7 +454,7 @@ static int run(struct sqk_show *s)
 	int err, ret = EXIT_FAIL;
 
 	if (!in) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	in->img = s->img;
@@ -464,13 +464,13 @@ static int run(struct sqk_show *s)
 	if (err) {
 		if (!in->err_path[0])
 			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		sqk_error(in->image, "%s: %s", in->err_path, sqk_image_err_text(in->img, err));
+		cli_error(in->image, "%s: %s", in->err_path, cli_image_err_text(in->img, err));
 	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
 		if (in->sv.err_in_tree)
-			sqk_show_path_code(in->image, in->img, in->sv.err_where, err);
+			cli_show_path_code(in->image, in->img, in->sv.err_where, err);
 		else
-			sqk_error(in->image, "%s: %s", in->sv.err_where,
-				  sqk_image_err_text(in->img, err));
+			cli_error(in->image, "%s: %s", in->sv.err_where,
+				  cli_image_err_text(in->img, err));
 	} else {
 		if (s->json)
 			print_json(&s->out, in);
@@ -482,7 +482,7 @@ static int run(struct sqk_show *s)
 	return ret;
 }
 
-int cmd_inspect(int argc, char **argv)
+int cli_inspect(int argc, char **argv)
 {
 	static const struct sqk_show_cmd inspect_cmd = {
 		.usage = usage_text,
@@ -491,5 +491,5 @@ int cmd_inspect(int argc, char **argv)
 		.run = run,
 	};
 
-	return sqk_show_main(argc, argv, &inspect_cmd, NULL);
+	return cli_show_main(argc, argv, &inspect_cmd, NULL);
 }

@@ -51,7 +51,7 @@ static void reuse_json(struct sqk_json *j, const struct sqk_mkfs_stats *st,
 }
 
 /* The --stats summary as one JSON object. */
-void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
+void cli_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
 			    const char *image, double ratio, const struct sqk_reuse_set *reuse)
 {
 	struct sqk_json j;

@@ -66,17 +66,17 @@ static void print_text(const struct view *v)
 	uint64_t pos = ino->blocks_start;
 	uint32_t i;
 
-	sqk_mode_string(ino->mode, mode);
-	sqk_time_string(ino->mtime, 1, when, sizeof(when));
+	cli_mode_string(ino->mode, mode);
+	cli_time_string(ino->mtime, 1, when, sizeof(when));
 	fputs("path: ", stdout);
-	sqk_print_escaped(stdout, v->path);
-	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, sqk_json_type(v->type),
+	cli_print_escaped(stdout, v->path);
+	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, cli_json_type(v->type),
 	       sqk_inode_extended(ino) ? "yes" : "no");
 	printf("inode position: block %llu offset %u\n",
 	       (unsigned long long)SQK_REF_BLOCK(ino->ref), SQK_REF_OFFSET(ino->ref));
 	printf("mode: %04o %s\nuid: %u\ngid: %u\nmtime: %u (%s UTC)\nnlink: %u\nsize: %llu\n",
 	       (unsigned)(ino->mode & 07777), mode, ino->uid, ino->gid, ino->mtime, when,
-	       ino->nlink, (unsigned long long)sqk_show_size(ino));
+	       ino->nlink, (unsigned long long)cli_show_size(ino));
 	if (v->type == SQK_FILE) {
 		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)ino->blocks_start,
 		       ino->nblocks);
@@ -104,7 +104,7 @@ static void print_text(const struct view *v)
 		       ino->index_count);
 	if (ino->target) {
 		fputs("target: ", stdout);
-		sqk_print_escaped(stdout, ino->target);
+		cli_print_escaped(stdout, ino->target);
 		fputc('\n', stdout);
 	}
 	if (is_device(v->type))
@@ -116,11 +116,11 @@ static void print_text(const struct view *v)
 		const struct sqk_xattr *x = &v->xattrs[i];
 
 		fputs("  ", stdout);
-		sqk_print_escaped(stdout, x->name);
+		cli_print_escaped(stdout, x->name);
 		fputs(": ", stdout);
 		if (sqk_utf8_valid(x->value, x->value_len)) {
 			fputc('"', stdout);
-			sqk_print_escaped_len(stdout, x->value, x->value_len);
+			cli_print_escaped_len(stdout, x->value, x->value_len);
 			fputc('"', stdout);
 		} else {
 			fputs("0x", stdout);
@@ -177,11 +177,11 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	uint32_t i;
 	int err;
 
-	sqk_mode_string(ino->mode, mode);
+	cli_mode_string(ino->mode, mode);
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_string(j, "path", v->path);
 	sqk_json_key_uint(j, "inode", ino->number);
-	sqk_json_key_string(j, "type", sqk_json_type(v->type));
+	sqk_json_key_string(j, "type", cli_json_type(v->type));
 	sqk_json_key_bool(j, "extended", sqk_inode_extended(ino));
 	sqk_json_key_uint(j, "mode", ino->mode & 07777);
 	sqk_json_key_string(j, "mode_string", mode);
@@ -189,7 +189,7 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_key_uint(j, "gid", ino->gid);
 	sqk_json_key_uint(j, "mtime", ino->mtime);
 	sqk_json_key_uint(j, "nlink", ino->nlink);
-	sqk_json_key_uint(j, "size", sqk_show_size(ino));
+	sqk_json_key_uint(j, "size", cli_show_size(ino));
 	sqk_json_key(j, "inode_position");
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(ino->ref));
@@ -266,12 +266,12 @@ static int run(struct sqk_show *s)
 	int err;
 
 	memset(&v, 0, sizeof(v));
-	v.path = sqk_show_normalise(s->paths[0]);
+	v.path = cli_show_normalise(s->paths[0]);
 	if (!v.path) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_show_lookup(s, s->paths[0], 0, v.path, &ino);
+	err = cli_show_lookup(s, s->paths[0], 0, v.path, &ino);
 	if (err) {
 		free((char *)v.path);
 		return EXIT_FAIL;
@@ -293,12 +293,12 @@ static int run(struct sqk_show *s)
 	sqk_xattr_free(v.xattrs, v.nxattrs);
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(s->image, s->img, v.path, err);
+		cli_show_path_code(s->image, s->img, v.path, err);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_stat(int argc, char **argv)
+int cli_stat(int argc, char **argv)
 {
 	static const struct sqk_show_cmd stat_cmd = {
 		.usage = usage_text,
@@ -309,5 +309,5 @@ int cmd_stat(int argc, char **argv)
 		.run = run,
 	};
 
-	return sqk_show_main(argc, argv, &stat_cmd, NULL);
+	return cli_show_main(argc, argv, &stat_cmd, NULL);
 }

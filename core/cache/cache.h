@@ -81,6 +81,19 @@ size_t sqk_cache_block_size(const struct sqk_cache *c);
 unsigned sqk_cache_entries(const struct sqk_cache *c);
 const char *sqk_cache_name(const struct sqk_cache *c);
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out);
+
+/* What the counters come to, the same for every front end that shows them. */
+struct sqk_cache_rates {
+	uint64_t wakeups;    /* for capacity, publication and hand-off together */
+	double unclaimed_ms; /* unclaimed_ns in milliseconds */
+	double per_block;    /* fills (decompressions) per distinct block */
+	double per_release;  /* wakeups per release that woke anyone */
+	double hit_ratio;    /* lookups served without a fill of their own */
+};
+
+void sqk_cache_rates(const struct sqk_cache_stats *s, struct sqk_cache_rates *r);
+/* Add s into sum: the counters of several caches taken as one. */
+void sqk_cache_stats_add(struct sqk_cache_stats *sum, const struct sqk_cache_stats *s);
 /* How long a waiter sleeps before it counts a stall and looks again. */
 void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
 

@@ -14,6 +14,7 @@
 #include "inode.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/u64set.h"
 
 static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel_block,
 		    uint32_t offset, uint64_t remaining)
@@ -70,6 +71,34 @@ int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct 
 	*out = ents;
 	*count = n;
 	return 0;
+}
+
+int sqk_dirent_check(const struct sqk_dirent *ent, const struct sqk_inode *ino)
+{
+	if (sqk_basic_type(ino->type) != ent->type || ino->number != ent->number)
+		return SQK_ERR_CORRUPT;
+	return 0;
+}
+
+int sqk_dirent_inode(struct sqk_image *img, const struct sqk_dirent *ent, struct sqk_inode *ino)
+{
+	int err = sqk_inode_read(img, ent->ref, ino);
+
+	if (!err && (err = sqk_dirent_check(ent, ino)) != 0)
+		sqk_inode_free(ino);
+	return err;
+}
+
+int sqk_dir_enter(struct sqk_u64set *seen, uint32_t number, unsigned depth, unsigned max_depth)
+{
+	int r;
+
+	if (sqk_u64set_has(seen, number))
+		return SQK_ERR_LOOP;
+	if (depth >= max_depth)
+		return SQK_ERR_DEPTH;
+	r = sqk_u64set_add(seen, number);
+	return r < 0 ? r : 0;
 }
 
 /* The listing's size bounds every read: a structure must end inside it. */

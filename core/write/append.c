@@ -235,7 +235,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 		err = sqk_inode_read(l->img, ent->ref, &ino);
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
-		if (sqk_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+		if (sqk_dirent_check(ent, &ino)) {
 			sqk_inode_free(&ino);
 			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 				    "the entry and its inode disagree");
@@ -261,25 +261,20 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 {
 	struct sqk_inode ino;
-	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
-	int err, r;
+	struct sqk_dirent *ents = NULL;
+	size_t n = 0, i;
+	int err;
 
 	err = sqk_inode_read(l->img, ref, &ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	err = sqk_dir_open(l->img, &ino, &it);
+	err = sqk_dir_read_all(l->img, &ino, &ents, &n, NULL);
 	sqk_inode_free(&ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	while ((r = sqk_dir_next(&it, &ent)) == 1) {
-		err = keep_entry(l, dir, &ent);
-		if (err)
-			break;
-	}
-	sqk_dir_close(&it);
-	if (!err && r < 0)
-		err = fail(l, dir, NULL, 0, r, NULL);
+	for (i = 0; !err && i < n; i++)
+		err = keep_entry(l, dir, &ents[i]);
+	free(ents);
 	return err;
 }
 
