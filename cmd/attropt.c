@@ -38,7 +38,7 @@ static int take_add(struct sqk_attropt *a, const char *arg)
 	int err = sqk_xattr_add_parse(arg, &add, &why);
 
 	if (err == SQK_ERR_NOMEM) {
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	if (err)
@@ -52,7 +52,7 @@ static int take_add(struct sqk_attropt *a, const char *arg)
 	p = realloc(a->adds, (a->nadds + 1) * sizeof(*p));
 	if (!p) {
 		sqk_xattr_add_release(&add);
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	a->adds = p;
@@ -119,7 +119,7 @@ const struct sqk_xattr_filter *sqk_attropt_filter(const struct sqk_attropt *a)
 static void warn(void *ctx, const char *where, const char *what)
 {
 	sqk_progress_clear(ctx);
-	sqk_error(where, "warning: %s", what);
+	cli_error(where, "warning: %s", what);
 }
 
 void sqk_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)

@@ -393,7 +393,7 @@ static int run_all(struct bench *b, const char *path)
 		bench_print(stdout, b->fmt, &info, cells, ncells);
 		ret = EXIT_OK;
 		if (b->plot && bench_plot(b->plot, cells, ncells) != 0) {
-			sqk_error(b->plot, "%s", strerror(errno));
+			cli_error(b->plot, "%s", strerror(errno));
 			ret = EXIT_FAIL;
 		}
 	}
@@ -441,7 +441,7 @@ int cmd_bench(int argc, char **argv)
 		.nwl = 1,
 		.threads = {1, 16, 64},
 		.nthreads = 3,
-		.pol = {SQK_POLICY_HERD, SQK_POLICY_EXCLUSIVE, SQK_POLICY_KEYED},
+		.pol = {SQK_WAIT_HERD, SQK_WAIT_EXCLUSIVE, SQK_WAIT_KEYED},
 		.npol = 3,
 		.duration_ms = 1000,
 		.runs = 3,
@@ -457,7 +457,7 @@ int cmd_bench(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if ((b.against[WHERE_KERNEL] || b.against[WHERE_MOUNT] || b.slow) && geteuid() != 0) {
-		sqk_error(NULL, "%s needs root: it sets up loop devices%s",
+		cli_error(NULL, "%s needs root: it sets up loop devices%s",
 			  b.slow ? "--slow-device" : "--against",
 			  b.slow ? " and throttles them" : " and mounts");
 		return EXIT_FAIL;
@@ -472,7 +472,7 @@ int cmd_bench(int argc, char **argv)
 	snprintf(tmp, sizeof(tmp), "%s/%s.%d.XXXXXX", bench_scratch_base(), SQK_LAB_TAG,
 		 (int)getpid());
 	if (!mkdtemp(tmp)) {
-		sqk_error(tmp, "%s", strerror(errno));
+		cli_error(tmp, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	ret = bench_default_image("/proc/self/exe", tmp, img, sizeof(img), b.quiet) == 0

@@ -85,13 +85,13 @@ static void from_caches(struct run_values *rv, unsigned run, const struct sqk_ca
 		rv->unclaimed_free_ms[run] += (double)s->unclaimed_ns / 1e6;
 		rv->fills[run] += (double)s->fills;
 		rv->refills[run] += (double)s->refills;
-		if (i == SQK_CACHE_META)
+		if (i == SQK_CACHE_METADATA)
 			rv->meta_dpb[run] =
 				s->distinct ? (double)s->fills / (double)s->distinct : 0;
-		if (i == SQK_CACHE_FRAG)
+		if (i == SQK_CACHE_FRAGMENT)
 			rv->frag_dpb[run] =
 				s->distinct ? (double)s->fills / (double)s->distinct : 0;
-		if (i == SQK_CACHE_COMP)
+		if (i == SQK_CACHE_COMPRESSED)
 			rv->comp_cache_kib[run] = (double)s->held / 1024.0;
 		lookups += (double)s->lookups;
 		hits += (double)(s->hits + s->shares);
@@ -163,7 +163,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 	}
 	sqk_image_close(t.img);
 	from_caches(rv, run, s, present);
-	if (!present[SQK_CACHE_COMP])
+	if (!present[SQK_CACHE_COMPRESSED])
 		rv->comp_cache_kib[run] = 0;
 	rv->vcsw[run] = (double)r->vcsw;
 	rv->ivcsw[run] = (double)r->ivcsw;
@@ -182,13 +182,13 @@ static int run_kernel(struct bench *b, const struct bench_cell *cell, unsigned r
 		sqk_lab_loop_flush(&b->loop);
 	}
 	if (sqk_lab_mount(b->loop.dev, b->kmnt) != 0) {
-		sqk_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
+		cli_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
 		return -1;
 	}
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
 	if (sqk_lab_umount(b->kmnt) != 0) {
-		sqk_error(b->kmnt, "cannot unmount: %s", strerror(errno));
+		cli_error(b->kmnt, "cannot unmount: %s", strerror(errno));
 		return -1;
 	}
 	if (err) {
@@ -275,7 +275,7 @@ int bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
 	int ret = 0;
 
 	if (!rv) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A group: the cells of one workload and thread count, in every place. */
@@ -304,7 +304,7 @@ static int make_dir(const char *path)
 {
 	if (mkdir(path, 0700) == 0)
 		return 0;
-	sqk_error(path, "%s", strerror(errno));
+	cli_error(path, "%s", strerror(errno));
 	return -1;
 }
 
@@ -331,7 +331,7 @@ int bench_setup(struct bench *b, const char *image)
 	err = sqk_lab_index(img, &b->files);
 	if (err || b->files.count == 0) {
 		/* An I/O error in the words of the image's errno, while it is open. */
-		sqk_error(image, "%s",
+		cli_error(image, "%s",
 			  err ? sqk_image_err_text(img, err) : "the image holds no files");
 		sqk_image_close(img);
 		return -1;
@@ -345,14 +345,14 @@ int bench_setup(struct bench *b, const char *image)
 	snprintf(b->scratch, sizeof(b->scratch), "%s/%s.%d.XXXXXX", bench_scratch_base(),
 		 SQK_LAB_TAG, (int)getpid());
 	if (!mkdtemp(b->scratch)) {
-		sqk_error(b->scratch, "%s", strerror(errno));
+		cli_error(b->scratch, "%s", strerror(errno));
 		b->scratch[0] = '\0';
 		return -1;
 	}
 	/* The mount table names mount points by their real paths. */
 	errno = 0;
 	if (!realpath(b->scratch, full) || strlen(full) >= sizeof(b->scratch)) {
-		sqk_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
+		cli_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
 		rmdir(b->scratch);
 		b->scratch[0] = '\0';
 		return -1;
@@ -367,20 +367,20 @@ int bench_setup(struct bench *b, const char *image)
 		return -1;
 	if (b->against[WHERE_KERNEL] || b->slow) {
 		if (sqk_lab_loop_attach(image, b->offset, &b->loop) != 0) {
-			sqk_error(image, "cannot set up a loop device: %s", strerror(errno));
+			cli_error(image, "cannot set up a loop device: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (b->slow) {
 		err = sqk_lab_throttle_start(&b->loop, b->slow_iops, b->slow_bps, &b->thr);
 		if (err == SQK_ERR_UNSUPPORTED) {
-			sqk_error(b->loop.dev,
+			cli_error(b->loop.dev,
 				  "cannot slow it down: no cgroup hierarchy with the io "
 				  "controller (blkio) is mounted");
 			return -1;
 		}
 		if (err) {
-			sqk_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
+			cli_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
 			return -1;
 		}
 	}

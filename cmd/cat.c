@@ -105,7 +105,7 @@ static int run(struct sqk_show *s)
 	unsigned i;
 
 	if (!zeros) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	ct->zeros = zeros;
@@ -113,7 +113,7 @@ static int run(struct sqk_show *s)
 		if (cat_path(s, s->paths[i]) != 0)
 			ret = EXIT_FAIL;
 	if (ct->out_errno) {
-		sqk_error("stdout", "%s", strerror(ct->out_errno));
+		cli_error("stdout", "%s", strerror(ct->out_errno));
 		ret = EXIT_FAIL;
 	}
 	free(zeros);

@@ -27,14 +27,14 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 extern const char *sqk_cmd_name;
 
 /* "squashkit CMD: PATH: what went wrong" on stderr. path may be NULL. */
-void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * The error line for a core error code; for SQK_ERR_IO and SQK_ERR_NOSPACE
  * the errno of the call that just failed, in its words.
  */
 void sqk_error_code(const char *path, int err);
 /* The same with the errno given (0: the code's own words). */
-void sqk_error_errno(const char *path, int err, int errnum);
+void cli_error_errno(const char *path, int err, int errnum);
 /* The help lines of --offset, as every command that reads an image words them. */
 #define SQK_HELP_OFFSET                                                                            \
 	"      --offset N|auto\n"                                                                  \

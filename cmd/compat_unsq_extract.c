@@ -257,7 +257,7 @@ static void created(uint64_t n, const char *one, const char *many)
  */
 int usq_extract(struct usq *u, struct sqk_image *img)
 {
-	struct sqk_extract_opts xo = {
+	struct sqk_extract_conf xo = {
 		u->force,	 u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr),
 		u->ignore_errors};
 	struct sqk_extract *x = NULL;

@@ -77,7 +77,7 @@ struct side {
 };
 
 struct diff_cmd {
-	struct sqk_diff_opts o;
+	struct sqk_diff_conf o;
 	struct side side[2];
 	struct diff_out out;
 	const char **excludes;
@@ -116,7 +116,7 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 	int err;
 
 	if (stat(sd->arg, &st) != 0) {
-		sqk_error(sd->arg, "%s", strerror(errno));
+		cli_error(sd->arg, "%s", strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -150,9 +150,9 @@ static const char *report(struct diff_cmd *dc, int err, const struct sqk_diff_er
 
 	if (e->side == 2) {
 		what = "no such path in A or B";
-		sqk_error(e->path, "%s", what);
+		cli_error(e->path, "%s", what);
 	} else if (e->side < 0) {
-		sqk_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
+		cli_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
 	} else if (dc->side[e->side].img) {
 		sqk_show_path_error(dc->side[e->side].arg, e->path, what);
 	} else {
@@ -182,7 +182,7 @@ static int compare(struct diff_cmd *dc)
 	ret = diff_out_end(&dc->out, &st, why);
 	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
 		if (!err)
-			sqk_error("stdout", "%s", errno ? strerror(errno) : "write error");
+			cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
 		return DIFF_TROUBLE;
 	}
 	if (err)
@@ -235,7 +235,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			const char **p = realloc(dc->excludes, (dc->nexcludes + 1) * sizeof(*p));
 
 			if (!p) {
-				sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+				cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 				return -1;
 			}
 			dc->excludes = p;

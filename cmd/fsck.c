@@ -195,7 +195,7 @@ int cmd_fsck(int argc, char **argv)
 		err = sqk_fsck_run(f);
 	sqk_progress_finish(bar, !err);
 	if (err) {
-		sqk_error_errno(image, err,
+		cli_error_errno(image, err,
 				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
 		sqk_fsck_destroy(f);
 		return FSCK_OPERATIONAL;
@@ -229,10 +229,10 @@ int cmd_fsck(int argc, char **argv)
 		e = errno;
 	}
 	if (r.nomem) {
-		sqk_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
 		ret |= FSCK_OPERATIONAL;
 	} else if (!flushed) {
-		sqk_error("stdout", "%s", strerror(e ? e : EIO));
+		cli_error("stdout", "%s", strerror(e ? e : EIO));
 		ret |= FSCK_OPERATIONAL;
 	}
 	for (i = 0; i < r.n; i++) {

@@ -117,11 +117,11 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 		return -1;
 	}
 	if (n == 0) {
-		sqk_error(path, "no SquashFS image found");
+		cli_error(path, "no SquashFS image found");
 		return -1;
 	}
 	if (n > 1) {
-		sqk_error(
+		cli_error(
 			path,
 			"%u SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
 			n, (unsigned long long)at[0], (unsigned long long)at[1],
@@ -129,7 +129,7 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 		return -1;
 	}
 	if (!offset_quiet)
-		sqk_error(path, "image found at offset %llu", (unsigned long long)at[0]);
+		cli_error(path, "image found at offset %llu", (unsigned long long)at[0]);
 	*at_out = at[0];
 	return 0;
 }
@@ -158,7 +158,7 @@ struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 	if (at == 0)
 		return f;
 	if (at >= f->size(f)) {
-		sqk_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
+		cli_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
 		sqk_file_destroy(f);
 		return NULL;
 	}
@@ -197,13 +197,13 @@ static int say_further_in(const char *path, const char *what, unsigned n, const 
 		what = "";
 	/* The compat front end (sqk_die_of_sigpipe) spells the option as unsquashfs. */
 	if (n == 1 && sqk_die_of_sigpipe)
-		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
 			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
 	else if (n == 1)
-		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
 			  what, sep, (unsigned long long)at[0]);
 	else if (n > 1)
-		sqk_error(path,
+		cli_error(path,
 			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
 			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
 			  n > 2 ? ", ..." : "", sqk_die_of_sigpipe ? "-offset" : "--offset");

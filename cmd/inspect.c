@@ -457,7 +457,7 @@ static int run(struct sqk_show *s)
 	int err, ret = EXIT_FAIL;
 
 	if (!in) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	in->img = s->img;
@@ -467,12 +467,12 @@ static int run(struct sqk_show *s)
 	if (err) {
 		if (!in->err_path[0])
 			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		sqk_error(in->image, "%s: %s", in->err_path, sqk_image_err_text(in->img, err));
+		cli_error(in->image, "%s: %s", in->err_path, sqk_image_err_text(in->img, err));
 	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
 		if (in->sv.err_in_tree)
 			sqk_show_path_code(in->image, in->img, in->sv.err_where, err);
 		else
-			sqk_error(in->image, "%s: %s", in->sv.err_where,
+			cli_error(in->image, "%s: %s", in->sv.err_where,
 				  sqk_image_err_text(in->img, err));
 	} else {
 		if (s->json)

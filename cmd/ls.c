@@ -49,7 +49,7 @@ struct info {
 };
 
 struct entry {
-	struct sqk_dirent d;
+	struct sqk_dir_entry d;
 	struct info i;
 };
 
@@ -195,7 +195,7 @@ static int read_listing(struct ls *ls, struct sqk_inode *dir, struct entry **out
 	size_t n = 0, cap = 0;
 	int err;
 
-	err = sqk_dir_open(ls->img, dir, &it);
+	err = sqk_dir_iter_open(ls->img, dir, &it);
 	while (!err) {
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
@@ -209,13 +209,13 @@ static int read_listing(struct ls *ls, struct sqk_inode *dir, struct entry **out
 			cap = ncap;
 		}
 		memset(&ents[n], 0, sizeof(ents[n]));
-		err = sqk_dir_next(&it, &ents[n].d);
+		err = sqk_dir_iter_next(&it, &ents[n].d);
 		if (err != 1)
 			break;
 		n++;
 		err = 0;
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	if (err < 0) {
 		free(ents);
 		return err;
@@ -226,7 +226,7 @@ static int read_listing(struct ls *ls, struct sqk_inode *dir, struct entry **out
 }
 
 /* An entry's inode, checked against what the directory says about it. */
-static int read_entry(struct ls *ls, const struct sqk_dirent *d, struct sqk_inode *ino)
+static int read_entry(struct ls *ls, const struct sqk_dir_entry *d, struct sqk_inode *ino)
 {
 	int err = sqk_inode_read(ls->img, d->ref, ino);
 
@@ -383,7 +383,7 @@ static int list(struct ls *ls, const char *path, int dirs)
 	int err = 0, ret = 0;
 
 	if (!norm) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A PATH that cannot be resolved is said once, in the first pass. */
@@ -477,7 +477,7 @@ int cmd_ls(int argc, char **argv)
 	int ret;
 
 	if (!ls) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	ret = sqk_show_main(argc, argv, &ls_cmd, ls);

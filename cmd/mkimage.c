@@ -148,9 +148,9 @@ static void report(struct sqk_mkfs *m, const char *image, struct sqk_file *out, 
 	if (!*path)
 		path = image;
 	if (*msg)
-		sqk_error(path, "%s", msg);
+		cli_error(path, "%s", msg);
 	else if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		sqk_error_errno(image, err,
+		cli_error_errno(image, err,
 				out && out->errnum	 ? out->errnum
 				: err == SQK_ERR_NOSPACE ? ENOSPC
 							 : EIO);
@@ -175,7 +175,7 @@ static int image_is_dir(const char *image, char **src, int nsrc, int archives)
 			return sqk_usage_error("%s is a directory and %s a file: the operands look "
 					       "swapped (the IMAGE comes last: SOURCE... IMAGE)",
 					       image, src[i]);
-	sqk_error(image, "is a directory");
+	cli_error(image, "is a directory");
 	return EXIT_FAIL;
 }
 
@@ -191,16 +191,16 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 	case 0:
 		break;
 	case SQK_ERR_EXIST:
-		sqk_error(image, "file exists (use --force to overwrite it)");
+		cli_error(image, "file exists (use --force to overwrite it)");
 		return EXIT_FAIL;
 	case SQK_ERR_ARG:
-		sqk_error(image, "is a directory");
+		cli_error(image, "is a directory");
 		return EXIT_FAIL;
 	case SQK_ERR_OVERFLOW:
-		sqk_error(image, "path too long");
+		cli_error(image, "path too long");
 		return EXIT_FAIL;
 	case SQK_ERR_IO:
-		sqk_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
+		cli_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
 		return EXIT_FAIL;
 	default:
 		report(NULL, image, NULL, err);
@@ -226,20 +226,20 @@ static int check_leading(const char *image, uint64_t n, int force)
 	struct stat st;
 
 	if (stat(image, &st) != 0) {
-		sqk_error(image, "--offset needs the existing file: %s", strerror(errno));
+		cli_error(image, "--offset needs the existing file: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		sqk_error(image, "--offset needs a regular file");
+		cli_error(image, "--offset needs a regular file");
 		return EXIT_FAIL;
 	}
 	if ((uint64_t)st.st_size < n) {
-		sqk_error(image, "holds %llu bytes, fewer than the offset %llu",
+		cli_error(image, "holds %llu bytes, fewer than the offset %llu",
 			  (unsigned long long)st.st_size, (unsigned long long)n);
 		return EXIT_FAIL;
 	}
 	if ((uint64_t)st.st_size > n && !force) {
-		sqk_error(image, "has bytes after offset %llu (use --force to replace them)",
+		cli_error(image, "has bytes after offset %llu (use --force to replace them)",
 			  (unsigned long long)n);
 		return EXIT_FAIL;
 	}
@@ -293,7 +293,7 @@ static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spoo
 	struct stat st;
 
 	if (fstat(1, &st) != 0) {
-		sqk_error("stdout", "%s", strerror(errno));
+		cli_error("stdout", "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
@@ -302,12 +302,12 @@ static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spoo
 		if (!dir || !*dir)
 			dir = "/tmp";
 		if (snprintf(path, sizeof(path), "%s/squashkit-XXXXXX", dir) >= (int)sizeof(path)) {
-			sqk_error(dir, "path too long");
+			cli_error(dir, "path too long");
 			return EXIT_FAIL;
 		}
 		fd = mkstemp(path);
 		if (fd < 0 || unlink(path) != 0 || fstat(fd, &st) != 0) {
-			sqk_error(dir, "cannot create a spool file: %s", strerror(errno));
+			cli_error(dir, "cannot create a spool file: %s", strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return EXIT_FAIL;
@@ -340,11 +340,11 @@ static int copy_out(struct sqk_file *spool)
 
 		err = spool->read_at(spool, pos, buf, len);
 		if (err) {
-			sqk_error_errno("the spool file", err, spool->errnum);
+			cli_error_errno("the spool file", err, spool->errnum);
 			break;
 		}
 		if (sqk_write_full(1, buf, len, SQK_NO_OFFSET) != 0) {
-			sqk_error("stdout", "%s", strerror(errno));
+			cli_error("stdout", "%s", strerror(errno));
 			err = SQK_ERR_IO;
 		}
 	}
@@ -479,7 +479,7 @@ int cmd_mkimage(int argc, char **argv)
 		/* The image appended to cannot be read back. */
 		sqk_progress_finish(bar, 0);
 		bar = NULL;
-		sqk_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
+		cli_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 		rc = EXIT_FAIL;
 		goto done;
 	}
@@ -506,7 +506,7 @@ int cmd_mkimage(int argc, char **argv)
 	if (stream) {
 		if (spooled ? copy_out(stream) != 0 : out->sync(out) != 0) {
 			if (!spooled)
-				sqk_error_errno("stdout", SQK_ERR_IO, out->errnum);
+				cli_error_errno("stdout", SQK_ERR_IO, out->errnum);
 			sqk_progress_finish(bar, 0);
 			bar = NULL;
 			rc = EXIT_FAIL;
@@ -546,7 +546,7 @@ fail:
 	sqk_progress_finish(bar, 0);
 	bar = NULL;
 	if (a.append && sqk_mkfs_err_in_image(m)) {
-		sqk_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
+		cli_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
 		rc = EXIT_FAIL;
 	} else if (err == SQK_ERR_EXIST || usage) {
 		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));

@@ -46,29 +46,29 @@ int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append
 	t->fd = open(image, O_RDWR | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == ENOENT)
-			sqk_error(image, "no such file (--append adds to an existing image)");
+			cli_error(image, "no such file (--append adds to an existing image)");
 		else
-			sqk_error(image, "%s", strerror(errno));
+			cli_error(image, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (fstat(t->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		sqk_error(image, "--append needs a regular file");
+		cli_error(image, "--append needs a regular file");
 		return EXIT_FAIL;
 	}
 	/* Two appends at once would each write after the same end. */
 	if (flock(t->fd, LOCK_EX | LOCK_NB) != 0) {
-		sqk_error(image, "is locked by another process (%s)", strerror(errno));
+		cli_error(image, "is locked by another process (%s)", strerror(errno));
 		return EXIT_FAIL;
 	}
 	t->size = (uint64_t)st.st_size;
 	if (a->offset >= t->size) {
-		sqk_error(image, "offset %llu is past the end of the file",
+		cli_error(image, "offset %llu is past the end of the file",
 			  (unsigned long long)a->offset);
 		return EXIT_FAIL;
 	}
 	r = sqk_read_full(t->fd, t->super, sizeof(t->super), a->offset);
 	if (r != 0) {
-		sqk_error(image, "%s", r < 0 ? strerror(errno) : "not a squashfs image");
+		cli_error(image, "%s", r < 0 ? strerror(errno) : "not a squashfs image");
 		return EXIT_FAIL;
 	}
 	/* A signal from now on cuts the file back, while the old superblock stands. */

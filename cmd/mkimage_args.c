@@ -242,7 +242,7 @@ static int read_patterns(const char *file, struct strv *out)
 	ssize_t n;
 
 	if (!fp) {
-		sqk_error(file, "%s", strerror(errno));
+		cli_error(file, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	while ((n = getline(&line, &cap, fp)) >= 0) {
@@ -251,7 +251,7 @@ static int read_patterns(const char *file, struct strv *out)
 		if (!n || line[0] == '#')
 			continue;
 		if (strv_add(out, line) < 0) {
-			sqk_error(NULL, "out of memory");
+			cli_error(NULL, "out of memory");
 			break;
 		}
 	}
@@ -313,7 +313,7 @@ static int add_pseudo(struct args *a, int file, const char *arg)
 		return sqk_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
 				       sqk_pseudo_err_msg(a->pseudo));
 	if (err == SQK_ERR_IO) {
-		sqk_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
+		cli_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
 		return EXIT_FAIL;
 	}
 	if (err) {

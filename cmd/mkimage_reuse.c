@@ -60,7 +60,7 @@ int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 	r->v = calloc(a->reuse.n, sizeof(*r->v));
 	r->used = calloc(a->reuse.n, sizeof(*r->used));
 	if (!r->v || !r->used) {
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	sqk_image_opts_default(&io);
@@ -77,7 +77,7 @@ int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 		if (!g->img)
 			return EXIT_FAIL;
 		if (refusal(g->img, a, g->why, sizeof(g->why))) {
-			sqk_error(g->path, "%s: nothing reused", g->why);
+			cli_error(g->path, "%s: nothing reused", g->why);
 			sqk_image_close(g->img);
 			g->img = NULL;
 			continue;
@@ -121,7 +121,7 @@ void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r)
 				 s->skipped == 1 ? "y" : "ies");
 		/* A failed read says its errno; what read but did not decode is damage. */
 		e = __atomic_load_n(&sqk_image_file(r->v[i].img)->errnum, __ATOMIC_RELAXED);
-		sqk_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
+		cli_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
 			  blocks, *blocks && *entries ? " and " : "", entries,
 			  e ? strerror(e) : "damaged");
 	}

@@ -78,7 +78,7 @@ static void log_line(const char *line)
 {
 	if (strncmp(line, "fuse: ", 6) == 0)
 		line += 6;
-	sqk_error(log_path, "%s", line);
+	cli_error(log_path, "%s", line);
 	logged = 1;
 }
 
@@ -303,7 +303,7 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 		return EXIT_FAIL;
 	}
 	if (sqk_serve_daemonize(m->foreground) != 0) {
-		sqk_error(m->mountpoint, "cannot start the daemon");
+		cli_error(m->mountpoint, "cannot start the daemon");
 		sqk_serve_destroy(s);
 		return EXIT_FAIL;
 	}
@@ -349,11 +349,11 @@ int cmd_mount(int argc, char **argv)
 	}
 
 	if (stat(m.mountpoint, &st) != 0) {
-		sqk_error(m.mountpoint, "%s", strerror(errno));
+		cli_error(m.mountpoint, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		sqk_error(m.mountpoint, "not a directory");
+		cli_error(m.mountpoint, "not a directory");
 		return EXIT_FAIL;
 	}
 	img = open_image(&m);
@@ -370,7 +370,7 @@ int cmd_mount(int argc, char **argv)
 		/* Opened now, so that a bad path fails the mount rather than the unmount. */
 		stats = m.stats_path ? fopen(m.stats_path, "w") : stderr;
 		if (!stats)
-			sqk_error(m.stats_path, "%s", strerror(errno));
+			cli_error(m.stats_path, "%s", strerror(errno));
 	}
 	if (stats || !m.stats)
 		ret = serve(&m, img, fs, stats);

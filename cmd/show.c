@@ -49,7 +49,7 @@ static int flush_stdout(void)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	sqk_error("stdout", "%s", errno ? strerror(errno) : "write error");
+	cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
 	return -1;
 }
 
@@ -65,7 +65,7 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	s.ctx = ctx;
 	sqk_json_init_file(&s.out, stdout);
 	if (build_options(cmd, opts, shortopts, sizeof(shortopts)) != 0) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_OVERFLOW));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_OVERFLOW));
 		return EXIT_FAIL;
 	}
 	while ((c = sqk_getopt(argc, argv, shortopts, opts)) != -1) {
@@ -111,7 +111,7 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	ret = cmd->run(&s);
 	if (s.out.err) {
 		/* A JSON document the writer refused: a bug, never half of one silently. */
-		sqk_error("stdout", "%s", sqk_strerror(s.out.err));
+		cli_error("stdout", "%s", sqk_strerror(s.out.err));
 		ret = EXIT_FAIL;
 	}
 	if (flush_stdout() != 0)

@@ -275,7 +275,7 @@ static int run(struct sqk_show *s)
 	memset(&v, 0, sizeof(v));
 	v.path = sqk_show_normalise(s->paths[0]);
 	if (!v.path) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	err = sqk_show_lookup(s, s->paths[0], 0, v.path, &ino);

@@ -77,19 +77,19 @@ int cmd_umount(int argc, char **argv)
 	/* Never stat the mount point: a dead daemon answers ENOTCONN. */
 	path = sqk_path_abs_nofollow(mountpoint);
 	if (!path) {
-		sqk_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
+		cli_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
 		return EXIT_FAIL;
 	}
 	ours = is_ours(path);
 	if (ours <= 0) {
-		sqk_error(mountpoint, "%s",
+		cli_error(mountpoint, "%s",
 			  ours < 0 ? "cannot read the mount table" : "not a squashkit mount point");
 		free(path);
 		return EXIT_FAIL;
 	}
 	errno = 0;
 	if (sqk_serve_unmount(path, lazy) != 0) {
-		sqk_error(mountpoint, "%s", strerror(errno ? errno : EIO));
+		cli_error(mountpoint, "%s", strerror(errno ? errno : EIO));
 		free(path);
 		return EXIT_FAIL;
 	}

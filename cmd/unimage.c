@@ -208,9 +208,9 @@ static int open_output(struct unimage *u, const char *out, struct sqk_outfile **
 	if (!err)
 		return sqk_file_fd(sqk_outfile_file(*of));
 	if (err == SQK_ERR_EXIST)
-		sqk_error(out, "file exists (use --force to overwrite)");
+		cli_error(out, "file exists (use --force to overwrite)");
 	else if (err == SQK_ERR_ARG)
-		sqk_error(out, "is a directory");
+		cli_error(out, "is a directory");
 	else
 		sqk_error_code(out, err);
 	return -1;
@@ -230,7 +230,7 @@ static int close_output(struct unimage *u, const char *out, struct sqk_outfile *
 		int e = errno;
 
 		sqk_progress_clear(u->bar);
-		sqk_error_errno(out, err, e);
+		cli_error_errno(out, err, e);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -292,7 +292,7 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 	}
 	if (!err && !u->no_xattrs && sqk_describe_xattrs_left(d)) {
 		sqk_progress_clear(u->bar);
-		sqk_error(u->image,
+		cli_error(u->image,
 			  "the extended attributes of %llu entries cannot be held in a pseudo file "
 			  "(--no-xattrs describes the image without them)",
 			  (unsigned long long)sqk_describe_xattrs_left(d));
@@ -309,7 +309,7 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
  */
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_extract_opts xo = {
+	struct sqk_extract_conf xo = {
 		u->force, u->no_xattrs, u->no_owner, warn_made, u, sqk_attropt_filter(&u->attr), 0};
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool;
@@ -321,14 +321,14 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	if (mkdir(u->dest, 0755) == 0) {
 		created = 1;
 	} else if (errno != EEXIST || !u->force) {
-		sqk_error(u->dest, "%s",
+		cli_error(u->dest, "%s",
 			  errno == EEXIST ? "destination exists (use --force)" : strerror(errno));
 		sqk_sig_release();
 		return EXIT_FAIL;
 	}
 	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		sqk_error(u->dest, "%s", strerror(errno));
+		cli_error(u->dest, "%s", strerror(errno));
 		err = SQK_ERR_IO;
 		goto out;
 	}

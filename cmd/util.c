@@ -19,7 +19,7 @@ static void vmessage(const char *path, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void sqk_error(const char *path, const char *fmt, ...)
+void cli_error(const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,12 +28,12 @@ void sqk_error(const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-void sqk_error_errno(const char *path, int err, int errnum)
+void cli_error_errno(const char *path, int err, int errnum)
 {
 	if (errnum)
-		sqk_error(path, "%s", strerror(errnum));
+		cli_error(path, "%s", strerror(errnum));
 	else
-		sqk_error(path, "%s", sqk_strerror(err));
+		cli_error(path, "%s", sqk_strerror(err));
 }
 
 void sqk_error_code(const char *path, int err)
@@ -41,9 +41,9 @@ void sqk_error_code(const char *path, int err)
 	int e = errno;
 
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		sqk_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
+		cli_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
-		sqk_error_errno(path, err, 0);
+		cli_error_errno(path, err, 0);
 }
 
 int sqk_usage_hint = 1;
@@ -64,7 +64,7 @@ int sqk_refuse_terminal(const char *what, int force)
 {
 	if (force || !isatty(STDOUT_FILENO))
 		return 0;
-	sqk_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
+	cli_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
 		  what);
 	return -1;
 }

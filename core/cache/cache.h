@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 enum sqk_wait_policy {
-	SQK_POLICY_HERD,      /* the kernel today: every release wakes every waiter */
-	SQK_POLICY_EXCLUSIVE, /* naive wake-one */
-	SQK_POLICY_KEYED,     /* wake-one for capacity, wake-all for the published block */
+	SQK_WAIT_HERD,	    /* the kernel today: every release wakes every waiter */
+	SQK_WAIT_EXCLUSIVE, /* naive wake-one */
+	SQK_WAIT_KEYED,	    /* wake-one for capacity, wake-all for the published block */
 };
 
 enum sqk_lookup {

@@ -546,8 +546,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
 		sb.flags |= SQK_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
-	sb.version_major = SQK_VERSION_MAJOR;
-	sb.version_minor = SQK_VERSION_MINOR;
+	sb.version_major = SQK_FORMAT_VERSION_MAJOR;
+	sb.version_minor = SQK_FORMAT_VERSION_MINOR;
 	sb.bytes_used = pos;
 	err = pad_and_super(m, &sb, pos, st);
 	if (err)

@@ -93,7 +93,7 @@ int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk
 	err = sqk_fragment_entry(img, ino->frag_index, &start, &size);
 	if (err)
 		return err;
-	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAG), start,
+	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAGMENT), start,
 			     size, 0, e);
 	if (err)
 		return err;

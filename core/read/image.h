@@ -57,7 +57,13 @@ const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
 /* The compressed-block cache is optional: sqk_image_cache() gives NULL without it. */
-enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COMP, SQK_CACHE_COUNT };
+enum {
+	SQK_CACHE_METADATA,
+	SQK_CACHE_FRAGMENT,
+	SQK_CACHE_DATA,
+	SQK_CACHE_COMPRESSED,
+	SQK_CACHE_COUNT
+};
 struct sqk_blocks *sqk_image_blocks(const struct sqk_image *img);
 
 /* Where each table lies (see layout.h); every table in it is usable. */

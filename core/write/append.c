@@ -212,7 +212,7 @@ static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 }
 
 /* One entry of a directory: a new node, or the node a hard link shares. */
-static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dirent *ent)
+static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dir_entry *ent)
 {
 	struct sqk_node *n;
 	struct sqk_inode ino;
@@ -259,22 +259,22 @@ static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 {
 	struct sqk_inode ino;
 	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
+	struct sqk_dir_entry ent;
 	int err, r;
 
 	err = sqk_inode_read(l->img, ref, &ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	err = sqk_dir_open(l->img, &ino, &it);
+	err = sqk_dir_iter_open(l->img, &ino, &it);
 	sqk_inode_free(&ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	while ((r = sqk_dir_next(&it, &ent)) == 1) {
+	while ((r = sqk_dir_iter_next(&it, &ent)) == 1) {
 		err = keep_entry(l, dir, &ent);
 		if (err)
 			break;
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	if (!err && r < 0)
 		err = fail(l, dir, NULL, 0, r, NULL);
 	return err;
