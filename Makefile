@@ -26,8 +26,9 @@ OPT ?= -O2
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The library is core/ in one folder per part (docs/DESIGN.md, "Layers"). A header
 # of the same folder is included by its bare name, any other by its folder:
-# "read/dir.h" (core/), "compressors/codec.h" and "cmd/cmd.h" (the top).
-INCLUDES := -Icore -I.
+# "read/dir.h" (core/), "compressors/codec.h" and "cmd/cmd.h" (the top); the public
+# headers by <squashkit/name.h> (include/), as a program using the library does.
+INCLUDES := -Iinclude -Icore -I.
 CFLAGS_ALL := -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-DSQK_VERSION='"$(VERSION)"' $(INCLUDES) $(PKG_CFLAGS) -pthread $(SANITIZE) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -pthread -lm $(SANITIZE) $(LDFLAGS)
