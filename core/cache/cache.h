@@ -84,6 +84,13 @@ void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out);
 /* How long a waiter sleeps before it counts a stall and looks again. */
 void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
 
+/*
+ * One counter of c by its `--stats --json` name ("hits", "wakeups", ...):
+ * 0 and *value, or -1 for an unknown name. The names, NULL-terminated.
+ */
+int sqk_cache_counter(struct sqk_cache *c, const char *name, uint64_t *value);
+const char *const *sqk_cache_counter_names(void);
+
 const char *sqk_policy_name(enum sqk_wait_policy p);
 /* 0 and *out, or -1 for an unknown name. */
 int sqk_policy_parse(const char *name, enum sqk_wait_policy *out);

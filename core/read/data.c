@@ -152,3 +152,29 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 	}
 	return 0;
 }
+
+/* Is block index of ino a hole (stored as no block)? */
+static int block_is_hole(const struct sqk_inode *ino, uint32_t index)
+{
+	return index < ino->nblocks && !(ino->blocks[index] & SQK_BLOCK_SIZE_MASK);
+}
+
+int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+		    uint64_t *data, uint64_t *hole)
+{
+	uint32_t bs = sqk_image_super(img)->block_size, i;
+
+	*data = *hole = ino->size;
+	if (off >= ino->size)
+		return 0;
+	for (i = (uint32_t)(off / bs); i < ino->nblocks && block_is_hole(ino, i); i++)
+		;
+	if ((uint64_t)i * bs >= ino->size)
+		return 0;
+	*data = (uint64_t)i * bs > off ? (uint64_t)i * bs : off;
+	for (; i < ino->nblocks && !block_is_hole(ino, i); i++)
+		;
+	if ((uint64_t)i * bs < ino->size)
+		*hole = (uint64_t)i * bs;
+	return 0;
+}

@@ -121,14 +121,18 @@ struct sqk_image_info {
 /** Fill @p info; the strings live as long as the image. */
 SQK_API int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info);
 
+/** One setting of the compressor, as `squashkit inspect` shows it. */
+struct sqk_comp_option {
+	const char *key; /**< "level", "dict-size", ...; lives as long as the library */
+	char value[64];	 /**< its value as text ("9", "1048576", "x86,arm") */
+};
+
 /**
- * The compressor's settings as (key, value) text pairs, as `squashkit
- * inspect` shows them ("level", "9"). Up to @p max pairs are stored in @p
- * keys and @p values (strings that live as long as the image); returns
- * how many there are.
+ * The compressor's settings: up to @p max of them in @p opts; returns how
+ * many there are (more than max when opts was too short).
  */
-SQK_API int sqk_image_compressor_options(const struct sqk_image *img, const char **keys,
-					 const char **values, int max);
+SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
+					 int max);
 
 /**
  * The counters of one cache by name, as `--stats --json` names them

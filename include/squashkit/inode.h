@@ -42,7 +42,7 @@ struct sqk_stat {
 	uint32_t blocks;   /**< data blocks of a file (its tail not counted) */
 	int has_tail;	   /**< the file's last bytes are in a fragment block */
 	int extended;	   /**< stored as an extended inode */
-	uint32_t xattrs;   /**< extended attributes */
+	int has_xattrs;	   /**< has extended attributes (sqk_inode_xattrs() lists them) */
 };
 
 /** Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root). */
