@@ -31,7 +31,7 @@ int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 
 int sqk_api_fault(const struct sqk_fault *f, const char *where)
 {
-	const char *what = *f->what		 ? f->what
+	const char *what = *f->what    ? f->what
 			   : f->errnum ? strerror(f->errnum)
 				       : sqk_strerror(f->err);
 

@@ -114,7 +114,8 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
 		if (n != 1) {
 			sqk_file_destroy(f);
 			if (!n)
-				return sqk_api_fail(SQK_ERR_MAGIC, 0, name, "no SquashFS image found");
+				return sqk_api_fail(SQK_ERR_MAGIC, 0, name,
+						    "no SquashFS image found");
 			return sqk_api_fail(SQK_ERR_MAGIC, 0, name,
 					    "%u SquashFS superblocks found (at %llu, %llu%s)", n,
 					    (unsigned long long)found[0],
@@ -208,7 +209,7 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
 	struct {
 		uint64_t start, size;
-	} *to[SQK_TABLE_COUNT] = {
+	} * to[SQK_TABLE_COUNT] = {
 		[SQK_TABLE_INODE] = (void *)&info->inode_table,
 		[SQK_TABLE_DIR] = (void *)&info->directory_table,
 		[SQK_TABLE_FRAG] = (void *)&info->fragment_table,
@@ -238,8 +239,7 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 	return sqk_api_ok();
 }
 
-int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
-				 int max)
+int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts, int max)
 {
 	const struct sqk_codec *codec = sqk_codec_by_id(sqk_image_super(img)->compressor);
 	struct sqk_comp_kv kv[16];

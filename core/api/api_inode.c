@@ -18,8 +18,7 @@
 #include "walk/walk.h"
 
 /* Read an inode into a new allocation: by path when path is set, else by ref. */
-static int open_inode(struct sqk_image *img, const char *path, uint64_t ref,
-		      struct sqk_inode **out)
+static int open_inode(struct sqk_image *img, const char *path, uint64_t ref, struct sqk_inode **out)
 {
 	struct sqk_inode *ino = calloc(1, sizeof(*ino));
 	int err;

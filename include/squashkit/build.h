@@ -58,7 +58,11 @@ SQK_API int sqk_build_add_dir(struct sqk_build *b, const char *dir);
 SQK_API int sqk_build_add_archive(struct sqk_build *b, const char *path);
 /** A listing file (see mkimage(1), --listing). */
 SQK_API int sqk_build_add_listing(struct sqk_build *b, const char *path);
-/** One pseudo definition, or a file of them (mksquashfs's syntax; see mkimage(1)). */
+/**
+ * One pseudo definition, or a file of them (mksquashfs's syntax; see
+ * mkimage(1)). They are checked when added and applied by
+ * sqk_build_finish(), on top of everything else, as mkimage applies them.
+ */
 SQK_API int sqk_build_add_pseudo(struct sqk_build *b, const char *definition);
 SQK_API int sqk_build_add_pseudo_file(struct sqk_build *b, const char *path);
 
@@ -73,6 +77,8 @@ struct sqk_attr {
  * Entries one by one, at @p path ("a/b" or "/a/b"). Missing parent
  * directories are made (0755, root, the build's time) and may be added
  * later with their own attributes; a path added twice is SQK_ERR_EXIST.
+ * A refused entry (a path taken, a bad name, a target too long) leaves the
+ * build as it was; any other failure fails the build.
  */
 SQK_API int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a);
 /** A file read from the host file @p host_path when the image is written. */
@@ -104,8 +110,13 @@ SQK_API int sqk_build_set_xattr(struct sqk_build *b, const char *path, const cha
 SQK_API int sqk_build_finish(struct sqk_build *b);
 /**
  * A figure of the finished build by the name `mkimage --stats --json`
- * gives it ("bytes_used", "inodes", "blocks", "dedup_bytes",
- * "blocks_reused", "bytes_reused", "blocks_compressed", ...).
+ * gives it: "bytes_used", "image_size", "uncompressed", "data_bytes",
+ * "inode_table_bytes", "directory_table_bytes", "mkfs_time", the counts
+ * "inodes", "files", "directories", "symlinks", "block_devices",
+ * "char_devices", "fifos", "sockets", "hardlinks", "blocks", "raw_blocks",
+ * "compressed_blocks", "fragments", "ids", "xattr_ids", and "dedup_files",
+ * "dedup_bytes", "sparse_blocks", "sparse_bytes", "reused_blocks",
+ * "reused_bytes". SQK_ERR_ARG before the build is finished.
  */
 SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
 /** Free the build; one not finished leaves nothing behind. NULL is ignored. */
