@@ -12,6 +12,9 @@ CC ?= cc
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # Package flags are read once, when make starts. On a fresh machine the
 # packages arrive only with `deps`, so the entry points that install them
@@ -50,10 +53,25 @@ TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libsquashkit.a
 BIN := $(BUILD)/squashkit
 
-.PHONY: all deps check check-plain check-asan check-tsan check-fuzz demo demo-run install \
+# The shared library: the library's sources compiled again as position-
+# independent code in a tree of their own ($(BUILD)/pic; the static objects
+# stay as they are), every symbol hidden but those the public headers mark
+# SQK_API (include/squashkit), and only the export map's names exported,
+# under the version node SQUASHKIT_0. The soname changes with an
+# incompatible change of the ABI (abi/libsquashkit.abi, `make abi-baseline`).
+SONAME := libsquashkit.so.0
+SO := $(BUILD)/$(SONAME)
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+LIB_MAP := core/api/libsquashkit.map
+PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
+PC := $(BUILD)/squashkit.pc
+
+.PHONY: all lib deps check abi-baseline check-plain check-asan check-tsan check-fuzz demo demo-run install \
 	install-links install-compat uninstall fuzz clean tests
 
-all: $(BIN) squashkit
+all: $(BIN) squashkit lib
+
+lib: $(LIB) $(SO) $(PC)
 
 squashkit: $(BIN)
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BIN) squashkit; fi
@@ -66,6 +84,25 @@ $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(SO): $(PIC_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
+		-o $@ $(PIC_OBJ) $(LDLIBS_ALL)
+
+# pkg-config's file, for the prefix it is installed under (its libraries private:
+# a program linking the shared library names only -lsquashkit).
+$(PC): squashkit.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PKGS)|' squashkit.pc.in >$@
+
+# The ABI the shared library promises: update it only with a deliberate change
+# (and a new SONAME when the change is incompatible); tests/api/abi.t compares.
+abi-baseline: $(SO)
+	abidw --no-corpus-path --headers-dir include/squashkit $(SO) >abi/libsquashkit.abi
 
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
@@ -86,7 +123,7 @@ $(FAULT_LIB): tests/tools/preload/fault.c
 	$(CC) -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
 
 # ./squashkit is linked by every entry point that builds it: make, make check, make demo.
-tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
+tests: $(BIN) squashkit lib $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
 
 deps:
 	@$(INSTALL_DEPS)
@@ -97,7 +134,7 @@ deps:
 PROVE_JOBS ?= 2
 PROVE := prove --exec '' --timer -j$(PROVE_JOBS)
 TEST_ENV = SQUASHKIT=$(abspath $(BIN)) SQK_TOOLS=$(abspath $(BUILD)/tests/tools) \
-	SQK_SRCDIR=$(abspath .)
+	SQK_SRCDIR=$(abspath .) SQK_SANITIZE='$(SANITIZE)'
 
 # The builds inside check and demo use both cores of the machines we run on
 # (each step builds a tree of its own: plain, ASan, TSan, fuzz). BUILD_JOBS=1 for one.
@@ -148,6 +185,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 MANPAGES := $(sort $(wildcard man/*.1))
+MANPAGES3 := $(sort $(wildcard man/*.3))
 # Command links: only with `make install-links`, never by default, so that
 # another mkimage (U-Boot's) is never shadowed by surprise.
 CMD_LINKS := mkimage unimage
@@ -155,11 +193,18 @@ CMD_LINKS := mkimage unimage
 # `make install-compat`, and never over the peers' own programs.
 COMPAT_LINKS := mksquashfs unsquashfs
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+install: $(BIN) $(LIB) $(SO) $(PC)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
+		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/squashkit/
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libsquashkit.a
+	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsquashkit.so
+	install -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
 	install -m 644 completions/squashkit.bash $(DESTDIR)$(BASHCOMPDIR)/squashkit
 	install -m 644 completions/_squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit
 	install -m 644 completions/squashkit.fish $(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
@@ -196,10 +241,14 @@ uninstall:
 		fi; \
 	done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/squashkit/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(DESTDIR)$(LIBDIR)/libsquashkit.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libsquashkit.so $(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit \
 		$(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
 
 clean:
 	rm -rf build build-* squashkit
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)
