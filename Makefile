@@ -102,7 +102,8 @@ $(PC): squashkit.pc.in Makefile
 # The ABI the shared library promises: update it only with a deliberate change
 # (and a new SONAME when the change is incompatible); tests/api/abi.t compares.
 abi-baseline: $(SO)
-	abidw --no-corpus-path --headers-dir include/squashkit $(SO) >abi/libsquashkit.abi
+	abidw --no-corpus-path --no-comp-dir-path --short-locs --drop-private-types \
+		--drop-undefined-syms --headers-dir include/squashkit $(SO) >abi/libsquashkit.abi
 
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
@@ -148,9 +149,9 @@ SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/fsck
 	tests/interop/inspect.t tests/interop/compat-unsquashfs.t tests/interop/agree-damaged.t \
 	tests/cli/make-deps.t
 SUITE = $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(UNIT_BIN) \
-	$(sort $(wildcard tests/cli/*.t tests/interop/*.t)))
+	$(sort $(wildcard tests/cli/*.t tests/interop/*.t tests/api/*.t)))
 # Tests that run no squashkit code run once, in the plain pass, not again under the sanitizers.
-PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t
+PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t tests/api/abi.t
 
 check-plain: tests
 	$(TEST_ENV) $(PROVE) $(if $(SQK_SANITIZED),$(filter-out $(PLAIN_ONLY),$(SUITE)),$(SUITE))
@@ -165,8 +166,10 @@ check-tsan:
 	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 tests
 	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 run-tsan
 
+# The public API's readers and walker too, built against the TSan library.
+TSAN_SUITE = $(TSAN_TESTS) tests/api/threads.t
 run-tsan:
-	@if [ -n "$(TSAN_TESTS)" ]; then TSAN_OPTIONS=halt_on_error=1 $(PROVE) $(TSAN_TESTS); fi
+	TSAN_OPTIONS=halt_on_error=1 $(TEST_ENV) $(PROVE) $(TSAN_SUITE)
 
 check-fuzz:
 	@if [ -f fuzz/Makefile.inc ]; then $(MAKE) fuzz-run; else echo "fuzz: no targets yet"; fi
