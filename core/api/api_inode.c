@@ -15,10 +15,15 @@
 #include "read/data.h"
 #include "read/inode.h"
 #include "read/xattr.h"
+#include "walk/resolve.h"
 #include "walk/walk.h"
 
-/* Read an inode into a new allocation: by path when path is set, else by ref. */
-static int open_inode(struct sqk_image *img, const char *path, uint64_t ref, struct sqk_inode **out)
+/*
+ * Read an inode into a new allocation: by path when path is set (symlinks
+ * followed inside the image when follow is), else by ref.
+ */
+static int open_inode(struct sqk_image *img, const char *path, int follow, uint64_t ref,
+		      struct sqk_inode **out)
 {
 	struct sqk_inode *ino = calloc(1, sizeof(*ino));
 	int err;
@@ -26,7 +31,10 @@ static int open_inode(struct sqk_image *img, const char *path, uint64_t ref, str
 	*out = NULL;
 	if (!ino)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
-	err = path ? sqk_resolve(img, path, ino) : sqk_inode_read(img, ref, ino);
+	if (!path)
+		err = sqk_inode_read(img, ref, ino);
+	else
+		err = follow ? sqk_resolve_follow(img, path, 1, ino) : sqk_resolve(img, path, ino);
 	if (err) {
 		free(ino);
 		if (path)
@@ -40,12 +48,17 @@ static int open_inode(struct sqk_image *img, const char *path, uint64_t ref, str
 
 int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **out)
 {
-	return open_inode(img, path, 0, out);
+	return open_inode(img, path, 0, 0, out);
+}
+
+int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out)
+{
+	return open_inode(img, path, 1, 0, out);
 }
 
 int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out)
 {
-	return open_inode(img, NULL, ref, out);
+	return open_inode(img, NULL, 0, ref, out);
 }
 
 void sqk_inode_close(struct sqk_inode *ino)

@@ -47,6 +47,14 @@ struct sqk_stat {
 
 /** Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root). */
 SQK_API int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **out);
+/**
+ * Open the inode at @p path as a mounted image resolves it: symlinks on the
+ * way and at the end are followed inside the image (an absolute target
+ * starts again at the image's root, ".." stops at it), at most 40 on one
+ * path (then SQK_ERR_LOOP); SQK_ERR_NOTDIR when a component on the way is
+ * not a directory.
+ */
+SQK_API int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out);
 /** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
 SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
 /** NULL is ignored. */
