@@ -64,14 +64,13 @@ SO := $(BUILD)/$(SONAME)
 PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_MAP := core/api/libsquashkit.map
 PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
-PC := $(BUILD)/squashkit.pc
 
 .PHONY: all lib deps check abi-baseline check-plain check-asan check-tsan check-fuzz demo demo-run install \
 	install-links install-compat uninstall fuzz clean tests
 
 all: $(BIN) squashkit lib
 
-lib: $(LIB) $(SO) $(PC)
+lib: $(LIB) $(SO)
 
 squashkit: $(BIN)
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BIN) squashkit; fi
@@ -93,11 +92,11 @@ $(SO): $(PIC_OBJ) $(LIB_MAP)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
 		-o $@ $(PIC_OBJ) $(LDLIBS_ALL)
 
-# pkg-config's file, for the prefix it is installed under (its libraries private:
-# a program linking the shared library names only -lsquashkit).
-$(PC): squashkit.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PKGS)|' squashkit.pc.in >$@
+# pkg-config's file, written by install for the prefix and LIBDIR it installs
+# under (its libraries private: a program linking the shared library names
+# only -lsquashkit).
+PC_MAKE = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	-e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PKGS)|' squashkit.pc.in
 
 # The ABI the shared library promises: update it only with a deliberate change
 # (and a new SONAME when the change is incompatible); tests/api/abi.t compares.
@@ -196,7 +195,7 @@ CMD_LINKS := mkimage unimage
 # `make install-compat`, and never over the peers' own programs.
 COMPAT_LINKS := mksquashfs unsquashfs
 
-install: $(BIN) $(LIB) $(SO) $(PC)
+install: $(BIN) $(LIB) $(SO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
 		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit $(DESTDIR)$(PKGCONFIGDIR)
@@ -207,7 +206,7 @@ install: $(BIN) $(LIB) $(SO) $(PC)
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libsquashkit.a
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsquashkit.so
-	install -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
+	$(PC_MAKE) >$(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
 	install -m 644 completions/squashkit.bash $(DESTDIR)$(BASHCOMPDIR)/squashkit
 	install -m 644 completions/_squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit
 	install -m 644 completions/squashkit.fish $(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
