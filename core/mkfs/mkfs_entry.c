@@ -108,21 +108,7 @@ int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read,
 
 	if (!fdata)
 		return SQK_ERR_NOMEM;
-	err = sqk_data_file_begin(m->dw, fdata, n->size);
-	while (!err) {
-		uint8_t *buf;
-		uint32_t len;
-		uint64_t off;
-		int r = sqk_data_piece(m->dw, &buf, &len, &off);
-
-		if (r) {
-			err = r < 0 ? r : 0;
-			break;
-		}
-		err = read(ctx, off, buf, len);
-		if (!err)
-			err = sqk_data_piece_done(m->dw, 0);
-	}
+	err = sqk_data_feed(m->dw, fdata, n->size, read, ctx);
 	if (err)
 		return err;
 	n->file.data = fdata;
