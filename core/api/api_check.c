@@ -102,31 +102,20 @@ int sqk_check_path(const char *path, const struct sqk_open_opts *opts, unsigned 
 		   struct sqk_report **out)
 {
 	struct sqk_file *f;
-	int err = 0;
+	int err = sqk_api_path_file(path, &f);
 
 	*out = NULL;
-	errno = 0;
-	f = sqk_file_open(path, SQK_FILE_READ, &err);
-	if (!f)
-		return sqk_api_fail(err, err == SQK_ERR_NOMEM ? 0 : errno, path, NULL);
-	return check_file(f, path, opts, threads, out);
+	return err ? err : check_file(f, path, opts, threads, out);
 }
 
 int sqk_check_io(const struct sqk_io *io, const struct sqk_open_opts *opts, unsigned threads,
 		 struct sqk_report **out)
 {
 	struct sqk_file *f;
+	int err = sqk_api_io_file(io, &f);
 
 	*out = NULL;
-	if (!io || !io->read_at || !io->size)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "read_at and size are required");
-	f = sqk_api_io_file(io);
-	if (!f) {
-		if (io->close)
-			io->close(io->ctx);
-		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	}
-	return check_file(f, "the image read through callbacks", opts, threads, out);
+	return err ? err : check_file(f, SQK_API_IO_NAME, opts, threads, out);
 }
 
 int sqk_report_clean(const struct sqk_report *r)

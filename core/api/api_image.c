@@ -160,13 +160,9 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 int sqk_image_open_path(const char *path, const struct sqk_open_opts *opts, struct sqk_image **out)
 {
 	struct sqk_file *f;
-	int err = 0;
+	int err = sqk_api_path_file(path, &f);
 
-	errno = 0;
-	f = sqk_file_open(path, SQK_FILE_READ, &err);
-	if (!f)
-		return sqk_api_fail(err, err == SQK_ERR_NOMEM ? 0 : errno, path, NULL);
-	return open_file(f, path, opts, out);
+	return err ? err : open_file(f, path, opts, out);
 }
 
 int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out)
@@ -190,16 +186,9 @@ int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
 		      struct sqk_image **out)
 {
 	struct sqk_file *f;
+	int err = sqk_api_io_file(io, &f);
 
-	if (!io || !io->read_at || !io->size)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "read_at and size are required");
-	f = sqk_api_io_file(io);
-	if (!f) {
-		if (io->close)
-			io->close(io->ctx);
-		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	}
-	return open_file(f, "the image read through callbacks", opts, out);
+	return err ? err : open_file(f, SQK_API_IO_NAME, opts, out);
 }
 
 int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)

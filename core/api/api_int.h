@@ -39,7 +39,14 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
  */
 int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_opts *o,
 		  struct sqk_file **out);
-/* A file read through the caller's callbacks (copied). */
-struct sqk_file *sqk_api_io_file(const struct sqk_io *io);
+/*
+ * The file an image is read from: the file at path, or one read through
+ * the caller's callbacks (copied; io->close is called when the file is
+ * destroyed, or at once when this fails). 0, or the error, said.
+ */
+int sqk_api_path_file(const char *path, struct sqk_file **out);
+int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out);
+/* How an image read through callbacks is named in messages. */
+#define SQK_API_IO_NAME "the image read through callbacks"
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* An image read through the caller's callbacks: a struct sqk_file over a struct sqk_io. */
+/* The file an image is read from: a path, or the caller's callbacks (struct sqk_io). */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "api_int.h"
@@ -47,17 +48,35 @@ static void io_destroy(struct sqk_file *f)
 	free(x);
 }
 
-struct sqk_file *sqk_api_io_file(const struct sqk_io *io)
+int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out)
 {
-	struct io_file *x = calloc(1, sizeof(*x));
+	struct io_file *x;
 
-	if (!x)
-		return NULL;
+	if (!io || !io->read_at || !io->size)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "read_at and size are required");
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		if (io->close)
+			io->close(io->ctx);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	}
 	x->io = *io;
 	x->f.read_at = io_read_at;
 	x->f.write_at = io_write_at;
 	x->f.size = io_size;
 	x->f.sync = io_sync;
 	x->f.destroy = io_destroy;
-	return &x->f;
+	*out = &x->f;
+	return 0;
+}
+
+int sqk_api_path_file(const char *path, struct sqk_file **out)
+{
+	int err = 0;
+
+	errno = 0;
+	*out = sqk_file_open(path, SQK_FILE_READ, &err);
+	if (!*out)
+		return sqk_api_fail(err, err == SQK_ERR_NOMEM ? 0 : errno, path, NULL);
+	return 0;
 }

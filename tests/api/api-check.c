@@ -11,34 +11,15 @@
 
 #include <squashkit/squashkit.h>
 
-struct mem {
-	unsigned char *data;
-	size_t size;
-};
-
-static int mem_read(void *ctx, uint64_t pos, void *buf, size_t len)
-{
-	struct mem *m = ctx;
-
-	if (pos > m->size || len > m->size - pos)
-		return SQK_ERR_TRUNCATED;
-	memcpy(buf, m->data + pos, len);
-	return 0;
-}
-
-static uint64_t mem_size(void *ctx)
-{
-	return ((struct mem *)ctx)->size;
-}
+#include "memio.h"
 
 int main(int argc, char **argv)
 {
 	struct sqk_report *r, *r2;
 	struct sqk_check_counts c;
-	struct mem m = {0};
-	struct sqk_io io = {mem_read, mem_size, NULL, &m};
+	struct memio m;
+	struct sqk_io io;
 	size_t i, n;
-	FILE *f;
 
 	if (argc != 2)
 		return 2;
@@ -46,12 +27,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "api-check: %s\n", sqk_error_message());
 		return 1;
 	}
-	f = fopen(argv[1], "rb");
-	if (!f || fseek(f, 0, SEEK_END) || (m.size = (size_t)ftell(f)) == 0 ||
-	    fseek(f, 0, SEEK_SET) || !(m.data = malloc(m.size)) ||
-	    fread(m.data, 1, m.size, f) != m.size)
+	if (memio_load(argv[1], &m, &io))
 		return 1;
-	fclose(f);
 	if (sqk_check_io(&io, NULL, 1, &r2)) {
 		fprintf(stderr, "api-check: in memory: %s\n", sqk_error_message());
 		return 1;
@@ -81,5 +58,9 @@ int main(int argc, char **argv)
 	sqk_report_free(r2);
 	sqk_report_free(NULL);
 	free(m.data);
+	if (m.closed != 1) {
+		fprintf(stderr, "api-check: io.close was called %d times\n", m.closed);
+		return 1;
+	}
 	return 0;
 }

@@ -22,6 +22,8 @@
 
 #include <squashkit/squashkit.h>
 
+#include "memio.h"
+
 static const char *dest;
 static int failed;
 
@@ -39,47 +41,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "api-read: %s: %s\n", what, sqk_error_message());
 	exit(1);
-}
-
-/* The image in memory, read through callbacks. */
-struct mem {
-	unsigned char *data;
-	size_t size;
-	int closed;
-};
-
-static int mem_read(void *ctx, uint64_t pos, void *buf, size_t len)
-{
-	struct mem *m = ctx;
-
-	if (pos > m->size || len > m->size - pos)
-		return SQK_ERR_TRUNCATED;
-	memcpy(buf, m->data + pos, len);
-	return 0;
-}
-
-static uint64_t mem_size(void *ctx)
-{
-	return ((struct mem *)ctx)->size;
-}
-
-static void mem_close(void *ctx)
-{
-	((struct mem *)ctx)->closed++;
-}
-
-static void load(const char *path, struct mem *m)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
-		exit(1);
-	m->size = (size_t)n;
-	m->data = malloc(m->size ? m->size : 1);
-	if (!m->data || fread(m->data, 1, m->size, f) != m->size)
-		exit(1);
-	fclose(f);
 }
 
 static void out_path(char *buf, const char *path)
@@ -334,7 +295,7 @@ int main(int argc, char **argv)
 	struct sqk_open_opts *o = sqk_open_opts_create();
 	struct sqk_image *img = NULL;
 	struct sqk_inode *root;
-	struct mem m = {0};
+	struct memio m = {0};
 	const char *mode;
 	int err, fd = -1;
 
@@ -359,9 +320,10 @@ int main(int argc, char **argv)
 		fd = open(argv[2], O_RDONLY);
 		err = sqk_image_open_fd(fd, o, &img);
 	} else if (!strcmp(mode, "io")) {
-		struct sqk_io io = {mem_read, mem_size, mem_close, &m};
+		struct sqk_io io;
 
-		load(argv[2], &m);
+		if (memio_load(argv[2], &m, &io))
+			return 1;
 		err = sqk_image_open_io(&io, o, &img);
 	} else {
 		err = sqk_image_open_path(argv[2], o, &img);
