@@ -8,46 +8,29 @@
 
 #include "cache.h"
 
-#define FIELD(name, field) {#name, offsetof(struct sqk_cache_stats, field)}
+// clang-format off
+#define COUNTERS(X)                                                                                \
+	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
+	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
+	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)            \
+	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
+	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
+	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
+	X(waits, waits) X(max_waiters, max_waiters)                                                \
+	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
+	X(held_bytes, held)
+#define FIELD(name, field) {#name, offsetof(struct sqk_cache_stats, field)},
+#define NAME(name, field) #name,
+// clang-format on
+
 static const struct {
 	const char *name;
 	size_t at;
-} fields[] = {
-	FIELD(lookups, lookups),
-	FIELD(hits, hits),
-	FIELD(shares, shares),
-	FIELD(fills, fills),
-	FIELD(refills, refills),
-	FIELD(errors, errors),
-	FIELD(distinct_blocks, distinct),
-	FIELD(releases, releases),
-	FIELD(release_wakes, release_wakes),
-	FIELD(wake_calls, wake_calls),
-	FIELD(wakeups_capacity, wakeups_capacity),
-	FIELD(wakeups_publish, wakeups_publish),
-	FIELD(wakeups_handoff, wakeups_handoff),
-	FIELD(wakeups_fill, wakeups_fill),
-	FIELD(spurious_wakeups, spurious),
-	FIELD(handoffs, handoffs),
-	FIELD(stalls, stalls),
-	FIELD(waits, waits),
-	FIELD(max_waiters, max_waiters),
-	FIELD(lock_acquisitions, lock_acquisitions),
-	FIELD(lock_contended, lock_contended),
-	FIELD(held_bytes, held),
-};
+} fields[] = {COUNTERS(FIELD)};
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
-/* The names above, "entries", and "wakeups": capacity, publish and handoff together. */
-static const char *const names[NFIELDS + 3] = {
-	"entries",	    "lookups",		 "hits",	     "shares",
-	"fills",	    "refills",		 "errors",	     "distinct_blocks",
-	"releases",	    "release_wakes",	 "wake_calls",	     "wakeups",
-	"wakeups_capacity", "wakeups_publish",	 "wakeups_handoff",  "wakeups_fill",
-	"spurious_wakeups", "handoffs",		 "stalls",	     "waits",
-	"max_waiters",	    "lock_acquisitions", "lock_contended",   "held_bytes",
-	NULL,
-};
+/* The fields' names, "entries", and "wakeups": capacity, publish and handoff together. */
+static const char *const names[] = {"entries", "wakeups", COUNTERS(NAME) NULL};
 
 const char *const *sqk_cache_counter_names(void)
 {

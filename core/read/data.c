@@ -174,7 +174,7 @@ int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t
 	*data = (uint64_t)i * bs > off ? (uint64_t)i * bs : off;
 	for (; i < ino->nblocks && !block_is_hole(ino, i); i++)
 		;
-	if ((uint64_t)i * bs < ino->size)
+	if (i < ino->nblocks)
 		*hole = (uint64_t)i * bs;
 	return 0;
 }
