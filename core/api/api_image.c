@@ -9,6 +9,7 @@
 
 #include "api_int.h"
 #include "read/offset.h"
+#include "util/pool.h"
 
 struct sqk_open_opts *sqk_open_opts_create(void)
 {
@@ -18,7 +19,7 @@ struct sqk_open_opts *sqk_open_opts_create(void)
 		sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 		return NULL;
 	}
-	sqk_image_opts_default(&o->image);
+	sqk_api_open_defaults(NULL, o);
 	return o;
 }
 
@@ -35,6 +36,9 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
 	}
 	memset(out, 0, sizeof(*out));
 	sqk_image_opts_default(&out->image);
+	/* Readers on every CPU: a data entry and a decompressor each. */
+	out->image.data_entries = sqk_online_cpus();
+	out->image.decompressors = sqk_online_cpus();
 }
 
 int sqk_open_opts_set_offset(struct sqk_open_opts *o, uint64_t offset)

@@ -66,9 +66,10 @@ SQK_API int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path);
 typedef int (*sqk_change_fn)(void *ctx, const struct sqk_change *c);
 
 /**
- * Compare @p a with @p b. Returns 1 when they differ, 0 when they are the
- * same (or the callback stopped it before any change), or a negative code
- * when the comparison failed (a damaged image is never called the same).
+ * Compare @p a with @p b. Returns 1 when they differ (the callback heard of
+ * at least one change, or stopped the comparison at one), 0 when they are
+ * the same, or a negative code when the comparison failed (a damaged image
+ * is never called the same).
  */
 SQK_API int sqk_diff_compare(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
 			     const struct sqk_diff_opts *o, sqk_change_fn change, void *ctx);

@@ -55,15 +55,15 @@ SQK_API int sqk_open_opts_set_offset(struct sqk_open_opts *o, uint64_t offset);
 /** Find the one superblock in the file (an AppImage); several or none is SQK_ERR_MAGIC. */
 SQK_API int sqk_open_opts_set_offset_auto(struct sqk_open_opts *o);
 /**
- * The entries of one cache (default: metadata 8, fragment 3 (more for large
- * files read whole), data 1 per thread, compressed 0). 0 is allowed for the
- * compressed-block cache only.
+ * The entries of one cache (default: metadata 8 and fragment 3, as the
+ * kernel has them, data one per online CPU, compressed 0). 0 is allowed
+ * for the compressed-block cache only.
  */
 SQK_API int sqk_open_opts_set_cache(struct sqk_open_opts *o, enum sqk_cache_kind kind,
 				    unsigned entries);
 /** The wait policy of every cache (default SQK_POLICY_KEYED). */
 SQK_API int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy);
-/** Decompressors shared by all threads (default: one per online CPU); 1 = one behind a lock. */
+/** Decompressors shared by all threads (default: one per online CPU); 1: one behind a lock. */
 SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n);
 /**
  * Decode blocks as the Linux kernel does (default: off). Readers decode
