@@ -152,6 +152,18 @@ static int visit(void *ctx, const char *path, const struct sqk_stat *st, const c
 		      "a short buffer is SQK_ERR_OVERFLOW");
 		sqk_inode_readlink(ino, target, sizeof(target));
 		sqk_inode_close(ino);
+		/* Followed inside the image: to what is no symlink, or to nothing. */
+		r = sqk_inode_open_follow(img, path, &ino);
+		if (!r) {
+			struct sqk_stat to_st;
+
+			sqk_inode_stat(ino, &to_st);
+			CHECK(!S_ISLNK(to_st.mode), "%s: followed to a symlink", path);
+			sqk_inode_close(ino);
+		} else {
+			CHECK(r == SQK_ERR_NOENT || r == SQK_ERR_LOOP || r == SQK_ERR_NOTDIR,
+			      "%s: following it gave %d", path, r);
+		}
 		CHECK(!symlink(target, to), "%s: symlink", to);
 		break;
 	}
