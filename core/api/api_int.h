@@ -20,7 +20,7 @@
  */
 int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* The same from a filled fault: its path under prefix ("/a/b"), its words. */
+/* The same from a filled fault: "where: /a/b: what", the fault's path and words. */
 int sqk_api_fault(const struct sqk_fault *f, const char *where);
 /* A call succeeded: the message is "" again. Returns 0. */
 int sqk_api_ok(void);
