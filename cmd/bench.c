@@ -441,7 +441,7 @@ int cli_bench(int argc, char **argv)
 		.nwl = 1,
 		.threads = {1, 16, 64},
 		.nthreads = 3,
-		.pol = {SQK_POLICY_HERD, SQK_POLICY_EXCLUSIVE, SQK_POLICY_KEYED},
+		.pol = {SQK_WAIT_HERD, SQK_WAIT_EXCLUSIVE, SQK_WAIT_KEYED},
 		.npol = 3,
 		.duration_ms = 1000,
 		.runs = 3,

@@ -78,11 +78,11 @@ static void from_caches(struct run_values *rv, unsigned run, const struct sqk_ca
 			continue;
 		sqk_cache_stats_add(&sum, s);
 		sqk_cache_rates(s, &r);
-		if (i == SQK_CACHE_META)
+		if (i == SQK_CACHE_METADATA)
 			rv->meta_dpb[run] = r.per_block;
-		if (i == SQK_CACHE_FRAG)
+		if (i == SQK_CACHE_FRAGMENT)
 			rv->frag_dpb[run] = r.per_block;
-		if (i == SQK_CACHE_COMP)
+		if (i == SQK_CACHE_COMPRESSED)
 			rv->comp_cache_kib[run] = (double)s->held / 1024.0;
 	}
 	/*
@@ -161,7 +161,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 	}
 	sqk_image_close(t.img);
 	from_caches(rv, run, s, present);
-	if (!present[SQK_CACHE_COMP])
+	if (!present[SQK_CACHE_COMPRESSED])
 		rv->comp_cache_kib[run] = 0;
 	rv->vcsw[run] = (double)r->vcsw;
 	rv->ivcsw[run] = (double)r->ivcsw;

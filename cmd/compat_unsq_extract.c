@@ -270,7 +270,7 @@ static int walk_into(void *ctx, struct sqk_extract *x)
  */
 int cli_usq_extract(struct usq *u, struct sqk_image *img)
 {
-	struct sqk_extract_opts xo = {
+	struct sqk_extract_conf xo = {
 		u->force,	 u->no_xattrs, 0, warn_entry, u, cli_attropt_filter(&u->attr),
 		u->ignore_errors};
 	struct sqk_extract_dir d = {

@@ -77,7 +77,7 @@ struct side {
 };
 
 struct diff_cmd {
-	struct sqk_diff_opts o;
+	struct sqk_diff_conf o;
 	struct side side[2];
 	struct diff_out out;
 	const char **excludes;

@@ -197,7 +197,7 @@ static void free_infos(struct info *infos, size_t n)
 }
 
 /* -l and --json: every entry's inode, and the widths of the columns. */
-static int read_infos(struct ls *ls, const char *path, const struct sqk_dirent *ents, size_t n,
+static int read_infos(struct ls *ls, const char *path, const struct sqk_dir_entry *ents, size_t n,
 		      struct info **out, struct widths *w)
 {
 	struct info *infos = calloc(n ? n : 1, sizeof(*infos));
@@ -225,7 +225,7 @@ static int read_infos(struct ls *ls, const char *path, const struct sqk_dirent *
 static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsigned depth)
 {
 	struct widths w = {1, 1, 1, 1};
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	struct info *infos = NULL;
 	size_t n = 0, i, ndirs;
 	int err;
@@ -273,7 +273,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 			ents[ndirs++] = ents[i];
 	/* Deep trees keep one such list a level: give back what the files took. */
 	if (ndirs < n) {
-		struct sqk_dirent *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
+		struct sqk_dir_entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
 
 		if (p)
 			ents = p;

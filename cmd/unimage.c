@@ -321,7 +321,7 @@ static int walk_into(void *ctx, struct sqk_extract *x)
  */
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_extract_opts xo = {
+	struct sqk_extract_conf xo = {
 		u->force, u->no_xattrs, u->no_owner, warn_made, u, cli_attropt_filter(&u->attr), 0};
 	struct dir_walk dw = {w};
 	struct sqk_extract_dir d = {

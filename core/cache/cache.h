@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 enum sqk_wait_policy {
-	SQK_POLICY_HERD,      /* the kernel today: every release wakes every waiter */
-	SQK_POLICY_EXCLUSIVE, /* naive wake-one */
-	SQK_POLICY_KEYED,     /* wake-one for capacity, wake-all for the published block */
+	SQK_WAIT_HERD,	    /* the kernel today: every release wakes every waiter */
+	SQK_WAIT_EXCLUSIVE, /* naive wake-one */
+	SQK_WAIT_KEYED,	    /* wake-one for capacity, wake-all for the published block */
 };
 
 enum sqk_lookup {
@@ -96,6 +96,13 @@ void sqk_cache_rates(const struct sqk_cache_stats *s, struct sqk_cache_rates *r)
 void sqk_cache_stats_add(struct sqk_cache_stats *sum, const struct sqk_cache_stats *s);
 /* How long a waiter sleeps before it counts a stall and looks again. */
 void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
+
+/*
+ * One counter of c by its `--stats --json` name ("hits", "wakeups", ...):
+ * 0 and *value, or -1 for an unknown name. The names, NULL-terminated.
+ */
+int sqk_cache_counter(struct sqk_cache *c, const char *name, uint64_t *value);
+const char *const *sqk_cache_counter_names(void);
 
 const char *sqk_policy_name(enum sqk_wait_policy p);
 /* 0 and *out, or -1 for an unknown name. */

@@ -9,25 +9,25 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define SQK_MAGIC	       0x73717368u
-#define SQK_VERSION_MAJOR      4
-#define SQK_VERSION_MINOR      0
-#define SQK_SUPER_SIZE	       96
-#define SQK_DEVBLK_SIZE	       4096 /* images are padded to this */
-#define SQK_META_SIZE	       8192 /* uncompressed metadata block */
-#define SQK_META_UNCOMPRESSED  0x8000u
-#define SQK_META_SIZE_MASK     0x7fffu
-#define SQK_BLOCK_MIN	       4096u
-#define SQK_BLOCK_MAX	       (1024u * 1024u)
-#define SQK_BLOCK_UNCOMPRESSED 0x1000000u
-#define SQK_BLOCK_SIZE_MASK    0x0ffffffu
-#define SQK_INVALID_FRAG       0xffffffffu
-#define SQK_INVALID_XATTR      0xffffffffu
-#define SQK_INVALID_TABLE      0xffffffffffffffffull
-#define SQK_FMT_MAX_IDS	       65535u /* id_count is 16 bits; the kernel reads no more */
-#define SQK_NAME_MAX	       256    /* name_size is stored minus one */
-#define SQK_NAME_MAX_BUF       (SQK_NAME_MAX + 1)
-#define SQK_DIR_HDR_MAX	       256 /* entries per directory header */
+#define SQK_MAGIC		 0x73717368u
+#define SQK_FORMAT_VERSION_MAJOR 4
+#define SQK_FORMAT_VERSION_MINOR 0
+#define SQK_SUPER_SIZE		 96
+#define SQK_DEVBLK_SIZE		 4096 /* images are padded to this */
+#define SQK_META_SIZE		 8192 /* uncompressed metadata block */
+#define SQK_META_UNCOMPRESSED	 0x8000u
+#define SQK_META_SIZE_MASK	 0x7fffu
+#define SQK_BLOCK_MIN		 4096u
+#define SQK_BLOCK_MAX		 (1024u * 1024u)
+#define SQK_BLOCK_UNCOMPRESSED	 0x1000000u
+#define SQK_BLOCK_SIZE_MASK	 0x0ffffffu
+#define SQK_INVALID_FRAG	 0xffffffffu
+#define SQK_INVALID_XATTR	 0xffffffffu
+#define SQK_INVALID_TABLE	 0xffffffffffffffffull
+#define SQK_FMT_MAX_IDS		 65535u /* id_count is 16 bits; the kernel reads no more */
+#define SQK_NAME_MAX		 256	/* name_size is stored minus one */
+#define SQK_NAME_MAX_BUF	 (SQK_NAME_MAX + 1)
+#define SQK_DIR_HDR_MAX		 256 /* entries per directory header */
 
 /* Entries per metadata block of each lookup table. */
 #define SQK_FRAG_ENTRY_SIZE    16

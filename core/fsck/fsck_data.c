@@ -73,7 +73,7 @@ static void run_chunk(void *arg, unsigned worker)
 	struct chunk *c = arg;
 	struct sqk_fsck *f = c->f;
 	struct sqk_cache *cache =
-		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
+		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAGMENT : SQK_CACHE_DATA);
 	struct sqk_blocks *b = sqk_image_blocks(f->img);
 	uint32_t i;
 

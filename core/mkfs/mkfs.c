@@ -11,6 +11,7 @@
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "mkfs.h"
+#include "mkfs_int.h"
 #include "read/image.h"
 #include "source/pseudo.h"
 #include "source/src.h"
@@ -29,27 +30,6 @@
 #include "write/tree.h"
 #include "write/tree_check.h"
 #include "write/xattr_writer.h"
-
-struct sqk_mkfs {
-	struct sqk_mkfs_opts o;
-	struct sqk_file *out;
-	struct sqk_compressor **comps; /* threads + 1: the last is the main thread's */
-	unsigned ncomps;
-	uint8_t options[256];
-	size_t options_len;
-	uint64_t data_start;
-	struct sqk_tree *tree;
-	struct sqk_xattrs *xattrs;
-	struct sqk_data_writer *dw;
-	struct sqk_reuse *reuse;
-	struct sqk_src_ctx src;
-	struct sqk_id_table ids;
-	struct sqk_node **order;
-	uint32_t count;
-	char **dirs; /* real paths of the directory sources, for --sort */
-	size_t ndirs;
-	int in_image; /* the last collision was with the image appended to */
-};
 
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
 {
@@ -603,8 +583,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
 		sb.flags |= SQK_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
-	sb.version_major = SQK_VERSION_MAJOR;
-	sb.version_minor = SQK_VERSION_MINOR;
+	sb.version_major = SQK_FORMAT_VERSION_MAJOR;
+	sb.version_minor = SQK_FORMAT_VERSION_MINOR;
 	sb.bytes_used = pos;
 	err = pad_and_super(m, &sb, pos, st);
 	if (err)

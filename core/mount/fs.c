@@ -206,7 +206,7 @@ int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t
 {
 	struct sqk_fs_dirent ent;
 	struct sqk_inode dir;
-	struct sqk_dirent de;
+	struct sqk_dir_entry de;
 	int err;
 
 	err = sqk_fs_node_get(fs, parent, &dir, NULL);

@@ -79,7 +79,7 @@ void sqk_fs_closedir(struct sqk_fs_dir *d)
 	free(d);
 }
 
-static int append(struct sqk_fs_dir *d, const struct sqk_dirent *de)
+static int append(struct sqk_fs_dir *d, const struct sqk_dir_entry *de)
 {
 	struct fs_ent *e;
 
@@ -101,17 +101,17 @@ static int append(struct sqk_fs_dir *d, const struct sqk_dirent *de)
 static void load(struct sqk_fs *fs, struct sqk_fs_dir *d)
 {
 	struct sqk_dir_iter it;
-	struct sqk_dirent de;
+	struct sqk_dir_entry de;
 	int err;
 
-	err = sqk_dir_open(fs->img, &d->ino, &it);
+	err = sqk_dir_iter_open(fs->img, &d->ino, &it);
 	while (!err) {
-		err = sqk_dir_next(&it, &de);
+		err = sqk_dir_iter_next(&it, &de);
 		if (err <= 0)
 			break;
 		err = append(d, &de);
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	d->error = err;
 	d->loaded = 1;
 }

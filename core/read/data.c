@@ -93,7 +93,7 @@ int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk
 	err = sqk_fragment_entry(img, ino->frag_index, &start, &size);
 	if (err)
 		return err;
-	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAG), start,
+	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAGMENT), start,
 			     size, 0, e);
 	if (err)
 		return err;
@@ -150,5 +150,31 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 		len -= n;
 		*got += n;
 	}
+	return 0;
+}
+
+/* Is block index of ino a hole (stored as no block)? */
+static int block_is_hole(const struct sqk_inode *ino, uint32_t index)
+{
+	return index < ino->nblocks && !(ino->blocks[index] & SQK_BLOCK_SIZE_MASK);
+}
+
+int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+		    uint64_t *data, uint64_t *hole)
+{
+	uint32_t bs = sqk_image_super(img)->block_size, i;
+
+	*data = *hole = ino->size;
+	if (off >= ino->size)
+		return 0;
+	for (i = (uint32_t)(off / bs); i < ino->nblocks && block_is_hole(ino, i); i++)
+		;
+	if ((uint64_t)i * bs >= ino->size)
+		return 0;
+	*data = (uint64_t)i * bs > off ? (uint64_t)i * bs : off;
+	for (; i < ino->nblocks && !block_is_hole(ino, i); i++)
+		;
+	if (i < ino->nblocks)
+		*hole = (uint64_t)i * bs;
 	return 0;
 }

@@ -34,7 +34,7 @@ struct sqk_extract {
 	struct sqk_sink sink;
 	struct sqk_image *img;
 	struct sqk_pool *pool;
-	struct sqk_extract_opts o;
+	struct sqk_extract_conf o;
 	int root_fd;
 	int as_root;
 	uid_t euid;
@@ -668,7 +668,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 }
 
 int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
-		       const struct sqk_extract_opts *opts, struct sqk_extract **out)
+		       const struct sqk_extract_conf *opts, struct sqk_extract **out)
 {
 	struct sqk_extract *x = calloc(1, sizeof(*x));
 

@@ -15,7 +15,7 @@ struct sqk_image;
 struct sqk_pool;
 struct sqk_xattr_filter;
 
-struct sqk_extract_opts {
+struct sqk_extract_conf {
 	int force; /* replace what is in the way */
 	int no_xattrs;
 	int no_owner; /* never chown (implied when not root) */
@@ -39,7 +39,7 @@ struct sqk_extract;
 
 /* dest_fd: an open directory the tree goes into; the sink does not close it. */
 int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
-		       const struct sqk_extract_opts *opts, struct sqk_extract **out);
+		       const struct sqk_extract_conf *opts, struct sqk_extract **out);
 struct sqk_sink *sqk_extract_sink(struct sqk_extract *x);
 /*
  * Wait for the workers; with --keep-going (the walk's lost callback),
@@ -70,7 +70,7 @@ struct sqk_extract_dir {
 	int may_exist; /* an existing directory is filled; else SQK_ERR_EXIST */
 	int undo;      /* a destination this run made goes after a failure or a signal */
 	unsigned threads;
-	const struct sqk_extract_opts *opts;
+	const struct sqk_extract_conf *opts;
 	/* Walk the image into x's sink (sqk_extract_sink). */
 	int (*walk)(void *ctx, struct sqk_extract *x);
 	void *ctx;

@@ -22,8 +22,8 @@ struct walk_state {
 	size_t npaths, paths_cap;
 	char *path; /* the current path: as long as the tree is deep */
 	size_t path_cap;
-	struct sqk_dirent bad; /* a listing's bad entry, for the error's path */
-	int sink_failed;       /* the error came from the sink: never skipped */
+	struct sqk_dir_entry bad; /* a listing's bad entry, for the error's path */
+	int sink_failed;	  /* the error came from the sink: never skipped */
 };
 
 /* A sink callback's result; its failures end the walk whatever the mode. */
@@ -98,7 +98,8 @@ static int selected(const struct sqk_walk *w, const char *path, size_t len)
 
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);
 
-static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t plen, unsigned depth)
+static int visit(struct walk_state *st, const struct sqk_dir_entry *ent, size_t plen,
+		 unsigned depth)
 {
 	struct sqk_walk *w = st->w;
 	struct sqk_inode ino;
@@ -177,7 +178,7 @@ static int skip_lost(struct walk_state *st, int err)
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	size_t n = 0, i;
 	int err;
 
@@ -257,7 +258,7 @@ int sqk_resolve(struct sqk_image *img, const char *path, struct sqk_inode *ino)
 
 	err = sqk_inode_read(img, sqk_image_super(img)->root_inode, ino);
 	while (!err) {
-		struct sqk_dirent ent;
+		struct sqk_dir_entry ent;
 		size_t len;
 
 		while (*p == '/')

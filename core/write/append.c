@@ -215,7 +215,7 @@ static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 }
 
 /* One entry of a directory: a new node, or the node a hard link shares. */
-static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dirent *ent)
+static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dir_entry *ent)
 {
 	struct sqk_node *n;
 	struct sqk_inode ino;
@@ -261,7 +261,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 {
 	struct sqk_inode ino;
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	size_t n = 0, i;
 	int err;
 

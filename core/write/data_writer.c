@@ -247,3 +247,23 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	free(dw->owned);
 	free(dw);
 }
+
+int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size,
+		  sqk_data_read_fn read, void *ctx)
+{
+	int err = sqk_data_file_begin(dw, fd, size);
+
+	while (!err) {
+		uint8_t *buf;
+		uint32_t len;
+		uint64_t off;
+		int r = sqk_data_piece(dw, &buf, &len, &off);
+
+		if (r)
+			return r < 0 ? r : 0;
+		err = read(ctx, off, buf, len);
+		if (!err)
+			err = sqk_data_piece_done(dw, 0);
+	}
+	return err;
+}

@@ -266,7 +266,7 @@ static inline int wp_is_refusal(int err)
 /* Count every entry below dir; -1 on a read error. */
 static inline long wp_count(struct sqk_image *img, const struct sqk_inode *dir, int depth)
 {
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	size_t n = 0, i;
 	long total;
 
