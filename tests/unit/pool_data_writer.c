@@ -140,9 +140,11 @@ int main(void)
 		   one.fd[0].blocks[3] == (500 | SQK_BLOCK_UNCOMPRESSED),
 	   "blocks that do not shrink are stored with bit 24; the last is short");
 	is_int(one.fd[0].frag_index, SQK_INVALID_FRAG, "a large file has no fragment by default");
-	ok(one.fd[1].frag_index == 0 && one.fd[1].frag_offset == 0, "a small file goes to fragment 0");
+	ok(one.fd[1].frag_index == 0 && one.fd[1].frag_offset == 0,
+	   "a small file goes to fragment 0");
 	is_int(one.fd[2].blocks_start, 96, "a whole-file copy points at the first file's blocks");
-	ok(one.fd[3].frag_index == 0 && one.fd[3].frag_offset == 0, "a small copy shares its fragment");
+	ok(one.fd[3].frag_index == 0 && one.fd[3].frag_offset == 0,
+	   "a small copy shares its fragment");
 	ok(one.fd[4].blocks[0] == 0 && one.fd[4].blocks[1] == 0 && one.fd[4].sparse == 2 * BS,
 	   "zero blocks are sparse (size word 0) and counted");
 	ok(one.fd[5].nblocks == 3 && one.fd[5].blocks[2] == 0 && one.fd[5].sparse == 3 * BS,
