@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "api_build.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
@@ -380,13 +381,6 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 		STAT("inode_table_bytes", inode_table_bytes),
 		STAT("directory_table_bytes", dir_table_bytes),
 		STAT("inodes", inodes),
-		STAT("files", files),
-		STAT("directories", dirs),
-		STAT("symlinks", symlinks),
-		STAT("block_devices", blkdevs),
-		STAT("char_devices", chrdevs),
-		STAT("fifos", fifos),
-		STAT("sockets", sockets),
 		STAT("hardlinks", hardlinks),
 		STAT("blocks", blocks),
 		STAT("raw_blocks", raw_blocks),
@@ -402,6 +396,21 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 		STAT("reused_bytes", reused_bytes),
 	};
 #undef STAT
+	/* The counts per type take the codec's names for the types. */
+#define COUNT(t, f)                                                                                \
+	{                                                                                          \
+		t, offsetof(struct sqk_mkfs_stats, f)                                              \
+	}
+	static const struct {
+		unsigned type;
+		size_t at;
+	} counts[] = {
+		COUNT(SQK_FILE, files),	      COUNT(SQK_DIR, dirs),
+		COUNT(SQK_SYMLINK, symlinks), COUNT(SQK_BLKDEV, blkdevs),
+		COUNT(SQK_CHRDEV, chrdevs),   COUNT(SQK_FIFO, fifos),
+		COUNT(SQK_SOCKET, sockets),
+	};
+#undef COUNT
 	size_t i;
 
 	if (!b->finished)
@@ -413,6 +422,11 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
 		if (!strcmp(name, stats[i].name)) {
 			*value = *(const uint64_t *)((const char *)&b->st + stats[i].at);
+			return sqk_api_ok();
+		}
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (!strcmp(name, sqk_fmt_type_plural(counts[i].type))) {
+			*value = *(const uint64_t *)((const char *)&b->st + counts[i].at);
 			return sqk_api_ok();
 		}
 	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build figure '%s'", name);

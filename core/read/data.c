@@ -156,7 +156,7 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 /* Is block index of ino a hole (stored as no block)? */
 static int block_is_hole(const struct sqk_inode *ino, uint32_t index)
 {
-	return index < ino->nblocks && !(ino->blocks[index] & SQK_BLOCK_SIZE_MASK);
+	return index < ino->nblocks && sqk_fmt_block_sparse(ino->blocks[index]);
 }
 
 int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
