@@ -326,21 +326,10 @@ static const char *const cache_keys[] = {"metadata", "fragment", "data", "compre
  * cli_read_stats() through the same lists.
  */
 // clang-format off
-#define CACHE_FIELDS_1(X)                                                                          \
-	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
-	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
-	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
-#define CACHE_FIELDS_2(X)                                                                          \
-	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
-	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
-	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
-	X(waits, waits) X(max_waiters, max_waiters)                                                \
-	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
-	X(held_bytes, held)
 /* X(name, value) for every counter; XF(name, field) for those of struct sqk_cache_stats. */
 #define CACHE_COUNTERS(X, XF)                                                                      \
 	X(entries, sqk_cache_entries(c))                                                           \
-	CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) CACHE_FIELDS_2(XF)
+	SQK_CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) SQK_CACHE_FIELDS_2(XF)
 // clang-format on
 
 /* Every thread's context switches, the finished workers' included. */
@@ -438,7 +427,7 @@ static const struct {
 	size_t off;
 } stat_fields[] = {
 #define FIELD_AT(k, f) {#k, offsetof(struct sqk_cache_stats, f)},
-	CACHE_FIELDS_1(FIELD_AT) CACHE_FIELDS_2(FIELD_AT)};
+	SQK_CACHE_FIELDS_1(FIELD_AT) SQK_CACHE_FIELDS_2(FIELD_AT)};
 
 /* One "  name value" line of the cache in s. */
 static void read_counter(struct sqk_cache_stats *s, const char *name, const char *value)

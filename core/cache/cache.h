@@ -108,4 +108,23 @@ const char *sqk_policy_name(enum sqk_wait_policy p);
 /* 0 and *out, or -1 for an unknown name. */
 int sqk_policy_parse(const char *name, enum sqk_wait_policy *out);
 
+/*
+ * The counters of struct sqk_cache_stats as X(name, field), by the names
+ * `--stats --json` gives them, in two runs: the front end prints the three
+ * kinds of wakeup together ("wakeups") between them.
+ */
+// clang-format off
+#define SQK_CACHE_FIELDS_1(X)                                                                      \
+	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
+	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
+	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
+#define SQK_CACHE_FIELDS_2(X)                                                                      \
+	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
+	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
+	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
+	X(waits, waits) X(max_waiters, max_waiters)                                                \
+	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
+	X(held_bytes, held)
+// clang-format on
+
 #endif

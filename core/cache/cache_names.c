@@ -9,16 +9,7 @@
 #include "cache.h"
 
 // clang-format off
-#define COUNTERS(X)                                                                                \
-	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
-	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
-	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)            \
-	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
-	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
-	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
-	X(waits, waits) X(max_waiters, max_waiters)                                                \
-	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
-	X(held_bytes, held)
+#define COUNTERS(X) SQK_CACHE_FIELDS_1(X) SQK_CACHE_FIELDS_2(X)
 #define FIELD(name, field) {#name, offsetof(struct sqk_cache_stats, field)},
 #define NAME(name, field) #name,
 // clang-format on
