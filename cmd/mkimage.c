@@ -100,39 +100,23 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 static int setup_codec(struct args *a)
 {
 	const struct sqk_codec *codec = sqk_codec_by_name(a->comp_name);
+	size_t bad;
 
 	if (!codec)
 		return cli_usage_error("unknown compressor '%s' (gzip, lzma, lzo, xz, lz4, zstd)",
 				       a->comp_name);
 	a->o.codec = codec;
-	memset(&a->o.comp, 0, sizeof(a->o.comp));
-	codec->defaults(&a->o.comp, a->o.block_size);
-	if (a->level >= 0) {
-		if (a->level < codec->level_min || a->level > codec->level_max)
-			return cli_usage_error("level %d is out of range for %s (%d..%d)", a->level,
-					       codec->name, codec->level_min, codec->level_max);
-		a->o.comp.level = a->level;
-	}
-	for (size_t i = 0; i < a->comp_opts.n; i++) {
-		char *kv = a->comp_opts.v[i], *eq = strchr(kv, '=');
-
-		*eq = '\0';
-		if (codec->set_option(&a->o.comp, kv, eq + 1)) {
-			*eq = '=';
-			return cli_usage_error("invalid option '%s' for %s", kv, codec->name);
-		}
-		*eq = '=';
-	}
+	if (a->level >= 0 && (a->level < codec->level_min || a->level > codec->level_max))
+		return cli_usage_error("level %d is out of range for %s (%d..%d)", a->level,
+				       codec->name, codec->level_min, codec->level_max);
+	if (!sqk_comp_config_setup(&a->o.comp, codec, a->o.block_size, a->level,
+				   (const char *const *)a->comp_opts.v, a->comp_opts.n, &bad))
+		return 0;
+	if (bad < a->comp_opts.n)
+		return cli_usage_error("invalid option '%s' for %s", a->comp_opts.v[bad],
+				       codec->name);
 	/* Options valid one by one may still not go together (xz: lc + lp at most 4). */
-	if (a->comp_opts.n) {
-		uint8_t buf[64];
-		size_t len;
-
-		if (codec->write_options(&a->o.comp, buf, sizeof(buf), &len))
-			return cli_usage_error("the %s options given do not go together",
-					       codec->name);
-	}
-	return 0;
+	return cli_usage_error("the %s options given do not go together", codec->name);
 }
 
 /*
