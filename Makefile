@@ -12,6 +12,9 @@ CC ?= cc
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 # Package flags are read once, when make starts. On a fresh machine the
 # packages arrive only with `deps`, so the entry points that install them
@@ -26,8 +29,9 @@ OPT ?= -O2
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # The library is core/ in one folder per part (docs/DESIGN.md, "Layers"). A header
 # of the same folder is included by its bare name, any other by its folder:
-# "read/dir.h" (core/), "compressors/codec.h" and "cmd/cmd.h" (the top).
-INCLUDES := -Icore -I.
+# "read/dir.h" (core/), "compressors/codec.h" and "cmd/cmd.h" (the top); the public
+# headers by <squashkit/name.h> (include/), as a program using the library does.
+INCLUDES := -Iinclude -Icore -I.
 CFLAGS_ALL := -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-DSQK_VERSION='"$(VERSION)"' $(INCLUDES) $(PKG_CFLAGS) -pthread $(SANITIZE) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -pthread -lm $(SANITIZE) $(LDFLAGS)
@@ -49,10 +53,24 @@ TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libsquashkit.a
 BIN := $(BUILD)/squashkit
 
-.PHONY: all deps check check-plain check-asan check-tsan check-fuzz demo demo-run install \
+# The shared library: the library's sources compiled again as position-
+# independent code in a tree of their own ($(BUILD)/pic; the static objects
+# stay as they are), every symbol hidden but those the public headers mark
+# SQK_API (include/squashkit), and only the export map's names exported,
+# under the version node SQUASHKIT_0. The soname changes with an
+# incompatible change of the ABI (abi/libsquashkit.abi, `make abi-baseline`).
+SONAME := libsquashkit.so.0
+SO := $(BUILD)/$(SONAME)
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+LIB_MAP := core/api/libsquashkit.map
+PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
+
+.PHONY: all lib deps check abi-baseline check-plain check-asan check-tsan check-fuzz demo demo-run install \
 	install-links install-compat uninstall fuzz clean tests
 
-all: $(BIN) squashkit
+all: $(BIN) squashkit lib
+
+lib: $(LIB) $(SO)
 
 squashkit: $(BIN)
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BIN) squashkit; fi
@@ -65,6 +83,26 @@ $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(SO): $(PIC_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
+		-o $@ $(PIC_OBJ) $(LDLIBS_ALL)
+
+# pkg-config's file, written by install for the prefix and LIBDIR it installs
+# under (its libraries private: a program linking the shared library names
+# only -lsquashkit).
+PC_MAKE = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	-e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PKGS)|' squashkit.pc.in
+
+# The ABI the shared library promises: update it only with a deliberate change
+# (and a new SONAME when the change is incompatible); tests/api/abi.t compares.
+abi-baseline: $(SO)
+	abidw --no-corpus-path --no-comp-dir-path --short-locs --drop-private-types \
+		--drop-undefined-syms --headers-dir include/squashkit $(SO) >abi/libsquashkit.abi
 
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS_ALL)
@@ -85,7 +123,7 @@ $(FAULT_LIB): tests/tools/preload/fault.c
 	$(CC) -std=gnu11 $(OPT) -g $(WARN) -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
 
 # ./squashkit is linked by every entry point that builds it: make, make check, make demo.
-tests: $(BIN) squashkit $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
+tests: $(BIN) squashkit lib $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB)
 
 deps:
 	@$(INSTALL_DEPS)
@@ -96,7 +134,7 @@ deps:
 PROVE_JOBS ?= 2
 PROVE := prove --exec '' --timer -j$(PROVE_JOBS)
 TEST_ENV = SQUASHKIT=$(abspath $(BIN)) SQK_TOOLS=$(abspath $(BUILD)/tests/tools) \
-	SQK_SRCDIR=$(abspath .)
+	SQK_SRCDIR=$(abspath .) SQK_SANITIZE='$(SANITIZE)'
 
 # The builds inside check and demo use both cores of the machines we run on
 # (each step builds a tree of its own: plain, ASan, TSan, fuzz). BUILD_JOBS=1 for one.
@@ -106,13 +144,14 @@ check: deps
 	@for step in $(CHECK_STEPS); do $(MAKE) -j$(BUILD_JOBS) $$step || exit 1; done
 
 # The longest files start first, so that two at a time end together.
-SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/fsck.t \
+SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/mkimage-scale.t \
+	tests/interop/fsck.t \
 	tests/interop/inspect.t tests/interop/compat-unsquashfs.t tests/interop/agree-damaged.t \
 	tests/cli/make-deps.t
 SUITE = $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(UNIT_BIN) \
-	$(sort $(wildcard tests/cli/*.t tests/interop/*.t)))
+	$(sort $(wildcard tests/cli/*.t tests/interop/*.t tests/api/*.t)))
 # Tests that run no squashkit code run once, in the plain pass, not again under the sanitizers.
-PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t
+PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t tests/api/abi.t
 
 check-plain: tests
 	$(TEST_ENV) $(PROVE) $(if $(SQK_SANITIZED),$(filter-out $(PLAIN_ONLY),$(SUITE)),$(SUITE))
@@ -127,8 +166,10 @@ check-tsan:
 	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 tests
 	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 run-tsan
 
+# The public API's readers and walker too, built against the TSan library.
+TSAN_SUITE = $(TSAN_TESTS) tests/api/threads.t
 run-tsan:
-	@if [ -n "$(TSAN_TESTS)" ]; then TSAN_OPTIONS=halt_on_error=1 $(PROVE) $(TSAN_TESTS); fi
+	TSAN_OPTIONS=halt_on_error=1 $(TEST_ENV) $(PROVE) $(TSAN_SUITE)
 
 check-fuzz:
 	@if [ -f fuzz/Makefile.inc ]; then $(MAKE) fuzz-run; else echo "fuzz: no targets yet"; fi
@@ -147,6 +188,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 MANPAGES := $(sort $(wildcard man/*.1))
+MANPAGES3 := $(sort $(wildcard man/*.3))
 # Command links: only with `make install-links`, never by default, so that
 # another mkimage (U-Boot's) is never shadowed by surprise.
 CMD_LINKS := mkimage unimage
@@ -154,11 +196,18 @@ CMD_LINKS := mkimage unimage
 # `make install-compat`, and never over the peers' own programs.
 COMPAT_LINKS := mksquashfs unsquashfs
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+install: $(BIN) $(LIB) $(SO)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
+		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/squashkit/
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libsquashkit.a
+	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsquashkit.so
+	$(PC_MAKE) >$(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
 	install -m 644 completions/squashkit.bash $(DESTDIR)$(BASHCOMPDIR)/squashkit
 	install -m 644 completions/_squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit
 	install -m 644 completions/squashkit.fish $(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
@@ -195,10 +244,14 @@ uninstall:
 		fi; \
 	done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/squashkit/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(DESTDIR)$(LIBDIR)/libsquashkit.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libsquashkit.so $(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit \
 		$(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
 
 clean:
 	rm -rf build build-* squashkit
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)

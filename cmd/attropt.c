@@ -12,7 +12,7 @@
 static int take_mode(const char *opt, const char *arg, struct sqk_mode *m, int *has)
 {
 	if (sqk_mode_parse(arg, m) != 0)
-		return sqk_usage_error("invalid %s '%s' (octal, or symbolic as chmod takes it: "
+		return cli_usage_error("invalid %s '%s' (octal, or symbolic as chmod takes it: "
 				       "u+rwX,go-w)",
 				       opt, arg);
 	*has = 1;
@@ -24,7 +24,7 @@ static int take_id(const char *opt, const char *arg, uint32_t *id, int *set)
 	uint64_t v;
 
 	if (sqk_parse_uint(arg, 0xffffffffu, &v))
-		return sqk_usage_error("invalid %s '%s'", opt, arg);
+		return cli_usage_error("invalid %s '%s'", opt, arg);
 	*id = (uint32_t)v;
 	*set = 1;
 	return 0;
@@ -38,21 +38,21 @@ static int take_add(struct sqk_attropt *a, const char *arg)
 	int err = sqk_xattr_add_parse(arg, &add, &why);
 
 	if (err == SQK_ERR_NOMEM) {
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	if (err)
-		return sqk_usage_error("invalid --xattrs-add '%s': %s", arg, why);
+		return cli_usage_error("invalid --xattrs-add '%s': %s", arg, why);
 	for (i = 0; i < a->nadds; i++) {
 		if (strcmp(a->adds[i].name, add.name) == 0) {
 			sqk_xattr_add_release(&add);
-			return sqk_usage_error("--xattrs-add gives '%s' twice", a->adds[i].name);
+			return cli_usage_error("--xattrs-add gives '%s' twice", a->adds[i].name);
 		}
 	}
 	p = realloc(a->adds, (a->nadds + 1) * sizeof(*p));
 	if (!p) {
 		sqk_xattr_add_release(&add);
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	a->adds = p;
@@ -70,15 +70,15 @@ static int take_sort(struct sqk_attropt *a, const char *file)
 	a->sort = NULL;
 	err = sqk_sort_load(file, &a->sort, &line, why, sizeof(why));
 	if (err == SQK_ERR_ARG)
-		return sqk_usage_error("%s:%u: %s", file, line, why);
+		return cli_usage_error("%s:%u: %s", file, line, why);
 	if (err) {
-		sqk_error_code(file, err);
+		cli_error_code(file, err);
 		return EXIT_FAIL;
 	}
 	return 0;
 }
 
-int sqk_attropt_take(struct sqk_attropt *a, int opt, const char *arg)
+int cli_attropt_take(struct sqk_attropt *a, int opt, const char *arg)
 {
 	char why[256];
 
@@ -87,7 +87,7 @@ int sqk_attropt_take(struct sqk_attropt *a, int opt, const char *arg)
 	case OPT_XATTRS_EXCLUDE:
 		if (sqk_xattr_filter_set(&a->filter, opt == OPT_XATTRS_EXCLUDE, arg, why,
 					 sizeof(why)))
-			return sqk_usage_error("invalid regular expression '%s' for %s: %s", arg,
+			return cli_usage_error("invalid regular expression '%s' for %s: %s", arg,
 					       opt == OPT_XATTRS_EXCLUDE ? "--xattrs-exclude"
 									 : "--xattrs-include",
 					       why);
@@ -107,10 +107,10 @@ int sqk_attropt_take(struct sqk_attropt *a, int opt, const char *arg)
 	case OPT_SORT:
 		return take_sort(a, arg);
 	}
-	return sqk_usage_error("unknown option");
+	return cli_usage_error("unknown option");
 }
 
-const struct sqk_xattr_filter *sqk_attropt_filter(const struct sqk_attropt *a)
+const struct sqk_xattr_filter *cli_attropt_filter(const struct sqk_attropt *a)
 {
 	return a->filter.has_include || a->filter.has_exclude ? &a->filter : NULL;
 }
@@ -118,11 +118,11 @@ const struct sqk_xattr_filter *sqk_attropt_filter(const struct sqk_attropt *a)
 /* A sort line that names nothing: said, and the build goes on. */
 static void warn(void *ctx, const char *where, const char *what)
 {
-	sqk_progress_clear(ctx);
-	sqk_error(where, "warning: %s", what);
+	cli_progress_clear(ctx);
+	cli_error(where, "warning: %s", what);
 }
 
-void sqk_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)
+void cli_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)
 {
 	o->file_mode = a->has_file_mode ? &a->file_mode : NULL;
 	o->dir_mode = a->has_dir_mode ? &a->dir_mode : NULL;
@@ -131,14 +131,14 @@ void sqk_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)
 	o->root_uid = a->root_uid;
 	o->set_root_gid = a->set_root_gid;
 	o->root_gid = a->root_gid;
-	o->xattr_filter = sqk_attropt_filter(a);
+	o->xattr_filter = cli_attropt_filter(a);
 	o->xattr_adds = a->adds;
 	o->nxattr_adds = a->nadds;
 	o->sort = a->sort;
 	o->warn = warn;
 }
 
-void sqk_attropt_release(struct sqk_attropt *a)
+void cli_attropt_release(struct sqk_attropt *a)
 {
 	size_t i;
 

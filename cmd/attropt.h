@@ -41,11 +41,11 @@ struct sqk_attropt {
 };
 
 /* Take one of the options above: 0, or the exit code for a bad value. */
-int sqk_attropt_take(struct sqk_attropt *a, int opt, const char *arg);
+int cli_attropt_take(struct sqk_attropt *a, int opt, const char *arg);
 /* The filter, or NULL when no pattern was given. */
-const struct sqk_xattr_filter *sqk_attropt_filter(const struct sqk_attropt *a);
+const struct sqk_xattr_filter *cli_attropt_filter(const struct sqk_attropt *a);
 /* Hand the values to a build; a must live until the build is done. */
-void sqk_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o);
-void sqk_attropt_release(struct sqk_attropt *a);
+void cli_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o);
+void cli_attropt_release(struct sqk_attropt *a);
 
 #endif

@@ -54,17 +54,17 @@ static int single_dash(const char *word, const struct option *opts)
 {
 	size_t len = strcspn(word + 1, "=");
 	const struct option *here = long_named(opts, word + 1, len, 1);
-	const char *peer = compat_peer_spells(sqk_cmd_name, word);
+	const char *peer = cli_compat_peer_spells(cli_cmd_name, word);
 
 	if (here && peer)
-		return sqk_usage_error("unknown option '%.*s' (squashkit %s spells it '--%s'; "
+		return cli_usage_error("unknown option '%.*s' (squashkit %s spells it '--%s'; "
 				       "squashkit %s takes %s's spelling)",
-				       (int)(len + 1), word, sqk_cmd_name, here->name, peer, peer);
+				       (int)(len + 1), word, cli_cmd_name, here->name, peer, peer);
 	if (here)
-		return sqk_usage_error("unknown option '%.*s' (did you mean '--%s'?)",
+		return cli_usage_error("unknown option '%.*s' (did you mean '--%s'?)",
 				       (int)(len + 1), word, here->name);
 	if (peer)
-		return sqk_usage_error("unknown option '%.*s' (%s's spelling: squashkit %s takes "
+		return cli_usage_error("unknown option '%.*s' (%s's spelling: squashkit %s takes "
 				       "%s's command line)",
 				       (int)(len + 1), word, peer, peer, peer);
 	return 0;
@@ -129,7 +129,7 @@ static int bad_long(const char *word, const struct option *opts)
 	char list[512] = "";
 
 	if (o && name[len] == '=' && o->has_arg == no_argument)
-		return sqk_usage_error("option '--%.*s' takes no value", (int)len, name);
+		return cli_usage_error("option '--%.*s' takes no value", (int)len, name);
 	for (o = opts; o->name && len; o++) {
 		if (strncmp(o->name, name, len) != 0)
 			continue;
@@ -139,8 +139,8 @@ static int bad_long(const char *word, const struct option *opts)
 		n++;
 	}
 	if (n > 1)
-		return sqk_usage_error("ambiguous option '%.*s' (%s)", (int)(len + 2), word, list);
-	return sqk_usage_error("unknown option '%.*s'", (int)(len + 2), word);
+		return cli_usage_error("ambiguous option '%.*s' (%s)", (int)(len + 2), word, list);
+	return cli_usage_error("unknown option '%.*s'", (int)(len + 2), word);
 }
 
 static void bad_option(int c, int argc, char **argv, const struct option *opts)
@@ -149,22 +149,22 @@ static void bad_option(int c, int argc, char **argv, const struct option *opts)
 
 	if (c == ':') {
 		if (strncmp(word, "--", 2) == 0)
-			sqk_usage_error("option '%.*s' needs a value", (int)strcspn(word, "="),
+			cli_usage_error("option '%.*s' needs a value", (int)strcspn(word, "="),
 					word);
 		else
-			sqk_usage_error("option '-%c' needs a value", optopt);
+			cli_usage_error("option '-%c' needs a value", optopt);
 	} else if (strncmp(word, "--", 2) == 0) {
 		bad_long(word, opts);
 	} else if (!short_word(word) || optopt <= 0 || optopt >= 128 || !isprint(optopt)) {
-		sqk_usage_error("unknown option '%s'", word);
+		cli_usage_error("unknown option '%s'", word);
 	} else if (!word[2] || word[1] == optopt) {
-		sqk_usage_error("unknown option '%s'", word);
+		cli_usage_error("unknown option '%s'", word);
 	} else {
-		sqk_usage_error("unknown option '-%c' in '%s'", optopt, word);
+		cli_usage_error("unknown option '-%c' in '%s'", optopt, word);
 	}
 }
 
-int sqk_getopt(int argc, char **argv, const char *shortopts, const struct option *opts)
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts)
 {
 	char quiet[64];
 	int c;

@@ -180,28 +180,28 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	uint64_t v;
 	int c, n, offset_given = 0;
 
-	while ((c = sqk_getopt(argc, argv, "w:t:p:d:r:f:qh", longopts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "w:t:p:d:r:f:qh", longopts)) != -1) {
 		switch (c) {
 		case 'w':
 			if ((n = parse_list(optarg, parse_wl, b->wl)) < 0)
-				return sqk_usage_error("invalid workload list '%s'", optarg);
+				return cli_usage_error("invalid workload list '%s'", optarg);
 			b->nwl = (unsigned)n;
 			break;
 		case 't':
 			if ((n = parse_list(optarg, parse_thr, b->threads)) < 0)
-				return sqk_usage_error("invalid thread list '%s'", optarg);
+				return cli_usage_error("invalid thread list '%s'", optarg);
 			b->nthreads = (unsigned)n;
 			break;
 		case 'p':
 			if ((n = parse_list(optarg, parse_pol, b->pol)) < 0)
-				return sqk_usage_error("invalid policy list '%s'", optarg);
+				return cli_usage_error("invalid policy list '%s'", optarg);
 			b->npol = (unsigned)n;
 			break;
 		case OPT_CACHE: {
 			unsigned data = b->io.data_entries;
 
 			b->io.data_entries = 0;
-			if (sqk_cache_option(optarg, &b->io) != 0)
+			if (cli_cache_option(optarg, &b->io) != 0)
 				return EXIT_USAGE;
 			b->data_set = b->io.data_entries != 0;
 			if (!b->data_set)
@@ -210,12 +210,12 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		}
 		case OPT_DECOMP:
 			if (strcmp(optarg, "single") && strcmp(optarg, "percpu"))
-				return sqk_usage_error("unknown decompressor model '%s'", optarg);
+				return cli_usage_error("unknown decompressor model '%s'", optarg);
 			b->percpu = strcmp(optarg, "percpu") == 0;
 			break;
 		case OPT_LOOKUP:
 			if (strcmp(optarg, "scan") && strcmp(optarg, "hash"))
-				return sqk_usage_error("unknown lookup '%s'", optarg);
+				return cli_usage_error("unknown lookup '%s'", optarg);
 			b->io.lookup = strcmp(optarg, "hash") ? SQK_LOOKUP_SCAN : SQK_LOOKUP_HASH;
 			break;
 		case OPT_COLD:
@@ -224,21 +224,21 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		case OPT_AGAINST:
 			memset(b->against, 0, sizeof(b->against));
 			if (parse_list(optarg, parse_where, b->against) < 0)
-				return sqk_usage_error("invalid place list '%s' (kernel, mount)",
+				return cli_usage_error("invalid place list '%s' (kernel, mount)",
 						       optarg);
 			break;
 		case OPT_SLOW:
 			if (parse_slow(optarg, b) != 0)
-				return sqk_usage_error("invalid device limits '%s' (IOPS[,BYTES])",
+				return cli_usage_error("invalid device limits '%s' (IOPS[,BYTES])",
 						       optarg);
 			break;
 		case 'd':
 			if (parse_duration(optarg, &b->duration_ms) != 0)
-				return sqk_usage_error("invalid duration '%s'", optarg);
+				return cli_usage_error("invalid duration '%s'", optarg);
 			break;
 		case 'r':
 			if (sqk_parse_uint(optarg, 64, &v) != 0 || v == 0)
-				return sqk_usage_error("invalid run count '%s' (1..64)", optarg);
+				return cli_usage_error("invalid run count '%s' (1..64)", optarg);
 			b->runs = (unsigned)v;
 			break;
 		case 'f':
@@ -249,23 +249,23 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			else if (!strcmp(optarg, "csv"))
 				b->fmt = FMT_CSV;
 			else
-				return sqk_usage_error("unknown format '%s'", optarg);
+				return cli_usage_error("unknown format '%s'", optarg);
 			break;
 		case OPT_PLOT:
 			b->plot = optarg;
 			break;
 		case OPT_SEED:
 			if (sqk_parse_uint(optarg, UINT64_MAX, &b->seed) != 0)
-				return sqk_usage_error("invalid seed '%s'", optarg);
+				return cli_usage_error("invalid seed '%s'", optarg);
 			break;
 		case OPT_OFFSET:
-			if (sqk_offset_option(optarg) != 0)
+			if (cli_offset_option(optarg) != 0)
 				return EXIT_USAGE;
 			offset_given = 1;
 			break;
 		case 'q':
 			b->quiet = 1;
-			sqk_offset_quiet(1);
+			cli_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -275,13 +275,13 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return sqk_usage_error("too many operands");
+		return cli_usage_error("too many operands");
 	/* The embedded default image starts at 0: an offset needs an IMAGE. */
 	if (offset_given && optind >= argc)
-		return sqk_usage_error("--offset needs an IMAGE operand");
+		return cli_usage_error("--offset needs an IMAGE operand");
 	/* The daemon reads the image through the page cache: it would not be slow. */
 	if (b->slow && b->against[WHERE_MOUNT])
-		return sqk_usage_error("--slow-device: the mount reads through the page cache; "
+		return cli_usage_error("--slow-device: the mount reads through the page cache; "
 				       "use --against kernel");
 	return 0;
 }
@@ -382,22 +382,22 @@ static int run_all(struct bench *b, const char *path)
 	if (!cells)
 		return EXIT_FAIL;
 	machine_info(&info, path);
-	if (bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
-	    bench_measure(b, cells, ncells) == 0) {
+	if (cli_bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
+	    cli_bench_measure(b, cells, ncells) == 0) {
 		if (b->slow) {
 			info.device = b->loop.dev;
 			info.slow_iops = b->slow_iops;
 			info.slow_bps = b->slow_bps;
 		}
 		shape(b, cells, ncells);
-		bench_print(stdout, b->fmt, &info, cells, ncells);
+		cli_bench_print(stdout, b->fmt, &info, cells, ncells);
 		ret = EXIT_OK;
-		if (b->plot && bench_plot(b->plot, cells, ncells) != 0) {
-			sqk_error(b->plot, "%s", strerror(errno));
+		if (b->plot && cli_bench_plot(b->plot, cells, ncells) != 0) {
+			cli_error(b->plot, "%s", strerror(errno));
 			ret = EXIT_FAIL;
 		}
 	}
-	bench_teardown(b);
+	cli_bench_teardown(b);
 	free(cells);
 	return ret;
 }
@@ -434,14 +434,14 @@ static int finish(int ret)
 	return ret;
 }
 
-int cmd_bench(int argc, char **argv)
+int cli_bench(int argc, char **argv)
 {
 	struct bench b = {
 		.wl = {SQK_WL_MIXED},
 		.nwl = 1,
 		.threads = {1, 16, 64},
 		.nthreads = 3,
-		.pol = {SQK_POLICY_HERD, SQK_POLICY_EXCLUSIVE, SQK_POLICY_KEYED},
+		.pol = {SQK_WAIT_HERD, SQK_WAIT_EXCLUSIVE, SQK_WAIT_KEYED},
 		.npol = 3,
 		.duration_ms = 1000,
 		.runs = 3,
@@ -457,25 +457,25 @@ int cmd_bench(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if ((b.against[WHERE_KERNEL] || b.against[WHERE_MOUNT] || b.slow) && geteuid() != 0) {
-		sqk_error(NULL, "%s needs root: it sets up loop devices%s",
+		cli_error(NULL, "%s needs root: it sets up loop devices%s",
 			  b.slow ? "--slow-device" : "--against",
 			  b.slow ? " and throttles them" : " and mounts");
 		return EXIT_FAIL;
 	}
 	catch_signals();
 	/* What earlier runs that were killed left behind goes first. */
-	sqk_lab_sweep(bench_scratch_base());
+	sqk_lab_sweep(cli_bench_scratch_base());
 	if (optind < argc)
 		return finish(run_all(&b, argv[optind]));
 
 	/* No IMAGE: build the default one in a scratch directory, and remove it after. */
-	snprintf(tmp, sizeof(tmp), "%s/%s.%d.XXXXXX", bench_scratch_base(), SQK_LAB_TAG,
+	snprintf(tmp, sizeof(tmp), "%s/%s.%d.XXXXXX", cli_bench_scratch_base(), SQK_LAB_TAG,
 		 (int)getpid());
 	if (!mkdtemp(tmp)) {
-		sqk_error(tmp, "%s", strerror(errno));
+		cli_error(tmp, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
-	ret = bench_default_image("/proc/self/exe", tmp, img, sizeof(img), b.quiet) == 0
+	ret = cli_bench_default_image("/proc/self/exe", tmp, img, sizeof(img), b.quiet) == 0
 		      ? run_all(&b, img)
 		      : EXIT_FAIL;
 	sqk_remove_tree(AT_FDCWD, tmp);

@@ -15,7 +15,7 @@
 /* Where a cell ran: the model, the kernel's squashfs on a loop mount, or squashkit mount. */
 enum bench_where { WHERE_MODEL, WHERE_KERNEL, WHERE_MOUNT, WHERE_COUNT };
 
-const char *bench_where_name(enum bench_where w);
+const char *cli_bench_where_name(enum bench_where w);
 
 /*
  * One cell of the comparison: medians over its runs. A figure a place
@@ -72,7 +72,7 @@ struct bench {
 	uint64_t seed;
 	enum bench_format fmt;
 	const char *plot;
-	/* the session, from bench_setup() to bench_teardown() */
+	/* the session, from cli_bench_setup() to cli_bench_teardown() */
 	const char *image;
 	uint64_t offset;
 	struct sqk_lab_files files;
@@ -84,17 +84,17 @@ struct bench {
 };
 
 /* Where bench makes its scratch directories: $TMPDIR, else /dev/shm, else /tmp. */
-const char *bench_scratch_base(void);
+const char *cli_bench_scratch_base(void);
 
 /*
  * Index image's files and set up what the places and the slow device need:
- * 0, or -1 after printing why. bench_teardown() takes it all down again,
+ * 0, or -1 after printing why. cli_bench_teardown() takes it all down again,
  * whatever was reached; it is safe to call more than once.
  */
-int bench_setup(struct bench *b, const char *image);
-void bench_teardown(struct bench *b);
+int cli_bench_setup(struct bench *b, const char *image);
+void cli_bench_teardown(struct bench *b);
 /* Measure the cells, interleaving the runs of the places: 0, or -1 (printed, or stopped). */
-int bench_measure(struct bench *b, struct bench_cell *cells, unsigned n);
+int cli_bench_measure(struct bench *b, struct bench_cell *cells, unsigned n);
 
 /* What the report says about the run as a whole. */
 struct bench_info {
@@ -105,17 +105,17 @@ struct bench_info {
 	uint64_t slow_iops, slow_bps;
 };
 
-void bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,
-		 const struct bench_cell *cells, unsigned n);
+void cli_bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,
+		     const struct bench_cell *cells, unsigned n);
 /* An SVG: throughput and wakeups per release against threads, a line per series. */
-int bench_plot(const char *path, const struct bench_cell *cells, unsigned n);
+int cli_bench_plot(const char *path, const struct bench_cell *cells, unsigned n);
 
 /*
  * Build the embedded default image (a generated tree of small files in many
  * directories plus some large files) into dir/default.img with mkimage.
  * Returns 0 and the image path, or -1 after printing why.
  */
-int bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet);
+int cli_bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet);
 
 /* ---- the mount leg: a squashkit mount daemon per run ---- */
 
@@ -124,9 +124,9 @@ int bench_default_image(const char *self, const char *dir, char *img, size_t len
  * policy, decompressor and a thread per reader; return once it is
  * mounted. 0, or -1 after printing why (nothing left running).
  */
-int bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offset,
-		       const struct bench_cell *c);
+int cli_bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offset,
+			   const struct bench_cell *c);
 /* Unmount, wait for the daemon and read its counters. 0, or -1 after printing why. */
-int bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats);
+int cli_bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats);
 
 #endif

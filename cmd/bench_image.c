@@ -113,12 +113,12 @@ static int make_tree(const char *root)
 	free(buf);
 	return 0;
 fail:
-	sqk_error(path, "cannot generate the default tree: %s", strerror(errno));
+	cli_error(path, "cannot generate the default tree: %s", strerror(errno));
 	free(buf);
 	return -1;
 }
 
-int bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet)
+int cli_bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet)
 {
 	char tree[2048];
 	pid_t pid;
@@ -145,7 +145,7 @@ int bench_default_image(const char *self, const char *dir, char *img, size_t len
 		if (sqk_lab_stopped())
 			kill(pid, SIGTERM);
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		sqk_error(img, "mkimage could not build the default image");
+		cli_error(img, "mkimage could not build the default image");
 		return -1;
 	}
 	sqk_remove_tree(AT_FDCWD, tree);

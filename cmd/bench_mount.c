@@ -43,7 +43,7 @@ static void daemon_said(const struct bench_daemon *d, const char *what)
 		fclose(fp);
 	}
 	line[strcspn(line, "\n")] = '\0';
-	sqk_error(d->mnt, "squashkit mount %s%s%s", what, line[0] ? ": " : "", line);
+	cli_error(d->mnt, "squashkit mount %s%s%s", what, line[0] ? ": " : "", line);
 }
 
 /* Wait up to ms for the daemon to end; its status, or -1 if it still runs. */
@@ -80,8 +80,8 @@ static void kill_daemon(struct bench_daemon *d)
 	d->pid = 0;
 }
 
-int bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offset,
-		       const struct bench_cell *c)
+int cli_bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offset,
+			   const struct bench_cell *c)
 {
 	char threads[16], cache[96], stats[4200], off[32];
 	const char *argv[20];
@@ -113,7 +113,7 @@ int bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offse
 	unlink(d->stats);
 	d->pid = fork();
 	if (d->pid < 0) {
-		sqk_error(d->mnt, "cannot start squashkit mount: %s", strerror(errno));
+		cli_error(d->mnt, "cannot start squashkit mount: %s", strerror(errno));
 		d->pid = 0;
 		return -1;
 	}
@@ -142,7 +142,7 @@ int bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offse
 		}
 		if (waited >= DAEMON_WAIT_MS || sqk_lab_stopped()) {
 			if (!sqk_lab_stopped())
-				sqk_error(d->mnt, "squashkit mount did not come up in %u s",
+				cli_error(d->mnt, "squashkit mount did not come up in %u s",
 					  DAEMON_WAIT_MS / 1000);
 			kill_daemon(d);
 			sqk_lab_umount(d->mnt);
@@ -153,7 +153,7 @@ int bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t offse
 	}
 }
 
-int bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats)
+int cli_bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats)
 {
 	int status, ok;
 	FILE *fp;
@@ -161,7 +161,7 @@ int bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats)
 	if (d->pid <= 0)
 		return -1;
 	if (sqk_lab_umount(d->mnt) != 0) {
-		sqk_error(d->mnt, "cannot unmount: %s", strerror(errno));
+		cli_error(d->mnt, "cannot unmount: %s", strerror(errno));
 		kill_daemon(d);
 		return -1;
 	}
@@ -169,7 +169,7 @@ int bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats)
 	status = reap(d, DAEMON_WAIT_MS);
 	if (status == -1) {
 		kill_daemon(d);
-		sqk_error(d->mnt, "squashkit mount did not end after the unmount");
+		cli_error(d->mnt, "squashkit mount did not end after the unmount");
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -177,11 +177,11 @@ int bench_daemon_stop(struct bench_daemon *d, struct sqk_stats_read *stats)
 		return -1;
 	}
 	fp = fopen(d->stats, "re");
-	ok = fp && sqk_read_stats(fp, stats) == 0;
+	ok = fp && cli_read_stats(fp, stats) == 0;
 	if (fp)
 		fclose(fp);
 	if (!ok) {
-		sqk_error(d->stats, "squashkit mount wrote no counters");
+		cli_error(d->stats, "squashkit mount wrote no counters");
 		return -1;
 	}
 	return 0;

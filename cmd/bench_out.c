@@ -61,7 +61,7 @@ static void print_json(FILE *out, const struct bench_info *info, const struct be
 		int kernel = c->where == WHERE_KERNEL;
 
 		sqk_json_begin_object(&j, 0);
-		sqk_json_key_string(&j, "where", bench_where_name(c->where));
+		sqk_json_key_string(&j, "where", cli_bench_where_name(c->where));
 		sqk_json_key_string(&j, "workload", sqk_workload_name(c->workload));
 		sqk_json_key(&j, "policy");
 		kernel ? sqk_json_null(&j) : sqk_json_string(&j, sqk_policy_name(c->policy));
@@ -98,7 +98,8 @@ static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
 	CELL_NUMBERS(CSV_HEAD)
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
-		fprintf(out, "%s,%s,", bench_where_name(c->where), sqk_workload_name(c->workload));
+		fprintf(out, "%s,%s,", cli_bench_where_name(c->where),
+			sqk_workload_name(c->workload));
 		if (c->where == WHERE_KERNEL)
 			fprintf(out, ",%u,,,,,,%u", c->threads, c->runs);
 		else
@@ -176,8 +177,8 @@ static void print_shape(FILE *out, const struct bench_cell *c, unsigned n)
 			if (c[j].workload == k->workload && c[j].threads == top && j != i &&
 			    !isnan(c[j].step_vs_kernel))
 				fprintf(out, "; %s %s %.2f (%.2fx the kernel's)",
-					bench_where_name(c[j].where), series_name(&c[j]), c[j].step,
-					c[j].step_vs_kernel);
+					cli_bench_where_name(c[j].where), series_name(&c[j]),
+					c[j].step, c[j].step_vs_kernel);
 		fputc('\n', out);
 	}
 }
@@ -209,7 +210,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 		fprintf(out, " %*s", columns[k].width, columns[k].head);
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
-		fprintf(out, "%-6s %-8s %-9s %4u", bench_where_name(c->where),
+		fprintf(out, "%-6s %-8s %-9s %4u", cli_bench_where_name(c->where),
 			sqk_workload_name(c->workload), series_name(c), c->threads);
 		for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
 			const struct column *col = &columns[k];
@@ -225,8 +226,8 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 	print_shape(out, c - n, n);
 }
 
-void bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,
-		 const struct bench_cell *cells, unsigned n)
+void cli_bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,
+		     const struct bench_cell *cells, unsigned n)
 {
 	switch (fmt) {
 	case FMT_JSON:
@@ -376,7 +377,7 @@ static void panel(FILE *f, const struct bench_cell *c, unsigned n, enum sqk_work
 	}
 }
 
-int bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
+int cli_bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
 {
 	enum sqk_workload seen[SQK_WL_COUNT];
 	unsigned nw = 0, i, j, w, p, where, items = 0;
@@ -417,7 +418,8 @@ int bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
 				"font-size='13'>%s%s%s</text>\n",
 				ML + items * 150, ML + items * 150 + 18, height - 20, height - 20,
 				colour_of(where, p), dash_of(where), ML + items * 150 + 24,
-				height - 16, where == WHERE_MODEL ? "" : bench_where_name(where),
+				height - 16,
+				where == WHERE_MODEL ? "" : cli_bench_where_name(where),
 				where == WHERE_MOUNT ? " " : "",
 				where == WHERE_KERNEL ? ""
 						      : sqk_policy_name((enum sqk_wait_policy)p));

@@ -21,7 +21,7 @@
 
 static const char *const where_names[WHERE_COUNT] = {"model", "kernel", "mount"};
 
-const char *bench_where_name(enum bench_where w)
+const char *cli_bench_where_name(enum bench_where w)
 {
 	return (unsigned)w < WHERE_COUNT ? where_names[w] : "?";
 }
@@ -66,45 +66,43 @@ static double median(double *v, unsigned n)
 static void from_caches(struct run_values *rv, unsigned run, const struct sqk_cache_stats *s,
 			const int *present)
 {
-	double lookups = 0, hits = 0, distinct = 0;
+	struct sqk_cache_stats sum;
+	struct sqk_cache_rates r;
 	int i;
 
 #define ZERO(k) rv->k[run] = 0;
 	RUN_FIELDS(ZERO)
+	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < SQK_CACHE_COUNT; i++, s++) {
 		if (!present[i])
 			continue;
-		rv->releases[run] += (double)s->releases;
-		rv->release_wakes[run] += (double)s->release_wakes;
-		rv->wake_calls[run] += (double)s->wake_calls;
-		rv->wakeups[run] +=
-			(double)(s->wakeups_capacity + s->wakeups_publish + s->wakeups_handoff);
-		rv->spurious[run] += (double)s->spurious;
-		rv->handoffs[run] += (double)s->handoffs;
-		rv->stalls[run] += (double)s->stalls;
-		rv->unclaimed_free_ms[run] += (double)s->unclaimed_ns / 1e6;
-		rv->fills[run] += (double)s->fills;
-		rv->refills[run] += (double)s->refills;
-		if (i == SQK_CACHE_META)
-			rv->meta_dpb[run] =
-				s->distinct ? (double)s->fills / (double)s->distinct : 0;
-		if (i == SQK_CACHE_FRAG)
-			rv->frag_dpb[run] =
-				s->distinct ? (double)s->fills / (double)s->distinct : 0;
-		if (i == SQK_CACHE_COMP)
+		sqk_cache_stats_add(&sum, s);
+		sqk_cache_rates(s, &r);
+		if (i == SQK_CACHE_METADATA)
+			rv->meta_dpb[run] = r.per_block;
+		if (i == SQK_CACHE_FRAGMENT)
+			rv->frag_dpb[run] = r.per_block;
+		if (i == SQK_CACHE_COMPRESSED)
 			rv->comp_cache_kib[run] = (double)s->held / 1024.0;
-		lookups += (double)s->lookups;
-		hits += (double)(s->hits + s->shares);
-		distinct += (double)s->distinct;
 	}
 	/*
 	 * As the background's trace counts it: wakeups delivered per release
 	 * that woke anyone. A release with nobody asleep costs no wakeup.
 	 */
-	rv->wakeups_per_release[run] =
-		rv->release_wakes[run] ? rv->wakeups[run] / rv->release_wakes[run] : 0;
-	rv->decompressions_per_block[run] = distinct ? rv->fills[run] / distinct : 0;
-	rv->hit_ratio[run] = lookups ? hits / lookups : 0;
+	sqk_cache_rates(&sum, &r);
+	rv->releases[run] = (double)sum.releases;
+	rv->release_wakes[run] = (double)sum.release_wakes;
+	rv->wake_calls[run] = (double)sum.wake_calls;
+	rv->wakeups[run] = (double)r.wakeups;
+	rv->spurious[run] = (double)sum.spurious;
+	rv->handoffs[run] = (double)sum.handoffs;
+	rv->stalls[run] = (double)sum.stalls;
+	rv->unclaimed_free_ms[run] = r.unclaimed_ms;
+	rv->fills[run] = (double)sum.fills;
+	rv->refills[run] = (double)sum.refills;
+	rv->wakeups_per_release[run] = r.per_release;
+	rv->decompressions_per_block[run] = r.per_block;
+	rv->hit_ratio[run] = r.hit_ratio;
 }
 
 /* The kernel's caches are out of sight: every cache figure unknown. */
@@ -121,13 +119,13 @@ static struct sqk_image *open_model(struct bench *b, const struct sqk_image_opts
 	int err = 0;
 
 	if (!b->slow)
-		return sqk_open_image(b->image, io);
+		return cli_open_image(b->image, io);
 	/* On the slow device the page cache may not stand in for the device. */
 	f = sqk_file_open(b->loop.dev, SQK_FILE_DIRECT, &err);
 	if (f)
 		err = sqk_image_open(f, io, &img);
 	if (err) {
-		sqk_error_code(b->loop.dev, err);
+		cli_error_code(b->loop.dev, err);
 		return NULL;
 	}
 	return img;
@@ -152,7 +150,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
 	if (err) {
-		sqk_error_code(b->image, err);
+		cli_error_code(b->image, err);
 		sqk_image_close(t.img);
 		return -1;
 	}
@@ -163,7 +161,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 	}
 	sqk_image_close(t.img);
 	from_caches(rv, run, s, present);
-	if (!present[SQK_CACHE_COMP])
+	if (!present[SQK_CACHE_COMPRESSED])
 		rv->comp_cache_kib[run] = 0;
 	rv->vcsw[run] = (double)r->vcsw;
 	rv->ivcsw[run] = (double)r->ivcsw;
@@ -182,17 +180,17 @@ static int run_kernel(struct bench *b, const struct bench_cell *cell, unsigned r
 		sqk_lab_loop_flush(&b->loop);
 	}
 	if (sqk_lab_mount(b->loop.dev, b->kmnt) != 0) {
-		sqk_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
+		cli_error(b->loop.dev, "cannot mount it at %s: %s", b->kmnt, strerror(errno));
 		return -1;
 	}
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
 	if (sqk_lab_umount(b->kmnt) != 0) {
-		sqk_error(b->kmnt, "cannot unmount: %s", strerror(errno));
+		cli_error(b->kmnt, "cannot unmount: %s", strerror(errno));
 		return -1;
 	}
 	if (err) {
-		sqk_error_code(b->kmnt, err);
+		cli_error_code(b->kmnt, err);
 		return -1;
 	}
 	no_caches(rv, run);
@@ -211,14 +209,14 @@ static int run_mount(struct bench *b, const struct bench_cell *cell, unsigned ru
 
 	if (b->cold)
 		sqk_lab_drop_cache(b->image);
-	if (bench_daemon_start(&b->daemon, b->image, b->offset, cell) != 0)
+	if (cli_bench_daemon_start(&b->daemon, b->image, b->offset, cell) != 0)
 		return -1;
 	err = sqk_lab_run(&t, &b->files, cell->workload, cell->threads, b->duration_ms,
 			  b->seed + run, r);
-	if (bench_daemon_stop(&b->daemon, &st) != 0)
+	if (cli_bench_daemon_stop(&b->daemon, &st) != 0)
 		return -1;
 	if (err) {
-		sqk_error_code(b->daemon.mnt, err);
+		cli_error_code(b->daemon.mnt, err);
 		return -1;
 	}
 	from_caches(rv, run, st.cache, st.present);
@@ -268,14 +266,14 @@ static void progress(const struct bench *b, const struct bench_cell *c, unsigned
 	fputc('\n', stderr);
 }
 
-int bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
+int cli_bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
 {
 	struct run_values *rv = calloc(n, sizeof(*rv));
 	unsigned g, end, i, run;
 	int ret = 0;
 
 	if (!rv) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A group: the cells of one workload and thread count, in every place. */
@@ -304,11 +302,11 @@ static int make_dir(const char *path)
 {
 	if (mkdir(path, 0700) == 0)
 		return 0;
-	sqk_error(path, "%s", strerror(errno));
+	cli_error(path, "%s", strerror(errno));
 	return -1;
 }
 
-const char *bench_scratch_base(void)
+const char *cli_bench_scratch_base(void)
 {
 	const char *base = getenv("TMPDIR");
 
@@ -317,7 +315,7 @@ const char *bench_scratch_base(void)
 	return base ? base : "/tmp";
 }
 
-int bench_setup(struct bench *b, const char *image)
+int cli_bench_setup(struct bench *b, const char *image)
 {
 	char full[PATH_MAX];
 	struct sqk_image *img;
@@ -325,34 +323,34 @@ int bench_setup(struct bench *b, const char *image)
 
 	b->image = image;
 	b->loop.fd = -1;
-	img = sqk_open_image(image, &b->io);
+	img = cli_open_image(image, &b->io);
 	if (!img)
 		return -1;
 	err = sqk_lab_index(img, &b->files);
 	if (err || b->files.count == 0) {
 		/* An I/O error in the words of the image's errno, while it is open. */
-		sqk_error(image, "%s",
-			  err ? sqk_image_err_text(img, err) : "the image holds no files");
+		cli_error(image, "%s",
+			  err ? cli_image_err_text(img, err) : "the image holds no files");
 		sqk_image_close(img);
 		return -1;
 	}
 	sqk_image_close(img);
 	/* Where --offset auto found it, now that it has been found. */
-	b->offset = sqk_offset_value();
+	b->offset = cli_offset_value();
 	if (!b->against[WHERE_KERNEL] && !b->against[WHERE_MOUNT] && !b->slow)
 		return 0;
 
-	snprintf(b->scratch, sizeof(b->scratch), "%s/%s.%d.XXXXXX", bench_scratch_base(),
+	snprintf(b->scratch, sizeof(b->scratch), "%s/%s.%d.XXXXXX", cli_bench_scratch_base(),
 		 SQK_LAB_TAG, (int)getpid());
 	if (!mkdtemp(b->scratch)) {
-		sqk_error(b->scratch, "%s", strerror(errno));
+		cli_error(b->scratch, "%s", strerror(errno));
 		b->scratch[0] = '\0';
 		return -1;
 	}
 	/* The mount table names mount points by their real paths. */
 	errno = 0;
 	if (!realpath(b->scratch, full) || strlen(full) >= sizeof(b->scratch)) {
-		sqk_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
+		cli_error(b->scratch, "%s", errno ? strerror(errno) : "path too long");
 		rmdir(b->scratch);
 		b->scratch[0] = '\0';
 		return -1;
@@ -367,32 +365,32 @@ int bench_setup(struct bench *b, const char *image)
 		return -1;
 	if (b->against[WHERE_KERNEL] || b->slow) {
 		if (sqk_lab_loop_attach(image, b->offset, &b->loop) != 0) {
-			sqk_error(image, "cannot set up a loop device: %s", strerror(errno));
+			cli_error(image, "cannot set up a loop device: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (b->slow) {
 		err = sqk_lab_throttle_start(&b->loop, b->slow_iops, b->slow_bps, &b->thr);
 		if (err == SQK_ERR_UNSUPPORTED) {
-			sqk_error(b->loop.dev,
+			cli_error(b->loop.dev,
 				  "cannot slow it down: no cgroup hierarchy with the io "
 				  "controller (blkio) is mounted");
 			return -1;
 		}
 		if (err) {
-			sqk_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
+			cli_error(b->loop.dev, "cannot slow it down: %s", strerror(errno));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-void bench_teardown(struct bench *b)
+void cli_bench_teardown(struct bench *b)
 {
 	if (b->daemon.pid > 0) {
 		struct sqk_stats_read st;
 
-		bench_daemon_stop(&b->daemon, &st);
+		cli_bench_daemon_stop(&b->daemon, &st);
 	}
 	if (b->kmnt[0] && sqk_lab_mounted(b->kmnt) > 0)
 		sqk_lab_umount(b->kmnt);

@@ -8,33 +8,33 @@
 
 #include "util/parse.h"
 
-int cmd_mkimage(int argc, char **argv);
-int cmd_unimage(int argc, char **argv);
-int cmd_inspect(int argc, char **argv);
-int cmd_ls(int argc, char **argv);
-int cmd_cat(int argc, char **argv);
-int cmd_stat(int argc, char **argv);
-int cmd_fsck(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_mount(int argc, char **argv);
-int cmd_umount(int argc, char **argv);
+int cli_mkimage(int argc, char **argv);
+int cli_unimage(int argc, char **argv);
+int cli_inspect(int argc, char **argv);
+int cli_ls(int argc, char **argv);
+int cli_cat(int argc, char **argv);
+int cli_stat(int argc, char **argv);
+int cli_fsck(int argc, char **argv);
+int cli_diff(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_mount(int argc, char **argv);
+int cli_umount(int argc, char **argv);
 
 /* Exit codes of CLI.md (fsck has its own). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* The running command's name, for messages ("mkimage", "ls", ...). */
-extern const char *sqk_cmd_name;
+extern const char *cli_cmd_name;
 
 /* "squashkit CMD: PATH: what went wrong" on stderr. path may be NULL. */
-void sqk_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_error(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * The error line for a core error code; for SQK_ERR_IO and SQK_ERR_NOSPACE
  * the errno of the call that just failed, in its words.
  */
-void sqk_error_code(const char *path, int err);
+void cli_error_code(const char *path, int err);
 /* The same with the errno given (0: the code's own words). */
-void sqk_error_errno(const char *path, int err, int errnum);
+void cli_error_errno(const char *path, int err, int errnum);
 /* The help lines of --offset, as every command that reads an image words them. */
 #define SQK_HELP_OFFSET                                                                            \
 	"      --offset N|auto\n"                                                                  \
@@ -47,31 +47,31 @@ void sqk_error_errno(const char *path, int err, int errnum);
 	"  -h, --help        show this help\n"
 
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
-int sqk_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * getopt_long for the native commands (badopt.c): an option it refuses, or
  * a long option written with one dash (-all-root), is reported in one
  * usage error line naming it as typed, and returned as '?'.
  */
 struct option;
-int sqk_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 /* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */
-int sqk_threads_option(const char *arg, unsigned *threads);
+int cli_threads_option(const char *arg, unsigned *threads);
 /*
  * Binary output for stdout: when it is a terminal, say so and return -1
  * (gzip and tar refuse it too); --force writes anyway. 0 otherwise.
  */
-int sqk_refuse_terminal(const char *what, int force);
+int cli_refuse_terminal(const char *what, int force);
 /* 0 leaves out the "Try" line: the compat front ends' errors are one line, as the peers'. */
-extern int sqk_usage_hint;
+extern int cli_usage_hint;
 
 /*
  * Text for one-line messages and listings: backslash as \\, newline and tab
  * as \n and \t, other control characters and DEL as \xNN; every other byte
  * as it is. The _len form takes a byte count, so NULs are fine.
  */
-void sqk_print_escaped(FILE *out, const char *s);
-void sqk_print_escaped_len(FILE *out, const void *buf, size_t len);
+void cli_print_escaped(FILE *out, const char *s);
+void cli_print_escaped_len(FILE *out, const void *buf, size_t len);
 
 struct sqk_mkfs_stats;
 struct sqk_mkfs_opts;
@@ -80,13 +80,13 @@ struct sqk_reuse_set;
  * mkimage's --stats summary as one JSON object on stdout (ratio: stored /
  * file bytes); reuse, the images of --reuse (NULL without).
  */
-void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
+void cli_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
 			    const char *image, double ratio, const struct sqk_reuse_set *reuse);
 
 /*
  * 0 (native): a closed stdout is an error to report. 1 (the compat front
  * ends): it kills the command, as it kills the peers' tools.
  */
-extern int sqk_die_of_sigpipe;
+extern int cli_die_of_sigpipe;
 
 #endif

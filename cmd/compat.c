@@ -22,7 +22,7 @@ static int spelled(const char *names, const char *word)
 	return 0;
 }
 
-const struct compat_opt *compat_find(const struct compat_opt *table, const char *arg)
+const struct compat_opt *cli_compat_find(const struct compat_opt *table, const char *arg)
 {
 	const struct compat_opt *o;
 
@@ -34,7 +34,7 @@ const struct compat_opt *compat_find(const struct compat_opt *table, const char 
 	return NULL;
 }
 
-void compat_print_options(FILE *out, const struct compat_opt *table)
+void cli_compat_print_options(FILE *out, const struct compat_opt *table)
 {
 	static const char *const heading[] = {
 		"Options (what each one maps to: squashkit-compat(1)):\n",
@@ -61,17 +61,17 @@ void compat_print_options(FILE *out, const struct compat_opt *table)
 	}
 }
 
-const char *compat_peer_spells(const char *cmd, const char *arg)
+const char *cli_compat_peer_spells(const char *cmd, const char *arg)
 {
 	static const struct {
 		const char *cmd, *peer;
 		const struct compat_opt *(*table)(void);
 	} peers[] = {
-		{"mkimage", "mksquashfs", compat_mksq_table},
-		{"unimage", "unsquashfs", compat_unsq_table},
-		{"ls", "unsquashfs", compat_unsq_table},
-		{"cat", "unsquashfs", compat_unsq_table},
-		{"stat", "unsquashfs", compat_unsq_table},
+		{"mkimage", "mksquashfs", cli_compat_mksq_table},
+		{"unimage", "unsquashfs", cli_compat_unsq_table},
+		{"ls", "unsquashfs", cli_compat_unsq_table},
+		{"cat", "unsquashfs", cli_compat_unsq_table},
+		{"stat", "unsquashfs", cli_compat_unsq_table},
 	};
 
 	for (size_t i = 0; i < sizeof(peers) / sizeof(peers[0]); i++) {
@@ -79,16 +79,16 @@ const char *compat_peer_spells(const char *cmd, const char *arg)
 
 		if (strcmp(cmd, peers[i].cmd) != 0)
 			continue;
-		o = compat_find(peers[i].table(), arg);
+		o = cli_compat_find(peers[i].table(), arg);
 		return o && o->kind != COMPAT_REFUSED ? peers[i].peer : NULL;
 	}
 	return NULL;
 }
 
-const char *compat_value(int argc, char **argv, int *i)
+const char *cli_compat_value(int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc) {
-		compat_fail("%s: missing or invalid argument", argv[*i]);
+		cli_compat_fail("%s: missing or invalid argument", argv[*i]);
 		return NULL;
 	}
 	(*i)++;
@@ -97,12 +97,12 @@ const char *compat_value(int argc, char **argv, int *i)
 
 static void vsay(const char *what, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "squashkit %s: %s", sqk_cmd_name, what);
+	fprintf(stderr, "squashkit %s: %s", cli_cmd_name, what);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 
-int compat_fail(const char *fmt, ...)
+int cli_compat_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -112,7 +112,7 @@ int compat_fail(const char *fmt, ...)
 	return COMPAT_FATAL;
 }
 
-void compat_warn(const char *fmt, ...)
+void cli_compat_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -121,12 +121,12 @@ void compat_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-int compat_unsupported(const char *arg)
+int cli_compat_unsupported(const char *arg)
 {
-	return compat_fail("%s is not supported", arg);
+	return cli_compat_fail("%s is not supported", arg);
 }
 
-int compat_uint(const char *s, uint64_t max, uint64_t *out)
+int cli_compat_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
 
@@ -143,7 +143,7 @@ int compat_uint(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int compat_size(const char *s, uint64_t *out)
+int cli_compat_size(const char *s, uint64_t *out)
 {
 	size_t len = strlen(s);
 	unsigned shift = 0;
@@ -170,7 +170,7 @@ int compat_size(const char *s, uint64_t *out)
 		len--;
 	memcpy(digits, s, len);
 	digits[len] = '\0';
-	if (compat_uint(digits, UINT64_MAX >> shift, &v) < 0)
+	if (cli_compat_uint(digits, UINT64_MAX >> shift, &v) < 0)
 		return -1;
 	*out = v << shift;
 	return 0;

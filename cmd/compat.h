@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-int compat_mksquashfs_main(int argc, char **argv);
-int compat_unsquashfs_main(int argc, char **argv);
+int cli_compat_mksquashfs_main(int argc, char **argv);
+int cli_compat_unsquashfs_main(int argc, char **argv);
 
 /* Exit codes of the peers: 0 ok, 1 fatal or usage error, 2 non-fatal errors. */
 enum { COMPAT_OK = 0, COMPAT_FATAL = 1, COMPAT_NONFATAL = 2 };
@@ -40,13 +40,13 @@ struct compat_opt {
  * The entry of table (ended by names == NULL) that arg ("-dest") spells,
  * or NULL when arg is no option of the table.
  */
-const struct compat_opt *compat_find(const struct compat_opt *table, const char *arg);
+const struct compat_opt *cli_compat_find(const struct compat_opt *table, const char *arg);
 
 /*
  * The option's value: argv[*i + 1], and *i moves past it. NULL, after the
  * error line, when it is missing.
  */
-const char *compat_value(int argc, char **argv, int *i);
+const char *cli_compat_value(int argc, char **argv, int *i);
 
 /*
  * Every option of table that is taken, one line each: its spellings and
@@ -54,26 +54,26 @@ const char *compat_value(int argc, char **argv, int *i);
  * those accepted with no effect. The -help text, and what the shell
  * completions offer: they read it, so they name what the table parses.
  */
-void compat_print_options(FILE *out, const struct compat_opt *table);
+void cli_compat_print_options(FILE *out, const struct compat_opt *table);
 /* The option tables of the front ends (compat_mksq_opts.c, compat_unsquashfs.c). */
-const struct compat_opt *compat_mksq_table(void);
-const struct compat_opt *compat_unsq_table(void);
+const struct compat_opt *cli_compat_mksq_table(void);
+const struct compat_opt *cli_compat_unsq_table(void);
 /*
  * The peer ("mksquashfs", "unsquashfs") of the native command cmd whose
  * front end takes arg ("-all-root") as an option, or NULL.
  */
-const char *compat_peer_spells(const char *cmd, const char *arg);
+const char *cli_compat_peer_spells(const char *cmd, const char *arg);
 
 /* "squashkit CMD: -X is not supported" on stderr; returns COMPAT_FATAL. */
-int compat_unsupported(const char *arg);
+int cli_compat_unsupported(const char *arg);
 /* "squashkit CMD: what went wrong" on stderr; returns COMPAT_FATAL. */
-int compat_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_compat_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "squashkit CMD: warning: what" on stderr, where the peer warns and goes on. */
-void compat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_compat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A decimal count, as the peer reads them: digits only. 0 or -1. */
-int compat_uint(const char *s, uint64_t max, uint64_t *out);
+int cli_compat_uint(const char *s, uint64_t max, uint64_t *out);
 /* A byte count with an optional K, M or G suffix (also k, m, g). 0 or -1. */
-int compat_size(const char *s, uint64_t *out);
+int cli_compat_size(const char *s, uint64_t *out);
 
 #endif

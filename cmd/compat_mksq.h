@@ -41,11 +41,11 @@ struct mksq {
 	int nowned;
 };
 
-void mksq_init(struct mksq *m);
-void mksq_release(struct mksq *m);
+void cli_mksq_init(struct mksq *m);
+void cli_mksq_release(struct mksq *m);
 /* 0, MKSQ_HELP, MKSQ_VERSION, or the exit status after the error line. */
-int mksq_parse(struct mksq *m, int argc, char **argv);
+int cli_mksq_parse(struct mksq *m, int argc, char **argv);
 /* Add an exclude (copied); 0 or -1. */
-int mksq_add_exclude(struct mksq *m, const char *pattern);
+int cli_mksq_add_exclude(struct mksq *m, const char *pattern);
 
 #endif

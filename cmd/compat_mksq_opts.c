@@ -207,18 +207,18 @@ static const struct compat_opt table[] = {
 	{NULL, 0, 0, 0},
 };
 
-const struct compat_opt *compat_mksq_table(void)
+const struct compat_opt *cli_compat_mksq_table(void)
 {
 	return table;
 }
 
-void mksq_init(struct mksq *m)
+void cli_mksq_init(struct mksq *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->exports = 1;
 }
 
-void mksq_release(struct mksq *m)
+void cli_mksq_release(struct mksq *m)
 {
 	for (int i = 0; i < m->nowned; i++)
 		free(m->owned[i]);
@@ -243,7 +243,7 @@ static int push(void *vp, int *n, size_t size, const void *item)
 	return 0;
 }
 
-int mksq_add_exclude(struct mksq *m, const char *pattern)
+int cli_mksq_add_exclude(struct mksq *m, const char *pattern)
 {
 	char *d = strdup(pattern);
 	const char *c = d;
@@ -261,7 +261,7 @@ static int pass(struct mksq *m, const char *opt, const char *val, int pseudo)
 
 	if (pseudo ? push(&m->pseudo, &m->npseudo, sizeof(p), &p)
 		   : push(&m->attr, &m->nattr, sizeof(p), &p))
-		return compat_fail("out of memory");
+		return cli_compat_fail("out of memory");
 	return 0;
 }
 
@@ -273,11 +273,11 @@ static int copt(struct mksq *m, const char *key, const char *val)
 
 	if (!s || push(&m->owned, &m->nowned, sizeof(s), &s)) {
 		free(s);
-		return compat_fail("out of memory");
+		return cli_compat_fail("out of memory");
 	}
 	snprintf(s, len, "%s=%s", key, val);
 	if (push(&m->copts, &m->ncopts, sizeof(c), &c))
-		return compat_fail("out of memory");
+		return cli_compat_fail("out of memory");
 	return 0;
 }
 
@@ -383,7 +383,7 @@ static int take(struct mksq *m, int id, const char *v)
 		break;
 	case O_EF:
 		if (push(&m->excl_files, &m->nexcl_files, sizeof(v), &v))
-			return compat_fail("out of memory");
+			return cli_compat_fail("out of memory");
 		break;
 	case O_WILDCARDS:
 		m->excl_style = EXCL_WILDCARDS;
@@ -460,7 +460,7 @@ static int take(struct mksq *m, int id, const char *v)
 	return 0;
 }
 
-int mksq_parse(struct mksq *m, int argc, char **argv)
+int cli_mksq_parse(struct mksq *m, int argc, char **argv)
 {
 	int i, rc;
 
@@ -472,7 +472,7 @@ int mksq_parse(struct mksq *m, int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "-version"))
 		return MKSQ_VERSION;
 	if (i < 3)
-		return compat_fail("SOURCE... DEST needed (squashkit mksquashfs -help)");
+		return cli_compat_fail("SOURCE... DEST needed (squashkit mksquashfs -help)");
 	m->src = argv + 1;
 	m->nsrc = i - 2;
 	m->dest = argv[i - 1];
@@ -483,16 +483,16 @@ int mksq_parse(struct mksq *m, int argc, char **argv)
 		if (!strcmp(argv[i], "-e")) {
 			/* Everything after -e is an exclude. */
 			for (i++; i < argc; i++)
-				if (mksq_add_exclude(m, argv[i]))
-					return compat_fail("out of memory");
+				if (cli_mksq_add_exclude(m, argv[i]))
+					return cli_compat_fail("out of memory");
 			break;
 		}
-		o = compat_find(table, argv[i]);
+		o = cli_compat_find(table, argv[i]);
 		if (!o)
-			return compat_fail("unknown option '%s'", argv[i]);
+			return cli_compat_fail("unknown option '%s'", argv[i]);
 		if (o->kind == COMPAT_REFUSED)
-			return compat_unsupported(argv[i]);
-		if (o->nargs && !(v = compat_value(argc, argv, &i)))
+			return cli_compat_unsupported(argv[i]);
+		if (o->nargs && !(v = cli_compat_value(argc, argv, &i)))
 			return COMPAT_FATAL;
 		rc = take(m, o->id, v);
 		if (rc)

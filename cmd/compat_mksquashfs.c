@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * squashkit mksquashfs: mksquashfs's command line, SOURCE... DEST [OPTIONS],
- * turned into a native mkimage command line and run by cmd_mkimage. Nothing
+ * turned into a native mkimage command line and run by cli_mkimage. Nothing
  * is built here: every option becomes native options (see the table in
  * compat_mksq_opts.c and squashkit-compat(1)), so both front ends write the
  * same images through the same code.
@@ -88,7 +88,7 @@ static int owner(const char *s, int group, char *out, size_t cap)
 {
 	uint64_t v;
 
-	if (compat_uint(s, 0xffffffffu, &v) == 0) {
+	if (cli_compat_uint(s, 0xffffffffu, &v) == 0) {
 		snprintf(out, cap, "%lu", (unsigned long)v);
 		return 0;
 	}
@@ -138,7 +138,7 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 	struct stat st;
 
 	if (cwd && lstat(p, &st) != 0) {
-		compat_warn("%s: cannot stat the exclude (%s); ignored", p, strerror(errno));
+		cli_compat_warn("%s: cannot stat the exclude (%s); ignored", p, strerror(errno));
 		return;
 	}
 	for (int i = 0; i < m->nsrc; i++) {
@@ -156,8 +156,8 @@ static void exclude_path(struct nargv *a, const struct mksq *m, const char *p)
 			snprintf(host, sizeof(host), "%s/%s", m->src[i], p);
 			if (lstat(host, &st) != 0) {
 				if (errno != ENOENT && errno != ENOTDIR)
-					compat_warn("%s: cannot stat the exclude (%s); ignored",
-						    host, strerror(errno));
+					cli_compat_warn("%s: cannot stat the exclude (%s); ignored",
+							host, strerror(errno));
 				continue;
 			}
 			rel = p;
@@ -194,9 +194,9 @@ static int exclude_glob(struct nargv *a, const struct mksq *m, const char *p)
 	char buf[PATH_MAX + 2];
 
 	if (p[0] == '/' || !strncmp(p, "./", 2) || !strncmp(p, "../", 3))
-		return compat_fail("%s: an exclude starting with /, ./ or ../ is a path, not a "
-				   "pattern: not with -wildcards or -regex",
-				   p);
+		return cli_compat_fail("%s: an exclude starting with /, ./ or ../ is a path, not a "
+				       "pattern: not with -wildcards or -regex",
+				       p);
 	if (!strncmp(p, "... ", 4)) {
 		add2(a, "-e", p + 4);
 		return 0;
@@ -214,14 +214,14 @@ static int read_excludes(struct mksq *m, const char *file)
 	ssize_t n;
 
 	if (!fp)
-		return compat_fail("%s: %s", file, strerror(errno));
+		return cli_compat_fail("%s: %s", file, strerror(errno));
 	while ((n = getline(&line, &cap, fp)) >= 0) {
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
-		if (n && mksq_add_exclude(m, line)) {
+		if (n && cli_mksq_add_exclude(m, line)) {
 			free(line);
 			fclose(fp);
-			return compat_fail("out of memory");
+			return cli_compat_fail("out of memory");
 		}
 	}
 	free(line);
@@ -237,10 +237,10 @@ static int epoch_check(const struct mksq *m)
 	if (!e)
 		return 0;
 	if (m->mkfs_time || m->all_time)
-		return compat_fail("SOURCE_DATE_EPOCH and command line options can't be used "
-				   "at the same time to set timestamp(s)");
-	if (compat_uint(e, 0xffffffffu, &v))
-		return compat_fail("SOURCE_DATE_EPOCH has an invalid time value '%s'", e);
+		return cli_compat_fail("SOURCE_DATE_EPOCH and command line options can't be used "
+				       "at the same time to set timestamp(s)");
+	if (cli_compat_uint(e, 0xffffffffu, &v))
+		return cli_compat_fail("SOURCE_DATE_EPOCH has an invalid time value '%s'", e);
 	return 0;
 }
 
@@ -257,10 +257,11 @@ static void build_layout(struct mksq *m, struct nargv *a, int append)
 	if (append) {
 		if (m->comp || m->level || m->ncopts || m->block || m->raw || m->no_dedup ||
 		    m->no_fragments || m->tail_ends || !m->exports)
-			compat_warn("%s: appending: the compressor, its options, the block size, "
-				    "-no*, -no-duplicates, -no-fragments, -always-use-fragments "
-				    "and -no-exports are the image's; ignored",
-				    m->dest);
+			cli_compat_warn(
+				"%s: appending: the compressor, its options, the block size, "
+				"-no*, -no-duplicates, -no-fragments, -always-use-fragments "
+				"and -no-exports are the image's; ignored",
+				m->dest);
 		return;
 	}
 	add2(a, "-c", m->comp ? m->comp : "gzip");
@@ -296,7 +297,8 @@ static int build(struct mksq *m, struct nargv *a)
 	int append = !m->offset && exists && !m->noappend;
 
 	if (append && m->tar)
-		return compat_fail("appending is not supported reading tar files, use -noappend");
+		return cli_compat_fail(
+			"appending is not supported reading tar files, use -noappend");
 	add(a, "mkimage");
 	build_layout(m, a, append);
 	if (m->threads)
@@ -372,7 +374,7 @@ static int build(struct mksq *m, struct nargv *a)
 			add(a, m->src[i]);
 	}
 	add(a, m->dest);
-	return a->oom ? compat_fail("out of memory") : 0;
+	return a->oom ? cli_compat_fail("out of memory") : 0;
 }
 
 /*
@@ -386,8 +388,8 @@ static int prepare_offset(struct mksq *m)
 	struct stat st;
 	int fd;
 
-	if (compat_size(m->offset, &n))
-		return compat_fail("-offset: missing or invalid offset size");
+	if (cli_compat_size(m->offset, &n))
+		return cli_compat_fail("-offset: missing or invalid offset size");
 	if (stat(m->dest, &st) == 0 && (uint64_t)st.st_size >= n)
 		return 0;
 	fd = open(m->dest, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -396,24 +398,24 @@ static int prepare_offset(struct mksq *m)
 
 		if (fd >= 0)
 			close(fd);
-		return compat_fail("%s: %s", m->dest, strerror(e));
+		return cli_compat_fail("%s: %s", m->dest, strerror(e));
 	}
 	close(fd);
 	return 0;
 }
 
-int compat_mksquashfs_main(int argc, char **argv)
+int cli_compat_mksquashfs_main(int argc, char **argv)
 {
 	struct mksq m;
 	struct nargv a = {0};
 	struct stat st;
 	int rc, created = 0, existed;
 
-	mksq_init(&m);
-	rc = mksq_parse(&m, argc, argv);
+	cli_mksq_init(&m);
+	rc = cli_mksq_parse(&m, argc, argv);
 	if (rc == MKSQ_HELP) {
 		fputs(help_text, stdout);
-		compat_print_options(stdout, compat_mksq_table());
+		cli_compat_print_options(stdout, cli_compat_mksq_table());
 		rc = COMPAT_OK;
 		goto out;
 	}
@@ -450,9 +452,9 @@ int compat_mksquashfs_main(int argc, char **argv)
 			goto out;
 		created = !existed;
 	}
-	sqk_usage_hint = 0;
+	cli_usage_hint = 0;
 	optind = 0;
-	rc = cmd_mkimage(a.n, a.v);
+	rc = cli_mkimage(a.n, a.v);
 	/* The peer's usage errors and failures both end with 1. */
 	if (rc == EXIT_USAGE)
 		rc = COMPAT_FATAL;
@@ -460,6 +462,6 @@ int compat_mksquashfs_main(int argc, char **argv)
 		unlink(m.dest);
 out:
 	nargv_free(&a);
-	mksq_release(&m);
+	cli_mksq_release(&m);
 	return rc;
 }

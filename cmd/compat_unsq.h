@@ -13,15 +13,15 @@
 #include <stdio.h>
 
 #include "attropt.h"
+#include "util/pattern.h"
 #include "walk/walk.h"
 
 struct sqk_image;
 
-/* One extract or exclude name, split into its components. */
+/* One extract or exclude name, as given, and compiled into its components. */
 struct usq_pattern {
-	char **comp;
-	unsigned n;
-	void **re; /* with -regex: one compiled regex_t a component */
+	char *name;
+	struct sqk_pattern p;
 	/* The directory itself is needed, not what it holds (-follow-symlinks). */
 	int dir_only;
 };
@@ -36,13 +36,18 @@ struct usq_filter {
 /* Where an entry stands: left out, a directory on the way to a match, or in. */
 enum { USQ_OUT, USQ_ON_THE_WAY, USQ_IN };
 
-/* Add name (as given on the command line or in a file) to the list. 0 or -1. */
-int usq_filter_add(struct usq_filter *f, int exclude, const char *name);
+/*
+ * Add name (as given on the command line or in a file) to the list,
+ * matched in the style the options chose so far. 0 or -1.
+ */
+int cli_usq_filter_add(struct usq_filter *f, int exclude, const char *name);
+/* The names added before the options were all read, in the style they chose. 0 or -1. */
+int cli_usq_filter_restyle(struct usq_filter *f, const char **bad);
 /* Add the directory name to the extract list, without what it holds. 0 or -1. */
-int usq_filter_add_dir(struct usq_filter *f, const char *name);
+int cli_usq_filter_add_dir(struct usq_filter *f, const char *name);
 /* Where path ("" for the root, "a/b" below it) stands. */
-int usq_filter_match(const struct usq_filter *f, const char *path);
-void usq_filter_release(struct usq_filter *f);
+int cli_usq_filter_match(const struct usq_filter *f, const char *path);
+void cli_usq_filter_release(struct usq_filter *f);
 
 /*
  * Hard links whose first name was left out: the first name that passed
@@ -53,9 +58,9 @@ struct usq_links {
 	size_t nsubst;
 };
 /* The name that stands in for link_to, or NULL when path now does (or *err). */
-const char *usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
-				 int *err);
-void usq_links_release(struct usq_links *u);
+const char *cli_usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
+				     int *err);
+void cli_usq_links_release(struct usq_links *u);
 
 /* How entries are printed, as unsquashfs prints them. */
 struct usq_format {
@@ -66,11 +71,11 @@ struct usq_format {
 };
 
 /* One entry: "DEST/path", with attributes when lng. */
-void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
-		     const struct sqk_inode *ino);
+void cli_usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
+			 const struct sqk_inode *ino);
 
 /* unsquashfs -s: the superblock, as unsquashfs describes it. */
-int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc);
+int cli_usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc);
 
 struct usq {
 	const char *dest, *image, *pf, *offset;
@@ -105,16 +110,16 @@ struct usq {
 };
 
 /* Connect u's sink to the functions below. */
-void usq_sink_init(struct usq *u);
+void cli_usq_sink_init(struct usq *u);
 /* The listing options: the entries that pass, printed. COMPAT_OK or COMPAT_FATAL. */
-int usq_list(struct usq *u, struct sqk_image *img);
+int cli_usq_list(struct usq *u, struct sqk_image *img);
 /* Extract what passes into u->dest: COMPAT_OK, COMPAT_NONFATAL or COMPAT_FATAL. */
-int usq_extract(struct usq *u, struct sqk_image *img);
+int cli_usq_extract(struct usq *u, struct sqk_image *img);
 /*
  * -follow-symlinks: names resolved in the image, and each one's target,
  * the symlinks on the way and the directories left through ".." added to
  * the extract names. COMPAT_OK or COMPAT_FATAL (-missing-symlinks).
  */
-int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n);
+int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n);
 
 #endif

@@ -7,7 +7,6 @@
  * and skipped (a directory with everything below it), as unsquashfs does.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +18,6 @@
 #include "imageopt.h"
 #include "read/image.h"
 #include "util/error.h"
-#include "util/pool.h"
 #include "walk/extract.h"
 
 static struct usq *of(struct sqk_sink *s)
@@ -32,7 +30,7 @@ static void flush_pending(struct usq *u, int print)
 	if (!u->have_pending)
 		return;
 	if (print)
-		usq_print_entry(stdout, &u->fmt, u->pending, &u->pending_ino);
+		cli_usq_print_entry(stdout, &u->fmt, u->pending, &u->pending_ino);
 	free(u->pending);
 	u->pending = NULL;
 	u->have_pending = 0;
@@ -53,7 +51,7 @@ static int skipped(const struct usq *u, const char *path)
 static void report(struct usq *u, const struct sqk_fault *f)
 {
 	if (f->err != SQK_ERR_INTR)
-		sqk_report_fault(u->image, u->img, u->dest, 1, f);
+		cli_report_fault(u->image, u->img, u->dest, 1, f);
 }
 
 /*
@@ -103,7 +101,7 @@ static int dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino
 	flush_pending(u, 0);
 	if (skipped(u, path))
 		return 0;
-	m = usq_filter_match(&u->filter, path);
+	m = cli_usq_filter_match(&u->filter, path);
 	if (m == USQ_OUT)
 		return 0;
 	if (u->print && u->concise) {
@@ -115,7 +113,7 @@ static int dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *ino
 		u->pending_ino.target = NULL;
 		u->have_pending = 1;
 	} else if (u->print) {
-		usq_print_entry(stdout, &u->fmt, path, ino);
+		cli_usq_print_entry(stdout, &u->fmt, path, ino);
 	}
 	err = u->inner ? u->inner->dir_begin(u->inner, path, ino) : 0;
 	if (err) {
@@ -142,7 +140,7 @@ static int dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
 		}
 		return 0;
 	}
-	if (usq_filter_match(&u->filter, path) == USQ_OUT)
+	if (cli_usq_filter_match(&u->filter, path) == USQ_OUT)
 		return 0;
 	if (u->inner && u->inner->dir_end(u->inner, path, ino) != 0) {
 		u->sink.fault = u->inner->fault;
@@ -158,17 +156,17 @@ static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, con
 	int err;
 
 	flush_pending(u, 0);
-	if (skipped(u, path) || usq_filter_match(&u->filter, path) != USQ_IN)
+	if (skipped(u, path) || cli_usq_filter_match(&u->filter, path) != USQ_IN)
 		return 0;
 	/* A hard link whose first name was left out: the first that passed is. */
-	if (link_to && usq_filter_match(&u->filter, link_to) != USQ_IN) {
+	if (link_to && cli_usq_filter_match(&u->filter, link_to) != USQ_IN) {
 		err = 0;
-		link_to = usq_links_substitute(&u->links, link_to, path, &err);
+		link_to = cli_usq_links_substitute(&u->links, link_to, path, &err);
 		if (err)
 			return err;
 	}
 	if (u->print)
-		usq_print_entry(stdout, &u->fmt, path, ino);
+		cli_usq_print_entry(stdout, &u->fmt, path, ino);
 	if (!link_to && S_ISREG(ino->mode))
 		u->blocks += (ino->size + u->block_size - 1) / u->block_size;
 	warned = u->walker_warnings;
@@ -198,7 +196,7 @@ static int node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, con
 	return 0;
 }
 
-void usq_sink_init(struct usq *u)
+void cli_usq_sink_init(struct usq *u)
 {
 	u->sink.dir_begin = dir_begin;
 	u->sink.dir_end = dir_end;
@@ -216,7 +214,7 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 	while (len > 1 && u->dest[len - 1] == '/')
 		len--;
 	fprintf(stderr, "squashkit unsquashfs: %.*s/", (int)len, u->dest);
-	sqk_print_escaped(stderr, path);
+	cli_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
@@ -239,7 +237,7 @@ static int walk(struct usq *u, struct sqk_image *img)
 	return err;
 }
 
-int usq_list(struct usq *u, struct sqk_image *img)
+int cli_usq_list(struct usq *u, struct sqk_image *img)
 {
 	u->print = 1;
 	return walk(u, img) ? COMPAT_FATAL : COMPAT_OK;
@@ -250,19 +248,40 @@ static void created(uint64_t n, const char *one, const char *many)
 	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
 }
 
+/* The second pass, into the directory sink, for sqk_extract_dir. */
+static int walk_into(void *ctx, struct sqk_extract *x)
+{
+	struct usq *u = ctx;
+
+	u->x = x;
+	u->inner = sqk_extract_sink(x);
+	/* The files not made whole go at the end, whatever stops the run. */
+	u->inner->lost = lost_entry;
+	u->inner->lost_ctx = u;
+	u->walker = pthread_self();
+	u->print = u->info;
+	return walk(u, u->img);
+}
+
 /*
  * Extract into dest, which may exist (as the peer allows) but is never
  * replaced. A failure leaves what was made whole, as the peer leaves it;
  * -ignore-errors goes past entries that cannot be read or made.
  */
-int usq_extract(struct usq *u, struct sqk_image *img)
+int cli_usq_extract(struct usq *u, struct sqk_image *img)
 {
-	struct sqk_extract_opts xo = {
-		u->force,	 u->no_xattrs, 0, warn_entry, u, sqk_attropt_filter(&u->attr),
+	struct sqk_extract_conf xo = {
+		u->force,	 u->no_xattrs, 0, warn_entry, u, cli_attropt_filter(&u->attr),
 		u->ignore_errors};
-	struct sqk_extract *x = NULL;
-	struct sqk_pool *pool;
-	int fd, err;
+	struct sqk_extract_dir d = {
+		.dest = u->dest,
+		.may_exist = 1,
+		.threads = u->threads,
+		.opts = &xo,
+		.walk = walk_into,
+		.ctx = u,
+	};
+	int err;
 
 	u->concise = 0;
 	/* The peer's first pass: what is to be written, before anything is. */
@@ -275,38 +294,17 @@ int usq_extract(struct usq *u, struct sqk_image *img)
 		       (unsigned long long)u->blocks);
 	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
 		u->sockets = u->hardlinks = 0;
-	usq_links_release(&u->links);
-	if (mkdir(u->dest, 0755) != 0 && errno != EEXIST)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return compat_fail("%s: %s", u->dest, strerror(errno));
-	pool = sqk_pool_create(u->threads, 0);
-	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
-	if (!err) {
-		int werr;
-
-		u->x = x;
-		u->inner = sqk_extract_sink(x);
-		/* The files not made whole go at the end, whatever stops the run. */
-		u->inner->lost = lost_entry;
-		u->inner->lost_ctx = u;
-		u->walker = pthread_self();
-		u->print = u->info;
-		werr = walk(u, img);
-		err = sqk_extract_finish(x, &u->warnings);
-		if (werr)
-			err = werr;
-		else if (err)
-			report(u, &u->inner->fault);
-	} else {
-		compat_fail("%s", sqk_strerror(err));
-	}
-	sqk_extract_destroy(x);
+	cli_usq_links_release(&u->links);
+	err = sqk_extract_dir(img, &d);
+	u->warnings = d.warnings;
 	u->x = NULL;
 	u->inner = NULL;
-	sqk_pool_destroy(pool);
-	close(fd);
+	if (err && d.stage == SQK_XDIR_DEST)
+		return cli_compat_fail("%s: %s", u->dest, strerror(errno));
+	if (err && d.stage == SQK_XDIR_START)
+		cli_compat_fail("%s", sqk_strerror(err));
+	else if (err && d.stage == SQK_XDIR_FINISH)
+		report(u, &d.fault);
 	if (err)
 		return COMPAT_FATAL;
 	if (!u->quiet) {

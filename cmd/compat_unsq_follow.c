@@ -48,8 +48,8 @@ static int add_needs(struct usq_filter *f, const struct needs *nd)
 	size_t i;
 
 	for (i = 0; i < nd->n; i++)
-		if ((nd->is_link[i] ? usq_filter_add(f, 0, nd->path[i])
-				    : usq_filter_add_dir(f, nd->path[i])) != 0)
+		if ((nd->is_link[i] ? cli_usq_filter_add(f, 0, nd->path[i])
+				    : cli_usq_filter_add_dir(f, nd->path[i])) != 0)
 			return SQK_ERR_NOMEM;
 	return 0;
 }
@@ -71,7 +71,7 @@ static const char *why(int err)
 	return sqk_strerror(err);
 }
 
-int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
+int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 {
 	int i;
 
@@ -84,13 +84,13 @@ int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 		if (!err) {
 			sqk_inode_free(&ino);
 			err = add_needs(&u->filter, &nd);
-			if (!err && usq_filter_add(&u->filter, 0, t.path) != 0)
+			if (!err && cli_usq_filter_add(&u->filter, 0, t.path) != 0)
 				err = SQK_ERR_NOMEM;
 			free(t.path);
 		}
 		release(&nd);
 		if (err == SQK_ERR_NOMEM)
-			return compat_fail("%s", sqk_strerror(err));
+			return cli_compat_fail("%s", sqk_strerror(err));
 		if (!err)
 			continue;
 		/*
@@ -98,13 +98,13 @@ int usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 		 * else a warning, and the name is extracted as it is, if it is.
 		 */
 		if (u->missing)
-			return compat_fail("%s: extract name %s can't be resolved (%s)", u->image,
-					   names[i], why(err));
+			return cli_compat_fail("%s: extract name %s can't be resolved (%s)",
+					       u->image, names[i], why(err));
 		fprintf(stderr,
 			"squashkit unsquashfs: %s: extract name %s can't be resolved (%s)\n",
 			u->image, names[i], why(err));
-		if (usq_filter_add(&u->filter, 0, names[i]) != 0)
-			return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
+		if (cli_usq_filter_add(&u->filter, 0, names[i]) != 0)
+			return cli_compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
 	}
 	return COMPAT_OK;
 }

@@ -2,12 +2,11 @@
 /*
  * squashkit unsquashfs: the text unsquashfs prints (listings and -s), which
  * scripts parse, and its extract/exclude name matching. The entries and the
- * superblock come from the native reader; only the formatting is here.
+ * superblock come from the native reader, the matching from util/pattern.c;
+ * only the formatting is here.
  */
-#include <fnmatch.h>
 #include <grp.h>
 #include <pwd.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,12 +20,19 @@
 #include "show.h"
 #include "util/error.h"
 
-int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
+static enum sqk_pattern_style style(const struct usq_filter *f)
+{
+	if (f->regex)
+		return SQK_PATTERN_REGEX;
+	return f->no_wildcards ? SQK_PATTERN_LITERAL : SQK_PATTERN_WILDCARDS;
+}
+
+int cli_usq_filter_add(struct usq_filter *f, int exclude, const char *name)
 {
 	struct usq_pattern *list = exclude ? f->exclude : f->extract;
 	unsigned n = exclude ? f->nexclude : f->nextract;
 	struct usq_pattern *p;
-	char *copy, *tok, *save = NULL;
+	char msg[200];
 
 	list = realloc(list, (n + 1) * sizeof(*list));
 	if (!list)
@@ -37,36 +43,13 @@ int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
 		f->extract = list;
 	p = &list[n];
 	memset(p, 0, sizeof(*p));
-	copy = strdup(name);
-	if (!copy)
+	p->name = strdup(name);
+	if (!p->name)
 		return -1;
-	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		char **c = realloc(p->comp, (p->n + 1) * sizeof(*c));
-		void **re = realloc(p->re, (p->n + 1) * sizeof(*re));
-
-		if (c)
-			p->comp = c;
-		if (re)
-			p->re = re;
-		if (!c || !re || !(p->comp[p->n] = strdup(tok))) {
-			free(copy);
-			return -1;
-		}
-		p->re[p->n] = NULL;
-		if (f->regex) {
-			regex_t *r = malloc(sizeof(*r));
-
-			if (!r || regcomp(r, tok, REG_EXTENDED | REG_NOSUB) != 0) {
-				free(r);
-				free(p->comp[p->n]);
-				free(copy);
-				return -1;
-			}
-			p->re[p->n] = r;
-		}
-		p->n++;
+	if (sqk_pattern_compile(&p->p, name, style(f), msg, sizeof(msg)) != 0) {
+		free(p->name);
+		return -1;
 	}
-	free(copy);
 	if (exclude)
 		f->nexclude++;
 	else
@@ -74,42 +57,47 @@ int usq_filter_add(struct usq_filter *f, int exclude, const char *name)
 	return 0;
 }
 
-static int comp_match(const struct usq_filter *f, const struct usq_pattern *p, unsigned i,
-		      const char *name)
+static int restyle_list(struct usq_pattern *list, unsigned n, enum sqk_pattern_style st,
+			const char **bad)
 {
-	if (f->regex)
-		return regexec(p->re[i], name, 0, NULL, 0) == 0;
-	if (f->no_wildcards)
-		return strcmp(p->comp[i], name) == 0;
-	return fnmatch(p->comp[i], name, FNM_PATHNAME | FNM_PERIOD | FNM_EXTMATCH) == 0;
+	char msg[200];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i].p.style == st)
+			continue;
+		sqk_pattern_free(&list[i].p);
+		if (sqk_pattern_compile(&list[i].p, list[i].name, st, msg, sizeof(msg)) != 0) {
+			*bad = list[i].name;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cli_usq_filter_restyle(struct usq_filter *f, const char **bad)
+{
+	if (restyle_list(f->extract, f->nextract, style(f), bad) != 0)
+		return -1;
+	return restyle_list(f->exclude, f->nexclude, style(f), bad);
 }
 
 /* How far path's components match p: -1 no, 0 partly (path is shorter), 1 whole. */
-static int pattern_match(const struct usq_filter *f, const struct usq_pattern *p, const char *path)
+static int pattern_match(const struct usq_pattern *p, const char *path)
 {
-	char name[4096 + 256 + 2];
-	unsigned i = 0;
-
-	while (*path) {
-		size_t len = strcspn(path, "/");
-
-		if (i == p->n)
-			return p->dir_only ? -1 : 1;
-		if (len >= sizeof(name))
-			return -1;
-		memcpy(name, path, len);
-		name[len] = '\0';
-		if (!comp_match(f, p, i, name))
-			return -1;
-		i++;
-		path += len;
-		if (*path == '/')
-			path++;
+	switch (sqk_pattern_match(&p->p, path)) {
+	case SQK_PATTERN_WHOLE:
+		return 1;
+	case SQK_PATTERN_BELOW:
+		return p->dir_only ? -1 : 1;
+	case SQK_PATTERN_LEADS:
+		return 0;
+	default:
+		return -1;
 	}
-	return i == p->n ? 1 : 0;
 }
 
-int usq_filter_match(const struct usq_filter *f, const char *path)
+int cli_usq_filter_match(const struct usq_filter *f, const char *path)
 {
 	const char *s;
 	unsigned i, depth = 0;
@@ -123,13 +111,13 @@ int usq_filter_match(const struct usq_filter *f, const char *path)
 	if (f->max_depth >= 0 && depth > (unsigned)f->max_depth)
 		return USQ_OUT;
 	for (i = 0; i < f->nexclude; i++)
-		if (f->exclude[i].n && pattern_match(f, &f->exclude[i], path) == 1)
+		if (f->exclude[i].p.n && pattern_match(&f->exclude[i], path) == 1)
 			return USQ_OUT;
 	if (f->nextract) {
 		r = USQ_OUT;
 		for (i = 0; i < f->nextract && r != USQ_IN; i++) {
-			int m = f->extract[i].n || f->extract[i].dir_only
-					? pattern_match(f, &f->extract[i], path)
+			int m = f->extract[i].p.n || f->extract[i].dir_only
+					? pattern_match(&f->extract[i], path)
 					: 1;
 
 			if (m == 1)
@@ -141,9 +129,9 @@ int usq_filter_match(const struct usq_filter *f, const char *path)
 	return r;
 }
 
-int usq_filter_add_dir(struct usq_filter *f, const char *name)
+int cli_usq_filter_add_dir(struct usq_filter *f, const char *name)
 {
-	if (usq_filter_add(f, 0, name) != 0)
+	if (cli_usq_filter_add(f, 0, name) != 0)
 		return -1;
 	f->extract[f->nextract - 1].dir_only = 1;
 	return 0;
@@ -151,23 +139,16 @@ int usq_filter_add_dir(struct usq_filter *f, const char *name)
 
 static void release_list(struct usq_pattern *list, unsigned n)
 {
-	unsigned i, k;
+	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < list[i].n; k++) {
-			free(list[i].comp[k]);
-			if (list[i].re[k]) {
-				regfree(list[i].re[k]);
-				free(list[i].re[k]);
-			}
-		}
-		free(list[i].comp);
-		free(list[i].re);
+		sqk_pattern_free(&list[i].p);
+		free(list[i].name);
 	}
 	free(list);
 }
 
-void usq_filter_release(struct usq_filter *f)
+void cli_usq_filter_release(struct usq_filter *f)
 {
 	release_list(f->extract, f->nextract);
 	release_list(f->exclude, f->nexclude);
@@ -175,8 +156,8 @@ void usq_filter_release(struct usq_filter *f)
 	f->nextract = f->nexclude = 0;
 }
 
-const char *usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
-				 int *err)
+const char *cli_usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
+				     int *err)
 {
 	char **g, **f;
 	size_t i;
@@ -203,7 +184,7 @@ const char *usq_links_substitute(struct usq_links *u, const char *link_to, const
 	return NULL;
 }
 
-void usq_links_release(struct usq_links *u)
+void cli_usq_links_release(struct usq_links *u)
 {
 	size_t i;
 
@@ -220,8 +201,8 @@ void usq_links_release(struct usq_links *u)
 /* The width unsquashfs gives owner and size together. */
 #define OWNER_SIZE_WIDTH 25
 
-void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
-		     const struct sqk_inode *ino)
+void cli_usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
+			 const struct sqk_inode *ino)
 {
 	char mode[11], ubuf[12], gbuf[12], when[40];
 	const char *user = NULL, *group = NULL;
@@ -245,7 +226,7 @@ void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
 			snprintf(gbuf, sizeof(gbuf), "%u", ino->gid);
 			group = gbuf;
 		}
-		sqk_mode_string(ino->mode, mode);
+		cli_mode_string(ino->mode, mode);
 		fprintf(out, "%s %s/%s ", mode, user, group);
 		pad = OWNER_SIZE_WIDTH - (int)strlen(user) - (int)strlen(group);
 		if (S_ISBLK(ino->mode) || S_ISCHR(ino->mode)) {
@@ -256,7 +237,7 @@ void usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
 		} else {
 			uint64_t size =
 				S_ISREG(ino->mode) || S_ISDIR(ino->mode) || S_ISLNK(ino->mode)
-					? sqk_show_size(ino)
+					? cli_show_size(ino)
 					: 0;
 
 			fprintf(out, "%*llu ", pad > 0 ? pad : 0, (unsigned long long)size);
@@ -344,7 +325,7 @@ static long long xattr_ids(struct sqk_image *img)
 	return (long long)sqk_image_table(img, SQK_TABLE_XATTR)->entries;
 }
 
-int usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
+int cli_usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);

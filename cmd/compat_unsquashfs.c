@@ -105,7 +105,7 @@ static const struct compat_opt options[] = {
 	{NULL, 0, 0, 0},
 };
 
-const struct compat_opt *compat_unsq_table(void)
+const struct compat_opt *cli_compat_unsq_table(void)
 {
 	return options;
 }
@@ -124,12 +124,12 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 	int err = 0;
 
 	if (!f)
-		return compat_fail("%s: %s", file, strerror(errno));
+		return cli_compat_fail("%s: %s", file, strerror(errno));
 	while (!err && (len = getline(&line, &cap, f)) >= 0) {
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (len > 0 && usq_filter_add(&u->filter, exclude, line) != 0)
-			err = compat_fail("%s: invalid name '%s'", file, line);
+		if (len > 0 && cli_usq_filter_add(&u->filter, exclude, line) != 0)
+			err = cli_compat_fail("%s: invalid name '%s'", file, line);
 	}
 	free(line);
 	fclose(f);
@@ -139,7 +139,7 @@ static int read_list_file(struct usq *u, int exclude, const char *file)
 /*
  * Run a native command: its options opts (NULL-ended), the image's offset
  * as --offset, the image and paths. Its messages say "squashkit
- * unsquashfs:", as sqk_cmd_name stays.
+ * unsquashfs:", as cli_cmd_name stays.
  */
 static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 		  const char *const *opts, char **paths, int npaths)
@@ -148,7 +148,7 @@ static int native(struct usq *u, int (*cmd)(int, char **), const char *name,
 	int argc = 0, i, ret;
 
 	if (!argv)
-		return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
+		return cli_compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
 	argv[argc++] = (char *)name;
 	for (i = 0; opts && opts[i] && i < 3; i++)
 		argv[argc++] = (char *)opts[i];
@@ -179,8 +179,8 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 		u->dest = val;
 		break;
 	case U_MAX_DEPTH:
-		if (compat_uint(val, INT32_MAX, &v) != 0)
-			return compat_fail("-max-depth: invalid levels '%s'", val);
+		if (cli_compat_uint(val, INT32_MAX, &v) != 0)
+			return cli_compat_fail("-max-depth: invalid levels '%s'", val);
 		u->filter.max_depth = (int)v;
 		break;
 	case U_EXCLUDES:
@@ -208,12 +208,12 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 		break;
 	case U_USER_XATTRS:
 		u->no_xattrs = 0;
-		if (sqk_attropt_take(&u->attr, OPT_XATTRS_INCLUDE, "^user\\.") != 0)
+		if (cli_attropt_take(&u->attr, OPT_XATTRS_INCLUDE, "^user\\.") != 0)
 			return COMPAT_FATAL;
 		break;
 	case U_PROCESSORS:
-		if (compat_uint(val, 1024, &v) != 0 || v == 0)
-			return compat_fail("-processors: invalid number '%s'", val);
+		if (cli_compat_uint(val, 1024, &v) != 0 || v == 0)
+			return cli_compat_fail("-processors: invalid number '%s'", val);
 		u->threads = (unsigned)v;
 		break;
 	case U_INFO:
@@ -240,11 +240,11 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 	case U_OFFSET: {
 		static char buf[24];
 
-		if (compat_size(val, &v) != 0)
-			return compat_fail("-offset: invalid offset '%s'", val);
+		if (cli_compat_size(val, &v) != 0)
+			return cli_compat_fail("-offset: invalid offset '%s'", val);
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 		u->offset = buf;
-		if (sqk_offset_option(buf) != 0)
+		if (cli_offset_option(buf) != 0)
 			return COMPAT_FATAL;
 		break;
 	}
@@ -288,57 +288,62 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 
 static int parse(struct usq *u, int argc, char **argv, int *first)
 {
+	const char *bad = NULL;
 	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const struct compat_opt *o = compat_find(options, argv[i]);
+		const struct compat_opt *o = cli_compat_find(options, argv[i]);
 		const char *val = NULL;
 
 		if (!o)
-			return compat_fail("unknown option '%s' (see squashkit-compat(1))",
-					   argv[i]);
+			return cli_compat_fail("unknown option '%s' (see squashkit-compat(1))",
+					       argv[i]);
 		if (o->kind == COMPAT_REFUSED)
-			return compat_unsupported(argv[i]);
+			return cli_compat_unsupported(argv[i]);
 		if (o->id == U_VERSION || o->id == U_HELP) {
 			if (o->id == U_VERSION)
 				printf("squashkit unsquashfs %s (unsquashfs 4.5.1 command line)\n",
 				       SQK_VERSION);
 			else
 				fputs(usage_text, stdout);
-			compat_print_options(stdout, options);
+			cli_compat_print_options(stdout, options);
 			return -1;
 		}
 		if (o->id == U_EXCLUDE_LIST) {
 			/* Names up to ";", each an exclude. */
 			for (i++; i < argc && strcmp(argv[i], ";") != 0; i++)
-				if (usq_filter_add(&u->filter, 1, argv[i]) != 0)
-					return compat_fail("-exclude-list: invalid name '%s'",
-							   argv[i]);
+				if (cli_usq_filter_add(&u->filter, 1, argv[i]) != 0)
+					return cli_compat_fail("-exclude-list: invalid name '%s'",
+							       argv[i]);
 			if (i == argc)
-				return compat_fail("-exclude-list: missing ';'");
+				return cli_compat_fail("-exclude-list: missing ';'");
 			continue;
 		}
-		if (o->nargs && !(val = compat_value(argc, argv, &i)))
+		if (o->nargs && !(val = cli_compat_value(argc, argv, &i)))
 			return COMPAT_FATAL;
 		ret = take(u, o, val);
 		if (ret)
 			return ret;
 	}
 	if (i >= argc)
-		return compat_fail("missing FILESYSTEM operand (see squashkit-compat(1))");
+		return cli_compat_fail("missing FILESYSTEM operand (see squashkit-compat(1))");
 	*first = i;
 	/* The peer's checks, in its order, once every option is known. */
 	if (!*u->dest && !u->ls)
-		return compat_fail("-dest: the directory name is empty (use '.' for this one)");
+		return cli_compat_fail("-dest: the directory name is empty (use '.' for this one)");
 	if (u->strict_errors && u->ignore_errors)
-		return compat_fail("-strict-errors and -ignore-errors exclude each other");
+		return cli_compat_fail("-strict-errors and -ignore-errors exclude each other");
 	if (u->strict_errors && !u->exit_code)
-		return compat_fail("-strict-errors and -no-exit-code exclude each other");
+		return cli_compat_fail("-strict-errors and -no-exit-code exclude each other");
 	if (u->filter.no_wildcards && u->filter.regex)
-		return compat_fail("-no-wildcards (or -follow-symlinks) and -regex exclude each "
-				   "other");
+		return cli_compat_fail(
+			"-no-wildcards (or -follow-symlinks) and -regex exclude each "
+			"other");
 	if (u->missing && !u->follow)
 		u->follow = 1, u->filter.no_wildcards = 1;
+	/* Names read before an option that changes how they match (-ef, then -regex). */
+	if (cli_usq_filter_restyle(&u->filter, &bad) != 0)
+		return cli_compat_fail("invalid name '%s'", bad);
 	return 0;
 }
 
@@ -362,26 +367,26 @@ static int run(struct usq *u, int argc, char **argv)
 
 		/* "-" is a file of that name for the peer, not stdout. */
 		if (asprintf(&opt, "--describe=%s%s", strcmp(u->pf, "-") ? "" : "./", u->pf) < 0)
-			return compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
+			return cli_compat_fail("%s", sqk_strerror(SQK_ERR_NOMEM));
 		opts[0] = opt;
-		ret = native(u, cmd_unimage, "unimage", opts, argv + first + 1, argc - first - 1);
+		ret = native(u, cli_unimage, "unimage", opts, argv + first + 1, argc - first - 1);
 		free(opt);
 		return ret == EXIT_OK ? COMPAT_OK : COMPAT_FATAL;
 	}
 	for (i = first + 1; i < argc && !u->cat && !(u->follow && !u->excludes); i++)
-		if (usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
-			return compat_fail("%s: invalid name", argv[i]);
+		if (cli_usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
+			return cli_compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
-	sqk_extract_cache_sizes(&io, u->threads);
+	cli_extract_cache_sizes(&io, u->threads);
 	io.decompressors = u->threads + 1;
-	img = sqk_open_image(u->image, &io);
+	img = cli_open_image(u->image, &io);
 	u->img = img;
 	if (!img)
 		return COMPAT_FATAL;
 	if (u->cat) {
 		/* The image opens: a name that cannot be written is non-fatal, as with the peer. */
 		sqk_image_close(img);
-		ret = native(u, cmd_cat, "cat", NULL, argv + first + 1, argc - first - 1);
+		ret = native(u, cli_cat, "cat", NULL, argv + first + 1, argc - first - 1);
 		return ret == EXIT_OK || !u->exit_code ? COMPAT_OK : COMPAT_NONFATAL;
 	}
 	u->block_size = sqk_image_super(img)->block_size;
@@ -391,26 +396,26 @@ static int run(struct usq *u, int argc, char **argv)
 	u->fmt.numeric = u->numeric;
 	ret = COMPAT_OK;
 	if (u->follow && !u->excludes)
-		ret = usq_follow(u, img, argv + first + 1, argc - first - 1);
+		ret = cli_usq_follow(u, img, argv + first + 1, argc - first - 1);
 	if (ret) {
 		/* -missing-symlinks: nothing listed or written. */
 	} else if (u->stat) {
-		ret = usq_print_stat(stdout, img, u->image, u->utc) ? COMPAT_FATAL : COMPAT_OK;
+		ret = cli_usq_print_stat(stdout, img, u->image, u->utc) ? COMPAT_FATAL : COMPAT_OK;
 	} else if (u->mkfs_time) {
 		printf("%u\n", sqk_image_super(img)->mkfs_time);
 		ret = COMPAT_OK;
 	} else if (u->ls) {
-		ret = usq_list(u, img);
+		ret = cli_usq_list(u, img);
 	} else {
-		ret = usq_extract(u, img);
+		ret = cli_usq_extract(u, img);
 	}
 	sqk_image_close(img);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		ret = compat_fail("stdout: %s", strerror(errno ? errno : EIO));
+		ret = cli_compat_fail("stdout: %s", strerror(errno ? errno : EIO));
 	return ret;
 }
 
-int compat_unsquashfs_main(int argc, char **argv)
+int cli_compat_unsquashfs_main(int argc, char **argv)
 {
 	struct usq u;
 	int ret;
@@ -421,14 +426,14 @@ int compat_unsquashfs_main(int argc, char **argv)
 	u.exit_code = 1;
 	u.filter.max_depth = -1;
 	u.threads = sqk_online_cpus();
-	usq_sink_init(&u);
+	cli_usq_sink_init(&u);
 	/* A closed stdout ends unsquashfs by SIGPIPE: the same here, quietly. */
-	sqk_die_of_sigpipe = 1;
+	cli_die_of_sigpipe = 1;
 	ret = run(&u, argc, argv);
 	free(u.pending);
 	free(u.skip);
-	usq_links_release(&u.links);
-	usq_filter_release(&u.filter);
-	sqk_attropt_release(&u.attr);
+	cli_usq_links_release(&u.links);
+	cli_usq_filter_release(&u.filter);
+	cli_attropt_release(&u.attr);
 	return ret;
 }

@@ -77,7 +77,7 @@ struct side {
 };
 
 struct diff_cmd {
-	struct sqk_diff_opts o;
+	struct sqk_diff_conf o;
 	struct side side[2];
 	struct diff_out out;
 	const char **excludes;
@@ -116,28 +116,28 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 	int err;
 
 	if (stat(sd->arg, &st) != 0) {
-		sqk_error(sd->arg, "%s", strerror(errno));
+		cli_error(sd->arg, "%s", strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		if (sd->off_own) {
-			sqk_usage_error("--offset-%c: %s is a directory, not an image",
+			cli_usage_error("--offset-%c: %s is a directory, not an image",
 					s ? 'b' : 'a', sd->arg);
 			return -1;
 		}
 		err = sqk_dtree_host(sd->arg, &sd->tree);
 		if (err) {
-			sqk_error_code(sd->arg, err);
+			cli_error_code(sd->arg, err);
 			return -1;
 		}
 		return 0;
 	}
-	sd->img = sqk_open_image_at(sd->arg, &sd->off, io);
+	sd->img = cli_open_image_at(sd->arg, &sd->off, io);
 	if (!sd->img)
 		return -1;
 	err = sqk_dtree_image(sd->img, &sd->tree);
 	if (err) {
-		sqk_error_code(sd->arg, err);
+		cli_error_code(sd->arg, err);
 		return -1;
 	}
 	return 0;
@@ -150,19 +150,19 @@ static const char *report(struct diff_cmd *dc, int err, const struct sqk_diff_er
 
 	if (e->side == 2) {
 		what = "no such path in A or B";
-		sqk_error(e->path, "%s", what);
+		cli_error(e->path, "%s", what);
 	} else if (e->side < 0) {
-		sqk_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
+		cli_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
 	} else if (dc->side[e->side].img) {
-		sqk_show_path_error(dc->side[e->side].arg, e->path, what);
+		cli_show_path_error(dc->side[e->side].arg, e->path, what);
 	} else {
 		const char *dir = dc->side[e->side].arg;
 		size_t len = strlen(dir);
 
-		fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
-		sqk_print_escaped(stderr, dir);
+		fprintf(stderr, "squashkit %s: ", cli_cmd_name);
+		cli_print_escaped(stderr, dir);
 		if (strcmp(e->path, "/") != 0)
-			sqk_print_escaped(stderr, e->path + (len && dir[len - 1] == '/'));
+			cli_print_escaped(stderr, e->path + (len && dir[len - 1] == '/'));
 		fprintf(stderr, ": %s\n", what);
 	}
 	return what;
@@ -175,14 +175,14 @@ static int compare(struct diff_cmd *dc)
 	const char *why = NULL;
 	int err, ret;
 
-	diff_out_begin(&dc->out, dc->side[0].arg, dc->side[1].arg);
+	cli_diff_out_begin(&dc->out, dc->side[0].arg, dc->side[1].arg);
 	err = sqk_diff(dc->side[0].tree, dc->side[1].tree, &dc->o, &dc->out.sink, &st, &e);
 	if (err)
 		why = report(dc, err, &e);
-	ret = diff_out_end(&dc->out, &st, why);
+	ret = cli_diff_out_end(&dc->out, &st, why);
 	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
 		if (!err)
-			sqk_error("stdout", "%s", errno ? strerror(errno) : "write error");
+			cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
 		return DIFF_TROUBLE;
 	}
 	if (err)
@@ -199,7 +199,7 @@ static int take_offset(struct diff_cmd *dc, int c, const char *arg)
 			continue; /* a side's own offset wins */
 		if ((c == OPT_OFFSET_A && s == 1) || (c == OPT_OFFSET_B && s == 0))
 			continue;
-		if (sqk_offset_parse(arg, &dc->side[s].off) != 0)
+		if (cli_offset_parse(arg, &dc->side[s].off) != 0)
 			return -1;
 		if (c != OPT_OFFSET)
 			dc->side[s].off_own = 1;
@@ -211,7 +211,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 {
 	int c;
 
-	while ((c = sqk_getopt(argc, argv, "COPTSe:j:qh", longopts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "COPTSe:j:qh", longopts)) != -1) {
 		switch (c) {
 		case 'C':
 			dc->o.no_contents = 1;
@@ -235,7 +235,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			const char **p = realloc(dc->excludes, (dc->nexcludes + 1) * sizeof(*p));
 
 			if (!p) {
-				sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+				cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 				return -1;
 			}
 			dc->excludes = p;
@@ -243,7 +243,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			break;
 		}
 		case 'j':
-			if (sqk_threads_option(optarg, &dc->o.threads) != 0)
+			if (cli_threads_option(optarg, &dc->o.threads) != 0)
 				return -1;
 			break;
 		case OPT_STAT:
@@ -254,7 +254,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			break;
 		case 'q':
 			dc->out.quiet = 1;
-			sqk_offset_quiet(1);
+			cli_offset_quiet(1);
 			break;
 		case OPT_OFFSET:
 		case OPT_OFFSET_A:
@@ -265,12 +265,12 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		default: /* sqk_getopt said what was wrong */
+		default: /* cli_getopt said what was wrong */
 			return -1;
 		}
 	}
 	if (argc - optind < 2) {
-		sqk_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
+		cli_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
 		return -1;
 	}
 	return 0;
@@ -309,14 +309,14 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;
 	if (dc->o.super && !(dc->side[0].img && dc->side[1].img)) {
-		sqk_usage_error("--super compares two images; %s is a directory",
+		cli_usage_error("--super compares two images; %s is a directory",
 				dc->side[dc->side[0].img ? 1 : 0].arg);
 		return DIFF_TROUBLE;
 	}
 	return compare(dc);
 }
 
-int cmd_diff(int argc, char **argv)
+int cli_diff(int argc, char **argv)
 {
 	struct diff_cmd dc;
 	int ret, s;

@@ -14,10 +14,10 @@ struct diff_out {
 };
 
 /* Set up the sink and, for --json, open the document (a and b: the operands). */
-void diff_out_begin(struct diff_out *o, const char *a, const char *b);
+void cli_diff_out_begin(struct diff_out *o, const char *a, const char *b);
 /* The sink's call: a change printed as a line or a JSON object. */
-int diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c);
+int cli_diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c);
 /* The summary (--stat, --json) and the end of the document; error: why it ended early. */
-int diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const char *error);
+int cli_diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const char *error);
 
 #endif

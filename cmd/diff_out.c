@@ -24,6 +24,7 @@
 
 #include "cmd.h"
 #include "diff_cmd.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "read/inode.h"
 #include "show.h"
@@ -52,7 +53,7 @@ static void put_value(const char *v, size_t len)
 		printf("<%zu bytes>", len);
 	} else {
 		putchar('"');
-		sqk_print_escaped_len(stdout, v, len);
+		cli_print_escaped_len(stdout, v, len);
 		putchar('"');
 	}
 }
@@ -60,7 +61,7 @@ static void put_value(const char *v, size_t len)
 static void put_link(const char *with)
 {
 	if (with)
-		sqk_print_escaped(stdout, with);
+		cli_print_escaped(stdout, with);
 	else
 		fputs("none", stdout);
 }
@@ -94,14 +95,14 @@ static void text(const struct sqk_diff_change *c)
 			       (unsigned long long)c->b);
 		return;
 	}
-	sqk_print_escaped(stdout, c->path);
+	cli_print_escaped(stdout, c->path);
 	switch (c->what) {
 	case SQK_DIFF_ADDED:
 	case SQK_DIFF_REMOVED:
 		break;
 	case SQK_DIFF_TYPE:
-		printf(": type %s -> %s", sqk_type_name((unsigned)c->a),
-		       sqk_type_name((unsigned)c->b));
+		printf(": type %s -> %s", sqk_fmt_type_name((unsigned)c->a),
+		       sqk_fmt_type_name((unsigned)c->b));
 		break;
 	case SQK_DIFF_MODE:
 		printf(": mode %04llo -> %04llo", (unsigned long long)c->a,
@@ -124,16 +125,16 @@ static void text(const struct sqk_diff_change *c)
 		break;
 	case SQK_DIFF_TARGET:
 		fputs(": target ", stdout);
-		sqk_print_escaped_len(stdout, c->sa, c->la);
+		cli_print_escaped_len(stdout, c->sa, c->la);
 		fputs(" -> ", stdout);
-		sqk_print_escaped_len(stdout, c->sb, c->lb);
+		cli_print_escaped_len(stdout, c->sb, c->lb);
 		break;
 	case SQK_DIFF_DEVICE:
 		put_pairs("device", ',', c);
 		break;
 	case SQK_DIFF_XATTR:
 		fputs(": xattr ", stdout);
-		sqk_print_escaped(stdout, c->name);
+		cli_print_escaped(stdout, c->name);
 		putchar(' ');
 		put_value(c->sa, c->la);
 		fputs(" -> ", stdout);
@@ -205,13 +206,13 @@ static void json(struct sqk_json *j, const struct sqk_diff_change *c)
 		break;
 	case SQK_DIFF_ADDED:
 	case SQK_DIFF_REMOVED:
-		sqk_json_key_string(j, "type", sqk_json_type(c->type));
+		sqk_json_key_string(j, "type", cli_json_type(c->type));
 		if (c->type == SQK_FILE)
 			sqk_json_key_uint(j, "size", c->size);
 		break;
 	case SQK_DIFF_TYPE:
-		sqk_json_key_string(j, "a", sqk_json_type((unsigned)c->a));
-		sqk_json_key_string(j, "b", sqk_json_type((unsigned)c->b));
+		sqk_json_key_string(j, "a", cli_json_type((unsigned)c->a));
+		sqk_json_key_string(j, "b", cli_json_type((unsigned)c->b));
 		break;
 	case SQK_DIFF_MTIME:
 		sqk_json_key(j, "a");
@@ -247,7 +248,7 @@ static void json(struct sqk_json *j, const struct sqk_diff_change *c)
 	sqk_json_end_object(j);
 }
 
-int diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
+int cli_diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
 {
 	struct diff_out *o = (struct diff_out *)s;
 
@@ -264,9 +265,9 @@ int diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
 	return ferror(stdout) ? SQK_ERR_IO : 0;
 }
 
-void diff_out_begin(struct diff_out *o, const char *a, const char *b)
+void cli_diff_out_begin(struct diff_out *o, const char *a, const char *b)
 {
-	o->sink.change = diff_out_change;
+	o->sink.change = cli_diff_out_change;
 	if (o->quiet)
 		o->json = o->stat = 0;
 	if (!o->json)
@@ -297,7 +298,7 @@ static void summary_json(struct sqk_json *j, const struct sqk_diff_stats *st)
 	sqk_json_end_object(j);
 }
 
-int diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const char *error)
+int cli_diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const char *error)
 {
 	if (o->json) {
 		if (!o->stat)

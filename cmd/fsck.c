@@ -59,13 +59,13 @@ struct result {
 /* "PATH: CHECK: what"; a check named as its path ("superblock") is said once. */
 static void print_text(const char *path, const char *check, const char *detail)
 {
-	sqk_print_escaped(stdout, path);
+	cli_print_escaped(stdout, path);
 	fputs(": ", stdout);
 	if (strcmp(check, path) != 0) {
 		fputs(check, stdout);
 		fputs(": ", stdout);
 	}
-	sqk_print_escaped(stdout, detail);
+	cli_print_escaped(stdout, detail);
 	fputc('\n', stdout);
 }
 
@@ -127,13 +127,13 @@ static void print_json(const char *image, const struct result *r, const struct s
 	sqk_json_key_uint(&j, "problems", c->errors);
 	if (stats && img) {
 		sqk_json_key(&j, "stats");
-		sqk_print_stats_json(&j, img);
+		cli_print_stats_json(&j, img);
 	}
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
 }
 
-int cmd_fsck(int argc, char **argv)
+int cli_fsck(int argc, char **argv)
 {
 	struct sqk_fsck_opts o = {0};
 	struct sqk_fsck_counts c;
@@ -146,10 +146,10 @@ int cmd_fsck(int argc, char **argv)
 	size_t i;
 
 	o.threads = sqk_online_cpus();
-	while ((opt = sqk_getopt(argc, argv, "j:qh", longopts)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'j':
-			if (sqk_threads_option(optarg, &o.threads) != 0)
+			if (cli_threads_option(optarg, &o.threads) != 0)
 				return FSCK_USAGE;
 			break;
 		case OPT_JSON:
@@ -159,12 +159,12 @@ int cmd_fsck(int argc, char **argv)
 			stats = 1;
 			break;
 		case OPT_OFFSET:
-			if (sqk_offset_option(optarg) != 0)
+			if (cli_offset_option(optarg) != 0)
 				return FSCK_USAGE;
 			break;
 		case 'q':
 			quiet = 1;
-			sqk_offset_quiet(1);
+			cli_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -174,28 +174,28 @@ int cmd_fsck(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		sqk_usage_error("missing IMAGE operand");
+		cli_usage_error("missing IMAGE operand");
 		return FSCK_USAGE;
 	}
 	if (argc - optind > 1) {
-		sqk_usage_error("extra operand '%s'", argv[optind + 1]);
+		cli_usage_error("extra operand '%s'", argv[optind + 1]);
 		return FSCK_USAGE;
 	}
 	image = argv[optind];
 
-	file = sqk_open_image_file(image);
+	file = cli_open_image_file(image);
 	if (!file)
 		return FSCK_OPERATIONAL;
 	o.report = report;
 	o.ctx = &r;
 	/* The bar: bytes of the image read (counted by the file) against its size. */
-	bar = sqk_progress_start(file->size(file), &file->bytes_read, quiet);
+	bar = cli_progress_start(file->size(file), &file->bytes_read, quiet);
 	err = sqk_fsck_create(file, &o, &f);
 	if (!err)
 		err = sqk_fsck_run(f);
-	sqk_progress_finish(bar, !err);
+	cli_progress_finish(bar, !err);
 	if (err) {
-		sqk_error_errno(image, err,
+		cli_error_errno(image, err,
 				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
 		sqk_fsck_destroy(f);
 		return FSCK_OPERATIONAL;
@@ -207,7 +207,7 @@ int cmd_fsck(int argc, char **argv)
 		for (i = 0; i < r.n; i++)
 			print_text(r.p[i].path, r.p[i].check, r.p[i].detail);
 		if (stats && sqk_fsck_image(f))
-			sqk_print_stats(stdout, sqk_fsck_image(f));
+			cli_print_stats(stdout, sqk_fsck_image(f));
 		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
 		flushed = fflush(stdout) == 0 && !ferror(stdout);
 		e = errno;
@@ -222,17 +222,17 @@ int cmd_fsck(int argc, char **argv)
 				(unsigned long long)c.bytes);
 	}
 	if (c.errors && !quiet)
-		sqk_image_hint(image);
+		cli_image_hint(image);
 	ret = c.errors ? FSCK_ERRORS : FSCK_CLEAN;
 	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
 		flushed = 0;
 		e = errno;
 	}
 	if (r.nomem) {
-		sqk_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
 		ret |= FSCK_OPERATIONAL;
 	} else if (!flushed) {
-		sqk_error("stdout", "%s", strerror(e ? e : EIO));
+		cli_error("stdout", "%s", strerror(e ? e : EIO));
 		ret |= FSCK_OPERATIONAL;
 	}
 	for (i = 0; i < r.n; i++) {

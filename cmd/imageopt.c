@@ -10,7 +10,7 @@
 #include "read/offset.h"
 #include "util/error.h"
 
-void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
+void cli_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
 {
 	o->meta_entries = 16;
 	o->frag_entries = threads + 3;
@@ -18,7 +18,7 @@ void sqk_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
 	o->data_entries = threads + 1;
 }
 
-int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
+int cli_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
 	int ret = 0;
@@ -56,19 +56,19 @@ int sqk_parse_cache_opt(const char *s, struct sqk_image_opts *o)
 	return ret;
 }
 
-int sqk_cache_option(const char *arg, struct sqk_image_opts *o)
+int cli_cache_option(const char *arg, struct sqk_image_opts *o)
 {
-	if (sqk_parse_cache_opt(arg, o) != 0) {
-		sqk_usage_error("invalid cache sizes '%s'", arg);
+	if (cli_parse_cache_opt(arg, o) != 0) {
+		cli_usage_error("invalid cache sizes '%s'", arg);
 		return -1;
 	}
 	return 0;
 }
 
-int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
+int cli_policy_option(const char *arg, struct sqk_image_opts *o)
 {
 	if (sqk_policy_parse(arg, &o->policy) != 0) {
-		sqk_usage_error("unknown cache policy '%s'", arg);
+		cli_usage_error("unknown cache policy '%s'", arg);
 		return -1;
 	}
 	return 0;
@@ -78,29 +78,29 @@ int sqk_policy_option(const char *arg, struct sqk_image_opts *o)
 static struct sqk_offset offset;
 static int offset_quiet;
 
-int sqk_offset_parse(const char *arg, struct sqk_offset *o)
+int cli_offset_parse(const char *arg, struct sqk_offset *o)
 {
 	o->given = 1;
 	o->is_auto = strcmp(arg, "auto") == 0;
 	o->at = 0;
 	if (!o->is_auto && sqk_parse_size(arg, &o->at) != 0) {
-		sqk_usage_error("invalid offset '%s'", arg);
+		cli_usage_error("invalid offset '%s'", arg);
 		return -1;
 	}
 	return 0;
 }
 
-int sqk_offset_option(const char *arg)
+int cli_offset_option(const char *arg)
 {
-	return sqk_offset_parse(arg, &offset);
+	return cli_offset_parse(arg, &offset);
 }
 
-void sqk_offset_quiet(int quiet)
+void cli_offset_quiet(int quiet)
 {
 	offset_quiet = quiet;
 }
 
-uint64_t sqk_offset_value(void)
+uint64_t cli_offset_value(void)
 {
 	return offset.at;
 }
@@ -113,15 +113,15 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 	int err = sqk_find_images(f, at, &n);
 
 	if (err) {
-		sqk_error_code(path, err);
+		cli_error_code(path, err);
 		return -1;
 	}
 	if (n == 0) {
-		sqk_error(path, "no SquashFS image found");
+		cli_error(path, "no SquashFS image found");
 		return -1;
 	}
 	if (n > 1) {
-		sqk_error(
+		cli_error(
 			path,
 			"%u SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
 			n, (unsigned long long)at[0], (unsigned long long)at[1],
@@ -129,12 +129,12 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 		return -1;
 	}
 	if (!offset_quiet)
-		sqk_error(path, "image found at offset %llu", (unsigned long long)at[0]);
+		cli_error(path, "image found at offset %llu", (unsigned long long)at[0]);
 	*at_out = at[0];
 	return 0;
 }
 
-struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
+struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
 	uint64_t at = o->at;
@@ -143,7 +143,7 @@ struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 	errno = 0;
 	f = sqk_file_open(path, SQK_FILE_READ, &err);
 	if (!f) {
-		sqk_error_code(path, err);
+		cli_error_code(path, err);
 		return NULL;
 	}
 	if (o->is_auto) {
@@ -158,13 +158,13 @@ struct sqk_file *sqk_open_image_file_at(const char *path, struct sqk_offset *o)
 	if (at == 0)
 		return f;
 	if (at >= f->size(f)) {
-		sqk_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
+		cli_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
 		sqk_file_destroy(f);
 		return NULL;
 	}
 	w = sqk_file_window(f, at);
 	if (!w) {
-		sqk_error_code(path, SQK_ERR_NOMEM);
+		cli_error_code(path, SQK_ERR_NOMEM);
 		sqk_file_destroy(f);
 	}
 	return w;
@@ -195,18 +195,18 @@ static int say_further_in(const char *path, const char *what, unsigned n, const 
 
 	if (!what)
 		what = "";
-	/* The compat front end (sqk_die_of_sigpipe) spells the option as unsquashfs. */
-	if (n == 1 && sqk_die_of_sigpipe)
-		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
+	/* The compat front end (cli_die_of_sigpipe) spells the option as unsquashfs. */
+	if (n == 1 && cli_die_of_sigpipe)
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
 			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
 	else if (n == 1)
-		sqk_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
 			  what, sep, (unsigned long long)at[0]);
 	else if (n > 1)
-		sqk_error(path,
+		cli_error(path,
 			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
 			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
-			  n > 2 ? ", ..." : "", sqk_die_of_sigpipe ? "-offset" : "--offset");
+			  n > 2 ? ", ..." : "", cli_die_of_sigpipe ? "-offset" : "--offset");
 	return n > 0;
 }
 
@@ -217,15 +217,15 @@ static void image_error_at(const char *path, const struct sqk_offset *o, int err
 	unsigned n = err == SQK_ERR_MAGIC ? images_further_in(path, o, at) : 0;
 
 	if (!say_further_in(path, sqk_strerror(err), n, at))
-		sqk_error_code(path, err);
+		cli_error_code(path, err);
 }
 
-void sqk_image_error(const char *path, int err)
+void cli_image_error(const char *path, int err)
 {
 	image_error_at(path, &offset, err);
 }
 
-void sqk_image_hint(const char *path)
+void cli_image_hint(const char *path)
 {
 	struct sqk_image *img;
 	struct sqk_file *f;
@@ -240,16 +240,16 @@ void sqk_image_hint(const char *path)
 		say_further_in(path, NULL, images_further_in(path, &offset, at), at);
 }
 
-struct sqk_file *sqk_open_image_file(const char *path)
+struct sqk_file *cli_open_image_file(const char *path)
 {
-	return sqk_open_image_file_at(path, &offset);
+	return cli_open_image_file_at(path, &offset);
 }
 
-struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
+struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 				    const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = sqk_open_image_file_at(path, o);
+	struct sqk_file *f = cli_open_image_file_at(path, o);
 	int err;
 
 	if (!f)
@@ -262,12 +262,12 @@ struct sqk_image *sqk_open_image_at(const char *path, struct sqk_offset *o,
 	return img;
 }
 
-struct sqk_image *sqk_open_image(const char *path, const struct sqk_image_opts *o)
+struct sqk_image *cli_open_image(const char *path, const struct sqk_image_opts *o)
 {
-	return sqk_open_image_at(path, &offset, o);
+	return cli_open_image_at(path, &offset, o);
 }
 
-const char *sqk_image_err_text(struct sqk_image *img, int err)
+const char *cli_image_err_text(struct sqk_image *img, int err)
 {
 	int e = img ? sqk_image_file(img)->errnum : 0;
 
@@ -276,7 +276,7 @@ const char *sqk_image_err_text(struct sqk_image *img, int err)
 	return sqk_strerror(err);
 }
 
-const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img)
+const char *cli_fault_text(const struct sqk_fault *f, struct sqk_image *img)
 {
 	if (*f->what)
 		return f->what;
@@ -286,13 +286,13 @@ const char *sqk_fault_text(const struct sqk_fault *f, struct sqk_image *img)
 		return strerror(ENOSPC);
 	if (f->output && f->err == SQK_ERR_IO)
 		return strerror(EIO);
-	return sqk_image_err_text(img, f->err);
+	return cli_image_err_text(img, f->err);
 }
 
-void sqk_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
+void cli_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
 		      const struct sqk_fault *f)
 {
-	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+	fprintf(stderr, "squashkit %s: ", cli_cmd_name);
 	if (f->output && out) {
 		size_t len = strlen(out);
 
@@ -303,7 +303,7 @@ void sqk_report_fault(const char *image, struct sqk_image *img, const char *out,
 			while (len > 1 && out[len - 1] == '/')
 				len--;
 			fwrite(out, 1, len, stderr);
-			sqk_print_escaped(stderr, f->path);
+			cli_print_escaped(stderr, f->path);
 		} else {
 			fputs(out, stderr);
 		}
@@ -311,10 +311,10 @@ void sqk_report_fault(const char *image, struct sqk_image *img, const char *out,
 		fputs(image, stderr);
 		if (*f->path) {
 			fputs(": ", stderr);
-			sqk_print_escaped(stderr, f->path);
+			cli_print_escaped(stderr, f->path);
 		}
 	}
-	fprintf(stderr, ": %s\n", sqk_fault_text(f, img));
+	fprintf(stderr, ": %s\n", cli_fault_text(f, img));
 }
 
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
@@ -323,39 +323,14 @@ static const char *const cache_keys[] = {"metadata", "fragment", "data", "compre
  * The counters of one cache, by name: integers, then three rates. The
  * integers are the fields of struct sqk_cache_stats but for entries and
  * wakeups (the three kinds together); the text form is read back by
- * sqk_read_stats() through the same lists.
+ * cli_read_stats() through the same lists.
  */
 // clang-format off
-#define CACHE_FIELDS_1(X)                                                                          \
-	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
-	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
-	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
-#define CACHE_FIELDS_2(X)                                                                          \
-	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
-	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
-	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
-	X(waits, waits) X(max_waiters, max_waiters)                                                \
-	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
-	X(held_bytes, held)
 /* X(name, value) for every counter; XF(name, field) for those of struct sqk_cache_stats. */
 #define CACHE_COUNTERS(X, XF)                                                                      \
 	X(entries, sqk_cache_entries(c))                                                           \
-	CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) CACHE_FIELDS_2(XF)
+	SQK_CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) SQK_CACHE_FIELDS_2(XF)
 // clang-format on
-
-/* What one cache's rates are made of. */
-struct rates {
-	uint64_t wakeups;
-	double unclaimed_ms, per_block, per_release;
-};
-
-static void cache_rates(const struct sqk_cache_stats *s, struct rates *r)
-{
-	r->wakeups = s->wakeups_capacity + s->wakeups_publish + s->wakeups_handoff;
-	r->unclaimed_ms = (double)s->unclaimed_ns / 1e6;
-	r->per_block = s->distinct ? (double)s->fills / (double)s->distinct : 0.0;
-	r->per_release = s->release_wakes ? (double)r->wakeups / (double)s->release_wakes : 0.0;
-}
 
 /* Every thread's context switches, the finished workers' included. */
 static void usage_of_self(struct rusage *ru)
@@ -364,7 +339,7 @@ static void usage_of_self(struct rusage *ru)
 	getrusage(RUSAGE_SELF, ru);
 }
 
-void sqk_print_stats(FILE *out, struct sqk_image *img)
+void cli_print_stats(FILE *out, struct sqk_image *img)
 {
 	struct rusage ru;
 	int i;
@@ -375,12 +350,12 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache *c = sqk_image_cache(img, i);
 		struct sqk_cache_stats s;
-		struct rates r;
+		struct sqk_cache_rates r;
 
 		if (!c)
 			continue;
 		sqk_cache_stats(c, &s);
-		cache_rates(&s, &r);
+		sqk_cache_rates(&s, &r);
 		fprintf(out, "%s cache:\n", cache_keys[i]);
 #define TX(k, v)  fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
 #define TXF(k, f) TX(k, s.f)
@@ -391,14 +366,14 @@ void sqk_print_stats(FILE *out, struct sqk_image *img)
 	}
 }
 
-void sqk_print_stats_json(struct sqk_json *j, struct sqk_image *img)
+void cli_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 {
 	sqk_json_begin_object(j, 0);
-	sqk_print_stats_members(j, img);
+	cli_print_stats_members(j, img);
 	sqk_json_end_object(j);
 }
 
-void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
+void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 {
 	struct rusage ru;
 	int i;
@@ -414,12 +389,12 @@ void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
 		struct sqk_cache *c = sqk_image_cache(img, i);
 		struct sqk_cache_stats s;
-		struct rates r;
+		struct sqk_cache_rates r;
 
 		if (!c)
 			continue;
 		sqk_cache_stats(c, &s);
-		cache_rates(&s, &r);
+		sqk_cache_rates(&s, &r);
 		sqk_json_key(j, cache_keys[i]);
 		sqk_json_begin_object(j, 0);
 #define JX(k, v)  sqk_json_key_uint(j, #k, (v));
@@ -433,16 +408,16 @@ void sqk_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	sqk_json_end_object(j);
 }
 
-void sqk_print_stats_as(FILE *out, struct sqk_image *img, int json)
+void cli_print_stats_as(FILE *out, struct sqk_image *img, int json)
 {
 	struct sqk_json j;
 
 	if (!json) {
-		sqk_print_stats(out, img);
+		cli_print_stats(out, img);
 		return;
 	}
 	sqk_json_init_file(&j, out);
-	sqk_print_stats_json(&j, img);
+	cli_print_stats_json(&j, img);
 	sqk_json_finish(&j);
 }
 
@@ -452,7 +427,7 @@ static const struct {
 	size_t off;
 } stat_fields[] = {
 #define FIELD_AT(k, f) {#k, offsetof(struct sqk_cache_stats, f)},
-	CACHE_FIELDS_1(FIELD_AT) CACHE_FIELDS_2(FIELD_AT)};
+	SQK_CACHE_FIELDS_1(FIELD_AT) SQK_CACHE_FIELDS_2(FIELD_AT)};
 
 /* One "  name value" line of the cache in s. */
 static void read_counter(struct sqk_cache_stats *s, const char *name, const char *value)
@@ -468,7 +443,7 @@ static void read_counter(struct sqk_cache_stats *s, const char *name, const char
 			*(uint64_t *)((char *)s + stat_fields[i].off) = strtoull(value, NULL, 10);
 }
 
-int sqk_read_stats(FILE *in, struct sqk_stats_read *out)
+int cli_read_stats(FILE *in, struct sqk_stats_read *out)
 {
 	char line[256], name[64], value[64];
 	unsigned long long n;

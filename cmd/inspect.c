@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "compressors/compressor.h"
 #include "format/fmt_super.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"
@@ -115,10 +116,6 @@ static int has_xattrs(const struct sqk_super *sb)
 {
 	return !(sb->flags & SQK_FLAG_NO_XATTRS) && sb->xattr_table != SQK_INVALID_TABLE;
 }
-
-static const char *const count_names[8] = {NULL,       "directories",	"files",
-					   "symlinks", "block_devices", "char_devices",
-					   "fifos",    "sockets"};
 
 static const char *codec_name(const struct sqk_super *sb)
 {
@@ -247,8 +244,8 @@ static void json_counts(struct sqk_json *j, const struct inspect *in)
 	int i;
 
 	sqk_json_begin_object(j, 0);
-	for (i = 1; i < 8; i++)
-		sqk_json_key_uint(j, count_names[i], sv->type[i]);
+	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
+		sqk_json_key_uint(j, sqk_fmt_type_plural(i), sv->type[i]);
 	sqk_json_key_uint(j, "extended", sv->extended);
 	sqk_json_key_uint(j, "hard_links", sv->hard_links);
 	sqk_json_key_uint(j, "inodes", sv->inodes);
@@ -373,9 +370,9 @@ static void print_text(const struct inspect *in)
 	char when[32];
 	int i, n;
 
-	sqk_time_string(sb->mkfs_time, 1, when, sizeof(when));
+	cli_time_string(sb->mkfs_time, 1, when, sizeof(when));
 	fputs("Image:              ", stdout);
-	sqk_print_escaped(stdout, in->image);
+	cli_print_escaped(stdout, in->image);
 	printf("\nMagic:              0x%08x\n", sb->magic);
 	printf("Version:            %u.%u\n", sb->version_major, sb->version_minor);
 	printf("Compression:        %s (id %u)\n", codec_name(sb), sb->compressor);
@@ -429,8 +426,8 @@ static void print_text(const struct inspect *in)
 		       (unsigned long long)t->stored);
 	}
 	printf("Counts:\n");
-	for (i = 1; i < 8; i++)
-		printf("  %-18s%llu\n", count_names[i], (unsigned long long)c->type[i]);
+	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
+		printf("  %-18s%llu\n", sqk_fmt_type_plural(i), (unsigned long long)c->type[i]);
 	printf("  %-18s%llu\n  %-18s%llu\n", "extended", (unsigned long long)c->extended,
 	       "hard_links", (unsigned long long)c->hard_links);
 	printf("Data:               %llu bytes in files, %llu stored",
@@ -457,7 +454,7 @@ static int run(struct sqk_show *s)
 	int err, ret = EXIT_FAIL;
 
 	if (!in) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
 	in->img = s->img;
@@ -467,13 +464,13 @@ static int run(struct sqk_show *s)
 	if (err) {
 		if (!in->err_path[0])
 			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		sqk_error(in->image, "%s: %s", in->err_path, sqk_image_err_text(in->img, err));
+		cli_error(in->image, "%s: %s", in->err_path, cli_image_err_text(in->img, err));
 	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
 		if (in->sv.err_in_tree)
-			sqk_show_path_code(in->image, in->img, in->sv.err_where, err);
+			cli_show_path_code(in->image, in->img, in->sv.err_where, err);
 		else
-			sqk_error(in->image, "%s: %s", in->sv.err_where,
-				  sqk_image_err_text(in->img, err));
+			cli_error(in->image, "%s: %s", in->sv.err_where,
+				  cli_image_err_text(in->img, err));
 	} else {
 		if (s->json)
 			print_json(&s->out, in);
@@ -485,7 +482,7 @@ static int run(struct sqk_show *s)
 	return ret;
 }
 
-int cmd_inspect(int argc, char **argv)
+int cli_inspect(int argc, char **argv)
 {
 	static const struct sqk_show_cmd inspect_cmd = {
 		.usage = usage_text,
@@ -494,5 +491,5 @@ int cmd_inspect(int argc, char **argv)
 		.run = run,
 	};
 
-	return sqk_show_main(argc, argv, &inspect_cmd, NULL);
+	return cli_show_main(argc, argv, &inspect_cmd, NULL);
 }

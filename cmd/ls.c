@@ -48,11 +48,6 @@ struct info {
 	char *target;
 };
 
-struct entry {
-	struct sqk_dirent d;
-	struct info i;
-};
-
 struct ls {
 	struct sqk_show *show;
 	struct sqk_image *img;
@@ -60,7 +55,6 @@ struct ls {
 	int headers;  /* a "PATH:" over each listing: -R, or several PATHs */
 	int sections; /* headers printed */
 	int files;    /* PATHs shown that are no directories */
-	uint32_t stack[SQK_WALK_MAX_DEPTH + 1];
 	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
 	struct sqk_u64set seen;
 	char err_path[4096 + 256 + 2];
@@ -76,7 +70,7 @@ static void info_from(struct info *i, struct sqk_inode *ino)
 	i->gid = ino->gid;
 	i->mtime = ino->mtime;
 	i->rdev = ino->rdev;
-	i->size = sqk_show_size(ino);
+	i->size = cli_show_size(ino);
 	i->target = ino->target;
 	ino->target = NULL;
 }
@@ -131,15 +125,15 @@ static void print_long(const struct info *i, const struct widths *w, const char 
 {
 	char mode[11], sz[48], when[32];
 
-	sqk_mode_string(i->mode, mode);
+	cli_mode_string(i->mode, mode);
 	size_text(i, sz, sizeof(sz));
-	sqk_time_string(i->mtime, 0, when, sizeof(when));
+	cli_time_string(i->mtime, 0, when, sizeof(when));
 	printf("%s %*u %*u %*u %*s %s ", mode, w->nlink, i->nlink, w->uid, i->uid, w->gid, i->gid,
 	       w->size, sz, when);
-	sqk_print_escaped(stdout, name);
+	cli_print_escaped(stdout, name);
 	if (i->target) {
 		fputs(" -> ", stdout);
-		sqk_print_escaped(stdout, i->target);
+		cli_print_escaped(stdout, i->target);
 	}
 	fputc('\n', stdout);
 }
@@ -171,7 +165,7 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	else
 		sqk_json_key_null(j, "path");
 	sqk_json_key_uint(j, "inode", i->number);
-	sqk_json_key_string(j, "type", sqk_json_type(i->type));
+	sqk_json_key_string(j, "type", cli_json_type(i->type));
 	sqk_json_key_uint(j, "mode", i->mode & 07777);
 	sqk_json_key_uint(j, "uid", i->uid);
 	sqk_json_key_uint(j, "gid", i->gid);
@@ -187,160 +181,122 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	sqk_json_end_object(j);
 }
 
-/* Read a whole listing; the iterator is closed before we return. */
-static int read_listing(struct ls *ls, struct sqk_inode *dir, struct entry **out, size_t *count)
-{
-	struct sqk_dir_iter it;
-	struct entry *ents = NULL;
-	size_t n = 0, cap = 0;
-	int err;
-
-	err = sqk_dir_open(ls->img, dir, &it);
-	while (!err) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct entry *p = realloc(ents, ncap * sizeof(*p));
-
-			if (!p) {
-				err = SQK_ERR_NOMEM;
-				break;
-			}
-			ents = p;
-			cap = ncap;
-		}
-		memset(&ents[n], 0, sizeof(ents[n]));
-		err = sqk_dir_next(&it, &ents[n].d);
-		if (err != 1)
-			break;
-		n++;
-		err = 0;
-	}
-	sqk_dir_close(&it);
-	if (err < 0) {
-		free(ents);
-		return err;
-	}
-	*out = ents;
-	*count = n;
-	return 0;
-}
-
-/* An entry's inode, checked against what the directory says about it. */
-static int read_entry(struct ls *ls, const struct sqk_dirent *d, struct sqk_inode *ino)
-{
-	int err = sqk_inode_read(ls->img, d->ref, ino);
-
-	if (!err && (sqk_basic_type(ino->type) != d->type || ino->number != d->number)) {
-		sqk_inode_free(ino);
-		err = SQK_ERR_CORRUPT;
-	}
-	return err;
-}
-
 static void set_err_path(struct ls *ls, const char *dir, const char *name)
 {
 	snprintf(ls->err_path, sizeof(ls->err_path), "%s%s%s", dir,
 		 name && strcmp(dir, "/") != 0 ? "/" : "", name ? name : "");
 }
 
-static void free_entries(struct entry *ents, size_t n)
+static void free_infos(struct info *infos, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		free(ents[i].i.target);
-	free(ents);
+	for (i = 0; infos && i < n; i++)
+		free(infos[i].target);
+	free(infos);
+}
+
+/* -l and --json: every entry's inode, and the widths of the columns. */
+static int read_infos(struct ls *ls, const char *path, const struct sqk_dir_entry *ents, size_t n,
+		      struct info **out, struct widths *w)
+{
+	struct info *infos = calloc(n ? n : 1, sizeof(*infos));
+	size_t i;
+
+	if (!infos)
+		return SQK_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		struct sqk_inode ino;
+		int err = sqk_dirent_inode(ls->img, &ents[i], &ino);
+
+		if (err) {
+			set_err_path(ls, path, ents[i].name);
+			free_infos(infos, n);
+			return err;
+		}
+		info_from(&infos[i], &ino);
+		sqk_inode_free(&ino);
+		widen(w, &infos[i]);
+	}
+	*out = infos;
+	return 0;
 }
 
 static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsigned depth)
 {
 	struct widths w = {1, 1, 1, 1};
-	struct entry *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
+	struct info *infos = NULL;
 	size_t n = 0, i, ndirs;
 	int err;
 
 	if (ls->headers && !ls->json) {
 		if (ls->sections++ || ls->files)
 			fputc('\n', stdout);
-		sqk_print_escaped(stdout, path);
+		cli_print_escaped(stdout, path);
 		fputs(":\n", stdout);
 	}
-	err = read_listing(ls, dir, &ents, &n);
+	/* Read whole: the iterator is closed before any inode is read. */
+	err = sqk_dir_read_all(ls->img, dir, &ents, &n, NULL);
 	if (err) {
 		set_err_path(ls, path, NULL);
 		return err;
 	}
-	for (i = 0; (ls->lng || ls->json) && i < n; i++) {
-		struct sqk_inode ino;
-
-		err = read_entry(ls, &ents[i].d, &ino);
+	if (ls->lng || ls->json) {
+		err = read_infos(ls, path, ents, n, &infos, &w);
 		if (err) {
-			set_err_path(ls, path, ents[i].d.name);
-			free_entries(ents, n);
+			free(ents);
 			return err;
 		}
-		info_from(&ents[i].i, &ino);
-		sqk_inode_free(&ino);
-		widen(&w, &ents[i].i);
 	}
 	for (i = 0; i < n; i++) {
 		if (ls->json) {
-			char *p = join(path, ents[i].d.name, ents[i].d.name_len);
+			char *p = join(path, ents[i].name, ents[i].name_len);
 
-			print_json(ls, &ents[i].i, ents[i].d.name, p);
+			print_json(ls, &infos[i], ents[i].name, p);
 			free(p);
 		} else if (ls->lng) {
-			print_long(&ents[i].i, &w, ents[i].d.name);
+			print_long(&infos[i], &w, ents[i].name);
 		} else {
-			sqk_print_escaped(stdout, ents[i].d.name);
+			cli_print_escaped(stdout, ents[i].name);
 			fputc('\n', stdout);
 		}
 	}
+	free_infos(infos, n);
 	if (!ls->rec) {
-		free_entries(ents, n);
+		free(ents);
 		return 0;
 	}
 	/* Keep only the subdirectories, then visit them with nothing else held. */
-	for (i = 0, ndirs = 0; i < n; i++) {
-		free(ents[i].i.target);
-		ents[i].i.target = NULL;
-		if (ents[i].d.type == SQK_DIR)
+	for (i = 0, ndirs = 0; i < n; i++)
+		if (ents[i].type == SQK_DIR)
 			ents[ndirs++] = ents[i];
-	}
 	/* Deep trees keep one such list a level: give back what the files took. */
 	if (ndirs < n) {
-		struct entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
+		struct sqk_dir_entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
 
 		if (p)
 			ents = p;
 	}
 	for (i = 0; !err && i < ndirs; i++) {
 		struct sqk_inode sub;
-		char *child = join(path, ents[i].d.name, ents[i].d.name_len);
-		unsigned k;
+		char *child = join(path, ents[i].name, ents[i].name_len);
 
 		if (!child) {
 			err = SQK_ERR_NOMEM;
 			break;
 		}
-		err = read_entry(ls, &ents[i].d, &sub);
-		for (k = 0; !err && k <= depth; k++)
-			if (ls->stack[k] == sub.number)
-				err = SQK_ERR_LOOP;
+		err = sqk_dirent_inode(ls->img, &ents[i], &sub);
 		if (!err) {
-			int r = sqk_u64set_add(&ls->seen, sub.number);
-
-			err = r < 0 ? r : r ? SQK_ERR_LOOP : 0;
-		}
-		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
-			err = SQK_ERR_DEPTH;
-		if (err) {
-			snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
+			err = sqk_dir_enter(&ls->seen, sub.number, depth + 1, SQK_WALK_MAX_DEPTH);
+			if (err)
+				snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
+			else
+				err = list_dir(ls, &sub, child, depth + 1);
+			sqk_inode_free(&sub);
 		} else {
-			ls->stack[depth + 1] = sub.number;
-			err = list_dir(ls, &sub, child, depth + 1);
+			snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
 		}
-		sqk_inode_free(&sub);
 		free(child);
 	}
 	free(ents);
@@ -379,16 +335,16 @@ static void list_file(struct ls *ls, struct sqk_inode *ino, const char *path, co
 static int list(struct ls *ls, const char *path, int dirs)
 {
 	struct sqk_inode ino;
-	char *norm = sqk_show_normalise(path);
+	char *norm = cli_show_normalise(path);
 	int err = 0, ret = 0;
 
 	if (!norm) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A PATH that cannot be resolved is said once, in the first pass. */
 	if (dirs ? sqk_resolve_follow(ls->img, path, 0, &ino) != 0
-		 : sqk_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
+		 : cli_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
 		free(norm);
 		return dirs ? 1 : -1;
 	}
@@ -397,9 +353,8 @@ static int list(struct ls *ls, const char *path, int dirs)
 	} else if (dirs) {
 		/* A directory reached again under another operand is no loop. */
 		sqk_u64set_free(&ls->seen);
-		ls->stack[0] = ino.number;
-		err = sqk_u64set_add(&ls->seen, ino.number);
-		if (err >= 0)
+		err = sqk_dir_enter(&ls->seen, ino.number, 0, SQK_WALK_MAX_DEPTH);
+		if (!err)
 			err = list_dir(ls, &ino, norm, 0);
 	} else {
 		list_file(ls, &ino, path, norm);
@@ -407,7 +362,7 @@ static int list(struct ls *ls, const char *path, int dirs)
 	}
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
+		cli_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
 	free(norm);
 	return err ? -1 : ret;
 }
@@ -462,7 +417,7 @@ static int run(struct sqk_show *s)
 	return ret;
 }
 
-int cmd_ls(int argc, char **argv)
+int cli_ls(int argc, char **argv)
 {
 	static const struct sqk_show_cmd ls_cmd = {
 		.usage = usage_text,
@@ -477,10 +432,10 @@ int cmd_ls(int argc, char **argv)
 	int ret;
 
 	if (!ls) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	ret = sqk_show_main(argc, argv, &ls_cmd, ls);
+	ret = cli_show_main(argc, argv, &ls_cmd, ls);
 	free(ls);
 	return ret;
 }

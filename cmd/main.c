@@ -16,17 +16,17 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"mkimage", cmd_mkimage, "build an image from directories, an archive or a listing"},
-	{"unimage", cmd_unimage, "extract an image to a directory or an archive"},
-	{"inspect", cmd_inspect, "show the superblock, tables and counts of an image"},
-	{"ls", cmd_ls, "list directories in an image"},
-	{"cat", cmd_cat, "write files from an image to stdout"},
-	{"stat", cmd_stat, "show one inode of an image"},
-	{"fsck", cmd_fsck, "verify every structure and block of an image"},
-	{"diff", cmd_diff, "compare two images, or an image and a directory"},
-	{"bench", cmd_bench, "measure the block cache's wait policies"},
-	{"mount", cmd_mount, "serve an image as a read-only file system (FUSE)"},
-	{"umount", cmd_umount, "unmount what squashkit mount serves"},
+	{"mkimage", cli_mkimage, "build an image from directories, an archive or a listing"},
+	{"unimage", cli_unimage, "extract an image to a directory or an archive"},
+	{"inspect", cli_inspect, "show the superblock, tables and counts of an image"},
+	{"ls", cli_ls, "list directories in an image"},
+	{"cat", cli_cat, "write files from an image to stdout"},
+	{"stat", cli_stat, "show one inode of an image"},
+	{"fsck", cli_fsck, "verify every structure and block of an image"},
+	{"diff", cli_diff, "compare two images, or an image and a directory"},
+	{"bench", cli_bench, "measure the block cache's wait policies"},
+	{"mount", cli_mount, "serve an image as a read-only file system (FUSE)"},
+	{"umount", cli_umount, "unmount what squashkit mount serves"},
 	{NULL, NULL, NULL},
 };
 
@@ -35,8 +35,8 @@ static const struct command commands[] = {
  * (see squashkit-compat(1)); not native commands, so listed apart.
  */
 static const struct command compat[] = {
-	{"mksquashfs", compat_mksquashfs_main, "mksquashfs's options, squashkit's writer"},
-	{"unsquashfs", compat_unsquashfs_main, "unsquashfs's options, squashkit's reader"},
+	{"mksquashfs", cli_compat_mksquashfs_main, "mksquashfs's options, squashkit's writer"},
+	{"unsquashfs", cli_compat_unsquashfs_main, "unsquashfs's options, squashkit's reader"},
 	{NULL, NULL, NULL},
 };
 
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	base = base ? base + 1 : argv[0];
 	c = find(base);
 	if (c) {
-		sqk_cmd_name = c->name;
+		cli_cmd_name = c->name;
 		return c->run(argc, argv);
 	}
 	if (argc < 2) {
@@ -98,6 +98,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try 'squashkit --help'.\n");
 		return EXIT_USAGE;
 	}
-	sqk_cmd_name = c->name;
+	cli_cmd_name = c->name;
 	return c->run(argc - 1, argv + 1);
 }

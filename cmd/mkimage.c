@@ -51,11 +51,11 @@ static uint64_t image_bytes(void *arg)
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	if (progress_polling) {
-		sqk_progress_poll(ctx, NULL, NULL);
+		cli_progress_poll(ctx, NULL, NULL);
 		progress_polling = 0;
 	}
-	sqk_progress_set_total(ctx, total);
-	sqk_progress_set(ctx, done);
+	cli_progress_set_total(ctx, total);
+	cli_progress_set(ctx, done);
 }
 
 static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
@@ -64,7 +64,7 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	double ratio = st->uncompressed ? (double)st->bytes_used / (double)st->uncompressed : 0;
 
 	if (json) {
-		sqk_mkimage_stats_json(st, o, image, ratio, reuse->n ? reuse : NULL);
+		cli_mkimage_stats_json(st, o, image, ratio, reuse->n ? reuse : NULL);
 		return;
 	}
 	printf("image            %s\n", image);
@@ -93,46 +93,30 @@ static void print_stats(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_o
 	       st->sparse_bytes);
 	printf("lseeks           %" PRIu64 "\n", st->lseeks);
 	if (reuse->n)
-		sqk_mkimage_reuse_print(reuse, st);
+		cli_mkimage_reuse_print(reuse, st);
 }
 
 /* Codec, level and -X options, once the block size is known. */
 static int setup_codec(struct args *a)
 {
 	const struct sqk_codec *codec = sqk_codec_by_name(a->comp_name);
+	size_t bad;
 
 	if (!codec)
-		return sqk_usage_error("unknown compressor '%s' (gzip, lzma, lzo, xz, lz4, zstd)",
+		return cli_usage_error("unknown compressor '%s' (gzip, lzma, lzo, xz, lz4, zstd)",
 				       a->comp_name);
 	a->o.codec = codec;
-	memset(&a->o.comp, 0, sizeof(a->o.comp));
-	codec->defaults(&a->o.comp, a->o.block_size);
-	if (a->level >= 0) {
-		if (a->level < codec->level_min || a->level > codec->level_max)
-			return sqk_usage_error("level %d is out of range for %s (%d..%d)", a->level,
-					       codec->name, codec->level_min, codec->level_max);
-		a->o.comp.level = a->level;
-	}
-	for (size_t i = 0; i < a->comp_opts.n; i++) {
-		char *kv = a->comp_opts.v[i], *eq = strchr(kv, '=');
-
-		*eq = '\0';
-		if (codec->set_option(&a->o.comp, kv, eq + 1)) {
-			*eq = '=';
-			return sqk_usage_error("invalid option '%s' for %s", kv, codec->name);
-		}
-		*eq = '=';
-	}
+	if (a->level >= 0 && (a->level < codec->level_min || a->level > codec->level_max))
+		return cli_usage_error("level %d is out of range for %s (%d..%d)", a->level,
+				       codec->name, codec->level_min, codec->level_max);
+	if (!sqk_comp_config_setup(&a->o.comp, codec, a->o.block_size, a->level,
+				   (const char *const *)a->comp_opts.v, a->comp_opts.n, &bad))
+		return 0;
+	if (bad < a->comp_opts.n)
+		return cli_usage_error("invalid option '%s' for %s", a->comp_opts.v[bad],
+				       codec->name);
 	/* Options valid one by one may still not go together (xz: lc + lp at most 4). */
-	if (a->comp_opts.n) {
-		uint8_t buf[64];
-		size_t len;
-
-		if (codec->write_options(&a->o.comp, buf, sizeof(buf), &len))
-			return sqk_usage_error("the %s options given do not go together",
-					       codec->name);
-	}
-	return 0;
+	return cli_usage_error("the %s options given do not go together", codec->name);
 }
 
 /*
@@ -148,14 +132,14 @@ static void report(struct sqk_mkfs *m, const char *image, struct sqk_file *out, 
 	if (!*path)
 		path = image;
 	if (*msg)
-		sqk_error(path, "%s", msg);
+		cli_error(path, "%s", msg);
 	else if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		sqk_error_errno(image, err,
+		cli_error_errno(image, err,
 				out && out->errnum	 ? out->errnum
 				: err == SQK_ERR_NOSPACE ? ENOSPC
 							 : EIO);
 	else
-		sqk_error_code(path, err);
+		cli_error_code(path, err);
 }
 
 /*
@@ -172,10 +156,10 @@ static int image_is_dir(const char *image, char **src, int nsrc, int archives)
 		return 0;
 	for (int i = 0; i < nsrc && !archives; i++)
 		if (stat(src[i], &st) == 0 && S_ISREG(st.st_mode))
-			return sqk_usage_error("%s is a directory and %s a file: the operands look "
+			return cli_usage_error("%s is a directory and %s a file: the operands look "
 					       "swapped (the IMAGE comes last: SOURCE... IMAGE)",
 					       image, src[i]);
-	sqk_error(image, "is a directory");
+	cli_error(image, "is a directory");
 	return EXIT_FAIL;
 }
 
@@ -191,16 +175,16 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 	case 0:
 		break;
 	case SQK_ERR_EXIST:
-		sqk_error(image, "file exists (use --force to overwrite it)");
+		cli_error(image, "file exists (use --force to overwrite it)");
 		return EXIT_FAIL;
 	case SQK_ERR_ARG:
-		sqk_error(image, "is a directory");
+		cli_error(image, "is a directory");
 		return EXIT_FAIL;
 	case SQK_ERR_OVERFLOW:
-		sqk_error(image, "path too long");
+		cli_error(image, "path too long");
 		return EXIT_FAIL;
 	case SQK_ERR_IO:
-		sqk_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
+		cli_error(image, "cannot create a temporary file beside it: %s", strerror(errno));
 		return EXIT_FAIL;
 	default:
 		report(NULL, image, NULL, err);
@@ -226,20 +210,20 @@ static int check_leading(const char *image, uint64_t n, int force)
 	struct stat st;
 
 	if (stat(image, &st) != 0) {
-		sqk_error(image, "--offset needs the existing file: %s", strerror(errno));
+		cli_error(image, "--offset needs the existing file: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		sqk_error(image, "--offset needs a regular file");
+		cli_error(image, "--offset needs a regular file");
 		return EXIT_FAIL;
 	}
 	if ((uint64_t)st.st_size < n) {
-		sqk_error(image, "holds %llu bytes, fewer than the offset %llu",
+		cli_error(image, "holds %llu bytes, fewer than the offset %llu",
 			  (unsigned long long)st.st_size, (unsigned long long)n);
 		return EXIT_FAIL;
 	}
 	if ((uint64_t)st.st_size > n && !force) {
-		sqk_error(image, "has bytes after offset %llu (use --force to replace them)",
+		cli_error(image, "has bytes after offset %llu (use --force to replace them)",
 			  (unsigned long long)n);
 		return EXIT_FAIL;
 	}
@@ -293,7 +277,7 @@ static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spoo
 	struct stat st;
 
 	if (fstat(1, &st) != 0) {
-		sqk_error("stdout", "%s", strerror(errno));
+		cli_error("stdout", "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
@@ -302,12 +286,12 @@ static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spoo
 		if (!dir || !*dir)
 			dir = "/tmp";
 		if (snprintf(path, sizeof(path), "%s/squashkit-XXXXXX", dir) >= (int)sizeof(path)) {
-			sqk_error(dir, "path too long");
+			cli_error(dir, "path too long");
 			return EXIT_FAIL;
 		}
 		fd = mkstemp(path);
 		if (fd < 0 || unlink(path) != 0 || fstat(fd, &st) != 0) {
-			sqk_error(dir, "cannot create a spool file: %s", strerror(errno));
+			cli_error(dir, "cannot create a spool file: %s", strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return EXIT_FAIL;
@@ -320,7 +304,7 @@ static int open_stdout(struct sqk_mkfs_opts *o, struct sqk_file **out, int *spoo
 	o->skip_ino[o->nskip++] = st.st_ino;
 	*out = sqk_file_fdopen(fd, *spooled);
 	if (!*out) {
-		sqk_error_code("stdout", SQK_ERR_NOMEM);
+		cli_error_code("stdout", SQK_ERR_NOMEM);
 		if (*spooled)
 			close(fd);
 		return EXIT_FAIL;
@@ -340,21 +324,21 @@ static int copy_out(struct sqk_file *spool)
 
 		err = spool->read_at(spool, pos, buf, len);
 		if (err) {
-			sqk_error_errno("the spool file", err, spool->errnum);
+			cli_error_errno("the spool file", err, spool->errnum);
 			break;
 		}
 		if (sqk_write_full(1, buf, len, SQK_NO_OFFSET) != 0) {
-			sqk_error("stdout", "%s", strerror(errno));
+			cli_error("stdout", "%s", strerror(errno));
 			err = SQK_ERR_IO;
 		}
 	}
 	if (err == SQK_ERR_NOMEM)
-		sqk_error_code("stdout", err);
+		cli_error_code("stdout", err);
 	free(buf);
 	return err ? -1 : 0;
 }
 
-int cmd_mkimage(int argc, char **argv)
+int cli_mkimage(int argc, char **argv)
 {
 	struct args a;
 	struct sqk_mkfs *m = NULL;
@@ -362,24 +346,24 @@ int cmd_mkimage(int argc, char **argv)
 	struct sqk_outfile *of = NULL;
 	struct sqk_file *out = NULL, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
-	struct sqk_append_target at = {.fd = -1, .guard = -1};
+	struct sqk_append_target at = {.fd = -1};
 	struct sqk_reuse_set rs = {0};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
 
 	memset(&a, 0, sizeof(a));
-	rc = sqk_mkimage_parse_args(argc, argv, &a);
+	rc = cli_mkimage_parse_args(argc, argv, &a);
 	if (rc) {
 		rc = rc < 0 ? EXIT_OK : rc;
 		goto done;
 	}
 	nsrc = argc - optind - 1;
 	if (argc - optind < 1) {
-		rc = sqk_usage_error("missing IMAGE");
+		rc = cli_usage_error("missing IMAGE");
 		goto done;
 	}
 	if (nsrc < 1 && !a.listings.n && !a.archives.n && !a.pseudo) {
-		rc = sqk_usage_error("missing SOURCE");
+		rc = cli_usage_error("missing SOURCE");
 		goto done;
 	}
 	image = argv[argc - 1];
@@ -390,22 +374,22 @@ int cmd_mkimage(int argc, char **argv)
 	if (rc)
 		goto done;
 	if (a.o.tail_ends && a.o.no_fragments) {
-		rc = sqk_usage_error("--tail-ends and --no-fragments exclude each other");
+		rc = cli_usage_error("--tail-ends and --no-fragments exclude each other");
 		goto done;
 	}
 	if (a.named_sources + a.full_paths + a.archive_mode > 1) {
-		rc = sqk_usage_error(
+		rc = cli_usage_error(
 			"--named-sources, --full-paths and --archive exclude each other");
 		goto done;
 	}
 	if (a.attr.nadds && a.o.no_xattrs) {
-		rc = sqk_usage_error("--xattrs-add and --no-xattrs exclude each other");
+		rc = cli_usage_error("--xattrs-add and --no-xattrs exclude each other");
 		goto done;
 	}
-	sqk_attropt_apply(&a.attr, &a.o);
+	cli_attropt_apply(&a.attr, &a.o);
 	epoch = getenv("SOURCE_DATE_EPOCH");
 	if (epoch && *epoch) {
-		if (sqk_mkimage_parse_u32("SOURCE_DATE_EPOCH", epoch, &a.o.epoch)) {
+		if (cli_mkimage_parse_u32("SOURCE_DATE_EPOCH", epoch, &a.o.epoch)) {
 			rc = EXIT_USAGE;
 			goto done;
 		}
@@ -415,13 +399,13 @@ int cmd_mkimage(int argc, char **argv)
 	a.o.nexcludes = a.excludes.n;
 
 	if (strcmp(image, "-") == 0 && (a.offset || a.stats || a.json)) {
-		rc = sqk_usage_error("IMAGE '-' (stdout) excludes %s", a.offset	 ? "--offset"
+		rc = cli_usage_error("IMAGE '-' (stdout) excludes %s", a.offset	 ? "--offset"
 								       : a.stats ? "--stats"
 										 : "--json");
 		goto done;
 	}
 	if (a.reuse.n && a.append) {
-		rc = sqk_usage_error("--reuse and --append exclude each other");
+		rc = cli_usage_error("--reuse and --append exclude each other");
 		goto done;
 	}
 	if (a.offset && !a.append) {
@@ -430,17 +414,17 @@ int cmd_mkimage(int argc, char **argv)
 			goto done;
 	}
 	/* Read before anything is written: OLD may be the IMAGE this build replaces. */
-	sqk_offset_quiet(a.quiet);
-	rc = sqk_mkimage_reuse_open(&a, &rs);
+	cli_offset_quiet(a.quiet);
+	rc = cli_mkimage_reuse_open(&a, &rs);
 	if (rc)
 		goto done;
 	if (a.append) {
-		rc = sqk_mkimage_append_open(&a, image, &at);
+		rc = cli_mkimage_append_open(&a, image, &at);
 		if (rc)
 			goto done;
-		out = sqk_mkimage_append_file(&at);
+		out = cli_mkimage_append_file(&at);
 	} else if (strcmp(image, "-") == 0) {
-		if (sqk_refuse_terminal("an image", a.force)) {
+		if (cli_refuse_terminal("an image", a.force)) {
 			rc = EXIT_FAIL;
 			goto done;
 		}
@@ -461,15 +445,15 @@ int cmd_mkimage(int argc, char **argv)
 		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
 			err = SQK_ERR_NOMEM;
 		if (err) {
-			sqk_error_code(image, err);
+			cli_error_code(image, err);
 			rc = EXIT_FAIL;
 			goto done;
 		}
 	}
-	bar = sqk_progress_start(0, NULL, a.quiet);
+	bar = cli_progress_start(0, NULL, a.quiet);
 	if (bar) {
 		progress_polling = 1;
-		sqk_progress_poll(bar, image_bytes, (void *)(intptr_t)sqk_file_fd(out));
+		cli_progress_poll(bar, image_bytes, (void *)(intptr_t)sqk_file_fd(out));
 		a.o.progress = progress_cb;
 		a.o.progress_ctx = bar;
 		a.o.warn_ctx = bar;
@@ -477,9 +461,9 @@ int cmd_mkimage(int argc, char **argv)
 	err = sqk_mkfs_create(&a.o, window ? window : out, &m);
 	if (err && a.append && *sqk_mkfs_err_msg(m)) {
 		/* The image appended to cannot be read back. */
-		sqk_progress_finish(bar, 0);
+		cli_progress_finish(bar, 0);
 		bar = NULL;
-		sqk_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
+		cli_error(image, "%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 		rc = EXIT_FAIL;
 		goto done;
 	}
@@ -502,24 +486,24 @@ int cmd_mkimage(int argc, char **argv)
 		err = sqk_mkfs_finish(m, &st);
 	if (err)
 		goto fail;
-	sqk_mkimage_reuse_done(&rs, m);
+	cli_mkimage_reuse_done(&rs, m);
 	if (stream) {
 		if (spooled ? copy_out(stream) != 0 : out->sync(out) != 0) {
 			if (!spooled)
-				sqk_error_errno("stdout", SQK_ERR_IO, out->errnum);
-			sqk_progress_finish(bar, 0);
+				cli_error_errno("stdout", SQK_ERR_IO, out->errnum);
+			cli_progress_finish(bar, 0);
 			bar = NULL;
 			rc = EXIT_FAIL;
 			goto done;
 		}
-		sqk_progress_finish(bar, 1);
+		cli_progress_finish(bar, 1);
 		bar = NULL;
 		rc = EXIT_OK;
 		goto done;
 	}
 	if (a.append) {
 		/* mkfs synced it and wrote the superblock last. */
-		sqk_progress_finish(bar, 1);
+		cli_progress_finish(bar, 1);
 		bar = NULL;
 		if (a.stats || a.json)
 			print_stats(&st, &a.o, image, a.json, &rs);
@@ -530,11 +514,11 @@ int cmd_mkimage(int argc, char **argv)
 	err = sqk_outfile_commit(of);
 	of = NULL;
 	e = errno;
-	sqk_progress_finish(bar, !err);
+	cli_progress_finish(bar, !err);
 	bar = NULL;
 	errno = e;
 	if (err) {
-		sqk_error_code(image, err);
+		cli_error_code(image, err);
 		rc = EXIT_FAIL;
 		goto done;
 	}
@@ -543,26 +527,26 @@ int cmd_mkimage(int argc, char **argv)
 	rc = EXIT_OK;
 	goto done;
 fail:
-	sqk_progress_finish(bar, 0);
+	cli_progress_finish(bar, 0);
 	bar = NULL;
 	if (a.append && sqk_mkfs_err_in_image(m)) {
-		sqk_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
+		cli_error(image, "/%s: already in the image", sqk_mkfs_err_path(m));
 		rc = EXIT_FAIL;
 	} else if (err == SQK_ERR_EXIST || usage) {
-		rc = sqk_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
+		rc = cli_usage_error("%s: %s", sqk_mkfs_err_path(m), sqk_mkfs_err_msg(m));
 	} else {
 		report(m, image, window ? window : out, err);
 		rc = EXIT_FAIL;
 	}
 done:
 	if (rc == EXIT_OK)
-		sqk_mkimage_reuse_notes(&rs);
+		cli_mkimage_reuse_notes(&rs);
 	sqk_mkfs_destroy(m);
-	sqk_mkimage_reuse_close(&rs);
-	sqk_mkimage_append_close(&at, a.offset, rc != EXIT_OK);
+	cli_mkimage_reuse_close(&rs);
+	cli_mkimage_append_close(&at, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);
 	sqk_outfile_abort(of);
-	sqk_mkimage_args_free(&a);
+	cli_mkimage_args_free(&a);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
+#include "write/append.h"
 
 /* A growing list of strings (patterns, listings, archives, comp options). */
 struct strv {
@@ -39,8 +40,7 @@ struct sqk_append_target {
 	struct sqk_file *file, *window;
 	int fd;
 	uint64_t size;		       /* the file's length before */
-	uint8_t super[SQK_SUPER_SIZE]; /* its superblock before */
-	int guard;		       /* the signal action that cuts it back, or -1 */
+	struct sqk_append_guard guard; /* cuts it back on a failure or a signal */
 };
 
 /*
@@ -48,14 +48,14 @@ struct sqk_append_target {
  * into a->o (options that contradict them are usage errors). 0, or the
  * exit status after saying why.
  */
-int sqk_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t);
+int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t);
 /* Where the writer writes. */
-struct sqk_file *sqk_mkimage_append_file(struct sqk_append_target *t);
+struct sqk_file *cli_mkimage_append_file(struct sqk_append_target *t);
 /*
  * Close; after a failure, cut the file back while its old superblock
  * stands, as a signal does until then.
  */
-void sqk_mkimage_append_close(struct sqk_append_target *t, uint64_t offset, int failed);
+void cli_mkimage_append_close(struct sqk_append_target *t, int failed);
 
 /* One image of --reuse (mkimage_reuse.c). */
 struct sqk_reuse_given {
@@ -76,18 +76,18 @@ struct sqk_reuse_set {
  * size; a note says why one cannot serve. Hands those that can to a->o.
  * 0, or the exit status after the error line (one that is no image: 1).
  */
-int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r);
+int cli_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r);
 /* The build is done: what each image gave (valid until m is destroyed). */
-void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m);
+void cli_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m);
 /* Once the image is in place (and the bar gone): a note for unreadable blocks. */
-void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r);
+void cli_mkimage_reuse_notes(const struct sqk_reuse_set *r);
 /* The --stats lines. */
-void sqk_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st);
-void sqk_mkimage_reuse_close(struct sqk_reuse_set *r);
+void cli_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st);
+void cli_mkimage_reuse_close(struct sqk_reuse_set *r);
 
 /* 0 to go on, -1 after --help, or the exit status of a usage error. */
-int sqk_mkimage_parse_args(int argc, char **argv, struct args *a);
-int sqk_mkimage_parse_u32(const char *what, const char *s, uint32_t *out);
-void sqk_mkimage_args_free(struct args *a);
+int cli_mkimage_parse_args(int argc, char **argv, struct args *a);
+int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out);
+void cli_mkimage_args_free(struct args *a);
 
 #endif

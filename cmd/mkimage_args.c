@@ -224,12 +224,12 @@ static void strv_free(struct strv *s)
 	free(s->v);
 }
 
-int sqk_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
+int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
 {
 	uint64_t v;
 
 	if (sqk_parse_uint(s, 0xffffffffu, &v))
-		return sqk_usage_error("invalid %s '%s'", what, s);
+		return cli_usage_error("invalid %s '%s'", what, s);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -242,7 +242,7 @@ static int read_patterns(const char *file, struct strv *out)
 	ssize_t n;
 
 	if (!fp) {
-		sqk_error(file, "%s", strerror(errno));
+		cli_error(file, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	while ((n = getline(&line, &cap, fp)) >= 0) {
@@ -251,7 +251,7 @@ static int read_patterns(const char *file, struct strv *out)
 		if (!n || line[0] == '#')
 			continue;
 		if (strv_add(out, line) < 0) {
-			sqk_error(NULL, "out of memory");
+			cli_error(NULL, "out of memory");
 			break;
 		}
 	}
@@ -262,7 +262,7 @@ static int read_patterns(const char *file, struct strv *out)
 
 static int bad_time(const char *opt, const char *arg)
 {
-	return sqk_usage_error("invalid %s '%s' (seconds since 1970, @SECONDS, or a date and "
+	return cli_usage_error("invalid %s '%s' (seconds since 1970, @SECONDS, or a date and "
 			       "time: 2024-01-01, 2024-01-01T12:00[:00], local unless Z or "
 			       "+HH:MM follows)",
 			       opt, arg);
@@ -290,7 +290,7 @@ static int parse_raw(const char *arg, unsigned *raw)
 			if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
 				break;
 		if (i == sizeof(parts) / sizeof(parts[0]))
-			return sqk_usage_error("invalid --uncompressed list '%s' (inodes, data, "
+			return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
 					       "fragments, xattrs, ids)",
 					       arg);
 		*raw |= parts[i].bit;
@@ -310,20 +310,20 @@ static int add_pseudo(struct args *a, int file, const char *arg)
 	else if (!err)
 		err = sqk_pseudo_add_def(a->pseudo, arg);
 	if (err == SQK_ERR_ARG)
-		return sqk_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
+		return cli_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
 				       sqk_pseudo_err_msg(a->pseudo));
 	if (err == SQK_ERR_IO) {
-		sqk_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
+		cli_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
 		return EXIT_FAIL;
 	}
 	if (err) {
-		sqk_error_code(arg, err);
+		cli_error_code(arg, err);
 		return EXIT_FAIL;
 	}
 	return 0;
 }
 
-int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
+int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 {
 	uint64_t v;
 	int c;
@@ -333,7 +333,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 	a->o.block_size = 128 * 1024;
 	a->o.threads = sqk_online_cpus();
 	optind = 0;
-	while ((c = sqk_getopt(argc, argv, "c:L:X:b:e:j:fqh", long_opts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "c:L:X:b:e:j:fqh", long_opts)) != -1) {
 		switch (c) {
 		case 'c':
 			a->comp_name = optarg;
@@ -341,12 +341,12 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'L':
 			if (sqk_parse_uint(optarg, 1000, &v))
-				return sqk_usage_error("invalid level '%s'", optarg);
+				return cli_usage_error("invalid level '%s'", optarg);
 			a->level = (int)v;
 			break;
 		case 'X':
 			if (!strchr(optarg, '='))
-				return sqk_usage_error("invalid codec option '%s' (want KEY=VALUE)",
+				return cli_usage_error("invalid codec option '%s' (want KEY=VALUE)",
 						       optarg);
 			if (strv_add(&a->comp_opts, optarg) < 0)
 				return EXIT_FAIL;
@@ -354,7 +354,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case 'b':
 			if (sqk_parse_size(optarg, &v) || v < SQK_BLOCK_MIN || v > SQK_BLOCK_MAX ||
 			    (v & (v - 1)))
-				return sqk_usage_error("invalid block size '%s' (a power of two "
+				return cli_usage_error("invalid block size '%s' (a power of two "
 						       "from 4K to 1M)",
 						       optarg);
 			a->o.block_size = (uint32_t)v;
@@ -389,12 +389,12 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->o.uid = a->o.gid = 0;
 			break;
 		case OPT_UID:
-			if (sqk_mkimage_parse_u32("uid", optarg, &a->o.uid))
+			if (cli_mkimage_parse_u32("uid", optarg, &a->o.uid))
 				return EXIT_USAGE;
 			a->o.force_uid = 1;
 			break;
 		case OPT_GID:
-			if (sqk_mkimage_parse_u32("gid", optarg, &a->o.gid))
+			if (cli_mkimage_parse_u32("gid", optarg, &a->o.gid))
 				return EXIT_USAGE;
 			a->o.force_gid = 1;
 			break;
@@ -438,7 +438,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->o.pseudo_warn = 1;
 			break;
 		case 'j':
-			if (sqk_threads_option(optarg, &a->o.threads) != 0)
+			if (cli_threads_option(optarg, &a->o.threads) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_XATTRS_INCLUDE:
@@ -450,7 +450,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_FILE_MODE:
 		case OPT_DIR_MODE:
 		case OPT_SORT:
-			if ((c = sqk_attropt_take(&a->attr, c, optarg)) != 0)
+			if ((c = cli_attropt_take(&a->attr, c, optarg)) != 0)
 				return c;
 			break;
 		case 'f':
@@ -472,7 +472,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_REGEX:
 		case OPT_WILDCARDS:
 			if (a->o.exclude_style != SQK_EXCLUDE_GLOB)
-				return sqk_usage_error(
+				return cli_usage_error(
 					"--regex and --wildcards exclude each other");
 			a->o.exclude_style =
 				c == OPT_REGEX ? SQK_EXCLUDE_REGEX : SQK_EXCLUDE_WILDCARDS;
@@ -482,7 +482,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)
-				return sqk_usage_error("invalid offset '%s'", optarg);
+				return cli_usage_error("invalid offset '%s'", optarg);
 			break;
 		case OPT_REUSE:
 			if (strv_add(&a->reuse, optarg) < 0)
@@ -490,7 +490,7 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_REUSE_OFFSET:
 			if (strcmp(optarg, "auto") != 0 && sqk_parse_size(optarg, &v) != 0)
-				return sqk_usage_error("invalid offset '%s'", optarg);
+				return cli_usage_error("invalid offset '%s'", optarg);
 			a->reuse_offset = optarg;
 			break;
 		case 'q':
@@ -512,13 +512,13 @@ int sqk_mkimage_parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-void sqk_mkimage_args_free(struct args *a)
+void cli_mkimage_args_free(struct args *a)
 {
 	strv_free(&a->comp_opts);
 	strv_free(&a->excludes);
 	strv_free(&a->listings);
 	strv_free(&a->archives);
 	strv_free(&a->reuse);
-	sqk_attropt_release(&a->attr);
+	cli_attropt_release(&a->attr);
 	sqk_pseudo_destroy(a->pseudo);
 }

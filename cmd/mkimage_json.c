@@ -2,6 +2,7 @@
 /* mkimage --stats --json: the build's summary through the JSON writer. */
 #include "cmd.h"
 #include "compressors/compressor.h"
+#include "format/fmt_type.h"
 #include "mkfs/mkfs.h"
 #include "mkimage.h"
 #include "util/json.h"
@@ -50,7 +51,7 @@ static void reuse_json(struct sqk_json *j, const struct sqk_mkfs_stats *st,
 }
 
 /* The --stats summary as one JSON object. */
-void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
+void cli_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
 			    const char *image, double ratio, const struct sqk_reuse_set *reuse)
 {
 	struct sqk_json j;
@@ -72,13 +73,13 @@ void sqk_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mk
 	sqk_json_key(&j, "counts");
 	sqk_json_begin_object(&j, 0);
 	sqk_json_key_uint(&j, "inodes", st->inodes);
-	sqk_json_key_uint(&j, "files", st->files);
-	sqk_json_key_uint(&j, "directories", st->dirs);
-	sqk_json_key_uint(&j, "symlinks", st->symlinks);
-	sqk_json_key_uint(&j, "block_devices", st->blkdevs);
-	sqk_json_key_uint(&j, "char_devices", st->chrdevs);
-	sqk_json_key_uint(&j, "fifos", st->fifos);
-	sqk_json_key_uint(&j, "sockets", st->sockets);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_FILE), st->files);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_DIR), st->dirs);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_SYMLINK), st->symlinks);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_BLKDEV), st->blkdevs);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_CHRDEV), st->chrdevs);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_FIFO), st->fifos);
+	sqk_json_key_uint(&j, sqk_fmt_type_plural(SQK_SOCKET), st->sockets);
 	sqk_json_key_uint(&j, "hardlinks", st->hardlinks);
 	sqk_json_key_uint(&j, "blocks", st->blocks);
 	sqk_json_key_uint(&j, "raw_blocks", st->raw_blocks);

@@ -49,7 +49,7 @@ static int refusal(struct sqk_image *img, const struct args *a, char *why, size_
 	return 1;
 }
 
-int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
+int cli_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 {
 	struct sqk_image_opts io;
 	size_t i;
@@ -60,7 +60,7 @@ int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 	r->v = calloc(a->reuse.n, sizeof(*r->v));
 	r->used = calloc(a->reuse.n, sizeof(*r->used));
 	if (!r->v || !r->used) {
-		sqk_error(NULL, "out of memory");
+		cli_error(NULL, "out of memory");
 		return EXIT_FAIL;
 	}
 	sqk_image_opts_default(&io);
@@ -71,13 +71,13 @@ int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 
 		g->path = a->reuse.v[i];
 		/* Each image is looked for afresh: --reuse-offset auto is per file. */
-		if (sqk_offset_option(a->reuse_offset ? a->reuse_offset : "0") != 0)
+		if (cli_offset_option(a->reuse_offset ? a->reuse_offset : "0") != 0)
 			return EXIT_USAGE;
-		g->img = sqk_open_image(g->path, &io);
+		g->img = cli_open_image(g->path, &io);
 		if (!g->img)
 			return EXIT_FAIL;
 		if (refusal(g->img, a, g->why, sizeof(g->why))) {
-			sqk_error(g->path, "%s: nothing reused", g->why);
+			cli_error(g->path, "%s: nothing reused", g->why);
 			sqk_image_close(g->img);
 			g->img = NULL;
 			continue;
@@ -88,7 +88,7 @@ int sqk_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
 	return 0;
 }
 
-void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
+void cli_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
 {
 	size_t i, k = 0;
 
@@ -101,7 +101,7 @@ void sqk_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
 	}
 }
 
-void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r)
+void cli_mkimage_reuse_notes(const struct sqk_reuse_set *r)
 {
 	size_t i;
 
@@ -121,13 +121,13 @@ void sqk_mkimage_reuse_notes(const struct sqk_reuse_set *r)
 				 s->skipped == 1 ? "y" : "ies");
 		/* A failed read says its errno; what read but did not decode is damage. */
 		e = __atomic_load_n(&sqk_image_file(r->v[i].img)->errnum, __ATOMIC_RELAXED);
-		sqk_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
+		cli_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
 			  blocks, *blocks && *entries ? " and " : "", entries,
 			  e ? strerror(e) : "damaged");
 	}
 }
 
-void sqk_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st)
+void cli_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st)
 {
 	size_t i;
 
@@ -152,7 +152,7 @@ void sqk_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkf
 	}
 }
 
-void sqk_mkimage_reuse_close(struct sqk_reuse_set *r)
+void cli_mkimage_reuse_close(struct sqk_reuse_set *r)
 {
 	size_t i;
 

@@ -78,7 +78,7 @@ static void log_line(const char *line)
 {
 	if (strncmp(line, "fuse: ", 6) == 0)
 		line += 6;
-	sqk_error(log_path, "%s", line);
+	cli_error(log_path, "%s", line);
 	logged = 1;
 }
 
@@ -86,31 +86,31 @@ static int parse_args(struct mount *m, int argc, char **argv)
 {
 	int c;
 
-	while ((c = sqk_getopt(argc, argv, "fj:h", longopts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "fj:h", longopts)) != -1) {
 		switch (c) {
 		case 'f':
 			m->foreground = 1;
 			break;
 		case 'j':
-			if (sqk_threads_option(optarg, &m->threads) != 0)
+			if (cli_threads_option(optarg, &m->threads) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_OFFSET:
-			if (sqk_offset_option(optarg) != 0)
+			if (cli_offset_option(optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (sqk_policy_option(optarg, &m->io) != 0)
+			if (cli_policy_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (sqk_cache_option(optarg, &m->io) != 0)
+			if (cli_cache_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			m->cache_set = 1;
 			break;
 		case OPT_DECOMP:
 			if (strcmp(optarg, "single") && strcmp(optarg, "percpu"))
-				return sqk_usage_error("unknown decompressor model '%s'", optarg);
+				return cli_usage_error("unknown decompressor model '%s'", optarg);
 			m->percpu = strcmp(optarg, "percpu") == 0;
 			break;
 		case OPT_STATS:
@@ -128,14 +128,14 @@ static int parse_args(struct mount *m, int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2)
-		return sqk_usage_error("missing %s operand",
+		return cli_usage_error("missing %s operand",
 				       optind < argc ? "MOUNTPOINT" : "IMAGE");
 	if (argc - optind > 2)
-		return sqk_usage_error("extra operand '%s'", argv[optind + 2]);
+		return cli_usage_error("extra operand '%s'", argv[optind + 2]);
 	m->image = argv[optind];
 	m->mountpoint = argv[optind + 1];
 	if (m->stats && !m->stats_path && !m->foreground)
-		return sqk_usage_error("--stats without -f needs a FILE (--stats=FILE): the daemon "
+		return cli_usage_error("--stats without -f needs a FILE (--stats=FILE): the daemon "
 				       "has no terminal to print the counters on");
 	return EXIT_OK;
 }
@@ -143,14 +143,14 @@ static int parse_args(struct mount *m, int argc, char **argv)
 static struct sqk_image *open_image(struct mount *m)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = sqk_open_image_file(m->image);
+	struct sqk_file *f = cli_open_image_file(m->image);
 	int err;
 
 	if (!f)
 		return NULL;
 	err = sqk_image_open(f, &m->io, &img);
 	if (err) {
-		sqk_image_error(m->image, err);
+		cli_image_error(m->image, err);
 		return NULL;
 	}
 	return img;
@@ -257,12 +257,12 @@ static void print_stats(struct stats_out *o, const struct sqk_serve_stats *st)
 			return;
 	}
 	if (!o->json) {
-		sqk_print_stats(o->out, o->img);
+		cli_print_stats(o->out, o->img);
 		print_serve_stats(o->out, st);
 	} else {
 		sqk_json_init_file(&j, o->out);
 		sqk_json_begin_object(&j, 0);
-		sqk_print_stats_members(&j, o->img);
+		cli_print_stats_members(&j, o->img);
 		serve_stats_json(&j, st);
 		sqk_json_end_object(&j);
 		sqk_json_finish(&j);
@@ -299,11 +299,11 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 	free((char *)so.fsname);
 	if (err) {
 		if (!logged)
-			sqk_error_code(m->mountpoint, err);
+			cli_error_code(m->mountpoint, err);
 		return EXIT_FAIL;
 	}
 	if (sqk_serve_daemonize(m->foreground) != 0) {
-		sqk_error(m->mountpoint, "cannot start the daemon");
+		cli_error(m->mountpoint, "cannot start the daemon");
 		sqk_serve_destroy(s);
 		return EXIT_FAIL;
 	}
@@ -313,11 +313,11 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 	if (stats)
 		print_stats(&out, &st);
 	if (err)
-		sqk_error_code(m->mountpoint, err);
+		cli_error_code(m->mountpoint, err);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_mount(int argc, char **argv)
+int cli_mount(int argc, char **argv)
 {
 	struct mount m;
 	struct sqk_image *img;
@@ -349,11 +349,11 @@ int cmd_mount(int argc, char **argv)
 	}
 
 	if (stat(m.mountpoint, &st) != 0) {
-		sqk_error(m.mountpoint, "%s", strerror(errno));
+		cli_error(m.mountpoint, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		sqk_error(m.mountpoint, "not a directory");
+		cli_error(m.mountpoint, "not a directory");
 		return EXIT_FAIL;
 	}
 	img = open_image(&m);
@@ -362,7 +362,7 @@ int cmd_mount(int argc, char **argv)
 	ret = EXIT_FAIL;
 	err = sqk_fs_create(img, &fs);
 	if (err) {
-		sqk_error_code(m.image, err);
+		cli_error_code(m.image, err);
 		sqk_image_close(img);
 		return EXIT_FAIL;
 	}
@@ -370,7 +370,7 @@ int cmd_mount(int argc, char **argv)
 		/* Opened now, so that a bad path fails the mount rather than the unmount. */
 		stats = m.stats_path ? fopen(m.stats_path, "w") : stderr;
 		if (!stats)
-			sqk_error(m.stats_path, "%s", strerror(errno));
+			cli_error(m.stats_path, "%s", strerror(errno));
 	}
 	if (stats || !m.stats)
 		ret = serve(&m, img, fs, stats);

@@ -78,7 +78,7 @@ static void clock_text(char *buf, size_t len, double secs)
 		snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
 }
 
-void sqk_progress_format(char *buf, size_t len, unsigned width, uint64_t done, uint64_t total,
+void cli_progress_format(char *buf, size_t len, unsigned width, uint64_t done, uint64_t total,
 			 double rate, double elapsed, int final)
 {
 	char bytes[32], speed[32], eta[32], tail[128];
@@ -183,7 +183,7 @@ static void draw(struct sqk_progress *p, int final)
 	}
 	if (final && total && done < total)
 		done = total;
-	sqk_progress_format(text, sizeof(text), term_width(), done, total, rate, elapsed, final);
+	cli_progress_format(text, sizeof(text), term_width(), done, total, rate, elapsed, final);
 	put_line(p, text, final);
 }
 
@@ -208,7 +208,7 @@ static void *timer(void *arg)
 	return NULL;
 }
 
-struct sqk_progress *sqk_progress_start(uint64_t total, const uint64_t *watch, int quiet)
+struct sqk_progress *cli_progress_start(uint64_t total, const uint64_t *watch, int quiet)
 {
 	struct sqk_progress *p;
 	sigset_t all, old;
@@ -238,25 +238,25 @@ struct sqk_progress *sqk_progress_start(uint64_t total, const uint64_t *watch, i
 	return p;
 }
 
-void sqk_progress_set_total(struct sqk_progress *p, uint64_t total)
+void cli_progress_set_total(struct sqk_progress *p, uint64_t total)
 {
 	if (p)
 		__atomic_store_n(&p->total, total, __ATOMIC_RELAXED);
 }
 
-void sqk_progress_add(struct sqk_progress *p, uint64_t n)
+void cli_progress_add(struct sqk_progress *p, uint64_t n)
 {
 	if (p)
 		__atomic_add_fetch(&p->done, n, __ATOMIC_RELAXED);
 }
 
-void sqk_progress_set(struct sqk_progress *p, uint64_t done)
+void cli_progress_set(struct sqk_progress *p, uint64_t done)
 {
 	if (p)
 		__atomic_store_n(&p->done, done, __ATOMIC_RELAXED);
 }
 
-void sqk_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg)
+void cli_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg)
 {
 	if (!p)
 		return;
@@ -268,7 +268,7 @@ void sqk_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *
 	pthread_mutex_unlock(&p->lock);
 }
 
-void sqk_progress_clear(struct sqk_progress *p)
+void cli_progress_clear(struct sqk_progress *p)
 {
 	if (!p)
 		return;
@@ -282,7 +282,7 @@ void sqk_progress_clear(struct sqk_progress *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void sqk_progress_finish(struct sqk_progress *p, int ok)
+void cli_progress_finish(struct sqk_progress *p, int ok)
 {
 	if (!p)
 		return;
@@ -294,7 +294,7 @@ void sqk_progress_finish(struct sqk_progress *p, int ok)
 	if (ok)
 		draw(p, 1);
 	else if (p->drawn)
-		sqk_progress_clear(p);
+		cli_progress_clear(p);
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
 	free(p);

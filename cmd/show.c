@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "format/fmt_inode.h"
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "imageopt.h"
 #include "read/image.h"
@@ -49,11 +51,11 @@ static int flush_stdout(void)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	sqk_error("stdout", "%s", errno ? strerror(errno) : "write error");
+	cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
 	return -1;
 }
 
-int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx)
+int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx)
 {
 	struct option opts[MAX_LONGOPTS + 1];
 	struct sqk_image_opts io;
@@ -65,10 +67,10 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	s.ctx = ctx;
 	sqk_json_init_file(&s.out, stdout);
 	if (build_options(cmd, opts, shortopts, sizeof(shortopts)) != 0) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_OVERFLOW));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_OVERFLOW));
 		return EXIT_FAIL;
 	}
-	while ((c = sqk_getopt(argc, argv, shortopts, opts)) != -1) {
+	while ((c = cli_getopt(argc, argv, shortopts, opts)) != -1) {
 		switch (c) {
 		case SQK_SHOW_OPT_JSON:
 			s.json = 1;
@@ -77,7 +79,7 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 			stats = 1;
 			break;
 		case SQK_SHOW_OPT_OFFSET:
-			if (sqk_offset_option(optarg) != 0)
+			if (cli_offset_option(optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -93,42 +95,42 @@ int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		}
 	}
 	if (optind >= argc)
-		return sqk_usage_error("missing IMAGE operand");
+		return cli_usage_error("missing IMAGE operand");
 	s.image = argv[optind];
 	s.paths = argv + optind + 1;
 	s.npaths = (unsigned)(argc - optind - 1);
 	if (s.npaths < cmd->min_paths)
-		return sqk_usage_error("missing PATH operand");
+		return cli_usage_error("missing PATH operand");
 	if (s.npaths > cmd->max_paths)
-		return sqk_usage_error("too many operands");
+		return cli_usage_error("too many operands");
 	/* A closed pipe is an error to report, never a signal to die of. */
-	if (!sqk_die_of_sigpipe)
+	if (!cli_die_of_sigpipe)
 		signal(SIGPIPE, SIG_IGN);
 	sqk_image_opts_default(&io);
-	s.img = sqk_open_image(s.image, &io);
+	s.img = cli_open_image(s.image, &io);
 	if (!s.img)
 		return EXIT_FAIL;
 	ret = cmd->run(&s);
 	if (s.out.err) {
 		/* A JSON document the writer refused: a bug, never half of one silently. */
-		sqk_error("stdout", "%s", sqk_strerror(s.out.err));
+		cli_error("stdout", "%s", sqk_strerror(s.out.err));
 		ret = EXIT_FAIL;
 	}
 	if (flush_stdout() != 0)
 		ret = EXIT_FAIL;
 	if (stats)
-		sqk_print_stats(stderr, s.img);
+		cli_print_stats(stderr, s.img);
 	sqk_image_close(s.img);
 	return ret;
 }
 
-int sqk_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
+int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
 		    struct sqk_inode *ino)
 {
 	int err = sqk_resolve_follow(s->img, path, follow_last, ino);
 
 	if (err)
-		sqk_show_path_code(s->image, s->img, shown, err);
+		cli_show_path_code(s->image, s->img, shown, err);
 	return err;
 }
 
@@ -137,23 +139,23 @@ static void print_image_path(FILE *out, const char *path)
 {
 	if (*path != '/')
 		fputc('/', out);
-	sqk_print_escaped(out, path);
+	cli_print_escaped(out, path);
 }
-void sqk_show_path_error(const char *image, const char *path, const char *what)
+void cli_show_path_error(const char *image, const char *path, const char *what)
 {
-	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
-	sqk_print_escaped(stderr, image);
+	fprintf(stderr, "squashkit %s: ", cli_cmd_name);
+	cli_print_escaped(stderr, image);
 	fputs(": ", stderr);
 	print_image_path(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
-void sqk_show_path_code(const char *image, struct sqk_image *img, const char *path, int err)
+void cli_show_path_code(const char *image, struct sqk_image *img, const char *path, int err)
 {
-	sqk_show_path_error(image, path, sqk_image_err_text(img, err));
+	cli_show_path_error(image, path, cli_image_err_text(img, err));
 }
 
-void sqk_mode_string(mode_t mode, char out[11])
+void cli_mode_string(mode_t mode, char out[11])
 {
 	static const char rwx[] = "rwxrwxrwx";
 	int i;
@@ -193,7 +195,7 @@ void sqk_mode_string(mode_t mode, char out[11])
 	out[10] = '\0';
 }
 
-void sqk_time_string(uint32_t t, int seconds, char *out, size_t len)
+void cli_time_string(uint32_t t, int seconds, char *out, size_t len)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -205,21 +207,18 @@ void sqk_time_string(uint32_t t, int seconds, char *out, size_t len)
 	strftime(out, len, seconds ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d %H:%M", &tm);
 }
 
-const char *sqk_json_type(unsigned basic_type)
+const char *cli_json_type(unsigned basic_type)
 {
-	static const char *const names[8] = {"unknown",	     "directory",   "file", "symlink",
-					     "block_device", "char_device", "fifo", "socket"};
-
-	return basic_type < 8 ? names[basic_type] : names[0];
+	return sqk_fmt_type_key(basic_type);
 }
 
-uint64_t sqk_show_size(const struct sqk_inode *ino)
+uint64_t cli_show_size(const struct sqk_inode *ino)
 {
-	return sqk_basic_type(ino->type) == SQK_DIR ? ino->size + 3 : ino->size;
+	return sqk_basic_type(ino->type) == SQK_DIR ? sqk_fmt_dir_size(ino->size) : ino->size;
 }
 
 /* PATH shown from the root, without repeated or trailing slashes. */
-char *sqk_show_normalise(const char *path)
+char *cli_show_normalise(const char *path)
 {
 	char *out = malloc(strlen(path) + 2), *q = out;
 	const char *p;

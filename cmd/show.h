@@ -48,33 +48,33 @@ struct sqk_show {
 };
 
 /* Run cmd with argv: the whole life of an inspector command. */
-int sqk_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx);
+int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx);
 
 /*
  * Resolve path in the image (symlinks followed inside it; the last one too
  * when follow_last is set). On failure "squashkit CMD: IMAGE: SHOWN: why"
  * is printed and the error returned.
  */
-int sqk_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
+int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
 		    struct sqk_inode *ino);
 
 /* PATH from the root without repeated or trailing slashes ("/" for the root); malloc'd. */
-char *sqk_show_normalise(const char *path);
+char *cli_show_normalise(const char *path);
 
 /* "squashkit CMD: IMAGE: /path: what went wrong" for a path inside an image. */
-void sqk_show_path_error(const char *image, const char *path, const char *what);
-void sqk_show_path_code(const char *image, struct sqk_image *img, const char *path, int err);
+void cli_show_path_error(const char *image, const char *path, const char *what);
+void cli_show_path_code(const char *image, struct sqk_image *img, const char *path, int err);
 
 /* "drwxr-xr-x" with s/S/t/T, into out[11]. */
-void sqk_mode_string(mode_t mode, char out[11]);
+void cli_mode_string(mode_t mode, char out[11]);
 
 /* A time as "YYYY-MM-DD HH:MM[:SS]" in UTC. */
-void sqk_time_string(uint32_t t, int seconds, char *out, size_t len);
+void cli_time_string(uint32_t t, int seconds, char *out, size_t len);
 
 /* The JSON name of a basic type 1..7 ("file", "block_device", ...). */
-const char *sqk_json_type(unsigned basic_type);
+const char *cli_json_type(unsigned basic_type);
 
 /* The size a kernel mount reports: a directory counts 3 bytes more than its listing. */
-uint64_t sqk_show_size(const struct sqk_inode *ino);
+uint64_t cli_show_size(const struct sqk_inode *ino);
 
 #endif

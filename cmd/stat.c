@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/image.h"
 #include "read/inode.h"
@@ -45,14 +46,6 @@ struct view {
 	uint32_t nxattrs;
 };
 
-/* A block's length in the file: the last one may be short. */
-static uint32_t block_len(const struct view *v, uint32_t i)
-{
-	uint64_t left = v->ino->size - (uint64_t)i * v->block_size;
-
-	return left < v->block_size ? (uint32_t)left : v->block_size;
-}
-
 static int is_device(unsigned type)
 {
 	return type == SQK_BLKDEV || type == SQK_CHRDEV;
@@ -73,27 +66,27 @@ static void print_text(const struct view *v)
 	uint64_t pos = ino->blocks_start;
 	uint32_t i;
 
-	sqk_mode_string(ino->mode, mode);
-	sqk_time_string(ino->mtime, 1, when, sizeof(when));
+	cli_mode_string(ino->mode, mode);
+	cli_time_string(ino->mtime, 1, when, sizeof(when));
 	fputs("path: ", stdout);
-	sqk_print_escaped(stdout, v->path);
-	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, sqk_json_type(v->type),
+	cli_print_escaped(stdout, v->path);
+	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, cli_json_type(v->type),
 	       sqk_inode_extended(ino) ? "yes" : "no");
 	printf("inode position: block %llu offset %u\n",
 	       (unsigned long long)SQK_REF_BLOCK(ino->ref), SQK_REF_OFFSET(ino->ref));
 	printf("mode: %04o %s\nuid: %u\ngid: %u\nmtime: %u (%s UTC)\nnlink: %u\nsize: %llu\n",
 	       (unsigned)(ino->mode & 07777), mode, ino->uid, ino->gid, ino->mtime, when,
-	       ino->nlink, (unsigned long long)sqk_show_size(ino));
+	       ino->nlink, (unsigned long long)cli_show_size(ino));
 	if (v->type == SQK_FILE) {
 		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)ino->blocks_start,
 		       ino->nblocks);
 		for (i = 0; i < ino->nblocks; i++) {
-			uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
+			uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
 
 			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)pos, size,
-			       size == 0		      ? "sparse"
-			       : (w & SQK_BLOCK_UNCOMPRESSED) ? "uncompressed"
-							      : "compressed");
+			       size == 0	      ? "sparse"
+			       : sqk_fmt_block_raw(w) ? "uncompressed"
+						      : "compressed");
 			pos += size;
 		}
 		if (ino->frag_index == SQK_INVALID_FRAG)
@@ -111,7 +104,7 @@ static void print_text(const struct view *v)
 		       ino->index_count);
 	if (ino->target) {
 		fputs("target: ", stdout);
-		sqk_print_escaped(stdout, ino->target);
+		cli_print_escaped(stdout, ino->target);
 		fputc('\n', stdout);
 	}
 	if (is_device(v->type))
@@ -123,11 +116,11 @@ static void print_text(const struct view *v)
 		const struct sqk_xattr *x = &v->xattrs[i];
 
 		fputs("  ", stdout);
-		sqk_print_escaped(stdout, x->name);
+		cli_print_escaped(stdout, x->name);
 		fputs(": ", stdout);
 		if (sqk_utf8_valid(x->value, x->value_len)) {
 			fputc('"', stdout);
-			sqk_print_escaped_len(stdout, x->value, x->value_len);
+			cli_print_escaped_len(stdout, x->value, x->value_len);
 			fputc('"', stdout);
 		} else {
 			fputs("0x", stdout);
@@ -184,11 +177,11 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	uint32_t i;
 	int err;
 
-	sqk_mode_string(ino->mode, mode);
+	cli_mode_string(ino->mode, mode);
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_string(j, "path", v->path);
 	sqk_json_key_uint(j, "inode", ino->number);
-	sqk_json_key_string(j, "type", sqk_json_type(v->type));
+	sqk_json_key_string(j, "type", cli_json_type(v->type));
 	sqk_json_key_bool(j, "extended", sqk_inode_extended(ino));
 	sqk_json_key_uint(j, "mode", ino->mode & 07777);
 	sqk_json_key_string(j, "mode_string", mode);
@@ -196,7 +189,7 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_key_uint(j, "gid", ino->gid);
 	sqk_json_key_uint(j, "mtime", ino->mtime);
 	sqk_json_key_uint(j, "nlink", ino->nlink);
-	sqk_json_key_uint(j, "size", sqk_show_size(ino));
+	sqk_json_key_uint(j, "size", cli_show_size(ino));
 	sqk_json_key(j, "inode_position");
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(ino->ref));
@@ -205,12 +198,12 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_key(j, "blocks");
 	sqk_json_begin_array(j, 0);
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t w = ino->blocks[i], size = w & SQK_BLOCK_SIZE_MASK;
+		uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
 
 		sqk_json_begin_object(j, 0);
 		sqk_json_key_uint(j, "start", pos);
 		sqk_json_key_uint(j, "size", size);
-		sqk_json_key_bool(j, "compressed", size && !(w & SQK_BLOCK_UNCOMPRESSED));
+		sqk_json_key_bool(j, "compressed", size && !sqk_fmt_block_raw(w));
 		sqk_json_key_bool(j, "sparse", !size);
 		sqk_json_end_object(j);
 		pos += size;
@@ -273,12 +266,12 @@ static int run(struct sqk_show *s)
 	int err;
 
 	memset(&v, 0, sizeof(v));
-	v.path = sqk_show_normalise(s->paths[0]);
+	v.path = cli_show_normalise(s->paths[0]);
 	if (!v.path) {
-		sqk_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_show_lookup(s, s->paths[0], 0, v.path, &ino);
+	err = cli_show_lookup(s, s->paths[0], 0, v.path, &ino);
 	if (err) {
 		free((char *)v.path);
 		return EXIT_FAIL;
@@ -288,8 +281,8 @@ static int run(struct sqk_show *s)
 	v.block_size = sqk_image_super(s->img)->block_size;
 	v.tail = sqk_inode_tail(&ino, v.block_size);
 	for (i = 0; i < ino.nblocks; i++)
-		if ((ino.blocks[i] & SQK_BLOCK_SIZE_MASK) == 0)
-			v.sparse += block_len(&v, i);
+		if (sqk_fmt_block_size(ino.blocks[i]) == 0)
+			v.sparse += sqk_fmt_block_len(ino.size, i, v.block_size);
 	err = sqk_xattr_read(s->img, ino.xattr, &v.xattrs, &v.nxattrs);
 	if (!err) {
 		if (s->json)
@@ -300,12 +293,12 @@ static int run(struct sqk_show *s)
 	sqk_xattr_free(v.xattrs, v.nxattrs);
 	sqk_inode_free(&ino);
 	if (err)
-		sqk_show_path_code(s->image, s->img, v.path, err);
+		cli_show_path_code(s->image, s->img, v.path, err);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_stat(int argc, char **argv)
+int cli_stat(int argc, char **argv)
 {
 	static const struct sqk_show_cmd stat_cmd = {
 		.usage = usage_text,
@@ -316,5 +309,5 @@ int cmd_stat(int argc, char **argv)
 		.run = run,
 	};
 
-	return sqk_show_main(argc, argv, &stat_cmd, NULL);
+	return cli_show_main(argc, argv, &stat_cmd, NULL);
 }

@@ -51,13 +51,13 @@ static int is_ours(const char *path)
 	return sqk_mounts_each(is_at, &t) < 0 ? -1 : t.ours;
 }
 
-int cmd_umount(int argc, char **argv)
+int cli_umount(int argc, char **argv)
 {
 	const char *mountpoint;
 	char *path;
 	int c, lazy = 0, ours;
 
-	while ((c = sqk_getopt(argc, argv, "lh", longopts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "lh", longopts)) != -1) {
 		switch (c) {
 		case 'l':
 			lazy = 1;
@@ -70,26 +70,26 @@ int cmd_umount(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return sqk_usage_error("missing MOUNTPOINT operand");
+		return cli_usage_error("missing MOUNTPOINT operand");
 	if (argc - optind > 1)
-		return sqk_usage_error("extra operand '%s'", argv[optind + 1]);
+		return cli_usage_error("extra operand '%s'", argv[optind + 1]);
 	mountpoint = argv[optind];
 	/* Never stat the mount point: a dead daemon answers ENOTCONN. */
 	path = sqk_path_abs_nofollow(mountpoint);
 	if (!path) {
-		sqk_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
+		cli_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
 		return EXIT_FAIL;
 	}
 	ours = is_ours(path);
 	if (ours <= 0) {
-		sqk_error(mountpoint, "%s",
+		cli_error(mountpoint, "%s",
 			  ours < 0 ? "cannot read the mount table" : "not a squashkit mount point");
 		free(path);
 		return EXIT_FAIL;
 	}
 	errno = 0;
 	if (sqk_serve_unmount(path, lazy) != 0) {
-		sqk_error(mountpoint, "%s", strerror(errno ? errno : EIO));
+		cli_error(mountpoint, "%s", strerror(errno ? errno : EIO));
 		free(path);
 		return EXIT_FAIL;
 	}

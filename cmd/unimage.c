@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* squashkit unimage: extract an image to a directory or an archive. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -103,9 +102,9 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 {
 	struct unimage *u = ctx;
 
-	sqk_progress_clear(u->bar);
-	fprintf(stderr, "squashkit %s: %s: /", sqk_cmd_name, u->image);
-	sqk_print_escaped(stderr, path);
+	cli_progress_clear(u->bar);
+	fprintf(stderr, "squashkit %s: %s: /", cli_cmd_name, u->image);
+	cli_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
@@ -117,9 +116,9 @@ static void warn_made(void *ctx, const char *path, const char *what)
 
 	while (len > 1 && u->dest[len - 1] == '/')
 		len--;
-	sqk_progress_clear(u->bar);
-	fprintf(stderr, "squashkit %s: %.*s/", sqk_cmd_name, (int)len, u->dest);
-	sqk_print_escaped(stderr, path);
+	cli_progress_clear(u->bar);
+	fprintf(stderr, "squashkit %s: %.*s/", cli_cmd_name, (int)len, u->dest);
+	cli_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
@@ -128,8 +127,8 @@ static int lost_entry(void *ctx, const struct sqk_fault *f)
 {
 	struct unimage *u = ctx;
 
-	sqk_progress_clear(u->bar);
-	sqk_report_fault(u->image, u->img, NULL, 0, f);
+	cli_progress_clear(u->bar);
+	cli_report_fault(u->image, u->img, NULL, 0, f);
 	u->lost++;
 	return 0;
 }
@@ -139,8 +138,8 @@ static void report(struct unimage *u, const char *out, int out_is_dir, const str
 {
 	if (f->err == SQK_ERR_INTR)
 		return;
-	sqk_progress_clear(u->bar);
-	sqk_report_fault(u->image, u->img, out, out_is_dir, f);
+	cli_progress_clear(u->bar);
+	cli_report_fault(u->image, u->img, out, out_is_dir, f);
 }
 
 static void raise_fd_limit(void)
@@ -183,8 +182,8 @@ static int check_selection(struct sqk_image *img, const char *image, char **path
 		int err = sqk_resolve(img, paths[i], &ino);
 
 		if (err) {
-			fprintf(stderr, "squashkit %s: %s: /", sqk_cmd_name, image);
-			sqk_print_escaped(stderr, paths[i]);
+			fprintf(stderr, "squashkit %s: %s: /", cli_cmd_name, image);
+			cli_print_escaped(stderr, paths[i]);
 			fprintf(stderr, ": %s\n", sqk_strerror(err));
 			return -1;
 		}
@@ -208,11 +207,11 @@ static int open_output(struct unimage *u, const char *out, struct sqk_outfile **
 	if (!err)
 		return sqk_file_fd(sqk_outfile_file(*of));
 	if (err == SQK_ERR_EXIST)
-		sqk_error(out, "file exists (use --force to overwrite)");
+		cli_error(out, "file exists (use --force to overwrite)");
 	else if (err == SQK_ERR_ARG)
-		sqk_error(out, "is a directory");
+		cli_error(out, "is a directory");
 	else
-		sqk_error_code(out, err);
+		cli_error_code(out, err);
 	return -1;
 }
 
@@ -229,8 +228,8 @@ static int close_output(struct unimage *u, const char *out, struct sqk_outfile *
 	if (err) {
 		int e = errno;
 
-		sqk_progress_clear(u->bar);
-		sqk_error_errno(out, err, e);
+		cli_progress_clear(u->bar);
+		cli_error_errno(out, err, e);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -254,7 +253,7 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 		return EXIT_FAIL;
 	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
 	if (!err) {
-		sqk_archive_sink_set_filter(s, sqk_attropt_filter(&u->attr));
+		sqk_archive_sink_set_filter(s, cli_attropt_filter(&u->attr));
 		w->sink = sqk_archive_sink_sink(s);
 		err = sqk_walk(w);
 		if (!err && (err = sqk_archive_sink_finish(s)) != 0)
@@ -262,7 +261,7 @@ static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk 
 		if (err)
 			report(u, u->tar, 0, f);
 	} else {
-		sqk_error_code(u->tar, err);
+		cli_error_code(u->tar, err);
 	}
 	sqk_archive_sink_destroy(s);
 	ret = close_output(u, u->tar, of, err);
@@ -288,11 +287,11 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 		if (err)
 			report(u, u->describe, 0, f);
 	} else {
-		sqk_error_code(u->describe, err);
+		cli_error_code(u->describe, err);
 	}
 	if (!err && !u->no_xattrs && sqk_describe_xattrs_left(d)) {
-		sqk_progress_clear(u->bar);
-		sqk_error(u->image,
+		cli_progress_clear(u->bar);
+		cli_error(u->image,
 			  "the extended attributes of %llu entries cannot be held in a pseudo file "
 			  "(--no-xattrs describes the image without them)",
 			  (unsigned long long)sqk_describe_xattrs_left(d));
@@ -302,6 +301,19 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 	return close_output(u, u->describe, of, err);
 }
 
+/* The walk into the directory sink, for sqk_extract_dir. */
+struct dir_walk {
+	struct sqk_walk *w;
+};
+
+static int walk_into(void *ctx, struct sqk_extract *x)
+{
+	struct sqk_walk *w = ((struct dir_walk *)ctx)->w;
+
+	w->sink = sqk_extract_sink(x);
+	return sqk_walk(w);
+}
+
 /*
  * A tree under DEST. Signals are held meanwhile: one stops the walk and
  * the workers, and what was made goes, as after an error, before the
@@ -309,56 +321,32 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
  */
 static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
 {
-	struct sqk_extract_opts xo = {
-		u->force, u->no_xattrs, u->no_owner, warn_made, u, sqk_attropt_filter(&u->attr), 0};
-	struct sqk_extract *x = NULL;
-	struct sqk_pool *pool;
-	const struct sqk_fault *f = &w->fault;
-	unsigned warnings = 0;
-	int created = 0, fd, err, werr;
+	struct sqk_extract_conf xo = {
+		u->force, u->no_xattrs, u->no_owner, warn_made, u, cli_attropt_filter(&u->attr), 0};
+	struct dir_walk dw = {w};
+	struct sqk_extract_dir d = {
+		.dest = u->dest,
+		.may_exist = u->force,
+		.undo = !u->keep_going,
+		.threads = u->threads,
+		.opts = &xo,
+		.walk = walk_into,
+		.ctx = &dw,
+	};
+	int err;
 
 	sqk_sig_hold();
-	if (mkdir(u->dest, 0755) == 0) {
-		created = 1;
-	} else if (errno != EEXIST || !u->force) {
-		sqk_error(u->dest, "%s",
-			  errno == EEXIST ? "destination exists (use --force)" : strerror(errno));
-		sqk_sig_release();
-		return EXIT_FAIL;
-	}
-	fd = open(u->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		sqk_error(u->dest, "%s", strerror(errno));
-		err = SQK_ERR_IO;
-		goto out;
-	}
-	pool = sqk_pool_create(u->threads, 0);
-	err = pool ? sqk_extract_create(img, pool, fd, &xo, &x) : SQK_ERR_NOMEM;
-	if (!err) {
-		w->sink = sqk_extract_sink(x);
-		werr = sqk_walk(w);
-		err = sqk_extract_finish(x, &warnings);
-		if (werr)
-			err = werr;
-		else if (err)
-			f = &w->sink->fault;
-		if (err)
-			report(u, u->dest, 1, f);
-	} else {
-		sqk_error_code(u->dest, err);
-	}
-	sqk_extract_destroy(x);
-	sqk_pool_destroy(pool);
-	close(fd);
-out:
-	/* A signal that came once all was done still means: interrupted. */
-	if (!err && sqk_sig_caught())
-		err = SQK_ERR_INTR;
-	/* Leave nothing half-written behind that we created, unless asked to keep it. */
-	if (err && created && !u->keep_going)
-		sqk_remove_tree(AT_FDCWD, u->dest);
+	err = sqk_extract_dir(img, &d);
+	if (err && d.stage == SQK_XDIR_DEST)
+		cli_error(u->dest, "%s",
+			  err == SQK_ERR_EXIST ? "destination exists (use --force)"
+					       : strerror(errno));
+	else if (err && d.stage == SQK_XDIR_START)
+		cli_error_code(u->dest, err);
+	else if (err)
+		report(u, u->dest, 1, d.stage == SQK_XDIR_WALK ? &w->fault : &d.fault);
 	sqk_sig_release();
-	return err ? EXIT_FAIL : outcome(u, warnings);
+	return err ? EXIT_FAIL : outcome(u, d.warnings);
 }
 
 static int run(struct unimage *u, int argc, char **argv)
@@ -369,7 +357,7 @@ static int run(struct unimage *u, int argc, char **argv)
 
 	sqk_image_opts_default(&u->io);
 	u->threads = sqk_online_cpus();
-	while ((c = sqk_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			u->dest = optarg;
@@ -386,7 +374,7 @@ static int run(struct unimage *u, int argc, char **argv)
 			break;
 		case OPT_FORMAT:
 			if (!sqk_archive_format_known(optarg))
-				return sqk_usage_error("unknown archive format '%s'", optarg);
+				return cli_usage_error("unknown archive format '%s'", optarg);
 			u->format = optarg;
 			break;
 		case OPT_DESCRIBE:
@@ -400,19 +388,19 @@ static int run(struct unimage *u, int argc, char **argv)
 			break;
 		case OPT_XATTRS_INCLUDE:
 		case OPT_XATTRS_EXCLUDE:
-			if ((c = sqk_attropt_take(&u->attr, c, optarg)) != 0)
+			if ((c = cli_attropt_take(&u->attr, c, optarg)) != 0)
 				return c;
 			break;
 		case 'j':
-			if (sqk_threads_option(optarg, &u->threads) != 0)
+			if (cli_threads_option(optarg, &u->threads) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (sqk_policy_option(optarg, &u->io) != 0)
+			if (cli_policy_option(optarg, &u->io) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (sqk_cache_option(optarg, &u->io) != 0)
+			if (cli_cache_option(optarg, &u->io) != 0)
 				return EXIT_USAGE;
 			u->cache_set = 1;
 			break;
@@ -423,12 +411,12 @@ static int run(struct unimage *u, int argc, char **argv)
 			u->json = 1;
 			break;
 		case OPT_OFFSET:
-			if (sqk_offset_option(optarg) != 0)
+			if (cli_offset_option(optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'q':
 			u->quiet = 1;
-			sqk_offset_quiet(1);
+			cli_offset_quiet(1);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -438,28 +426,28 @@ static int run(struct unimage *u, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return sqk_usage_error("missing IMAGE operand");
+		return cli_usage_error("missing IMAGE operand");
 	if (u->describe && (u->tar || u->dest_set))
-		return sqk_usage_error("--describe writes a description instead of %s; not both",
+		return cli_usage_error("--describe writes a description instead of %s; not both",
 				       u->tar ? "an archive (--tar)" : "a directory (--dest)");
 	if (u->describe && u->keep_going)
-		return sqk_usage_error("--keep-going extracts what can be read; --describe "
+		return cli_usage_error("--keep-going extracts what can be read; --describe "
 				       "describes the whole image: not both");
 	if (u->describe && !*u->describe)
-		return sqk_usage_error("--describe= needs a FILE (or no '=')");
-	if (u->tar && strcmp(u->tar, "-") == 0 && sqk_refuse_terminal("an archive", u->force))
+		return cli_usage_error("--describe= needs a FILE (or no '=')");
+	if (u->tar && strcmp(u->tar, "-") == 0 && cli_refuse_terminal("an archive", u->force))
 		return EXIT_FAIL;
 	u->image = argv[optind++];
 	if (normalise_selection(argv + optind, argc - optind) != 0)
-		return sqk_usage_error("invalid PATH operand");
+		return cli_usage_error("invalid PATH operand");
 	if (!u->cache_set)
-		sqk_extract_cache_sizes(&u->io, u->threads);
+		cli_extract_cache_sizes(&u->io, u->threads);
 	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
-	if (!sqk_die_of_sigpipe)
+	if (!cli_die_of_sigpipe)
 		signal(SIGPIPE, SIG_IGN);
 
-	img = sqk_open_image(u->image, &u->io);
+	img = cli_open_image(u->image, &u->io);
 	if (!img)
 		return EXIT_FAIL;
 	u->img = img;
@@ -482,15 +470,15 @@ static int run(struct unimage *u, int argc, char **argv)
 	 * twice counts twice, so the bar holds at 99% until the end. Only
 	 * some PATHs read only part of the image: then no total, no ETA.
 	 */
-	u->bar = sqk_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
+	u->bar = cli_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
 				    &sqk_image_file(img)->bytes_read, u->quiet);
 	ret = u->describe ? describe(u, img, &w)
 	      : u->tar	  ? to_archive(u, img, &w)
 			  : to_directory(u, img, &w);
-	sqk_progress_finish(u->bar, ret == EXIT_OK);
+	cli_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
 	if (u->stats)
-		sqk_print_stats_as(((u->tar && !strcmp(u->tar, "-")) ||
+		cli_print_stats_as(((u->tar && !strcmp(u->tar, "-")) ||
 				    (u->describe && !strcmp(u->describe, "-")))
 					   ? stderr
 					   : stdout,
@@ -499,11 +487,11 @@ static int run(struct unimage *u, int argc, char **argv)
 	return ret;
 }
 
-int cmd_unimage(int argc, char **argv)
+int cli_unimage(int argc, char **argv)
 {
 	struct unimage u = {.dest = "squashfs-root", .format = "pax"};
 	int ret = run(&u, argc, argv);
 
-	sqk_attropt_release(&u.attr);
+	cli_attropt_release(&u.attr);
 	return ret;
 }

@@ -8,18 +8,18 @@
 #include "cmd.h"
 #include "util/error.h"
 
-const char *sqk_cmd_name = "squashkit";
+const char *cli_cmd_name = "squashkit";
 
 static void vmessage(const char *path, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "squashkit %s: ", sqk_cmd_name);
+	fprintf(stderr, "squashkit %s: ", cli_cmd_name);
 	if (path)
 		fprintf(stderr, "%s: ", path);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 
-void sqk_error(const char *path, const char *fmt, ...)
+void cli_error(const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,60 +28,60 @@ void sqk_error(const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-void sqk_error_errno(const char *path, int err, int errnum)
+void cli_error_errno(const char *path, int err, int errnum)
 {
 	if (errnum)
-		sqk_error(path, "%s", strerror(errnum));
+		cli_error(path, "%s", strerror(errnum));
 	else
-		sqk_error(path, "%s", sqk_strerror(err));
+		cli_error(path, "%s", sqk_strerror(err));
 }
 
-void sqk_error_code(const char *path, int err)
+void cli_error_code(const char *path, int err)
 {
 	int e = errno;
 
 	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
-		sqk_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
+		cli_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
-		sqk_error_errno(path, err, 0);
+		cli_error_errno(path, err, 0);
 }
 
-int sqk_usage_hint = 1;
+int cli_usage_hint = 1;
 
-int sqk_usage_error(const char *fmt, ...)
+int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vmessage(NULL, fmt, ap);
 	va_end(ap);
-	if (sqk_usage_hint)
-		fprintf(stderr, "Try 'squashkit %s --help'.\n", sqk_cmd_name);
+	if (cli_usage_hint)
+		fprintf(stderr, "Try 'squashkit %s --help'.\n", cli_cmd_name);
 	return EXIT_USAGE;
 }
 
-int sqk_refuse_terminal(const char *what, int force)
+int cli_refuse_terminal(const char *what, int force)
 {
 	if (force || !isatty(STDOUT_FILENO))
 		return 0;
-	sqk_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
+	cli_error("stdout", "is a terminal: %s is not written to it (redirect it, or --force)",
 		  what);
 	return -1;
 }
 
-int sqk_threads_option(const char *arg, unsigned *threads)
+int cli_threads_option(const char *arg, unsigned *threads)
 {
 	uint64_t v;
 
 	if (sqk_parse_uint(arg, 1024, &v) != 0 || v == 0) {
-		sqk_usage_error("invalid thread count '%s'", arg);
+		cli_usage_error("invalid thread count '%s'", arg);
 		return -1;
 	}
 	*threads = (unsigned)v;
 	return 0;
 }
 
-void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
+void cli_print_escaped_len(FILE *out, const void *buf, size_t len)
 {
 	const uint8_t *b = buf;
 	size_t i = 0;
@@ -109,9 +109,9 @@ void sqk_print_escaped_len(FILE *out, const void *buf, size_t len)
 	}
 }
 
-void sqk_print_escaped(FILE *out, const char *s)
+void cli_print_escaped(FILE *out, const char *s)
 {
-	sqk_print_escaped_len(out, s, strlen(s));
+	cli_print_escaped_len(out, s, strlen(s));
 }
 
-int sqk_die_of_sigpipe;
+int cli_die_of_sigpipe;

@@ -160,6 +160,16 @@ int sqk_comp_config_init(struct sqk_comp_config *cfg, int id, uint32_t block_siz
 int sqk_comp_config_option(struct sqk_comp_config *cfg, const char *key_value);
 
 /* cfg's codec->create(cfg); NULL for an unknown id or out of memory. */
+/*
+ * A writer's config: codec's defaults for block_size, level (-1: the
+ * default), then the KEY=VALUE options kvs[0..n). SQK_ERR_ARG for a level
+ * out of range, a bad option (*bad is its index; n when none is) or options
+ * that do not go together.
+ */
+int sqk_comp_config_setup(struct sqk_comp_config *cfg, const struct sqk_codec *codec,
+			  uint32_t block_size, int level, const char *const *kvs, size_t n,
+			  size_t *bad);
+
 struct sqk_compressor *sqk_comp_create(const struct sqk_comp_config *cfg);
 
 #endif

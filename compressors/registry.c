@@ -62,3 +62,29 @@ struct sqk_compressor *sqk_comp_create(const struct sqk_comp_config *cfg)
 
 	return codec ? codec->create(cfg) : NULL;
 }
+
+int sqk_comp_config_setup(struct sqk_comp_config *cfg, const struct sqk_codec *codec,
+			  uint32_t block_size, int level, const char *const *kvs, size_t n,
+			  size_t *bad)
+{
+	uint8_t buf[64];
+	size_t len, i;
+
+	*bad = n;
+	memset(cfg, 0, sizeof(*cfg));
+	codec->defaults(cfg, block_size);
+	if (level >= 0) {
+		if (level < codec->level_min || level > codec->level_max)
+			return SQK_ERR_ARG;
+		cfg->level = level;
+	}
+	for (i = 0; i < n; i++)
+		if (sqk_comp_config_option(cfg, kvs[i])) {
+			*bad = i;
+			return SQK_ERR_ARG;
+		}
+	/* Options valid one by one may still not go together (xz: lc + lp at most 4). */
+	if (n && codec->write_options(cfg, buf, sizeof(buf), &len))
+		return SQK_ERR_ARG;
+	return 0;
+}

@@ -58,7 +58,7 @@ static void compare(const uint8_t *a, const uint8_t *b, size_t size)
 	struct sqk_image *ia = open_image(a, size), *ib = ia ? open_image(b, size) : NULL;
 	struct sqk_dtree *ta = NULL, *tb = NULL;
 	struct count k = {{count}, 0};
-	struct sqk_diff_opts o = {0};
+	struct sqk_diff_conf o = {0};
 	struct sqk_diff_stats st;
 	struct sqk_diff_error e;
 

@@ -38,9 +38,9 @@ static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{"mkimage", cmd_mkimage}, {"unimage", cmd_unimage}, {"inspect", cmd_inspect},
-	{"ls", cmd_ls},		  {"cat", cmd_cat},	    {"stat", cmd_stat},
-	{"fsck", cmd_fsck},	  {"bench", cmd_bench},
+	{"mkimage", cli_mkimage}, {"unimage", cli_unimage}, {"inspect", cli_inspect},
+	{"ls", cli_ls},		  {"cat", cli_cat},	    {"stat", cli_stat},
+	{"fsck", cli_fsck},	  {"bench", cli_bench},
 };
 
 static jmp_buf back;
@@ -173,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dup2(null_fd, 1);
 		dup2(null_fd, 2);
 		optind = 0; /* GNU getopt: start afresh */
-		sqk_cmd_name = commands[c].name;
+		cli_cmd_name = commands[c].name;
 		in_command = 1;
 		if (setjmp(back) == 0)
 			commands[c].run(argc, argv);

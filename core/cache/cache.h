@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 enum sqk_wait_policy {
-	SQK_POLICY_HERD,      /* the kernel today: every release wakes every waiter */
-	SQK_POLICY_EXCLUSIVE, /* naive wake-one */
-	SQK_POLICY_KEYED,     /* wake-one for capacity, wake-all for the published block */
+	SQK_WAIT_HERD,	    /* the kernel today: every release wakes every waiter */
+	SQK_WAIT_EXCLUSIVE, /* naive wake-one */
+	SQK_WAIT_KEYED,	    /* wake-one for capacity, wake-all for the published block */
 };
 
 enum sqk_lookup {
@@ -81,11 +81,50 @@ size_t sqk_cache_block_size(const struct sqk_cache *c);
 unsigned sqk_cache_entries(const struct sqk_cache *c);
 const char *sqk_cache_name(const struct sqk_cache *c);
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out);
+
+/* What the counters come to, the same for every front end that shows them. */
+struct sqk_cache_rates {
+	uint64_t wakeups;    /* for capacity, publication and hand-off together */
+	double unclaimed_ms; /* unclaimed_ns in milliseconds */
+	double per_block;    /* fills (decompressions) per distinct block */
+	double per_release;  /* wakeups per release that woke anyone */
+	double hit_ratio;    /* lookups served without a fill of their own */
+};
+
+void sqk_cache_rates(const struct sqk_cache_stats *s, struct sqk_cache_rates *r);
+/* Add s into sum: the counters of several caches taken as one. */
+void sqk_cache_stats_add(struct sqk_cache_stats *sum, const struct sqk_cache_stats *s);
 /* How long a waiter sleeps before it counts a stall and looks again. */
 void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
+
+/*
+ * One counter of c by its `--stats --json` name ("hits", "wakeups", ...):
+ * 0 and *value, or -1 for an unknown name. The names, NULL-terminated.
+ */
+int sqk_cache_counter(struct sqk_cache *c, const char *name, uint64_t *value);
+const char *const *sqk_cache_counter_names(void);
 
 const char *sqk_policy_name(enum sqk_wait_policy p);
 /* 0 and *out, or -1 for an unknown name. */
 int sqk_policy_parse(const char *name, enum sqk_wait_policy *out);
+
+/*
+ * The counters of struct sqk_cache_stats as X(name, field), by the names
+ * `--stats --json` gives them, in two runs: the front end prints the three
+ * kinds of wakeup together ("wakeups") between them.
+ */
+// clang-format off
+#define SQK_CACHE_FIELDS_1(X)                                                                      \
+	X(lookups, lookups) X(hits, hits) X(shares, shares) X(fills, fills)                        \
+	X(refills, refills) X(errors, errors) X(distinct_blocks, distinct)                         \
+	X(releases, releases) X(release_wakes, release_wakes) X(wake_calls, wake_calls)
+#define SQK_CACHE_FIELDS_2(X)                                                                      \
+	X(wakeups_capacity, wakeups_capacity) X(wakeups_publish, wakeups_publish)                  \
+	X(wakeups_handoff, wakeups_handoff) X(wakeups_fill, wakeups_fill)                          \
+	X(spurious_wakeups, spurious) X(handoffs, handoffs) X(stalls, stalls)                      \
+	X(waits, waits) X(max_waiters, max_waiters)                                                \
+	X(lock_acquisitions, lock_acquisitions) X(lock_contended, lock_contended)                  \
+	X(held_bytes, held)
+// clang-format on
 
 #endif

@@ -265,16 +265,16 @@ static void keyed_shared(struct sqk_cache *c)
 }
 
 static const struct cache_policy policies[] = {
-	[SQK_POLICY_HERD] = {"herd", herd_wait, herd_released, nothing_published, nothing_shared},
-	[SQK_POLICY_EXCLUSIVE] = {"exclusive", one_wait, wake_one_released, nothing_published,
-				  nothing_shared},
-	[SQK_POLICY_KEYED] = {"keyed", one_wait, wake_one_released, keyed_published, keyed_shared},
+	[SQK_WAIT_HERD] = {"herd", herd_wait, herd_released, nothing_published, nothing_shared},
+	[SQK_WAIT_EXCLUSIVE] = {"exclusive", one_wait, wake_one_released, nothing_published,
+				nothing_shared},
+	[SQK_WAIT_KEYED] = {"keyed", one_wait, wake_one_released, keyed_published, keyed_shared},
 };
 
 const struct cache_policy *sqk_cache_policy_of(enum sqk_wait_policy p)
 {
 	if ((unsigned)p >= sizeof(policies) / sizeof(policies[0]))
-		p = SQK_POLICY_KEYED;
+		p = SQK_WAIT_KEYED;
 	return &policies[p];
 }
 

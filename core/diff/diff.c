@@ -106,9 +106,9 @@ static int nodes(struct diff *d, struct sqk_dnode *n[2], size_t len, unsigned de
 }
 
 /* The entry named e[0] and e[1] (either may be NULL), its path in d->path. */
-static int entry(struct diff *d, const struct sqk_dirent *e[2], size_t len, unsigned depth)
+static int entry(struct diff *d, const struct sqk_dir_entry *e[2], size_t len, unsigned depth)
 {
-	const struct sqk_diff_opts *o = d->o;
+	const struct sqk_diff_conf *o = d->o;
 	int sel = sqk_walk_selected(o->select, o->nselect, d->path + 1, len - 1), err = 0, s;
 	struct sqk_dnode node[2], *n[2] = {NULL, NULL};
 
@@ -135,7 +135,7 @@ static int entry(struct diff *d, const struct sqk_dirent *e[2], size_t len, unsi
 
 static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth)
 {
-	struct sqk_dirent *ents[2] = {NULL, NULL};
+	struct sqk_dir_entry *ents[2] = {NULL, NULL};
 	size_t n[2] = {0, 0}, i[2] = {0, 0}, len = 0;
 	int err = 0, entered[2] = {0, 0}, s;
 
@@ -149,8 +149,8 @@ static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsig
 			entered[s] = 1;
 	}
 	while (!err && (i[0] < n[0] || i[1] < n[1])) {
-		const struct sqk_dirent *e[2] = {i[0] < n[0] ? &ents[0][i[0]] : NULL,
-						 i[1] < n[1] ? &ents[1][i[1]] : NULL};
+		const struct sqk_dir_entry *e[2] = {i[0] < n[0] ? &ents[0][i[0]] : NULL,
+						    i[1] < n[1] ? &ents[1][i[1]] : NULL};
 		int c = !e[0]	? 1
 			: !e[1] ? -1
 				: sqk_name_cmp(e[0]->name, e[0]->name_len, e[1]->name,
@@ -205,7 +205,7 @@ static int walk(struct diff *d)
 	return err;
 }
 
-int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_opts *o,
+int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_conf *o,
 	     struct sqk_diff_sink *sink, struct sqk_diff_stats *st, struct sqk_diff_error *e)
 {
 	struct diff d;

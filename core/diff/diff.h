@@ -61,7 +61,7 @@ struct sqk_diff_sink {
 	int (*change)(struct sqk_diff_sink *s, const struct sqk_diff_change *c);
 };
 
-struct sqk_diff_opts {
+struct sqk_diff_conf {
 	int no_contents; /* sizes only */
 	int no_owner, no_perms, no_xattrs;
 	int times; /* compare mtimes */
@@ -95,7 +95,7 @@ struct sqk_diff_error {
  * Compare a with b into sink. 0 when done (or stopped by the sink), or the
  * first error, with where it happened in *e. *st counts the changes.
  */
-int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_opts *o,
+int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_conf *o,
 	     struct sqk_diff_sink *sink, struct sqk_diff_stats *st, struct sqk_diff_error *e);
 
 #endif

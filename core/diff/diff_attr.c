@@ -161,7 +161,7 @@ static int numbers(struct diff *d, enum sqk_diff_what what, unsigned type, uint6
 
 int sqk_diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b)
 {
-	const struct sqk_diff_opts *o = d->o;
+	const struct sqk_diff_conf *o = d->o;
 	unsigned t = a->type;
 	int err;
 

@@ -19,6 +19,7 @@
 
 #include "cache/cache.h"
 #include "diff_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"
@@ -74,13 +75,6 @@ int sqk_diff_chunk_plain(struct diff_cmp *x, uint64_t off, size_t len)
 	return 0;
 }
 
-static uint32_t block_len(const struct sqk_inode *ino, uint32_t index, uint32_t bs)
-{
-	uint64_t left = ino->size - (uint64_t)index * bs;
-
-	return left < bs ? (uint32_t)left : bs;
-}
-
 /* The rules sqk_data_next() applies to a block before reading it. */
 static int check_block(struct sqk_image *img, const struct sqk_inode *ino, uint32_t index,
 		       uint64_t pos)
@@ -89,8 +83,8 @@ static int check_block(struct sqk_image *img, const struct sqk_inode *ino, uint3
 	uint64_t start, end;
 
 	sqk_image_data_area(img, &start, &end);
-	if (sqk_block_word_bad(word, bs, block_len(ino, index, bs)) ||
-	    !sqk_block_in_area(pos, word & SQK_BLOCK_SIZE_MASK, start, end))
+	if (sqk_fmt_block_check(word, bs, sqk_fmt_block_len(ino->size, index, bs)) ||
+	    !sqk_fmt_block_in_area(pos, sqk_fmt_block_size(word), start, end))
 		return SQK_ERR_CORRUPT;
 	return 0;
 }
@@ -123,9 +117,9 @@ static int stored_pair(struct diff_cmp *x, uint32_t index, uint64_t pa, uint64_t
 	}
 	if (!get)
 		return 0;
-	err = read_stored(x, 0, pa, x->a, ia->blocks[index] & SQK_BLOCK_SIZE_MASK);
+	err = read_stored(x, 0, pa, x->a, sqk_fmt_block_size(ia->blocks[index]));
 	if (!err)
-		err = read_stored(x, 1, pb, x->b, ib->blocks[index] & SQK_BLOCK_SIZE_MASK);
+		err = read_stored(x, 1, pb, x->b, sqk_fmt_block_size(ib->blocks[index]));
 	return err;
 }
 
@@ -179,7 +173,7 @@ static int stored_blocks(struct diff_cmp *x, struct sqk_data_cursor *ca, struct 
 		err = stored_pair(x, m, base_a + total, base_b + total, 0);
 		if (err)
 			return err;
-		total += ia->blocks[m] & SQK_BLOCK_SIZE_MASK;
+		total += sqk_fmt_block_size(ia->blocks[m]);
 	}
 	if (same) {
 		err = read_stored(x, 0, base_a, x->a, total);
@@ -193,7 +187,7 @@ static int stored_blocks(struct diff_cmp *x, struct sqk_data_cursor *ca, struct 
 		}
 	}
 	for (m = i; m < k; m++) {
-		uint32_t size = ia->blocks[m] & SQK_BLOCK_SIZE_MASK;
+		uint32_t size = sqk_fmt_block_size(ia->blocks[m]);
 
 		sqk_data_seek(ca, m);
 		sqk_data_seek(cb, m);
@@ -246,7 +240,7 @@ static int fragments_alike(struct diff_cmp *x, uint32_t fa, uint32_t fb)
 	}
 	v = 2;
 	if (wa == wb) {
-		size_t size = wa & SQK_BLOCK_SIZE_MASK;
+		size_t size = sqk_fmt_block_size(wa);
 
 		err = read_stored(x, 0, sa, x->a, size);
 		if (!err)
@@ -331,7 +325,8 @@ int sqk_diff_chunk_stored(struct diff_cmp *x, uint64_t off, uint32_t len)
 		    ib->frag_index != SQK_INVALID_FRAG)
 			err = tails(x);
 		else /* a block on one side, a tail in a fragment on the other */
-			err = sqk_diff_chunk_plain(x, (uint64_t)i * bs, block_len(ia, i, bs));
+			err = sqk_diff_chunk_plain(x, (uint64_t)i * bs,
+						   sqk_fmt_block_len(ia->size, i, bs));
 		i++;
 	}
 	return err;

@@ -34,7 +34,7 @@ struct diff_links {
 
 struct diff {
 	struct sqk_dtree *t[2];
-	const struct sqk_diff_opts *o;
+	const struct sqk_diff_conf *o;
 	struct sqk_diff_sink *sink;
 	struct sqk_diff_stats *st;
 	struct sqk_diff_error *e;

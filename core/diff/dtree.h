@@ -52,11 +52,11 @@ struct sqk_dtree_ops {
 	 * them in *ents (malloc'd), by sqk_name_cmp(). SQK_ERR_LOOP for a
 	 * directory met again on the way down.
 	 */
-	int (*enter)(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dirent **ents,
+	int (*enter)(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
 		     size_t *n);
 	void (*leave)(struct sqk_dtree *t);
 	/* An entry of the directory entered last. */
-	int (*stat)(struct sqk_dtree *t, const struct sqk_dirent *e, struct sqk_dnode *out);
+	int (*stat)(struct sqk_dtree *t, const struct sqk_dir_entry *e, struct sqk_dnode *out);
 	/* The node's xattrs (sqk_xattr_free() them); *n may be 0. */
 	int (*xattrs)(struct sqk_dtree *t, const struct sqk_dnode *node, struct sqk_xattr **list,
 		      uint32_t *n);

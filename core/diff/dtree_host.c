@@ -43,7 +43,7 @@ struct host_tree {
 static void node_from(struct sqk_dnode *n, const struct stat *st, const char *name)
 {
 	memset(n, 0, sizeof(*n));
-	n->type = sqk_type_of_mode(st->st_mode);
+	n->type = sqk_fmt_type_of_mode(st->st_mode);
 	n->perm = st->st_mode & 07777;
 	n->uid = st->st_uid;
 	n->gid = st->st_gid;
@@ -76,15 +76,15 @@ static int host_root(struct sqk_dtree *t, struct sqk_dnode *out)
 
 static int by_name(const void *a, const void *b)
 {
-	const struct sqk_dirent *x = a, *y = b;
+	const struct sqk_dir_entry *x = a, *y = b;
 
 	return sqk_name_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
 /* The entries of the directory open at fd (which stays open), sorted. */
-static int list(int fd, struct sqk_dirent **out, size_t *count)
+static int list(int fd, struct sqk_dir_entry **out, size_t *count)
 {
-	struct sqk_dirent *v = NULL;
+	struct sqk_dir_entry *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *d;
 	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0), err = 0;
@@ -141,7 +141,7 @@ static int list(int fd, struct sqk_dirent **out, size_t *count)
 	return 0;
 }
 
-static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dirent **ents,
+static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
 		      size_t *n)
 {
 	struct host_tree *h = (struct host_tree *)t;
@@ -218,7 +218,7 @@ static int read_target(int dirfd, const char *name, struct sqk_dnode *n)
 	}
 }
 
-static int host_stat(struct sqk_dtree *t, const struct sqk_dirent *e, struct sqk_dnode *out)
+static int host_stat(struct sqk_dtree *t, const struct sqk_dir_entry *e, struct sqk_dnode *out)
 {
 	struct host_tree *h = (struct host_tree *)t;
 	struct stat st;

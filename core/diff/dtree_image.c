@@ -62,7 +62,7 @@ static int img_root(struct sqk_dtree *t, struct sqk_dnode *out)
 	return 0;
 }
 
-static int img_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dirent **ents,
+static int img_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
 		     size_t *n)
 {
 	struct image_tree *it = (struct image_tree *)t;
@@ -79,18 +79,14 @@ static void img_leave(struct sqk_dtree *t)
 {
 }
 
-static int img_stat(struct sqk_dtree *t, const struct sqk_dirent *e, struct sqk_dnode *out)
+static int img_stat(struct sqk_dtree *t, const struct sqk_dir_entry *e, struct sqk_dnode *out)
 {
 	struct sqk_inode ino;
-	int err = sqk_inode_read(t->img, e->ref, &ino);
+	/* The listing and the inode must agree about what the entry is. */
+	int err = sqk_dirent_inode(t->img, e, &ino);
 
 	if (err)
 		return err;
-	/* The listing and the inode must agree about what the entry is. */
-	if (sqk_basic_type(ino.type) != e->type || ino.number != e->number) {
-		sqk_inode_free(&ino);
-		return SQK_ERR_CORRUPT;
-	}
 	node_from(out, &ino);
 	return 0;
 }

@@ -44,6 +44,16 @@ static inline int sqk_fmt_fail(struct sqk_fmt_report *r, const char *field, uint
 }
 
 /*
+ * A callback for a caller that wants the first broken rule and no more: ctx
+ * is a struct sqk_fmt_issue, which gets it; the check stops there.
+ */
+static inline int sqk_fmt_keep_first(void *ctx, const struct sqk_fmt_issue *issue)
+{
+	*(struct sqk_fmt_issue *)ctx = *issue;
+	return 1;
+}
+
+/*
  * In a codec check: note a broken rule in the check's local bad and
  * return SQK_ERR_CORRUPT when the report says the check must stop.
  */

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "fmt_inode.h"
 #include "format.h"
@@ -79,7 +78,7 @@ static const struct layout symlink_tail = {4, 1, {F(xattr, 0, 4)}};
 
 static const struct layout *body_of(unsigned type)
 {
-	return type >= SQK_DIR && type <= SQK_LSOCKET ? &bodies[type] : NULL;
+	return sqk_fmt_type_valid(type) ? &bodies[type] : NULL;
 }
 
 static void decode(const struct layout *l, const uint8_t *raw, struct sqk_fmt_inode *ino)
@@ -280,17 +279,6 @@ unsigned sqk_fmt_inode_pick_type(const struct sqk_fmt_inode *ino)
 	}
 }
 
-unsigned sqk_fmt_type_mode(unsigned type)
-{
-	static const unsigned bits[8] = {
-		0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK,
-	};
-
-	if (type < SQK_DIR || type > SQK_LSOCKET)
-		return 0;
-	return bits[sqk_basic_type(type)];
-}
-
 int sqk_fmt_inode_check_header(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
 			       struct sqk_fmt_report *r)
 {
@@ -380,4 +368,15 @@ int sqk_fmt_symlink_check(const char *target, uint32_t len, struct sqk_fmt_repor
 		return SQK_ERR_CORRUPT;
 	}
 	return 0;
+}
+
+int sqk_fmt_dev_check(uint32_t major, uint32_t minor, struct sqk_fmt_report *r)
+{
+	int bad = 0;
+
+	if (major > SQK_FMT_DEV_MAJOR_MAX)
+		SQK_FMT_FAIL("major", major, "is more than 4095 (12 bits)");
+	if (minor > SQK_FMT_DEV_MINOR_MAX)
+		SQK_FMT_FAIL("minor", minor, "is more than 1048575 (20 bits)");
+	return bad ? SQK_ERR_CORRUPT : 0;
 }

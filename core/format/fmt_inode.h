@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "fmt_check.h"
+#include "fmt_type.h"
 
 #define SQK_FMT_INODE_HEADER_SIZE 16
 #define SQK_FMT_INODE_FIXED_MAX	  56 /* the largest fixed part: an extended file */
@@ -116,6 +117,13 @@ int sqk_fmt_blocks_read(uint32_t count, int (*read)(void *ctx, void *buf, size_t
  */
 uint64_t sqk_fmt_file_blocks(uint64_t file_size, uint32_t frag_index, uint32_t block_size);
 
+/* The bytes of a file's tail kept in a fragment: 0 when it has none. */
+static inline uint32_t sqk_fmt_file_tail(uint64_t file_size, uint32_t frag_index,
+					 uint32_t block_size)
+{
+	return frag_index == SQK_INVALID_FRAG ? 0 : (uint32_t)(file_size % block_size);
+}
+
 /* The bytes a directory's listing holds, from the stored size (which counts 3 more). */
 static inline uint32_t sqk_fmt_dir_listing(uint32_t dir_size)
 {
@@ -140,9 +148,6 @@ static inline uint32_t sqk_fmt_root_parent(uint32_t inode_count)
  */
 unsigned sqk_fmt_inode_pick_type(const struct sqk_fmt_inode *ino);
 
-/* The file type bits (S_IFDIR, ...) of a type 1..14; 0 for an unknown one. */
-unsigned sqk_fmt_type_mode(unsigned type);
-
 /*
  * The rules. Each returns 0, or SQK_ERR_CORRUPT after reporting at least
  * one broken rule through r (NULL: stop at the first, report nothing).
@@ -156,6 +161,8 @@ int sqk_fmt_inode_check_body(const struct sqk_fmt_inode *ino, const struct sqk_f
 /* is_root: the superblock's root inode, whose parent is outside the tree. */
 int sqk_fmt_inode_check_links(const struct sqk_fmt_inode *ino, const struct sqk_fmt_limits *lim,
 			      int is_root, struct sqk_fmt_report *r);
+/* A device number the encoding holds: major and minor at most the maxima in format.h. */
+int sqk_fmt_dev_check(uint32_t major, uint32_t minor, struct sqk_fmt_report *r);
 /* A symlink's target, once read: target_len bytes. */
 int sqk_fmt_symlink_check(const char *target, uint32_t len, struct sqk_fmt_report *r);
 

@@ -12,6 +12,7 @@
  */
 #include <stdint.h>
 
+#include "fmt_block.h"
 #include "fmt_check.h"
 #include "format.h"
 
@@ -28,7 +29,7 @@ void sqk_fmt_meta_hdr_encode(const struct sqk_fmt_meta_hdr *h, uint8_t raw[2]);
 /* The header as a data block's size word (bit 24 = raw), for the block layer. */
 static inline uint32_t sqk_fmt_meta_word(const struct sqk_fmt_meta_hdr *h)
 {
-	return h->size | (h->raw ? SQK_BLOCK_UNCOMPRESSED : 0);
+	return sqk_fmt_block_word(h->size, h->raw);
 }
 
 /* A block's header at pos must fit before end. */

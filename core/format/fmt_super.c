@@ -86,11 +86,11 @@ int sqk_fmt_super_check(const struct sqk_super *sb, uint64_t file_size, struct s
 		fail(r, &ret, SQK_ERR_MAGIC, "magic", sb->magic, "is not the squashfs magic");
 		return ret;
 	}
-	if (sb->version_major != SQK_VERSION_MAJOR) {
+	if (sb->version_major != SQK_FORMAT_VERSION_MAJOR) {
 		fail(r, &ret, SQK_ERR_VERSION, "version_major", sb->version_major, "is not 4");
 		return ret;
 	}
-	if (sb->version_minor != SQK_VERSION_MINOR) {
+	if (sb->version_minor != SQK_FORMAT_VERSION_MINOR) {
 		fail(r, &ret, SQK_ERR_VERSION, "version_minor", sb->version_minor, "is not 0");
 		return ret;
 	}

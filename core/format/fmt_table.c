@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "fmt_block.h"
 #include "fmt_table.h"
 #include "util/error.h"
 #include "util/le.h"
@@ -40,14 +41,14 @@ void sqk_fmt_frag_encode(const struct sqk_fmt_frag *e, uint8_t *raw)
 int sqk_fmt_frag_check(const struct sqk_fmt_frag *e, uint32_t block_size, uint64_t area_start,
 		       uint64_t area_end, struct sqk_fmt_report *r)
 {
-	uint32_t size = e->size & SQK_BLOCK_SIZE_MASK;
+	uint32_t size = sqk_fmt_block_size(e->size);
 
 	/* The data block rule; stored raw, a fragment block may hold any length. */
-	if (size == 0 || sqk_block_word_bad(e->size, block_size, size)) {
+	if (size == 0 || sqk_fmt_block_check(e->size, block_size, SQK_FMT_BLOCK_ANY_LEN)) {
 		sqk_fmt_fail(r, "size", e->size, "is not a fragment block's size word");
 		return SQK_ERR_CORRUPT;
 	}
-	if (!sqk_block_in_area(e->start, size, area_start, area_end)) {
+	if (!sqk_fmt_block_in_area(e->start, size, area_start, area_end)) {
 		sqk_fmt_fail(r, "start", e->start, "does not put the block inside the data area");
 		return SQK_ERR_CORRUPT;
 	}

@@ -9,25 +9,25 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define SQK_MAGIC	       0x73717368u
-#define SQK_VERSION_MAJOR      4
-#define SQK_VERSION_MINOR      0
-#define SQK_SUPER_SIZE	       96
-#define SQK_DEVBLK_SIZE	       4096 /* images are padded to this */
-#define SQK_META_SIZE	       8192 /* uncompressed metadata block */
-#define SQK_META_UNCOMPRESSED  0x8000u
-#define SQK_META_SIZE_MASK     0x7fffu
-#define SQK_BLOCK_MIN	       4096u
-#define SQK_BLOCK_MAX	       (1024u * 1024u)
-#define SQK_BLOCK_UNCOMPRESSED 0x1000000u
-#define SQK_BLOCK_SIZE_MASK    0x0ffffffu
-#define SQK_INVALID_FRAG       0xffffffffu
-#define SQK_INVALID_XATTR      0xffffffffu
-#define SQK_INVALID_TABLE      0xffffffffffffffffull
-#define SQK_FMT_MAX_IDS	       65536u /* id_count is 16 bits */
-#define SQK_NAME_MAX	       256    /* name_size is stored minus one */
-#define SQK_NAME_MAX_BUF       (SQK_NAME_MAX + 1)
-#define SQK_DIR_HDR_MAX	       256 /* entries per directory header */
+#define SQK_MAGIC		 0x73717368u
+#define SQK_FORMAT_VERSION_MAJOR 4
+#define SQK_FORMAT_VERSION_MINOR 0
+#define SQK_SUPER_SIZE		 96
+#define SQK_DEVBLK_SIZE		 4096 /* images are padded to this */
+#define SQK_META_SIZE		 8192 /* uncompressed metadata block */
+#define SQK_META_UNCOMPRESSED	 0x8000u
+#define SQK_META_SIZE_MASK	 0x7fffu
+#define SQK_BLOCK_MIN		 4096u
+#define SQK_BLOCK_MAX		 (1024u * 1024u)
+#define SQK_BLOCK_UNCOMPRESSED	 0x1000000u
+#define SQK_BLOCK_SIZE_MASK	 0x0ffffffu
+#define SQK_INVALID_FRAG	 0xffffffffu
+#define SQK_INVALID_XATTR	 0xffffffffu
+#define SQK_INVALID_TABLE	 0xffffffffffffffffull
+#define SQK_FMT_MAX_IDS		 65535u /* id_count is 16 bits; the kernel reads no more */
+#define SQK_NAME_MAX		 256	/* name_size is stored minus one */
+#define SQK_NAME_MAX_BUF	 (SQK_NAME_MAX + 1)
+#define SQK_DIR_HDR_MAX		 256 /* entries per directory header */
 
 /* Entries per metadata block of each lookup table. */
 #define SQK_FRAG_ENTRY_SIZE    16
@@ -87,7 +87,7 @@ enum sqk_fmt_inode_type {
 /* The basic type of a basic or extended inode type (1..7). */
 static inline unsigned sqk_basic_type(unsigned type)
 {
-	return type > 7 ? type - 7 : type;
+	return type > SQK_SOCKET ? type - SQK_SOCKET : type;
 }
 
 enum sqk_xattr_type {
@@ -124,36 +124,12 @@ struct sqk_super {
 /* Its codec and rules are in fmt_super.h. */
 
 /*
- * The rules for a data block's size word and place, shared by the reader
- * and fsck so that they cannot disagree about an image.
- *
- * A word is bad when it sets bits above the raw flag, flags a hole (size 0)
- * as raw, is larger than a block, or stores raw a block whose length is not
- * the len bytes the file needs there.
+ * Device numbers use the 20-bit-minor encoding: a 12-bit major and a
+ * 20-bit minor, as the kernel's old_decode_dev() reads them.
  */
-static inline int sqk_block_word_bad(uint32_t word, uint32_t block_size, uint32_t len)
-{
-	uint32_t size = word & SQK_BLOCK_SIZE_MASK;
+#define SQK_FMT_DEV_MAJOR_MAX 0xfffu
+#define SQK_FMT_DEV_MINOR_MAX 0xfffffu
 
-	if (word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
-		return 1;
-	if (word == SQK_BLOCK_UNCOMPRESSED || size > block_size)
-		return 1;
-	return (word & SQK_BLOCK_UNCOMPRESSED) && size != len;
-}
-
-/*
- * A stored block lies wholly in the data area [start, end): after the
- * superblock and compressor options, before the inode table. A hole (size
- * 0) is stored nowhere, so its position says nothing: writers leave
- * blocks_start 0 for a file that is all holes, and the kernel reads that.
- */
-static inline int sqk_block_in_area(uint64_t pos, uint32_t size, uint64_t start, uint64_t end)
-{
-	return size == 0 || (pos >= start && pos <= end && size <= end - pos);
-}
-
-/* Device numbers use the 20-bit-minor encoding. */
 static inline uint32_t sqk_encode_dev(uint32_t major, uint32_t minor)
 {
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);

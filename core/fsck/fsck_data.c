@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "cache/cache.h"
+#include "format/fmt_block.h"
+#include "format/fmt_inode.h"
 #include "fsck_int.h"
 #include "read/block.h"
 #include "read/image.h"
@@ -71,7 +73,7 @@ static void run_chunk(void *arg, unsigned worker)
 	struct chunk *c = arg;
 	struct sqk_fsck *f = c->f;
 	struct sqk_cache *cache =
-		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAG : SQK_CACHE_DATA);
+		sqk_image_cache(f->img, c->fragment ? SQK_CACHE_FRAGMENT : SQK_CACHE_DATA);
 	struct sqk_blocks *b = sqk_image_blocks(f->img);
 	uint32_t i;
 
@@ -351,8 +353,8 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 
 void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 {
-	uint32_t bs = f->sb.block_size, full = (uint32_t)(file->size / bs), i;
-	uint32_t tail = (uint32_t)(file->size % bs);
+	uint32_t bs = f->sb.block_size, i;
+	uint32_t tail = sqk_fmt_file_tail(file->size, file->frag_index, bs);
 	uint64_t pos = file->blocks_start, end = f->sb.inode_table, sparse = 0;
 	int has_frag = file->frag_index != SQK_INVALID_FRAG, ok = 1;
 	struct chunk *c = NULL;
@@ -360,13 +362,12 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	/* A fragment with no tail was reported with the inode and is not looked up. */
 	/* First the list as a whole: positions, sizes and the sparse count. */
 	for (i = 0; i < file->nblocks; i++) {
-		uint32_t word = file->blocks[i], size = word & SQK_BLOCK_SIZE_MASK;
-		uint32_t len = i < full ? bs : tail;
-
+		uint32_t word = file->blocks[i], size = sqk_fmt_block_size(word);
+		uint32_t len = sqk_fmt_block_len(file->size, i, bs);
 		/* The reader's rule; the two messages say which part of it failed. */
-		if (sqk_block_word_bad(word, bs, len) &&
-		    ((word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED)) ||
-		     word == SQK_BLOCK_UNCOMPRESSED)) {
+		enum sqk_fmt_block_rule rule = sqk_fmt_block_check(word, bs, len);
+
+		if (rule == SQK_FMT_BLOCK_BITS) {
 			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
 				     "block %u has the bad size word 0x%08x", i, word);
 			ok = 0;
@@ -376,15 +377,14 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 			sparse += len;
 			continue;
 		}
-		if (sqk_block_word_bad(word, bs, len)) {
+		if (rule != SQK_FMT_BLOCK_SOUND) {
 			sqk_fsck_err(f, file->rec, T_INODE, C_DATA,
 				     "block %u is %u bytes %s; the file needs %u", i, size,
-				     word & SQK_BLOCK_UNCOMPRESSED ? "stored uncompressed"
-								   : "compressed",
+				     sqk_fmt_block_raw(word) ? "stored uncompressed" : "compressed",
 				     len);
 			ok = 0;
 		}
-		if (!sqk_block_in_area(pos, size, f->data_start, end)) {
+		if (!sqk_fmt_block_in_area(pos, size, f->data_start, end)) {
 			sqk_fsck_err(
 				f, file->rec, T_INODE, C_DATA,
 				"block %u at %llu (%u bytes) is outside the data area %llu..%llu",
@@ -404,12 +404,12 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 	/* Then the blocks themselves, a chunk at a time. */
 	pos = file->blocks_start;
 	for (i = 0; i < file->nblocks && !fsck_stopped(f); i++) {
-		uint32_t word = file->blocks[i], size = word & SQK_BLOCK_SIZE_MASK, len;
+		uint32_t word = file->blocks[i], size = sqk_fmt_block_size(word), len;
 
 		if (size == 0)
 			continue;
 		pos += size;
-		len = i < full ? bs : tail;
+		len = sqk_fmt_block_len(file->size, i, bs);
 		if (block_seen(f, file->rec, i, pos - size, word, len) ||
 		    over_budget(f, file->rec, size))
 			continue;

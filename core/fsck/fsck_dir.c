@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_type.h"
 #include "fsck_int.h"
 #include "read/dir.h"
 #include "read/inode.h"
@@ -76,7 +77,7 @@ static int add_link(struct sqk_fsck *f, uint32_t from, uint32_t to)
 }
 
 /* One entry against the inode it names. */
-static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
+static void entry(struct listing *l, const struct sqk_dir_entry *ent, uint64_t at)
 {
 	struct sqk_fsck *f = l->f;
 	uint32_t drec = f->dirs[l->dir].rec, idx, child, old;
@@ -105,8 +106,8 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 	if (sqk_basic_type(r->type) != ent->type) {
 		sqk_fsck_err(f, drec, T_INODE, C_DIR_TYPE,
 			     "entry '%s' is listed as a %s, but inode %u is a %s", ent->name,
-			     sqk_type_name(ent->type), ent->number,
-			     sqk_type_name(sqk_basic_type(r->type)));
+			     sqk_fmt_type_name(ent->type), ent->number,
+			     sqk_fmt_type_name(sqk_basic_type(r->type)));
 		return;
 	}
 	f->dirs[l->dir].entries++;
@@ -165,7 +166,7 @@ static void entry(struct listing *l, const struct sqk_dirent *ent, uint64_t at)
 		     ent->name, ent->number, f->recs[old].number);
 }
 
-static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct sqk_dirent *ent)
+static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct sqk_dir_entry *ent)
 {
 	struct hdr *h;
 
@@ -187,7 +188,7 @@ static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct 
 }
 
 /* A name as a C string for a message: a NUL byte shows as \0. */
-static void show_name(const struct sqk_dirent *e, char *shown)
+static void show_name(const struct sqk_dir_entry *e, char *shown)
 {
 	uint32_t k, n = 0;
 
@@ -210,7 +211,7 @@ static const struct fsck_field_check entry_checks[] = {
  * tried quietly first; only a broken one is run again to be recorded.
  */
 static int read_entry(struct listing *l, uint64_t *left, const struct sqk_fmt_dir_header *h,
-		      struct sqk_dirent *ent, struct sqk_dirent *prev, int have_prev)
+		      struct sqk_dir_entry *ent, struct sqk_dir_entry *prev, int have_prev)
 {
 	struct sqk_fsck *f = l->f;
 	const struct sqk_fmt_limits lim = {f->sb.block_size, f->sb.inode_count,
@@ -272,7 +273,7 @@ static int read_listing(struct listing *l)
 	uint32_t listing = sqk_fmt_dir_listing(f->dirs[l->dir].size);
 	uint64_t left = listing;
 	uint32_t rec = f->dirs[l->dir].rec;
-	struct sqk_dirent ent, prev;
+	struct sqk_dir_entry ent, prev;
 	int have_prev = 0;
 	uint8_t raw[SQK_FMT_DIR_HEADER_SIZE];
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/fmt_xattr.h"
 #include "fsck_int.h"
@@ -132,7 +133,7 @@ void sqk_fsck_fragments(struct sqk_fsck *f)
 	f->nfrags = l.n;
 	for (i = 0; i < l.n && !fsck_stopped(f); i++) {
 		struct sqk_fmt_frag e = {l.start[i], l.word[i], 0};
-		uint32_t size = e.size & SQK_BLOCK_SIZE_MASK, idx = l.e[i].index;
+		uint32_t size = sqk_fmt_block_size(e.size), idx = l.e[i].index;
 		uint64_t start = e.start;
 		struct fsck_fmt x;
 

@@ -11,6 +11,7 @@
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "mkfs.h"
+#include "mkfs_int.h"
 #include "read/image.h"
 #include "source/pseudo.h"
 #include "source/src.h"
@@ -27,28 +28,8 @@
 #include "write/sort.h"
 #include "write/table_writer.h"
 #include "write/tree.h"
+#include "write/tree_check.h"
 #include "write/xattr_writer.h"
-
-struct sqk_mkfs {
-	struct sqk_mkfs_opts o;
-	struct sqk_file *out;
-	struct sqk_compressor **comps; /* threads + 1: the last is the main thread's */
-	unsigned ncomps;
-	uint8_t options[256];
-	size_t options_len;
-	uint64_t data_start;
-	struct sqk_tree *tree;
-	struct sqk_xattrs *xattrs;
-	struct sqk_data_writer *dw;
-	struct sqk_reuse *reuse;
-	struct sqk_src_ctx src;
-	struct sqk_id_table ids;
-	struct sqk_node **order;
-	uint32_t count;
-	char **dirs; /* real paths of the directory sources, for --sort */
-	size_t ndirs;
-	int in_image; /* the last collision was with the image appended to */
-};
 
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m)
 {
@@ -105,6 +86,40 @@ static int fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
 	errno = 0;
 	sqk_src_fail(&m->src, path, "%s", msg);
 	return err;
+}
+
+/* The writer would break the codec's rule issue in what: refused, with the rule. */
+static int refuse(struct sqk_mkfs *m, const char *what, const struct sqk_fmt_issue *issue)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s %s %llu %s: the writer refuses to write it", what,
+		 issue->field, (unsigned long long)issue->value, issue->why);
+	return fail(m, SQK_ERR_OVERFLOW, "", why);
+}
+
+/* Where the data area starts: after the superblock and the compressor options. */
+static uint64_t data_start(const struct sqk_mkfs *m)
+{
+	struct sqk_fmt_meta_hdr h = {(uint32_t)m->options_len, 1};
+
+	return sqk_fmt_data_start(m->options_len ? &h : NULL);
+}
+
+/* The fragment table's entries, as the reader checks them, before it is written. */
+static int check_frags(struct sqk_mkfs *m, const uint8_t *frags, uint32_t n, uint64_t area_end)
+{
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
+	struct sqk_fmt_frag e;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		sqk_fmt_frag_decode(&e, frags + (size_t)i * SQK_FMT_FRAG_SIZE);
+		if (sqk_fmt_frag_check(&e, m->o.block_size, data_start(m), area_end, &r))
+			return refuse(m, "fragment", &issue);
+	}
+	return 0;
 }
 
 int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **res)
@@ -299,10 +314,15 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 		err = sqk_id_table_get(&m->ids, n->uid, &idx);
 		if (!err)
 			err = sqk_id_table_get(&m->ids, n->gid, &idx);
-		if (err == SQK_ERR_OVERFLOW)
-			return fail(m, err, "",
-				    "more than 65535 distinct owner and group ids; the format "
-				    "stores at most 65535");
+		if (err == SQK_ERR_OVERFLOW) {
+			char why[128];
+
+			snprintf(why, sizeof(why),
+				 "more than %u distinct owner and group ids; the format stores at "
+				 "most %u",
+				 SQK_FMT_MAX_IDS, SQK_FMT_MAX_IDS);
+			return fail(m, err, "", why);
+		}
 		if (err)
 			return err;
 	}
@@ -351,6 +371,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 			 struct sqk_mkfs_stats *st)
 {
 	uint8_t raw[SQK_SUPER_SIZE], zero[SQK_DEVBLK_SIZE] = {0};
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
 	/* Padded, the last bytes lie in whole blocks of a device (a loop device drops a partial
 	 * sector). */
 	uint64_t padded =
@@ -383,6 +405,9 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 		if (err)
 			return err;
 	}
+	/* The superblock the reader will check first: it passes the same rules here. */
+	if (sqk_fmt_super_check(sb, padded, &r) || sqk_fmt_main_tables_check(sb, data_start(m), &r))
+		return refuse(m, "superblock", &issue);
 	sqk_fmt_super_encode(sb, raw);
 	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
 	if (err)
@@ -405,6 +430,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	struct sqk_compressor *idc = raw & (SQK_RAW_INODES | SQK_RAW_IDS) ? NULL : mc;
 	struct sqk_node *root = sqk_tree_root(m->tree);
 	struct sqk_super sb = {0};
+	struct sqk_fmt_limits lim;
 	struct sqk_data_stats *ds;
 	uint32_t newest = 0, nfrags, i, nfiles = 0;
 	struct sqk_node **files = NULL;
@@ -427,6 +453,11 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
 	err = sqk_attrs_add_xattrs(&m->o, m->xattrs, m->order, m->count, m->src.err_path,
 				   sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
+	/* Nothing the reader would refuse: checked before any data is written. */
+	if (!err)
+		err = sqk_tree_check(m->order, m->count, m->o.block_size, m->src.err_path,
+				     sizeof(m->src.err_path), m->src.err_msg,
+				     sizeof(m->src.err_msg));
 	/* Files are found again in earlier images by their paths in the finished tree. */
 	if (!err && m->reuse)
 		err = sqk_reuse_tree_keys(m->tree);
@@ -456,7 +487,11 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	sqk_mw_init(imw, ic, m->out, pos, 0);
 	sqk_mw_init(dmw, ic, NULL, 0, 0);
 	sb.inode_table = pos;
-	err = sqk_mkfs_write_inodes(m->order, m->count, m->xattrs, &m->ids, imw, dmw, st);
+	sqk_data_fragments(m->dw, &nfrags);
+	lim = (struct sqk_fmt_limits){m->o.block_size, m->count, nfrags, m->ids.count};
+	err = sqk_mkfs_write_inodes(m->order, m->count, m->xattrs, &m->ids, &lim, imw, dmw, st,
+				    m->src.err_path, sizeof(m->src.err_path), m->src.err_msg,
+				    sizeof(m->src.err_msg));
 	if (!err)
 		err = sqk_mw_flush(imw);
 	if (!err)
@@ -478,9 +513,11 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 
 		sb.fragment_table = SQK_INVALID_TABLE;
 		if (nfrags) {
-			err = sqk_table_write(fc, m->out, &pos, frags,
-					      (size_t)nfrags * SQK_FMT_FRAG_SIZE,
-					      &sb.fragment_table);
+			err = check_frags(m, frags, nfrags, sb.inode_table);
+			if (!err)
+				err = sqk_table_write(fc, m->out, &pos, frags,
+						      (size_t)nfrags * SQK_FMT_FRAG_SIZE,
+						      &sb.fragment_table);
 			if (err)
 				goto out;
 		}
@@ -546,8 +583,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	if ((raw & (SQK_RAW_IDS | SQK_RAW_INODES)) == SQK_RAW_IDS)
 		sb.flags |= SQK_FLAG_UNCOMPRESSED_IDS;
 	sb.id_count = (uint16_t)m->ids.count;
-	sb.version_major = SQK_VERSION_MAJOR;
-	sb.version_minor = SQK_VERSION_MINOR;
+	sb.version_major = SQK_FORMAT_VERSION_MAJOR;
+	sb.version_minor = SQK_FORMAT_VERSION_MINOR;
 	sb.bytes_used = pos;
 	err = pad_and_super(m, &sb, pos, st);
 	if (err)

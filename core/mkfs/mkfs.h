@@ -8,6 +8,7 @@
  * syncs it and renames it into place) and prints; this only returns codes
  * and says where.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "write/mkfs_opts.h"
@@ -27,6 +28,35 @@ int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
 /* Pseudo definitions, on top of every source added before (see pseudo.h). */
 struct sqk_pseudo;
 int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);
+
+/*
+ * Entries one by one (mkfs_entry.c), placed at a path of the image ("a/b")
+ * beside and over what the sources added; missing parents are made as
+ * implicit directories, which a later directory entry gives attributes.
+ */
+struct sqk_node;
+struct sqk_mkfs_entry {
+	unsigned type; /* basic inode type: SQK_DIR, SQK_FILE, ... */
+	uint16_t mode; /* permission bits */
+	uint32_t uid, gid, mtime;
+	const char *target;    /* symlink */
+	uint32_t major, minor; /* devices */
+	const char *host;      /* file: read from this host path at finish, or NULL */
+	uint64_t size;	       /* file: its bytes */
+};
+/* SQK_ERR_EXIST for a path taken, SQK_ERR_OVERFLOW for a target the format cannot hold. */
+int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkfs_entry *e,
+		      struct sqk_node **out);
+/* The data of file node n (its size bytes), read now, in order, through read. */
+typedef int (*sqk_mkfs_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
+int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read, void *ctx);
+/* A hard link at path to the non-directory at existing. */
+int sqk_mkfs_link(struct sqk_mkfs *m, const char *path, const char *existing);
+/* An extended attribute ("user.x") of the entry at path. */
+int sqk_mkfs_set_xattr(struct sqk_mkfs *m, const char *path, const char *name, const void *value,
+		       size_t size);
+/* The node at path ("" the root), or NULL. */
+struct sqk_node *sqk_mkfs_lookup(struct sqk_mkfs *m, const char *path);
 
 /* Write everything after the sources: data, tables, superblock. */
 int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "format/fmt_inode.h"
 #include "format/fmt_table.h"
 #include "fs_int.h"
 #include "read/dir.h"
@@ -125,7 +126,7 @@ void sqk_fs_fill_stat(const struct sqk_inode *ino, uint32_t xsize, struct stat *
 	st->st_blksize = 1024;
 	switch (basic) {
 	case SQK_DIR:
-		st->st_size = (off_t)(ino->size + 3);
+		st->st_size = (off_t)sqk_fmt_dir_size(ino->size);
 		break;
 	case SQK_FILE:
 		st->st_size = (off_t)ino->size;
@@ -179,10 +180,10 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 	if (err < 0)
 		return err;
 	/* Known through another entry, which may have listed another type. */
-	if (err == 1 && !entry_names(&ino, ent->number, sqk_type_of_mode(ent->type)))
+	if (err == 1 && !entry_names(&ino, ent->number, sqk_fmt_type_of_mode(ent->type)))
 		return SQK_ERR_CORRUPT;
 	if (err == 0) {
-		err = sqk_fs_read_inode(fs, ent->ref, ent->number, sqk_type_of_mode(ent->type),
+		err = sqk_fs_read_inode(fs, ent->ref, ent->number, sqk_fmt_type_of_mode(ent->type),
 					&ino);
 		if (!err)
 			err = sqk_fs_xattr_size(fs, &ino, &xsize);
@@ -200,20 +201,12 @@ int sqk_fs_entry_lookup(struct sqk_fs *fs, const struct sqk_fs_dirent *ent, uint
 	return err;
 }
 
-static mode_t type_bits(unsigned basic)
-{
-	static const mode_t bits[8] = {0,	S_IFDIR, S_IFREG, S_IFLNK,
-				       S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK};
-
-	return basic < 8 ? bits[basic] : 0;
-}
-
 int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t *node,
 		  struct stat *st)
 {
 	struct sqk_fs_dirent ent;
 	struct sqk_inode dir;
-	struct sqk_dirent de;
+	struct sqk_dir_entry de;
 	int err;
 
 	err = sqk_fs_node_get(fs, parent, &dir, NULL);
@@ -225,7 +218,7 @@ int sqk_fs_lookup(struct sqk_fs *fs, uint64_t parent, const char *name, uint64_t
 	ent.name = de.name;
 	ent.name_len = de.name_len;
 	ent.number = de.number;
-	ent.type = type_bits(de.type);
+	ent.type = sqk_fmt_type_mode(de.type);
 	ent.ref = de.ref;
 	return sqk_fs_entry_lookup(fs, &ent, node, st);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_type.h"
 #include "fs_int.h"
 #include "read/dir.h"
 #include "util/array.h"
@@ -78,7 +79,7 @@ void sqk_fs_closedir(struct sqk_fs_dir *d)
 	free(d);
 }
 
-static int append(struct sqk_fs_dir *d, const struct sqk_dirent *de)
+static int append(struct sqk_fs_dir *d, const struct sqk_dir_entry *de)
 {
 	struct fs_ent *e;
 
@@ -100,24 +101,20 @@ static int append(struct sqk_fs_dir *d, const struct sqk_dirent *de)
 static void load(struct sqk_fs *fs, struct sqk_fs_dir *d)
 {
 	struct sqk_dir_iter it;
-	struct sqk_dirent de;
+	struct sqk_dir_entry de;
 	int err;
 
-	err = sqk_dir_open(fs->img, &d->ino, &it);
+	err = sqk_dir_iter_open(fs->img, &d->ino, &it);
 	while (!err) {
-		err = sqk_dir_next(&it, &de);
+		err = sqk_dir_iter_next(&it, &de);
 		if (err <= 0)
 			break;
 		err = append(d, &de);
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	d->error = err;
 	d->loaded = 1;
 }
-
-static const mode_t type_bits[8] = {
-	0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK,
-};
 
 int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct sqk_fs_dirent *ent)
 {
@@ -147,7 +144,7 @@ int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct
 		ent->name = d->names + e->name_off;
 		ent->name_len = e->name_len;
 		ent->number = e->number;
-		ent->type = type_bits[e->type];
+		ent->type = sqk_fmt_type_mode(e->type);
 		ent->ref = e->ref;
 	} else {
 		ret = d->error;

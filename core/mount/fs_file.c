@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cache/cache.h"
+#include "format/fmt_block.h"
 #include "fs_int.h"
 #include "read/data.h"
 #include "read/image.h"
@@ -49,7 +50,7 @@ int sqk_fs_open(struct sqk_fs *fs, uint64_t node, struct sqk_fs_file **out)
 	at = f->ino.blocks_start;
 	for (i = 0; i < f->ino.nblocks; i++) {
 		f->pos[i] = at;
-		at += f->ino.blocks[i] & SQK_BLOCK_SIZE_MASK;
+		at += sqk_fmt_block_size(f->ino.blocks[i]);
 	}
 	f->pos[i] = at;
 	*out = f;

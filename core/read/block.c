@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "format/fmt_block.h"
 #include "format/fmt_meta.h"
 #include "format/format.h"
 #include "util/error.h"
@@ -210,7 +211,7 @@ static int fill_raw(void *arg, struct sqk_cache_entry *e)
 {
 	struct sqk_blocks *b = arg;
 
-	e->length = e->info & SQK_BLOCK_SIZE_MASK;
+	e->length = sqk_fmt_block_size(e->info);
 	return sqk_blocks_pread(b, e->block, e->data, e->length);
 }
 
@@ -266,9 +267,9 @@ static int decompress(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, ui
 static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32_t size_word,
 		  uint8_t *dst, size_t cap, size_t *outlen)
 {
-	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	uint32_t size = sqk_fmt_block_size(size_word);
 
-	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+	if (sqk_fmt_block_raw(size_word)) {
 		if (size > cap)
 			return SQK_ERR_CORRUPT;
 		memcpy(dst, src, size);
@@ -281,14 +282,14 @@ static int unpack(struct sqk_blocks *b, uint64_t pos, const uint8_t *src, uint32
 int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8_t *dst, size_t cap,
 		   size_t *outlen)
 {
-	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	uint32_t size = sqk_fmt_block_size(size_word);
 	struct sqk_cache_entry *raw;
 	struct inbuf *in;
 	int err;
 
-	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
+	if (size == 0 || sqk_fmt_block_check(size_word, b->scratch_size, SQK_FMT_BLOCK_ANY_LEN))
 		return SQK_ERR_CORRUPT;
-	if (size > (size_word & SQK_BLOCK_UNCOMPRESSED ? cap : b->scratch_size))
+	if (sqk_fmt_block_raw(size_word) && size > cap)
 		return SQK_ERR_CORRUPT;
 	if (b->comp_cache) {
 		err = sqk_cache_get(b->comp_cache, pos, size_word, fill_raw, b, &raw);
@@ -298,7 +299,7 @@ int sqk_block_read(struct sqk_blocks *b, uint64_t pos, uint32_t size_word, uint8
 		sqk_cache_put(raw);
 		return err;
 	}
-	if (size_word & SQK_BLOCK_UNCOMPRESSED) {
+	if (sqk_fmt_block_raw(size_word)) {
 		*outlen = size;
 		return sqk_blocks_pread(b, pos, dst, size);
 	}
@@ -331,13 +332,13 @@ static int fill_meta_cached(struct sqk_blocks *b, struct sqk_cache_entry *e,
 int sqk_block_decode(struct sqk_blocks *b, const uint8_t *src, uint32_t size_word, uint8_t *dst,
 		     size_t cap, size_t *outlen)
 {
-	uint32_t size = size_word & SQK_BLOCK_SIZE_MASK;
+	uint32_t size = sqk_fmt_block_size(size_word);
 	struct sqk_compressor *d;
 	int err;
 
-	if (size == 0 || size_word & ~(SQK_BLOCK_SIZE_MASK | SQK_BLOCK_UNCOMPRESSED))
+	if (size == 0 || sqk_fmt_block_check(size_word, b->scratch_size, SQK_FMT_BLOCK_ANY_LEN))
 		return SQK_ERR_CORRUPT;
-	if (size_word & SQK_BLOCK_UNCOMPRESSED)
+	if (sqk_fmt_block_raw(size_word))
 		return unpack(b, 0, src, size_word, dst, cap, outlen);
 	d = decomp_get(b);
 	err = (d->decompress_kernel ? d->decompress_kernel : d->decompress)(d, src, size, dst, cap,

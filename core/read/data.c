@@ -4,6 +4,7 @@
 #include "block.h"
 #include "cache/cache.h"
 #include "data.h"
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "image.h"
@@ -27,7 +28,7 @@ int sqk_data_seek(struct sqk_data_cursor *c, uint32_t index)
 		c->position = c->ino->blocks_start;
 	}
 	while (c->index < index)
-		c->position += c->ino->blocks[c->index++] & SQK_BLOCK_SIZE_MASK;
+		c->position += sqk_fmt_block_size(c->ino->blocks[c->index++]);
 	return 0;
 }
 
@@ -37,18 +38,17 @@ int sqk_data_next(struct sqk_image *img, struct sqk_data_cursor *c, struct sqk_c
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_inode *ino = c->ino;
 	uint32_t word, size;
-	uint64_t left, start, end;
+	uint64_t start, end;
 
 	*e = NULL;
 	if (c->index >= ino->nblocks)
 		return SQK_ERR_ARG;
 	word = ino->blocks[c->index];
-	size = word & SQK_BLOCK_SIZE_MASK;
-	left = ino->size - (uint64_t)c->index * sb->block_size;
-	*len = left < sb->block_size ? (uint32_t)left : sb->block_size;
+	size = sqk_fmt_block_size(word);
+	*len = sqk_fmt_block_len(ino->size, c->index, sb->block_size);
 	sqk_image_data_area(img, &start, &end);
-	if (sqk_block_word_bad(word, sb->block_size, *len) ||
-	    !sqk_block_in_area(c->position, size, start, end))
+	if (sqk_fmt_block_check(word, sb->block_size, *len) ||
+	    !sqk_fmt_block_in_area(c->position, size, start, end))
 		return SQK_ERR_CORRUPT;
 	c->index++;
 	c->position += size;
@@ -93,7 +93,7 @@ int sqk_data_tail(struct sqk_image *img, const struct sqk_inode *ino, struct sqk
 	err = sqk_fragment_entry(img, ino->frag_index, &start, &size);
 	if (err)
 		return err;
-	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAG), start,
+	err = sqk_block_data(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_FRAGMENT), start,
 			     size, 0, e);
 	if (err)
 		return err;
@@ -150,5 +150,31 @@ int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t 
 		len -= n;
 		*got += n;
 	}
+	return 0;
+}
+
+/* Is block index of ino a hole (stored as no block)? */
+static int block_is_hole(const struct sqk_inode *ino, uint32_t index)
+{
+	return index < ino->nblocks && sqk_fmt_block_sparse(ino->blocks[index]);
+}
+
+int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+		    uint64_t *data, uint64_t *hole)
+{
+	uint32_t bs = sqk_image_super(img)->block_size, i;
+
+	*data = *hole = ino->size;
+	if (off >= ino->size)
+		return 0;
+	for (i = (uint32_t)(off / bs); i < ino->nblocks && block_is_hole(ino, i); i++)
+		;
+	if ((uint64_t)i * bs >= ino->size)
+		return 0;
+	*data = (uint64_t)i * bs > off ? (uint64_t)i * bs : off;
+	for (; i < ino->nblocks && !block_is_hole(ino, i); i++)
+		;
+	if (i < ino->nblocks)
+		*hole = (uint64_t)i * bs;
 	return 0;
 }

@@ -43,4 +43,12 @@ int sqk_fragment_entry(struct sqk_image *img, uint32_t index, uint64_t *start, u
 int sqk_data_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off, void *buf,
 		   size_t len, size_t *got);
 
+/*
+ * From off, the first byte of data (*data) and the first byte of a hole
+ * after it (*hole), as lseek's SEEK_DATA and SEEK_HOLE: the file's size
+ * when there is none. Holes are whole blocks stored as no block.
+ */
+int sqk_data_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+		    uint64_t *data, uint64_t *hole);
+
 #endif

@@ -14,6 +14,7 @@
 #include "inode.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/u64set.h"
 
 static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel_block,
 		    uint32_t offset, uint64_t remaining)
@@ -26,33 +27,33 @@ static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel
 	return sqk_meta_seek(&it->m, img, sqk_image_super(img)->dir_table, rel_block, offset);
 }
 
-int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it)
+int sqk_dir_iter_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it)
 {
 	if (sqk_basic_type(dir->type) != SQK_DIR)
 		return SQK_ERR_NOTDIR;
 	return dir_seek(img, it, dir->dir_block, dir->dir_offset, dir->size);
 }
 
-void sqk_dir_close(struct sqk_dir_iter *it)
+void sqk_dir_iter_close(struct sqk_dir_iter *it)
 {
 	sqk_meta_release(&it->m);
 }
 
-int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dirent **out,
-		     size_t *count, struct sqk_dirent *bad)
+int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_entry **out,
+		     size_t *count, struct sqk_dir_entry *bad)
 {
 	struct sqk_dir_iter it;
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	size_t n = 0, cap = 0;
 	int err;
 
-	err = sqk_dir_open(img, dir, &it);
+	err = sqk_dir_iter_open(img, dir, &it);
 	while (!err) {
 		if (SQK_ARRAY_GROW(ents, cap, n + 1)) {
 			err = SQK_ERR_NOMEM;
 			break;
 		}
-		err = sqk_dir_next(&it, &ents[n]);
+		err = sqk_dir_iter_next(&it, &ents[n]);
 		if (err == 1) {
 			n++;
 			err = 0;
@@ -62,7 +63,7 @@ int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct 
 			break;
 		}
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	if (err < 0) {
 		free(ents);
 		return err;
@@ -70,6 +71,34 @@ int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct 
 	*out = ents;
 	*count = n;
 	return 0;
+}
+
+int sqk_dirent_check(const struct sqk_dir_entry *ent, const struct sqk_inode *ino)
+{
+	if (sqk_basic_type(ino->type) != ent->type || ino->number != ent->number)
+		return SQK_ERR_CORRUPT;
+	return 0;
+}
+
+int sqk_dirent_inode(struct sqk_image *img, const struct sqk_dir_entry *ent, struct sqk_inode *ino)
+{
+	int err = sqk_inode_read(img, ent->ref, ino);
+
+	if (!err && (err = sqk_dirent_check(ent, ino)) != 0)
+		sqk_inode_free(ino);
+	return err;
+}
+
+int sqk_dir_enter(struct sqk_u64set *seen, uint32_t number, unsigned depth, unsigned max_depth)
+{
+	int r;
+
+	if (sqk_u64set_has(seen, number))
+		return SQK_ERR_LOOP;
+	if (depth >= max_depth)
+		return SQK_ERR_DEPTH;
+	r = sqk_u64set_add(seen, number);
+	return r < 0 ? r : 0;
 }
 
 /* The listing's size bounds every read: a structure must end inside it. */
@@ -81,7 +110,7 @@ static int take(struct sqk_dir_iter *it, void *buf, size_t len)
 	return sqk_meta_read(&it->m, buf, len);
 }
 
-int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent)
+int sqk_dir_iter_next(struct sqk_dir_iter *it, struct sqk_dir_entry *ent)
 {
 	const struct sqk_super *sb = sqk_image_super(it->img);
 	const struct sqk_fmt_limits lim = {sb->block_size, sb->inode_count, sb->fragment_count,
@@ -177,7 +206,7 @@ static int index_start(struct sqk_image *img, const struct sqk_inode *dir, const
 }
 
 int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,
-		   struct sqk_dirent *ent)
+		   struct sqk_dir_entry *ent)
 {
 	struct sqk_dir_iter it;
 	uint64_t block, skipped;
@@ -195,18 +224,18 @@ int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const cha
 	while (!err) {
 		int c;
 
-		err = sqk_dir_next(&it, ent);
+		err = sqk_dir_iter_next(&it, ent);
 		if (err <= 0)
 			break;
 		c = sqk_name_cmp(ent->name, ent->name_len, name, len);
 		if (c == 0) {
-			sqk_dir_close(&it);
+			sqk_dir_iter_close(&it);
 			return 0;
 		}
 		if (c > 0)
 			break;
 		err = 0;
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	return err < 0 ? err : SQK_ERR_NOENT;
 }

@@ -19,7 +19,7 @@
 struct sqk_image;
 struct sqk_inode;
 
-struct sqk_dirent {
+struct sqk_dir_entry {
 	char name[SQK_NAME_MAX_BUF];
 	uint32_t name_len;
 	unsigned type; /* basic type 1..7 */
@@ -38,13 +38,13 @@ struct sqk_dir_iter {
 	int checked_order;
 };
 
-int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it);
+int sqk_dir_iter_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_iter *it);
 /*
  * 1 and *ent for the next entry, 0 at the end, or a negative error. On
  * SQK_ERR_BADNAME and SQK_ERR_SEQUENCE, ent holds the offending name.
  */
-int sqk_dir_next(struct sqk_dir_iter *it, struct sqk_dirent *ent);
-void sqk_dir_close(struct sqk_dir_iter *it);
+int sqk_dir_iter_next(struct sqk_dir_iter *it, struct sqk_dir_entry *ent);
+void sqk_dir_iter_close(struct sqk_dir_iter *it);
 
 /*
  * The whole listing of dir, read and the iterator closed again, so that the
@@ -52,11 +52,29 @@ void sqk_dir_close(struct sqk_dir_iter *it);
  * *out (malloc'd). On SQK_ERR_BADNAME and SQK_ERR_SEQUENCE, *bad (when not
  * NULL) holds the offending entry.
  */
-int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dirent **out,
-		     size_t *count, struct sqk_dirent *bad);
+int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_entry **out,
+		     size_t *count, struct sqk_dir_entry *bad);
+
+/* Does ino agree with what ent says of it (type and number)? 0 or SQK_ERR_CORRUPT. */
+int sqk_dirent_check(const struct sqk_dir_entry *ent, const struct sqk_inode *ino);
+/*
+ * The inode an entry names, checked by sqk_dirent_check. On success the
+ * caller frees it (sqk_inode_free).
+ */
+int sqk_dirent_inode(struct sqk_image *img, const struct sqk_dir_entry *ent, struct sqk_inode *ino);
+
+struct sqk_u64set;
+
+/*
+ * A reader going down a tree enters the directory number at depth (the
+ * root at 0). SQK_ERR_LOOP when it was entered before (a loop in a corrupt
+ * image, or a directory listed twice), SQK_ERR_DEPTH at max_depth or
+ * deeper, SQK_ERR_NOMEM; else 0 and seen keeps number.
+ */
+int sqk_dir_enter(struct sqk_u64set *seen, uint32_t number, unsigned depth, unsigned max_depth);
 
 /* Find name in dir, using its index when it has one. SQK_ERR_NOENT if absent. */
 int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,
-		   struct sqk_dirent *ent);
+		   struct sqk_dir_entry *ent);
 
 #endif

@@ -24,7 +24,7 @@ struct sqk_image {
 void sqk_image_opts_default(struct sqk_image_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->policy = SQK_POLICY_KEYED;
+	o->policy = SQK_WAIT_KEYED;
 	o->lookup = SQK_LOOKUP_SCAN;
 	o->meta_entries = 8;
 	o->frag_entries = 3;
@@ -132,7 +132,7 @@ static int read_ids(struct sqk_image *img)
 	if (!img->ids)
 		return SQK_ERR_NOMEM;
 	for (i = 0; i < img->sb.id_count && !err; i++) {
-		err = sqk_table_entry(img->blocks, img->cache[SQK_CACHE_META], t, i, raw);
+		err = sqk_table_entry(img->blocks, img->cache[SQK_CACHE_METADATA], t, i, raw);
 		img->ids[i] = sqk_fmt_id_decode(raw);
 	}
 	return err;
@@ -149,13 +149,13 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 	static const char *names[SQK_CACHE_COUNT] = {"metadata", "fragment", "data", "compressed"};
 	int i;
 
-	if (o->frag_bytes / img->sb.block_size > n[SQK_CACHE_FRAG])
-		n[SQK_CACHE_FRAG] = (unsigned)(o->frag_bytes / img->sb.block_size);
+	if (o->frag_bytes / img->sb.block_size > n[SQK_CACHE_FRAGMENT])
+		n[SQK_CACHE_FRAGMENT] = (unsigned)(o->frag_bytes / img->sb.block_size);
 
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
-		if (i == SQK_CACHE_COMP && n[i] == 0)
+		if (i == SQK_CACHE_COMPRESSED && n[i] == 0)
 			continue;
-		if (o->block_cache_max && i != SQK_CACHE_META && n[i] > 8 &&
+		if (o->block_cache_max && i != SQK_CACHE_METADATA && n[i] > 8 &&
 		    n[i] > o->block_cache_max / size[i])
 			n[i] = o->block_cache_max / size[i] > 8 ? o->block_cache_max / size[i] : 8;
 		img->cache[i] =
@@ -225,7 +225,7 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 	if (!err)
 		err = sqk_blocks_create(file, img->sb.bytes_used, img->sb.block_size, img->codec,
 					&img->comp, opts->decompressors, opts->strict,
-					img->cache[SQK_CACHE_COMP], &img->blocks);
+					img->cache[SQK_CACHE_COMPRESSED], &img->blocks);
 	if (!err)
 		err = read_ids(img);
 	if (err)

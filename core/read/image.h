@@ -8,6 +8,7 @@
  * lies with the lookup lists, the ids). Everything else is read on demand
  * through the caches. Safe to use from several threads at once after open.
  */
+#include <squashkit/image.h>
 #include <stdint.h>
 
 #include "block.h"
@@ -56,8 +57,12 @@ const struct sqk_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
-/* The compressed-block cache is optional: sqk_image_cache() gives NULL without it. */
-enum { SQK_CACHE_META, SQK_CACHE_FRAG, SQK_CACHE_DATA, SQK_CACHE_COMP, SQK_CACHE_COUNT };
+/*
+ * which: enum sqk_cache_kind of the public API (the open image is its
+ * struct sqk_image). The compressed-block cache is optional:
+ * sqk_image_cache() gives NULL without it.
+ */
+enum { SQK_CACHE_COUNT = SQK_CACHE_COMPRESSED + 1 };
 struct sqk_blocks *sqk_image_blocks(const struct sqk_image *img);
 
 /* Where each table lies (see layout.h); every table in it is usable. */

@@ -14,41 +14,9 @@
 #include "meta.h"
 #include "util/error.h"
 
-unsigned sqk_type_of_mode(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR:
-		return SQK_DIR;
-	case S_IFREG:
-		return SQK_FILE;
-	case S_IFLNK:
-		return SQK_SYMLINK;
-	case S_IFBLK:
-		return SQK_BLKDEV;
-	case S_IFCHR:
-		return SQK_CHRDEV;
-	case S_IFIFO:
-		return SQK_FIFO;
-	case S_IFSOCK:
-		return SQK_SOCKET;
-	default:
-		return 0;
-	}
-}
-
-const char *sqk_type_name(unsigned t)
-{
-	static const char *names[8] = {"unknown",      "directory",   "file", "symlink",
-				       "block device", "char device", "fifo", "socket"};
-
-	return t < 8 ? names[t] : names[0];
-}
-
 uint32_t sqk_inode_tail(const struct sqk_inode *ino, uint32_t block_size)
 {
-	if (ino->frag_index == SQK_INVALID_FRAG)
-		return 0;
-	return (uint32_t)(ino->size % block_size);
+	return sqk_fmt_file_tail(ino->size, ino->frag_index, block_size);
 }
 
 static int meta_read(void *ctx, void *buf, size_t len)

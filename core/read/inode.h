@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "format/fmt_type.h"
+
 struct sqk_image;
 
 struct sqk_inode {
@@ -50,14 +52,8 @@ void sqk_inode_free(struct sqk_inode *ino);
 
 static inline int sqk_inode_extended(const struct sqk_inode *ino)
 {
-	return ino->type >= 8;
+	return sqk_fmt_type_extended(ino->type);
 }
-
-/* The basic type 1..7 of a host file's st_mode, or 0 for none of them. */
-unsigned sqk_type_of_mode(mode_t mode);
-
-/* The name of a basic type 1..7 ("directory", "file", ...). */
-const char *sqk_type_name(unsigned basic_type);
 
 /* Size of the tail in a fragment (0 when the file has no fragment). */
 uint32_t sqk_inode_tail(const struct sqk_inode *ino, uint32_t block_size);

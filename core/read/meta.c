@@ -10,12 +10,13 @@
 
 int sqk_meta_block(struct sqk_image *img, uint64_t pos, struct sqk_cache_entry **e)
 {
-	return sqk_block_meta(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_META), pos, e);
+	return sqk_block_meta(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_METADATA), pos,
+			      e);
 }
 
 int sqk_meta_table_entry(struct sqk_image *img, int table, uint64_t idx, void *out)
 {
-	return sqk_table_entry(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_META),
+	return sqk_table_entry(sqk_image_blocks(img), sqk_image_cache(img, SQK_CACHE_METADATA),
 			       sqk_image_table(img, table), idx, out);
 }
 

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format/fmt_inode.h"
 #include "format/format.h"
 #include "pseudo_int.h"
 #include "util/error.h"
@@ -320,15 +321,17 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 		d->type = type == 'b' ? SQK_BLKDEV : SQK_CHRDEV;
 		if (!(f = next_field(&s)))
 			return sqk_pseudo_fail(l->p, l->src, l->no, "missing the major number");
-		if (sqk_parse_uint(f, 0xfff, &v))
+		if (sqk_parse_uint(f, SQK_FMT_DEV_MAJOR_MAX, &v))
 			return sqk_pseudo_fail(l->p, l->src, l->no,
-					       "bad major number '%s' (0 to 4095)", f);
+					       "bad major number '%s' (0 to %u)", f,
+					       SQK_FMT_DEV_MAJOR_MAX);
 		d->major = (uint32_t)v;
 		if (!(f = next_field(&s)))
 			return sqk_pseudo_fail(l->p, l->src, l->no, "missing the minor number");
-		if (sqk_parse_uint(f, 0xfffff, &v))
+		if (sqk_parse_uint(f, SQK_FMT_DEV_MINOR_MAX, &v))
 			return sqk_pseudo_fail(l->p, l->src, l->no,
-					       "bad minor number '%s' (0 to 1048575)", f);
+					       "bad minor number '%s' (0 to %u)", f,
+					       SQK_FMT_DEV_MINOR_MAX);
 		d->minor = (uint32_t)v;
 		break;
 	case 'i':
@@ -347,9 +350,10 @@ static int parse_tail(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 			return sqk_pseudo_fail(l->p, l->src, l->no,
 					       type == 'f' ? "missing the command"
 							   : "missing the target");
-		if (type == 's' && strlen(s) > 65535)
+		if (type == 's' && strlen(s) > SQK_FMT_SYMLINK_MAX)
 			return sqk_pseudo_fail(l->p, l->src, l->no,
-					       "a symlink target longer than 65535 bytes");
+					       "a symlink target longer than %u bytes (PATH_MAX)",
+					       SQK_FMT_SYMLINK_MAX);
 		d->kind = type == 'f' ? SQK_PK_COMMAND : SQK_PK_SYMLINK;
 		d->type = type == 'f' ? SQK_FILE : SQK_SYMLINK;
 		d->arg = strdup(s);

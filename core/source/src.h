@@ -19,6 +19,8 @@
 #include "write/xattr_writer.h"
 
 /* What every source needs; the error fields say where a failure was. */
+struct sqk_pattern;
+
 struct sqk_src_ctx {
 	struct sqk_tree *tree;
 	struct sqk_xattrs *xattrs;  /* NULL: --no-xattrs */
@@ -30,7 +32,7 @@ struct sqk_src_ctx {
 	size_t nexcludes;
 	/* How the excludes match; the per-component styles are compiled by prepare. */
 	enum sqk_exclude_style exclude_style;
-	struct sqk_exclude_pat *pats;
+	struct sqk_pattern *pats;
 	size_t npats;
 	/* --one-file-system: entries on another device than their source's stay out. */
 	int one_file_system;

@@ -10,6 +10,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "format/fmt_type.h"
 #include "format/format.h"
 #include "read/inode.h"
 #include "src.h"
@@ -202,7 +203,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 			return 0;
 		cross = 1;
 	}
-	type = sqk_type_of_mode(st.st_mode);
+	type = sqk_fmt_type_of_mode(st.st_mode);
 	if (!type) {
 		sqk_src_fail(c, w->host, "unknown file type");
 		return SQK_ERR_UNSUPPORTED;

@@ -212,10 +212,10 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 		break;
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
-		if (parse_num(f[6], 10, 0xfff, &v))
+		if (parse_num(f[6], 10, SQK_FMT_DEV_MAJOR_MAX, &v))
 			return bad(l, "bad major number", f[6]);
 		node->dev.major = (uint32_t)v;
-		if (parse_num(f[7], 10, 0xfffff, &v))
+		if (parse_num(f[7], 10, SQK_FMT_DEV_MINOR_MAX, &v))
 			return bad(l, "bad minor number", f[7]);
 		node->dev.minor = (uint32_t)v;
 		break;

@@ -27,6 +27,7 @@
 #include "pseudo_int.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/file.h"
 
 extern char **environ;
 
@@ -378,23 +379,20 @@ int sqk_src_pseudo_place(struct sqk_src_ctx *c, struct sqk_pseudo *p)
 	return err;
 }
 
-static int read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t r = pread(fd, buf, len, (off_t)off);
+/* The bytes of a definition's data: a descriptor from a base. */
+struct fd_at {
+	int fd;
+	uint64_t base;
+};
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+static int read_fd(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	struct fd_at *f = ctx;
+	int r = sqk_read_full(f->fd, buf, len, f->base + off);
+
+	if (r > 0)
+		errno = EIO; /* the file ended early */
+	return r ? SQK_ERR_IO : 0;
 }
 
 /* size bytes of fd from base become the node's data. */
@@ -403,25 +401,15 @@ static int feed(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int fd, u
 {
 	struct sqk_node *n = d->node;
 	struct sqk_file_data *fdata = sqk_tree_alloc(c->tree, sizeof(*fdata));
+	struct fd_at at = {fd, base};
 	int err;
 
 	if (!fdata)
 		return SQK_ERR_NOMEM;
-	err = sqk_data_file_begin(c->dw, fdata, size);
-	while (!err && size) {
-		uint8_t *buf;
-		uint32_t len;
-		uint64_t off;
-		int r = sqk_data_piece(c->dw, &buf, &len, &off);
-
-		if (r) {
-			err = r < 0 ? r : 0;
-			break;
-		}
-		if (read_full(fd, buf, len, base + off))
-			return afail(c, d, SQK_ERR_IO, "reading its data: %s", strerror(errno));
-		err = sqk_data_piece_done(c->dw, 0);
-	}
+	errno = 0;
+	err = sqk_data_feed(c->dw, fdata, size, read_fd, &at);
+	if (err == SQK_ERR_IO && errno)
+		return afail(c, d, SQK_ERR_IO, "reading its data: %s", strerror(errno));
 	if (err)
 		return err;
 	n->file.data = fdata;

@@ -78,5 +78,7 @@ struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
  * bytes kept in front of it; inner stays the caller's. NULL without memory.
  */
 struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
+/* Where a window starts in its inner file; 0 for a file that is no window. */
+uint64_t sqk_file_window_base(struct sqk_file *f);
 
 #endif

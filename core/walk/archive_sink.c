@@ -10,6 +10,7 @@
 
 #include "archive_sink.h"
 #include "cache/cache.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"
@@ -179,12 +180,12 @@ static void add_sparse_map(struct sqk_archive_sink *s, struct archive_entry *ae,
 	int in_data = 0, any_hole = 0;
 
 	for (i = 0; i < ino->nblocks; i++)
-		if ((ino->blocks[i] & SQK_BLOCK_SIZE_MASK) == 0)
+		if (sqk_fmt_block_size(ino->blocks[i]) == 0)
 			any_hole = 1;
 	if (!s->pax || !any_hole)
 		return;
 	for (i = 0; i <= ino->nblocks; i++) {
-		int data = i < ino->nblocks ? (ino->blocks[i] & SQK_BLOCK_SIZE_MASK) != 0 : 0;
+		int data = i < ino->nblocks ? sqk_fmt_block_size(ino->blocks[i]) != 0 : 0;
 		uint64_t off = (uint64_t)i * bs;
 
 		if (data && !in_data)

@@ -16,6 +16,7 @@
 #include "cache/cache.h"
 #include "dirstack.h"
 #include "extract.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"
@@ -33,7 +34,7 @@ struct sqk_extract {
 	struct sqk_sink sink;
 	struct sqk_image *img;
 	struct sqk_pool *pool;
-	struct sqk_extract_opts o;
+	struct sqk_extract_conf o;
 	int root_fd;
 	int as_root;
 	uid_t euid;
@@ -636,7 +637,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 			return out_fail(x, path);
 		/* Trailing sparse blocks leave no writes behind: set the size. */
 		if (ino->nblocks && ino->frag_index == SQK_INVALID_FRAG &&
-		    (ino->blocks[ino->nblocks - 1] & SQK_BLOCK_SIZE_MASK) == 0 &&
+		    sqk_fmt_block_size(ino->blocks[ino->nblocks - 1]) == 0 &&
 		    ftruncate(fd, (off_t)ino->size) != 0) {
 			int err = out_fail(x, path);
 
@@ -667,7 +668,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 }
 
 int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
-		       const struct sqk_extract_opts *opts, struct sqk_extract **out)
+		       const struct sqk_extract_conf *opts, struct sqk_extract **out)
 {
 	struct sqk_extract *x = calloc(1, sizeof(*x));
 

@@ -15,7 +15,7 @@ struct sqk_image;
 struct sqk_pool;
 struct sqk_xattr_filter;
 
-struct sqk_extract_opts {
+struct sqk_extract_conf {
 	int force; /* replace what is in the way */
 	int no_xattrs;
 	int no_owner; /* never chown (implied when not root) */
@@ -39,7 +39,7 @@ struct sqk_extract;
 
 /* dest_fd: an open directory the tree goes into; the sink does not close it. */
 int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd,
-		       const struct sqk_extract_opts *opts, struct sqk_extract **out);
+		       const struct sqk_extract_conf *opts, struct sqk_extract **out);
 struct sqk_sink *sqk_extract_sink(struct sqk_extract *x);
 /*
  * Wait for the workers; with --keep-going (the walk's lost callback),
@@ -56,6 +56,37 @@ void sqk_extract_destroy(struct sqk_extract *x);
  * Returns 0, or the error when the workers failed (it ends the extraction).
  */
 int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f);
+
+/* Where sqk_extract_dir failed. */
+enum sqk_extract_stage {
+	SQK_XDIR_DEST = 1, /* making or opening the destination (errno kept for SQK_ERR_IO) */
+	SQK_XDIR_START,	   /* the workers or the sink */
+	SQK_XDIR_WALK,	   /* the caller's walk: its failure is its own to tell */
+	SQK_XDIR_FINISH,   /* the workers' or a late signal's: fault tells it */
+};
+
+struct sqk_extract_dir {
+	const char *dest;
+	int may_exist; /* an existing directory is filled; else SQK_ERR_EXIST */
+	int undo;      /* a destination this run made goes after a failure or a signal */
+	unsigned threads;
+	const struct sqk_extract_conf *opts;
+	/* Walk the image into x's sink (sqk_extract_sink). */
+	int (*walk)(void *ctx, struct sqk_extract *x);
+	void *ctx;
+	/* What came of it. */
+	int created; /* dest was made by this run */
+	enum sqk_extract_stage stage;
+	struct sqk_fault fault; /* SQK_XDIR_FINISH's story */
+	unsigned warnings;	/* entries warned about (sqk_extract_finish) */
+};
+
+/*
+ * Extract img into the directory d->dest, made (mode 0755 less the umask)
+ * unless it exists and may. Returns 0 or the first error, d->stage saying
+ * where it came from.
+ */
+int sqk_extract_dir(struct sqk_image *img, struct sqk_extract_dir *d);
 
 /* Remove name under dirfd and everything below it, following no symlink. */
 int sqk_remove_tree(int dirfd, const char *name);

@@ -123,7 +123,7 @@ int sqk_resolve_trace(struct sqk_image *img, const char *path, int follow_last,
 	}
 	p = work.s;
 	for (;;) {
-		struct sqk_dirent ent;
+		struct sqk_dir_entry ent;
 		size_t len;
 		int last, slash;
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"
@@ -44,9 +45,8 @@ static int count_file(struct counter *c, const struct sqk_inode *ino)
 
 	s->file_bytes += ino->size;
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
-		uint64_t left = ino->size - (uint64_t)i * bs;
-		uint32_t len = left < bs ? (uint32_t)left : bs;
+		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
+		uint32_t len = sqk_fmt_block_len(ino->size, i, bs);
 
 		if (size == 0) {
 			s->sparse_blocks++;
@@ -113,7 +113,7 @@ static int count_fragments(struct sqk_image *img, struct sqk_survey *s)
 			snprintf(s->err_where, sizeof(s->err_where), "fragment %u", i);
 			return err;
 		}
-		s->frag_stored += size & SQK_BLOCK_SIZE_MASK;
+		s->frag_stored += sqk_fmt_block_size(size);
 	}
 	return 0;
 }
@@ -159,7 +159,7 @@ int sqk_survey(struct sqk_image *img, struct sqk_survey *s)
 		err = walk_tree(img, s);
 	if (err)
 		return err;
-	for (i = 1; i < 8; i++)
+	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
 		s->inodes += s->type[i];
 	s->stored = s->data_stored + s->frag_stored;
 	s->data_ratio = sqk_ratio(s->stored, s->file_bytes);

@@ -17,11 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format/fmt_type.h"
+
 struct sqk_image;
 
 struct sqk_survey {
-	uint64_t type[8]; /* inodes by basic type (1..7) */
-	uint64_t inodes;  /* all of them */
+	uint64_t type[SQK_FMT_BASIC_TYPES]; /* inodes by basic type (1..7) */
+	uint64_t inodes;		    /* all of them */
 	uint64_t extended, hard_links;
 	uint64_t file_bytes;		   /* sizes of all files */
 	uint64_t data_blocks, data_stored; /* distinct data blocks, their stored bytes */

@@ -10,18 +10,20 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/signals.h"
+#include "util/u64set.h"
 #include "walk.h"
 
-/* Directories seen, and the first path of every inode with several links. */
+/* Directories entered, and the first path of every inode with several links. */
 struct walk_state {
 	struct sqk_walk *w;
-	struct sqk_hash seen; /* inode number -> index + 1 into paths */
-	char **paths;	      /* NULL for a directory */
+	struct sqk_u64set dirs; /* inode numbers of the directories entered */
+	struct sqk_hash seen;	/* inode number -> index + 1 into paths */
+	char **paths;
 	size_t npaths, paths_cap;
 	char *path; /* the current path: as long as the tree is deep */
 	size_t path_cap;
-	struct sqk_dirent bad; /* a listing's bad entry, for the error's path */
-	int sink_failed;       /* the error came from the sink: never skipped */
+	struct sqk_dir_entry bad; /* a listing's bad entry, for the error's path */
+	int sink_failed;	  /* the error came from the sink: never skipped */
 };
 
 /* A sink callback's result; its failures end the walk whatever the mode. */
@@ -41,7 +43,7 @@ static int sink_result(struct walk_state *st, int err)
 	return err;
 }
 
-/* Was number seen? *path is then its first path, NULL for a directory. */
+/* Was number seen as a file's with several links? *path is then its first path. */
 static int seen_find(const struct walk_state *st, uint32_t number, const char **path)
 {
 	uint64_t v = sqk_hash_get(&st->seen, number);
@@ -53,15 +55,13 @@ static int seen_find(const struct walk_state *st, uint32_t number, const char **
 
 static int seen_add(struct walk_state *st, uint32_t number, const char *path)
 {
-	char *copy = NULL;
+	char *copy;
 
 	if (SQK_ARRAY_GROW(st->paths, st->paths_cap, st->npaths + 1))
 		return SQK_ERR_NOMEM;
-	if (path) {
-		copy = strdup(path);
-		if (!copy)
-			return SQK_ERR_NOMEM;
-	}
+	copy = strdup(path);
+	if (!copy)
+		return SQK_ERR_NOMEM;
 	if (sqk_hash_add(&st->seen, number, st->npaths + 1)) {
 		free(copy);
 		return SQK_ERR_NOMEM;
@@ -98,7 +98,8 @@ static int selected(const struct sqk_walk *w, const char *path, size_t len)
 
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);
 
-static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t plen, unsigned depth)
+static int visit(struct walk_state *st, const struct sqk_dir_entry *ent, size_t plen,
+		 unsigned depth)
 {
 	struct sqk_walk *w = st->w;
 	struct sqk_inode ino;
@@ -107,29 +108,24 @@ static int visit(struct walk_state *st, const struct sqk_dirent *ent, size_t ple
 
 	if (sqk_sig_caught())
 		return SQK_ERR_INTR;
-	err = sqk_inode_read(w->img, ent->ref, &ino);
+	err = sqk_dirent_inode(w->img, ent, &ino);
 	if (err)
 		return err;
-	if (sqk_basic_type(ino.type) != ent->type || ino.number != ent->number) {
-		sqk_inode_free(&ino);
-		return SQK_ERR_CORRUPT;
-	}
 	if (ent->type == SQK_DIR) {
-		/* A directory reached twice: a loop, or a directory listed twice. */
+		/* A file's number on a directory, or a directory reached twice: a loop. */
 		if (seen_find(st, ino.number, &first))
 			err = SQK_ERR_LOOP;
-		if (!err && depth + 1 >= SQK_WALK_MAX_DEPTH)
-			err = SQK_ERR_DEPTH;
 		if (!err)
-			err = seen_add(st, ino.number, NULL);
+			err = sqk_dir_enter(&st->dirs, ino.number, depth + 1, SQK_WALK_MAX_DEPTH);
 		if (!err)
 			err = walk_dir(st, &ino, plen, depth + 1);
 		sqk_inode_free(&ino);
 		return err;
 	}
-	seen = seen_find(st, ino.number, &first);
-	if (seen && !first)
-		err = SQK_ERR_LOOP; /* a directory's number on a non-directory */
+	/* A directory's number on a non-directory: a loop. */
+	if (sqk_u64set_has(&st->dirs, ino.number))
+		err = SQK_ERR_LOOP;
+	seen = !err && seen_find(st, ino.number, &first);
 	if (!err && seen) {
 		w->links++;
 		err = sink_result(st, w->sink->node(w->sink, st->path, &ino, first));
@@ -182,7 +178,7 @@ static int skip_lost(struct walk_state *st, int err)
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
-	struct sqk_dirent *ents = NULL;
+	struct sqk_dir_entry *ents = NULL;
 	size_t n = 0, i;
 	int err;
 
@@ -238,7 +234,7 @@ int sqk_walk(struct sqk_walk *w)
 	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
 	if (!err) {
 		st.path[0] = '\0';
-		err = seen_add(&st, root.number, NULL);
+		err = sqk_dir_enter(&st.dirs, root.number, 0, SQK_WALK_MAX_DEPTH);
 	}
 	if (!err)
 		err = walk_dir(&st, &root, 0, 0);
@@ -251,6 +247,7 @@ int sqk_walk(struct sqk_walk *w)
 		free(st.paths[i]);
 	free(st.paths);
 	sqk_hash_release(&st.seen);
+	sqk_u64set_free(&st.dirs);
 	return err;
 }
 
@@ -261,7 +258,7 @@ int sqk_resolve(struct sqk_image *img, const char *path, struct sqk_inode *ino)
 
 	err = sqk_inode_read(img, sqk_image_super(img)->root_inode, ino);
 	while (!err) {
-		struct sqk_dirent ent;
+		struct sqk_dir_entry ent;
 		size_t len;
 
 		while (*p == '/')

@@ -16,6 +16,7 @@
 #include "append.h"
 #include "cache/cache.h"
 #include "data_writer.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "mkfs_opts.h"
 #include "read/data.h"
@@ -129,17 +130,18 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	fd->blocks_start = ino->blocks_start;
 	fd->sparse = ino->sparse;
 	fd->nblocks = ino->nblocks;
-	fd->frag = ino->frag_index;
+	fd->frag_index = ino->frag_index;
 	fd->frag_offset = ino->frag_offset;
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
+		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
 
-		if (size > l->block_size ||
-		    !sqk_block_in_area(pos, size, l->area_start, l->area_end))
+		if (sqk_fmt_block_check(ino->blocks[i], l->block_size,
+					sqk_fmt_block_len(ino->size, i, l->block_size)) ||
+		    !sqk_fmt_block_in_area(pos, size, l->area_start, l->area_end))
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
-	if (fd->frag != SQK_INVALID_FRAG && fd->frag >= l->nfrags)
+	if (fd->frag_index != SQK_INVALID_FRAG && fd->frag_index >= l->nfrags)
 		return SQK_ERR_CORRUPT;
 	if (ino->nblocks) {
 		fd->blocks = sqk_tree_alloc(l->t, (size_t)ino->nblocks * sizeof(uint32_t));
@@ -151,14 +153,15 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	n->file.data = fd;
 	n->flags |= SQK_NODE_DATA_DONE;
 	err = sqk_data_adopt_file(l->dw, fd);
-	if (!err && l->dedup && fd->frag != SQK_INVALID_FRAG) {
+	if (!err && l->dedup && fd->frag_index != SQK_INVALID_FRAG) {
 		struct sqk_cache_entry *e = NULL;
 		const uint8_t *tail;
 		uint32_t len;
 
 		err = sqk_data_tail(l->img, ino, &e, &tail, &len);
 		if (!err && e)
-			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag, fd->frag_offset);
+			err = sqk_data_adopt_tail(l->dw, tail, len, fd->frag_index,
+						  fd->frag_offset);
 		sqk_cache_put(e);
 	}
 	return err;
@@ -212,7 +215,7 @@ static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 }
 
 /* One entry of a directory: a new node, or the node a hard link shares. */
-static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dirent *ent)
+static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dir_entry *ent)
 {
 	struct sqk_node *n;
 	struct sqk_inode ino;
@@ -232,7 +235,7 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 		err = sqk_inode_read(l->img, ent->ref, &ino);
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
-		if (sqk_basic_type(ino.type) != ent->type || ino.number != ent->number) {
+		if (sqk_dirent_check(ent, &ino)) {
 			sqk_inode_free(&ino);
 			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 				    "the entry and its inode disagree");
@@ -258,25 +261,20 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 {
 	struct sqk_inode ino;
-	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
-	int err, r;
+	struct sqk_dir_entry *ents = NULL;
+	size_t n = 0, i;
+	int err;
 
 	err = sqk_inode_read(l->img, ref, &ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	err = sqk_dir_open(l->img, &ino, &it);
+	err = sqk_dir_read_all(l->img, &ino, &ents, &n, NULL);
 	sqk_inode_free(&ino);
 	if (err)
 		return fail(l, dir, NULL, 0, err, NULL);
-	while ((r = sqk_dir_next(&it, &ent)) == 1) {
-		err = keep_entry(l, dir, &ent);
-		if (err)
-			break;
-	}
-	sqk_dir_close(&it);
-	if (!err && r < 0)
-		err = fail(l, dir, NULL, 0, r, NULL);
+	for (i = 0; !err && i < n; i++)
+		err = keep_entry(l, dir, &ents[i]);
+	free(ents);
 	return err;
 }
 
@@ -288,9 +286,9 @@ static int adopt_fragments(struct loader *l)
 
 	for (i = 0; i < l->nfrags; i++) {
 		err = sqk_fragment_entry(l->img, i, &start, &word);
-		if (!err && ((word & SQK_BLOCK_SIZE_MASK) > l->block_size ||
-			     !sqk_block_in_area(start, word & SQK_BLOCK_SIZE_MASK, l->area_start,
-						l->area_end)))
+		if (!err && (sqk_fmt_block_check(word, l->block_size, SQK_FMT_BLOCK_ANY_LEN) ||
+			     !sqk_fmt_block_in_area(start, sqk_fmt_block_size(word), l->area_start,
+						    l->area_end)))
 			err = SQK_ERR_CORRUPT;
 		if (!err)
 			err = sqk_data_adopt_fragment(l->dw, start, word);

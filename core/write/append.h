@@ -10,6 +10,9 @@
  * writer adopts its fragment table, and its files and tails for dedup.
  */
 #include <stddef.h>
+#include <stdint.h>
+
+#include "format/format.h"
 
 struct sqk_image;
 struct sqk_tree;
@@ -37,6 +40,32 @@ int sqk_append_kept(struct sqk_tree *t, const char *path);
 
 /* The new superblock's flags and time, from the old one's. */
 void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqk_super *sb);
+
+/*
+ * The roll-back of an append to the file fd (append_guard.c): its length
+ * and superblock before, and the signal action that cuts it back.
+ */
+struct sqk_append_guard {
+	int fd, armed;
+	uint64_t size, offset;
+	uint8_t super[SQK_SUPER_SIZE];
+	int slot;
+};
+
+/*
+ * Read the superblock at offset of fd (size bytes long) and, from now on
+ * until the release, cut fd back to size on a signal while that
+ * superblock stands. 0; 1 when the file ends before a superblock would;
+ * SQK_ERR_IO (errno kept); SQK_ERR_UNSUPPORTED (too many signal actions).
+ * Nothing is armed unless 0.
+ */
+int sqk_append_guard_arm(struct sqk_append_guard *g, int fd, uint64_t size, uint64_t offset);
+/*
+ * Disarm; after a failure (failed), first cut the file back while its old
+ * superblock stands, putting it back if the new one took its place.
+ * A guard never armed (zeroed) is allowed.
+ */
+void sqk_append_guard_release(struct sqk_append_guard *g, int failed);
 
 /*
  * A test hook: with SQK_TEST_APPEND_KILL=stage in the environment the

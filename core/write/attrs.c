@@ -48,9 +48,9 @@ static int add_to(struct adder *a, struct sqk_node *n, const char **name)
 	int err;
 
 	/* An appended-to image's inodes keep their attributes. */
-	if (a->done[n->ino - 1] || !cnt || (n->flags & SQK_NODE_KEPT))
+	if (a->done[n->number - 1] || !cnt || (n->flags & SQK_NODE_KEPT))
 		return 0;
-	a->done[n->ino - 1] = 1;
+	a->done[n->number - 1] = 1;
 	if (!n->xattrs && *bare) {
 		n->xattrs = *bare;
 		return 0;

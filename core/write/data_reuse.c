@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/block.h"
 #include "util/error.h"
@@ -89,7 +90,7 @@ void sqk_dw_reuse_block(struct sqk_data_writer *dw, struct slot *s, uint32_t i)
 		if (i >= f->nblocks)
 			continue;
 		word = f->words[i];
-		size = word & SQK_BLOCK_SIZE_MASK;
+		size = sqk_fmt_block_size(word);
 		if (size && (left < dw->bs ? left : dw->bs) == s->len)
 			add_cand(s, f->img, dw->rpos[k], word);
 		dw->rpos[k] += size;
@@ -140,7 +141,7 @@ int sqk_dw_reuse_try(struct sqk_data_writer *dw, struct slot *s, uint8_t *buf)
 	for (k = 0; k < s->ncand; k++) {
 		const struct reuse_cand *c = &s->cand[k];
 		struct sqk_blocks *b = sqk_reuse_blocks(dw->reuse, c->img);
-		uint32_t size = c->word & SQK_BLOCK_SIZE_MASK;
+		uint32_t size = sqk_fmt_block_size(c->word);
 		size_t got = 0;
 		int err = SQK_ERR_CORRUPT;
 
@@ -160,7 +161,7 @@ int sqk_dw_reuse_try(struct sqk_data_writer *dw, struct slot *s, uint8_t *buf)
 		}
 		s->result[k] = CAND_COPIED;
 		s->reused = (uint8_t)(k + 1);
-		s->raw = !!(c->word & SQK_BLOCK_UNCOMPRESSED);
+		s->raw = sqk_fmt_block_raw(c->word);
 		s->out_len = size;
 		return 1;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "util/array.h"
 #include "util/error.h"
@@ -25,7 +26,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			dw->st.sparse_bytes += s->len;
 		} else {
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
-			word = s->out_len | (s->raw ? SQK_BLOCK_UNCOMPRESSED : 0);
+			word = sqk_fmt_block_word(s->out_len, s->raw);
 			dw->st.blocks++;
 			dw->st.block_bytes += s->out_len;
 			dw->st.raw_blocks += s->raw;
@@ -39,7 +40,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 	case K_FRAG:
 		dw->last_frag_pos = sqk_dw_out_pos(dw);
 		err = sqk_dw_frag_entry(dw, s->frag_index, sqk_dw_out_pos(dw),
-					s->out_len | (s->raw ? SQK_BLOCK_UNCOMPRESSED : 0));
+					sqk_fmt_block_word(s->out_len, s->raw));
 		if (!err)
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
 		dw->st.fragments++;
@@ -75,7 +76,7 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 		return dw->err;
 	memset(fd, 0, sizeof(*fd));
 	fd->size = size;
-	fd->frag = SQK_INVALID_FRAG;
+	fd->frag_index = SQK_INVALID_FRAG;
 	dw->cur = fd;
 	dw->cur_size = size;
 	dw->piece = 0;
@@ -245,4 +246,24 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 		free(dw->owned[k]);
 	free(dw->owned);
 	free(dw);
+}
+
+int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size,
+		  sqk_data_read_fn read, void *ctx)
+{
+	int err = sqk_data_file_begin(dw, fd, size);
+
+	while (!err) {
+		uint8_t *buf;
+		uint32_t len;
+		uint64_t off;
+		int r = sqk_data_piece(dw, &buf, &len, &off);
+
+		if (r)
+			return r < 0 ? r : 0;
+		err = read(ctx, off, buf, len);
+		if (!err)
+			err = sqk_data_piece_done(dw, 0);
+	}
+	return err;
 }

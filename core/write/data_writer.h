@@ -25,7 +25,7 @@ struct sqk_file_data {
 	uint64_t sparse;  /* bytes in sparse blocks */
 	uint32_t *blocks; /* size words */
 	uint32_t nblocks;
-	uint32_t frag, frag_offset;
+	uint32_t frag_index, frag_offset;
 	uint64_t tail_hash;
 	uint64_t hash; /* of the whole content, for dedup */
 };
@@ -71,6 +71,14 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uint64_t *off);
 /* Hand the piece back; hole means it is all zero and buf was not filled. */
 int sqk_data_piece_done(struct sqk_data_writer *dw, int hole);
+/*
+ * A whole file of size bytes, begun and fed piece by piece in order:
+ * read(ctx, off, buf, len) fills buf with the len bytes at off and returns
+ * 0, or an error that ends the file (and is returned).
+ */
+typedef int (*sqk_data_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
+int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size,
+		  sqk_data_read_fn read, void *ctx);
 
 /*
  * Appending: the data of the image added to, handed in before any file.

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "util/array.h"
 #include "util/error.h"
@@ -33,8 +34,8 @@ static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64
 
 static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data *fd)
 {
-	return c->size == fd->size && c->nblocks == fd->nblocks && c->frag == fd->frag &&
-	       c->frag_offset == fd->frag_offset &&
+	return c->size == fd->size && c->nblocks == fd->nblocks &&
+	       c->frag_index == fd->frag_index && c->frag_offset == fd->frag_offset &&
 	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
 }
 
@@ -79,7 +80,7 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
 		return 0;
 	for (i = 0; i < fd->nblocks; i++)
-		stored += fd->blocks[i] & SQK_BLOCK_SIZE_MASK;
+		stored += sqk_fmt_block_size(fd->blocks[i]);
 	/* Files are kept only when new, so at most one candidate can match. */
 	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
 		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, &found);
@@ -134,7 +135,7 @@ int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, in
 		if (err)
 			return err;
 		if (memcmp(data + t->off, dw->tail_buf, len) == 0) {
-			fd->frag = t->idx;
+			fd->frag_index = t->idx;
 			fd->frag_offset = t->off;
 			dw->st.dedup_tails++;
 			dw->st.dedup_tail_bytes += len;
@@ -151,7 +152,7 @@ int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len
 
 	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
-	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag, fd->frag_offset};
+	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag_index, fd->frag_offset};
 	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
 	dw->ntails++;

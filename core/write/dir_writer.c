@@ -15,6 +15,8 @@ struct state {
 	uint64_t prev_hdr_block; /* uncompressed block number of the previous header */
 	int have_prev;
 	size_t index_cap;
+	const struct sqk_fmt_limits *lim; /* the reader's rules, for an image of these counts */
+	struct sqk_fmt_report *r;
 };
 
 static int add_index(struct state *s, uint32_t index, uint32_t start, const char *name,
@@ -37,7 +39,7 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32_t count)
 {
 	struct sqk_fmt_dir_header h = {count, (uint32_t)SQK_REF_BLOCK(ents[0].inode_ref),
-				       ents[0].ino};
+				       ents[0].number};
 	uint8_t b[SQK_FMT_DIR_HEADER_SIZE];
 	uint64_t pos = s->mw->total;
 	uint64_t ref = sqk_mw_ref(s->mw);
@@ -53,6 +55,8 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	s->have_prev = 1;
 	s->prev_hdr_block = pos / SQK_META_SIZE;
 
+	if (s->lim && sqk_fmt_dir_header_check(&h, s->r))
+		return SQK_ERR_OVERFLOW;
 	sqk_fmt_dir_header_encode(&h, b);
 	err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_HEADER_SIZE);
 	if (err)
@@ -61,11 +65,16 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 		const struct sqk_dir_entry *e = &ents[i];
 		struct sqk_fmt_dir_entry de = {
 			(uint16_t)SQK_REF_OFFSET(e->inode_ref),
-			(int16_t)((int64_t)e->ino - (int64_t)h.base),
+			(int16_t)((int64_t)e->number - (int64_t)h.base),
 			(uint16_t)e->basic_type,
 			e->len,
 		};
 
+		if (s->lim && (sqk_fmt_dir_entry_check_size(&de, s->r) ||
+			       sqk_fmt_dir_entry_check(&de, &h, s->lim, s->r) ||
+			       sqk_fmt_dir_entry_number(&h, &de) != e->number ||
+			       sqk_fmt_dir_entry_ref(&h, &de) != e->inode_ref))
+			return SQK_ERR_OVERFLOW;
 		sqk_fmt_dir_entry_encode(&de, b);
 		err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_ENTRY_SIZE);
 		if (!err)
@@ -76,10 +85,28 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 	return 0;
 }
 
+/* The index as the reader checks it: names of 1..256 bytes, offsets rising inside the listing. */
+static int check_index(const struct sqk_dir_result *res, struct sqk_fmt_report *r)
+{
+	struct sqk_fmt_dir_index x, prev;
+	uint32_t i, at = 0;
+
+	for (i = 0; i < res->index_count; i++) {
+		sqk_fmt_dir_index_decode(res->index + at, &x);
+		if (sqk_fmt_dir_index_check_size(&x, r) ||
+		    sqk_fmt_dir_index_check(&x, i ? &prev : NULL, res->size, r))
+			return SQK_ERR_OVERFLOW;
+		at += SQK_FMT_DIR_INDEX_SIZE + (uint32_t)x.name_size;
+		prev = x;
+	}
+	return 0;
+}
+
 int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
+		  const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
 		  struct sqk_dir_result *res)
 {
-	struct state s = {.mw = mw, .res = res};
+	struct state s = {.mw = mw, .res = res, .lim = lim, .r = r};
 	uint64_t ref = sqk_mw_ref(mw);
 	uint32_t first = 0, i;
 	uint64_t hdr_pos, pos;
@@ -101,7 +128,7 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 		if (i > first) {
 			split = i - first == SQK_DIR_HDR_MAX ||
 				SQK_REF_BLOCK(e->inode_ref) != SQK_REF_BLOCK(h->inode_ref) ||
-				!sqk_fmt_dir_delta_fits(h->ino, e->ino) ||
+				!sqk_fmt_dir_delta_fits(h->number, e->number) ||
 				pos / SQK_META_SIZE != hdr_pos / SQK_META_SIZE;
 		}
 		if (split) {
@@ -122,5 +149,5 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 			return err;
 	}
 	res->size = (uint32_t)(mw->total - s.listing_start);
-	return 0;
+	return lim ? check_index(res, s.r) : 0;
 }

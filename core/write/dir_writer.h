@@ -17,7 +17,7 @@ struct sqk_dir_entry {
 	const char *name;
 	uint32_t len;
 	uint64_t inode_ref;
-	uint32_t ino;
+	uint32_t number;
 	unsigned basic_type;
 };
 
@@ -30,7 +30,16 @@ struct sqk_dir_result {
 	uint32_t index_len;
 };
 
+/*
+ * Write the listing of ents[0..n). With lim, every header, entry and index
+ * entry first passes the reader's rules (fmt_dir.h) for an image of those
+ * counts: SQK_ERR_OVERFLOW, reported through r, when one would not. Only
+ * the encoder's own tests pass no lim.
+ */
+struct sqk_fmt_limits;
+struct sqk_fmt_report;
 int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
+		  const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
 		  struct sqk_dir_result *res);
 
 #endif

@@ -6,6 +6,7 @@
  * contents found again wherever they are now, for tail dedup to compare.
  */
 #include "data_int.h"
+#include "format/fmt_block.h"
 #include "format/fmt_table.h"
 #include "format/format.h"
 #include "util/array.h"
@@ -73,11 +74,11 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 		return 0;
 	}
 	sqk_fmt_frag_decode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
-	n = e.size & SQK_BLOCK_SIZE_MASK;
+	n = sqk_fmt_block_size(e.size);
 	if (n > dw->bs)
 		return SQK_ERR_CORRUPT;
 	dw->rb_idx = SQK_INVALID_FRAG;
-	if (e.size & SQK_BLOCK_UNCOMPRESSED) {
+	if (sqk_fmt_block_raw(e.size)) {
 		err = sqk_dw_out_read(dw, e.start, dw->rb_buf, n);
 	} else {
 		err = sqk_dw_out_read(dw, e.start, dw->rb_tmp, n);
@@ -114,7 +115,7 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
 			return err;
 	}
 	memcpy(dw->frag_buf + dw->frag_len, dw->tail_buf, len);
-	fd->frag = dw->frag_idx;
+	fd->frag_index = dw->frag_idx;
 	fd->frag_offset = dw->frag_len;
 	sqk_dw_reuse_tail(dw, dw->frag_len, len);
 	dw->frag_len += len;

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "format/fmt_inode.h"
 #include "format/format.h"
 #include "inode_writer.h"
@@ -18,15 +19,15 @@ static void to_fmt(const struct sqk_inode_info *in, unsigned type, struct sqk_fm
 	fi->uid_idx = in->uid_idx;
 	fi->gid_idx = in->gid_idx;
 	fi->mtime = in->mtime;
-	fi->number = in->ino;
+	fi->number = in->number;
 	fi->nlink = in->nlink;
 	fi->xattr = in->xattr;
 	fi->blocks_start = in->blocks_start;
 	fi->file_size = in->file_size;
 	fi->sparse = in->sparse;
-	fi->frag_index = in->frag;
+	fi->frag_index = in->frag_index;
 	fi->frag_offset = in->frag_offset;
-	fi->dir_block = in->dir_start;
+	fi->dir_block = in->dir_block;
 	fi->dir_offset = in->dir_offset;
 	fi->dir_size = in->dir_size;
 	fi->parent = in->parent;
@@ -61,7 +62,45 @@ static int write_blocks(struct sqk_meta_writer *mw, const uint32_t *blocks, uint
 	return 0;
 }
 
-int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in)
+/*
+ * The reader's rules on the inode about to be written: its header, body
+ * and links, a symlink's target, and a file's list of blocks, each size
+ * word and how many there are.
+ */
+static int check(const struct sqk_fmt_inode *fi, const struct sqk_inode_info *in,
+		 const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r)
+{
+	uint32_t i;
+
+	if (sqk_fmt_inode_check_header(fi, lim, r) || sqk_fmt_inode_check_body(fi, lim, r) ||
+	    sqk_fmt_inode_check_links(fi, lim, fi->number == lim->inode_count, r))
+		return SQK_ERR_OVERFLOW;
+	switch (sqk_basic_type(fi->type)) {
+	case SQK_SYMLINK:
+		if (sqk_fmt_symlink_check(in->target, in->target_len, r))
+			return SQK_ERR_OVERFLOW;
+		break;
+	case SQK_FILE:
+		if (in->nblocks !=
+		    sqk_fmt_file_blocks(fi->file_size, fi->frag_index, lim->block_size)) {
+			sqk_fmt_fail(r, "file_size", fi->file_size,
+				     "does not match the number of blocks listed");
+			return SQK_ERR_OVERFLOW;
+		}
+		for (i = 0; i < in->nblocks; i++)
+			if (sqk_fmt_block_check(
+				    in->blocks[i], lim->block_size,
+				    sqk_fmt_block_len(fi->file_size, i, lim->block_size))) {
+				sqk_fmt_fail(r, "blocks", in->blocks[i], "is a bad size word");
+				return SQK_ERR_OVERFLOW;
+			}
+		break;
+	}
+	return 0;
+}
+
+int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in,
+		    const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r)
 {
 	unsigned type = in->type ? in->type : sqk_inode_type(in);
 	uint8_t b[SQK_FMT_INODE_FIXED_MAX];
@@ -72,6 +111,11 @@ int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in)
 	if (!sqk_fmt_inode_fixed_size(type))
 		return SQK_ERR_ARG;
 	to_fmt(in, type, &fi);
+	if (lim) {
+		err = check(&fi, in, lim, r);
+		if (err)
+			return err;
+	}
 	len = sqk_fmt_inode_encode(&fi, b);
 	err = sqk_mw_write(mw, b, len);
 	if (err)

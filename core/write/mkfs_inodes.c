@@ -4,7 +4,9 @@
  * each directory's listing first (its inode needs where it went), then
  * the inode, whose reference its parent's entries use.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "data_writer.h"
 #include "dir_writer.h"
@@ -15,10 +17,37 @@
 #include "util/array.h"
 #include "util/error.h"
 
-int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct sqk_xattrs *xattrs,
-			  struct sqk_id_table *ids, struct sqk_meta_writer *imw,
-			  struct sqk_meta_writer *dmw, struct sqk_mkfs_stats *st)
+/* Where n is, for the message: its first name in the tree, or its inode number. */
+static void node_path(struct sqk_node *const *order, uint32_t count, const struct sqk_node *n,
+		      char *buf, size_t cap)
 {
+	uint32_t i, k;
+	size_t len;
+
+	for (i = 0; i < count; i++) {
+		const struct sqk_node *d = order[i];
+
+		for (k = 0; d->type == SQK_DIR && k < d->dir.n; k++) {
+			if (d->dir.ents[k].node != n)
+				continue;
+			sqk_tree_dir_path(d, buf, cap);
+			len = strlen(buf);
+			snprintf(buf + len, cap - len, "%s%.*s", len ? "/" : "",
+				 (int)d->dir.ents[k].len, d->dir.ents[k].name);
+			return;
+		}
+	}
+	snprintf(buf, cap, n == order[count - 1] ? "/" : "inode %u", n->number);
+}
+
+int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct sqk_xattrs *xattrs,
+			  struct sqk_id_table *ids, const struct sqk_fmt_limits *lim,
+			  struct sqk_meta_writer *imw, struct sqk_meta_writer *dmw,
+			  struct sqk_mkfs_stats *st, char *where, size_t where_len, char *why,
+			  size_t why_len)
+{
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
 	struct sqk_dir_entry *ents = NULL;
 	size_t ents_cap = 0;
 	uint32_t i, k;
@@ -32,7 +61,7 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 		in.basic_type = n->type;
 		in.mode = n->mode;
 		in.mtime = n->mtime;
-		in.ino = n->ino;
+		in.number = n->number;
 		in.nlink = n->nlink;
 		in.xattr = xattrs ? sqk_xattrs_id(xattrs, n->xattrs) : SQK_INVALID_XATTR;
 		if (n->xattrs && in.xattr == SQK_INVALID_XATTR)
@@ -52,18 +81,19 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 				struct sqk_tree_entry *d = &n->dir.ents[k];
 
 				ents[k] = (struct sqk_dir_entry){d->name, d->len, d->node->ref,
-								 d->node->ino, d->node->type};
+								 d->node->number, d->node->type};
 			}
-			err = sqk_dir_write(dmw, ents, n->dir.n, &dr);
+			err = sqk_dir_write(dmw, ents, n->dir.n, lim, &r, &dr);
 			if (err)
 				break;
-			in.dir_start = dr.start;
+			in.dir_block = dr.start;
 			in.dir_offset = dr.offset;
 			in.dir_size = (uint32_t)sqk_fmt_dir_size(dr.size);
 			in.index_count = dr.index_count;
 			in.index = dr.index;
 			in.index_len = dr.index_len;
-			in.parent = n->dir.parent ? n->dir.parent->ino : sqk_fmt_root_parent(count);
+			in.parent =
+				n->dir.parent ? n->dir.parent->number : sqk_fmt_root_parent(count);
 			st->dirs++;
 			break;
 		case SQK_FILE: {
@@ -72,8 +102,8 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 			in.blocks_start = fd->blocks_start;
 			in.file_size = fd->size;
 			in.sparse = fd->sparse;
-			in.frag = fd->frag;
-			in.frag_offset = fd->frag == SQK_INVALID_FRAG ? 0 : fd->frag_offset;
+			in.frag_index = fd->frag_index;
+			in.frag_offset = fd->frag_index == SQK_INVALID_FRAG ? 0 : fd->frag_offset;
 			in.blocks = fd->blocks;
 			in.nblocks = fd->nblocks;
 			st->files++;
@@ -104,9 +134,14 @@ int sqk_mkfs_write_inodes(struct sqk_node *const *order, uint32_t count, struct 
 			st->hardlinks += n->nlink - 1;
 		if (!err) {
 			n->ref = sqk_mw_ref(imw);
-			err = sqk_inode_write(imw, &in);
+			err = sqk_inode_write(imw, &in, lim, &r);
 		}
 		free(dr.index);
+		if (r.count) {
+			node_path(order, count, n, where, where_len);
+			snprintf(why, why_len, "%s %llu %s: the writer refuses to write it",
+				 issue.field, (unsigned long long)issue.value, issue.why);
+		}
 	}
 	free(ents);
 	return err;

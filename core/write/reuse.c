@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_block.h"
 #include "format/format.h"
 #include "read/data.h"
 #include "read/dir.h"
@@ -225,12 +226,11 @@ static int add_file(struct sqk_reuse *r, struct old_image *o, const struct sqk_i
 	int err;
 
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t size = ino->blocks[i] & SQK_BLOCK_SIZE_MASK;
-		uint64_t left = ino->size - (uint64_t)i * r->bs;
+		uint32_t size = sqk_fmt_block_size(ino->blocks[i]);
 
-		if (sqk_block_word_bad(ino->blocks[i], r->bs,
-				       left < r->bs ? (uint32_t)left : r->bs) ||
-		    !sqk_block_in_area(pos, size, o->area_start, o->area_end))
+		if (sqk_fmt_block_check(ino->blocks[i], r->bs,
+					sqk_fmt_block_len(ino->size, i, r->bs)) ||
+		    !sqk_fmt_block_in_area(pos, size, o->area_start, o->area_end))
 			return SQK_ERR_CORRUPT;
 		pos += size;
 	}
@@ -267,7 +267,7 @@ struct pending {
 	uint64_t ref, key;
 };
 
-static int index_entry(struct sqk_reuse *r, struct old_image *o, const struct sqk_dirent *ent,
+static int index_entry(struct sqk_reuse *r, struct old_image *o, const struct sqk_dir_entry *ent,
 		       uint64_t key, struct sqk_u64set *dirs, struct pending **todo, size_t *n,
 		       size_t *cap)
 {
@@ -312,12 +312,12 @@ static int index_dir(struct sqk_reuse *r, struct old_image *o, struct pending p,
 {
 	struct sqk_inode ino;
 	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
+	struct sqk_dir_entry ent;
 	int err, got;
 
 	err = sqk_inode_read(o->img, p.ref, &ino);
 	if (!err) {
-		err = sqk_basic_type(ino.type) == SQK_DIR ? sqk_dir_open(o->img, &ino, &it)
+		err = sqk_basic_type(ino.type) == SQK_DIR ? sqk_dir_iter_open(o->img, &ino, &it)
 							  : SQK_ERR_CORRUPT;
 		sqk_inode_free(&ino);
 	}
@@ -325,13 +325,13 @@ static int index_dir(struct sqk_reuse *r, struct old_image *o, struct pending p,
 		o->st.skipped++;
 		return 0;
 	}
-	while ((got = sqk_dir_next(&it, &ent)) == 1) {
+	while ((got = sqk_dir_iter_next(&it, &ent)) == 1) {
 		err = index_entry(r, o, &ent, sqk_reuse_key(p.key, ent.name, ent.name_len), dirs,
 				  todo, n, cap);
 		if (err)
 			break;
 	}
-	sqk_dir_close(&it);
+	sqk_dir_iter_close(&it);
 	/* The rest of a listing that breaks off is not read. */
 	if (!err && got < 0)
 		o->st.skipped++;

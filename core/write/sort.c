@@ -214,7 +214,7 @@ static int ranked_cmp(const void *a, const void *b)
 
 	if (x->prio != y->prio)
 		return x->prio > y->prio ? -1 : 1;
-	return x->node->ino < y->node->ino ? -1 : x->node->ino > y->node->ino;
+	return x->node->number < y->node->number ? -1 : x->node->number > y->node->number;
 }
 
 static int set_explicit(const struct sqk_sort *s, struct sqk_tree *t, const char *const *dirs,
@@ -252,7 +252,7 @@ static int set_explicit(const struct sqk_sort *s, struct sqk_tree *t, const char
 			}
 			continue;
 		}
-		expl[node->ino - 1] = e->prio;
+		expl[node->number - 1] = e->prio;
 	}
 	return 0;
 }
@@ -290,7 +290,9 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 
 		if (d->type != SQK_DIR)
 			continue;
-		dp = expl[i] != UNSET ? expl[i] : d->dir.parent ? prio[d->dir.parent->ino - 1] : 0;
+		dp = expl[i] != UNSET ? expl[i]
+		     : d->dir.parent  ? prio[d->dir.parent->number - 1]
+				      : 0;
 		prio[i] = dp;
 		for (k = 0; k < d->dir.n; k++) {
 			struct sqk_node *c = d->dir.ents[k].node;
@@ -298,9 +300,9 @@ int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node
 
 			if (c->type != SQK_FILE)
 				continue;
-			cp = expl[c->ino - 1] != UNSET ? expl[c->ino - 1] : dp;
-			if (prio[c->ino - 1] == UNSET || cp > prio[c->ino - 1])
-				prio[c->ino - 1] = cp;
+			cp = expl[c->number - 1] != UNSET ? expl[c->number - 1] : dp;
+			if (prio[c->number - 1] == UNSET || cp > prio[c->number - 1])
+				prio[c->number - 1] = cp;
 		}
 	}
 	r = malloc((size_t)count * sizeof(*r));

@@ -74,7 +74,7 @@ int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx)
 		return 0;
 	}
 	/* id_count is a u16: 65535 ids at most, never a wrapped counter. */
-	if (t->count >= SQK_MAX_IDS)
+	if (t->count >= SQK_FMT_MAX_IDS)
 		return SQK_ERR_OVERFLOW;
 	if (SQK_ARRAY_GROW(t->ids, t->cap, t->count + 1) ||
 	    sqk_hash_add(&t->by_id, id, t->count + 1))

@@ -43,6 +43,4 @@ int sqk_id_table_get(struct sqk_id_table *t, uint32_t id, uint16_t *idx);
 int sqk_id_table_write(const struct sqk_id_table *t, struct sqk_compressor *comp,
 		       struct sqk_file *f, uint64_t *pos, uint64_t *lookup);
 
-#define SQK_MAX_IDS 65535u
-
 #endif

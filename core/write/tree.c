@@ -344,7 +344,7 @@ int sqk_tree_number(struct sqk_tree *t, struct sqk_node ***order_out, uint32_t *
 		if (n >= UINT32_MAX - 2)
 			goto overflow;
 		order[n++] = node;
-		node->ino = (uint32_t)n;
+		node->number = (uint32_t)n;
 		node->flags |= SQK_NODE_NUMBERED;
 	}
 	free(stack);

@@ -36,10 +36,10 @@ struct sqk_node {
 	uint16_t mode; /* permission bits only (07777) */
 	uint32_t uid, gid;
 	uint32_t mtime;
-	uint32_t nlink; /* entries that name this node (non-directories) */
-	uint32_t ino;
-	uint64_t ref;  /* inode reference once written */
-	uint64_t size; /* file size */
+	uint32_t nlink;	 /* entries that name this node (non-directories) */
+	uint32_t number; /* inode number, once numbered */
+	uint64_t ref;	 /* inode reference once written */
+	uint64_t size;	 /* file size */
 	struct sqk_xattr_set *xattrs;
 	union {
 		struct {

@@ -281,6 +281,30 @@ static int value_add(struct values *vs, const struct kv *kv, uint64_t ref)
 	return 0;
 }
 
+/* One attribute as the codec checks it: the key, the name's bytes, the value's size. */
+static int kv_check(const struct kv *kv, int ool, uint32_t value_size, struct sqk_fmt_report *r)
+{
+	struct sqk_fmt_xattr_key key = {(uint16_t)(kv->type | (ool ? SQK_XATTR_OOL : 0)),
+					kv->name_len};
+	int err = sqk_fmt_xattr_key_check(&key, r);
+
+	if (!err)
+		err = sqk_fmt_xattr_name_check(kv->name, kv->name_len, r);
+	if (!err)
+		err = sqk_fmt_xattr_value_check(value_size, ool, r);
+	return err;
+}
+
+int sqk_xattrs_set_check(const struct sqk_xattr_set *s, struct sqk_fmt_report *r)
+{
+	uint32_t k;
+	int err = 0;
+
+	for (k = 0; k < s->count && !err; k++)
+		err = kv_check(&s->kv[k], 0, s->kv[k].value_len, r);
+	return err;
+}
+
 int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct sqk_file *f,
 		     uint64_t *pos, uint64_t *table)
 {
@@ -313,6 +337,11 @@ int sqk_xattrs_write(struct sqk_xattrs *x, struct sqk_compressor *comp, struct s
 				(uint16_t)(kv->type | (ool ? SQK_XATTR_OOL : 0)), kv->name_len};
 			uint8_t b[SQK_FMT_XATTR_VALUE_SIZE + SQK_FMT_XATTR_REF_SIZE];
 
+			/* Never a record the reader refuses (sqk_tree_check said why first). */
+			if (kv_check(kv, ool, ool ? SQK_FMT_XATTR_REF_SIZE : kv->value_len, NULL)) {
+				err = SQK_ERR_OVERFLOW;
+				break;
+			}
 			sqk_fmt_xattr_key_encode(&key, b);
 			err = sqk_mw_write(mw, b, SQK_FMT_XATTR_KEY_SIZE);
 			if (!err)

@@ -41,6 +41,13 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
 		      size_t *dup);
+/*
+ * The codec's rules on each attribute of set (fmt_xattr.h): a name of
+ * 1..255 bytes after its prefix, a value of at most 64 KiB. 0, or
+ * SQK_ERR_CORRUPT after reporting the first broken rule through r.
+ */
+struct sqk_fmt_report;
+int sqk_xattrs_set_check(const struct sqk_xattr_set *set, struct sqk_fmt_report *r);
 /* The set's xattr id, assigned on first use. */
 uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set);
 uint32_t sqk_xattrs_count(const struct sqk_xattrs *x);

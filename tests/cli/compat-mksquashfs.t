@@ -2,6 +2,7 @@
 # squashkit mksquashfs: option errors as mksquashfs gives them — exit 1, one
 # line on stderr, nothing written — and the options that only tune the
 # peer's memory accepted.
+SCRATCH=shm
 . "${SQK_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 SQK=$SQUASHKIT

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make install puts the binary, the man pages and the completions under
-# DESTDIR; make install-links adds the mkimage and unimage links, and only
+# make install puts the binary, the man pages and the completions, the
+# library (headers, libsquashkit.a and .so, squashkit.pc, section 3 pages)
+# under DESTDIR; make install-links adds the mkimage and unimage links, and only
 # those; make uninstall takes all of it away again.
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_cmd make
@@ -23,6 +24,33 @@ same_file "$SQK_SRCDIR/completions/_squashkit" "$p/share/zsh/site-functions/_squ
 	"the zsh completion is in site-functions"
 same_file "$SQK_SRCDIR/completions/squashkit.fish" \
 	"$p/share/fish/vendor_completions.d/squashkit.fish" "the fish completion is in vendor_completions.d"
+for h in "$SQK_SRCDIR"/include/squashkit/*.h; do
+	cmp -s "$h" "$p/include/squashkit/$(basename "$h")" || break
+done
+ok $? "every public header is in include/squashkit/"
+ls "$p/include/squashkit" >"$TMP/headers"
+ls "$SQK_SRCDIR/include/squashkit" >"$TMP/src-headers"
+same_file "$TMP/src-headers" "$TMP/headers" "and nothing else is"
+same_file "$(dirname "$SQUASHKIT")/libsquashkit.a" "$p/lib/libsquashkit.a" "libsquashkit.a is in lib/"
+same_file "$(dirname "$SQUASHKIT")/libsquashkit.so.0" "$p/lib/libsquashkit.so.0" "libsquashkit.so.0 is in lib/"
+is "$(readlink "$p/lib/libsquashkit.so")" libsquashkit.so.0 "libsquashkit.so links to it, for -lsquashkit"
+for page in "$SQK_SRCDIR"/man/*.3; do
+	cmp -s "$page" "$p/share/man/man3/$(basename "$page")" || break
+done
+ok $? "the library's man pages are in share/man/man3/"
+pc=$p/lib/pkgconfig/squashkit.pc
+is "$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --variable=includedir squashkit 2>&1)" \
+	/usr/local/include "squashkit.pc knows the prefix it was installed under"
+is "$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --libs squashkit 2>&1 | sed 's/ *$//')" \
+	"-L/usr/local/lib -lsquashkit" "and links the shared library alone"
+PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --static --libs squashkit >"$TMP/static" 2>&1
+grep -q -e '-lzstd' "$TMP/static" && grep -q -e '-larchive' "$TMP/static"
+ok $? "a static link gets the compression and archive libraries"
+expect_success "make install LIBDIR=.../lib64" mk "$TMP/r64" LIBDIR=/usr/local/lib64 install
+test -f "$TMP/r64/usr/local/lib64/libsquashkit.so.0" && test -f "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
+ok $? "LIBDIR places the libraries and squashkit.pc"
+grep -q '^libdir=/usr/local/lib64$' "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
+ok $? "and squashkit.pc says so"
 test ! -e "$p/bin/mkimage" && test ! -e "$p/bin/unimage"
 ok $? "no mkimage or unimage link by default"
 

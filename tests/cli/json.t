@@ -7,6 +7,7 @@
 # text, no control characters in strings, no NaN, no duplicate keys), and
 # each name must decode to what the string contract says: valid UTF-8 as it
 # is, every other byte b as the code point U+00b (sent as \u00XX).
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd python3 dd

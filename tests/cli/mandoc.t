@@ -6,8 +6,9 @@
 need_cmd mandoc
 
 MAN=$SQK_SRCDIR/man
-mkdir -p "$TMP/man/man1"
+mkdir -p "$TMP/man/man1" "$TMP/man/man3"
 cp "$MAN"/*.1 "$TMP/man/man1/"
+cp "$MAN"/*.3 "$TMP/man/man3/"
 if command -v makewhatis >/dev/null 2>&1; then
 	makewhatis "$TMP/man" 2>/dev/null
 fi
@@ -30,8 +31,8 @@ not_installed() { # NAME SECTION
 }
 
 npages=0
-for page in "$MAN"/*.1; do
-	npages=$((npages + 1))
+for page in "$MAN"/*.1 "$MAN"/*.3; do
+	case $page in *.1) npages=$((npages + 1)) ;; esac
 	name=$(basename "$page")
 	mandoc -Tlint -W style -M "$TMP/man:$system" "$page" >"$TMP/lint" 2>&1
 	: >"$TMP/findings"
@@ -68,10 +69,20 @@ for page in "$MAN"/*.1; do
 			ok 0 "groff -ww finds nothing in $name"
 		fi
 	fi
-	# Rendered, the page has its name and an OPTIONS or a COMMANDS part.
+	# Rendered, a command's page has its name and an OPTIONS part; a
+	# library's (section 3) its name, the header to include and the functions.
 	mandoc -Tascii "$page" 2>/dev/null | col -b >"$TMP/text"
-	grep -q '^NAME' "$TMP/text" && grep -q '^OPTIONS' "$TMP/text"
-	ok $? "$name renders with NAME and OPTIONS"
+	case $name in
+	*.3)
+		grep -q '^NAME' "$TMP/text" && grep -q '^SYNOPSIS' "$TMP/text" &&
+			grep -q '#include <squashkit/' "$TMP/text"
+		ok $? "$name renders with NAME and a SYNOPSIS that includes a header"
+		;;
+	*)
+		grep -q '^NAME' "$TMP/text" && grep -q '^OPTIONS' "$TMP/text"
+		ok $? "$name renders with NAME and OPTIONS"
+		;;
+	esac
 done
 # squashkit(1) and one page per command of "squashkit --help".
 ncmds=$("$SQUASHKIT" --help 2>&1 |

@@ -1,6 +1,7 @@
 #!/bin/sh
 # mkimage's command line: every option of CLI.md, usage errors, and what
 # each option changes in the image (read back with unsquashfs).
+SCRATCH=shm
 . "${SQK_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 need_cmd unsquashfs

@@ -1,5 +1,6 @@
 #!/bin/sh
 # unimage: destinations, selections, --force, archives and errors.
+SCRATCH=shm
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_cmd mksquashfs
 

@@ -8,6 +8,7 @@
 # error, the file unchanged. Killed at any stage (a test hook, and timed
 # SIGKILLs), the file still holds the old image, byte for byte where it was
 # and mountable; once the new superblock is written, the new image whole.
+SCRATCH=shm-user-xattrs
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need_root

@@ -7,6 +7,7 @@
 #   raw inodes and data (-noI -noD) gets its data blocks compressed by our
 #   codec in place (codec-blocks recompress), then each peer must give back
 #   the file.
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs unsquashfs awk cmp

@@ -7,6 +7,7 @@
 # (-force-file-mode, -xattrs-*, -repro-time, ...) are compared with their
 # native counterparts in tests/interop/mkimage-opts.t; here they only have to
 # give the same images as the native options they map to.
+SCRATCH=shm
 . "${SQK_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 need_root

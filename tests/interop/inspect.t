@@ -4,6 +4,7 @@
 # every field both tools show must agree. The expected values are parsed
 # from unsquashfs's output, never taken from ours. The walk's counts are
 # checked against unsquashfs -lln (one line per path).
+SCRATCH=shm-xattrs
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd mksquashfs unsquashfs setfattr awk

@@ -15,6 +15,7 @@
 #   finds nothing unused sleeps again without looking for its block);
 # - keyed without its publication wake, and (4 threads, where it is
 #   reachable) without its hand-off: spin finds the failure each prevents.
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 # The model runs no squashkit code: the Makefile leaves it out of the sanitizer pass.

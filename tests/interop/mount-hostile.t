@@ -8,6 +8,7 @@
 # unmounting ends the daemon with status 0 and nothing on stderr (no crash, no
 # sanitizer report, no leak). A bad block is EIO for its file only: the other
 # files still read right.
+SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_root

@@ -5,6 +5,7 @@
 # `squashkit mount --offset auto` serves, when FUSE is there); an image that
 # mkimage --offset writes mounts at that offset, its leading bytes intact;
 # so does an image that mkimage writes to a pipe (IMAGE '-') through cat.
+SCRATCH=shm
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need_root

@@ -13,6 +13,7 @@
 # Definitions without a time take the build's time in mksquashfs and
 # SOURCE_DATE_EPOCH (else 0) in mkimage: SOURCE_DATE_EPOCH is set so that
 # both give it.
+SCRATCH=shm-user-xattrs
 . "${SQK_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 need_root

@@ -337,8 +337,8 @@ static void write_image(struct tree *t, const char *out)
 				  SQK_FLAG_UNCOMPRESSED_FRAGMENTS | SQK_FLAG_NO_FRAGMENTS |
 				  SQK_FLAG_NO_XATTRS | SQK_FLAG_UNCOMPRESSED_IDS);
 	put_le16(sb + 26, 1); /* ids */
-	put_le16(sb + 28, SQK_VERSION_MAJOR);
-	put_le16(sb + 30, SQK_VERSION_MINOR);
+	put_le16(sb + 28, SQK_FORMAT_VERSION_MAJOR);
+	put_le16(sb + 30, SQK_FORMAT_VERSION_MINOR);
 	put_le64(sb + 32, SQK_MKREF(0, t->in[t->root].offset));
 	put_le64(sb + 40, bytes_used);
 	put_le64(sb + 48, t->id_table_past_end ? bytes_used + 16 : id_start);

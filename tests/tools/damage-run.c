@@ -241,7 +241,7 @@ static void warn_entry(void *ctx, const char *path, const char *what)
 /* cmd/unimage.c's to_directory() with -q -j 1 and its default options. */
 static int run_unimage(const uint8_t *buf, size_t len, const char *dest, struct unimage_result *u)
 {
-	struct sqk_extract_opts xo = {0, 0, 0, warn_entry, u, NULL, 0};
+	struct sqk_extract_conf xo = {0, 0, 0, warn_entry, u, NULL, 0};
 	struct sqk_image_opts io;
 	struct sqk_extract *x = NULL;
 	struct sqk_image *img;

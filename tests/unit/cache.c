@@ -105,17 +105,16 @@ static void stress(enum sqk_wait_policy policy, enum sqk_lookup lookup)
 	       sqk_policy_name(policy));
 	ok(st.waits > 0, "%s: threads did wait for entries (%llu waits)", sqk_policy_name(policy),
 	   (unsigned long long)st.waits);
-	if (policy == SQK_POLICY_HERD)
+	if (policy == SQK_WAIT_HERD)
 		ok(st.wakeups_capacity >= st.wake_calls, "herd: a wake call can wake many");
-	if (policy == SQK_POLICY_KEYED)
+	if (policy == SQK_WAIT_KEYED)
 		ok(st.handoffs <= st.wakeups_handoff, "keyed: every hand-off is a counted wakeup");
 	sqk_cache_destroy(c);
 }
 
 static void basics(void)
 {
-	struct sqk_cache *c =
-		sqk_cache_create("basic", 2, BLOCK, SQK_POLICY_KEYED, SQK_LOOKUP_SCAN);
+	struct sqk_cache *c = sqk_cache_create("basic", 2, BLOCK, SQK_WAIT_KEYED, SQK_LOOKUP_SCAN);
 	struct sqk_cache_entry *a, *b, *a2;
 	struct sqk_cache_stats st;
 	unsigned seed = 1;
@@ -147,11 +146,11 @@ int main(void)
 
 	alarm(120);
 	basics();
-	ok(sqk_policy_parse("herd", &p) == 0 && p == SQK_POLICY_HERD, "policy names parse");
+	ok(sqk_policy_parse("herd", &p) == 0 && p == SQK_WAIT_HERD, "policy names parse");
 	ok(sqk_policy_parse("nonsense", &p) != 0, "unknown policy is refused");
-	stress(SQK_POLICY_HERD, SQK_LOOKUP_SCAN);
-	stress(SQK_POLICY_EXCLUSIVE, SQK_LOOKUP_SCAN);
-	stress(SQK_POLICY_KEYED, SQK_LOOKUP_SCAN);
-	stress(SQK_POLICY_KEYED, SQK_LOOKUP_HASH);
+	stress(SQK_WAIT_HERD, SQK_LOOKUP_SCAN);
+	stress(SQK_WAIT_EXCLUSIVE, SQK_LOOKUP_SCAN);
+	stress(SQK_WAIT_KEYED, SQK_LOOKUP_SCAN);
+	stress(SQK_WAIT_KEYED, SQK_LOOKUP_HASH);
 	return tap_done();
 }

@@ -185,7 +185,7 @@ static void test_read_back(void)
 	struct report rep;
 	struct sqk_image *img;
 	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
+	struct sqk_dir_entry ent;
 	struct sqk_inode root;
 	unsigned i, good = 1;
 
@@ -223,16 +223,17 @@ static void test_read_back(void)
 		ok(fine, "reader: type %u gives back what was encoded", n->type);
 		sqk_inode_free(&in);
 	}
-	if (sqk_inode_read(img, w->s[ROOT].ref, &root) == 0 && sqk_dir_open(img, &root, &it) == 0) {
+	if (sqk_inode_read(img, w->s[ROOT].ref, &root) == 0 &&
+	    sqk_dir_iter_open(img, &root, &it) == 0) {
 		for (i = 0; i < NENT; i++) {
 			const struct spec *s = &w->s[i];
 
-			good &= sqk_dir_next(&it, &ent) == 1 && !strcmp(ent.name, s->name) &&
+			good &= sqk_dir_iter_next(&it, &ent) == 1 && !strcmp(ent.name, s->name) &&
 				ent.number == s->ino.number && ent.ref == s->ref &&
 				ent.type == sqk_basic_type(s->ino.type);
 		}
-		good &= sqk_dir_next(&it, &ent) == 0;
-		sqk_dir_close(&it);
+		good &= sqk_dir_iter_next(&it, &ent) == 0;
+		sqk_dir_iter_close(&it);
 		ok(good, "reader: the listing gives every entry, its number, place and type");
 		good = 1;
 		for (i = 0; i < NENT; i++)
@@ -436,17 +437,17 @@ static int reader(const struct world *w, const struct mutation *m)
 	struct sqk_image *img = open_image(w);
 	struct sqk_inode ino;
 	struct sqk_dir_iter it;
-	struct sqk_dirent ent;
+	struct sqk_dir_entry ent;
 	int err;
 
 	if (!img)
 		return 1;
 	err = sqk_inode_read(img, w->s[m->probe == P_INODE ? m->spec : ROOT].ref, &ino);
 	if (!err && m->probe == P_LIST) {
-		err = sqk_dir_open(img, &ino, &it);
-		while (!err && (err = sqk_dir_next(&it, &ent)) == 1)
+		err = sqk_dir_iter_open(img, &ino, &it);
+		while (!err && (err = sqk_dir_iter_next(&it, &ent)) == 1)
 			err = 0;
-		sqk_dir_close(&it);
+		sqk_dir_iter_close(&it);
 	} else if (!err && m->probe == P_LOOKUP) {
 		err = sqk_dir_lookup(img, &ino, "t13-lfifo", 9, &ent);
 	}

@@ -139,10 +139,12 @@ int main(void)
 	ok(one.fd[0].nblocks == 4 && one.fd[0].blocks[0] == (BS | SQK_BLOCK_UNCOMPRESSED) &&
 		   one.fd[0].blocks[3] == (500 | SQK_BLOCK_UNCOMPRESSED),
 	   "blocks that do not shrink are stored with bit 24; the last is short");
-	is_int(one.fd[0].frag, SQK_INVALID_FRAG, "a large file has no fragment by default");
-	ok(one.fd[1].frag == 0 && one.fd[1].frag_offset == 0, "a small file goes to fragment 0");
+	is_int(one.fd[0].frag_index, SQK_INVALID_FRAG, "a large file has no fragment by default");
+	ok(one.fd[1].frag_index == 0 && one.fd[1].frag_offset == 0,
+	   "a small file goes to fragment 0");
 	is_int(one.fd[2].blocks_start, 96, "a whole-file copy points at the first file's blocks");
-	ok(one.fd[3].frag == 0 && one.fd[3].frag_offset == 0, "a small copy shares its fragment");
+	ok(one.fd[3].frag_index == 0 && one.fd[3].frag_offset == 0,
+	   "a small copy shares its fragment");
 	ok(one.fd[4].blocks[0] == 0 && one.fd[4].blocks[1] == 0 && one.fd[4].sparse == 2 * BS,
 	   "zero blocks are sparse (size word 0) and counted");
 	ok(one.fd[5].nblocks == 3 && one.fd[5].blocks[2] == 0 && one.fd[5].sparse == 3 * BS,
@@ -160,18 +162,18 @@ int main(void)
 	is_int(one.st.dedup_tails, 1, "one small file deduplicated");
 	is_int(one.st.sparse_blocks, 5, "five sparse blocks");
 	is_int(one.nfrags, 1, "one fragment block");
-	ok(one.fd[7].nblocks == 0 && one.fd[7].frag == SQK_INVALID_FRAG,
+	ok(one.fd[7].nblocks == 0 && one.fd[7].frag_index == SQK_INVALID_FRAG,
 	   "an empty file has no data");
 
 	/* With --tail-ends the ends of large files pack into fragments too. */
 	is_int(build(1, 1, &te), 0, "pipeline: --tail-ends builds");
-	ok(te.fd[0].nblocks == 3 && te.fd[0].frag == 0 && te.fd[0].frag_offset == 0,
+	ok(te.fd[0].nblocks == 3 && te.fd[0].frag_index == 0 && te.fd[0].frag_offset == 0,
 	   "tail ends: 3 blocks, the 500-byte tail at fragment 0 offset 0");
-	ok(te.fd[1].frag == 0 && te.fd[1].frag_offset == 500,
+	ok(te.fd[1].frag_index == 0 && te.fd[1].frag_offset == 500,
 	   "tail ends: the small file packs after it");
-	ok(te.fd[2].blocks_start == 96 && te.fd[2].frag == 0 && te.fd[2].frag_offset == 0,
+	ok(te.fd[2].blocks_start == 96 && te.fd[2].frag_index == 0 && te.fd[2].frag_offset == 0,
 	   "tail ends: the copy shares blocks and tail");
-	ok(te.fd[6].nblocks == 1 && te.fd[6].frag == 0 && te.fd[6].frag_offset == 1200,
+	ok(te.fd[6].nblocks == 1 && te.fd[6].frag_index == 0 && te.fd[6].frag_offset == 1200,
 	   "tail ends: a 10-byte tail packs at 1200");
 	is_int(get_le32(te.frag_copy + 8), 1210 | SQK_BLOCK_UNCOMPRESSED,
 	       "tail ends: fragment 0 holds 500 + 700 + 10 bytes");
@@ -188,7 +190,7 @@ int main(void)
 		same = l1 == l2 && memcmp(d1, d2, l1) == 0 && one.end == many.end;
 		for (int i = 0; i < 8; i++)
 			same &= one.fd[i].blocks_start == many.fd[i].blocks_start &&
-				one.fd[i].frag == many.fd[i].frag &&
+				one.fd[i].frag_index == many.fd[i].frag_index &&
 				one.fd[i].frag_offset == many.fd[i].frag_offset;
 		ok(same, "pipeline: %u threads give the same bytes and places as one", t);
 		release(&many);

@@ -129,7 +129,7 @@ static struct sqk_image *open_mem(const uint8_t *img, size_t len)
 static int run(struct sqk_dtree *a, struct sqk_dtree *b, unsigned threads, struct collect *k,
 	       struct sqk_diff_stats *st)
 {
-	struct sqk_diff_opts o = {0};
+	struct sqk_diff_conf o = {0};
 	struct sqk_diff_error e;
 
 	k->sink.change = collect;

@@ -97,7 +97,7 @@ static struct sqk_image *open_small(const uint8_t *img, size_t len)
 	struct sqk_image *image;
 
 	sqk_image_opts_default(&o);
-	o.policy = SQK_POLICY_HERD;
+	o.policy = SQK_WAIT_HERD;
 	o.stall_ms = 50;
 	return sqk_image_open(sqk_file_mem(img, len), &o, &image) ? NULL : image;
 }

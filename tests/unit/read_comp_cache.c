@@ -108,8 +108,8 @@ static int two_passes(const uint8_t *data, size_t len, unsigned comp, struct pas
 		p[i].decompressions = sqk_image_decompressions(img) - d0;
 	}
 	*held = 0;
-	if (sqk_image_cache(img, SQK_CACHE_COMP)) {
-		sqk_cache_stats(sqk_image_cache(img, SQK_CACHE_COMP), &s);
+	if (sqk_image_cache(img, SQK_CACHE_COMPRESSED)) {
+		sqk_cache_stats(sqk_image_cache(img, SQK_CACHE_COMPRESSED), &s);
 		*held = s.held;
 	}
 	sqk_image_close(img);

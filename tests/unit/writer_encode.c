@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/fmt_check.h"
+#include "format/fmt_inode.h"
 #include "format/format.h"
 #include "tap.h"
 #include "util/error.h"
@@ -103,7 +105,7 @@ static void check_inode(const struct sqk_inode_info *in, const uint8_t *want, si
 	size_t n;
 
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_inode_write(mw, in);
+	sqk_inode_write(mw, in, NULL, NULL);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	if (!ok(n == len && memcmp(out, want, len) == 0, "inode: %s", what)) {
@@ -127,7 +129,7 @@ static void base(struct sqk_inode_info *in, unsigned type)
 	in->uid_idx = 1;
 	in->gid_idx = 2;
 	in->mtime = 0x11223344;
-	in->ino = 7;
+	in->number = 7;
 	in->nlink = 1;
 	in->xattr = SQK_INVALID_XATTR;
 }
@@ -140,7 +142,7 @@ static void test_inodes(void)
 	static const uint8_t index[] = {0x20, 0, 0, 0, 0x30, 0, 0, 0, 1, 0, 0, 0, 'a', 'b'};
 
 	base(&in, SQK_DIR);
-	in.dir_start = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
+	in.dir_block = 0x10, in.nlink = 3, in.dir_size = 0x1234, in.dir_offset = 0x56,
 	in.parent = 9;
 	{
 		const uint8_t w[] = {HDR(1), 0x10, 0,	 0, 0, 3, 0, 0, 0,
@@ -148,7 +150,7 @@ static void test_inodes(void)
 		check_inode(&in, w, sizeof(w), "basic directory (1)");
 	}
 	base(&in, SQK_LDIR);
-	in.nlink = 3, in.dir_size = 0x12345, in.dir_start = 0x10, in.parent = 9;
+	in.nlink = 3, in.dir_size = 0x12345, in.dir_block = 0x10, in.parent = 9;
 	in.index_count = 1, in.dir_offset = 0x56, in.xattr = 5;
 	in.index = index, in.index_len = sizeof(index);
 	{
@@ -158,7 +160,7 @@ static void test_inodes(void)
 		check_inode(&in, w, sizeof(w), "extended directory (8) with one index entry");
 	}
 	base(&in, SQK_FILE);
-	in.blocks_start = 0x60, in.frag = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
+	in.blocks_start = 0x60, in.frag_index = 3, in.frag_offset = 0x100, in.file_size = 0x20005;
 	in.blocks = blocks, in.nblocks = 2;
 	{
 		const uint8_t w[] = {HDR(2), 0x60, 0, 0, 0, 3,	  0, 0, 0, 0, 1, 0, 0,
@@ -167,7 +169,7 @@ static void test_inodes(void)
 	}
 	base(&in, SQK_LFILE);
 	in.blocks_start = 0x100000060ull, in.file_size = 0x200000000ull, in.sparse = 0x8000;
-	in.nlink = 2, in.frag = SQK_INVALID_FRAG, in.xattr = 4;
+	in.nlink = 2, in.frag_index = SQK_INVALID_FRAG, in.xattr = 4;
 	in.blocks = one_sparse, in.nblocks = 1;
 	{
 		const uint8_t w[] = {HDR(9), 0x60, 0,	 0,    0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0,
@@ -286,7 +288,7 @@ static void test_dir_small(void)
 	size_t n;
 
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 4, &r);
+	sqk_dir_write(mw, ents, 4, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, sizeof(want), "dir: listing size");
@@ -313,7 +315,7 @@ static void test_dir_256(void)
 						 SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 300, &r);
+	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	/* 256 entries of 8 + 3 bytes after a 12-byte header: the next header is at 2828. */
@@ -354,7 +356,7 @@ static void test_dir_index(void)
 						 (uint32_t)i + 10, SQK_FILE};
 	}
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
-	sqk_dir_write(mw, ents, 300, &r);
+	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
 	n = stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, 24660 + 12 + 72 * 108, "dir index: listing size");
@@ -421,6 +423,72 @@ static void test_ids(void)
 	sqk_id_table_release(&t);
 }
 
+/*
+ * The encoders run the reader's rules before a byte goes out: with limits,
+ * an inode or an entry the reader would refuse is SQK_ERR_OVERFLOW, the
+ * rule is reported, and the stream stays empty.
+ */
+static void test_refusals(void)
+{
+	struct sqk_fmt_limits lim = {4096, 10, 0, 3};
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
+	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
+	const struct sqk_dir_entry far[] = {{"a", 1, 0x20, 5, SQK_FILE},
+					    {"b", 1, 0x40, 11, SQK_FILE}};
+	struct sqk_dir_result res;
+	struct sqk_inode_info in;
+	static char target[5000];
+	int err;
+
+	memset(target, 't', sizeof(target));
+	base(&in, 0);
+	in.basic_type = SQK_SYMLINK;
+	in.target = target;
+	in.target_len = 4096;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == 0 && mw->total > 4096, "refusals: a 4096-byte target is written");
+	sqk_mw_release(mw);
+
+	in.target_len = 5000;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "target_len") == 0 &&
+		   issue.value == 5000 && mw->total == 0,
+	   "refusals: a 5000-byte target is refused as target_len, nothing written");
+	sqk_mw_release(mw);
+
+	base(&in, 0);
+	in.basic_type = SQK_FIFO;
+	in.uid_idx = 3;
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "uid_idx") == 0 && mw->total == 0,
+	   "refusals: an owner beyond the id table is refused");
+	sqk_mw_release(mw);
+
+	base(&in, 0);
+	in.basic_type = SQK_FILE;
+	in.file_size = 5000;
+	in.frag_index = SQK_INVALID_FRAG;
+	in.nblocks = 1; /* 5000 bytes in 4K blocks need two */
+	in.blocks = (const uint32_t[]){4096 | 0x1000000u};
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_inode_write(mw, &in, &lim, &r);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "file_size") == 0 && mw->total == 0,
+	   "refusals: a block list of the wrong length is refused");
+	sqk_mw_release(mw);
+
+	sqk_mw_init(mw, &pass, NULL, 0, 0);
+	err = sqk_dir_write(mw, far, 2, &lim, &r, &res);
+	ok(err == SQK_ERR_OVERFLOW && strcmp(issue.field, "inode_number") == 0 && issue.value == 11,
+	   "refusals: an entry beyond inode_count is refused");
+	free(res.index);
+	sqk_mw_release(mw);
+	free(mw);
+}
+
 int main(void)
 {
 	test_meta();
@@ -429,5 +497,6 @@ int main(void)
 	test_dir_256();
 	test_dir_index();
 	test_ids();
+	test_refusals();
 	return tap_done();
 }

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Building an image: the mkfs driver over an atomic output file, fed by
+ * the sources (directories, archives, listings, pseudo definitions) and by
+ * entries the caller adds one by one (mkfs_entry.c).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "api_build.h"
+#include "format/fmt_type.h"
+#include "format/format.h"
+#include "mkfs/mkfs.h"
+#include "source/pseudo.h"
+#include "util/outfile.h"
+
+struct sqk_build {
+	char *path;
+	struct sqk_mkfs_opts mo;
+	struct sqk_api_strv excludes;
+	struct sqk_outfile *of;
+	struct sqk_mkfs *m;
+	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
+	struct sqk_mkfs_stats st;
+	int finished, failed;
+};
+
+/* A failure of the driver: where it says, else the image's path. */
+static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
+{
+	const char *where = b->m ? sqk_mkfs_err_path(b->m) : "";
+	const char *msg = b->m ? sqk_mkfs_err_msg(b->m) : "";
+	int errnum = b->m ? sqk_mkfs_err_errno(b->m) : 0;
+
+	if (entry && !*where)
+		where = entry;
+	if (err == SQK_ERR_IO && !errnum && b->of)
+		errnum = sqk_outfile_file(b->of)->errnum;
+	if (*msg)
+		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
+	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
+			    errnum ? strerror(errnum) : sqk_strerror(err));
+}
+
+int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	struct sqk_build_opts none;
+	struct sqk_build *b;
+	uint64_t dev[2], ino[2];
+	size_t i, badopt;
+	unsigned n;
+	int err;
+
+	*out = NULL;
+	if (!o) {
+		struct sqk_build_opts *d = sqk_build_opts_create();
+
+		if (!d)
+			return SQK_ERR_NOMEM;
+		none = *d;
+		free(d);
+		o = &none;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b || !(b->path = strdup(path))) {
+		free(b);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+	}
+	b->mo = o->mo;
+	b->mo.codec = o->codec;
+	err = sqk_comp_config_setup(&b->mo.comp, o->codec, b->mo.block_size, o->level,
+				    (const char *const *)o->comp_opts.v, o->comp_opts.n, &badopt);
+	if (err) {
+		sqk_build_destroy(b);
+		if (badopt < o->comp_opts.n)
+			return sqk_api_fail(err, 0, path, "invalid option '%s' for %s",
+					    o->comp_opts.v[badopt], o->codec->name);
+		return sqk_api_fail(err, 0, path, "level or options out of range for %s",
+				    o->codec->name);
+	}
+	if (b->mo.tail_ends && b->mo.no_fragments) {
+		sqk_build_destroy(b);
+		return sqk_api_fail(SQK_ERR_ARG, 0, path,
+				    "tail-ends and no-fragments exclude each other");
+	}
+	for (i = 0; i < o->excludes.n; i++)
+		if (sqk_api_strv_add(&b->excludes, o->excludes.v[i])) {
+			sqk_build_destroy(b);
+			return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+		}
+	b->mo.excludes = (const char *const *)b->excludes.v;
+	b->mo.nexcludes = b->excludes.n;
+	errno = 0;
+	err = sqk_outfile_create(path, o->force, &b->of);
+	if (err) {
+		int errnum = err == SQK_ERR_IO ? errno : 0;
+
+		sqk_build_destroy(b);
+		if (err == SQK_ERR_EXIST)
+			return sqk_api_fail(err, 0, path,
+					    "file exists (set \"force\" to replace it)");
+		if (err == SQK_ERR_ARG)
+			return sqk_api_fail(err, 0, path, "is a directory");
+		return sqk_api_fail(err, errnum, path, NULL);
+	}
+	/* Never read the image being written, nor the one it replaces. */
+	n = sqk_outfile_ids(b->of, dev, ino);
+	for (i = 0; i < n; i++) {
+		b->mo.skip_dev[b->mo.nskip] = dev[i];
+		b->mo.skip_ino[b->mo.nskip++] = ino[i];
+	}
+	err = sqk_mkfs_create(&b->mo, sqk_outfile_file(b->of), &b->m);
+	if (err) {
+		mkfs_fail(b, err, NULL);
+		sqk_build_destroy(b);
+		return err;
+	}
+	*out = b;
+	return sqk_api_ok();
+}
+
+/* Every adding call: refused once the build failed or finished; a failure fails it. */
+static int done(struct sqk_build *b, int err, const char *entry)
+{
+	if (!err)
+		return sqk_api_ok();
+	/* A path taken or refused leaves the build as it was; anything else spoils it. */
+	if (err != SQK_ERR_EXIST && err != SQK_ERR_NOENT && err != SQK_ERR_BADNAME &&
+	    err != SQK_ERR_OVERFLOW && err != SQK_ERR_NOTDIR && err != SQK_ERR_ARG &&
+	    err != SQK_ERR_UNSUPPORTED)
+		b->failed = 1;
+	return mkfs_fail(b, err, entry);
+}
+
+static int usable(struct sqk_build *b)
+{
+	if (b->finished || b->failed)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is %s",
+				    b->finished ? "finished" : "failed");
+	return 0;
+}
+
+int sqk_build_add_dir(struct sqk_build *b, const char *dir)
+{
+	int err = usable(b);
+
+	return err ? err : done(b, sqk_mkfs_add_dir(b->m, dir), NULL);
+}
+
+int sqk_build_add_archive(struct sqk_build *b, const char *path)
+{
+	int err = usable(b);
+
+	return err ? err : done(b, sqk_mkfs_add_archive(b->m, path), NULL);
+}
+
+int sqk_build_add_listing(struct sqk_build *b, const char *path)
+{
+	int err = usable(b);
+
+	return err ? err : done(b, sqk_mkfs_add_listing(b->m, path), NULL);
+}
+
+static int add_pseudo(struct sqk_build *b, const char *arg, int file)
+{
+	int err = usable(b);
+
+	if (!err && !b->pseudo)
+		err = sqk_pseudo_create(0, &b->pseudo);
+	if (err)
+		return err < 0 && err != SQK_ERR_ARG ? sqk_api_fail(err, 0, b->path, NULL) : err;
+	errno = 0;
+	err = file ? sqk_pseudo_add_file(b->pseudo, arg) : sqk_pseudo_add_def(b->pseudo, arg);
+	if (err == SQK_ERR_ARG || err == SQK_ERR_IO)
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0,
+				    sqk_pseudo_err_where(b->pseudo), "%s",
+				    sqk_pseudo_err_msg(b->pseudo));
+	if (err)
+		return sqk_api_fail(err, 0, arg, NULL);
+	return sqk_api_ok();
+}
+
+int sqk_build_add_pseudo(struct sqk_build *b, const char *definition)
+{
+	return add_pseudo(b, definition, 0);
+}
+
+int sqk_build_add_pseudo_file(struct sqk_build *b, const char *path)
+{
+	return add_pseudo(b, path, 1);
+}
+
+/* An entry of the given type at path with a's attributes. */
+static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+	       struct sqk_mkfs_entry *e, struct sqk_node **node)
+{
+	struct sqk_node *n;
+	int err = usable(b);
+
+	if (err)
+		return err;
+	if (!a)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "%s: no attributes", path);
+	e->mode = (uint16_t)(a->mode & 07777);
+	e->uid = a->uid;
+	e->gid = a->gid;
+	e->mtime = a->mtime;
+	err = sqk_mkfs_add_node(b->m, path, e, node ? node : &n);
+	return done(b, err, path);
+}
+
+int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a)
+{
+	struct sqk_mkfs_entry e = {.type = SQK_DIR};
+
+	return add(b, path, a, &e, NULL);
+}
+
+int sqk_build_add_file(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+		       const char *host_path)
+{
+	struct sqk_mkfs_entry e = {.type = SQK_FILE, .host = host_path};
+	struct stat st;
+
+	if (stat(host_path, &st) != 0)
+		return sqk_api_fail(SQK_ERR_IO, errno, host_path, NULL);
+	if (!S_ISREG(st.st_mode))
+		return sqk_api_fail(SQK_ERR_ARG, 0, host_path, "not a regular file");
+	e.size = (uint64_t)st.st_size;
+	return add(b, path, a, &e, NULL);
+}
+
+struct buffer {
+	const uint8_t *data;
+};
+
+static int read_buffer(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	memcpy(buf, ((struct buffer *)ctx)->data + off, len);
+	return 0;
+}
+
+int sqk_build_add_file_fn(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			  uint64_t size, sqk_read_fn read, void *ctx)
+{
+	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
+	struct sqk_node *n;
+	int err = add(b, path, a, &e, &n);
+
+	if (err)
+		return err;
+	err = sqk_mkfs_feed(b->m, n, read, ctx);
+	if (err) {
+		b->failed = 1;
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, b->path, "%s: %s", path,
+				    sqk_strerror(err));
+	}
+	return sqk_api_ok();
+}
+
+int sqk_build_add_file_data(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			    const void *data, size_t size)
+{
+	struct buffer buf = {data};
+
+	return sqk_build_add_file_fn(b, path, a, size, read_buffer, &buf);
+}
+
+int sqk_build_symlink(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+		      const char *target)
+{
+	struct sqk_mkfs_entry e = {.type = SQK_SYMLINK, .target = target};
+
+	return add(b, path, a, &e, NULL);
+}
+
+int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type, const struct sqk_attr *a,
+		    dev_t rdev)
+{
+	struct sqk_mkfs_entry e = {.major = major(rdev), .minor = minor(rdev)};
+
+	switch (type & S_IFMT) {
+	case S_IFBLK:
+		e.type = SQK_BLKDEV;
+		break;
+	case S_IFCHR:
+		e.type = SQK_CHRDEV;
+		break;
+	case S_IFIFO:
+		e.type = SQK_FIFO;
+		break;
+	case S_IFSOCK:
+		e.type = SQK_SOCKET;
+		break;
+	default:
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
+				    "%s: mknod makes devices, fifos and sockets", path);
+	}
+	return add(b, path, a, &e, NULL);
+}
+
+int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
+{
+	int err = usable(b);
+
+	if (err)
+		return err;
+	err = sqk_mkfs_link(b->m, path, existing);
+	if (err == SQK_ERR_NOENT || err == SQK_ERR_ARG)
+		return sqk_api_fail(err, 0, b->path, "%s: %s", existing,
+				    err == SQK_ERR_ARG ? "a directory cannot be linked"
+						       : sqk_strerror(err));
+	return done(b, err, path);
+}
+
+int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name, const void *value,
+			size_t size)
+{
+	int err = usable(b);
+
+	if (err)
+		return err;
+	err = sqk_mkfs_set_xattr(b->m, path, name, value, size);
+	switch (err) {
+	case SQK_ERR_ARG:
+		return sqk_api_fail(err, 0, b->path, "%s: the build stores no xattrs", path);
+	case SQK_ERR_UNSUPPORTED:
+		return sqk_api_fail(err, 0, b->path,
+				    "%s: %s: only user., trusted. and security. names are stored",
+				    path, name);
+	case SQK_ERR_EXIST:
+		return sqk_api_fail(err, 0, b->path, "%s: %s is set already", path, name);
+	}
+	return done(b, err, path);
+}
+
+int sqk_build_finish(struct sqk_build *b)
+{
+	int err = usable(b);
+
+	if (err)
+		return err;
+	if (b->pseudo) {
+		err = sqk_mkfs_add_pseudo(b->m, b->pseudo);
+		if (err)
+			return done(b, err, NULL);
+	}
+	err = sqk_mkfs_finish(b->m, &b->st);
+	if (err)
+		return done(b, err, NULL);
+	errno = 0;
+	err = sqk_outfile_commit(b->of);
+	b->of = NULL;
+	if (err) {
+		b->failed = 1;
+		return sqk_api_fail(err, errno, b->path, NULL);
+	}
+	b->finished = 1;
+	return sqk_api_ok();
+}
+
+int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
+{
+#define STAT(n, f)                                                                                 \
+	{                                                                                          \
+		n, offsetof(struct sqk_mkfs_stats, f)                                              \
+	}
+	static const struct {
+		const char *name;
+		size_t at;
+	} stats[] = {
+		STAT("bytes_used", bytes_used),
+		STAT("image_size", image_size),
+		STAT("uncompressed", uncompressed),
+		STAT("data_bytes", data_bytes),
+		STAT("inode_table_bytes", inode_table_bytes),
+		STAT("directory_table_bytes", dir_table_bytes),
+		STAT("inodes", inodes),
+		STAT("hardlinks", hardlinks),
+		STAT("blocks", blocks),
+		STAT("raw_blocks", raw_blocks),
+		STAT("compressed_blocks", compressed_blocks),
+		STAT("fragments", fragments),
+		STAT("ids", ids),
+		STAT("xattr_ids", xattr_ids),
+		STAT("dedup_files", dedup_files),
+		STAT("dedup_bytes", dedup_bytes),
+		STAT("sparse_blocks", sparse_blocks),
+		STAT("sparse_bytes", sparse_bytes),
+		STAT("reused_blocks", reused_blocks),
+		STAT("reused_bytes", reused_bytes),
+	};
+#undef STAT
+	/* The counts per type take the codec's names for the types. */
+#define COUNT(t, f)                                                                                \
+	{                                                                                          \
+		t, offsetof(struct sqk_mkfs_stats, f)                                              \
+	}
+	static const struct {
+		unsigned type;
+		size_t at;
+	} counts[] = {
+		COUNT(SQK_FILE, files),	      COUNT(SQK_DIR, dirs),
+		COUNT(SQK_SYMLINK, symlinks), COUNT(SQK_BLKDEV, blkdevs),
+		COUNT(SQK_CHRDEV, chrdevs),   COUNT(SQK_FIFO, fifos),
+		COUNT(SQK_SOCKET, sockets),
+	};
+#undef COUNT
+	size_t i;
+
+	if (!b->finished)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
+	if (!strcmp(name, "mkfs_time")) {
+		*value = b->st.mkfs_time;
+		return sqk_api_ok();
+	}
+	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+		if (!strcmp(name, stats[i].name)) {
+			*value = *(const uint64_t *)((const char *)&b->st + stats[i].at);
+			return sqk_api_ok();
+		}
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (!strcmp(name, sqk_fmt_type_plural(counts[i].type))) {
+			*value = *(const uint64_t *)((const char *)&b->st + counts[i].at);
+			return sqk_api_ok();
+		}
+	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build figure '%s'", name);
+}
+
+void sqk_build_destroy(struct sqk_build *b)
+{
+	if (!b)
+		return;
+	sqk_mkfs_destroy(b->m);
+	sqk_outfile_abort(b->of);
+	sqk_pseudo_destroy(b->pseudo);
+	sqk_api_strv_free(&b->excludes);
+	free(b->path);
+	free(b);
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Listing a directory an entry at a time, and walking a tree: the reader's iterator and walk. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api_int.h"
+#include "format/fmt_inode.h"
+#include "read/dir.h"
+#include "read/inode.h"
+#include "walk/walk.h"
+
+struct sqk_dir {
+	struct sqk_dir_iter it;
+	struct sqk_dir_entry e;
+};
+
+int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir **out)
+{
+	struct sqk_dir *d;
+	int err;
+
+	*out = NULL;
+	if (!S_ISDIR(dir->mode))
+		return sqk_api_fail(SQK_ERR_NOTDIR, 0, NULL, "inode %u is not a directory",
+				    dir->number);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	err = sqk_dir_iter_open(img, dir, &d->it);
+	if (err) {
+		free(d);
+		return sqk_api_fail(err, 0, NULL, "the listing of inode %u: %s", dir->number,
+				    sqk_strerror(err));
+	}
+	*out = d;
+	return sqk_api_ok();
+}
+
+int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
+{
+	int r = sqk_dir_iter_next(&d->it, &d->e);
+
+	if (r < 0) {
+		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
+			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)d->e.name_len,
+					    d->e.name, sqk_strerror(r));
+		return sqk_api_fail(r, 0, NULL, NULL);
+	}
+	sqk_api_ok();
+	if (!r)
+		return 0;
+	ent->name = d->e.name;
+	ent->name_len = d->e.name_len;
+	ent->ref = d->e.ref;
+	ent->ino = d->e.number;
+	ent->type = sqk_fmt_type_mode(d->e.type);
+	return 1;
+}
+
+void sqk_dir_close(struct sqk_dir *d)
+{
+	if (!d)
+		return;
+	sqk_dir_iter_close(&d->it);
+	free(d);
+}
+
+/* The walk's sink, calling the visitor with "/a/b" paths. */
+struct visit_sink {
+	struct sqk_sink s;
+	sqk_visit_fn visit;
+	void *ctx;
+	const char *start; /* no leading or trailing "/"; "" for the root */
+	size_t start_len;
+	char *skip; /* a directory whose entries are not visited (visit said 1) */
+	size_t skip_len;
+	char path[SQK_FAULT_PATH_MAX + 1];
+};
+
+/* Is path ("a/b") the start or below it, and not below a skipped directory? */
+static int wanted(struct visit_sink *v, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (v->start_len && (len < v->start_len || memcmp(path, v->start, v->start_len) ||
+			     (path[v->start_len] && path[v->start_len] != '/')))
+		return 0;
+	if (v->skip && len > v->skip_len && !memcmp(path, v->skip, v->skip_len) &&
+	    (!v->skip_len || path[v->skip_len] == '/'))
+		return 0;
+	return 1;
+}
+
+static int call(struct visit_sink *v, const char *path, const struct sqk_inode *ino,
+		const char *link_to, int is_dir)
+{
+	struct sqk_stat st;
+	char to[SQK_FAULT_PATH_MAX + 1];
+	int r;
+
+	if (!wanted(v, path))
+		return 0;
+	sqk_inode_stat(ino, &st);
+	snprintf(v->path, sizeof(v->path), "/%s", path);
+	if (link_to)
+		snprintf(to, sizeof(to), "/%s", link_to);
+	r = v->visit(v->ctx, v->path, &st, link_to ? to : NULL);
+	if (r == 1 && is_dir) {
+		free(v->skip);
+		v->skip = strdup(path);
+		if (!v->skip)
+			return SQK_ERR_NOMEM;
+		v->skip_len = strlen(path);
+		return 0;
+	}
+	return r < 0 ? r : 0;
+}
+
+static int visit_dir(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	return call((struct visit_sink *)s, path, ino, NULL, 1);
+}
+
+static int visit_end(struct sqk_sink *s, const char *path, struct sqk_inode *ino)
+{
+	return 0;
+}
+
+static int visit_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino,
+		      const char *link_to)
+{
+	return call((struct visit_sink *)s, path, ino, link_to, 0);
+}
+
+int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, void *ctx)
+{
+	struct visit_sink v = {.s = {visit_dir, visit_end, visit_node}, .visit = visit, .ctx = ctx};
+	struct sqk_walk w = {.img = img, .sink = &v.s};
+	char *start = strdup(path ? path : "");
+	size_t len;
+	int err;
+
+	if (!start)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	/* The walk's selection: no leading or trailing "/". */
+	len = strlen(start);
+	while (len && start[len - 1] == '/')
+		start[--len] = '\0';
+	v.start = start + strspn(start, "/");
+	v.start_len = strlen(v.start);
+	if (v.start_len) {
+		char *sel = (char *)v.start;
+
+		w.select = &sel;
+		w.nselect = 1;
+		err = sqk_walk(&w);
+	} else {
+		err = sqk_walk(&w);
+	}
+	free(v.skip);
+	free(start);
+	if (err) {
+		if (!w.fault.err)
+			sqk_fault_set(&w.fault, err, 0, 0, "");
+		return sqk_api_fault(&w.fault, NULL);
+	}
+	return sqk_api_ok();
+}

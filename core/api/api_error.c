@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The calling thread's last failure, and the library's version. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api_int.h"
+
+static __thread char message[SQK_FAULT_PATH_MAX + 512];
+static __thread int message_errno;
+
+int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+	} else {
+		snprintf(what, sizeof(what), "%s", errnum ? strerror(errnum) : sqk_strerror(err));
+	}
+	if (where && *where)
+		snprintf(message, sizeof(message), "%s: %s", where, what);
+	else
+		snprintf(message, sizeof(message), "%s", what);
+	message_errno = errnum;
+	return err;
+}
+
+int sqk_api_fault(const struct sqk_fault *f, const char *where)
+{
+	const char *what = *f->what    ? f->what
+			   : f->errnum ? strerror(f->errnum)
+				       : sqk_strerror(f->err);
+
+	if (*f->path)
+		return sqk_api_fail(f->err, f->errnum, where, "/%s: %s", f->path, what);
+	return sqk_api_fail(f->err, f->errnum, where, "%s", what);
+}
+
+int sqk_api_ok(void)
+{
+	message[0] = '\0';
+	message_errno = 0;
+	return 0;
+}
+
+const char *sqk_error_message(void)
+{
+	return message;
+}
+
+int sqk_error_errno(void)
+{
+	return message_errno;
+}
+
+const char *sqk_version(void)
+{
+	return SQK_VERSION;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Opening an image (path, descriptor, callbacks; at an offset), its facts and counters. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api_int.h"
+#include "read/offset.h"
+#include "util/pool.h"
+
+struct sqk_open_opts *sqk_open_opts_create(void)
+{
+	struct sqk_open_opts *o = calloc(1, sizeof(*o));
+
+	if (!o) {
+		sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+		return NULL;
+	}
+	sqk_api_open_defaults(NULL, o);
+	return o;
+}
+
+void sqk_open_opts_destroy(struct sqk_open_opts *o)
+{
+	free(o);
+}
+
+void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *out)
+{
+	if (o) {
+		*out = *o;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	sqk_image_opts_default(&out->image);
+	/* Readers on every CPU: a data entry and a decompressor each. */
+	out->image.data_entries = sqk_online_cpus();
+	out->image.decompressors = sqk_online_cpus();
+}
+
+int sqk_open_opts_set_offset(struct sqk_open_opts *o, uint64_t offset)
+{
+	o->offset = offset;
+	o->offset_auto = 0;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_offset_auto(struct sqk_open_opts *o)
+{
+	o->offset = 0;
+	o->offset_auto = 1;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_cache(struct sqk_open_opts *o, enum sqk_cache_kind kind, unsigned entries)
+{
+	unsigned *to[] = {
+		[SQK_CACHE_METADATA] = &o->image.meta_entries,
+		[SQK_CACHE_FRAGMENT] = &o->image.frag_entries,
+		[SQK_CACHE_DATA] = &o->image.data_entries,
+		[SQK_CACHE_COMPRESSED] = &o->image.comp_entries,
+	};
+
+	if ((unsigned)kind >= SQK_CACHE_COUNT)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
+	if (!entries && kind != SQK_CACHE_COMPRESSED)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+				    "only the compressed-block cache may have no entry");
+	*to[kind] = entries;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy)
+{
+	static const enum sqk_wait_policy of[] = {
+		[SQK_POLICY_HERD] = SQK_WAIT_HERD,
+		[SQK_POLICY_EXCLUSIVE] = SQK_WAIT_EXCLUSIVE,
+		[SQK_POLICY_KEYED] = SQK_WAIT_KEYED,
+	};
+
+	if ((unsigned)policy > SQK_POLICY_KEYED)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no wait policy %d", (int)policy);
+	o->image.policy = of[policy];
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
+{
+	if (!n)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "at least one decompressor is needed");
+	o->image.decompressors = n;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on)
+{
+	o->image.strict = !!on;
+	return sqk_api_ok();
+}
+
+int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_opts *o,
+		  struct sqk_file **out)
+{
+	uint64_t at = o->offset, found[2];
+	unsigned n;
+	int err;
+
+	if (o->offset_auto) {
+		err = sqk_find_images(f, found, &n);
+		if (err) {
+			sqk_api_fail(err, f->errnum, name, NULL);
+			sqk_file_destroy(f);
+			return err;
+		}
+		if (n != 1) {
+			sqk_file_destroy(f);
+			if (!n)
+				return sqk_api_fail(SQK_ERR_MAGIC, 0, name,
+						    "no SquashFS image found");
+			return sqk_api_fail(SQK_ERR_MAGIC, 0, name,
+					    "%u SquashFS superblocks found (at %llu, %llu%s)", n,
+					    (unsigned long long)found[0],
+					    (unsigned long long)found[1], n > 2 ? ", ..." : "");
+		}
+		at = found[0];
+	}
+	*out = f;
+	if (!at)
+		return 0;
+	if (at >= f->size(f)) {
+		sqk_file_destroy(f);
+		return sqk_api_fail(SQK_ERR_ARG, 0, name, "offset %llu is past the end of the file",
+				    (unsigned long long)at);
+	}
+	*out = sqk_file_window(f, at);
+	if (!*out) {
+		sqk_file_destroy(f);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, name, NULL);
+	}
+	return 0;
+}
+
+/* Open the image in f (taken), named name in messages. */
+static int open_file(struct sqk_file *f, const char *name, const struct sqk_open_opts *opts,
+		     struct sqk_image **out)
+{
+	struct sqk_open_opts o;
+	int err;
+
+	sqk_api_open_defaults(opts, &o);
+	err = sqk_api_place(f, name, &o, &f);
+	if (err)
+		return err;
+	errno = 0;
+	err = sqk_image_open(f, &o.image, out);
+	if (err)
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
+	return sqk_api_ok();
+}
+
+int sqk_image_open_path(const char *path, const struct sqk_open_opts *opts, struct sqk_image **out)
+{
+	struct sqk_file *f;
+	int err = sqk_api_path_file(path, &f);
+
+	return err ? err : open_file(f, path, opts, out);
+}
+
+int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	struct sqk_file *f;
+	char name[32];
+
+	snprintf(name, sizeof(name), "descriptor %d", fd);
+	if (dup < 0)
+		return sqk_api_fail(SQK_ERR_IO, errno, name, NULL);
+	f = sqk_file_fdopen(dup, 1);
+	if (!f) {
+		close(dup);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, name, NULL);
+	}
+	return open_file(f, name, opts, out);
+}
+
+int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
+		      struct sqk_image **out)
+{
+	struct sqk_file *f;
+	int err = sqk_api_io_file(io, &f);
+
+	return err ? err : open_file(f, SQK_API_IO_NAME, opts, out);
+}
+
+int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
+{
+	const struct sqk_super *sb = sqk_image_super(img);
+	const struct sqk_layout *l = sqk_image_layout(img);
+	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
+	struct {
+		uint64_t start, size;
+	} * to[SQK_TABLE_COUNT] = {
+		[SQK_TABLE_INODE] = (void *)&info->inode_table,
+		[SQK_TABLE_DIR] = (void *)&info->directory_table,
+		[SQK_TABLE_FRAG] = (void *)&info->fragment_table,
+		[SQK_TABLE_EXPORT] = (void *)&info->export_table,
+		[SQK_TABLE_ID] = (void *)&info->id_table,
+		[SQK_TABLE_XATTR] = (void *)&info->xattr_table,
+	};
+	int i;
+
+	memset(info, 0, sizeof(*info));
+	info->bytes_used = sb->bytes_used;
+	info->block_size = sb->block_size;
+	info->inodes = sb->inode_count;
+	info->fragments = sb->fragment_count;
+	info->ids = sb->id_count;
+	info->mkfs_time = sb->mkfs_time;
+	info->flags = sb->flags;
+	info->compressor = codec ? codec->name : "unknown";
+	for (i = 0; i < SQK_TABLE_COUNT; i++)
+		if (l->t[i].present) {
+			to[i]->start = l->t[i].start;
+			to[i]->size = l->t[i].end - l->t[i].start;
+		}
+	info->exportable = l->t[SQK_TABLE_EXPORT].present;
+	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
+	info->offset = sqk_file_window_base(sqk_image_file(img));
+	return sqk_api_ok();
+}
+
+int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts, int max)
+{
+	const struct sqk_codec *codec = sqk_codec_by_id(sqk_image_super(img)->compressor);
+	struct sqk_comp_kv kv[16];
+	int i, n;
+
+	n = codec && codec->describe ? codec->describe(sqk_image_comp(img), kv, 16) : 0;
+	for (i = 0; i < n && i < max; i++) {
+		opts[i].key = kv[i].key;
+		snprintf(opts[i].value, sizeof(opts[i].value), "%s", kv[i].value);
+	}
+	sqk_api_ok();
+	return n;
+}
+
+int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
+		      uint64_t *value)
+{
+	struct sqk_cache *c;
+
+	if (!strcmp(name, "decompressions")) {
+		*value = sqk_image_decompressions(img);
+		return sqk_api_ok();
+	}
+	if ((unsigned)kind >= SQK_CACHE_COUNT)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
+	c = sqk_image_cache(img, kind);
+	if (!c)
+		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	if (sqk_cache_counter(c, name, value))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no counter '%s'", name);
+	return sqk_api_ok();
+}
+
+const char *const *sqk_counter_names(void)
+{
+	return sqk_cache_counter_names();
+}

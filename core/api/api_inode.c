@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Inodes of an open image: the public struct sqk_inode is the reader's,
+ * opened from a path or a reference, read through the shared caches.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "api_int.h"
+#include "format/fmt_inode.h"
+#include "format/format.h"
+#include "read/data.h"
+#include "read/inode.h"
+#include "read/xattr.h"
+#include "walk/resolve.h"
+#include "walk/walk.h"
+
+/*
+ * Read an inode into a new allocation: by path when path is set (symlinks
+ * followed inside the image when follow is), else by ref.
+ */
+static int open_inode(struct sqk_image *img, const char *path, int follow, uint64_t ref,
+		      struct sqk_inode **out)
+{
+	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	int err;
+
+	*out = NULL;
+	if (!ino)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+	if (!path)
+		err = sqk_inode_read(img, ref, ino);
+	else
+		err = follow ? sqk_resolve_follow(img, path, 1, ino) : sqk_resolve(img, path, ino);
+	if (err) {
+		free(ino);
+		if (path)
+			return sqk_api_fail(err, 0, path, NULL);
+		return sqk_api_fail(err, 0, NULL, "inode at %#llx: %s", (unsigned long long)ref,
+				    sqk_strerror(err));
+	}
+	*out = ino;
+	return sqk_api_ok();
+}
+
+int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **out)
+{
+	return open_inode(img, path, 0, 0, out);
+}
+
+int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out)
+{
+	return open_inode(img, path, 1, 0, out);
+}
+
+int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out)
+{
+	return open_inode(img, NULL, 0, ref, out);
+}
+
+void sqk_inode_close(struct sqk_inode *ino)
+{
+	if (!ino)
+		return;
+	sqk_inode_free(ino);
+	free(ino);
+}
+
+void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->ref = ino->ref;
+	st->ino = ino->number;
+	st->mode = ino->mode;
+	st->uid = ino->uid;
+	st->gid = ino->gid;
+	st->mtime = ino->mtime;
+	st->nlink = ino->nlink;
+	st->size = ino->size;
+	if (S_ISBLK(ino->mode) || S_ISCHR(ino->mode))
+		st->rdev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
+	if (S_ISREG(ino->mode)) {
+		st->sparse = ino->sparse;
+		st->blocks = ino->nblocks;
+		st->has_tail = ino->frag_index != SQK_INVALID_FRAG;
+	}
+	st->extended = sqk_inode_extended(ino);
+	st->has_xattrs = ino->xattr != SQK_INVALID_XATTR;
+}
+
+static int need_file(const struct sqk_inode *ino)
+{
+	if (S_ISREG(ino->mode))
+		return 0;
+	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode %u is not a regular file", ino->number);
+}
+
+int sqk_inode_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off, void *buf,
+		    size_t len, size_t *got)
+{
+	int err = need_file(ino);
+
+	*got = 0;
+	if (err)
+		return err;
+	err = sqk_data_pread(img, ino, off, buf, len, got);
+	if (err)
+		return sqk_api_fail(err, err == SQK_ERR_IO ? sqk_image_file(img)->errnum : 0, NULL,
+				    "inode %u at byte %llu: %s", ino->number,
+				    (unsigned long long)off, sqk_strerror(err));
+	return sqk_api_ok();
+}
+
+int sqk_inode_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+		     uint64_t *data, uint64_t *hole)
+{
+	int err = need_file(ino);
+
+	if (err)
+		return err;
+	sqk_data_extent(img, ino, off, data, hole);
+	return sqk_api_ok();
+}
+
+int sqk_inode_readlink(const struct sqk_inode *ino, char *buf, size_t cap)
+{
+	if (!S_ISLNK(ino->mode))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode %u is not a symlink", ino->number);
+	if (cap <= ino->size)
+		return sqk_api_fail(SQK_ERR_OVERFLOW, 0, NULL,
+				    "the target of inode %u needs %llu bytes", ino->number,
+				    (unsigned long long)ino->size + 1);
+	memcpy(buf, ino->target, ino->size);
+	buf[ino->size] = '\0';
+	sqk_api_ok();
+	return (int)ino->size;
+}
+
+int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
+		     struct sqk_xattr_pair **list, size_t *count)
+{
+	struct sqk_xattr *x = NULL;
+	struct sqk_xattr_pair *p;
+	uint32_t n = 0, i;
+	int err;
+
+	*list = NULL;
+	*count = 0;
+	if (ino->xattr == SQK_INVALID_XATTR)
+		return sqk_api_ok();
+	err = sqk_xattr_read(img, ino->xattr, &x, &n);
+	if (err)
+		return sqk_api_fail(err, 0, NULL, "the xattrs of inode %u: %s", ino->number,
+				    sqk_strerror(err));
+	/* The pairs take the reader's strings; sqk_xattrs_free() gives them back. */
+	p = calloc(n ? n : 1, sizeof(*p));
+	if (!p) {
+		sqk_xattr_free(x, n);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	}
+	for (i = 0; i < n; i++) {
+		p[i].name = x[i].name;
+		p[i].value = x[i].value;
+		p[i].size = x[i].value_len;
+	}
+	free(x);
+	*list = p;
+	*count = n;
+	return sqk_api_ok();
+}
+
+void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < count; i++) {
+		free((char *)list[i].name);
+		free((void *)list[i].value);
+	}
+	free(list);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_API_INT_H
+#define SQK_API_INT_H
+
+/*
+ * What the files of the public API (include/squashkit) share: the failure
+ * each call leaves for sqk_error_message(), and the options of an open.
+ * The API is a thin face over the library's parts; it computes nothing of
+ * its own.
+ */
+#include <squashkit/squashkit.h>
+
+#include "read/image.h"
+#include "util/error.h"
+
+/*
+ * Record the calling thread's failure: "where: what" (where may be NULL or
+ * "", what is printf-like; NULL: err's words, or errnum's when set).
+ * Returns err, so that a call ends with `return sqk_api_fail(...)`.
+ */
+int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same from a filled fault: "where: /a/b: what", the fault's path and words. */
+int sqk_api_fault(const struct sqk_fault *f, const char *where);
+/* A call succeeded: the message is "" again. Returns 0. */
+int sqk_api_ok(void);
+
+struct sqk_open_opts {
+	uint64_t offset;
+	int offset_auto;
+	struct sqk_image_opts image;
+};
+
+/* The options of an open, or the defaults for NULL. */
+void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *out);
+/*
+ * The file an image is read from, moved to the offset o asks for (found in
+ * it for offset auto). Takes f (destroyed on failure); name is for messages.
+ */
+int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_opts *o,
+		  struct sqk_file **out);
+/*
+ * The file an image is read from: the file at path, or one read through
+ * the caller's callbacks (copied; io->close is called when the file is
+ * destroyed, or at once when this fails). 0, or the error, said.
+ */
+int sqk_api_path_file(const char *path, struct sqk_file **out);
+int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out);
+/* How an image read through callbacks is named in messages. */
+#define SQK_API_IO_NAME "the image read through callbacks"
+
+#endif

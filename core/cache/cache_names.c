@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The counters of a cache by the names `--stats --json` gives them, for
+ * callers that ask for one by name (the public API).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "cache.h"
+
+// clang-format off
+#define COUNTERS(X) SQK_CACHE_FIELDS_1(X) SQK_CACHE_FIELDS_2(X)
+#define FIELD(name, field) {#name, offsetof(struct sqk_cache_stats, field)},
+#define NAME(name, field) #name,
+// clang-format on
+
+static const struct {
+	const char *name;
+	size_t at;
+} fields[] = {COUNTERS(FIELD)};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* The fields' names, "entries", and "wakeups": capacity, publish and handoff together. */
+static const char *const names[] = {"entries", "wakeups", COUNTERS(NAME) NULL};
+
+const char *const *sqk_cache_counter_names(void)
+{
+	return names;
+}
+
+int sqk_cache_counter(struct sqk_cache *c, const char *name, uint64_t *value)
+{
+	struct sqk_cache_stats s;
+	size_t i;
+
+	sqk_cache_stats(c, &s);
+	if (!strcmp(name, "entries")) {
+		*value = sqk_cache_entries(c);
+		return 0;
+	}
+	if (!strcmp(name, "wakeups")) {
+		*value = s.wakeups_capacity + s.wakeups_publish + s.wakeups_handoff;
+		return 0;
+	}
+	for (i = 0; i < NFIELDS; i++)
+		if (!strcmp(name, fields[i].name)) {
+			*value = *(const uint64_t *)((const char *)&s + fields[i].at);
+			return 0;
+		}
+	return -1;
+}

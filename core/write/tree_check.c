@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The writer's tree against the codec's rules, before anything is written
+ * (tree_check.h). The rules are the reader's and fsck's own, from
+ * core/format: what they would refuse in the image is refused here, with
+ * the path it came from.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "format/fmt_inode.h"
+#include "format/format.h"
+#include "tree_check.h"
+#include "util/error.h"
+#include "xattr_writer.h"
+
+/* The node's own values as the codec's inode, for the body's rules. */
+static int check_inode(const struct sqk_node *n, uint32_t block_size, struct sqk_fmt_report *r)
+{
+	struct sqk_fmt_limits lim = {block_size, UINT32_MAX, UINT32_MAX, SQK_FMT_MAX_IDS};
+	struct sqk_fmt_inode fi;
+
+	memset(&fi, 0, sizeof(fi));
+	fi.type = n->type;
+	fi.frag_index = SQK_INVALID_FRAG;
+	switch (n->type) {
+	case SQK_FILE:
+		fi.file_size = n->size;
+		return sqk_fmt_inode_check_body(&fi, &lim, r);
+	case SQK_SYMLINK:
+		/* The length the inode writer stores (sqk_mkfs_write_inodes). */
+		fi.target_len = n->size > UINT32_MAX ? UINT32_MAX : (uint32_t)n->size;
+		return sqk_fmt_inode_check_body(&fi, &lim, r);
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		return sqk_fmt_dev_check(n->dev.major, n->dev.minor, r);
+	}
+	return 0;
+}
+
+static int check_node(const struct sqk_node *n, uint32_t block_size, const char **what,
+		      struct sqk_fmt_report *r)
+{
+	*what = sqk_fmt_type_name(n->type);
+	/* Kept from the image appended to: the reader took them there already. */
+	if (n->flags & SQK_NODE_KEPT)
+		return 0;
+	if (check_inode(n, block_size, r))
+		return SQK_ERR_OVERFLOW;
+	*what = "xattr";
+	if (n->xattrs && sqk_xattrs_set_check(n->xattrs, r))
+		return SQK_ERR_OVERFLOW;
+	return 0;
+}
+
+int sqk_tree_check(struct sqk_node *const *order, uint32_t count, uint32_t block_size, char *where,
+		   size_t where_len, char *why, size_t why_len)
+{
+	struct sqk_fmt_issue issue = {"", 0, ""};
+	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
+	const char *what;
+	uint32_t i, k;
+
+	for (i = 0; i < count; i++) {
+		const struct sqk_node *dir = order[i];
+
+		/* The root (last in order) is nobody's entry: checked on its own. */
+		if (i == count - 1 && check_node(dir, block_size, &what, &r)) {
+			snprintf(where, where_len, "/");
+			goto refuse;
+		}
+		if (dir->type != SQK_DIR)
+			continue;
+		for (k = 0; k < dir->dir.n; k++) {
+			const struct sqk_tree_entry *e = &dir->dir.ents[k];
+			size_t n;
+
+			if (!check_node(e->node, block_size, &what, &r))
+				continue;
+			sqk_tree_dir_path(dir, where, where_len);
+			n = strlen(where);
+			snprintf(where + n, where_len - n, "%s%.*s", n ? "/" : "", (int)e->len,
+				 e->name);
+			goto refuse;
+		}
+	}
+	return 0;
+refuse:
+	snprintf(why, why_len, "%s %s %llu %s: the format cannot hold it", what, issue.field,
+		 (unsigned long long)issue.value, issue.why);
+	return SQK_ERR_OVERFLOW;
+}

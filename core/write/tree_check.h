@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQK_TREE_CHECK_H
+#define SQK_TREE_CHECK_H
+
+/*
+ * The codec's rules on what the sources put in the tree, run before a byte
+ * of the image is written: a symlink's target (1..4096 bytes), a device
+ * number the encoding holds, a file no larger than an inode can list, and
+ * every extended attribute (names of 1..255 bytes, values of at most
+ * 64 KiB). A source that hands in something the format cannot hold gets a
+ * refusal naming the path and the rule, never an image the reader refuses.
+ * Names are checked as they are added (sqk_tree_add), owners as the id
+ * table grows.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tree.h"
+
+/*
+ * Check every node of order[0..count) (numbered, so every directory is
+ * there) under each name it has. 0, or SQK_ERR_OVERFLOW with the path in
+ * where and the broken rule in why.
+ */
+int sqk_tree_check(struct sqk_node *const *order, uint32_t count, uint32_t block_size, char *where,
+		   size_t where_len, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQUASHKIT_BUILD_H
+#define SQUASHKIT_BUILD_H
+
+/**
+ * @file squashkit/build.h
+ * Building an image, as `squashkit mkimage` does: from host directories,
+ * archives, listings and pseudo definitions, and from entries the caller
+ * adds one by one, all merged into one tree.
+ *
+ * The image appears only when complete: it is written to a temporary file
+ * beside @p path, synced and renamed into place by sqk_build_finish(); a
+ * build destroyed before, or one that failed, leaves nothing behind. While
+ * a build is open, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove its temporary
+ * file before taking their default course. What it writes, every
+ * reader of this library, the Linux kernel and squashfs-tools read: a
+ * definition the format cannot hold (a symlink target over 4096 bytes, a
+ * name over 256, more owners than the id table holds) is refused when it is
+ * added or at finish, never written. The output is the same bytes whatever
+ * the thread count. A build is used from one thread at a time.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqk_build;
+struct sqk_build_opts;
+
+SQK_API struct sqk_build_opts *sqk_build_opts_create(void);
+SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
+/**
+ * Set an option by the long name `squashkit mkimage` gives it, without the
+ * dashes, and its value as the command line writes it (NULL for a switch):
+ * "compressor" gzip|lzma|lzo|xz|lz4|zstd (default zstd), "level" N,
+ * "comp-opt" KEY=VALUE (repeatable), "block-size" (4K..1M, a power of two),
+ * "no-fragments", "tail-ends", "no-dedup", "no-sparse", "no-xattrs",
+ * "no-hardlinks", "no-export", "no-pad", "all-root", "uid" N, "gid" N,
+ * "mtime" TIME, "fstime" TIME (seconds, or a date as mkimage(1) takes it),
+ * "exclude" PATTERN (repeatable), "regex", "wildcards", "one-file-system",
+ * "pseudo-warn", "threads" N, "force" (replace an existing image).
+ * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
+ * codec's settings are checked when the build is created.
+ */
+SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
+
+/** Start a build of a new image at @p path. */
+SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
+			     struct sqk_build **out);
+/** The contents of the host directory @p dir become the root's (merged with others). */
+SQK_API int sqk_build_add_dir(struct sqk_build *b, const char *dir);
+/** An archive libarchive reads (tar, cpio, zip, compressed or not); "-" is standard input. */
+SQK_API int sqk_build_add_archive(struct sqk_build *b, const char *path);
+/** A listing file (see mkimage(1), --listing). */
+SQK_API int sqk_build_add_listing(struct sqk_build *b, const char *path);
+/**
+ * One pseudo definition, or a file of them (mksquashfs's syntax; see
+ * mkimage(1)). They are checked when added and applied by
+ * sqk_build_finish(), on top of everything else, as mkimage applies them.
+ */
+SQK_API int sqk_build_add_pseudo(struct sqk_build *b, const char *definition);
+SQK_API int sqk_build_add_pseudo_file(struct sqk_build *b, const char *path);
+
+/** The attributes of an entry added one by one. */
+struct sqk_attr {
+	mode_t mode;	   /**< permission bits (07777); the type comes from the call */
+	uint32_t uid, gid; /**< owner */
+	uint32_t mtime;	   /**< seconds since 1970 */
+};
+
+/**
+ * Entries one by one, at @p path ("a/b" or "/a/b"). Missing parent
+ * directories are made (0755, root, the build's time) and may be added
+ * later with their own attributes; a path added twice is SQK_ERR_EXIST.
+ * A refused entry (a path taken, a bad name, a target too long) leaves the
+ * build as it was; any other failure fails the build.
+ */
+SQK_API int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a);
+/** A file read from the host file @p host_path when the image is written. */
+SQK_API int sqk_build_add_file(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			       const char *host_path);
+/** A file holding @p size bytes of @p data (copied). */
+SQK_API int sqk_build_add_file_data(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+				    const void *data, size_t size);
+/**
+ * A file of @p size bytes that @p read supplies when the image is written,
+ * in order, a block at a time: read(ctx, off, buf, len) fills buf with len
+ * bytes at off and returns 0, or a negative code that fails the build.
+ */
+typedef int (*sqk_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
+SQK_API int sqk_build_add_file_fn(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+				  uint64_t size, sqk_read_fn read, void *ctx);
+SQK_API int sqk_build_symlink(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			      const char *target);
+/** A device (S_IFBLK, S_IFCHR with @p rdev), a fifo (S_IFIFO) or a socket (S_IFSOCK). */
+SQK_API int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type,
+			    const struct sqk_attr *a, dev_t rdev);
+/** A hard link: @p path names the entry already at @p existing. */
+SQK_API int sqk_build_link(struct sqk_build *b, const char *path, const char *existing);
+/** An extended attribute ("user.x", "trusted.x", "security.x") of the entry at @p path. */
+SQK_API int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name,
+				const void *value, size_t size);
+
+/** Write the image: data, tables, superblock; sync; rename into place. */
+SQK_API int sqk_build_finish(struct sqk_build *b);
+/**
+ * A figure of the finished build by the name `mkimage --stats --json`
+ * gives it: "bytes_used", "image_size", "uncompressed", "data_bytes",
+ * "inode_table_bytes", "directory_table_bytes", "mkfs_time", the counts
+ * "inodes", "files", "directories", "symlinks", "block_devices",
+ * "char_devices", "fifos", "sockets", "hardlinks", "blocks", "raw_blocks",
+ * "compressed_blocks", "fragments", "ids", "xattr_ids", and "dedup_files",
+ * "dedup_bytes", "sparse_blocks", "sparse_bytes", "reused_blocks",
+ * "reused_bytes". SQK_ERR_ARG before the build is finished.
+ */
+SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
+/** Free the build; one not finished leaves nothing behind. NULL is ignored. */
+SQK_API void sqk_build_destroy(struct sqk_build *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQUASHKIT_IMAGE_H
+#define SQUASHKIT_IMAGE_H
+
+/**
+ * @file squashkit/image.h
+ * Opening an image, its superblock and layout, and the counters of its
+ * caches.
+ *
+ * An open image (struct sqk_image) reads every block through shared
+ * caches: metadata, fragment and data blocks (and, optionally, compressed
+ * blocks), each a fixed number of entries with a wait policy for when all
+ * are in use. Once open, an image may be used from any number of threads at
+ * once by every function that takes it, until sqk_image_close().
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqk_image;
+
+/** How a waiting thread is woken when every entry of a cache is in use. */
+enum sqk_policy {
+	SQK_POLICY_HERD = 0,	  /**< every release wakes every waiter (the kernel's) */
+	SQK_POLICY_EXCLUSIVE = 1, /**< wake one; a freed entry can sit unclaimed */
+	SQK_POLICY_KEYED = 2,	  /**< wake one per free entry, all who want a published block */
+};
+
+/** The caches of an open image. */
+enum sqk_cache_kind {
+	SQK_CACHE_METADATA = 0,	  /**< metadata blocks: inodes, directories, tables */
+	SQK_CACHE_FRAGMENT = 1,	  /**< fragment blocks (tails of files) */
+	SQK_CACHE_DATA = 2,	  /**< data blocks */
+	SQK_CACHE_COMPRESSED = 3, /**< compressed blocks as stored (none unless asked for) */
+};
+
+/**
+ * Options for opening an image: an opaque set, made with
+ * sqk_open_opts_create() (every setting at its default), changed with the
+ * setters, given to an open function, and freed by the caller. Not to be
+ * changed from two threads at once.
+ */
+struct sqk_open_opts;
+
+SQK_API struct sqk_open_opts *sqk_open_opts_create(void);
+SQK_API void sqk_open_opts_destroy(struct sqk_open_opts *o);
+
+/** The image starts @p offset bytes into the file (an image inside a firmware blob). */
+SQK_API int sqk_open_opts_set_offset(struct sqk_open_opts *o, uint64_t offset);
+/** Find the one superblock in the file (an AppImage); several or none is SQK_ERR_MAGIC. */
+SQK_API int sqk_open_opts_set_offset_auto(struct sqk_open_opts *o);
+/**
+ * The entries of one cache (default: metadata 8 and fragment 3, as the
+ * kernel has them, data one per online CPU, compressed 0). 0 is allowed
+ * for the compressed-block cache only.
+ */
+SQK_API int sqk_open_opts_set_cache(struct sqk_open_opts *o, enum sqk_cache_kind kind,
+				    unsigned entries);
+/** The wait policy of every cache (default SQK_POLICY_KEYED). */
+SQK_API int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy);
+/** Decompressors shared by all threads (default: one per online CPU); 1: one behind a lock. */
+SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n);
+/**
+ * Decode blocks as the Linux kernel does (default: off). Readers decode
+ * gzip with a faster decoder that also reads a few damaged blocks whose
+ * checksum still matches; a checker that must agree with the kernel sets
+ * this. sqk_check() always does.
+ */
+SQK_API int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on);
+
+/**
+ * Reading an image through callbacks: a file in memory, a network stream
+ * with random access, a file inside another container.
+ */
+struct sqk_io {
+	/** Read exactly @p len bytes at @p pos; 0, or a negative code (SQK_ERR_IO...). */
+	int (*read_at)(void *ctx, uint64_t pos, void *buf, size_t len);
+	/** The size in bytes of what is read. */
+	uint64_t (*size)(void *ctx);
+	/** Called once by sqk_image_close() (or a failed open); may be NULL. */
+	void (*close)(void *ctx);
+	/** Passed to each callback. read_at may be called from several threads at once. */
+	void *ctx;
+};
+
+/** Open the image in the file at @p path (opts may be NULL). */
+SQK_API int sqk_image_open_path(const char *path, const struct sqk_open_opts *opts,
+				struct sqk_image **out);
+/** Open the image read from @p fd; the image uses its own duplicate, the caller keeps fd. */
+SQK_API int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out);
+/** Open the image read through @p io (copied); io->close is called when the image closes. */
+SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
+			      struct sqk_image **out);
+/** Close the image and free what it holds. NULL is ignored. */
+SQK_API void sqk_image_close(struct sqk_image *img);
+
+/** Facts from the superblock and the table layout. */
+struct sqk_image_info {
+	uint64_t offset;	/**< where the image starts in its file */
+	uint64_t bytes_used;	/**< the image's length */
+	uint32_t block_size;	/**< bytes */
+	uint32_t inodes;	/**< inode count */
+	uint32_t fragments;	/**< fragment blocks */
+	uint32_t ids;		/**< distinct owners (uids and gids) */
+	uint32_t mkfs_time;	/**< the superblock's time, seconds since 1970 */
+	uint16_t flags;		/**< the superblock's flag word (SQK_FLAG_... of the format) */
+	const char *compressor; /**< "gzip", "lzma", "lzo", "xz", "lz4", "zstd" */
+	int exportable;		/**< has an export (NFS) table */
+	int has_xattrs;		/**< has an xattr table */
+	/** Where each table starts and how many bytes it takes; start 0 when absent. */
+	struct {
+		uint64_t start, size;
+	} inode_table, directory_table, fragment_table, export_table, id_table, xattr_table;
+};
+
+/** Fill @p info; the strings live as long as the image. */
+SQK_API int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info);
+
+/** One setting of the compressor, as `squashkit inspect` shows it. */
+struct sqk_comp_option {
+	const char *key; /**< "level", "dict-size", ...; lives as long as the library */
+	char value[64];	 /**< its value as text ("9", "1048576", "x86,arm") */
+};
+
+/**
+ * The compressor's settings: up to @p max of them in @p opts; returns how
+ * many there are (more than max when opts was too short).
+ */
+SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
+					 int max);
+
+/**
+ * The counters of one cache by name, as `--stats --json` names them
+ * ("lookups", "hits", "fills", "wakeups", "spurious_wakeups", ...; see
+ * sqk_counter_names()), and "decompressions" for the image as a whole
+ * (kind ignored). SQK_ERR_ARG for an unknown name, SQK_ERR_NOENT for a
+ * cache the image does not have. Thread-safe; the values are a snapshot.
+ */
+SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
+			      uint64_t *value);
+/** Every counter name sqk_image_counter() takes, NULL-terminated. */
+SQK_API const char *const *sqk_counter_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

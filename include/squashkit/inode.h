@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQUASHKIT_INODE_H
+#define SQUASHKIT_INODE_H
+
+/**
+ * @file squashkit/inode.h
+ * What is in an image: paths, inodes, directories, file contents, symlink
+ * targets, extended attributes, and walking a tree.
+ *
+ * An inode is opened from a path (sqk_inode_open()) or from a directory
+ * entry (sqk_inode_open_ref()) and closed with sqk_inode_close(). An open
+ * inode is read-only: any number of threads may read the same file through
+ * it at once (sqk_inode_pread()), each block coming through the image's
+ * shared caches. A directory is listed one entry at a time, without
+ * loading the whole listing.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqk_image;
+struct sqk_inode;
+struct sqk_dir;
+
+/** Every field the kernel shows for an inode, and where its data lies. */
+struct sqk_stat {
+	uint64_t ref;	   /**< the inode's reference (open it again with sqk_inode_open_ref()) */
+	uint32_t ino;	   /**< inode number, 1..inodes */
+	mode_t mode;	   /**< S_IFxxx and the permission bits */
+	uint32_t uid, gid; /**< owner */
+	uint32_t mtime;	   /**< seconds since 1970 (unsigned 32-bit, as stored) */
+	uint32_t nlink;	   /**< links */
+	uint64_t size;	   /**< bytes of a file, of a symlink's target; a directory's listing */
+	dev_t rdev;	   /**< a device's number (makedev(major, minor)) */
+	uint64_t sparse;   /**< bytes of a file that are holes (stored as no block) */
+	uint32_t blocks;   /**< data blocks of a file (its tail not counted) */
+	int has_tail;	   /**< the file's last bytes are in a fragment block */
+	int extended;	   /**< stored as an extended inode */
+	int has_xattrs;	   /**< has extended attributes (sqk_inode_xattrs() lists them) */
+};
+
+/** Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root). */
+SQK_API int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **out);
+/**
+ * Open the inode at @p path as a mounted image resolves it: symlinks on the
+ * way and at the end are followed inside the image (an absolute target
+ * starts again at the image's root, ".." stops at it), at most 40 on one
+ * path (then SQK_ERR_LOOP); SQK_ERR_NOTDIR when a component on the way is
+ * not a directory.
+ */
+SQK_API int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out);
+/** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
+SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
+/** NULL is ignored. */
+SQK_API void sqk_inode_close(struct sqk_inode *ino);
+/** Fill @p st. Thread-safe. */
+SQK_API void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st);
+
+/**
+ * Read up to @p len bytes of a file at @p off into @p buf; *got is what was
+ * read (less only at the end of the file). Holes read as zeros. Any number
+ * of threads may read one open inode at once.
+ */
+SQK_API int sqk_inode_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+			    void *buf, size_t len, size_t *got);
+/**
+ * Where the data of a file is: from @p off, *data is the first byte at or
+ * after off that is not in a hole (the file's size when none is), as
+ * lseek(SEEK_DATA) says; *hole the first byte of a hole at or after *data
+ * (the file's size when none is), as SEEK_HOLE.
+ */
+SQK_API int sqk_inode_extent(struct sqk_image *img, const struct sqk_inode *ino, uint64_t off,
+			     uint64_t *data, uint64_t *hole);
+/**
+ * A symlink's target, NUL-terminated, in @p buf of @p cap bytes. Returns its
+ * length, or SQK_ERR_OVERFLOW when cap is not more than it (sqk_stat.size
+ * bytes and a NUL always fit); SQK_ERR_ARG for another type.
+ */
+SQK_API int sqk_inode_readlink(const struct sqk_inode *ino, char *buf, size_t cap);
+
+/** One extended attribute: its full name ("user.comment") and value. */
+struct sqk_xattr_pair {
+	const char *name;
+	const void *value;
+	size_t size;
+};
+/**
+ * The extended attributes of an inode, in the order they are stored. *list
+ * (of *count pairs) is freed with sqk_xattrs_free().
+ */
+SQK_API int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
+			     struct sqk_xattr_pair **list, size_t *count);
+SQK_API void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count);
+
+/** A directory entry. */
+struct sqk_dirent {
+	const char *name; /**< NUL-terminated; valid until the next sqk_dir_next() */
+	size_t name_len;
+	uint64_t ref; /**< the inode's reference */
+	uint32_t ino; /**< inode number */
+	mode_t type;  /**< S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK */
+};
+
+/** List the directory @p dir (an open inode); one thread at a time per listing. */
+SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir **out);
+/**
+ * The next entry (in the image's order: names by their bytes): 1 and *ent,
+ * 0 at the end, or an error (a name that is unsafe, "." or ".." or with a
+ * '/', entries out of order: the image is corrupt).
+ */
+SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
+/** NULL is ignored. */
+SQK_API void sqk_dir_close(struct sqk_dir *d);
+
+/**
+ * Walking a tree, depth first, each directory's entries in the image's
+ * order, from @p path ("" or "/": the whole image). For each entry (the
+ * starting one first) @p visit gets its path ("/a/b"), its stat and the
+ * path of an entry seen before with the same inode (a hard link), or NULL.
+ * visit returns 0 to go on, 1 not to descend into this directory, or a
+ * negative code to stop the walk with it. Loops and unsafe names are
+ * SQK_ERR_LOOP and SQK_ERR_BADNAME; the walk's memory follows the depth
+ * and the widest directory.
+ */
+typedef int (*sqk_visit_fn)(void *ctx, const char *path, const struct sqk_stat *st,
+			    const char *link_to);
+SQK_API int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

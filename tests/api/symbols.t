@@ -1,0 +1,38 @@
+#!/bin/sh
+# symbols.t: libsquashkit.so exports exactly the functions the public
+# headers declare (include/squashkit): one declared and not exported, or
+# exported and not declared, fails. The export map says the same.
+. "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+need_cmd nm
+need_cmd cc
+
+so=$(dirname "$SQUASHKIT")/libsquashkit.so.0
+test -f "$so"
+ok $? "the shared library is built ($so)"
+
+# Every function the headers declare, as the compiler lists them (-aux-info).
+printf '#include <squashkit/squashkit.h>\n' >"$TMP/all.c"
+cc -I"$SQK_SRCDIR/include" -aux-info "$TMP/aux" -c "$TMP/all.c" -o "$TMP/all.o"
+ok $? "the compiler lists the headers' declarations"
+# Each line is "/* FILE:LINE:NC */ extern TYPE NAME (PARAMETERS);".
+grep "/include/squashkit/" "$TMP/aux" | sed 's|^/\*[^*]*\*/ ||; s/ (.*//; s/.*[ *]//' |
+	sort -u >"$TMP/declared"
+test -s "$TMP/declared"
+ok $? "the headers declare functions ($(wc -l <"$TMP/declared"))"
+
+# What the library exports (functions and data; the version node is no symbol).
+nm -D --defined-only "$so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort -u >"$TMP/exported"
+diff "$TMP/declared" "$TMP/exported" >"$TMP/diff"
+ok $? "nm -D lists exactly the declared functions"
+sed -n 's/^< /#   declared, not exported: /p; s/^> /#   exported, not declared: /p' "$TMP/diff"
+
+sed -n 's/^\t\(sqk_[a-z_0-9]*\);$/\1/p' "$SQK_SRCDIR/core/api/libsquashkit.map" | sort >"$TMP/map"
+same_file "$TMP/declared" "$TMP/map" "the export map names the same functions"
+
+# Every export is under the version node SQUASHKIT_0.
+nm -D --defined-only --with-symbol-versions "$so" | awk '$2 != "A" && $3 !~ /@@SQUASHKIT_0$/' >"$TMP/unversioned"
+test ! -s "$TMP/unversioned"
+ok $? "every export carries the version SQUASHKIT_0"
+sed 's/^/#   /' "$TMP/unversioned" | head
+
+done_testing
