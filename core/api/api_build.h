@@ -9,13 +9,6 @@
 #include "compressors/compressor.h"
 #include "write/mkfs_opts.h"
 
-struct sqk_api_strv {
-	char **v;
-	size_t n;
-};
-int sqk_api_strv_add(struct sqk_api_strv *v, const char *s);
-void sqk_api_strv_free(struct sqk_api_strv *v);
-
 struct sqk_build_opts {
 	struct sqk_mkfs_opts mo; /* without the codec's config, excludes and skips */
 	const struct sqk_codec *codec;
