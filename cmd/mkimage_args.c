@@ -271,33 +271,11 @@ static int bad_time(const char *opt, const char *arg)
 /* --uncompressed LIST: the names of the parts, comma-separated. */
 static int parse_raw(const char *arg, unsigned *raw)
 {
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} parts[] = {
-		{"inodes", SQK_RAW_INODES},
-		{"data", SQK_RAW_DATA},
-		{"fragments", SQK_RAW_FRAGMENTS},
-		{"xattrs", SQK_RAW_XATTRS},
-		{"ids", SQK_RAW_IDS},
-	};
-	const char *p = arg;
-
-	for (;;) {
-		size_t len = strcspn(p, ","), i;
-
-		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-			if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
-				break;
-		if (i == sizeof(parts) / sizeof(parts[0]))
-			return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
-					       "fragments, xattrs, ids)",
-					       arg);
-		*raw |= parts[i].bit;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	if (sqk_mkfs_raw_parse(arg, raw))
+		return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
+				       "fragments, xattrs, ids)",
+				       arg);
+	return 0;
 }
 
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */

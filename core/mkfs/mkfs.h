@@ -15,6 +15,12 @@
 
 struct sqk_mkfs;
 
+/*
+ * Add to *raw the SQK_RAW_* bits of a comma-separated list of part names
+ * (inodes, data, fragments, xattrs, ids); SQK_ERR_ARG for another name.
+ */
+int sqk_mkfs_raw_parse(const char *list, unsigned *raw);
+
 int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **m);
 void sqk_mkfs_destroy(struct sqk_mkfs *m);
 
