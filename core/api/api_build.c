@@ -27,6 +27,7 @@ struct sqk_build {
 	struct sqk_mkfs *m;
 	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
 	struct sqk_mkfs_stats st;
+	struct sqk_api_attrs attrs; /* what mo points at */
 	int finished, failed;
 };
 
@@ -82,6 +83,11 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 					    o->comp_opts.v[badopt], o->codec->name);
 		return sqk_api_fail(err, 0, path, "level or options out of range for %s",
 				    o->codec->name);
+	}
+	err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
+	if (err) {
+		sqk_build_destroy(b);
+		return err;
 	}
 	if (b->mo.tail_ends && b->mo.no_fragments) {
 		sqk_build_destroy(b);
@@ -439,6 +445,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	sqk_mkfs_destroy(b->m);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
+	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
 	free(b->path);
 	free(b);

@@ -52,6 +52,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 		return;
 	sqk_api_strv_free(&o->comp_opts);
 	sqk_api_strv_free(&o->excludes);
+	sqk_api_attrs_opts_free(o);
 	free(o);
 }
 
@@ -133,8 +134,13 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 			return bad("thread count", v);
 		o->mo.threads = (unsigned)n;
 	} else {
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build option '%s' with a value",
-				    name);
+		int err = sqk_api_attrs_set(o, name, v);
+
+		if (err == 1)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+					    "no build option '%s' with a value", name);
+		if (err)
+			return err;
 	}
 	return sqk_api_ok();
 }
