@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "api_extract.h"
 #include "util/outfile.h"
