@@ -14,6 +14,7 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/pattern.h"
 #include "util/pool.h"
 
 static const char usage_text[] =
@@ -234,30 +235,20 @@ int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
 	return 0;
 }
 
+static int add_pattern(void *ctx, const char *pattern)
+{
+	return strv_add(ctx, pattern) < 0 ? SQK_ERR_NOMEM : 0;
+}
+
 static int read_patterns(const char *file, struct strv *out)
 {
-	FILE *fp = fopen(file, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	int err = sqk_pattern_file_read(file, add_pattern, out);
 
-	if (!fp) {
+	if (err == SQK_ERR_IO)
 		cli_error(file, "%s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	while ((n = getline(&line, &cap, fp)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (!n || line[0] == '#')
-			continue;
-		if (strv_add(out, line) < 0) {
-			cli_error(NULL, "out of memory");
-			break;
-		}
-	}
-	free(line);
-	fclose(fp);
-	return 0;
+	else if (err)
+		cli_error(NULL, "out of memory");
+	return err ? EXIT_FAIL : 0;
 }
 
 static int bad_time(const char *opt, const char *arg)
