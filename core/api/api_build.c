@@ -28,6 +28,7 @@ struct sqk_build {
 	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
 	struct sqk_mkfs_stats st;
 	struct sqk_api_attrs attrs; /* what mo points at */
+	int source_mode;	    /* of struct sqk_build_opts */
 	int finished, failed;
 };
 
@@ -74,6 +75,7 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 	}
 	b->mo = o->mo;
 	b->mo.codec = o->codec;
+	b->source_mode = o->source_mode;
 	err = sqk_comp_config_setup(&b->mo.comp, o->codec, b->mo.block_size, o->level,
 				    (const char *const *)o->comp_opts.v, o->comp_opts.n, &badopt);
 	if (err) {
@@ -155,7 +157,13 @@ int sqk_build_add_dir(struct sqk_build *b, const char *dir)
 {
 	int err = usable(b);
 
-	return err ? err : done(b, sqk_mkfs_add_dir(b->m, dir), NULL);
+	if (err)
+		return err;
+	if (b->source_mode == SQK_API_NAMED_SOURCES)
+		return done(b, sqk_mkfs_add_entry(b->m, dir), NULL);
+	if (b->source_mode == SQK_API_FULL_PATHS)
+		return done(b, sqk_mkfs_add_full_path(b->m, dir), NULL);
+	return done(b, sqk_mkfs_add_dir(b->m, dir), NULL);
 }
 
 int sqk_build_add_archive(struct sqk_build *b, const char *path)

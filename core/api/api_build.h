@@ -14,6 +14,8 @@
 struct sqk_image;
 struct sqk_sort;
 
+enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
+
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
 	 */
@@ -22,6 +24,7 @@ struct sqk_build_opts {
 	int level; /* -1: the codec's default */
 	struct sqk_api_strv comp_opts, excludes;
 	int force;
+	int source_mode; /* what sqk_build_add_dir does with a path (0: its contents to the root) */
 	/* Checked when set, made into a build's own by sqk_api_attrs_make. */
 	struct sqk_mode modes[3]; /* file, dir, root */
 	int has_mode[3];

@@ -42,7 +42,11 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * "no-fragments", "tail-ends", "no-dedup", "no-sparse", "no-xattrs",
  * "no-hardlinks", "no-export", "no-pad", "all-root", "uid" N, "gid" N,
  * "mtime" TIME, "fstime" TIME (seconds, or a date as mkimage(1) takes it),
- * "exclude" PATTERN (repeatable), "regex", "wildcards", "one-file-system",
+ * "exclude" PATTERN (repeatable), "exclude-from" FILE (its patterns, one a
+ * line, read when set), "regex", "wildcards", "one-file-system",
+ * "named-sources" (sqk_build_add_dir puts the path, a directory or any
+ * other file, in the root under its own name), "full-paths" (at its own
+ * path, as tar does),
  * "pseudo-warn", "threads" N, "force" (replace an existing image);
  * "file-mode" MODE, "dir-mode" MODE, "root-mode" MODE (octal, or symbolic
  * as chmod takes it), "root-uid" N, "root-gid" N; "xattrs-include" REGEX,
@@ -65,7 +69,10 @@ SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const
 /** Start a build of a new image at @p path. */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
-/** The contents of the host directory @p dir become the root's (merged with others). */
+/**
+ * The contents of the host directory @p dir become the root's (merged with
+ * others); with "named-sources" or "full-paths", as those options say.
+ */
 SQK_API int sqk_build_add_dir(struct sqk_build *b, const char *dir);
 /** An archive libarchive reads (tar, cpio, zip, compressed or not); "-" is standard input. */
 SQK_API int sqk_build_add_archive(struct sqk_build *b, const char *path);

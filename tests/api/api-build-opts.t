@@ -2,11 +2,12 @@
 # api-build-opts.t: the build options of squashkit/build.h that mkimage
 # has (modes, the root's owner, xattr filters and additions, the sort
 # file, the parts stored uncompressed, no-pad, the epoch, reuse of earlier
-# images) and the sources (a directory, an archive, a listing, a pseudo
-# file). Each image built through the API (tests/api/api-build-opts.c,
-# against the installed library) is compared byte for byte with the image
-# `squashkit mkimage` builds from the same sources with the same options;
-# the kernel and unsquashfs read one of each group.
+# images, exclude-from, named-sources, full-paths) and the sources (a
+# directory, an archive, a listing, a pseudo file). Each image built
+# through the API (tests/api/api-build-opts.c, against the installed
+# library) is compared byte for byte with the image `squashkit mkimage`
+# builds from the same sources with the same options; the kernel and
+# unsquashfs read one of each group.
 SCRATCH=1
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_root
@@ -115,6 +116,34 @@ api_run api-build-opts "$TMP/r.img" force "reuse=$TMP/old.img" compressor=gzip d
 is "$?:$(cat "$TMP/err")" "1:error -5 $TMP/old.img: cannot be reused: compressed with zstd, not gzip" \
 	"an image that cannot serve is refused, with why"
 
+printf '# a comment\n\na/b\ntop\n' >"$TMP/excludes"
+same "exclude-from" "exclude-from=$TMP/excludes" "--exclude-from $TMP/excludes"
+kernel_reads $n "exclude-from"
+is "$(ls "$TMP/unsq" "$TMP/unsq/a" | tr '\n' ' ')" "$TMP/unsq: a c link  $TMP/unsq/a: big " \
+	"the patterns of the file are left out"
+
+# named-sources and full-paths: what a directory source becomes.
+n=$((n + 1))
+api_run api-build-opts "$TMP/api$n.img" named-sources dir="$S/a" dir="$S/top" >/dev/null 2>"$TMP/err"
+ok $? "named-sources: the API builds it"
+"$SQUASHKIT" mkimage -q --named-sources "$S/a" "$S/top" "$TMP/mk$n.img" 2>"$TMP/err"
+cmp -s "$TMP/api$n.img" "$TMP/mk$n.img"
+ok $? "named-sources: the same bytes as mkimage"
+kernel_reads $n "named-sources"
+is "$(ls "$TMP/unsq" | tr '\n' ' ')" "a top " "each source under its own name"
+n=$((n + 1))
+(cd "$TMP" && api_run api-build-opts "$TMP/api$n.img" full-paths dir=src/a/b >/dev/null 2>"$TMP/err")
+ok $? "full-paths: the API builds it"
+(cd "$TMP" && "$SQUASHKIT" mkimage -q --full-paths src/a/b "$TMP/mk$n.img" 2>"$TMP/err")
+cmp -s "$TMP/api$n.img" "$TMP/mk$n.img"
+ok $? "full-paths: the same bytes as mkimage"
+kernel_reads $n "full-paths"
+test -f "$TMP/unsq/src/a/b/random" && [ "$(ls "$TMP/unsq")" = src ]
+ok $? "the source at its own path"
+api_run api-build-opts "$TMP/bad.img" named-sources full-paths dir="$S" >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "1:error -5 named-sources and full-paths exclude each other" \
+	"named-sources and full-paths exclude each other"
+
 # Sources: an archive, a listing, a pseudo file beside the directory.
 n=$((n + 1))
 api_run api-build-opts "$TMP/api$n.img" dir="$S" archive="$TMP/src.tar" listing="$TMP/listing" \
@@ -131,7 +160,7 @@ is "$(cat "$TMP/unsq/from-archive/f" "$TMP/unsq/pseudo/f"; readlink "$TMP/unsq/l
 
 # Bad values are refused when set.
 for bad in "file-mode=0999" "root-uid=x" "xattrs-include=(" "xattrs-add=nons=1" \
-	"sort=$TMP/none" "uncompressed=inodes,nothing" "source-date-epoch=-1" "reuse-offset=x"; do
+	"sort=$TMP/none" "exclude-from=$TMP/none" "uncompressed=inodes,nothing" "source-date-epoch=-1" "reuse-offset=x"; do
 	api_run api-build-opts "$TMP/bad.img" "$bad" dir="$S" >/dev/null 2>"$TMP/err"
 	is "$?:$(grep -c '^error -[0-9]* ' "$TMP/err")" "1:1" "$bad is refused"
 	sed 's/^/#   /' "$TMP/err"
