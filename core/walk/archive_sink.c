@@ -20,6 +20,12 @@
 #include "util/signals.h"
 #include "util/xattr_filter.h"
 
+/* A file left out (its data cannot be read): its inode and why. */
+struct lost_file {
+	uint32_t number;
+	int err;
+};
+
 struct sqk_archive_sink {
 	struct sqk_sink sink;
 	struct sqk_image *img;
@@ -33,11 +39,7 @@ struct sqk_archive_sink {
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;
 	uint8_t *zeros;
-	/* --keep-going: the files left out, so that their hard links are too. */
-	struct lost_file {
-		uint32_t number;
-		int err;
-	} * lost;
+	struct lost_file *lost; /* --keep-going: files left out, so that their links are too */
 	size_t nlost;
 	char *name;
 	size_t name_cap;
