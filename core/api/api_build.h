@@ -24,6 +24,7 @@ struct sqk_build_opts {
 	int level; /* -1: the codec's default */
 	struct sqk_api_strv comp_opts, excludes;
 	int force;
+	uint64_t offset; /* the image goes after this many bytes of the existing file */
 	int source_mode; /* what sqk_build_add_dir does with a path (0: its contents to the root) */
 	/* Checked when set, made into a build's own by sqk_api_attrs_make. */
 	struct sqk_mode modes[3]; /* file, dir, root */

@@ -133,6 +133,11 @@ int sqk_api_attrs_set(struct sqk_build_opts *o, const char *name, const char *v)
 		o->mo.have_epoch = 1;
 		return 0;
 	}
+	if (!strcmp(name, "offset")) {
+		if (sqk_parse_size(v, &o->offset))
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid offset '%s'", v);
+		return 0;
+	}
 	if (!strcmp(name, "reuse"))
 		return sqk_api_strv_add(&o->reuse, v) ? sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL)
 						      : 0;

@@ -59,7 +59,10 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * (repeatable: copy the stored blocks of the earlier image at path OLD
  * that hold the same bytes; an image that cannot serve the build, another
  * compressor or block size, fails sqk_build_create with why) and
- * "reuse-offset" N|auto (where each OLD starts in its file).
+ * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
+ * (the image goes after the first N bytes of the existing file at @p path,
+ * which are kept with its mode; bytes after them are replaced only with
+ * "force").
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
  * codec's settings are checked when the build is created. A build keeps
  * what it needs: the options may be destroyed once it is created.

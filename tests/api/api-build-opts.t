@@ -2,7 +2,7 @@
 # api-build-opts.t: the build options of squashkit/build.h that mkimage
 # has (modes, the root's owner, xattr filters and additions, the sort
 # file, the parts stored uncompressed, no-pad, the epoch, reuse of earlier
-# images, exclude-from, named-sources, full-paths) and the sources (a
+# images, exclude-from, named-sources, full-paths, offset) and the sources (a
 # directory, an archive, a listing, a pseudo file). Each image built
 # through the API (tests/api/api-build-opts.c, against the installed
 # library) is compared byte for byte with the image `squashkit mkimage`
@@ -144,6 +144,34 @@ api_run api-build-opts "$TMP/bad.img" named-sources full-paths dir="$S" >/dev/nu
 is "$?:$(cat "$TMP/err")" "1:error -5 named-sources and full-paths exclude each other" \
 	"named-sources and full-paths exclude each other"
 
+# An image after bytes kept in front of it (an AppImage's runtime, say).
+n=$((n + 1))
+head -c 12345 /dev/urandom >"$TMP/api$n.img"
+chmod 0755 "$TMP/api$n.img"
+cp -p "$TMP/api$n.img" "$TMP/mk$n.img"
+cp "$TMP/api$n.img" "$TMP/lead"
+api_run api-build-opts "$TMP/api$n.img" offset=12345 dir="$S" >/dev/null 2>"$TMP/err"
+ok $? "offset: the API builds it"
+sed 's/^/#   /' "$TMP/err" | head -5
+"$SQUASHKIT" mkimage -q --offset 12345 "$S" "$TMP/mk$n.img" 2>"$TMP/err"
+cmp -s "$TMP/api$n.img" "$TMP/mk$n.img"
+ok $? "offset: the same bytes as mkimage"
+head -c 12345 "$TMP/api$n.img" | cmp -s - "$TMP/lead" && [ "$(stat -c %a "$TMP/api$n.img")" = 755 ]
+ok $? "the leading bytes and the file's mode are kept"
+mount -t squashfs -o loop,ro,offset=12345 "$TMP/api$n.img" "$MNT" 2>/dev/null &&
+	"$M" --no-holes "$MNT" >"$TMP/kernel.man" 2>&1
+umount "$MNT" 2>/dev/null
+"$M" --no-holes "$S" >"$TMP/src.man" 2>&1
+same_file "$TMP/src.man" "$TMP/kernel.man" "the kernel mounts it at the offset and reads the source"
+api_run api-build-opts "$TMP/api$n.img" offset=100 dir="$S" >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" \
+	"1:error -11 $TMP/api$n.img: has bytes after offset 100 (set \"force\" to replace them)" \
+	"bytes after the offset are not replaced without force"
+api_run api-build-opts "$TMP/none.img" offset=100 dir="$S" >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" \
+	"1:error -2 $TMP/none.img: offset needs the existing file: No such file or directory" \
+	"an offset needs the existing file"
+
 # Sources: an archive, a listing, a pseudo file beside the directory.
 n=$((n + 1))
 api_run api-build-opts "$TMP/api$n.img" dir="$S" archive="$TMP/src.tar" listing="$TMP/listing" \
@@ -160,7 +188,7 @@ is "$(cat "$TMP/unsq/from-archive/f" "$TMP/unsq/pseudo/f"; readlink "$TMP/unsq/l
 
 # Bad values are refused when set.
 for bad in "file-mode=0999" "root-uid=x" "xattrs-include=(" "xattrs-add=nons=1" \
-	"sort=$TMP/none" "exclude-from=$TMP/none" "uncompressed=inodes,nothing" "source-date-epoch=-1" "reuse-offset=x"; do
+	"sort=$TMP/none" "exclude-from=$TMP/none" "uncompressed=inodes,nothing" "source-date-epoch=-1" "reuse-offset=x" "offset=x"; do
 	api_run api-build-opts "$TMP/bad.img" "$bad" dir="$S" >/dev/null 2>"$TMP/err"
 	is "$?:$(grep -c '^error -[0-9]* ' "$TMP/err")" "1:1" "$bad is refused"
 	sed 's/^/#   /' "$TMP/err"
