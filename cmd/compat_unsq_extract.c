@@ -248,7 +248,7 @@ static void created(uint64_t n, const char *one, const char *many)
 	printf("created %llu %s\n", (unsigned long long)n, n == 1 ? one : many);
 }
 
-/* The second pass, into the directory sink, for sqk_extract_dir. */
+/* The second pass, into the directory sink, for sqk_xdir_run. */
 static int walk_into(void *ctx, struct sqk_extract *x)
 {
 	struct usq *u = ctx;
@@ -273,7 +273,7 @@ int cli_usq_extract(struct usq *u, struct sqk_image *img)
 	struct sqk_extract_conf xo = {
 		u->force,	 u->no_xattrs, 0, warn_entry, u, cli_attropt_filter(&u->attr),
 		u->ignore_errors};
-	struct sqk_extract_dir d = {
+	struct sqk_xdir d = {
 		.dest = u->dest,
 		.may_exist = 1,
 		.threads = u->threads,
@@ -295,7 +295,7 @@ int cli_usq_extract(struct usq *u, struct sqk_image *img)
 	u->inodes = u->blocks = u->files = u->dirs = u->symlinks = u->devices = u->fifos =
 		u->sockets = u->hardlinks = 0;
 	cli_usq_links_release(&u->links);
-	err = sqk_extract_dir(img, &d);
+	err = sqk_xdir_run(img, &d);
 	u->warnings = d.warnings;
 	u->x = NULL;
 	u->inner = NULL;

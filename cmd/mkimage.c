@@ -199,67 +199,23 @@ static int open_output(const char *image, int force, struct sqk_mkfs_opts *o,
 	return 0;
 }
 
-/*
- * --offset N: the image goes after the first N bytes of the existing IMAGE.
- * It must hold them; what follows them is replaced only with --force. The
- * temporary file gets those bytes and the file's mode (an AppImage stays
- * executable), so the rename still swaps the whole file at once.
- */
+/* --offset N: the existing IMAGE must hold N bytes, and no more unless --force. */
 static int check_leading(const char *image, uint64_t n, int force)
 {
-	struct stat st;
+	uint64_t size = 0;
+	int err = sqk_mkfs_leading_check(image, n, force, &size);
 
-	if (stat(image, &st) != 0) {
+	if (err == SQK_ERR_IO)
 		cli_error(image, "--offset needs the existing file: %s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (err == SQK_ERR_ARG)
 		cli_error(image, "--offset needs a regular file");
-		return EXIT_FAIL;
-	}
-	if ((uint64_t)st.st_size < n) {
+	else if (err == SQK_ERR_TRUNCATED)
 		cli_error(image, "holds %llu bytes, fewer than the offset %llu",
-			  (unsigned long long)st.st_size, (unsigned long long)n);
-		return EXIT_FAIL;
-	}
-	if ((uint64_t)st.st_size > n && !force) {
+			  (unsigned long long)size, (unsigned long long)n);
+	else if (err)
 		cli_error(image, "has bytes after offset %llu (use --force to replace them)",
 			  (unsigned long long)n);
-		return EXIT_FAIL;
-	}
-	return 0;
-}
-
-static int copy_leading(const char *image, struct sqk_file *out, uint64_t n)
-{
-	struct sqk_file *in;
-	struct stat st;
-	uint8_t *buf;
-	uint64_t pos;
-	int err = 0;
-
-	errno = 0;
-	in = sqk_file_open(image, SQK_FILE_READ, &err);
-	if (!in)
-		return err;
-	buf = malloc(1u << 20);
-	if (!buf)
-		err = SQK_ERR_NOMEM;
-	if (!err && in->size(in) < n)
-		err = SQK_ERR_TRUNCATED; /* shrunk since it was checked */
-	for (pos = 0; !err && pos < n; pos += 1u << 20) {
-		size_t len = n - pos < (1u << 20) ? (size_t)(n - pos) : 1u << 20;
-
-		err = in->read_at(in, pos, buf, len);
-		if (!err)
-			err = out->write_at(out, pos, buf, len);
-	}
-	if (!err && fstat(sqk_file_fd(in), &st) == 0 &&
-	    fchmod(sqk_file_fd(out), st.st_mode & 07777) != 0)
-		err = SQK_ERR_IO;
-	free(buf);
-	sqk_file_destroy(in);
-	return err;
+	return err ? EXIT_FAIL : 0;
 }
 
 /*
@@ -441,7 +397,7 @@ int cli_mkimage(int argc, char **argv)
 		out = sqk_outfile_file(of);
 	}
 	if (a.offset && !a.append) {
-		err = copy_leading(image, out, a.offset);
+		err = sqk_mkfs_leading_copy(image, out, a.offset);
 		if (!err && !(window = sqk_file_window_rw(out, a.offset)))
 			err = SQK_ERR_NOMEM;
 		if (err) {

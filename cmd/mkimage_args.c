@@ -14,6 +14,7 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/pattern.h"
 #include "util/pool.h"
 
 static const char usage_text[] =
@@ -234,30 +235,20 @@ int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
 	return 0;
 }
 
+static int add_pattern(void *ctx, const char *pattern)
+{
+	return strv_add(ctx, pattern) < 0 ? SQK_ERR_NOMEM : 0;
+}
+
 static int read_patterns(const char *file, struct strv *out)
 {
-	FILE *fp = fopen(file, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	int err = sqk_pattern_file_read(file, add_pattern, out);
 
-	if (!fp) {
+	if (err == SQK_ERR_IO)
 		cli_error(file, "%s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	while ((n = getline(&line, &cap, fp)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (!n || line[0] == '#')
-			continue;
-		if (strv_add(out, line) < 0) {
-			cli_error(NULL, "out of memory");
-			break;
-		}
-	}
-	free(line);
-	fclose(fp);
-	return 0;
+	else if (err)
+		cli_error(NULL, "out of memory");
+	return err ? EXIT_FAIL : 0;
 }
 
 static int bad_time(const char *opt, const char *arg)
@@ -271,33 +262,11 @@ static int bad_time(const char *opt, const char *arg)
 /* --uncompressed LIST: the names of the parts, comma-separated. */
 static int parse_raw(const char *arg, unsigned *raw)
 {
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} parts[] = {
-		{"inodes", SQK_RAW_INODES},
-		{"data", SQK_RAW_DATA},
-		{"fragments", SQK_RAW_FRAGMENTS},
-		{"xattrs", SQK_RAW_XATTRS},
-		{"ids", SQK_RAW_IDS},
-	};
-	const char *p = arg;
-
-	for (;;) {
-		size_t len = strcspn(p, ","), i;
-
-		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-			if (strlen(parts[i].name) == len && strncmp(p, parts[i].name, len) == 0)
-				break;
-		if (i == sizeof(parts) / sizeof(parts[0]))
-			return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
-					       "fragments, xattrs, ids)",
-					       arg);
-		*raw |= parts[i].bit;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	if (sqk_mkfs_raw_parse(arg, raw))
+		return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
+				       "fragments, xattrs, ids)",
+				       arg);
+	return 0;
 }
 
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */

@@ -24,29 +24,9 @@
 /* Why img cannot serve the build, as a note; 0 when it can. */
 static int refusal(struct sqk_image *img, const struct args *a, char *why, size_t cap)
 {
-	const struct sqk_super *sb = sqk_image_super(img);
-	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
-
-	switch (sqk_reuse_check(img, a->o.codec, &a->o.comp, a->o.block_size,
-				!!(a->o.raw & SQK_RAW_DATA), !!(a->o.raw & SQK_RAW_FRAGMENTS))) {
-	case SQK_REUSE_OK:
-		return 0;
-	case SQK_REUSE_CODEC:
-		snprintf(why, cap, "compressed with %s, not %s", codec ? codec->name : "?",
-			 a->o.codec->name);
-		break;
-	case SQK_REUSE_BLOCK_SIZE:
-		snprintf(why, cap, "block size %" PRIu32 ", not %" PRIu32, sb->block_size,
-			 a->o.block_size);
-		break;
-	case SQK_REUSE_OPTIONS:
-		snprintf(why, cap, "other %s options than this build's", a->o.codec->name);
-		break;
-	default:
-		snprintf(why, cap, "its blocks or this build's are stored uncompressed");
-		break;
-	}
-	return 1;
+	return sqk_reuse_refusal(img, a->o.codec, &a->o.comp, a->o.block_size,
+				 !!(a->o.raw & SQK_RAW_DATA), !!(a->o.raw & SQK_RAW_FRAGMENTS), why,
+				 cap);
 }
 
 int cli_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)

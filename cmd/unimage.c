@@ -301,7 +301,7 @@ static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w
 	return close_output(u, u->describe, of, err);
 }
 
-/* The walk into the directory sink, for sqk_extract_dir. */
+/* The walk into the directory sink, for sqk_xdir_run. */
 struct dir_walk {
 	struct sqk_walk *w;
 };
@@ -324,7 +324,7 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	struct sqk_extract_conf xo = {
 		u->force, u->no_xattrs, u->no_owner, warn_made, u, cli_attropt_filter(&u->attr), 0};
 	struct dir_walk dw = {w};
-	struct sqk_extract_dir d = {
+	struct sqk_xdir d = {
 		.dest = u->dest,
 		.may_exist = u->force,
 		.undo = !u->keep_going,
@@ -336,7 +336,7 @@ static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_wal
 	int err;
 
 	sqk_sig_hold();
-	err = sqk_extract_dir(img, &d);
+	err = sqk_xdir_run(img, &d);
 	if (err && d.stage == SQK_XDIR_DEST)
 		cli_error(u->dest, "%s",
 			  err == SQK_ERR_EXIST ? "destination exists (use --force)"

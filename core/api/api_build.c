@@ -24,9 +24,12 @@ struct sqk_build {
 	struct sqk_mkfs_opts mo;
 	struct sqk_api_strv excludes;
 	struct sqk_outfile *of;
+	struct sqk_file *window; /* "offset": the image's part of the output */
 	struct sqk_mkfs *m;
 	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
 	struct sqk_mkfs_stats st;
+	struct sqk_api_attrs attrs; /* what mo points at */
+	int source_mode;	    /* of struct sqk_build_opts */
 	int finished, failed;
 };
 
@@ -45,6 +48,27 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
 	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
 			    errnum ? strerror(errnum) : sqk_strerror(err));
+}
+
+/* "offset": the existing file must hold the bytes kept, and no more unless "force". */
+static int leading_check(const char *path, uint64_t n, int force)
+{
+	uint64_t size = 0;
+	int err = sqk_mkfs_leading_check(path, n, force, &size);
+
+	if (err == SQK_ERR_IO)
+		return sqk_api_fail(err, errno, path, "offset needs the existing file: %s",
+				    strerror(errno));
+	if (err == SQK_ERR_ARG)
+		return sqk_api_fail(err, 0, path, "offset needs a regular file");
+	if (err == SQK_ERR_TRUNCATED)
+		return sqk_api_fail(err, 0, path, "holds %llu bytes, fewer than the offset %llu",
+				    (unsigned long long)size, (unsigned long long)n);
+	if (err)
+		return sqk_api_fail(err, 0, path,
+				    "has bytes after offset %llu (set \"force\" to replace them)",
+				    (unsigned long long)n);
+	return 0;
 }
 
 int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
@@ -73,6 +97,7 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 	}
 	b->mo = o->mo;
 	b->mo.codec = o->codec;
+	b->source_mode = o->source_mode;
 	err = sqk_comp_config_setup(&b->mo.comp, o->codec, b->mo.block_size, o->level,
 				    (const char *const *)o->comp_opts.v, o->comp_opts.n, &badopt);
 	if (err) {
@@ -82,6 +107,11 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 					    o->comp_opts.v[badopt], o->codec->name);
 		return sqk_api_fail(err, 0, path, "level or options out of range for %s",
 				    o->codec->name);
+	}
+	err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
+	if (err) {
+		sqk_build_destroy(b);
+		return err;
 	}
 	if (b->mo.tail_ends && b->mo.no_fragments) {
 		sqk_build_destroy(b);
@@ -95,8 +125,13 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		}
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
+	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+	if (err) {
+		sqk_build_destroy(b);
+		return err;
+	}
 	errno = 0;
-	err = sqk_outfile_create(path, o->force, &b->of);
+	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
 	if (err) {
 		int errnum = err == SQK_ERR_IO ? errno : 0;
 
@@ -114,7 +149,17 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		b->mo.skip_dev[b->mo.nskip] = dev[i];
 		b->mo.skip_ino[b->mo.nskip++] = ino[i];
 	}
-	err = sqk_mkfs_create(&b->mo, sqk_outfile_file(b->of), &b->m);
+	if (o->offset) {
+		err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
+		if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
+			err = SQK_ERR_NOMEM;
+		if (err) {
+			sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
+			sqk_build_destroy(b);
+			return err;
+		}
+	}
+	err = sqk_mkfs_create(&b->mo, b->window ? b->window : sqk_outfile_file(b->of), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		sqk_build_destroy(b);
@@ -149,7 +194,13 @@ int sqk_build_add_dir(struct sqk_build *b, const char *dir)
 {
 	int err = usable(b);
 
-	return err ? err : done(b, sqk_mkfs_add_dir(b->m, dir), NULL);
+	if (err)
+		return err;
+	if (b->source_mode == SQK_API_NAMED_SOURCES)
+		return done(b, sqk_mkfs_add_entry(b->m, dir), NULL);
+	if (b->source_mode == SQK_API_FULL_PATHS)
+		return done(b, sqk_mkfs_add_full_path(b->m, dir), NULL);
+	return done(b, sqk_mkfs_add_dir(b->m, dir), NULL);
 }
 
 int sqk_build_add_archive(struct sqk_build *b, const char *path)
@@ -353,6 +404,8 @@ int sqk_build_finish(struct sqk_build *b)
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return done(b, err, NULL);
+	sqk_file_destroy(b->window);
+	b->window = NULL;
 	errno = 0;
 	err = sqk_outfile_commit(b->of);
 	b->of = NULL;
@@ -437,8 +490,10 @@ void sqk_build_destroy(struct sqk_build *b)
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
+	sqk_file_destroy(b->window);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
+	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
 	free(b->path);
 	free(b);

@@ -7,21 +7,55 @@
 
 #include "api_int.h"
 #include "compressors/compressor.h"
+#include "util/mode.h"
+#include "util/xattr_filter.h"
 #include "write/mkfs_opts.h"
 
-struct sqk_api_strv {
-	char **v;
-	size_t n;
-};
-int sqk_api_strv_add(struct sqk_api_strv *v, const char *s);
-void sqk_api_strv_free(struct sqk_api_strv *v);
+struct sqk_image;
+struct sqk_sort;
+
+enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
 
 struct sqk_build_opts {
-	struct sqk_mkfs_opts mo; /* without the codec's config, excludes and skips */
+	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
+	 */
+	struct sqk_mkfs_opts mo;
 	const struct sqk_codec *codec;
 	int level; /* -1: the codec's default */
 	struct sqk_api_strv comp_opts, excludes;
 	int force;
+	uint64_t offset; /* the image goes after this many bytes of the existing file */
+	int source_mode; /* what sqk_build_add_dir does with a path (0: its contents to the root) */
+	/* Checked when set, made into a build's own by sqk_api_attrs_make. */
+	struct sqk_mode modes[3]; /* file, dir, root */
+	int has_mode[3];
+	char *sort, *xattrs_include, *xattrs_exclude;
+	struct sqk_api_strv xattrs_add, reuse;
+	uint64_t reuse_offset;
+	int reuse_auto;
 };
+
+/* What a build owns of its options: the mkfs options point into it. */
+struct sqk_api_attrs {
+	struct sqk_mode modes[3];
+	struct sqk_xattr_filter filter;
+	struct sqk_xattr_add *adds;
+	size_t nadds;
+	struct sqk_sort *sort;
+	struct sqk_image **reuse;
+	size_t nreuse;
+};
+
+/* Options that take a value, of those the attrs hold: 1 when name is not one. */
+int sqk_api_attrs_set(struct sqk_build_opts *o, const char *name, const char *value);
+void sqk_api_attrs_opts_free(struct sqk_build_opts *o);
+/*
+ * Make a's from o and point mo at them (mo's codec, comp and block size
+ * set): the sort file loaded, the images to reuse opened and checked.
+ * path names the build in messages. 0, or the error, said.
+ */
+int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
+		       struct sqk_mkfs_opts *mo, const char *path);
+void sqk_api_attrs_release(struct sqk_api_attrs *a);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A build's options by mkimage's long names, into the mkfs driver's options. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "api_build.h"
 #include "format/format.h"
 #include "util/parse.h"
+#include "util/pattern.h"
 #include "util/pool.h"
 
 struct sqk_build_opts *sqk_build_opts_create(void)
@@ -52,6 +54,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 		return;
 	sqk_api_strv_free(&o->comp_opts);
 	sqk_api_strv_free(&o->excludes);
+	sqk_api_attrs_opts_free(o);
 	free(o);
 }
 
@@ -75,6 +78,11 @@ static const struct {
 static int bad(const char *name, const char *value)
 {
 	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid %s '%s'", name, value);
+}
+
+static int add_exclude(void *ctx, const char *pattern)
+{
+	return sqk_api_strv_add(ctx, pattern);
 }
 
 /* The options that take a value. */
@@ -128,13 +136,23 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 	} else if (!strcmp(name, "exclude")) {
 		if (sqk_api_strv_add(&o->excludes, v))
 			return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	} else if (!strcmp(name, "exclude-from")) {
+		int err = sqk_pattern_file_read(v, add_exclude, &o->excludes);
+
+		if (err)
+			return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, v, NULL);
 	} else if (!strcmp(name, "threads")) {
 		if (sqk_parse_uint(v, 4096, &n) || !n)
 			return bad("thread count", v);
 		o->mo.threads = (unsigned)n;
 	} else {
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build option '%s' with a value",
-				    name);
+		int err = sqk_api_attrs_set(o, name, v);
+
+		if (err == 1)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+					    "no build option '%s' with a value", name);
+		if (err)
+			return err;
 	}
 	return sqk_api_ok();
 }
@@ -155,6 +173,13 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 		o->mo.uid = o->mo.gid = 0;
 	} else if (!strcmp(name, "force")) {
 		o->force = 1;
+	} else if (!strcmp(name, "named-sources") || !strcmp(name, "full-paths")) {
+		int mode = name[0] == 'n' ? SQK_API_NAMED_SOURCES : SQK_API_FULL_PATHS;
+
+		if (o->source_mode && o->source_mode != mode)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+					    "named-sources and full-paths exclude each other");
+		o->source_mode = mode;
 	} else if (!strcmp(name, "regex") || !strcmp(name, "wildcards")) {
 		o->mo.exclude_style = name[0] == 'r' ? SQK_EXCLUDE_REGEX : SQK_EXCLUDE_WILDCARDS;
 	} else {

@@ -36,8 +36,16 @@ int sqk_api_fault(const struct sqk_fault *f, const char *where)
 				       : sqk_strerror(f->err);
 
 	if (*f->path)
-		return sqk_api_fail(f->err, f->errnum, where, "/%s: %s", f->path, what);
+		return sqk_api_fail(f->err, f->errnum, where, "/%s: %s", sqk_api_relpath(f->path),
+				    what);
 	return sqk_api_fail(f->err, f->errnum, where, "%s", what);
+}
+
+const char *sqk_api_relpath(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return path;
 }
 
 int sqk_api_ok(void)

@@ -22,6 +22,8 @@ int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The same from a filled fault: "where: /a/b: what", the fault's path and words. */
 int sqk_api_fault(const struct sqk_fault *f, const char *where);
+/* An image path as the API names it: "a/b", never "/a/b". */
+const char *sqk_api_relpath(const char *path);
 /* A call succeeded: the message is "" again. Returns 0. */
 int sqk_api_ok(void);
 
@@ -46,6 +48,14 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
  */
 int sqk_api_path_file(const char *path, struct sqk_file **out);
 int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out);
+/* A list of strings the options own (api_build_opts.c). */
+struct sqk_api_strv {
+	char **v;
+	size_t n;
+};
+int sqk_api_strv_add(struct sqk_api_strv *v, const char *s);
+void sqk_api_strv_free(struct sqk_api_strv *v);
+
 /* How an image read through callbacks is named in messages. */
 #define SQK_API_IO_NAME "the image read through callbacks"
 

@@ -15,6 +15,23 @@
 
 struct sqk_mkfs;
 
+/*
+ * Add to *raw the SQK_RAW_* bits of a comma-separated list of part names
+ * (inodes, data, fragments, xattrs, ids); SQK_ERR_ARG for another name.
+ */
+int sqk_mkfs_raw_parse(const char *list, unsigned *raw);
+
+/*
+ * --offset N: may an image be written after the first n bytes of the file
+ * image? 0; SQK_ERR_IO (errno kept) when it cannot be looked at,
+ * SQK_ERR_ARG when it is not a regular file, SQK_ERR_TRUNCATED when it
+ * holds fewer (*size says how many), SQK_ERR_EXIST when it holds more and
+ * force is not set.
+ */
+int sqk_mkfs_leading_check(const char *image, uint64_t n, int force, uint64_t *size);
+/* Copy those n bytes, and the file's mode, to out (the temporary file beside it). */
+int sqk_mkfs_leading_copy(const char *image, struct sqk_file *out, uint64_t n);
+
 int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **m);
 void sqk_mkfs_destroy(struct sqk_mkfs *m);
 

@@ -3,8 +3,10 @@
  * The one path-pattern engine: mksquashfs's -wildcards and -regex
  * excludes, and unsquashfs's extract and exclude names, in each style.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +131,29 @@ int sqk_pattern_match_end(const struct sqk_pattern *p, const char *path)
 	for (skip = names - p->n; skip; skip--)
 		path = strchr(path, '/') + 1;
 	return sqk_pattern_match(p, path) == SQK_PATTERN_WHOLE;
+}
+
+int sqk_pattern_file_read(const char *file, int (*add)(void *ctx, const char *pattern), void *ctx)
+{
+	FILE *fp = fopen(file, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0, e;
+
+	if (!fp)
+		return SQK_ERR_IO;
+	while (!err && (n = getline(&line, &cap, fp)) >= 0) {
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n && line[0] != '#')
+			err = add(ctx, line);
+	}
+	if (!err && ferror(fp))
+		err = SQK_ERR_IO;
+	e = errno;
+	free(line);
+	fclose(fp);
+	errno = e;
+	return err;
 }

@@ -57,4 +57,12 @@ enum sqk_pattern_match sqk_pattern_match(const struct sqk_pattern *p, const char
  */
 int sqk_pattern_match_end(const struct sqk_pattern *p, const char *path);
 
+/*
+ * Read a file of patterns (--exclude-from), one a line: blank lines and
+ * lines starting with '#' are skipped, line ends (LF or CRLF) dropped.
+ * Each pattern goes to add; its non-zero return ends the reading and is
+ * returned. SQK_ERR_IO (errno kept) when the file cannot be read.
+ */
+int sqk_pattern_file_read(const char *file, int (*add)(void *ctx, const char *pattern), void *ctx);
+
 #endif

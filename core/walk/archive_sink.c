@@ -20,6 +20,12 @@
 #include "util/signals.h"
 #include "util/xattr_filter.h"
 
+/* A file left out (its data cannot be read): its inode and why. */
+struct lost_file {
+	uint32_t number;
+	int err;
+};
+
 struct sqk_archive_sink {
 	struct sqk_sink sink;
 	struct sqk_image *img;
@@ -27,11 +33,14 @@ struct sqk_archive_sink {
 	int fd;
 	int errnum; /* of the write that failed */
 	int pax;
+	int no_links; /* zip has no hard links: each one gets the data again */
 	int no_xattrs;
 	const struct sqk_xattr_filter *filter;
 	void (*warn)(void *ctx, const char *path, const char *what);
 	void *warn_ctx;
 	uint8_t *zeros;
+	struct lost_file *lost; /* --keep-going: files left out, so that their links are too */
+	size_t nlost;
 	char *name;
 	size_t name_cap;
 };
@@ -238,6 +247,26 @@ static int file_data(struct sqk_archive_sink *s, const char *path, const struct 
 	return err;
 }
 
+/* Name an entry left out (its file's data cannot be read) and remember its inode. */
+static int left_out(struct sqk_archive_sink *s, const char *path, const struct sqk_inode *ino,
+		    int why, int *err)
+{
+	struct lost_file *l = realloc(s->lost, (s->nlost + 1) * sizeof(*l));
+	struct sqk_fault f;
+
+	if (!l) {
+		*err = SQK_ERR_NOMEM;
+		return 0;
+	}
+	s->lost = l;
+	l[s->nlost].number = ino->number;
+	l[s->nlost++].err = why;
+	memset(&f, 0, sizeof(f));
+	sqk_fault_set(&f, why, 0, 0, path);
+	*err = s->sink.lost(s->sink.lost_ctx, &f);
+	return 0;
+}
+
 /*
  * --keep-going: a file whose data cannot be read is named and left out
  * (0), or its failure ends the walk; 1 to write it.
@@ -245,17 +274,23 @@ static int file_data(struct sqk_archive_sink *s, const char *path, const struct 
 static int readable(struct sqk_archive_sink *s, const char *path, const struct sqk_inode *ino,
 		    int *err)
 {
-	struct sqk_fault f;
-
 	*err = 0;
 	if (!s->sink.lost)
 		return 1;
 	*err = file_data(s, NULL, ino);
 	if (!*err || *err == SQK_ERR_NOMEM || *err == SQK_ERR_INTR)
 		return !*err;
-	memset(&f, 0, sizeof(f));
-	sqk_fault_set(&f, *err, 0, 0, path);
-	*err = s->sink.lost(s->sink.lost_ctx, &f);
+	return left_out(s, path, ino, *err, err);
+}
+
+/* The error of the file left out whose hard link ino is, or 0. */
+static int lost_link(const struct sqk_archive_sink *s, const struct sqk_inode *ino)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlost; i++)
+		if (s->lost[i].number == ino->number)
+			return s->lost[i].err;
 	return 0;
 }
 
@@ -290,10 +325,14 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 			s->warn(s->warn_ctx, path, "socket ignored");
 		return 0;
 	}
+	if (link_to && (err = lost_link(s, ino)) != 0) {
+		left_out(s, path, ino, err, &err);
+		return err;
+	}
 	ae = make_entry(s, path, ino, &err);
 	if (!ae)
 		return err;
-	if (link_to) {
+	if (link_to && !s->no_links) {
 		char *target = strdup(member(s, link_to));
 
 		if (!target) {
@@ -352,6 +391,7 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 	s->warn = warn;
 	s->warn_ctx = warn_ctx;
 	s->pax = strcmp(format, "pax") == 0;
+	s->no_links = strcmp(format, "zip") == 0;
 	s->zeros = calloc(1, sqk_image_super(img)->block_size);
 	s->a = archive_write_new();
 	if (!s->zeros || !s->a)
@@ -392,6 +432,7 @@ void sqk_archive_sink_destroy(struct sqk_archive_sink *s)
 	if (s->a)
 		archive_write_free(s->a);
 	free(s->zeros);
+	free(s->lost);
 	free(s->name);
 	free(s);
 }

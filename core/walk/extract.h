@@ -57,7 +57,7 @@ void sqk_extract_destroy(struct sqk_extract *x);
  */
 int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f);
 
-/* Where sqk_extract_dir failed. */
+/* Where sqk_xdir_run failed. */
 enum sqk_extract_stage {
 	SQK_XDIR_DEST = 1, /* making or opening the destination (errno kept for SQK_ERR_IO) */
 	SQK_XDIR_START,	   /* the workers or the sink */
@@ -65,7 +65,7 @@ enum sqk_extract_stage {
 	SQK_XDIR_FINISH,   /* the workers' or a late signal's: fault tells it */
 };
 
-struct sqk_extract_dir {
+struct sqk_xdir {
 	const char *dest;
 	int may_exist; /* an existing directory is filled; else SQK_ERR_EXIST */
 	int undo;      /* a destination this run made goes after a failure or a signal */
@@ -86,7 +86,7 @@ struct sqk_extract_dir {
  * unless it exists and may. Returns 0 or the first error, d->stage saying
  * where it came from.
  */
-int sqk_extract_dir(struct sqk_image *img, struct sqk_extract_dir *d);
+int sqk_xdir_run(struct sqk_image *img, struct sqk_xdir *d);
 
 /* Remove name under dirfd and everything below it, following no symlink. */
 int sqk_remove_tree(int dirfd, const char *name);

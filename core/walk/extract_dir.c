@@ -18,7 +18,7 @@
 #include "util/signals.h"
 
 /* Make the destination, or take it as it is when that is allowed. */
-static int open_dest(struct sqk_extract_dir *d)
+static int open_dest(struct sqk_xdir *d)
 {
 	int fd;
 
@@ -32,7 +32,7 @@ static int open_dest(struct sqk_extract_dir *d)
 	return fd < 0 ? SQK_ERR_IO : fd;
 }
 
-static int run(struct sqk_image *img, int fd, struct sqk_extract_dir *d)
+static int run(struct sqk_image *img, int fd, struct sqk_xdir *d)
 {
 	struct sqk_extract *x = NULL;
 	struct sqk_pool *pool = sqk_pool_create(d->threads, 0);
@@ -57,7 +57,7 @@ static int run(struct sqk_image *img, int fd, struct sqk_extract_dir *d)
 	return err;
 }
 
-int sqk_extract_dir(struct sqk_image *img, struct sqk_extract_dir *d)
+int sqk_xdir_run(struct sqk_image *img, struct sqk_xdir *d)
 {
 	int fd, err, e;
 

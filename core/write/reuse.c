@@ -8,6 +8,8 @@
  * never trusted. The index only names candidates: a block is
  * copied only after the pipeline has decompressed it and compared.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +159,34 @@ int sqk_reuse_check(struct sqk_image *img, const struct sqk_codec *codec,
 	data = !raw_data && !(sb->flags & SQK_FLAG_UNCOMPRESSED_DATA);
 	frags = !raw_fragments && !(sb->flags & SQK_FLAG_UNCOMPRESSED_FRAGMENTS);
 	return data || frags ? SQK_REUSE_OK : SQK_REUSE_RAW;
+}
+
+int sqk_reuse_refusal(struct sqk_image *img, const struct sqk_codec *codec,
+		      const struct sqk_comp_config *comp, uint32_t block_size, int raw_data,
+		      int raw_fragments, char *why, size_t cap)
+{
+	const struct sqk_super *sb = sqk_image_super(img);
+	const struct sqk_codec *its = sqk_codec_by_id(sb->compressor);
+
+	switch (sqk_reuse_check(img, codec, comp, block_size, raw_data, raw_fragments)) {
+	case SQK_REUSE_OK:
+		return 0;
+	case SQK_REUSE_CODEC:
+		snprintf(why, cap, "compressed with %s, not %s", its ? its->name : "?",
+			 codec->name);
+		break;
+	case SQK_REUSE_BLOCK_SIZE:
+		snprintf(why, cap, "block size %" PRIu32 ", not %" PRIu32, sb->block_size,
+			 block_size);
+		break;
+	case SQK_REUSE_OPTIONS:
+		snprintf(why, cap, "other %s options than this build's", codec->name);
+		break;
+	default:
+		snprintf(why, cap, "its blocks or this build's are stored uncompressed");
+		break;
+	}
+	return 1;
 }
 
 int sqk_reuse_create(const struct sqk_codec *codec, const struct sqk_comp_config *comp,

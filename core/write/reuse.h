@@ -42,6 +42,11 @@ int sqk_reuse_check(struct sqk_image *img, const struct sqk_codec *codec,
 		    const struct sqk_comp_config *comp, uint32_t block_size, int raw_data,
 		    int raw_fragments);
 
+/* The same, as words for a note: 1 with *why filled when img cannot serve, else 0. */
+int sqk_reuse_refusal(struct sqk_image *img, const struct sqk_codec *codec,
+		      const struct sqk_comp_config *comp, uint32_t block_size, int raw_data,
+		      int raw_fragments, char *why, size_t cap);
+
 /* What one image gave a build. */
 struct sqk_reuse_stats {
 	uint64_t blocks, bytes; /* blocks copied (data and fragment), their uncompressed bytes */

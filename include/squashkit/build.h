@@ -42,17 +42,40 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * "no-fragments", "tail-ends", "no-dedup", "no-sparse", "no-xattrs",
  * "no-hardlinks", "no-export", "no-pad", "all-root", "uid" N, "gid" N,
  * "mtime" TIME, "fstime" TIME (seconds, or a date as mkimage(1) takes it),
- * "exclude" PATTERN (repeatable), "regex", "wildcards", "one-file-system",
- * "pseudo-warn", "threads" N, "force" (replace an existing image).
+ * "exclude" PATTERN (repeatable), "exclude-from" FILE (its patterns, one a
+ * line, read when set), "regex", "wildcards", "one-file-system",
+ * "named-sources" (sqk_build_add_dir puts the path, a directory or any
+ * other file, in the root under its own name), "full-paths" (at its own
+ * path, as tar does),
+ * "pseudo-warn", "threads" N, "force" (replace an existing image);
+ * "file-mode" MODE, "dir-mode" MODE, "root-mode" MODE (octal, or symbolic
+ * as chmod takes it), "root-uid" N, "root-gid" N; "xattrs-include" REGEX,
+ * "xattrs-exclude" REGEX, "xattrs-add" NAME=VALUE (repeatable); "sort"
+ * FILE (mksquashfs's sort file, read when set and again by the build);
+ * "uncompressed" LIST (of inodes, data, fragments, xattrs, ids: mksquashfs's
+ * -noI, -noD, -noF, -noX, -noId); "source-date-epoch" SECONDS (what
+ * mkimage takes from SOURCE_DATE_EPOCH, which the library never reads: the
+ * default superblock time, and a clamp on newer inode times); "reuse" OLD
+ * (repeatable: copy the stored blocks of the earlier image at path OLD
+ * that hold the same bytes; an image that cannot serve the build, another
+ * compressor or block size, fails sqk_build_create with why) and
+ * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
+ * (the image goes after the first N bytes of the existing file at @p path,
+ * which are kept with its mode; bytes after them are replaced only with
+ * "force").
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
- * codec's settings are checked when the build is created.
+ * codec's settings are checked when the build is created. A build keeps
+ * what it needs: the options may be destroyed once it is created.
  */
 SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
 
 /** Start a build of a new image at @p path. */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
-/** The contents of the host directory @p dir become the root's (merged with others). */
+/**
+ * The contents of the host directory @p dir become the root's (merged with
+ * others); with "named-sources" or "full-paths", as those options say.
+ */
 SQK_API int sqk_build_add_dir(struct sqk_build *b, const char *dir);
 /** An archive libarchive reads (tar, cpio, zip, compressed or not); "-" is standard input. */
 SQK_API int sqk_build_add_archive(struct sqk_build *b, const char *path);

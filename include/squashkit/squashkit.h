@@ -4,7 +4,7 @@
 
 /**
  * @file squashkit/squashkit.h
- * libsquashkit: read, extract, verify, compare and build SquashFS 4.0
+ * libsquashkit: read, extract (to a directory or an archive), verify, compare and build SquashFS 4.0
  * images, with all six compressors (gzip, lzma, lzo, xz, lz4, zstd).
  *
  * Include this header and link with `pkg-config --cflags --libs squashkit`.
@@ -17,6 +17,7 @@
 #include "check.h"
 #include "diff.h"
 #include "error.h"
+#include "extract.h"
 #include "image.h"
 #include "inode.h"
 

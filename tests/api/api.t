@@ -3,7 +3,8 @@
 # test programs of tests/api and the examples build against the installed
 # headers and pkg-config file alone and run with the shared library. Each
 # program's results are compared with what the peers see: the kernel's
-# mount, unsquashfs, and the trees the images were built from.
+# mount, unsquashfs, and the trees the images were built from. Extraction
+# has its own test, api-extract.t.
 SCRATCH=1
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_root
@@ -173,6 +174,13 @@ umount "$MNT"
 "$M" --no-mtime-dirs "$D/arc" >"$TMP/host.arc"
 same_file "$TMP/host.src" "$TMP/pack.src" "the kernel reads src/ as it was listed"
 same_file "$TMP/host.arc" "$TMP/pack.arc" "and arc/"
+api_run sqk-extract "$TMP/img" "$TMP/ex" 2>"$TMP/err"
+ok $? "examples/sqk-extract.c extracts an image"
+"$M" --no-holes "$TMP/ex" >"$TMP/ex.man" 2>&1
+same_file "$TMP/kernel" "$TMP/ex.man" "what it made is what the kernel shows"
+api_run sqk-extract "$TMP/img" "$TMP/ex" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "1:sqk-extract: $TMP/ex: destination exists (set \"force\")" \
+	"and refuses an existing destination"
 api_run sqk-verify "$TMP/img" "$TMP/pack.img" >"$TMP/verify" 2>&1
 is "$?:$(tail -1 "$TMP/verify")" "0:$TMP/pack.img: clean" "examples/sqk-verify.c passes clean images"
 api_run sqk-verify "$TMP/bad.img" >"$TMP/verify" 2>&1

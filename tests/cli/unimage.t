@@ -49,6 +49,19 @@ ok $? "--tar - writes to stdout"
 for f in gnu ustar cpio zip; do
 	expect_success "--format $f" $SQUASHKIT unimage --format $f -o "$TMP/t.$f" "$TMP/img"
 done
+# zip has no hard links: each one carries the data.
+mkdir "$TMP/hl"
+printf 'linked data\n' >"$TMP/hl/a"
+ln "$TMP/hl/a" "$TMP/hl/b"
+mksquashfs "$TMP/hl" "$TMP/hl.img" -quiet -noappend >/dev/null
+expect_success "--format zip with a hard link" $SQUASHKIT unimage --format zip -o "$TMP/hl.zip" "$TMP/hl.img"
+if command -v unzip >/dev/null; then
+	mkdir "$TMP/hlx" && (cd "$TMP/hlx" && unzip -qq "$TMP/hl.zip")
+	is "$(cat "$TMP/hlx/a" "$TMP/hlx/b" | tr '\n' ' ')" "linked data linked data " \
+		"unzip gives both names the data"
+else
+	skip "unzip is not installed"
+fi
 expect_status 2 "an unknown format is a usage error" $SQUASHKIT unimage --format rar -o x "$TMP/img"
 
 # Counters.

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* An extraction's options by unimage's long names. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_extract.h"
+#include "util/parse.h"
+#include "util/pool.h"
+#include "walk/archive_sink.h"
+
+struct sqk_extract_opts *sqk_extract_opts_create(void)
+{
+	struct sqk_extract_opts *o = calloc(1, sizeof(*o));
+
+	if (!o) {
+		sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+		return NULL;
+	}
+	o->threads = sqk_online_cpus();
+	strcpy(o->format, "pax");
+	return o;
+}
+
+void sqk_extract_opts_destroy(struct sqk_extract_opts *o)
+{
+	if (!o)
+		return;
+	sqk_xattr_filter_release(&o->filter);
+	sqk_api_strv_free(&o->paths);
+	free(o);
+}
+
+static int set_value(struct sqk_extract_opts *o, const char *name, const char *v)
+{
+	char why[256];
+	uint64_t n;
+
+	if (!strcmp(name, "xattrs-include") || !strcmp(name, "xattrs-exclude")) {
+		if (sqk_xattr_filter_set(&o->filter, name[7] == 'e', v, why, sizeof(why)))
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid %s '%s': %s", name, v,
+					    why);
+	} else if (!strcmp(name, "threads")) {
+		if (sqk_parse_uint(v, 4096, &n) || !n)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid thread count '%s'", v);
+		o->threads = (unsigned)n;
+	} else if (!strcmp(name, "format")) {
+		if (!sqk_archive_format_known(v) || strlen(v) >= sizeof(o->format))
+			return sqk_api_fail(
+				SQK_ERR_ARG, 0, NULL,
+				"unknown archive format '%s' (pax, gnu, ustar, cpio, zip)", v);
+		strcpy(o->format, v);
+	} else {
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no extract option '%s' with a value",
+				    name);
+	}
+	return sqk_api_ok();
+}
+
+int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const char *value)
+{
+	if (value)
+		return set_value(o, name, value);
+	if (!strcmp(name, "force"))
+		o->force = 1;
+	else if (!strcmp(name, "keep-going"))
+		o->keep_going = 1;
+	else if (!strcmp(name, "no-xattrs"))
+		o->no_xattrs = 1;
+	else if (!strcmp(name, "no-owner"))
+		o->no_owner = 1;
+	else
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no extract switch '%s'", name);
+	return sqk_api_ok();
+}
+
+int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path)
+{
+	char *p;
+	size_t len;
+
+	while (*path == '/')
+		path++;
+	len = strlen(path);
+	while (len > 0 && path[len - 1] == '/')
+		len--;
+	if (strstr(path, "//") && strstr(path, "//") < path + len)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid path '%s'", path);
+	p = strndup(path, len);
+	if (!p || sqk_api_strv_add(&o->paths, p)) {
+		free(p);
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	}
+	free(p);
+	return sqk_api_ok();
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SQUASHKIT_EXTRACT_H
+#define SQUASHKIT_EXTRACT_H
+
+/**
+ * @file squashkit/extract.h
+ * Extracting an image: into a directory, or as an archive (pax, gnu,
+ * ustar, cpio, zip), as `squashkit unimage` does, through the same code.
+ *
+ * Nothing is ever written outside the destination: names are checked,
+ * symlinks from the image are made but never followed, and what is found in
+ * the destination is replaced, never followed. Without "keep-going", an
+ * extraction is all or nothing: after a failure, what it made is removed
+ * (a directory it created, or the temporary file of an archive). An
+ * archive written to a path handles signals as an open build does (its
+ * temporary file goes before the signal takes its default course); a
+ * directory extraction leaves signals alone.
+ *
+ * A failure leaves sqk_error_message() naming the path (the destination's
+ * entry or the image's) and the cause, and sqk_error_errno() the errno of
+ * the call that failed, if one did.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqk_image;
+
+/** Options: an opaque set, at their defaults when made. */
+struct sqk_extract_opts;
+
+SQK_API struct sqk_extract_opts *sqk_extract_opts_create(void);
+/** NULL is ignored. */
+SQK_API void sqk_extract_opts_destroy(struct sqk_extract_opts *o);
+/**
+ * Set an option by the name `squashkit unimage` gives it, without the
+ * dashes; @p value is NULL for a switch. SQK_ERR_ARG (and a message) for an
+ * unknown name or a bad value:
+ * - "force": replace what is in the way (the destination may exist);
+ * - "keep-going": extract every entry that can be read; each one that
+ *   cannot goes to the problem callback, and the call returns the first
+ *   such entry's error at the end, keeping what was made;
+ * - "no-xattrs", "no-owner" (owners are restored only as root anyway);
+ * - "xattrs-include" REGEX, "xattrs-exclude" REGEX (POSIX extended);
+ * - "threads" N (default: online CPUs);
+ * - "format" pax|gnu|ustar|cpio|zip (archives; default pax).
+ */
+SQK_API int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const char *value);
+/**
+ * Extract only the entry at @p path ("a/b" or "/a/b"), what is below it
+ * and its parents; may be called again. A path the image lacks fails the
+ * extraction (SQK_ERR_NOENT) before anything is written.
+ */
+SQK_API int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path);
+
+/**
+ * An entry that was left out ("keep-going": @p err is its error), or a
+ * warning about one that was extracted (@p err is 0: an owner, mode, time
+ * or attribute the destination refused, a socket an archive cannot hold).
+ * @p path is the entry's path in the image ("a/b"), @p message the words.
+ * Called from the calling thread or the workers, one call at a time.
+ */
+typedef void (*sqk_problem_fn)(void *ctx, const char *path, int err, const char *message);
+
+/**
+ * Extract into the directory @p dest, made (0755 less the umask) unless
+ * it exists; an existing one is SQK_ERR_EXIST unless "force".
+ * @p problem (may be NULL) hears of every entry left out or warned about.
+ * Returns 0, or the first error; after warnings alone, 0.
+ */
+SQK_API int sqk_extract_dir(struct sqk_image *img, const char *dest,
+			    const struct sqk_extract_opts *o, sqk_problem_fn problem, void *ctx);
+/**
+ * Write the tree as an archive to @p path: written beside it and renamed
+ * into place when complete; an existing file is SQK_ERR_EXIST unless
+ * "force", a directory is never replaced (SQK_ERR_ARG).
+ */
+SQK_API int sqk_extract_archive(struct sqk_image *img, const char *path,
+				const struct sqk_extract_opts *o, sqk_problem_fn problem,
+				void *ctx);
+/** The same, written to @p fd (a pipe will do); the caller closes it. */
+SQK_API int sqk_extract_archive_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
+				   sqk_problem_fn problem, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
