@@ -212,6 +212,20 @@ const char *cli_json_type(unsigned basic_type)
 	return sqk_fmt_type_key(basic_type);
 }
 
+const char *cli_mode_type(mode_t mode)
+{
+	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
+}
+
+const char *cli_api_why(int err)
+{
+	int e = sqk_error_errno();
+
+	if (!e && err == SQK_ERR_IO)
+		e = EIO;
+	return e ? strerror(e) : sqk_strerror(err);
+}
+
 uint64_t cli_show_size(const struct sqk_inode *ino)
 {
 	return sqk_basic_type(ino->type) == SQK_DIR ? sqk_fmt_dir_size(ino->size) : ino->size;

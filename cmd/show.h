@@ -71,6 +71,15 @@ void cli_mode_string(mode_t mode, char out[11]);
 /* A time as "YYYY-MM-DD HH:MM[:SS]" in UTC. */
 void cli_time_string(uint32_t t, int seconds, char *out, size_t len);
 
+/*
+ * What a failed call of the public API was, in words: the errno behind it,
+ * or its code's words.
+ */
+const char *cli_api_why(int err);
+
+/* The JSON name of a file type ("file", "block_device", ...) from its mode. */
+const char *cli_mode_type(mode_t mode);
+
 /* The JSON name of a basic type 1..7 ("file", "block_device", ...). */
 const char *cli_json_type(unsigned basic_type);
 
