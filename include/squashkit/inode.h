@@ -158,6 +158,14 @@ SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, str
 SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
 /** NULL is ignored. */
 SQK_API void sqk_dir_close(struct sqk_dir *d);
+/**
+ * Open the inode a directory entry names, checked against the entry: an
+ * inode of another type or number than the entry says is SQK_ERR_CORRUPT.
+ * Its name is not used: the entry (ref, ino, type) may come from a listing
+ * closed since.
+ */
+SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
+			    struct sqk_inode **out);
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * api-layout IMAGE: where the inodes of IMAGE lie, through the public API
- * (sqk_inode_open_lstat, sqk_inode_layout, sqk_inode_blocks), for the tree
+ * (sqk_inode_open_lstat, sqk_inode_layout, sqk_inode_blocks, sqk_dirent_open), for the tree
  * api-layout.t builds: /f (blocks, a hole, a tail, an xattr), /g (none of
  * those), /d (a directory), /l (a symlink to d). Prints what the test
  * compares with the tree and the kernel's mount; the facts that can be
@@ -103,6 +103,35 @@ int main(int argc, char **argv)
 	printf("/d mounted %llu parent-is-root %d blocks-of-a-dir %s\n",
 	       (unsigned long long)l.size_mounted, l.parent == root.ino,
 	       sqk_inode_blocks(ino, NULL, 0) == SQK_ERR_ARG ? "refused" : "given");
+	sqk_inode_close(ino);
+
+	/* The entries of /d open as what they say; an entry that says otherwise is refused. */
+	ino = open_lstat("/d", &st, &l);
+	{
+		struct sqk_dir *d;
+		struct sqk_dirent e, liar;
+		struct sqk_inode *sub;
+		int r, n = 0;
+
+		if (sqk_dir_open(img, ino, &d))
+			die("/d");
+		while ((r = sqk_dir_next(d, &e)) == 1) {
+			struct sqk_stat sst;
+
+			if (sqk_dirent_open(img, &e, &sub))
+				die(e.name);
+			sqk_inode_stat(sub, &sst);
+			n += sst.ino == e.ino && (sst.mode & S_IFMT) == e.type;
+			sqk_inode_close(sub);
+			liar = e;
+		}
+		sqk_dir_close(d);
+		if (r < 0)
+			die("/d listing");
+		liar.type = S_IFDIR;
+		printf("/d entries %d liar %s\n", n,
+		       sqk_dirent_open(img, &liar, &sub) == SQK_ERR_CORRUPT ? "refused" : "opened");
+	}
 	sqk_inode_close(ino);
 
 	/* lstat(2): the last symlink is not followed, unless the path ends with "/". */
