@@ -217,13 +217,16 @@ const char *cli_mode_type(mode_t mode)
 	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
 }
 
+const char *cli_api_text(int err, int errnum)
+{
+	if (!errnum && err == SQK_ERR_IO)
+		errnum = EIO;
+	return errnum ? strerror(errnum) : sqk_strerror(err);
+}
+
 const char *cli_api_why(int err)
 {
-	int e = sqk_error_errno();
-
-	if (!e && err == SQK_ERR_IO)
-		e = EIO;
-	return e ? strerror(e) : sqk_strerror(err);
+	return cli_api_text(err, sqk_error_errno());
 }
 
 uint64_t cli_show_size(const struct sqk_inode *ino)

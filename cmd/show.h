@@ -76,6 +76,8 @@ void cli_time_string(uint32_t t, int seconds, char *out, size_t len);
  * or its code's words.
  */
 const char *cli_api_why(int err);
+/* The same for a failure whose errno was kept (0: none). */
+const char *cli_api_text(int err, int errnum);
 
 /* The JSON name of a file type ("file", "block_device", ...) from its mode. */
 const char *cli_mode_type(mode_t mode);
