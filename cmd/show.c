@@ -16,7 +16,6 @@
 #include "read/inode.h"
 #include "show.h"
 #include "util/error.h"
-#include "walk/resolve.h"
 
 /* Room for a command's own long options, the driver's four and the end. */
 #define MAX_LONGOPTS 16
@@ -122,16 +121,6 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		cli_print_stats(stderr, s.img);
 	sqk_image_close(s.img);
 	return ret;
-}
-
-int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
-		    struct sqk_inode *ino)
-{
-	int err = sqk_resolve_follow(s->img, path, follow_last, ino);
-
-	if (err)
-		cli_show_path_code(s->image, s->img, shown, err);
-	return err;
 }
 
 /* "/path" for messages: image paths are shown from the root. */

@@ -50,14 +50,6 @@ struct sqk_show {
 /* Run cmd with argv: the whole life of an inspector command. */
 int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx);
 
-/*
- * Resolve path in the image (symlinks followed inside it; the last one too
- * when follow_last is set). On failure "squashkit CMD: IMAGE: SHOWN: why"
- * is printed and the error returned.
- */
-int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
-		    struct sqk_inode *ino);
-
 /* PATH from the root without repeated or trailing slashes ("/" for the root); malloc'd. */
 char *cli_show_normalise(const char *path);
 
