@@ -46,7 +46,7 @@ int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino, struct 
 		l->fragment = ino->frag_index;
 		l->fragment_offset = ino->frag_offset;
 		l->tail = sqk_inode_tail(ino, bs);
-		l->has_sparse_field = ino->type == SQK_LFILE;
+		l->has_sparse_field = sqk_inode_extended(ino);
 		l->sparse_field = ino->sparse;
 		for (i = 0; i < ino->nblocks; i++)
 			if (sqk_fmt_block_size(ino->blocks[i]) == 0)
