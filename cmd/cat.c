@@ -28,12 +28,6 @@ static const char usage_text[] =
 	"Symlinks are followed inside the image; sparse blocks read as "
 	"zeros.\n\n" SQK_HELP_INSPECTOR_TAIL;
 
-/* What a failed call of the library was, in words: its errno's, or its code's. */
-static const char *why(int err)
-{
-	return sqk_error_errno() ? strerror(sqk_error_errno()) : sqk_strerror(err);
-}
-
 struct cat {
 	char *buf;
 	size_t cap;
@@ -64,7 +58,7 @@ static int cat_path(struct sqk_show *s, const char *path)
 	int err = sqk_inode_open_follow(s->img, path, &ino);
 
 	if (err) {
-		cli_show_path_error(s->image, path, why(err));
+		cli_show_path_error(s->image, path, cli_api_why(err));
 		return -1;
 	}
 	sqk_inode_stat(ino, &st);
@@ -77,7 +71,7 @@ static int cat_path(struct sqk_show *s, const char *path)
 	} else {
 		err = cat_file(s->ctx, s->img, ino);
 		if (err) {
-			cli_show_path_error(s->image, path, why(err));
+			cli_show_path_error(s->image, path, cli_api_why(err));
 			err = -1;
 		}
 	}

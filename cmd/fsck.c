@@ -3,19 +3,24 @@
  * squashkit fsck: verify every structure and block of an image. Exit
  * status as fsck(8): 0 clean, 4 problems found, 8 the image could not be
  * read at all (or the check could not go on), 16 usage error.
+ *
+ * The check and its problems come from the public API (sqk_check_io() and
+ * the report); the image file is opened here, with --offset's messages,
+ * and read through the API's callbacks, so that the progress bar can count
+ * the bytes read.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <squashkit/squashkit.h>
+
 #include "cmd.h"
-#include "fsck/fsck.h"
 #include "imageopt.h"
 #include "progress.h"
-#include "util/array.h"
-#include "util/error.h"
 #include "util/file.h"
+#include "util/json.h"
 #include "util/pool.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
@@ -45,74 +50,38 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-struct problem {
-	char *path, *check, *detail;
-};
-
-struct result {
-	int json;
-	struct problem *p;
-	size_t n, cap;
-	int nomem;
-};
-
 /* "PATH: CHECK: what"; a check named as its path ("superblock") is said once. */
-static void print_text(const char *path, const char *check, const char *detail)
+static void print_text(const struct sqk_problem *p)
 {
-	cli_print_escaped(stdout, path);
+	cli_print_escaped(stdout, p->path);
 	fputs(": ", stdout);
-	if (strcmp(check, path) != 0) {
-		fputs(check, stdout);
+	if (strcmp(p->check, p->path) != 0) {
+		fputs(p->check, stdout);
 		fputs(": ", stdout);
 	}
-	cli_print_escaped(stdout, detail);
+	cli_print_escaped(stdout, p->detail);
 	fputc('\n', stdout);
 }
 
-/*
- * Problems arrive at the end of the run; they are kept until the progress
- * bar is gone (and, for JSON, until "clean" is known).
- */
-static void report(void *ctx, const char *path, const char *check, const char *detail)
-{
-	struct result *r = ctx;
-	struct problem *p;
-
-	if (SQK_ARRAY_GROW(r->p, r->cap, r->n + 1)) {
-		r->nomem = 1;
-		return;
-	}
-	p = &r->p[r->n];
-	p->path = strdup(path);
-	p->check = strdup(check);
-	p->detail = strdup(detail);
-	if (!p->path || !p->check || !p->detail) {
-		free(p->path);
-		free(p->check);
-		free(p->detail);
-		r->nomem = 1;
-		return;
-	}
-	r->n++;
-}
-
-static void print_json(const char *image, const struct result *r, const struct sqk_fsck_counts *c,
-		       struct sqk_image *img, int stats)
+static void print_json(const char *image, const struct sqk_report *r,
+		       const struct sqk_check_counts *c, int stats)
 {
 	struct sqk_json j;
-	size_t i;
+	size_t i, n = sqk_report_count(r);
 
 	sqk_json_init_file(&j, stdout);
 	sqk_json_begin_object(&j, 0);
 	sqk_json_key_string(&j, "image", image);
-	sqk_json_key_bool(&j, "clean", !c->errors);
+	sqk_json_key_bool(&j, "clean", sqk_report_clean(r));
 	sqk_json_key(&j, "errors");
 	sqk_json_begin_array(&j, 0);
-	for (i = 0; i < r->n; i++) {
+	for (i = 0; i < n; i++) {
+		const struct sqk_problem *p = sqk_report_problem(r, i);
+
 		sqk_json_begin_object(&j, 0);
-		sqk_json_key_string(&j, "path", r->p[i].path);
-		sqk_json_key_string(&j, "check", r->p[i].check);
-		sqk_json_key_string(&j, "detail", r->p[i].detail);
+		sqk_json_key_string(&j, "path", p->path);
+		sqk_json_key_string(&j, "check", p->check);
+		sqk_json_key_string(&j, "detail", p->detail);
 		sqk_json_end_object(&j);
 	}
 	sqk_json_end_array(&j);
@@ -124,36 +93,50 @@ static void print_json(const char *image, const struct result *r, const struct s
 	sqk_json_key_uint(&j, "fragments", c->fragments);
 	sqk_json_key_uint(&j, "bytes", c->bytes);
 	sqk_json_end_object(&j);
-	sqk_json_key_uint(&j, "problems", c->errors);
-	if (stats && img) {
+	sqk_json_key_uint(&j, "problems", c->problems);
+	if (stats && sqk_report_image(r)) {
 		sqk_json_key(&j, "stats");
-		cli_print_stats_json(&j, img);
+		cli_print_stats_json(&j, sqk_report_image(r));
 	}
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
 }
 
+/* The image file, opened here (--offset), read by the check through callbacks. */
+static int file_read_at(void *ctx, uint64_t pos, void *buf, size_t len)
+{
+	struct sqk_file *f = ctx;
+
+	return f->read_at(f, pos, buf, len);
+}
+
+static uint64_t file_size(void *ctx)
+{
+	struct sqk_file *f = ctx;
+
+	return f->size(f);
+}
+
 int cli_fsck(int argc, char **argv)
 {
-	struct sqk_fsck_opts o = {0};
-	struct sqk_fsck_counts c;
-	struct result r = {0};
-	struct sqk_fsck *f;
+	struct sqk_check_counts c;
+	struct sqk_report *r;
 	struct sqk_file *file;
 	struct sqk_progress *bar;
+	struct sqk_io io;
 	const char *image;
-	int opt, quiet = 0, stats = 0, err, ret, flushed = 1, e = 0;
-	size_t i;
+	unsigned threads = sqk_online_cpus();
+	int opt, quiet = 0, stats = 0, json = 0, err, ret, flushed = 1, e = 0;
+	size_t i, n;
 
-	o.threads = sqk_online_cpus();
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'j':
-			if (cli_threads_option(optarg, &o.threads) != 0)
+			if (cli_threads_option(optarg, &threads) != 0)
 				return FSCK_USAGE;
 			break;
 		case OPT_JSON:
-			r.json = 1;
+			json = 1;
 			break;
 		case OPT_STATS:
 			stats = 1;
@@ -186,28 +169,26 @@ int cli_fsck(int argc, char **argv)
 	file = cli_open_image_file(image);
 	if (!file)
 		return FSCK_OPERATIONAL;
-	o.report = report;
-	o.ctx = &r;
+	io = (struct sqk_io){file_read_at, file_size, NULL, file};
 	/* The bar: bytes of the image read (counted by the file) against its size. */
 	bar = cli_progress_start(file->size(file), &file->bytes_read, quiet);
-	err = sqk_fsck_create(file, &o, &f);
-	if (!err)
-		err = sqk_fsck_run(f);
+	err = sqk_check_io(&io, NULL, threads, &r);
 	cli_progress_finish(bar, !err);
 	if (err) {
 		cli_error_errno(image, err,
 				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
-		sqk_fsck_destroy(f);
+		sqk_file_destroy(file);
 		return FSCK_OPERATIONAL;
 	}
-	sqk_fsck_counts(f, &c);
-	if (r.json) {
-		print_json(image, &r, &c, sqk_fsck_image(f), stats);
+	sqk_report_counts(r, &c);
+	n = sqk_report_count(r);
+	if (json) {
+		print_json(image, r, &c, stats);
 	} else {
-		for (i = 0; i < r.n; i++)
-			print_text(r.p[i].path, r.p[i].check, r.p[i].detail);
-		if (stats && sqk_fsck_image(f))
-			cli_print_stats(stdout, sqk_fsck_image(f));
+		for (i = 0; i < n; i++)
+			print_text(sqk_report_problem(r, i));
+		if (stats && sqk_report_image(r))
+			cli_print_stats(stdout, sqk_report_image(r));
 		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
 		flushed = fflush(stdout) == 0 && !ferror(stdout);
 		e = errno;
@@ -216,31 +197,23 @@ int cli_fsck(int argc, char **argv)
 				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
 				"fragments, "
 				"%llu bytes checked\n",
-				image, c.errors ? "errors found" : "clean",
+				image, c.problems ? "errors found" : "clean",
 				(unsigned long long)c.inodes, (unsigned long long)c.directories,
 				(unsigned long long)c.blocks, (unsigned long long)c.fragments,
 				(unsigned long long)c.bytes);
 	}
-	if (c.errors && !quiet)
+	if (c.problems && !quiet)
 		cli_image_hint(image);
-	ret = c.errors ? FSCK_ERRORS : FSCK_CLEAN;
+	ret = c.problems ? FSCK_ERRORS : FSCK_CLEAN;
 	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
 		flushed = 0;
 		e = errno;
 	}
-	if (r.nomem) {
-		cli_error(image, "cannot keep the report: %s", sqk_strerror(SQK_ERR_NOMEM));
-		ret |= FSCK_OPERATIONAL;
-	} else if (!flushed) {
+	if (!flushed) {
 		cli_error("stdout", "%s", strerror(e ? e : EIO));
 		ret |= FSCK_OPERATIONAL;
 	}
-	for (i = 0; i < r.n; i++) {
-		free(r.p[i].path);
-		free(r.p[i].check);
-		free(r.p[i].detail);
-	}
-	free(r.p);
-	sqk_fsck_destroy(f);
+	sqk_report_free(r);
+	sqk_file_destroy(file);
 	return ret;
 }

@@ -6,20 +6,23 @@
  * listing is read whole and its iterator closed before anything else is
  * read (the metadata cache has few entries), and -R recurses only after
  * that, keeping just the names of the subdirectories still to visit.
+ *
+ * Past the inspectors' driver this uses the public API, but for the guard
+ * against directory loops and depth in a corrupt image (sqk_dir_enter):
+ * the public walk has one, but walks depth first, not a listing at a time.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <squashkit/squashkit.h>
 
 #include "cmd.h"
-#include "format/format.h"
 #include "read/dir.h"
-#include "read/image.h"
-#include "read/inode.h"
 #include "show.h"
-#include "util/error.h"
 #include "util/json.h"
 #include "util/u64set.h"
-#include "walk/resolve.h"
 #include "walk/walk.h"
 
 static const char usage_text[] =
@@ -42,10 +45,16 @@ static const struct option longopts[] = {
 /* What -l and --json show of an inode. */
 struct info {
 	mode_t mode;
-	unsigned type; /* basic */
-	uint32_t number, nlink, uid, gid, mtime, rdev;
-	uint64_t size;
+	uint32_t number, nlink, uid, gid, mtime;
+	dev_t rdev;
+	uint64_t size; /* as a mount reports it */
 	char *target;
+};
+
+/* An entry of a listing, kept after the listing is closed. */
+struct entry {
+	struct sqk_dirent d; /* d.name is name */
+	char *name;
 };
 
 struct ls {
@@ -57,34 +66,47 @@ struct ls {
 	int files;    /* PATHs shown that are no directories */
 	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
 	struct sqk_u64set seen;
+	/* The first failure: where, and the errno behind it. */
 	char err_path[4096 + 256 + 2];
+	int err_errno;
 };
 
-static void info_from(struct info *i, struct sqk_inode *ino)
+static int info_from(struct ls *ls, struct info *i, const struct sqk_inode *ino)
 {
-	i->mode = ino->mode;
-	i->type = sqk_basic_type(ino->type);
-	i->number = ino->number;
-	i->nlink = ino->nlink;
-	i->uid = ino->uid;
-	i->gid = ino->gid;
-	i->mtime = ino->mtime;
-	i->rdev = ino->rdev;
-	i->size = cli_show_size(ino);
-	i->target = ino->target;
-	ino->target = NULL;
+	struct sqk_inode_layout l;
+	struct sqk_stat st;
+	int err;
+
+	sqk_inode_stat(ino, &st);
+	memset(i, 0, sizeof(*i));
+	i->mode = st.mode;
+	i->number = st.ino;
+	i->nlink = st.nlink;
+	i->uid = st.uid;
+	i->gid = st.gid;
+	i->mtime = st.mtime;
+	i->rdev = st.rdev;
+	err = sqk_inode_layout(ls->img, ino, &l);
+	i->size = l.size_mounted;
+	if (!err && S_ISLNK(st.mode)) {
+		i->target = malloc(st.size + 1);
+		if (!i->target)
+			return SQK_ERR_NOMEM;
+		err = sqk_inode_readlink(ino, i->target, st.size + 1);
+	}
+	return err < 0 ? err : 0;
 }
 
 static int is_device(const struct info *i)
 {
-	return i->type == SQK_BLKDEV || i->type == SQK_CHRDEV;
+	return S_ISBLK(i->mode) || S_ISCHR(i->mode);
 }
 
 /* The size column: bytes, or "major, minor" for a device. */
 static void size_text(const struct info *i, char *out, size_t len)
 {
 	if (is_device(i))
-		snprintf(out, len, "%u, %u", sqk_dev_major(i->rdev), sqk_dev_minor(i->rdev));
+		snprintf(out, len, "%u, %u", major(i->rdev), minor(i->rdev));
 	else
 		snprintf(out, len, "%llu", (unsigned long long)i->size);
 }
@@ -165,7 +187,7 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	else
 		sqk_json_key_null(j, "path");
 	sqk_json_key_uint(j, "inode", i->number);
-	sqk_json_key_string(j, "type", cli_json_type(i->type));
+	sqk_json_key_string(j, "type", cli_mode_type(i->mode));
 	sqk_json_key_uint(j, "mode", i->mode & 07777);
 	sqk_json_key_uint(j, "uid", i->uid);
 	sqk_json_key_uint(j, "gid", i->gid);
@@ -175,16 +197,66 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	if (i->target)
 		sqk_json_key_string(j, "target", i->target);
 	if (is_device(i)) {
-		sqk_json_key_uint(j, "major", sqk_dev_major(i->rdev));
-		sqk_json_key_uint(j, "minor", sqk_dev_minor(i->rdev));
+		sqk_json_key_uint(j, "major", major(i->rdev));
+		sqk_json_key_uint(j, "minor", minor(i->rdev));
 	}
 	sqk_json_end_object(j);
 }
 
+/* Where a failure was (dir, or dir/name), and the errno of the call that failed. */
 static void set_err_path(struct ls *ls, const char *dir, const char *name)
 {
 	snprintf(ls->err_path, sizeof(ls->err_path), "%s%s%s", dir,
 		 name && strcmp(dir, "/") != 0 ? "/" : "", name ? name : "");
+	ls->err_errno = sqk_error_errno();
+}
+
+static void free_entries(struct entry *ents, size_t n)
+{
+	size_t i;
+
+	for (i = 0; ents && i < n; i++)
+		free(ents[i].name);
+	free(ents);
+}
+
+/* The whole listing of dir, read before any inode is: the iterator is closed after it. */
+static int read_listing(struct ls *ls, const struct sqk_inode *dir, struct entry **out,
+			size_t *count)
+{
+	struct entry *ents = NULL;
+	size_t n = 0, cap = 0;
+	struct sqk_dir *d;
+	struct sqk_dirent e;
+	int r = sqk_dir_open(ls->img, dir, &d);
+
+	while (d && (r = sqk_dir_next(d, &e)) == 1) {
+		if (n == cap) {
+			struct entry *p = realloc(ents, (cap = cap ? 2 * cap : 16) * sizeof(*p));
+
+			if (!p) {
+				r = SQK_ERR_NOMEM;
+				break;
+			}
+			ents = p;
+		}
+		ents[n].d = e;
+		ents[n].name = strdup(e.name);
+		if (!ents[n].name) {
+			r = SQK_ERR_NOMEM;
+			break;
+		}
+		ents[n].d.name = ents[n].name;
+		n++;
+	}
+	sqk_dir_close(d);
+	if (r < 0) {
+		free_entries(ents, n);
+		return r;
+	}
+	*out = ents;
+	*count = n;
+	return 0;
 }
 
 static void free_infos(struct info *infos, size_t n)
@@ -197,7 +269,7 @@ static void free_infos(struct info *infos, size_t n)
 }
 
 /* -l and --json: every entry's inode, and the widths of the columns. */
-static int read_infos(struct ls *ls, const char *path, const struct sqk_dir_entry *ents, size_t n,
+static int read_infos(struct ls *ls, const char *path, const struct entry *ents, size_t n,
 		      struct info **out, struct widths *w)
 {
 	struct info *infos = calloc(n ? n : 1, sizeof(*infos));
@@ -206,26 +278,27 @@ static int read_infos(struct ls *ls, const char *path, const struct sqk_dir_entr
 	if (!infos)
 		return SQK_ERR_NOMEM;
 	for (i = 0; i < n; i++) {
-		struct sqk_inode ino;
-		int err = sqk_dirent_inode(ls->img, &ents[i], &ino);
+		struct sqk_inode *ino;
+		int err = sqk_dirent_open(ls->img, &ents[i].d, &ino);
 
+		if (!err)
+			err = info_from(ls, &infos[i], ino);
+		sqk_inode_close(ino);
 		if (err) {
 			set_err_path(ls, path, ents[i].name);
 			free_infos(infos, n);
 			return err;
 		}
-		info_from(&infos[i], &ino);
-		sqk_inode_free(&ino);
 		widen(w, &infos[i]);
 	}
 	*out = infos;
 	return 0;
 }
 
-static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsigned depth)
+static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path, unsigned depth)
 {
 	struct widths w = {1, 1, 1, 1};
-	struct sqk_dir_entry *ents = NULL;
+	struct entry *ents = NULL;
 	struct info *infos = NULL;
 	size_t n = 0, i, ndirs;
 	int err;
@@ -236,8 +309,7 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 		cli_print_escaped(stdout, path);
 		fputs(":\n", stdout);
 	}
-	/* Read whole: the iterator is closed before any inode is read. */
-	err = sqk_dir_read_all(ls->img, dir, &ents, &n, NULL);
+	err = read_listing(ls, dir, &ents, &n);
 	if (err) {
 		set_err_path(ls, path, NULL);
 		return err;
@@ -245,13 +317,13 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	if (ls->lng || ls->json) {
 		err = read_infos(ls, path, ents, n, &infos, &w);
 		if (err) {
-			free(ents);
+			free_entries(ents, n);
 			return err;
 		}
 	}
 	for (i = 0; i < n; i++) {
 		if (ls->json) {
-			char *p = join(path, ents[i].name, ents[i].name_len);
+			char *p = join(path, ents[i].name, ents[i].d.name_len);
 
 			print_json(ls, &infos[i], ents[i].name, p);
 			free(p);
@@ -264,42 +336,46 @@ static int list_dir(struct ls *ls, struct sqk_inode *dir, const char *path, unsi
 	}
 	free_infos(infos, n);
 	if (!ls->rec) {
-		free(ents);
+		free_entries(ents, n);
 		return 0;
 	}
 	/* Keep only the subdirectories, then visit them with nothing else held. */
-	for (i = 0, ndirs = 0; i < n; i++)
-		if (ents[i].type == SQK_DIR)
+	for (i = 0, ndirs = 0; i < n; i++) {
+		if (S_ISDIR(ents[i].d.type))
 			ents[ndirs++] = ents[i];
+		else
+			free(ents[i].name);
+	}
 	/* Deep trees keep one such list a level: give back what the files took. */
 	if (ndirs < n) {
-		struct sqk_dir_entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
+		struct entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
 
 		if (p)
 			ents = p;
 	}
 	for (i = 0; !err && i < ndirs; i++) {
-		struct sqk_inode sub;
-		char *child = join(path, ents[i].name, ents[i].name_len);
+		struct sqk_inode *sub;
+		char *child = join(path, ents[i].name, ents[i].d.name_len);
 
 		if (!child) {
 			err = SQK_ERR_NOMEM;
 			break;
 		}
-		err = sqk_dirent_inode(ls->img, &ents[i], &sub);
+		err = sqk_dirent_open(ls->img, &ents[i].d, &sub);
 		if (!err) {
-			err = sqk_dir_enter(&ls->seen, sub.number, depth + 1, SQK_WALK_MAX_DEPTH);
+			err = sqk_dir_enter(&ls->seen, ents[i].d.ino, depth + 1,
+					    SQK_WALK_MAX_DEPTH);
 			if (err)
-				snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
+				set_err_path(ls, child, NULL);
 			else
-				err = list_dir(ls, &sub, child, depth + 1);
-			sqk_inode_free(&sub);
+				err = list_dir(ls, sub, child, depth + 1);
+			sqk_inode_close(sub);
 		} else {
-			snprintf(ls->err_path, sizeof(ls->err_path), "%s", child);
+			set_err_path(ls, child, NULL);
 		}
 		free(child);
 	}
-	free(ents);
+	free_entries(ents, ndirs);
 	return err;
 }
 
@@ -311,20 +387,25 @@ static const char *base_name(const char *norm)
 }
 
 /* A PATH that is no directory: its one line, as ls shows a file operand. */
-static void list_file(struct ls *ls, struct sqk_inode *ino, const char *path, const char *norm)
+static int list_file(struct ls *ls, const struct sqk_inode *ino, const char *path, const char *norm)
 {
 	struct widths w = {1, 1, 1, 1};
 	struct info i;
+	int err = info_from(ls, &i, ino);
 
-	info_from(&i, ino);
-	widen(&w, &i);
-	if (ls->json)
-		print_json(ls, &i, base_name(norm), norm);
-	else if (ls->lng)
-		print_long(&i, &w, path);
-	else
-		printf("%s\n", path);
+	if (!err) {
+		widen(&w, &i);
+		if (ls->json)
+			print_json(ls, &i, base_name(norm), norm);
+		else if (ls->lng)
+			print_long(&i, &w, path);
+		else
+			printf("%s\n", path);
+	} else {
+		set_err_path(ls, norm, NULL);
+	}
 	free(i.target);
+	return err;
 }
 
 /*
@@ -334,35 +415,42 @@ static void list_file(struct ls *ls, struct sqk_inode *ino, const char *path, co
  */
 static int list(struct ls *ls, const char *path, int dirs)
 {
-	struct sqk_inode ino;
+	struct sqk_inode *ino;
+	struct sqk_stat st;
 	char *norm = cli_show_normalise(path);
-	int err = 0, ret = 0;
+	int err, ret = 0;
 
 	if (!norm) {
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
 	/* A PATH that cannot be resolved is said once, in the first pass. */
-	if (dirs ? sqk_resolve_follow(ls->img, path, 0, &ino) != 0
-		 : cli_show_lookup(ls->show, path, 0, norm, &ino) != 0) {
+	err = sqk_inode_open_lstat(ls->img, path, &ino);
+	if (err) {
+		if (!dirs)
+			cli_show_path_error(ls->show->image, norm, cli_api_why(err));
 		free(norm);
 		return dirs ? 1 : -1;
 	}
-	if ((sqk_basic_type(ino.type) == SQK_DIR) != dirs) {
+	sqk_inode_stat(ino, &st);
+	if (S_ISDIR(st.mode) != dirs) {
 		ret = 1;
 	} else if (dirs) {
 		/* A directory reached again under another operand is no loop. */
 		sqk_u64set_free(&ls->seen);
-		err = sqk_dir_enter(&ls->seen, ino.number, 0, SQK_WALK_MAX_DEPTH);
-		if (!err)
-			err = list_dir(ls, &ino, norm, 0);
+		err = sqk_dir_enter(&ls->seen, st.ino, 0, SQK_WALK_MAX_DEPTH);
+		if (err)
+			set_err_path(ls, norm, NULL);
+		else
+			err = list_dir(ls, ino, norm, 0);
 	} else {
-		list_file(ls, &ino, path, norm);
+		err = list_file(ls, ino, path, norm);
 		ls->files++;
 	}
-	sqk_inode_free(&ino);
+	sqk_inode_close(ino);
 	if (err)
-		cli_show_path_code(ls->show->image, ls->show->img, ls->err_path, err);
+		cli_show_path_error(ls->show->image, ls->err_path,
+				    cli_api_text(err, ls->err_errno));
 	free(norm);
 	return err ? -1 : ret;
 }

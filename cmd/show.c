@@ -16,7 +16,6 @@
 #include "read/inode.h"
 #include "show.h"
 #include "util/error.h"
-#include "walk/resolve.h"
 
 /* Room for a command's own long options, the driver's four and the end. */
 #define MAX_LONGOPTS 16
@@ -124,16 +123,6 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	return ret;
 }
 
-int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
-		    struct sqk_inode *ino)
-{
-	int err = sqk_resolve_follow(s->img, path, follow_last, ino);
-
-	if (err)
-		cli_show_path_code(s->image, s->img, shown, err);
-	return err;
-}
-
 /* "/path" for messages: image paths are shown from the root. */
 static void print_image_path(FILE *out, const char *path)
 {
@@ -210,6 +199,23 @@ void cli_time_string(uint32_t t, int seconds, char *out, size_t len)
 const char *cli_json_type(unsigned basic_type)
 {
 	return sqk_fmt_type_key(basic_type);
+}
+
+const char *cli_mode_type(mode_t mode)
+{
+	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
+}
+
+const char *cli_api_text(int err, int errnum)
+{
+	if (!errnum && err == SQK_ERR_IO)
+		errnum = EIO;
+	return errnum ? strerror(errnum) : sqk_strerror(err);
+}
+
+const char *cli_api_why(int err)
+{
+	return cli_api_text(err, sqk_error_errno());
 }
 
 uint64_t cli_show_size(const struct sqk_inode *ino)

@@ -50,14 +50,6 @@ struct sqk_show {
 /* Run cmd with argv: the whole life of an inspector command. */
 int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx);
 
-/*
- * Resolve path in the image (symlinks followed inside it; the last one too
- * when follow_last is set). On failure "squashkit CMD: IMAGE: SHOWN: why"
- * is printed and the error returned.
- */
-int cli_show_lookup(struct sqk_show *s, const char *path, int follow_last, const char *shown,
-		    struct sqk_inode *ino);
-
 /* PATH from the root without repeated or trailing slashes ("/" for the root); malloc'd. */
 char *cli_show_normalise(const char *path);
 
@@ -70,6 +62,17 @@ void cli_mode_string(mode_t mode, char out[11]);
 
 /* A time as "YYYY-MM-DD HH:MM[:SS]" in UTC. */
 void cli_time_string(uint32_t t, int seconds, char *out, size_t len);
+
+/*
+ * What a failed call of the public API was, in words: the errno behind it,
+ * or its code's words.
+ */
+const char *cli_api_why(int err);
+/* The same for a failure whose errno was kept (0: none). */
+const char *cli_api_text(int err, int errnum);
+
+/* The JSON name of a file type ("file", "block_device", ...) from its mode. */
+const char *cli_mode_type(mode_t mode);
 
 /* The JSON name of a basic type 1..7 ("file", "block_device", ...). */
 const char *cli_json_type(unsigned basic_type);

@@ -14,18 +14,18 @@
  *
  * A directory's "size" is what a mounted image reports (the listing plus 3
  * bytes for "." and ".."); "listing_size" is the listing's real length.
+ *
+ * Past the inspectors' driver, this uses the public API alone.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <squashkit/squashkit.h>
 
 #include "cmd.h"
-#include "format/fmt_block.h"
-#include "format/format.h"
-#include "read/image.h"
-#include "read/inode.h"
-#include "read/xattr.h"
 #include "show.h"
-#include "util/error.h"
 #include "util/json.h"
 
 static const char usage_text[] =
@@ -38,22 +38,22 @@ static const char usage_text[] =
 struct view {
 	const char *path; /* normalised */
 	struct sqk_inode *ino;
-	unsigned type; /* basic */
-	uint32_t block_size;
-	uint64_t sparse; /* file bytes in sparse blocks */
-	uint32_t tail;
-	struct sqk_xattr *xattrs;
-	uint32_t nxattrs;
+	struct sqk_stat st;
+	struct sqk_inode_layout lay;
+	struct sqk_block *blocks; /* st.blocks of them */
+	char *target;		  /* a symlink's, else NULL */
+	struct sqk_xattr_pair *xattrs;
+	size_t nxattrs;
 };
 
-static int is_device(unsigned type)
+static int is_device(mode_t mode)
 {
-	return type == SQK_BLKDEV || type == SQK_CHRDEV;
+	return S_ISBLK(mode) || S_ISCHR(mode);
 }
 
-static void hex(FILE *out, const uint8_t *b, uint32_t len)
+static void hex(FILE *out, const uint8_t *b, size_t len)
 {
-	uint32_t i;
+	size_t i;
 
 	for (i = 0; i < len; i++)
 		fprintf(out, "%02x", b[i]);
@@ -61,80 +61,80 @@ static void hex(FILE *out, const uint8_t *b, uint32_t len)
 
 static void print_text(const struct view *v)
 {
-	const struct sqk_inode *ino = v->ino;
+	const struct sqk_stat *st = &v->st;
+	const struct sqk_inode_layout *l = &v->lay;
 	char mode[11], when[32];
-	uint64_t pos = ino->blocks_start;
 	uint32_t i;
 
-	cli_mode_string(ino->mode, mode);
-	cli_time_string(ino->mtime, 1, when, sizeof(when));
+	cli_mode_string(st->mode, mode);
+	cli_time_string(st->mtime, 1, when, sizeof(when));
 	fputs("path: ", stdout);
 	cli_print_escaped(stdout, v->path);
-	printf("\ninode: %u\ntype: %s\nextended: %s\n", ino->number, cli_json_type(v->type),
-	       sqk_inode_extended(ino) ? "yes" : "no");
-	printf("inode position: block %llu offset %u\n",
-	       (unsigned long long)SQK_REF_BLOCK(ino->ref), SQK_REF_OFFSET(ino->ref));
+	printf("\ninode: %u\ntype: %s\nextended: %s\n", st->ino, cli_mode_type(st->mode),
+	       st->extended ? "yes" : "no");
+	printf("inode position: block %llu offset %u\n", (unsigned long long)l->inode_block,
+	       l->inode_offset);
 	printf("mode: %04o %s\nuid: %u\ngid: %u\nmtime: %u (%s UTC)\nnlink: %u\nsize: %llu\n",
-	       (unsigned)(ino->mode & 07777), mode, ino->uid, ino->gid, ino->mtime, when,
-	       ino->nlink, (unsigned long long)cli_show_size(ino));
-	if (v->type == SQK_FILE) {
-		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)ino->blocks_start,
-		       ino->nblocks);
-		for (i = 0; i < ino->nblocks; i++) {
-			uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
+	       (unsigned)(st->mode & 07777), mode, st->uid, st->gid, st->mtime, when, st->nlink,
+	       (unsigned long long)l->size_mounted);
+	if (S_ISREG(st->mode)) {
+		printf("blocks start: %llu\nblocks: %u\n", (unsigned long long)l->blocks_start,
+		       st->blocks);
+		for (i = 0; i < st->blocks; i++) {
+			const struct sqk_block *b = &v->blocks[i];
 
-			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)pos, size,
-			       size == 0	      ? "sparse"
-			       : sqk_fmt_block_raw(w) ? "uncompressed"
-						      : "compressed");
-			pos += size;
+			printf("  %u: start %llu size %u %s\n", i, (unsigned long long)b->start,
+			       b->size,
+			       b->size == 0	? "sparse"
+			       : !b->compressed ? "uncompressed"
+						: "compressed");
 		}
-		if (ino->frag_index == SQK_INVALID_FRAG)
+		if (l->fragment == UINT32_MAX)
 			printf("fragment: none\n");
 		else
-			printf("fragment: index %u offset %u (tail %u bytes)\n", ino->frag_index,
-			       ino->frag_offset, v->tail);
-		printf("sparse: %llu\n", (unsigned long long)v->sparse);
-		if (ino->type == SQK_LFILE)
-			printf("sparse field: %llu\n", (unsigned long long)ino->sparse);
+			printf("fragment: index %u offset %u (tail %u bytes)\n", l->fragment,
+			       l->fragment_offset, l->tail);
+		printf("sparse: %llu\n", (unsigned long long)l->sparse_bytes);
+		if (l->has_sparse_field)
+			printf("sparse field: %llu\n", (unsigned long long)l->sparse_field);
 	}
-	if (v->type == SQK_DIR)
+	if (S_ISDIR(st->mode))
 		printf("listing: block %u offset %u (%llu bytes)\nparent: %u\nindex: %u entries\n",
-		       ino->dir_block, ino->dir_offset, (unsigned long long)ino->size, ino->parent,
-		       ino->index_count);
-	if (ino->target) {
+		       l->listing_block, l->listing_offset, (unsigned long long)st->size, l->parent,
+		       l->index_count);
+	if (v->target) {
 		fputs("target: ", stdout);
-		cli_print_escaped(stdout, ino->target);
+		cli_print_escaped(stdout, v->target);
 		fputc('\n', stdout);
 	}
-	if (is_device(v->type))
-		printf("device: %u, %u\n", sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
-	if (ino->xattr != SQK_INVALID_XATTR)
-		printf("xattr index: %u\n", ino->xattr);
-	printf("xattrs: %u\n", v->nxattrs);
+	if (is_device(st->mode))
+		printf("device: %u, %u\n", major(st->rdev), minor(st->rdev));
+	if (l->xattr_index != UINT32_MAX)
+		printf("xattr index: %u\n", l->xattr_index);
+	printf("xattrs: %zu\n", v->nxattrs);
 	for (i = 0; i < v->nxattrs; i++) {
-		const struct sqk_xattr *x = &v->xattrs[i];
+		const struct sqk_xattr_pair *x = &v->xattrs[i];
 
 		fputs("  ", stdout);
 		cli_print_escaped(stdout, x->name);
 		fputs(": ", stdout);
-		if (sqk_utf8_valid(x->value, x->value_len)) {
+		if (sqk_utf8_valid(x->value, x->size)) {
 			fputc('"', stdout);
-			cli_print_escaped_len(stdout, x->value, x->value_len);
+			cli_print_escaped_len(stdout, x->value, x->size);
 			fputc('"', stdout);
 		} else {
 			fputs("0x", stdout);
-			hex(stdout, x->value, x->value_len);
+			hex(stdout, x->value, x->size);
 		}
 		fputc('\n', stdout);
 	}
 }
 
 /* Bytes as lower-case hex, malloc'd. */
-static char *hex_string(const uint8_t *b, uint32_t len)
+static char *hex_string(const uint8_t *b, size_t len)
 {
-	char *s = malloc(2 * (size_t)len + 1), *p = s;
-	uint32_t i;
+	char *s = malloc(2 * len + 1), *p = s;
+	size_t i;
 
 	for (i = 0; s && i < len; i++, p += 2)
 		snprintf(p, 3, "%02x", b[i]);
@@ -145,19 +145,19 @@ static char *hex_string(const uint8_t *b, uint32_t len)
 
 static int json_xattrs(struct sqk_json *j, const struct view *v)
 {
-	uint32_t i;
+	size_t i;
 
 	sqk_json_begin_object(j, 0);
 	for (i = 0; i < v->nxattrs; i++) {
-		const struct sqk_xattr *x = &v->xattrs[i];
+		const struct sqk_xattr_pair *x = &v->xattrs[i];
 		char *hex;
 
 		sqk_json_key(j, x->name);
-		if (sqk_utf8_valid(x->value, x->value_len)) {
-			sqk_json_bytes(j, x->value, x->value_len);
+		if (sqk_utf8_valid(x->value, x->size)) {
+			sqk_json_bytes(j, x->value, x->size);
 			continue;
 		}
-		hex = hex_string(x->value, x->value_len);
+		hex = hex_string(x->value, x->size);
 		if (!hex)
 			return SQK_ERR_NOMEM;
 		sqk_json_begin_object(j, 0);
@@ -171,85 +171,84 @@ static int json_xattrs(struct sqk_json *j, const struct view *v)
 
 static int print_json(struct sqk_json *j, const struct view *v)
 {
-	const struct sqk_inode *ino = v->ino;
-	uint64_t pos = ino->blocks_start;
+	const struct sqk_stat *st = &v->st;
+	const struct sqk_inode_layout *l = &v->lay;
 	char mode[11];
 	uint32_t i;
 	int err;
 
-	cli_mode_string(ino->mode, mode);
+	cli_mode_string(st->mode, mode);
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_string(j, "path", v->path);
-	sqk_json_key_uint(j, "inode", ino->number);
-	sqk_json_key_string(j, "type", cli_json_type(v->type));
-	sqk_json_key_bool(j, "extended", sqk_inode_extended(ino));
-	sqk_json_key_uint(j, "mode", ino->mode & 07777);
+	sqk_json_key_uint(j, "inode", st->ino);
+	sqk_json_key_string(j, "type", cli_mode_type(st->mode));
+	sqk_json_key_bool(j, "extended", st->extended);
+	sqk_json_key_uint(j, "mode", st->mode & 07777);
 	sqk_json_key_string(j, "mode_string", mode);
-	sqk_json_key_uint(j, "uid", ino->uid);
-	sqk_json_key_uint(j, "gid", ino->gid);
-	sqk_json_key_uint(j, "mtime", ino->mtime);
-	sqk_json_key_uint(j, "nlink", ino->nlink);
-	sqk_json_key_uint(j, "size", cli_show_size(ino));
+	sqk_json_key_uint(j, "uid", st->uid);
+	sqk_json_key_uint(j, "gid", st->gid);
+	sqk_json_key_uint(j, "mtime", st->mtime);
+	sqk_json_key_uint(j, "nlink", st->nlink);
+	sqk_json_key_uint(j, "size", l->size_mounted);
 	sqk_json_key(j, "inode_position");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(ino->ref));
-	sqk_json_key_uint(j, "offset", SQK_REF_OFFSET(ino->ref));
+	sqk_json_key_uint(j, "block", l->inode_block);
+	sqk_json_key_uint(j, "offset", l->inode_offset);
 	sqk_json_end_object(j);
 	sqk_json_key(j, "blocks");
 	sqk_json_begin_array(j, 0);
-	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
+	for (i = 0; i < st->blocks; i++) {
+		const struct sqk_block *b = &v->blocks[i];
 
 		sqk_json_begin_object(j, 0);
-		sqk_json_key_uint(j, "start", pos);
-		sqk_json_key_uint(j, "size", size);
-		sqk_json_key_bool(j, "compressed", size && !sqk_fmt_block_raw(w));
-		sqk_json_key_bool(j, "sparse", !size);
+		sqk_json_key_uint(j, "start", b->start);
+		sqk_json_key_uint(j, "size", b->size);
+		sqk_json_key_bool(j, "compressed", b->compressed);
+		sqk_json_key_bool(j, "sparse", !b->size);
 		sqk_json_end_object(j);
-		pos += size;
 	}
 	sqk_json_end_array(j);
-	if (v->type == SQK_FILE)
-		sqk_json_key_uint(j, "blocks_start", ino->blocks_start);
+	if (S_ISREG(st->mode))
+		sqk_json_key_uint(j, "blocks_start", l->blocks_start);
 	sqk_json_key(j, "fragment");
-	if (ino->frag_index == SQK_INVALID_FRAG) {
+	if (l->fragment == UINT32_MAX) {
 		sqk_json_null(j);
 	} else {
 		sqk_json_begin_object(j, 0);
-		sqk_json_key_uint(j, "index", ino->frag_index);
-		sqk_json_key_uint(j, "offset", ino->frag_offset);
-		sqk_json_key_uint(j, "size", v->tail);
+		sqk_json_key_uint(j, "index", l->fragment);
+		sqk_json_key_uint(j, "offset", l->fragment_offset);
+		sqk_json_key_uint(j, "size", l->tail);
 		sqk_json_end_object(j);
 	}
-	sqk_json_key_uint(j, "sparse", v->sparse);
-	if (ino->type == SQK_LFILE)
-		sqk_json_key_uint(j, "sparse_field", ino->sparse);
+	sqk_json_key_uint(j, "sparse", l->sparse_bytes);
+	if (l->has_sparse_field)
+		sqk_json_key_uint(j, "sparse_field", l->sparse_field);
 	else
 		sqk_json_key_null(j, "sparse_field");
-	if (ino->xattr == SQK_INVALID_XATTR)
+	if (l->xattr_index == UINT32_MAX)
 		sqk_json_key_null(j, "xattr_index");
 	else
-		sqk_json_key_uint(j, "xattr_index", ino->xattr);
+		sqk_json_key_uint(j, "xattr_index", l->xattr_index);
 	sqk_json_key(j, "xattrs");
 	err = json_xattrs(j, v);
 	if (err)
 		return err;
-	if (ino->target)
-		sqk_json_key_string(j, "target", ino->target);
+	if (v->target)
+		sqk_json_key_string(j, "target", v->target);
 	else
 		sqk_json_key_null(j, "target");
-	if (is_device(v->type)) {
-		sqk_json_key_uint(j, "major", sqk_dev_major(ino->rdev));
-		sqk_json_key_uint(j, "minor", sqk_dev_minor(ino->rdev));
+	if (is_device(st->mode)) {
+		sqk_json_key_uint(j, "major", major(st->rdev));
+		sqk_json_key_uint(j, "minor", minor(st->rdev));
 	}
-	if (v->type == SQK_DIR) {
+	if (S_ISDIR(st->mode)) {
 		sqk_json_key(j, "directory");
 		sqk_json_begin_object(j, 0);
-		sqk_json_key_uint(j, "block", ino->dir_block);
-		sqk_json_key_uint(j, "offset", ino->dir_offset);
-		sqk_json_key_uint(j, "listing_size", ino->size);
-		sqk_json_key_uint(j, "parent", ino->parent);
-		sqk_json_key_uint(j, "index_count", ino->index_count);
+		sqk_json_key_uint(j, "block", l->listing_block);
+		sqk_json_key_uint(j, "offset", l->listing_offset);
+		sqk_json_key_uint(j, "listing_size", st->size);
+		sqk_json_key_uint(j, "parent", l->parent);
+		sqk_json_key_uint(j, "index_count", l->index_count);
 		sqk_json_end_object(j);
 	}
 	sqk_json_end_object(j);
@@ -258,11 +257,35 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	return 0;
 }
 
+/* What stat shows beside the inode's stat: its layout, blocks, target and xattrs. */
+static int gather(struct sqk_show *s, struct view *v)
+{
+	int err;
+
+	sqk_inode_stat(v->ino, &v->st);
+	err = sqk_inode_layout(s->img, v->ino, &v->lay);
+	if (!err && S_ISREG(v->st.mode) && v->st.blocks) {
+		v->blocks = calloc(v->st.blocks, sizeof(*v->blocks));
+		if (!v->blocks)
+			return SQK_ERR_NOMEM;
+		err = sqk_inode_blocks(v->ino, v->blocks, v->st.blocks);
+		err = err < 0 ? err : 0;
+	}
+	if (!err && S_ISLNK(v->st.mode)) {
+		v->target = malloc(v->st.size + 1);
+		if (!v->target)
+			return SQK_ERR_NOMEM;
+		err = sqk_inode_readlink(v->ino, v->target, v->st.size + 1);
+		err = err < 0 ? err : 0;
+	}
+	if (!err)
+		err = sqk_inode_xattrs(s->img, v->ino, &v->xattrs, &v->nxattrs);
+	return err;
+}
+
 static int run(struct sqk_show *s)
 {
-	struct sqk_inode ino;
 	struct view v;
-	uint32_t i;
 	int err;
 
 	memset(&v, 0, sizeof(v));
@@ -271,29 +294,20 @@ static int run(struct sqk_show *s)
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = cli_show_lookup(s, s->paths[0], 0, v.path, &ino);
-	if (err) {
-		free((char *)v.path);
-		return EXIT_FAIL;
-	}
-	v.ino = &ino;
-	v.type = sqk_basic_type(ino.type);
-	v.block_size = sqk_image_super(s->img)->block_size;
-	v.tail = sqk_inode_tail(&ino, v.block_size);
-	for (i = 0; i < ino.nblocks; i++)
-		if (sqk_fmt_block_size(ino.blocks[i]) == 0)
-			v.sparse += sqk_fmt_block_len(ino.size, i, v.block_size);
-	err = sqk_xattr_read(s->img, ino.xattr, &v.xattrs, &v.nxattrs);
+	err = sqk_inode_open_lstat(s->img, s->paths[0], &v.ino);
 	if (!err) {
-		if (s->json)
+		err = gather(s, &v);
+		if (!err && s->json)
 			err = print_json(&s->out, &v);
-		else
+		else if (!err)
 			print_text(&v);
 	}
-	sqk_xattr_free(v.xattrs, v.nxattrs);
-	sqk_inode_free(&ino);
 	if (err)
-		cli_show_path_code(s->image, s->img, v.path, err);
+		cli_show_path_error(s->image, v.path, cli_api_why(err));
+	sqk_xattrs_free(v.xattrs, v.nxattrs);
+	free(v.target);
+	free(v.blocks);
+	sqk_inode_close(v.ino);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

@@ -14,6 +14,9 @@ struct sqk_report {
 	size_t n, cap;
 	struct sqk_check_counts counts;
 	int nomem;
+	/* The checker's image and the file under it, kept for sqk_report_image(). */
+	struct sqk_image *img;
+	struct sqk_file *file;
 };
 
 static char *dup_or_flag(struct sqk_report *r, const char *s)
@@ -91,6 +94,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		return sqk_api_fail(err, errnum, name, NULL);
 	}
 	sqk_fsck_counts(fsck, &c);
+	sqk_fsck_take_image(fsck, &r->img, &r->file);
 	sqk_fsck_destroy(fsck);
 	r->counts = (struct sqk_check_counts){c.inodes,	   c.directories, c.blocks,
 					      c.fragments, c.bytes,	  c.errors};
@@ -138,12 +142,19 @@ void sqk_report_counts(const struct sqk_report *r, struct sqk_check_counts *c)
 	*c = r->counts;
 }
 
+struct sqk_image *sqk_report_image(const struct sqk_report *r)
+{
+	return r->img;
+}
+
 void sqk_report_free(struct sqk_report *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
+	sqk_image_close(r->img);
+	sqk_file_destroy(r->file);
 	for (i = 0; i < r->n; i++) {
 		free((char *)r->list[i].path);
 		free((char *)r->list[i].check);

@@ -7,6 +7,7 @@
 
 #include "api_int.h"
 #include "format/fmt_inode.h"
+#include "format/fmt_type.h"
 #include "read/dir.h"
 #include "read/inode.h"
 #include "walk/walk.h"
@@ -31,8 +32,8 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 	err = sqk_dir_iter_open(img, dir, &d->it);
 	if (err) {
 		free(d);
-		return sqk_api_fail(err, 0, NULL, "the listing of inode %u: %s", dir->number,
-				    sqk_strerror(err));
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
+				    "the listing of inode %u: %s", dir->number, sqk_strerror(err));
 	}
 	*out = d;
 	return sqk_api_ok();
@@ -46,7 +47,7 @@ int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
 		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
 			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)d->e.name_len,
 					    d->e.name, sqk_strerror(r));
-		return sqk_api_fail(r, 0, NULL, NULL);
+		return sqk_api_fail(r, sqk_api_io_errnum(d->it.img, r), NULL, NULL);
 	}
 	sqk_api_ok();
 	if (!r)
@@ -65,6 +66,29 @@ void sqk_dir_close(struct sqk_dir *d)
 		return;
 	sqk_dir_iter_close(&d->it);
 	free(d);
+}
+
+int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent, struct sqk_inode **out)
+{
+	struct sqk_dir_entry e;
+	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	int err;
+
+	*out = NULL;
+	if (!ino)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	memset(&e, 0, sizeof(e));
+	e.type = sqk_fmt_type_of_mode(ent->type);
+	e.number = ent->ino;
+	e.ref = ent->ref;
+	err = sqk_dirent_inode(img, &e, ino);
+	if (err) {
+		free(ino);
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL, "inode %u at %#llx: %s",
+				    ent->ino, (unsigned long long)ent->ref, sqk_strerror(err));
+	}
+	*out = ino;
+	return sqk_api_ok();
 }
 
 /* The walk's sink, calling the visitor with "/a/b" paths. */

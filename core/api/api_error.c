@@ -48,6 +48,11 @@ const char *sqk_api_relpath(const char *path)
 	return path;
 }
 
+int sqk_api_io_errnum(const struct sqk_image *img, int err)
+{
+	return err == SQK_ERR_IO ? sqk_image_file(img)->errnum : 0;
+}
+
 int sqk_api_ok(void)
 {
 	message[0] = '\0';

@@ -38,7 +38,7 @@ static int open_inode(struct sqk_image *img, const char *path, int follow, uint6
 	if (err) {
 		free(ino);
 		if (path)
-			return sqk_api_fail(err, 0, path, NULL);
+			return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
 		return sqk_api_fail(err, 0, NULL, "inode at %#llx: %s", (unsigned long long)ref,
 				    sqk_strerror(err));
 	}
@@ -108,7 +108,7 @@ int sqk_inode_pread(struct sqk_image *img, const struct sqk_inode *ino, uint64_t
 		return err;
 	err = sqk_data_pread(img, ino, off, buf, len, got);
 	if (err)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? sqk_image_file(img)->errnum : 0, NULL,
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
 				    "inode %u at byte %llu: %s", ino->number,
 				    (unsigned long long)off, sqk_strerror(err));
 	return sqk_api_ok();
@@ -153,8 +153,8 @@ int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
 		return sqk_api_ok();
 	err = sqk_xattr_read(img, ino->xattr, &x, &n);
 	if (err)
-		return sqk_api_fail(err, 0, NULL, "the xattrs of inode %u: %s", ino->number,
-				    sqk_strerror(err));
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
+				    "the xattrs of inode %u: %s", ino->number, sqk_strerror(err));
 	/* The pairs take the reader's strings; sqk_xattrs_free() gives them back. */
 	p = calloc(n ? n : 1, sizeof(*p));
 	if (!p) {

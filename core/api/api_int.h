@@ -24,6 +24,8 @@ int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 int sqk_api_fault(const struct sqk_fault *f, const char *where);
 /* An image path as the API names it: "a/b", never "/a/b". */
 const char *sqk_api_relpath(const char *path);
+/* The errno behind err when it is a failed read of img's file, else 0. */
+int sqk_api_io_errnum(const struct sqk_image *img, int err);
 /* A call succeeded: the message is "" again. Returns 0. */
 int sqk_api_ok(void);
 

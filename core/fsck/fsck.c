@@ -472,6 +472,14 @@ struct sqk_image *sqk_fsck_image(struct sqk_fsck *f)
 	return f->img;
 }
 
+void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file)
+{
+	*img = f->img;
+	*file = f->file;
+	f->img = NULL;
+	f->file = NULL;
+}
+
 void sqk_fsck_destroy(struct sqk_fsck *f)
 {
 	size_t i;

@@ -66,6 +66,12 @@ int sqk_fsck_run(struct sqk_fsck *f);
 void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out);
 /* The open image (for its cache counters), or NULL when it could not be opened. */
 struct sqk_image *sqk_fsck_image(struct sqk_fsck *f);
+/*
+ * Take the image the check opened (NULL when it could not be) and the file
+ * under it, for a caller that looks at them after the checker is gone: it
+ * closes the image, then destroys the file.
+ */
+void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file);
 void sqk_fsck_destroy(struct sqk_fsck *f);
 
 #endif

@@ -59,6 +59,13 @@ SQK_API int sqk_report_clean(const struct sqk_report *r);
 SQK_API size_t sqk_report_count(const struct sqk_report *r);
 SQK_API const struct sqk_problem *sqk_report_problem(const struct sqk_report *r, size_t i);
 SQK_API void sqk_report_counts(const struct sqk_report *r, struct sqk_check_counts *c);
+/**
+ * The image the check read, with its cache counters (sqk_image_counter())
+ * as the check left them, and its facts; it may be read. NULL when it could
+ * not be opened (the superblock's problem says why). It stays open, with
+ * its caches and its file, until the report is freed.
+ */
+SQK_API struct sqk_image *sqk_report_image(const struct sqk_report *r);
 /** NULL is ignored. */
 SQK_API void sqk_report_free(struct sqk_report *r);
 

@@ -55,6 +55,12 @@ SQK_API int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_i
  * not a directory.
  */
 SQK_API int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out);
+/**
+ * Open the inode at @p path as lstat(2) resolves it: symlinks on the way
+ * are followed as sqk_inode_open_follow() follows them, the last component
+ * is not (unless @p path ends with "/").
+ */
+SQK_API int sqk_inode_open_lstat(struct sqk_image *img, const char *path, struct sqk_inode **out);
 /** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
 SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
 /** NULL is ignored. */
@@ -98,6 +104,41 @@ SQK_API int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
 			     struct sqk_xattr_pair **list, size_t *count);
 SQK_API void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count);
 
+/** Where an inode and its data are stored, as `squashkit stat` shows it. */
+struct sqk_inode_layout {
+	uint64_t inode_block;  /**< its metadata block: the block's start in the inode table */
+	uint32_t inode_offset; /**< its byte offset in that block (uncompressed) */
+	uint32_t xattr_index;  /**< its entry in the xattr table; UINT32_MAX for none */
+	uint64_t blocks_start; /**< a file: where its first data block starts in the image */
+	uint32_t fragment;     /**< a file: the fragment block of its tail; UINT32_MAX for none */
+	uint32_t fragment_offset; /**< a file: where its tail starts in that fragment block */
+	uint32_t tail;		  /**< a file: bytes of its tail (0 without one) */
+	int has_sparse_field;	  /**< an extended file inode: it stores a sparse count */
+	uint64_t sparse_field;	  /**< that count, as stored (mksquashfs may store one less) */
+	uint64_t sparse_bytes;	/**< a file: bytes in blocks stored as holes, from the block list */
+	uint32_t listing_block; /**< a directory: its listing's block in the directory table */
+	uint32_t listing_offset; /**< a directory: the listing's byte offset in that block */
+	uint32_t parent;	 /**< a directory: the inode number of its parent */
+	uint32_t index_count;	 /**< a directory: entries of its index */
+	uint64_t size_mounted;	 /**< the size a mounted image reports (a listing counts 3 more) */
+};
+/** Fill @p l for @p ino (of the open image @p img). Thread-safe. */
+SQK_API int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino,
+			     struct sqk_inode_layout *l);
+
+/** One data block of a file, as stored. */
+struct sqk_block {
+	uint64_t start; /**< where it starts in the image */
+	uint32_t size;	/**< bytes stored; 0 for a hole */
+	int compressed; /**< stored compressed (0 for a hole or a block stored as is) */
+};
+/**
+ * The data blocks of a file (sqk_stat.blocks of them, its tail not
+ * counted): up to @p max of them into @p blocks; returns how many the file
+ * has (more than max when blocks was too short). SQK_ERR_ARG for another type.
+ */
+SQK_API int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max);
+
 /** A directory entry. */
 struct sqk_dirent {
 	const char *name; /**< NUL-terminated; valid until the next sqk_dir_next() */
@@ -117,6 +158,14 @@ SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, str
 SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
 /** NULL is ignored. */
 SQK_API void sqk_dir_close(struct sqk_dir *d);
+/**
+ * Open the inode a directory entry names, checked against the entry: an
+ * inode of another type or number than the entry says is SQK_ERR_CORRUPT.
+ * Its name is not used: the entry (ref, ino, type) may come from a listing
+ * closed since.
+ */
+SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
+			    struct sqk_inode **out);
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's

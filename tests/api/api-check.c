@@ -2,8 +2,10 @@
 /*
  * api-check IMAGE: verify IMAGE through the public API, from its path and
  * again through read callbacks over a copy in memory; print "clean 0|1",
- * the counts, and "problem CHECK PATH" for each problem. The two runs must
- * agree. Exits 1 when a call fails or they disagree.
+ * the counts, "fills N" (the data blocks the check's image decompressed,
+ * from sqk_report_image()'s counters; "fills none" without that image) and
+ * "problem CHECK PATH" for each problem. The two runs must agree. Exits 1
+ * when a call fails or they disagree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,20 @@ int main(int argc, char **argv)
 	printf("clean %d\ninodes %llu\ndirectories %llu\nproblems %llu\n", sqk_report_clean(r),
 	       (unsigned long long)c.inodes, (unsigned long long)c.directories,
 	       (unsigned long long)c.problems);
+	printf("blocks %llu\n", (unsigned long long)c.blocks);
+	if (sqk_report_image(r)) {
+		struct sqk_image_info info;
+		uint64_t fills;
+
+		if (sqk_image_counter(sqk_report_image(r), SQK_CACHE_DATA, "fills", &fills) ||
+		    sqk_image_info(sqk_report_image(r), &info)) {
+			fprintf(stderr, "api-check: the report's image: %s\n", sqk_error_message());
+			return 1;
+		}
+		printf("fills %llu\n", (unsigned long long)fills);
+	} else {
+		printf("fills none\n");
+	}
 	for (i = 0; i < n; i++) {
 		const struct sqk_problem *p = sqk_report_problem(r, i),
 					 *q = sqk_report_problem(r2, i);

@@ -124,6 +124,10 @@ same_file "$TMP/ref.man" "$TMP/built.unsq" "unsquashfs reads the tree made on th
 api_run api-check "$TMP/img" >"$TMP/check" 2>"$TMP/err"
 ok $? "api-check checks the clean image from its path and from memory alike"
 is "$(sed -n 's/^clean //p' "$TMP/check")" 1 "it is clean"
+blocks=$(sed -n 's/^blocks //p' "$TMP/check")
+ok "$([ "$blocks" -gt 0 ] 2>/dev/null; echo $?)" "it decompressed data blocks ($blocks)"
+is "$(sed -n 's/^fills //p' "$TMP/check")" "$blocks" \
+	"the report's image: each data block the check counted was decompressed once"
 . "$SQK_SRCDIR/tests/interop/tamper-base.sh"
 tamper_base "$TMP/tb" "$TMP/tb.img" || echo "Bail out! mksquashfs failed"
 for kind in data dir-order nlink id fragment; do

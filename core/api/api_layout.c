@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Where an inode and its data lie: the positions, block list and stored
+ * counts `squashkit stat` shows, and a path resolved as lstat(2) does.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api_int.h"
+#include "format/fmt_block.h"
+#include "format/fmt_inode.h"
+#include "format/format.h"
+#include "read/inode.h"
+#include "walk/resolve.h"
+
+int sqk_inode_open_lstat(struct sqk_image *img, const char *path, struct sqk_inode **out)
+{
+	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	int err;
+
+	*out = NULL;
+	if (!ino)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+	err = sqk_resolve_follow(img, path, 0, ino);
+	if (err) {
+		free(ino);
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
+	}
+	*out = ino;
+	return sqk_api_ok();
+}
+
+int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino, struct sqk_inode_layout *l)
+{
+	uint32_t bs = sqk_image_super(img)->block_size, i;
+
+	memset(l, 0, sizeof(*l));
+	l->inode_block = SQK_REF_BLOCK(ino->ref);
+	l->inode_offset = SQK_REF_OFFSET(ino->ref);
+	l->xattr_index = ino->xattr;
+	l->size_mounted = ino->size;
+	l->fragment = SQK_INVALID_FRAG;
+	if (S_ISREG(ino->mode)) {
+		l->blocks_start = ino->blocks_start;
+		l->fragment = ino->frag_index;
+		l->fragment_offset = ino->frag_offset;
+		l->tail = sqk_inode_tail(ino, bs);
+		l->has_sparse_field = sqk_inode_extended(ino);
+		l->sparse_field = ino->sparse;
+		for (i = 0; i < ino->nblocks; i++)
+			if (sqk_fmt_block_size(ino->blocks[i]) == 0)
+				l->sparse_bytes += sqk_fmt_block_len(ino->size, i, bs);
+	} else if (S_ISDIR(ino->mode)) {
+		l->listing_block = ino->dir_block;
+		l->listing_offset = ino->dir_offset;
+		l->parent = ino->parent;
+		l->index_count = ino->index_count;
+		l->size_mounted = sqk_fmt_dir_size(ino->size);
+	}
+	return sqk_api_ok();
+}
+
+int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max)
+{
+	uint64_t pos = ino->blocks_start;
+	uint32_t i;
+
+	if (!S_ISREG(ino->mode))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode %u is not a regular file",
+				    ino->number);
+	for (i = 0; i < ino->nblocks; i++) {
+		uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
+
+		if (i < max) {
+			blocks[i].start = pos;
+			blocks[i].size = size;
+			blocks[i].compressed = size && !sqk_fmt_block_raw(w);
+		}
+		pos += size;
+	}
+	sqk_api_ok();
+	return (int)ino->nblocks;
+}
