@@ -76,17 +76,18 @@ pair() {
 		echo "$name: sqfsdiff exits $want, squashkit diff $got" >&2
 		exit 1
 	fi
-	tp="" rp="" tq="" rq="" i=0
+	tp="" rp="" cp="" tq="" rq="" cq="" i=0
 	while [ $i -lt "$RUNS" ]; do
-		measure t r sqfsdiff -a "$a" -b "$b"
-		tp="$tp $t" rp="$rp $r"
-		measure t r "$SQUASHKIT" diff -j "$THREADS" "$a" "$b"
-		tq="$tq $t" rq="$rq $r"
+		measure t r c sqfsdiff -a "$a" -b "$b"
+		tp="$tp $t" rp="$rp $r" cp="$cp $c"
+		measure t r c "$SQUASHKIT" diff -j "$THREADS" "$a" "$b"
+		tq="$tq $t" rq="$rq $r" cq="$cq $c"
 		i=$((i + 1))
 	done
 	mp=$(median $tp) mq=$(median $tq)
-	printf '%-18s sqfsdiff %6.2f s %7d KiB   squashkit %6.2f s %7d KiB   %sx  (exit %s)\n' \
-		"$name" "$mp" "$(median $rp)" "$mq" "$(median $rq)" "$(ratio "$mp" "$mq")" "$got"
+	printf '%-18s sqfsdiff %6.2f s (cpu %6.2f) %7d KiB   squashkit %6.2f s (cpu %6.2f) %7d KiB   %sx  (exit %s)\n' \
+		"$name" "$mp" "$(median $cp)" "$(median $rp)" "$mq" "$(median $cq)" "$(median $rq)" \
+		"$(ratio "$mp" "$mq")" "$got"
 }
 
 # A first, untimed read of each: the images in the page cache for both.
