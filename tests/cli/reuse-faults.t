@@ -45,6 +45,8 @@ check() {
 		*) echo "exit 0, but not the note of blocks compressed afresh: $line" ;;
 		esac
 		[ "$f" = "$W/ref.img" ] || echo "exit 0 with the read of '$f' failed"
+		# check runs in a subshell: the sweep's count of these goes through a file.
+		echo "$1" >>"$W/afresh"
 		return
 	fi
 	[ $st -eq 1 ] || echo "exit $st, not 1 or 0"
@@ -67,22 +69,14 @@ prep_build
 run_reuse
 same_build
 ok $? "reuse: the rebuild under the fault library is the plain build"
-rm -f "$W/count"
+rm -f "$W/count" "$W/afresh"
 prep_build
 SQK_FAULT_COUNT="$W/count" run_reuse >/dev/null 2>&1
 n=$(awk '$1 == "read" { print $2 }' "$W/count")
 sweep check read "${n:-0}" read_actions
 ok "$([ "${n:-0}" -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
 	"reuse: each of ${n:-0} reads failed in turn: $runs runs as they should"
-# The sweep must have met both kinds of outcome for a failed read of the image.
-prep_build
-nb=0
-i=1
-while [ $i -le "${n:-0}" ]; do
-	prep_build
-	fault_run "read:$i:EIO" run_reuse
-	[ "$f" = "$W/ref.img" ] && [ $st -eq 0 ] && nb=$((nb + 1))
-	i=$((i + 1))
-done
-ok "$([ $nb -gt 0 ]; echo $?)" "reuse: $nb failed reads of the earlier image's blocks, each compressed afresh"
+# The sweep met failed reads of the earlier image's blocks, not only runs that fail.
+nb=$(sort -u "$W/afresh" 2>/dev/null | grep -c ':EIO$')
+ok "$([ "$nb" -gt 0 ]; echo $?)" "reuse: $nb failed reads of the earlier image's blocks, each compressed afresh"
 done_testing

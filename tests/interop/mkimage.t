@@ -77,8 +77,10 @@ for c in gzip lzma lzo xz lz4 zstd; do
 	expect_success "build with $c" "$SQK" mkimage -q -c "$c" "$TREE" "$img"
 	k=kernel
 	[ "$c" = lzma ] && k="" # the kernel has no lzma (id 2) support
-	[ -z "${SQK_SANITIZED:-}" ] || [ "$c" = gzip ] || k=skip
-	[ "$k" = skip ] || check "$img" "$c" $k
+	# Under the sanitizers the peers read back gzip's image only.
+	if [ -z "${SQK_SANITIZED:-}" ] || [ "$c" = gzip ]; then
+		check "$img" "$c" $k
+	fi
 	rm -f "$img"
 done
 
@@ -88,10 +90,10 @@ for opt in --no-fragments --tail-ends "-b 4K" "-b 1M" --no-dedup --no-xattrs --n
 	expect_success "build with $opt" "$SQK" mkimage -q -c gzip -L 6 $opt "$TREE" "$img"
 	nx=""
 	[ "$opt" = --no-xattrs ] && nx=noxattr
-	case "${SQK_SANITIZED:-}$opt" in
-	1--tail-ends | 1--no-xattrs | 1--no-fragments | 1--no-dedup | 1--no-export) ;;
-	*) check "$img" "$opt" kernel $nx ;;
-	esac
+	# Under the sanitizers the peers read back the two block sizes only.
+	if [ -z "${SQK_SANITIZED:-}" ] || [ "${opt#-b }" != "$opt" ]; then
+		check "$img" "$opt" kernel $nx
+	fi
 	rm -f "$img"
 done
 
