@@ -34,6 +34,7 @@ struct sqk_archive_sink {
 	int errnum; /* of the write that failed */
 	int pax;
 	int no_links; /* zip has no hard links: each one gets the data again */
+	int cpio;     /* links are told by inode number and link count */
 	int no_xattrs;
 	const struct sqk_xattr_filter *filter;
 	void (*warn)(void *ctx, const char *path, const char *what);
@@ -113,6 +114,16 @@ static struct archive_entry *make_entry(struct sqk_archive_sink *s, const char *
 	archive_entry_set_uid(ae, ino->uid);
 	archive_entry_set_gid(ae, ino->gid);
 	archive_entry_set_mtime(ae, ino->mtime, 0);
+	/*
+	 * A cpio reader knows the names of one file by their inode number and
+	 * link count, never by a link name: GNU cpio and the kernel's
+	 * initramfs link a name whose number they have seen, the data coming
+	 * with one of them and the others empty.
+	 */
+	if (s->cpio) {
+		archive_entry_set_ino(ae, ino->number);
+		archive_entry_set_nlink(ae, ino->nlink);
+	}
 	*err = add_xattrs(s, ae, ino);
 	if (*err) {
 		archive_entry_free(ae);
@@ -332,7 +343,16 @@ static int as_node(struct sqk_sink *sink, const char *path, struct sqk_inode *in
 	ae = make_entry(s, path, ino, &err);
 	if (!ae)
 		return err;
-	if (link_to && !s->no_links) {
+	/*
+	 * A further name of a file: in tar, a link to the first name; in cpio,
+	 * the same inode number with no data of its own (the first name
+	 * carried it), and any other type whole, as GNU cpio writes it.
+	 */
+	if (link_to && s->cpio && S_ISREG(ino->mode)) {
+		archive_entry_set_size(ae, 0);
+		return write_header(s, path, ae);
+	}
+	if (link_to && !s->no_links && !s->cpio) {
 		char *target = strdup(member(s, link_to));
 
 		if (!target) {
@@ -392,6 +412,7 @@ int sqk_archive_sink_create(struct sqk_image *img, int fd, const char *format, i
 	s->warn_ctx = warn_ctx;
 	s->pax = strcmp(format, "pax") == 0;
 	s->no_links = strcmp(format, "zip") == 0;
+	s->cpio = strcmp(format, "cpio") == 0;
 	s->zeros = calloc(1, sqk_image_super(img)->block_size);
 	s->a = archive_write_new();
 	if (!s->zeros || !s->a)
