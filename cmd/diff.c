@@ -119,8 +119,11 @@ static int open_diff(struct diff_cmd *dc)
 	err = sqk_diff_open(&ab[0], &ab[1], dc->opts, &dc->d);
 	if (!err)
 		return 0;
-	/* A directory that would not open: the one there is, or in the library's words. */
-	if (dirs == 1)
+	/*
+	 * Short of memory, or a directory that would not open: the one there
+	 * is, or (two) in the library's words, which name it.
+	 */
+	if (dirs == 1 && err != SQK_ERR_NOMEM)
 		cli_error_errno(ab[0].dir ? ab[0].dir : ab[1].dir, err,
 				err == SQK_ERR_IO ? sqk_error_errno() : 0);
 	else
@@ -241,7 +244,8 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 				return -1;
 			break;
 		case 'j':
-			if (cli_threads_option(optarg, &dc->threads) != 0)
+			if (cli_threads_option(optarg, &dc->threads) != 0 ||
+			    set(dc, "threads", optarg) != 0)
 				return -1;
 			break;
 		case OPT_STAT:
@@ -277,10 +281,9 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 static int run(struct diff_cmd *dc, int argc, char **argv)
 {
 	struct sqk_image_opts io;
-	char threads[16];
 	int i, s, rc;
 
-	dc->threads = sqk_online_cpus();
+	dc->threads = sqk_online_cpus(); /* the library's default too */
 	dc->opts = sqk_diff_opts_create();
 	if (!dc->opts) {
 		cli_error(NULL, "%s", sqk_error_message());
@@ -291,9 +294,6 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 		return rc > 0 ? DIFF_SAME : DIFF_TROUBLE;
 	dc->side[0].arg = argv[optind];
 	dc->side[1].arg = argv[optind + 1];
-	snprintf(threads, sizeof(threads), "%u", dc->threads);
-	if (set(dc, "threads", threads) != 0)
-		return DIFF_TROUBLE;
 	for (i = optind + 2; i < argc; i++)
 		if (sqk_diff_opts_add_path(dc->opts, argv[i]) != 0) {
 			cli_error(NULL, "%s", sqk_error_message());
