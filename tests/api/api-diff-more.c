@@ -16,6 +16,8 @@
 
 #include <squashkit/squashkit.h>
 
+#include "diffargs.h"
+
 static const char *const kinds[] = {
 	"super", "added",    "removed", "type",	  "mode",  "owner", "mtime",
 	"size",	 "contents", "target",	"device", "xattr", "link",
@@ -75,18 +77,6 @@ static int entry(void *ctx, const struct sqk_diff_entry *e)
 	return 0;
 }
 
-static int open_side(const char *arg, struct sqk_diff_side *s)
-{
-	struct stat st;
-
-	memset(s, 0, sizeof(*s));
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
-		s->dir = arg;
-		return 0;
-	}
-	return sqk_image_open_path(arg, NULL, &s->img);
-}
-
 /* What the API promises beside the comparison itself: 0, or 3 after saying what broke. */
 static int contract(struct sqk_diff *d, int ran)
 {
@@ -126,28 +116,18 @@ int main(int argc, char **argv)
 	struct sqk_diff *d;
 	const char *const *name;
 	const char *path;
-	int i, r, side, errnum, code;
+	int r, side, errnum, code, broke;
 	uint64_t v;
 
 	if (argc < 3 || !o)
 		return 2;
 	sqk_diff_destroy(NULL);
-	if (open_side(argv[1], &a) || open_side(argv[2], &b)) {
+	if (diffargs_side(argv[1], &a) || diffargs_side(argv[2], &b)) {
 		fprintf(stderr, "api-diff-more: %s\n", sqk_error_message());
 		return 2;
 	}
-	for (i = 3; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-
-		if (eq)
-			*eq++ = '\0';
-		r = !strcmp(argv[i], "path") ? sqk_diff_opts_add_path(o, eq)
-					     : sqk_diff_opts_set(o, argv[i], eq);
-		if (r) {
-			fprintf(stderr, "api-diff-more: %s\n", sqk_error_message());
-			return 2;
-		}
-	}
+	if (diffargs_opts(o, argc, argv, 3))
+		return 2;
 	if (sqk_diff_open(&a, &b, o, &d)) {
 		fprintf(stderr, "api-diff-more: %s\n", sqk_error_message());
 		return 2;
@@ -165,11 +145,11 @@ int main(int argc, char **argv)
 	if (code)
 		printf("failure %d %s %d %s\n", side, *path ? path : "-", errnum,
 		       sqk_strerror(code));
-	i = contract(d, r);
+	broke = contract(d, r);
 	sqk_diff_destroy(d);
 	sqk_image_close(a.img);
 	sqk_image_close(b.img);
-	if (i)
-		return i;
+	if (broke)
+		return broke;
 	return r < 0 ? 2 : r;
 }
