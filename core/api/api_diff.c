@@ -179,8 +179,12 @@ static int change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
 
 static int tree_of(const struct sqk_diff_side *side, struct sqk_dtree **t)
 {
-	int err = side->img ? sqk_dtree_image(side->img, t) : sqk_dtree_host(side->dir, t);
+	int err;
 
+	if (!side->img && !side->dir)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+				    "a side is neither an image nor a directory");
+	err = side->img ? sqk_dtree_image(side->img, t) : sqk_dtree_host(side->dir, t);
 	if (err)
 		return sqk_api_fail(err, side->img ? 0 : errno, side->img ? NULL : side->dir, NULL);
 	return 0;

@@ -122,6 +122,11 @@ int main(int argc, char **argv)
 	if (argc < 3 || !o)
 		return 2;
 	sqk_diff_destroy(NULL);
+	memset(&a, 0, sizeof(a));
+	if (sqk_diff_open(&a, &a, NULL, &d) != SQK_ERR_ARG || d) {
+		fprintf(stderr, "api-diff-more: a side of nothing was not refused\n");
+		return 3;
+	}
 	if (diffargs_side(argv[1], &a) || diffargs_side(argv[2], &b)) {
 		fprintf(stderr, "api-diff-more: %s\n", sqk_error_message());
 		return 2;
