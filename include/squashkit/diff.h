@@ -59,7 +59,10 @@ struct sqk_diff_opts;
 SQK_API struct sqk_diff_opts *sqk_diff_opts_create(void);
 SQK_API void sqk_diff_opts_destroy(struct sqk_diff_opts *o);
 SQK_API int sqk_diff_opts_set(struct sqk_diff_opts *o, const char *name, const char *value);
-/** Compare only this subtree; may be called again. */
+/**
+ * Compare only this subtree ("a/b": leading, trailing and doubled "/" do
+ * not count; "/" is the whole tree); may be called again.
+ */
 SQK_API int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path);
 
 /** Called for each change; 0 goes on, 1 stops the comparison (it returns 0), <0 fails it. */
@@ -99,7 +102,10 @@ struct sqk_diff_entry {
 	int flag;
 };
 
-/** Called for each change; 0 goes on, 1 stops the comparison (it returns 0), <0 fails it. */
+/**
+ * Called for each change; 0 goes on, 1 stops the comparison there (the run
+ * returns 1: they differ), <0 fails the run with that code.
+ */
 typedef int (*sqk_diff_entry_fn)(void *ctx, const struct sqk_diff_entry *e);
 
 /**
