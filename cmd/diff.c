@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * squashkit diff: compare two trees, each an image or a directory. The
- * comparison is core/diff's; here are the options, the opening of the two
- * sides and the exit status (0 the same, 1 different, 2 trouble), as
- * diff(1) and sqfsdiff give it.
+ * comparison is the library's (squashkit/diff.h); here are the options,
+ * the opening of the two sides and the exit status (0 the same, 1
+ * different, 2 trouble), as diff(1) and sqfsdiff give it.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include <squashkit/squashkit.h>
+
 #include "cmd.h"
-#include "diff/dtree.h"
 #include "diff_cmd.h"
 #include "imageopt.h"
 #include "show.h"
-#include "source/src.h"
-#include "util/error.h"
 #include "util/pool.h"
 
 /* diff(1)'s statuses: usage errors are trouble too. */
@@ -73,47 +73,21 @@ struct side {
 	struct sqk_offset off;
 	int off_own; /* --offset-a or --offset-b given */
 	struct sqk_image *img;
-	struct sqk_dtree *tree;
 };
 
 struct diff_cmd {
-	struct sqk_diff_conf o;
+	struct sqk_diff_opts *opts;
+	unsigned threads;
+	int super;
 	struct side side[2];
 	struct diff_out out;
-	const char **excludes;
-	size_t nexcludes;
-	struct sqk_src_ctx exclude; /* the matching of mkimage --exclude */
+	struct sqk_diff *d;
 };
-
-static int excluded(void *ctx, const char *path)
-{
-	return sqk_src_excluded(ctx, path);
-}
-
-/* PATH operands as the walk takes them: no leading, trailing or doubled "/". 1: "/" (all). */
-static int normalise(char *p)
-{
-	char *r = p, *w = p;
-
-	while (*r) {
-		if (*r != '/') {
-			*w++ = *r++;
-			continue;
-		}
-		while (*r == '/')
-			r++;
-		if (*r && w != p)
-			*w++ = '/';
-	}
-	*w = '\0';
-	return *p == '\0';
-}
 
 static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io)
 {
 	struct side *sd = &dc->side[s];
 	struct stat st;
-	int err;
 
 	if (stat(sd->arg, &st) != 0) {
 		cli_error(sd->arg, "%s", strerror(errno));
@@ -125,44 +99,61 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 					s ? 'b' : 'a', sd->arg);
 			return -1;
 		}
-		err = sqk_dtree_host(sd->arg, &sd->tree);
-		if (err) {
-			cli_error_code(sd->arg, err);
-			return -1;
-		}
 		return 0;
 	}
 	sd->img = cli_open_image_at(sd->arg, &sd->off, io);
-	if (!sd->img)
-		return -1;
-	err = sqk_dtree_image(sd->img, &sd->tree);
-	if (err) {
-		cli_error_code(sd->arg, err);
-		return -1;
+	return sd->img ? 0 : -1;
+}
+
+/* Open the comparison of the two sides: 0, or -1 after the error line. */
+static int open_diff(struct diff_cmd *dc)
+{
+	struct sqk_diff_side ab[2];
+	int err, s, dirs = 0;
+
+	for (s = 0; s < 2; s++) {
+		ab[s].img = dc->side[s].img;
+		ab[s].dir = dc->side[s].img ? NULL : dc->side[s].arg;
+		dirs += !ab[s].img;
 	}
-	return 0;
+	err = sqk_diff_open(&ab[0], &ab[1], dc->opts, &dc->d);
+	if (!err)
+		return 0;
+	/*
+	 * Short of memory, or a directory that would not open: the one there
+	 * is, or (two) in the library's words, which name it.
+	 */
+	if (dirs == 1 && err != SQK_ERR_NOMEM)
+		cli_error_errno(ab[0].dir ? ab[0].dir : ab[1].dir, err,
+				err == SQK_ERR_IO ? sqk_error_errno() : 0);
+	else
+		cli_error(NULL, "%s", sqk_error_message());
+	return -1;
 }
 
 /* The error line, and its words for the JSON document. */
-static const char *report(struct diff_cmd *dc, int err, const struct sqk_diff_error *e)
+static const char *report(struct diff_cmd *dc, int err)
 {
-	const char *what = err == SQK_ERR_IO && e->errnum ? strerror(e->errnum) : sqk_strerror(err);
+	const char *path, *what;
+	int side, errnum;
 
-	if (e->side == 2) {
+	sqk_diff_failure(dc->d, &side, &path, &errnum);
+	what = err == SQK_ERR_IO && errnum ? strerror(errnum) : sqk_strerror(err);
+	if (side == 2) {
 		what = "no such path in A or B";
-		cli_error(e->path, "%s", what);
-	} else if (e->side < 0) {
+		cli_error(path, "%s", what);
+	} else if (side < 0) {
 		cli_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
-	} else if (dc->side[e->side].img) {
-		cli_show_path_error(dc->side[e->side].arg, e->path, what);
+	} else if (dc->side[side].img) {
+		cli_show_path_error(dc->side[side].arg, path, what);
 	} else {
-		const char *dir = dc->side[e->side].arg;
+		const char *dir = dc->side[side].arg;
 		size_t len = strlen(dir);
 
 		fprintf(stderr, "squashkit %s: ", cli_cmd_name);
 		cli_print_escaped(stderr, dir);
-		if (strcmp(e->path, "/") != 0)
-			cli_print_escaped(stderr, e->path + (len && dir[len - 1] == '/'));
+		if (strcmp(path, "/") != 0)
+			cli_print_escaped(stderr, path + (len && dir[len - 1] == '/'));
 		fprintf(stderr, ": %s\n", what);
 	}
 	return what;
@@ -170,22 +161,20 @@ static const char *report(struct diff_cmd *dc, int err, const struct sqk_diff_er
 
 static int compare(struct diff_cmd *dc)
 {
-	struct sqk_diff_stats st;
-	struct sqk_diff_error e;
 	const char *why = NULL;
 	int err, ret;
 
 	cli_diff_out_begin(&dc->out, dc->side[0].arg, dc->side[1].arg);
-	err = sqk_diff(dc->side[0].tree, dc->side[1].tree, &dc->o, &dc->out.sink, &st, &e);
-	if (err)
-		why = report(dc, err, &e);
-	ret = cli_diff_out_end(&dc->out, &st, why);
+	err = sqk_diff_run(dc->d, cli_diff_out_change, &dc->out);
+	if (err < 0)
+		why = report(dc, err);
+	ret = cli_diff_out_end(&dc->out, dc->d, why);
 	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
-		if (!err)
+		if (err >= 0)
 			cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
 		return DIFF_TROUBLE;
 	}
-	if (err)
+	if (err < 0)
 		return DIFF_TROUBLE;
 	return dc->out.differ ? DIFF_DIFFERENT : DIFF_SAME;
 }
@@ -207,43 +196,56 @@ static int take_offset(struct diff_cmd *dc, int c, const char *arg)
 	return 0;
 }
 
+/* A comparison option for the library: 0, or -1 after the error line (memory). */
+static int set(struct diff_cmd *dc, const char *name, const char *value)
+{
+	int err = sqk_diff_opts_set(dc->opts, name, value);
+
+	if (err)
+		cli_error(NULL, "%s", sqk_error_message());
+	return err ? -1 : 0;
+}
+
+/* The switches the library takes by the name of their long option. */
+static const char *switch_name(int c)
+{
+	switch (c) {
+	case 'C':
+		return "no-contents";
+	case 'O':
+		return "no-owner";
+	case 'P':
+		return "no-permissions";
+	case OPT_NO_XATTRS:
+		return "no-xattrs";
+	case 'T':
+		return "times";
+	case 'S':
+		return "super";
+	default:
+		return NULL;
+	}
+}
+
 static int parse(struct diff_cmd *dc, int argc, char **argv)
 {
 	int c;
 
 	while ((c = cli_getopt(argc, argv, "COPTSe:j:qh", longopts)) != -1) {
-		switch (c) {
-		case 'C':
-			dc->o.no_contents = 1;
-			break;
-		case 'O':
-			dc->o.no_owner = 1;
-			break;
-		case 'P':
-			dc->o.no_perms = 1;
-			break;
-		case OPT_NO_XATTRS:
-			dc->o.no_xattrs = 1;
-			break;
-		case 'T':
-			dc->o.times = 1;
-			break;
-		case 'S':
-			dc->o.super = 1;
-			break;
-		case 'e': {
-			const char **p = realloc(dc->excludes, (dc->nexcludes + 1) * sizeof(*p));
-
-			if (!p) {
-				cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		if (switch_name(c)) {
+			dc->super |= c == 'S';
+			if (set(dc, switch_name(c), NULL) != 0)
 				return -1;
-			}
-			dc->excludes = p;
-			p[dc->nexcludes++] = optarg;
-			break;
+			continue;
 		}
+		switch (c) {
+		case 'e':
+			if (set(dc, "exclude", optarg) != 0)
+				return -1;
+			break;
 		case 'j':
-			if (cli_threads_option(optarg, &dc->o.threads) != 0)
+			if (cli_threads_option(optarg, &dc->threads) != 0 ||
+			    set(dc, "threads", optarg) != 0)
 				return -1;
 			break;
 		case OPT_STAT:
@@ -281,34 +283,35 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 	struct sqk_image_opts io;
 	int i, s, rc;
 
-	dc->o.threads = sqk_online_cpus();
+	dc->threads = sqk_online_cpus(); /* the library's default too */
+	dc->opts = sqk_diff_opts_create();
+	if (!dc->opts) {
+		cli_error(NULL, "%s", sqk_error_message());
+		return DIFF_TROUBLE;
+	}
 	rc = parse(dc, argc, argv);
 	if (rc)
 		return rc > 0 ? DIFF_SAME : DIFF_TROUBLE;
 	dc->side[0].arg = argv[optind];
 	dc->side[1].arg = argv[optind + 1];
-	dc->o.select = argv + optind + 2;
-	dc->o.nselect = (unsigned)(argc - optind - 2);
-	for (i = 0; i < (int)dc->o.nselect; i++)
-		if (normalise(argv[optind + 2 + i]))
-			dc->o.nselect = 0; /* "/": everything */
-	if (dc->nexcludes) {
-		dc->exclude.excludes = dc->excludes;
-		dc->exclude.nexcludes = dc->nexcludes;
-		dc->o.excluded = excluded;
-		dc->o.exclude_ctx = &dc->exclude;
-	}
+	for (i = optind + 2; i < argc; i++)
+		if (sqk_diff_opts_add_path(dc->opts, argv[i]) != 0) {
+			cli_error(NULL, "%s", sqk_error_message());
+			return DIFF_TROUBLE;
+		}
 	/* As unimage: enough cache entries that workers never queue for one. */
 	sqk_image_opts_default(&io);
 	io.meta_entries = 16;
-	io.frag_entries = dc->o.threads + 3;
-	io.data_entries = dc->o.threads + 1;
-	io.decompressors = dc->o.threads + 1;
+	io.frag_entries = dc->threads + 3;
+	io.data_entries = dc->threads + 1;
+	io.decompressors = dc->threads + 1;
 	signal(SIGPIPE, SIG_IGN);
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;
-	if (dc->o.super && !(dc->side[0].img && dc->side[1].img)) {
+	if (open_diff(dc) != 0)
+		return DIFF_TROUBLE;
+	if (dc->super && !(dc->side[0].img && dc->side[1].img)) {
 		cli_usage_error("--super compares two images; %s is a directory",
 				dc->side[dc->side[0].img ? 1 : 0].arg);
 		return DIFF_TROUBLE;
@@ -323,11 +326,9 @@ int cli_diff(int argc, char **argv)
 
 	memset(&dc, 0, sizeof(dc));
 	ret = run(&dc, argc, argv);
-	for (s = 0; s < 2; s++) {
-		sqk_dtree_destroy(dc.side[s].tree);
-		if (dc.side[s].img)
-			sqk_image_close(dc.side[s].img);
-	}
-	free(dc.excludes);
+	sqk_diff_destroy(dc.d);
+	for (s = 0; s < 2; s++)
+		sqk_image_close(dc.side[s].img);
+	sqk_diff_opts_destroy(dc.opts);
 	return ret;
 }

@@ -20,15 +20,12 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd.h"
 #include "diff_cmd.h"
-#include "format/fmt_type.h"
-#include "format/format.h"
-#include "read/inode.h"
 #include "show.h"
-#include "util/error.h"
 
 /* Xattr values longer than this are shown by their size. */
 #define VALUE_SHOWN 64
@@ -67,28 +64,29 @@ static void put_link(const char *with)
 }
 
 /* ": WHAT A<sep>A2 -> B<sep>B2": owners, device numbers. */
-static void put_pairs(const char *what, char sep, const struct sqk_diff_change *c)
+static void put_pairs(const char *what, char sep, const struct sqk_change *c)
 {
 	printf(": %s %llu%c%llu -> %llu%c%llu", what, (unsigned long long)c->a, sep,
 	       (unsigned long long)c->a2, (unsigned long long)c->b, sep, (unsigned long long)c->b2);
 }
 
-static void text(const struct sqk_diff_change *c)
+static void text(const struct sqk_diff_entry *e)
 {
 	static const char letter[] = {
-		[SQK_DIFF_SUPER] = 'I',	 [SQK_DIFF_ADDED] = '+',  [SQK_DIFF_REMOVED] = '-',
-		[SQK_DIFF_TYPE] = 'T',	 [SQK_DIFF_MODE] = 'M',	  [SQK_DIFF_OWNER] = 'O',
-		[SQK_DIFF_MTIME] = 'D',	 [SQK_DIFF_SIZE] = 'S',	  [SQK_DIFF_CONTENTS] = 'C',
-		[SQK_DIFF_TARGET] = 'L', [SQK_DIFF_DEVICE] = 'R', [SQK_DIFF_XATTR] = 'X',
-		[SQK_DIFF_LINK] = 'H',
+		[SQK_CHANGE_SUPER] = 'I',  [SQK_CHANGE_ADDED] = '+',  [SQK_CHANGE_REMOVED] = '-',
+		[SQK_CHANGE_TYPE] = 'T',   [SQK_CHANGE_MODE] = 'M',   [SQK_CHANGE_OWNER] = 'O',
+		[SQK_CHANGE_MTIME] = 'D',  [SQK_CHANGE_SIZE] = 'S',   [SQK_CHANGE_CONTENTS] = 'C',
+		[SQK_CHANGE_TARGET] = 'L', [SQK_CHANGE_DEVICE] = 'R', [SQK_CHANGE_XATTR] = 'X',
+		[SQK_CHANGE_LINK] = 'H',
 	};
+	const struct sqk_change *c = e->change;
 
-	printf("%c ", letter[c->what]);
-	if (c->what == SQK_DIFF_SUPER) {
+	printf("%c ", letter[c->kind]);
+	if (c->kind == SQK_CHANGE_SUPER) {
 		printf("superblock: %s ", c->name);
 		if (c->sa)
 			printf("%s -> %s\n", c->sa, c->sb);
-		else if (c->flag)
+		else if (e->flag)
 			printf("%s -> %s\n", c->a ? "yes" : "no", c->b ? "yes" : "no");
 		else
 			printf("%llu -> %llu\n", (unsigned long long)c->a,
@@ -96,43 +94,42 @@ static void text(const struct sqk_diff_change *c)
 		return;
 	}
 	cli_print_escaped(stdout, c->path);
-	switch (c->what) {
-	case SQK_DIFF_ADDED:
-	case SQK_DIFF_REMOVED:
+	switch (c->kind) {
+	case SQK_CHANGE_ADDED:
+	case SQK_CHANGE_REMOVED:
 		break;
-	case SQK_DIFF_TYPE:
-		printf(": type %s -> %s", sqk_fmt_type_name((unsigned)c->a),
-		       sqk_fmt_type_name((unsigned)c->b));
+	case SQK_CHANGE_TYPE:
+		printf(": type %s -> %s", cli_mode_name((mode_t)c->a), cli_mode_name((mode_t)c->b));
 		break;
-	case SQK_DIFF_MODE:
+	case SQK_CHANGE_MODE:
 		printf(": mode %04llo -> %04llo", (unsigned long long)c->a,
 		       (unsigned long long)c->b);
 		break;
-	case SQK_DIFF_OWNER:
+	case SQK_CHANGE_OWNER:
 		put_pairs("owner", ':', c);
 		break;
-	case SQK_DIFF_MTIME:
+	case SQK_CHANGE_MTIME:
 		fputs(": mtime ", stdout);
 		put_time((int64_t)c->a);
 		fputs(" -> ", stdout);
 		put_time((int64_t)c->b);
 		break;
-	case SQK_DIFF_SIZE:
+	case SQK_CHANGE_SIZE:
 		printf(": size %llu -> %llu", (unsigned long long)c->a, (unsigned long long)c->b);
 		break;
-	case SQK_DIFF_CONTENTS:
+	case SQK_CHANGE_CONTENTS:
 		printf(": contents differ from byte %llu", (unsigned long long)c->offset);
 		break;
-	case SQK_DIFF_TARGET:
+	case SQK_CHANGE_TARGET:
 		fputs(": target ", stdout);
 		cli_print_escaped_len(stdout, c->sa, c->la);
 		fputs(" -> ", stdout);
 		cli_print_escaped_len(stdout, c->sb, c->lb);
 		break;
-	case SQK_DIFF_DEVICE:
+	case SQK_CHANGE_DEVICE:
 		put_pairs("device", ',', c);
 		break;
-	case SQK_DIFF_XATTR:
+	case SQK_CHANGE_XATTR:
 		fputs(": xattr ", stdout);
 		cli_print_escaped(stdout, c->name);
 		putchar(' ');
@@ -140,7 +137,7 @@ static void text(const struct sqk_diff_change *c)
 		fputs(" -> ", stdout);
 		put_value(c->sb, c->lb);
 		break;
-	case SQK_DIFF_LINK:
+	case SQK_CHANGE_LINK:
 		fputs(": hard link ", stdout);
 		put_link(c->sa);
 		fputs(" -> ", stdout);
@@ -153,13 +150,13 @@ static void text(const struct sqk_diff_change *c)
 }
 
 static const char *const json_what[] = {
-	[SQK_DIFF_SUPER] = "superblock",  [SQK_DIFF_ADDED] = "added",
-	[SQK_DIFF_REMOVED] = "removed",	  [SQK_DIFF_TYPE] = "type",
-	[SQK_DIFF_MODE] = "mode",	  [SQK_DIFF_OWNER] = "owner",
-	[SQK_DIFF_MTIME] = "mtime",	  [SQK_DIFF_SIZE] = "size",
-	[SQK_DIFF_CONTENTS] = "contents", [SQK_DIFF_TARGET] = "target",
-	[SQK_DIFF_DEVICE] = "device",	  [SQK_DIFF_XATTR] = "xattr",
-	[SQK_DIFF_LINK] = "link",
+	[SQK_CHANGE_SUPER] = "superblock",  [SQK_CHANGE_ADDED] = "added",
+	[SQK_CHANGE_REMOVED] = "removed",   [SQK_CHANGE_TYPE] = "type",
+	[SQK_CHANGE_MODE] = "mode",	    [SQK_CHANGE_OWNER] = "owner",
+	[SQK_CHANGE_MTIME] = "mtime",	    [SQK_CHANGE_SIZE] = "size",
+	[SQK_CHANGE_CONTENTS] = "contents", [SQK_CHANGE_TARGET] = "target",
+	[SQK_CHANGE_DEVICE] = "device",	    [SQK_CHANGE_XATTR] = "xattr",
+	[SQK_CHANGE_LINK] = "link",
 };
 
 /* "key": {"k1": v1, "k2": v2} */
@@ -182,21 +179,23 @@ static void json_bytes(struct sqk_json *j, const char *key, const char *v, size_
 		sqk_json_null(j);
 }
 
-static void json(struct sqk_json *j, const struct sqk_diff_change *c)
+static void json(struct sqk_json *j, const struct sqk_diff_entry *e)
 {
+	const struct sqk_change *c = e->change;
+
 	sqk_json_begin_object(j, 0);
 	if (c->path)
 		sqk_json_key_string(j, "path", c->path);
 	else
 		sqk_json_key_null(j, "path");
-	sqk_json_key_string(j, "change", json_what[c->what]);
-	switch (c->what) {
-	case SQK_DIFF_SUPER:
+	sqk_json_key_string(j, "change", json_what[c->kind]);
+	switch (c->kind) {
+	case SQK_CHANGE_SUPER:
 		sqk_json_key_string(j, "field", c->name);
 		if (c->sa) {
 			sqk_json_key_string(j, "a", c->sa);
 			sqk_json_key_string(j, "b", c->sb);
-		} else if (c->flag) {
+		} else if (e->flag) {
 			sqk_json_key_bool(j, "a", (int)c->a);
 			sqk_json_key_bool(j, "b", (int)c->b);
 		} else {
@@ -204,43 +203,43 @@ static void json(struct sqk_json *j, const struct sqk_diff_change *c)
 			sqk_json_key_uint(j, "b", c->b);
 		}
 		break;
-	case SQK_DIFF_ADDED:
-	case SQK_DIFF_REMOVED:
-		sqk_json_key_string(j, "type", cli_json_type(c->type));
-		if (c->type == SQK_FILE)
+	case SQK_CHANGE_ADDED:
+	case SQK_CHANGE_REMOVED:
+		sqk_json_key_string(j, "type", cli_mode_type(e->type));
+		if (S_ISREG(e->type))
 			sqk_json_key_uint(j, "size", c->size);
 		break;
-	case SQK_DIFF_TYPE:
-		sqk_json_key_string(j, "a", cli_json_type((unsigned)c->a));
-		sqk_json_key_string(j, "b", cli_json_type((unsigned)c->b));
+	case SQK_CHANGE_TYPE:
+		sqk_json_key_string(j, "a", cli_mode_type((mode_t)c->a));
+		sqk_json_key_string(j, "b", cli_mode_type((mode_t)c->b));
 		break;
-	case SQK_DIFF_MTIME:
+	case SQK_CHANGE_MTIME:
 		sqk_json_key(j, "a");
 		sqk_json_int(j, (int64_t)c->a);
 		sqk_json_key(j, "b");
 		sqk_json_int(j, (int64_t)c->b);
 		break;
-	case SQK_DIFF_MODE:
-	case SQK_DIFF_SIZE:
+	case SQK_CHANGE_MODE:
+	case SQK_CHANGE_SIZE:
 		sqk_json_key_uint(j, "a", c->a);
 		sqk_json_key_uint(j, "b", c->b);
 		break;
-	case SQK_DIFF_OWNER:
+	case SQK_CHANGE_OWNER:
 		json_pair(j, "a", "uid", c->a, "gid", c->a2);
 		json_pair(j, "b", "uid", c->b, "gid", c->b2);
 		break;
-	case SQK_DIFF_DEVICE:
+	case SQK_CHANGE_DEVICE:
 		json_pair(j, "a", "major", c->a, "minor", c->a2);
 		json_pair(j, "b", "major", c->b, "minor", c->b2);
 		break;
-	case SQK_DIFF_CONTENTS:
+	case SQK_CHANGE_CONTENTS:
 		sqk_json_key_uint(j, "offset", c->offset);
 		break;
-	case SQK_DIFF_XATTR:
+	case SQK_CHANGE_XATTR:
 		sqk_json_key_string(j, "name", c->name);
 		/* fall through */
-	case SQK_DIFF_TARGET:
-	case SQK_DIFF_LINK:
+	case SQK_CHANGE_TARGET:
+	case SQK_CHANGE_LINK:
 		json_bytes(j, "a", c->sa, c->la);
 		json_bytes(j, "b", c->sb, c->lb);
 		break;
@@ -248,9 +247,9 @@ static void json(struct sqk_json *j, const struct sqk_diff_change *c)
 	sqk_json_end_object(j);
 }
 
-int cli_diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
+int cli_diff_out_change(void *ctx, const struct sqk_diff_entry *e)
 {
-	struct diff_out *o = (struct diff_out *)s;
+	struct diff_out *o = ctx;
 
 	o->differ = 1;
 	if (o->quiet)
@@ -258,16 +257,15 @@ int cli_diff_out_change(struct sqk_diff_sink *s, const struct sqk_diff_change *c
 	if (o->stat)
 		return 0;
 	if (o->json)
-		json(&o->j, c);
+		json(&o->j, e);
 	else
-		text(c);
+		text(e);
 	/* A reader that went away: stop there, it is an error. */
 	return ferror(stdout) ? SQK_ERR_IO : 0;
 }
 
 void cli_diff_out_begin(struct diff_out *o, const char *a, const char *b)
 {
-	o->sink.change = cli_diff_out_change;
 	if (o->quiet)
 		o->json = o->stat = 0;
 	if (!o->json)
@@ -282,23 +280,27 @@ void cli_diff_out_begin(struct diff_out *o, const char *a, const char *b)
 	sqk_json_begin_array(&o->j, SQK_JSON_LINES);
 }
 
-static void summary_json(struct sqk_json *j, const struct sqk_diff_stats *st)
+/* A count of the comparison by name (one of sqk_diff_count_names()). */
+static unsigned long long count(const struct sqk_diff *d, const char *name)
 {
+	uint64_t v = 0;
+
+	sqk_diff_count(d, name, &v);
+	return (unsigned long long)v;
+}
+
+static void summary_json(struct sqk_json *j, const struct sqk_diff *d)
+{
+	const char *const *name;
+
 	sqk_json_key(j, "summary");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "added", st->added);
-	sqk_json_key_uint(j, "removed", st->removed);
-	sqk_json_key_uint(j, "changed", st->changed);
-	sqk_json_key_uint(j, "bytes_added", st->bytes_added);
-	sqk_json_key_uint(j, "bytes_removed", st->bytes_removed);
-	sqk_json_key_uint(j, "bytes_changed", st->bytes_changed);
-	sqk_json_key_uint(j, "files_compared", st->files);
-	sqk_json_key_uint(j, "blocks_stored_alike", st->blocks_stored);
-	sqk_json_key_uint(j, "bytes_read", st->bytes_read);
+	for (name = sqk_diff_count_names(); *name; name++)
+		sqk_json_key_uint(j, *name, count(d, *name));
 	sqk_json_end_object(j);
 }
 
-int cli_diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const char *error)
+int cli_diff_out_end(struct diff_out *o, const struct sqk_diff *d, const char *error)
 {
 	if (o->json) {
 		if (!o->stat)
@@ -307,20 +309,19 @@ int cli_diff_out_end(struct diff_out *o, const struct sqk_diff_stats *st, const 
 			sqk_json_key_string(&o->j, "error", error);
 		else
 			sqk_json_key_bool(&o->j, "same", !o->differ);
-		summary_json(&o->j, st);
+		summary_json(&o->j, d);
 		sqk_json_end_object(&o->j);
 		return sqk_json_finish(&o->j);
 	}
 	if (o->stat && !o->quiet && !error) {
-		printf("added: %llu (%llu bytes)\n", (unsigned long long)st->added,
-		       (unsigned long long)st->bytes_added);
-		printf("removed: %llu (%llu bytes)\n", (unsigned long long)st->removed,
-		       (unsigned long long)st->bytes_removed);
-		printf("changed: %llu (%llu bytes)\n", (unsigned long long)st->changed,
-		       (unsigned long long)st->bytes_changed);
+		printf("added: %llu (%llu bytes)\n", count(d, "added"), count(d, "bytes_added"));
+		printf("removed: %llu (%llu bytes)\n", count(d, "removed"),
+		       count(d, "bytes_removed"));
+		printf("changed: %llu (%llu bytes)\n", count(d, "changed"),
+		       count(d, "bytes_changed"));
 		printf("files compared: %llu (%llu blocks alike as stored, %llu bytes read)\n",
-		       (unsigned long long)st->files, (unsigned long long)st->blocks_stored,
-		       (unsigned long long)st->bytes_read);
+		       count(d, "files_compared"), count(d, "blocks_stored_alike"),
+		       count(d, "bytes_read"));
 	}
 	return 0;
 }

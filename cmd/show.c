@@ -206,6 +206,11 @@ const char *cli_mode_type(mode_t mode)
 	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
 }
 
+const char *cli_mode_name(mode_t mode)
+{
+	return sqk_fmt_type_name(sqk_fmt_type_of_mode(mode));
+}
+
 const char *cli_api_text(int err, int errnum)
 {
 	if (!errnum && err == SQK_ERR_IO)

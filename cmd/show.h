@@ -73,6 +73,8 @@ const char *cli_api_text(int err, int errnum);
 
 /* The JSON name of a file type ("file", "block_device", ...) from its mode. */
 const char *cli_mode_type(mode_t mode);
+/* The same in words ("file", "block device", ...). */
+const char *cli_mode_name(mode_t mode);
 
 /* The JSON name of a basic type 1..7 ("file", "block_device", ...). */
 const char *cli_json_type(unsigned basic_type);

@@ -19,6 +19,7 @@ struct sqk_diff_opts {
 	struct sqk_diff_conf conf;
 	char **paths, **excludes;
 	size_t npaths, nexcludes;
+	int all; /* a path was "/": everything is compared */
 };
 
 struct sqk_diff_opts *sqk_diff_opts_create(void)
@@ -98,20 +99,40 @@ int sqk_diff_opts_set(struct sqk_diff_opts *o, const char *name, const char *val
 
 int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path)
 {
-	size_t len;
+	char *p, *r, *w;
+	int err;
 
-	path += strspn(path, "/");
-	len = strlen(path);
-	while (len && path[len - 1] == '/')
-		len--;
-	return strv_add(&o->paths, &o->npaths, path, len);
+	/* As the walk takes paths: no leading, trailing or doubled "/". */
+	err = strv_add(&o->paths, &o->npaths, path, strlen(path));
+	if (err)
+		return err;
+	p = r = w = o->paths[o->npaths - 1];
+	while (*r) {
+		if (*r != '/') {
+			*w++ = *r++;
+			continue;
+		}
+		while (*r == '/')
+			r++;
+		if (*r && w != p)
+			*w++ = '/';
+	}
+	*w = '\0';
+	if (!*p)
+		o->all = 1;
+	return sqk_api_ok();
 }
 
-struct change_sink {
-	struct sqk_diff_sink s;
-	sqk_change_fn fn;
+struct sqk_diff {
+	struct sqk_diff_sink s; /* first: the comparison calls it */
+	struct sqk_diff_opts o;
+	struct sqk_src_ctx ex;
+	struct sqk_dtree *t[2];
+	sqk_diff_entry_fn fn;
 	void *ctx;
-	int differ;
+	int differ, ran, err;
+	struct sqk_diff_stats st;
+	struct sqk_diff_error e;
 };
 
 static int change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
@@ -125,7 +146,7 @@ static int change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
 		[SQK_DIFF_DEVICE] = SQK_CHANGE_DEVICE,	   [SQK_DIFF_XATTR] = SQK_CHANGE_XATTR,
 		[SQK_DIFF_LINK] = SQK_CHANGE_LINK,
 	};
-	struct change_sink *cs = (struct change_sink *)s;
+	struct sqk_diff *d = (struct sqk_diff *)s;
 	struct sqk_change pc = {
 		.kind = kind[c->what],
 		.path = c->path,
@@ -141,20 +162,29 @@ static int change(struct sqk_diff_sink *s, const struct sqk_diff_change *c)
 		.la = c->la,
 		.lb = c->lb,
 	};
+	struct sqk_diff_entry e = {
+		.change = &pc,
+		.type = c->what == SQK_DIFF_SUPER ? 0 : sqk_fmt_type_mode(c->type),
+		.flag = c->flag,
+	};
 
 	/* Types as the public API gives them everywhere: S_IFxxx bits. */
 	if (c->what == SQK_DIFF_TYPE) {
 		pc.a = sqk_fmt_type_mode((unsigned)c->a);
 		pc.b = sqk_fmt_type_mode((unsigned)c->b);
 	}
-	cs->differ = 1;
-	return cs->fn ? cs->fn(cs->ctx, &pc) : 0;
+	d->differ = 1;
+	return d->fn ? d->fn(d->ctx, &e) : 0;
 }
 
 static int tree_of(const struct sqk_diff_side *side, struct sqk_dtree **t)
 {
-	int err = side->img ? sqk_dtree_image(side->img, t) : sqk_dtree_host(side->dir, t);
+	int err;
 
+	if (!side->img && !side->dir)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+				    "a side is neither an image nor a directory");
+	err = side->img ? sqk_dtree_image(side->img, t) : sqk_dtree_host(side->dir, t);
 	if (err)
 		return sqk_api_fail(err, side->img ? 0 : errno, side->img ? NULL : side->dir, NULL);
 	return 0;
@@ -165,48 +195,160 @@ static int excluded(void *ctx, const char *path)
 	return sqk_src_excluded(ctx, path);
 }
 
+/* The options' lists, copied: the comparison owns what it reads. */
+static int copy_opts(struct sqk_diff *d, const struct sqk_diff_opts *o)
+{
+	size_t i;
+	int err = 0;
+
+	d->o.conf = o->conf;
+	d->o.all = o->all;
+	for (i = 0; !err && i < o->npaths; i++)
+		err = strv_add(&d->o.paths, &d->o.npaths, o->paths[i], strlen(o->paths[i]));
+	for (i = 0; !err && i < o->nexcludes; i++)
+		err = strv_add(&d->o.excludes, &d->o.nexcludes, o->excludes[i],
+			       strlen(o->excludes[i]));
+	return err;
+}
+
+int sqk_diff_open(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
+		  const struct sqk_diff_opts *o, struct sqk_diff **out)
+{
+	struct sqk_diff *d = calloc(1, sizeof(*d));
+	int err;
+
+	*out = NULL;
+	if (!d)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	d->s.change = change;
+	d->o.conf.threads = 1;
+	err = o ? copy_opts(d, o) : 0;
+	if (!err)
+		err = tree_of(a, &d->t[0]);
+	if (!err)
+		err = tree_of(b, &d->t[1]);
+	if (err) {
+		sqk_diff_destroy(d);
+		return err;
+	}
+	*out = d;
+	return sqk_api_ok();
+}
+
+int sqk_diff_run(struct sqk_diff *d, sqk_diff_entry_fn fn, void *ctx)
+{
+	struct sqk_diff_conf conf = d->o.conf;
+	const struct sqk_diff_error *e = &d->e;
+
+	if (d->ran)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "a comparison runs once");
+	d->ran = 1;
+	d->fn = fn;
+	d->ctx = ctx;
+	d->e.side = -1;
+	conf.select = d->o.paths;
+	conf.nselect = d->o.all ? 0 : (unsigned)d->o.npaths;
+	if (d->o.nexcludes) {
+		d->ex.excludes = (const char *const *)d->o.excludes;
+		d->ex.nexcludes = d->o.nexcludes;
+		conf.excluded = excluded;
+		conf.exclude_ctx = &d->ex;
+	}
+	d->err = sqk_diff(d->t[0], d->t[1], &conf, &d->s, &d->st, &d->e);
+	if (d->err)
+		return sqk_api_fail(d->err, e->errnum,
+				    e->side < 0	   ? NULL
+				    : e->side == 2 ? "A and B"
+				    : e->side	   ? "B"
+						   : "A",
+				    "%s%s%s", e->path, *e->path ? ": " : "",
+				    e->errnum ? strerror(e->errnum) : sqk_strerror(d->err));
+	sqk_api_ok();
+	return d->differ;
+}
+
+/* The counts by name, in the order of the summary. */
+static const char *const count_names[] = {
+	"added",	  "removed",
+	"changed",	  "bytes_added",
+	"bytes_removed",  "bytes_changed",
+	"files_compared", "blocks_stored_alike",
+	"bytes_read",	  NULL,
+};
+static const size_t count_at[] = {
+	offsetof(struct sqk_diff_stats, added),
+	offsetof(struct sqk_diff_stats, removed),
+	offsetof(struct sqk_diff_stats, changed),
+	offsetof(struct sqk_diff_stats, bytes_added),
+	offsetof(struct sqk_diff_stats, bytes_removed),
+	offsetof(struct sqk_diff_stats, bytes_changed),
+	offsetof(struct sqk_diff_stats, files),
+	offsetof(struct sqk_diff_stats, blocks_stored),
+	offsetof(struct sqk_diff_stats, bytes_read),
+};
+
+int sqk_diff_count(const struct sqk_diff *d, const char *name, uint64_t *value)
+{
+	size_t i;
+
+	for (i = 0; count_names[i]; i++)
+		if (!strcmp(name, count_names[i])) {
+			*value = *(const uint64_t *)((const char *)&d->st + count_at[i]);
+			return sqk_api_ok();
+		}
+	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no diff count '%s'", name);
+}
+
+const char *const *sqk_diff_count_names(void)
+{
+	return count_names;
+}
+
+int sqk_diff_failure(const struct sqk_diff *d, int *side, const char **path, int *errnum)
+{
+	if (side)
+		*side = d->err ? d->e.side : -1;
+	if (path)
+		*path = d->err ? d->e.path : "";
+	if (errnum)
+		*errnum = d->err ? d->e.errnum : 0;
+	return d->err;
+}
+
+void sqk_diff_destroy(struct sqk_diff *d)
+{
+	if (!d)
+		return;
+	sqk_dtree_destroy(d->t[0]);
+	sqk_dtree_destroy(d->t[1]);
+	strv_free(d->o.paths, d->o.npaths);
+	strv_free(d->o.excludes, d->o.nexcludes);
+	free(d);
+}
+
+/* sqk_diff_compare()'s callback, given the change alone. */
+struct change_fn {
+	sqk_change_fn fn;
+	void *ctx;
+};
+
+static int to_change(void *ctx, const struct sqk_diff_entry *e)
+{
+	const struct change_fn *c = ctx;
+
+	return c->fn ? c->fn(c->ctx, e->change) : 0;
+}
+
 int sqk_diff_compare(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
 		     const struct sqk_diff_opts *o, sqk_change_fn fn, void *ctx)
 {
-	struct sqk_diff_opts none = {.conf.threads = 1};
-	struct change_sink cs = {.s = {change}, .fn = fn, .ctx = ctx};
-	struct sqk_src_ctx ex = {0};
-	struct sqk_dtree *ta = NULL, *tb = NULL;
-	struct sqk_diff_conf conf;
-	struct sqk_diff_stats st;
-	struct sqk_diff_error e = {0};
-	int err;
+	struct change_fn c = {fn, ctx};
+	struct sqk_diff *d;
+	int err = sqk_diff_open(a, b, o, &d);
 
-	if (!o)
-		o = &none;
-	conf = o->conf;
-	conf.select = o->paths;
-	conf.nselect = (unsigned)o->npaths;
-	if (o->nexcludes) {
-		ex.excludes = (const char *const *)o->excludes;
-		ex.nexcludes = o->nexcludes;
-		conf.excluded = excluded;
-		conf.exclude_ctx = &ex;
-	}
-	err = tree_of(a, &ta);
-	if (!err)
-		err = tree_of(b, &tb);
-	if (!err) {
-		err = sqk_diff(ta, tb, &conf, &cs.s, &st, &e);
-		if (err)
-			sqk_api_fail(err, e.errnum,
-				     e.side < 0 ? NULL
-				     : e.side	? "B"
-						: "A",
-				     "%s%s%s", e.path, *e.path ? ": " : "",
-				     e.errnum ? strerror(e.errnum) : sqk_strerror(err));
-	}
-	if (ta)
-		ta->ops->destroy(ta);
-	if (tb)
-		tb->ops->destroy(tb);
 	if (err)
 		return err;
-	sqk_api_ok();
-	return cs.differ;
+	err = sqk_diff_run(d, to_change, &c);
+	sqk_diff_destroy(d);
+	return err;
 }

@@ -12,6 +12,8 @@
 
 #include <squashkit/squashkit.h>
 
+#include "diffargs.h"
+
 static const char *const kinds[] = {
 	"super", "added",    "removed", "type",	  "mode",  "owner", "mtime",
 	"size",	 "contents", "target",	"device", "xattr", "link",
@@ -47,44 +49,22 @@ static int change(void *ctx, const struct sqk_change *c)
 	return 0;
 }
 
-static int side(const char *arg, struct sqk_diff_side *s)
-{
-	struct stat st;
-
-	memset(s, 0, sizeof(*s));
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
-		s->dir = arg;
-		return 0;
-	}
-	return sqk_image_open_path(arg, NULL, &s->img);
-}
-
 int main(int argc, char **argv)
 {
 	struct sqk_diff_opts *o = sqk_diff_opts_create();
 	struct sqk_diff_side a, b;
-	int i, r;
+	int r;
 
 	if (argc < 3 || !o)
 		return 2;
-	if (side(argv[1], &a) || side(argv[2], &b)) {
+	if (diffargs_side(argv[1], &a) || diffargs_side(argv[2], &b)) {
 		fprintf(stderr, "api-diff: %s\n", sqk_error_message());
 		return 2;
 	}
 	if (sqk_diff_opts_set(o, "no-such-option", NULL) != SQK_ERR_ARG)
 		return 2;
-	for (i = 3; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-
-		if (eq)
-			*eq++ = '\0';
-		r = !strcmp(argv[i], "path") ? sqk_diff_opts_add_path(o, eq)
-					     : sqk_diff_opts_set(o, argv[i], eq);
-		if (r) {
-			fprintf(stderr, "api-diff: %s\n", sqk_error_message());
-			return 2;
-		}
-	}
+	if (diffargs_opts(o, argc, argv, 3))
+		return 2;
 	r = sqk_diff_compare(&a, &b, o, change, NULL);
 	sqk_diff_opts_destroy(o);
 	sqk_image_close(a.img);
