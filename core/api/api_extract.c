@@ -152,6 +152,8 @@ static int walk_into(void *ctx, struct sqk_extract *x)
 /* How a sqk_xdir_run that failed is told. */
 static int dir_failed(struct run *r, const struct sqk_xdir *d, int err, int errnum)
 {
+	const struct sqk_fault *f;
+
 	if (d->stage == SQK_XDIR_DEST && err == SQK_ERR_EXIST)
 		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, d->dest,
 				  "destination exists (set \"force\")");
@@ -159,7 +161,8 @@ static int dir_failed(struct run *r, const struct sqk_xdir *d, int err, int errn
 		return stage_fail(r, SQK_EXTRACT_DEST, err, errnum ? errnum : EIO, d->dest, NULL);
 	if (d->stage == SQK_XDIR_START)
 		return stage_fail(r, SQK_EXTRACT_START, err, sqk_err_errnum(err), d->dest, NULL);
-	return entry_fail(r, d->stage == SQK_XDIR_WALK ? &r->w.fault : &d->fault, d->dest);
+	f = d->stage == SQK_XDIR_WALK ? &r->w.fault : &d->fault;
+	return entry_fail(r, f, f->output ? d->dest : "the image");
 }
 
 int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_extract_opts *o,
