@@ -88,8 +88,7 @@ static const struct option longopts[] = {
 struct unimage {
 	const char *dest, *tar, *image, *describe;
 	int force, no_xattrs, no_owner, stats, json, quiet, dest_set, keep_going;
-	unsigned lost;	   /* entries left out (--keep-going) */
-	unsigned warnings; /* entries made with a problem (a directory's) */
+	unsigned warnings; /* entries made with a problem (a directory's): exit 1 */
 	const char *out;   /* where the run writes: DIR, FILE or "-" */
 	int out_is_dir;
 	struct sqk_image *img;
@@ -135,7 +134,6 @@ static void problem(void *ctx, const char *path, int err, const char *what)
 
 	cli_progress_clear(u->bar);
 	if (err) {
-		u->lost++;
 		image_line(u, path, what);
 	} else if (u->out_is_dir) {
 		u->warnings++;
@@ -199,17 +197,15 @@ static void raise_fd_limit(void)
  */
 static int extract(struct unimage *u)
 {
-	const char *out = u->describe ? u->describe : u->tar;
-	int to_stdout = out && !strcmp(out, "-"), err;
+	int to_stdout = !strcmp(u->out, "-");
 
-	if (!out)
+	if (u->out_is_dir)
 		return sqk_extract_dir(u->img, u->dest, u->xo, problem, u);
 	if (u->describe)
 		return to_stdout ? sqk_extract_describe_fd(u->img, STDOUT_FILENO, u->xo, problem, u)
-				 : sqk_extract_describe(u->img, out, u->xo, problem, u);
-	err = to_stdout ? sqk_extract_archive_fd(u->img, STDOUT_FILENO, u->xo, problem, u)
-			: sqk_extract_archive(u->img, out, u->xo, problem, u);
-	return err;
+				 : sqk_extract_describe(u->img, u->out, u->xo, problem, u);
+	return to_stdout ? sqk_extract_archive_fd(u->img, STDOUT_FILENO, u->xo, problem, u)
+			 : sqk_extract_archive(u->img, u->out, u->xo, problem, u);
 }
 
 /* What the bar shows done: the image's bytes read so far. */
@@ -227,7 +223,7 @@ static int extract_options(struct unimage *u)
 	snprintf(threads, sizeof(threads), "%u", u->threads);
 	err |= sqk_extract_opts_set(u->xo, "threads", threads);
 	err |= sqk_extract_opts_set_failure(u->xo, failure, u);
-	if (!u->describe && !u->tar)
+	if (u->out_is_dir)
 		err |= sqk_extract_opts_set(u->xo, "signals", NULL);
 	if (u->force)
 		err |= sqk_extract_opts_set(u->xo, "force", NULL);
@@ -343,6 +339,8 @@ static int run(struct unimage *u, int argc, char **argv)
 	for (npaths = 0; optind < argc; optind++, npaths++)
 		if (sqk_extract_opts_add_path(u->xo, argv[optind]) != 0)
 			return cli_usage_error("invalid PATH operand");
+	u->out = u->describe ? u->describe : u->tar ? u->tar : u->dest;
+	u->out_is_dir = !u->describe && !u->tar;
 	if (extract_options(u) != 0) {
 		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;
@@ -358,8 +356,6 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (!u->img)
 		return EXIT_FAIL;
 	sqk_image_info(u->img, &info);
-	u->out = u->describe ? u->describe : u->tar ? u->tar : u->dest;
-	u->out_is_dir = !u->describe && !u->tar;
 	/*
 	 * The bar measures the image's bytes read (data and metadata, counted
 	 * by the file at no cost) against bytes_used: cheap, and honest about
@@ -373,11 +369,8 @@ static int run(struct unimage *u, int argc, char **argv)
 	cli_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
 	if (u->stats)
-		cli_print_stats_as(((u->tar && !strcmp(u->tar, "-")) ||
-				    (u->describe && !strcmp(u->describe, "-")))
-					   ? stderr
-					   : stdout,
-				   u->img, u->json);
+		cli_print_stats_as(!u->out_is_dir && !strcmp(u->out, "-") ? stderr : stdout, u->img,
+				   u->json);
 	sqk_image_close(u->img);
 	return ret;
 }
