@@ -6,7 +6,6 @@
  * sqk_error_message().
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,25 +61,17 @@ static void tell(const struct run *r, const struct sqk_extract_failure *x)
 		r->o->fail(r->o->fail_ctx, x);
 }
 
-/* A failure of a stage as a whole: told, and the message "where: what". */
-static int __attribute__((format(printf, 6, 7)))
-stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
-	   const char *where, const char *fmt, ...)
+/* A failure of a stage as a whole: told, and the message "where: what" (NULL: errnum's or err's
+ * words). */
+static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
+		      const char *where, const char *what)
 {
-	struct sqk_extract_failure x = {err, errnum, stage, 0, "", NULL, 0};
-	char what[512];
-	va_list ap;
+	struct sqk_extract_failure x = {err, errnum, stage, 0, "", what, 0};
 
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(what, sizeof(what), fmt, ap);
-		va_end(ap);
-	} else {
-		snprintf(what, sizeof(what), "%s", errnum ? strerror(errnum) : sqk_strerror(err));
-	}
-	x.what = what;
+	if (!what)
+		x.what = errnum ? strerror(errnum) : sqk_strerror(err);
 	tell(r, &x);
-	return sqk_api_fail(err, errnum, where, "%s", what);
+	return sqk_api_fail(err, errnum, where, "%s", x.what);
 }
 
 /* A failure at an entry told by a fault: the destination's entry or the image's. */

@@ -20,6 +20,8 @@
 
 #include <squashkit/squashkit.h>
 
+#include "extract-args.h"
+
 static void problem(void *ctx, const char *path, int err, const char *words)
 {
 	fprintf(stderr, "problem %s %d %s\n", path, err, words);
@@ -32,17 +34,6 @@ static void failure(void *ctx, const struct sqk_extract_failure *f)
 	++*n;
 	fprintf(stderr, "failure %d %d %d %d %" PRIu64 " %s|%s\n", (int)f->stage, f->output, f->err,
 		f->errnum, f->count, f->path, f->what);
-}
-
-static int set(struct sqk_extract_opts *o, char *arg)
-{
-	char *eq = strchr(arg, '=');
-
-	if (arg[0] == '/')
-		return sqk_extract_opts_add_path(o, arg);
-	if (eq)
-		*eq++ = '\0';
-	return sqk_extract_opts_set(o, arg, eq);
 }
 
 static int run(const char *how, struct sqk_image *img, const char *dest,
@@ -70,7 +61,7 @@ int main(int argc, char **argv)
 	o = sqk_extract_opts_create();
 	err = o ? sqk_extract_opts_set_failure(o, failure, &failures) : -1;
 	for (i = 4; !err && i < argc; i++)
-		err = set(o, argv[i]);
+		err = extract_arg(o, argv[i]);
 	if (!err)
 		err = sqk_image_open_path(argv[2], NULL, &img);
 	if (!err) {
