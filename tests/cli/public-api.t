@@ -8,6 +8,10 @@
 #
 # FILES: one line a command's file. EXCEPTIONS: "FILE HEADER why", an
 # include that stays until the API covers what it is for.
+#
+# unimage opens its image and prints --stats through cmd/imageopt.h, the
+# inspectors' opening (converted on its own); it still hands unimage the
+# library's struct sqk_image_opts for --cache and --cache-policy.
 . "$SQK_SRCDIR/tests/lib.sh"
 
 cd "$SQK_SRCDIR" || {
