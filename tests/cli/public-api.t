@@ -21,6 +21,7 @@ cd "$SQK_SRCDIR" || {
 
 FILES='
 cmd/unimage.c
+cmd/compat_unsq_follow.c
 '
 EXCEPTIONS='
 '
