@@ -61,8 +61,10 @@ static void tell(const struct run *r, const struct sqk_extract_failure *x)
 		r->o->fail(r->o->fail_ctx, x);
 }
 
-/* A failure of a stage as a whole: told, and the message "where: what" (NULL: errnum's or err's
- * words). */
+/*
+ * A failure of a stage as a whole: told, and the message "where: what"
+ * (what NULL: the words of errnum, or of err).
+ */
 static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
 		      const char *where, const char *what)
 {

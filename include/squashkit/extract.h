@@ -77,8 +77,10 @@ enum sqk_extract_stage {
 	SQK_EXTRACT_ENTRY = 3,
 	/** The finished archive or description could not be put in place. */
 	SQK_EXTRACT_COMMIT = 4,
-	/** A description: the extended attributes of count entries, which a pseudo file cannot
-	   hold. */
+	/**
+	 * A description: the extended attributes of count entries, which a
+	 * pseudo file cannot hold.
+	 */
 	SQK_EXTRACT_XATTRS = 5,
 };
 
@@ -90,8 +92,10 @@ struct sqk_extract_failure {
 	int err;		      /**< the code the call returns */
 	int errnum;		      /**< the errno of the call that failed, or 0 */
 	enum sqk_extract_stage stage; /**< where */
-	/** SQK_EXTRACT_ENTRY: the failure was the destination's (path is inside it), not the
-	 * image's. */
+	/**
+	 * SQK_EXTRACT_ENTRY: the failure was the destination's (path is
+	 * inside it), not the image's.
+	 */
 	int output;
 	/**
 	 * The entry, "a/b" (in the image, or inside a destination directory);
