@@ -1,21 +1,11 @@
 #!/bin/sh
-# public-api.t: the commands converted to the public API read and write
-# images through <squashkit/...> alone: none of their files includes a
-# header of the library's parts about images (read/, walk/, write/, mkfs/,
-# source/, diff/, fsck/, format/, compressors/, cache/). The utilities that
-# are not about images (util/json.h, util/parse.h, util/error.h, ...) and
-# the front ends' own helpers (cmd/*.h) stay allowed.
-#
-# FILES: one line a command's file. EXCEPTIONS: "FILE HEADER why", an
-# include that stays until the API covers what it is for.
-#
-# unimage opens its image and prints --stats through cmd/imageopt.h, the
-# inspectors' opening (converted on its own); it still hands unimage the
-# library's struct sqk_image_opts for --cache and --cache-policy. The
-# unsquashfs front end's extraction and listing (compat_unsq_extract.c,
-# compat_unsq_out.c) are not listed: they are a sink of the library's walk
-# (filtering, printing and counting each entry, passing over what cannot
-# be made), which the API does not offer.
+# public-api.t: the front ends that read and write images through the
+# public API alone (include/squashkit) include no internal header about
+# images: none of read/, walk/, write/, mkfs/, source/, diff/, fsck/,
+# format/, compressors/, cache/, directly or through a header of cmd/.
+# Utilities that are not about images (util/json.h, util/parse.h,
+# util/error.h, util/pool.h) are theirs to use. An include that cannot go
+# yet is listed below with its reason.
 . "$SQK_SRCDIR/tests/lib.sh"
 
 cd "$SQK_SRCDIR" || {
@@ -23,35 +13,78 @@ cd "$SQK_SRCDIR" || {
 	exit 1
 }
 
-FILES='
-cmd/unimage.c
-cmd/compat_unsq_follow.c
-cmd/compat_unsquashfs.c
-'
-EXCEPTIONS='
-'
+INTERNAL="read walk write mkfs source diff fsck format compressors cache"
 
-# breaches FILE...: "FILE: HEADER" for each include about images not excepted.
-breaches() {
-	for f in "$@"; do
-		sed -n 's/^#include "\(\(read\|walk\|write\|mkfs\|source\|diff\|fsck\|format\|compressors\|cache\)\/.*\)"/\1/p' "$f" |
-			while read -r h; do
-				printf '%s\n' "$EXCEPTIONS" | grep -q "^$f $h " || echo "$f: $h"
+# The files of each front end on the public API.
+FILES="cmd/unimage.c cmd/compat_unsquashfs.c cmd/compat_unsq_follow.c"
+
+# Exceptions, "FILE HEADER": each with the reason it stays.
+# cmd/unimage.c opens its image with cli_open_image and prints --stats
+# with cli_print_stats_as (imageopt.h, the inspectors' image opening),
+# giving it the reader's struct sqk_image_opts for --cache and
+# --cache-policy. It checks --xattrs-include and --xattrs-exclude with
+# cli_attropt_take (attropt.h, which holds mkimage's --sort too) for the
+# usage error line a bad pattern gives, then hands them to the API.
+# The unsquashfs front end (cmd/compat_unsquashfs.c, compat_unsq_follow.c)
+# shares struct usq (compat_unsq.h), which holds the sink its extraction
+# and listing (compat_unsq_extract.c, compat_unsq_out.c: not listed) put
+# between the library's walk and its extract sink, to filter, print and
+# count each entry and pass over what cannot be made, as the peer does;
+# the API offers no such hook. compat_unsquashfs.c opens like unimage
+# (imageopt.h) and checks the xattr patterns like it (attropt.h).
+EXCEPT="cmd/unimage.c imageopt.h cmd/unimage.c attropt.h"
+EXCEPT="$EXCEPT cmd/compat_unsquashfs.c compat_unsq.h cmd/compat_unsquashfs.c imageopt.h"
+EXCEPT="$EXCEPT cmd/compat_unsquashfs.c attropt.h cmd/compat_unsq_follow.c compat_unsq.h"
+
+# internal_of FILE: the internal headers FILE includes, through cmd/'s own headers too.
+internal_of() {
+	sed -n 's/^#include "\(.*\)"/\1/p' "$1" | while read -r h; do
+		case $h in
+		*/*)
+			for p in $INTERNAL; do
+				case $h in "$p"/*) echo "$h" ;; esac
 			done
+			;;
+		*)
+			[ -f "cmd/$h" ] && [ "cmd/$h" != "$1" ] &&
+				[ -n "$(internal_of "cmd/$h")" ] && echo "$h"
+			;;
+		esac
 	done
 }
 
-for f in $FILES; do
-	test -f "$f" || echo "Bail out! $f is listed but not in the tree"
-done
+# breaches FILE...: "FILE: HEADER" for each internal include not excepted.
+breaches() {
+	for f in "$@"; do
+		internal_of "$f" | while read -r h; do
+			case " $EXCEPT " in
+			*" $f $h "*) ;;
+			*) echo "$f: $h" ;;
+			esac
+		done
+	done
+}
+
 # shellcheck disable=SC2086
 breaches $FILES >"$TMP/bad"
 test ! -s "$TMP/bad"
-ok $? "the converted commands include no internal header about images"
+ok $? "the front ends on the public API include no internal header about images"
 sed 's/^/#   /' "$TMP/bad"
 
-# The check sees a breach: a file that includes the reader's header.
-printf '#include "cmd.h"\n#include "read/image.h"\n#include "util/json.h"\n' >"$TMP/probe.c"
-is "$(breaches "$TMP/probe.c")" "$TMP/probe.c: read/image.h" "an include of read/image.h is a breach"
+# Every exception still names an include there is (or it goes from the list).
+# shellcheck disable=SC2086
+set -- $EXCEPT
+while [ $# -ge 2 ]; do
+	grep -q "^#include \"$2\"" "$1"
+	ok $? "the exception $1 $2 is still needed"
+	shift 2
+done
+
+# The check sees a breach, direct and through a header of cmd/.
+printf '#include "diff/diff.h"\n' >"$TMP/direct.c"
+printf '#include "imageopt.h"\n' >"$TMP/cmd-probe.c"
+is "$(breaches "$TMP/direct.c")" "$TMP/direct.c: diff/diff.h" "a direct include of diff/ is a breach"
+is "$(breaches "$TMP/cmd-probe.c")" "$TMP/cmd-probe.c: imageopt.h" \
+	"so is a header of cmd/ that includes read/"
 
 done_testing
