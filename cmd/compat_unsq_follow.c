@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * squashkit unsquashfs -follow-symlinks (-L) and -missing-symlinks: each
- * extract name is resolved by the library's resolver under unsquashfs's
- * rules (relative symlinks only, no ".." above the root). What the name
+ * extract name is resolved by the public API's tracing open
+ * (sqk_inode_open_trace) under unsquashfs's rules (relative symlinks only,
+ * no ".." above the root). What the name
  * needs becomes extract names: the target (a directory with everything in
  * it), every symlink on the way, and every directory the resolution left
  * through "..", without its contents, so that the extracted symlinks
@@ -11,23 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <squashkit/squashkit.h>
+
 #include "compat.h"
 #include "compat_unsq.h"
-#include "read/inode.h"
-#include "util/error.h"
-#include "walk/resolve.h"
 
 /* What one resolution went through, added to the filter only if it succeeds. */
 struct needs {
 	char **path;
 	int *is_link;
 	size_t n;
+	char *result; /* where it ended */
 };
 
-static int note(void *ctx, const char *path, int is_link)
+static int note(void *ctx, const char *path, enum sqk_trace_kind kind)
 {
 	struct needs *nd = ctx;
-	char **p = realloc(nd->path, (nd->n + 1) * sizeof(*p));
+	int is_link = kind == SQK_TRACE_LINK;
+	char **p;
+
+	if (kind == SQK_TRACE_RESULT)
+		return (nd->result = strdup(path)) ? 0 : SQK_ERR_NOMEM;
+	p = realloc(nd->path, (nd->n + 1) * sizeof(*p));
 	int *l;
 
 	if (!p)
@@ -60,6 +66,7 @@ static void release(struct needs *nd)
 		free(nd->path[--nd->n]);
 	free(nd->path);
 	free(nd->is_link);
+	free(nd->result);
 }
 
 static const char *why(int err)
@@ -76,17 +83,16 @@ int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		struct needs nd = {NULL, NULL, 0};
-		struct sqk_resolve_trace t = {1, note, &nd, NULL};
-		struct sqk_inode ino;
-		int err = sqk_resolve_trace(img, names[i], 1, &t, &ino);
+		struct needs nd = {NULL, NULL, 0, NULL};
+		struct sqk_inode *ino;
+		int err = sqk_inode_open_trace(img, names[i], SQK_TRACE_RELATIVE_ONLY, note, &nd,
+					       &ino);
 
 		if (!err) {
-			sqk_inode_free(&ino);
+			sqk_inode_close(ino);
 			err = add_needs(&u->filter, &nd);
-			if (!err && cli_usq_filter_add(&u->filter, 0, t.path) != 0)
+			if (!err && cli_usq_filter_add(&u->filter, 0, nd.result) != 0)
 				err = SQK_ERR_NOMEM;
-			free(t.path);
 		}
 		release(&nd);
 		if (err == SQK_ERR_NOMEM)

@@ -13,17 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <squashkit/squashkit.h>
+
 #include "attropt.h"
 #include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
-#include "format/format.h"
 #include "imageopt.h"
-#include "read/image.h"
-#include "read/inode.h"
 #include "util/error.h"
 #include "util/pool.h"
-#include "walk/extract.h"
 
 enum {
 	U_VERSION,
@@ -350,6 +348,7 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 static int run(struct usq *u, int argc, char **argv)
 {
 	struct sqk_image_opts io;
+	struct sqk_image_info info;
 	struct sqk_image *img;
 	int first = 0, i, ret;
 
@@ -389,7 +388,8 @@ static int run(struct usq *u, int argc, char **argv)
 		ret = native(u, cli_cat, "cat", NULL, argv + first + 1, argc - first - 1);
 		return ret == EXIT_OK || !u->exit_code ? COMPAT_OK : COMPAT_NONFATAL;
 	}
-	u->block_size = sqk_image_super(img)->block_size;
+	sqk_image_info(img, &info);
+	u->block_size = info.block_size;
 	u->fmt.dest = u->dest;
 	u->fmt.utc = u->utc;
 	u->fmt.lng = u->lng;
@@ -402,7 +402,7 @@ static int run(struct usq *u, int argc, char **argv)
 	} else if (u->stat) {
 		ret = cli_usq_print_stat(stdout, img, u->image, u->utc) ? COMPAT_FATAL : COMPAT_OK;
 	} else if (u->mkfs_time) {
-		printf("%u\n", sqk_image_super(img)->mkfs_time);
+		printf("%u\n", info.mkfs_time);
 		ret = COMPAT_OK;
 	} else if (u->ls) {
 		ret = cli_usq_list(u, img);

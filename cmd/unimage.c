@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* squashkit unimage: extract an image to a directory or an archive. */
+/*
+ * squashkit unimage: extract an image to a directory or an archive.
+ *
+ * Past the opening of the image (cmd/imageopt.c: --offset, --cache,
+ * --cache-policy) and its --stats, this uses the public API alone
+ * (<squashkit/extract.h>), as a program linking libsquashkit would.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -9,19 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <squashkit/squashkit.h>
+
 #include "attropt.h"
 #include "cmd.h"
 #include "imageopt.h"
 #include "progress.h"
-#include "read/image.h"
-#include "util/error.h"
-#include "util/outfile.h"
 #include "util/pool.h"
-#include "util/signals.h"
-#include "walk/archive_sink.h"
-#include "walk/describe.h"
-#include "walk/extract.h"
-#include "walk/walk.h"
 
 static const char usage_text[] =
 	"Usage: squashkit unimage [OPTIONS] IMAGE [PATH...]\n"
@@ -86,60 +86,96 @@ static const struct option longopts[] = {
 };
 
 struct unimage {
-	const char *dest, *tar, *format, *image, *describe;
+	const char *dest, *tar, *image, *describe;
 	int force, no_xattrs, no_owner, stats, json, quiet, dest_set, keep_going;
-	unsigned lost; /* entries left out (--keep-going) */
+	unsigned warnings; /* entries made with a problem (a directory's): exit 1 */
+	const char *out;   /* where the run writes: DIR, FILE or "-" */
+	int out_is_dir;
 	struct sqk_image *img;
 	unsigned threads;
 	struct sqk_image_opts io;
 	int cache_set;
 	struct sqk_progress *bar; /* NULL unless stderr is a terminal */
-	struct sqk_attropt attr;  /* the xattr filter */
+	struct sqk_attropt attr;  /* the xattr filter, checked as given */
+	struct sqk_extract_opts *xo;
 };
 
-/* A problem with an image entry that does not stop the run (a socket an archive cannot hold). */
-static void warn_entry(void *ctx, const char *path, const char *what)
+/* "IMAGE: /path: what" (path "a/b", or "" for the image as a whole). */
+static void image_line(struct unimage *u, const char *path, const char *what)
 {
-	struct unimage *u = ctx;
-
-	cli_progress_clear(u->bar);
-	fprintf(stderr, "squashkit %s: %s: /", cli_cmd_name, u->image);
-	cli_print_escaped(stderr, path);
+	fprintf(stderr, "squashkit %s: %s", cli_cmd_name, u->image);
+	if (*path) {
+		fputs(": /", stderr);
+		cli_print_escaped(stderr, path);
+	}
 	fprintf(stderr, ": %s\n", what);
 }
 
-/* The same about an entry made in the destination (an owner or time it refused). */
-static void warn_made(void *ctx, const char *path, const char *what)
+/* "DIR/path: what" for an entry inside the destination directory. */
+static void dest_line(struct unimage *u, const char *path, const char *what)
 {
-	struct unimage *u = ctx;
 	size_t len = strlen(u->dest);
 
 	while (len > 1 && u->dest[len - 1] == '/')
 		len--;
-	cli_progress_clear(u->bar);
 	fprintf(stderr, "squashkit %s: %.*s/", cli_cmd_name, (int)len, u->dest);
 	cli_print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", what);
 }
 
-/* --keep-going: an entry that cannot be read, left out. */
-static int lost_entry(void *ctx, const struct sqk_fault *f)
+/*
+ * An entry left out (--keep-going: err), or one made or written with a
+ * problem that does not stop the run: an owner or time the destination
+ * refused, a socket an archive cannot hold.
+ */
+static void problem(void *ctx, const char *path, int err, const char *what)
 {
 	struct unimage *u = ctx;
 
 	cli_progress_clear(u->bar);
-	cli_report_fault(u->image, u->img, NULL, 0, f);
-	u->lost++;
-	return 0;
+	if (err) {
+		image_line(u, path, what);
+	} else if (u->out_is_dir) {
+		u->warnings++;
+		dest_line(u, path, what);
+	} else {
+		image_line(u, path, what);
+	}
 }
 
-/* The line for a failed run; a signal's needs none (the command dies of it). */
-static void report(struct unimage *u, const char *out, int out_is_dir, const struct sqk_fault *f)
+/* The one line for a failed run, worded as each stage's has always been. */
+static void failure(void *ctx, const struct sqk_extract_failure *f)
 {
-	if (f->err == SQK_ERR_INTR)
-		return;
+	struct unimage *u = ctx;
+	const char *out = strcmp(u->out, "-") ? u->out : "stdout";
+
 	cli_progress_clear(u->bar);
-	cli_report_fault(u->image, u->img, out, out_is_dir, f);
+	switch (f->stage) {
+	case SQK_EXTRACT_DEST:
+		if (f->err == SQK_ERR_EXIST)
+			cli_error(out, "%s",
+				  u->out_is_dir ? "destination exists (use --force)"
+						: "file exists (use --force to overwrite)");
+		else
+			cli_error(out, "%s", f->what);
+		break;
+	case SQK_EXTRACT_XATTRS:
+		cli_error(u->image,
+			  "the extended attributes of %llu entries cannot be held in a pseudo file "
+			  "(--no-xattrs describes the image without them)",
+			  (unsigned long long)f->count);
+		break;
+	case SQK_EXTRACT_ENTRY:
+		if (!f->output)
+			image_line(u, f->path, f->what);
+		else if (u->out_is_dir && *f->path)
+			dest_line(u, f->path, f->what);
+		else
+			cli_error(out, "%s", f->what);
+		break;
+	default: /* could not start, or put the file in place */
+		cli_error(out, "%s", f->what);
+	}
 }
 
 static void raise_fd_limit(void)
@@ -152,209 +188,65 @@ static void raise_fd_limit(void)
 	}
 }
 
-static int normalise_selection(char **paths, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		char *p = paths[i], *q;
-		size_t len;
-
-		while (*p == '/')
-			p++;
-		len = strlen(p);
-		while (len > 0 && p[len - 1] == '/')
-			p[--len] = '\0';
-		for (q = p; *q; q++)
-			if (q[0] == '/' && q[1] == '/')
-				return -1;
-		paths[i] = p;
-	}
-	return 0;
-}
-
-static int check_selection(struct sqk_image *img, const char *image, char **paths, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		struct sqk_inode ino;
-		int err = sqk_resolve(img, paths[i], &ino);
-
-		if (err) {
-			fprintf(stderr, "squashkit %s: %s: /", cli_cmd_name, image);
-			cli_print_escaped(stderr, paths[i]);
-			fprintf(stderr, ": %s\n", sqk_strerror(err));
-			return -1;
-		}
-		sqk_inode_free(&ino);
-	}
-	return 0;
-}
-
 /*
- * Standard output for "-"; else a temporary file beside out, renamed into
- * place by close_output (and removed by a signal until then).
+ * The extraction the options ask for. A directory's holds the signals
+ * meanwhile ("signals"): one stops the walk and the workers, and what was
+ * made goes, as after an error, before the command dies of it; with
+ * --keep-going what was made stays. A file's goes on a signal, "-" is
+ * written as it comes.
  */
-static int open_output(struct unimage *u, const char *out, struct sqk_outfile **of)
+static int extract(struct unimage *u)
 {
-	int err;
+	int to_stdout = !strcmp(u->out, "-");
 
-	*of = NULL;
-	if (strcmp(out, "-") == 0)
-		return STDOUT_FILENO;
-	err = sqk_outfile_create(out, u->force, of);
-	if (!err)
-		return sqk_file_fd(sqk_outfile_file(*of));
-	if (err == SQK_ERR_EXIST)
-		cli_error(out, "file exists (use --force to overwrite)");
-	else if (err == SQK_ERR_ARG)
-		cli_error(out, "is a directory");
-	else
-		cli_error_code(out, err);
-	return -1;
+	if (u->out_is_dir)
+		return sqk_extract_dir(u->img, u->dest, u->xo, problem, u);
+	if (u->describe)
+		return to_stdout ? sqk_extract_describe_fd(u->img, STDOUT_FILENO, u->xo, problem, u)
+				 : sqk_extract_describe(u->img, u->out, u->xo, problem, u);
+	return to_stdout ? sqk_extract_archive_fd(u->img, STDOUT_FILENO, u->xo, problem, u)
+			 : sqk_extract_archive(u->img, u->out, u->xo, problem, u);
 }
 
-/* Put a finished output file in place or, after an error, remove it. */
-static int close_output(struct unimage *u, const char *out, struct sqk_outfile *of, int err)
+/* What the bar shows done: the image's bytes read so far. */
+static uint64_t bytes_read(void *img)
 {
-	if (!of)
-		return err ? EXIT_FAIL : EXIT_OK;
-	if (err) {
-		sqk_outfile_abort(of);
-		return EXIT_FAIL;
-	}
-	err = sqk_outfile_commit(of);
-	if (err) {
-		int e = errno;
-
-		cli_progress_clear(u->bar);
-		cli_error_errno(out, err, e);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	return sqk_image_bytes_read(img);
 }
 
-/* The exit status of a run that went through: entries left out or warned about fail it. */
-static int outcome(struct unimage *u, unsigned warnings)
+/* The options that go to the extraction, in the library's names. */
+static int extract_options(struct unimage *u)
 {
-	return u->lost || warnings ? EXIT_FAIL : EXIT_OK;
-}
+	char threads[16];
+	int err = 0;
 
-static int to_archive(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
-{
-	struct sqk_archive_sink *s = NULL;
-	struct sqk_outfile *of;
-	const struct sqk_fault *f = &w->fault;
-	int fd, err, ret;
-
-	fd = open_output(u, u->tar, &of);
-	if (fd < 0)
-		return EXIT_FAIL;
-	err = sqk_archive_sink_create(img, fd, u->format, u->no_xattrs, warn_entry, u, &s);
-	if (!err) {
-		sqk_archive_sink_set_filter(s, cli_attropt_filter(&u->attr));
-		w->sink = sqk_archive_sink_sink(s);
-		err = sqk_walk(w);
-		if (!err && (err = sqk_archive_sink_finish(s)) != 0)
-			f = &w->sink->fault;
-		if (err)
-			report(u, u->tar, 0, f);
-	} else {
-		cli_error_code(u->tar, err);
-	}
-	sqk_archive_sink_destroy(s);
-	ret = close_output(u, u->tar, of, err);
-	return ret ? ret : outcome(u, 0);
-}
-
-static int describe(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
-{
-	struct sqk_describe *d = NULL;
-	struct sqk_outfile *of;
-	const struct sqk_fault *f = &w->fault;
-	int fd, err;
-
-	fd = open_output(u, u->describe, &of);
-	if (fd < 0)
-		return EXIT_FAIL;
-	err = sqk_describe_create(img, fd, &d);
-	if (!err) {
-		w->sink = sqk_describe_sink(d);
-		err = sqk_walk(w);
-		if (!err && (err = sqk_describe_finish(d)) != 0)
-			f = &w->sink->fault;
-		if (err)
-			report(u, u->describe, 0, f);
-	} else {
-		cli_error_code(u->describe, err);
-	}
-	if (!err && !u->no_xattrs && sqk_describe_xattrs_left(d)) {
-		cli_progress_clear(u->bar);
-		cli_error(u->image,
-			  "the extended attributes of %llu entries cannot be held in a pseudo file "
-			  "(--no-xattrs describes the image without them)",
-			  (unsigned long long)sqk_describe_xattrs_left(d));
-		err = SQK_ERR_UNSUPPORTED;
-	}
-	sqk_describe_destroy(d);
-	return close_output(u, u->describe, of, err);
-}
-
-/* The walk into the directory sink, for sqk_xdir_run. */
-struct dir_walk {
-	struct sqk_walk *w;
-};
-
-static int walk_into(void *ctx, struct sqk_extract *x)
-{
-	struct sqk_walk *w = ((struct dir_walk *)ctx)->w;
-
-	w->sink = sqk_extract_sink(x);
-	return sqk_walk(w);
-}
-
-/*
- * A tree under DEST. Signals are held meanwhile: one stops the walk and
- * the workers, and what was made goes, as after an error, before the
- * command dies of it. With --keep-going what was made stays.
- */
-static int to_directory(struct unimage *u, struct sqk_image *img, struct sqk_walk *w)
-{
-	struct sqk_extract_conf xo = {
-		u->force, u->no_xattrs, u->no_owner, warn_made, u, cli_attropt_filter(&u->attr), 0};
-	struct dir_walk dw = {w};
-	struct sqk_xdir d = {
-		.dest = u->dest,
-		.may_exist = u->force,
-		.undo = !u->keep_going,
-		.threads = u->threads,
-		.opts = &xo,
-		.walk = walk_into,
-		.ctx = &dw,
-	};
-	int err;
-
-	sqk_sig_hold();
-	err = sqk_xdir_run(img, &d);
-	if (err && d.stage == SQK_XDIR_DEST)
-		cli_error(u->dest, "%s",
-			  err == SQK_ERR_EXIST ? "destination exists (use --force)"
-					       : strerror(errno));
-	else if (err && d.stage == SQK_XDIR_START)
-		cli_error_code(u->dest, err);
-	else if (err)
-		report(u, u->dest, 1, d.stage == SQK_XDIR_WALK ? &w->fault : &d.fault);
-	sqk_sig_release();
-	return err ? EXIT_FAIL : outcome(u, d.warnings);
+	snprintf(threads, sizeof(threads), "%u", u->threads);
+	err |= sqk_extract_opts_set(u->xo, "threads", threads);
+	err |= sqk_extract_opts_set_failure(u->xo, failure, u);
+	if (u->out_is_dir)
+		err |= sqk_extract_opts_set(u->xo, "signals", NULL);
+	if (u->force)
+		err |= sqk_extract_opts_set(u->xo, "force", NULL);
+	if (u->keep_going)
+		err |= sqk_extract_opts_set(u->xo, "keep-going", NULL);
+	if (u->no_xattrs)
+		err |= sqk_extract_opts_set(u->xo, "no-xattrs", NULL);
+	if (u->no_owner)
+		err |= sqk_extract_opts_set(u->xo, "no-owner", NULL);
+	return err;
 }
 
 static int run(struct unimage *u, int argc, char **argv)
 {
-	struct sqk_walk w;
-	struct sqk_image *img;
+	struct sqk_image_info info;
+	unsigned npaths;
 	int c, ret;
 
+	u->xo = sqk_extract_opts_create();
+	if (!u->xo) {
+		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
+		return EXIT_FAIL;
+	}
 	sqk_image_opts_default(&u->io);
 	u->threads = sqk_online_cpus();
 	while ((c = cli_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
@@ -373,9 +265,8 @@ static int run(struct unimage *u, int argc, char **argv)
 			u->keep_going = 1;
 			break;
 		case OPT_FORMAT:
-			if (!sqk_archive_format_known(optarg))
+			if (sqk_extract_opts_set(u->xo, "format", optarg) != 0)
 				return cli_usage_error("unknown archive format '%s'", optarg);
-			u->format = optarg;
 			break;
 		case OPT_DESCRIBE:
 			u->describe = optarg ? optarg : "-";
@@ -387,10 +278,17 @@ static int run(struct unimage *u, int argc, char **argv)
 			u->no_owner = 1;
 			break;
 		case OPT_XATTRS_INCLUDE:
-		case OPT_XATTRS_EXCLUDE:
+		case OPT_XATTRS_EXCLUDE: {
+			const char *name =
+				c == OPT_XATTRS_INCLUDE ? "xattrs-include" : "xattrs-exclude";
+
+			/* Checked here too, for a bad pattern's usage error line. */
 			if ((c = cli_attropt_take(&u->attr, c, optarg)) != 0)
 				return c;
+			if (sqk_extract_opts_set(u->xo, name, optarg) != 0)
+				return cli_usage_error("%s", sqk_error_message());
 			break;
+		}
 		case 'j':
 			if (cli_threads_option(optarg, &u->threads) != 0)
 				return EXIT_USAGE;
@@ -438,8 +336,15 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (u->tar && strcmp(u->tar, "-") == 0 && cli_refuse_terminal("an archive", u->force))
 		return EXIT_FAIL;
 	u->image = argv[optind++];
-	if (normalise_selection(argv + optind, argc - optind) != 0)
-		return cli_usage_error("invalid PATH operand");
+	for (npaths = 0; optind < argc; optind++, npaths++)
+		if (sqk_extract_opts_add_path(u->xo, argv[optind]) != 0)
+			return cli_usage_error("invalid PATH operand");
+	u->out = u->describe ? u->describe : u->tar ? u->tar : u->dest;
+	u->out_is_dir = !u->describe && !u->tar;
+	if (extract_options(u) != 0) {
+		cli_error(NULL, "%s", sqk_error_message());
+		return EXIT_FAIL;
+	}
 	if (!u->cache_set)
 		cli_extract_cache_sizes(&u->io, u->threads);
 	u->io.decompressors = u->threads + 1;
@@ -447,22 +352,10 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (!cli_die_of_sigpipe)
 		signal(SIGPIPE, SIG_IGN);
 
-	img = cli_open_image(u->image, &u->io);
-	if (!img)
+	u->img = cli_open_image(u->image, &u->io);
+	if (!u->img)
 		return EXIT_FAIL;
-	u->img = img;
-	if (check_selection(img, u->image, argv + optind, argc - optind) != 0) {
-		sqk_image_close(img);
-		return EXIT_FAIL;
-	}
-	memset(&w, 0, sizeof(w));
-	w.img = img;
-	w.select = argv + optind;
-	w.nselect = (unsigned)(argc - optind);
-	if (u->keep_going) {
-		w.lost = lost_entry;
-		w.lost_ctx = u;
-	}
+	sqk_image_info(u->img, &info);
 	/*
 	 * The bar measures the image's bytes read (data and metadata, counted
 	 * by the file at no cost) against bytes_used: cheap, and honest about
@@ -470,28 +363,24 @@ static int run(struct unimage *u, int argc, char **argv)
 	 * twice counts twice, so the bar holds at 99% until the end. Only
 	 * some PATHs read only part of the image: then no total, no ETA.
 	 */
-	u->bar = cli_progress_start(w.nselect ? 0 : sqk_image_super(img)->bytes_used,
-				    &sqk_image_file(img)->bytes_read, u->quiet);
-	ret = u->describe ? describe(u, img, &w)
-	      : u->tar	  ? to_archive(u, img, &w)
-			  : to_directory(u, img, &w);
+	u->bar = cli_progress_start(npaths ? 0 : info.bytes_used, NULL, u->quiet);
+	cli_progress_poll(u->bar, bytes_read, u->img);
+	ret = extract(u) ? EXIT_FAIL : u->warnings ? EXIT_FAIL : EXIT_OK;
 	cli_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
 	if (u->stats)
-		cli_print_stats_as(((u->tar && !strcmp(u->tar, "-")) ||
-				    (u->describe && !strcmp(u->describe, "-")))
-					   ? stderr
-					   : stdout,
-				   img, u->json);
-	sqk_image_close(img);
+		cli_print_stats_as(!u->out_is_dir && !strcmp(u->out, "-") ? stderr : stdout, u->img,
+				   u->json);
+	sqk_image_close(u->img);
 	return ret;
 }
 
 int cli_unimage(int argc, char **argv)
 {
-	struct unimage u = {.dest = "squashfs-root", .format = "pax"};
+	struct unimage u = {.dest = "squashfs-root"};
 	int ret = run(&u, argc, argv);
 
 	cli_attropt_release(&u.attr);
+	sqk_extract_opts_destroy(u.xo);
 	return ret;
 }

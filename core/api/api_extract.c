@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Extraction into a directory or an archive: the walk, the extract driver
- * and the archive sink that `squashkit unimage` runs, with their stories
- * told to the caller's problem callback and sqk_error_message().
+ * Extraction into a directory, an archive or a description: the walk, the
+ * extract driver and the archive and describe sinks that `squashkit
+ * unimage` runs, with their stories told to the caller's callbacks and
+ * sqk_error_message().
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api_extract.h"
 #include "util/outfile.h"
+#include "util/signals.h"
 #include "walk/archive_sink.h"
+#include "walk/describe.h"
 #include "walk/extract.h"
 #include "walk/walk.h"
 
@@ -21,6 +25,12 @@ struct run {
 	unsigned lost;
 	struct sqk_fault first; /* the first entry left out */
 };
+
+/* The image file's errno behind a fault of the image's, else 0. */
+static int image_errnum(const struct run *r, const struct sqk_fault *f)
+{
+	return f->output || f->errnum ? 0 : sqk_api_io_errnum(r->w.img, f->err);
+}
 
 /* An entry made or written with a problem that does not stop the run. */
 static void warn(void *ctx, const char *path, const char *what)
@@ -35,15 +45,48 @@ static void warn(void *ctx, const char *path, const char *what)
 static int lost(void *ctx, const struct sqk_fault *f)
 {
 	struct run *r = ctx;
-	const char *what = *f->what    ? f->what
-			   : f->errnum ? strerror(f->errnum)
-				       : sqk_strerror(f->err);
 
 	if (!r->lost++)
 		r->first = *f;
 	if (r->problem)
-		r->problem(r->ctx, sqk_api_relpath(f->path), f->err, what);
+		r->problem(r->ctx, sqk_api_relpath(f->path), f->err,
+			   sqk_fault_text(f, image_errnum(r, f)));
 	return 0;
+}
+
+/* Tell the failure callback, when there is one, of a failure not a signal's. */
+static void tell(const struct run *r, const struct sqk_extract_failure *x)
+{
+	if (r->o && r->o->fail && x->err != SQK_ERR_INTR)
+		r->o->fail(r->o->fail_ctx, x);
+}
+
+/*
+ * A failure of a stage as a whole: told, and the message "where: what"
+ * (what NULL: the words of errnum, or of err).
+ */
+static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
+		      const char *where, const char *what)
+{
+	struct sqk_extract_failure x = {err, errnum, stage, 0, "", what, 0};
+
+	if (!what)
+		x.what = errnum ? strerror(errnum) : sqk_strerror(err);
+	tell(r, &x);
+	return sqk_api_fail(err, errnum, where, "%s", x.what);
+}
+
+/* A failure at an entry told by a fault: the destination's entry or the image's. */
+static int entry_fail(const struct run *r, const struct sqk_fault *f, const char *where)
+{
+	int ie = image_errnum(r, f);
+	struct sqk_extract_failure x = {
+		f->err,	   f->errnum ? f->errnum : ie, SQK_EXTRACT_ENTRY,
+		f->output, sqk_api_relpath(f->path),   sqk_fault_text(f, ie),
+		0};
+
+	tell(r, &x);
+	return sqk_api_fault(f, where);
 }
 
 /* The walk over the selection, each selected path checked first. */
@@ -58,16 +101,20 @@ static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_
 	r->o = o;
 	r->problem = problem;
 	r->ctx = ctx;
+	r->w.img = img;
 	for (i = 0; i < o->paths.n; i++) {
 		struct sqk_inode ino;
+		struct sqk_fault f = {0};
 		int err = sqk_resolve(img, o->paths.v[i], &ino);
 
-		if (err)
-			return sqk_api_fail(err, 0, "the image", "/%s: %s", o->paths.v[i],
-					    sqk_strerror(err));
+		if (err) {
+			/* The code's words: a lookup's failure, whatever the file's errno. */
+			sqk_fault_set(&f, err, 0, 0, o->paths.v[i]);
+			snprintf(f.what, sizeof(f.what), "%s", sqk_strerror(err));
+			return entry_fail(r, &f, "the image");
+		}
 		sqk_inode_free(&ino);
 	}
-	r->w.img = img;
 	r->w.select = o->paths.v;
 	r->w.nselect = (unsigned)o->paths.n;
 	if (o->keep_going) {
@@ -75,12 +122,6 @@ static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_
 		r->w.lost_ctx = r;
 	}
 	return 0;
-}
-
-/* A failure told by a fault: the destination's entry or the image's. */
-static int failed(const struct sqk_fault *f, const char *out)
-{
-	return sqk_api_fault(f, f->output ? out : "the image");
 }
 
 /* What a run that went through returns: the first entry left out, or 0. */
@@ -99,6 +140,22 @@ static int walk_into(void *ctx, struct sqk_extract *x)
 
 	w->sink = sqk_extract_sink(x);
 	return sqk_walk(w);
+}
+
+/* How a sqk_xdir_run that failed is told. */
+static int dir_failed(struct run *r, const struct sqk_xdir *d, int err, int errnum)
+{
+	const struct sqk_fault *f;
+
+	if (d->stage == SQK_XDIR_DEST && err == SQK_ERR_EXIST)
+		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, d->dest,
+				  "destination exists (set \"force\")");
+	if (d->stage == SQK_XDIR_DEST)
+		return stage_fail(r, SQK_EXTRACT_DEST, err, errnum ? errnum : EIO, d->dest, NULL);
+	if (d->stage == SQK_XDIR_START)
+		return stage_fail(r, SQK_EXTRACT_START, err, sqk_err_errnum(err), d->dest, NULL);
+	f = d->stage == SQK_XDIR_WALK ? &r->w.fault : &d->fault;
+	return entry_fail(r, f, f->output ? d->dest : "the image");
 }
 
 int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_extract_opts *o,
@@ -128,51 +185,94 @@ int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_ex
 	d.may_exist = o->force;
 	d.undo = !o->keep_going;
 	d.threads = o->threads;
+	/* Held, a signal stops the run, which undoes itself; release then dies of it. */
+	if (o->signals)
+		sqk_sig_hold();
 	err = sqk_xdir_run(img, &d);
-	if (!err)
-		return outcome(&r);
-	if (d.stage == SQK_XDIR_DEST && err == SQK_ERR_EXIST)
-		return sqk_api_fail(err, 0, dest, "destination exists (set \"force\")");
-	if (d.stage == SQK_XDIR_DEST || d.stage == SQK_XDIR_START)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, dest, NULL);
-	return failed(d.stage == SQK_XDIR_WALK ? &r.w.fault : &d.fault, dest);
+	err = err ? dir_failed(&r, &d, err, errno) : outcome(&r);
+	if (o->signals)
+		sqk_sig_release();
+	return err;
 }
 
 /* The archive to fd: 0 when it went through (entries may have been left out). */
 static int archive(struct run *r, struct sqk_image *img, int fd)
 {
+	const char *name = "the archive";
 	struct sqk_archive_sink *s = NULL;
-	const struct sqk_fault *f = &r->w.fault;
+	struct sqk_fault f;
 	int err;
 
 	err = sqk_archive_sink_create(img, fd, r->o->format, r->o->no_xattrs, warn, r, &s);
 	if (err)
-		return sqk_api_fail(err, 0, "the archive", NULL);
+		return stage_fail(r, SQK_EXTRACT_START, err, sqk_err_errnum(err), name, NULL);
 	sqk_archive_sink_set_filter(s, &r->o->filter);
 	r->w.sink = sqk_archive_sink_sink(s);
 	err = sqk_walk(&r->w);
+	f = r->w.fault;
 	if (!err && (err = sqk_archive_sink_finish(s)) != 0)
-		f = &r->w.sink->fault;
+		f = r->w.sink->fault; /* copied: the sink goes now */
 	sqk_archive_sink_destroy(s);
 	if (!err)
 		return 0;
 	/* What libarchive refused, or the output's failure, is the archive's. */
-	return sqk_api_fault(f, f->output || *f->what ? "the archive" : "the image");
+	return entry_fail(r, &f, f.output || *f.what ? name : "the image");
 }
 
-int sqk_extract_archive_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
-			   sqk_problem_fn problem, void *ctx)
+/* The description to fd: 0, or the failure told. */
+static int describe(struct run *r, struct sqk_image *img, int fd)
+{
+	const char *name = "the description";
+	struct sqk_describe *s = NULL;
+	struct sqk_fault f;
+	uint64_t left;
+	int err;
+
+	err = sqk_describe_create(img, fd, &s);
+	if (err)
+		return stage_fail(r, SQK_EXTRACT_START, err, sqk_err_errnum(err), name, NULL);
+	r->w.sink = sqk_describe_sink(s);
+	err = sqk_walk(&r->w);
+	f = r->w.fault;
+	if (!err && (err = sqk_describe_finish(s)) != 0)
+		f = r->w.sink->fault; /* copied: the sink goes now */
+	left = sqk_describe_xattrs_left(s);
+	sqk_describe_destroy(s);
+	if (err)
+		return entry_fail(r, &f, f.output ? name : "the image");
+	if (left && !r->o->no_xattrs) {
+		struct sqk_extract_failure x = {
+			SQK_ERR_UNSUPPORTED, 0, SQK_EXTRACT_XATTRS, 0, "", NULL, left};
+		char what[160];
+
+		snprintf(what, sizeof(what),
+			 "the extended attributes of %llu entries cannot be held in a pseudo file",
+			 (unsigned long long)left);
+		x.what = what;
+		tell(r, &x);
+		return sqk_api_fail(x.err, 0, "the image",
+				    "%s (set \"no-xattrs\" to leave them out)", what);
+	}
+	return 0;
+}
+
+typedef int (*to_fd_fn)(struct run *r, struct sqk_image *img, int fd);
+
+/* Through fd: the caller's descriptor. */
+static int to_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
+		 sqk_problem_fn problem, void *ctx, to_fd_fn fn)
 {
 	struct run r;
 	int err = start(&r, img, o, problem, ctx);
 
 	if (!err)
-		err = archive(&r, img, fd);
+		err = fn(&r, img, fd);
 	return err ? err : outcome(&r);
 }
 
-int sqk_extract_archive(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
-			sqk_problem_fn problem, void *ctx)
+/* To path: a temporary file beside it, renamed into place when whole. */
+static int to_path(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
+		   sqk_problem_fn problem, void *ctx, to_fd_fn fn)
 {
 	struct sqk_outfile *of;
 	struct run r;
@@ -181,21 +281,60 @@ int sqk_extract_archive(struct sqk_image *img, const char *path, const struct sq
 	if (err)
 		return err;
 	if (!path)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no archive path");
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no output path");
 	err = sqk_outfile_create(path, o->force, &of);
 	if (err == SQK_ERR_EXIST)
-		return sqk_api_fail(err, 0, path, "file exists (set \"force\" to replace it)");
+		return stage_fail(&r, SQK_EXTRACT_DEST, err, 0, path,
+				  "file exists (set \"force\" to replace it)");
 	if (err == SQK_ERR_ARG)
-		return sqk_api_fail(err, 0, path, "is a directory");
+		return stage_fail(&r, SQK_EXTRACT_DEST, err, 0, path, "is a directory");
 	if (err)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
-	err = archive(&r, img, sqk_file_fd(sqk_outfile_file(of)));
+		return stage_fail(&r, SQK_EXTRACT_DEST, err, sqk_err_errnum(err), path, NULL);
+	err = fn(&r, img, sqk_file_fd(sqk_outfile_file(of)));
 	if (err) {
 		sqk_outfile_abort(of); /* the message is the extraction's */
 		return err;
 	}
 	err = sqk_outfile_commit(of);
 	if (err)
-		return sqk_api_fail(err, errno, path, NULL);
+		return stage_fail(&r, SQK_EXTRACT_COMMIT, err, errno, path, NULL);
 	return outcome(&r);
+}
+
+int sqk_extract_archive_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
+			   sqk_problem_fn problem, void *ctx)
+{
+	return to_fd(img, fd, o, problem, ctx, archive);
+}
+
+int sqk_extract_archive(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
+			sqk_problem_fn problem, void *ctx)
+{
+	return to_path(img, path, o, problem, ctx, archive);
+}
+
+/* A description is of the whole tree: keep-going has no place in it. */
+static int describable(const struct sqk_extract_opts *o)
+{
+	if (o && o->keep_going)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+				    "\"keep-going\" extracts what can be read; a description is "
+				    "of the whole tree");
+	return 0;
+}
+
+int sqk_extract_describe_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
+			    sqk_problem_fn problem, void *ctx)
+{
+	int err = describable(o);
+
+	return err ? err : to_fd(img, fd, o, problem, ctx, describe);
+}
+
+int sqk_extract_describe(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
+			 sqk_problem_fn problem, void *ctx)
+{
+	int err = describable(o);
+
+	return err ? err : to_path(img, path, o, problem, ctx, describe);
 }

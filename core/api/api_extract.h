@@ -8,6 +8,9 @@
 
 struct sqk_extract_opts {
 	int force, keep_going, no_xattrs, no_owner;
+	int signals; /* a directory extraction holds the signals (util/signals.h) */
+	sqk_failure_fn fail;
+	void *fail_ctx;
 	unsigned threads;
 	char format[8];
 	struct sqk_xattr_filter filter;

@@ -68,8 +68,17 @@ int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const cha
 		o->no_xattrs = 1;
 	else if (!strcmp(name, "no-owner"))
 		o->no_owner = 1;
+	else if (!strcmp(name, "signals"))
+		o->signals = 1;
 	else
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no extract switch '%s'", name);
+	return sqk_api_ok();
+}
+
+int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure_fn fn, void *ctx)
+{
+	o->fail = fn;
+	o->fail_ctx = ctx;
 	return sqk_api_ok();
 }
 

@@ -270,3 +270,8 @@ const char *const *sqk_counter_names(void)
 {
 	return sqk_cache_counter_names();
 }
+
+uint64_t sqk_image_bytes_read(const struct sqk_image *img)
+{
+	return __atomic_load_n(&sqk_image_file(img)->bytes_read, __ATOMIC_RELAXED);
+}

@@ -56,6 +56,42 @@ int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_in
 	return open_inode(img, path, 1, 0, out);
 }
 
+struct trace {
+	sqk_trace_fn fn;
+	void *ctx;
+};
+
+static int trace_visit(void *ctx, const char *path, int is_link)
+{
+	struct trace *t = ctx;
+
+	return t->fn(t->ctx, path, is_link ? SQK_TRACE_LINK : SQK_TRACE_PARENT);
+}
+
+int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags, sqk_trace_fn fn,
+			 void *ctx, struct sqk_inode **out)
+{
+	struct trace t = {fn, ctx};
+	struct sqk_resolve_trace rt = {!!(flags & SQK_TRACE_RELATIVE_ONLY), fn ? trace_visit : NULL,
+				       &t, NULL};
+	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	int err;
+
+	*out = NULL;
+	if (!ino)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+	err = sqk_resolve_trace(img, path, !(flags & SQK_TRACE_NOFOLLOW), &rt, ino);
+	if (!err && fn && (err = fn(ctx, rt.path, SQK_TRACE_RESULT)) != 0)
+		sqk_inode_free(ino);
+	free(rt.path);
+	if (err) {
+		free(ino);
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
+	}
+	*out = ino;
+	return sqk_api_ok();
+}
+
 int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out)
 {
 	return open_inode(img, NULL, 0, ref, out);

@@ -84,3 +84,25 @@ void sqk_fault_path(struct sqk_fault *f, const char *path)
 	else
 		snprintf(f->path, sizeof(f->path), "...%s", path + len - (room - 2));
 }
+
+const char *sqk_fault_text(const struct sqk_fault *f, int image_errnum)
+{
+	if (*f->what)
+		return f->what;
+	if (f->errnum)
+		return strerror(f->errnum);
+	if (f->err == SQK_ERR_NOSPACE)
+		return strerror(ENOSPC);
+	if (f->err == SQK_ERR_IO)
+		return strerror(!f->output && image_errnum ? image_errnum : EIO);
+	return sqk_strerror(f->err);
+}
+
+int sqk_err_errnum(int err)
+{
+	if (err == SQK_ERR_IO)
+		return errno ? errno : EIO;
+	if (err == SQK_ERR_NOSPACE)
+		return errno ? errno : ENOSPC;
+	return 0;
+}

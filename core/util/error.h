@@ -37,4 +37,16 @@ void sqk_fault_set(struct sqk_fault *f, int err, int errnum, int output, const c
 /* Set f's path ("a/b", or "") whatever it was. */
 void sqk_fault_path(struct sqk_fault *f, const char *path);
 
+/*
+ * f's cause in the words its one line says: its own, its errno's, ENOSPC's
+ * for a full device, EIO's for the output's other I/O errors and, for the
+ * image's, those of image_errnum (what its file kept; 0: EIO's).
+ */
+const char *sqk_fault_text(const struct sqk_fault *f, int image_errnum);
+/*
+ * The errno a line names for a call that just failed with err: errno for
+ * an I/O error or a full device (EIO or ENOSPC when it is 0), else 0.
+ */
+int sqk_err_errnum(int err);
+
 #endif

@@ -58,7 +58,7 @@ void sqk_extract_destroy(struct sqk_extract *x);
 int sqk_extract_pass_over(struct sqk_extract *x, struct sqk_fault *f);
 
 /* Where sqk_xdir_run failed. */
-enum sqk_extract_stage {
+enum sqk_xdir_stage {
 	SQK_XDIR_DEST = 1, /* making or opening the destination (errno kept for SQK_ERR_IO) */
 	SQK_XDIR_START,	   /* the workers or the sink */
 	SQK_XDIR_WALK,	   /* the caller's walk: its failure is its own to tell */
@@ -76,7 +76,7 @@ struct sqk_xdir {
 	void *ctx;
 	/* What came of it. */
 	int created; /* dest was made by this run */
-	enum sqk_extract_stage stage;
+	enum sqk_xdir_stage stage;
 	struct sqk_fault fault; /* SQK_XDIR_FINISH's story */
 	unsigned warnings;	/* entries warned about (sqk_extract_finish) */
 };

@@ -14,7 +14,7 @@
  * (a directory it created, or the temporary file of an archive). An
  * archive written to a path handles signals as an open build does (its
  * temporary file goes before the signal takes its default course); a
- * directory extraction leaves signals alone.
+ * directory extraction leaves signals alone unless "signals" is set.
  *
  * A failure leaves sqk_error_message() naming the path (the destination's
  * entry or the image's) and the cause, and sqk_error_errno() the errno of
@@ -48,7 +48,12 @@ SQK_API void sqk_extract_opts_destroy(struct sqk_extract_opts *o);
  * - "no-xattrs", "no-owner" (owners are restored only as root anyway);
  * - "xattrs-include" REGEX, "xattrs-exclude" REGEX (POSIX extended);
  * - "threads" N (default: online CPUs);
- * - "format" pax|gnu|ustar|cpio|zip (archives; default pax).
+ * - "format" pax|gnu|ustar|cpio|zip (archives; default pax);
+ * - "signals": a directory extraction holds SIGINT, SIGTERM, SIGHUP and
+ *   SIGQUIT while it runs; one that comes stops it, what it made goes (as
+ *   after a failure; with "keep-going" it stays), and the process then
+ *   dies of the signal inside the call, as a command would. For programs
+ *   that leave these signals at their default dispositions.
  */
 SQK_API int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const char *value);
 /**
@@ -57,6 +62,65 @@ SQK_API int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, c
  * extraction (SQK_ERR_NOENT) before anything is written.
  */
 SQK_API int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path);
+
+/** Where an extraction failed: struct sqk_extract_failure's stage. */
+enum sqk_extract_stage {
+	/**
+	 * The destination could not be made or opened: SQK_ERR_EXIST (it
+	 * exists, without "force"), SQK_ERR_ARG (an archive's path is a
+	 * directory), or the errno of the call that failed.
+	 */
+	SQK_EXTRACT_DEST = 1,
+	/** The extraction could not start: its workers, the archive's writer. */
+	SQK_EXTRACT_START = 2,
+	/** An entry: reading it from the image, or (output set) writing it. */
+	SQK_EXTRACT_ENTRY = 3,
+	/** The finished archive or description could not be put in place. */
+	SQK_EXTRACT_COMMIT = 4,
+	/**
+	 * A description: the extended attributes of count entries, which a
+	 * pseudo file cannot hold.
+	 */
+	SQK_EXTRACT_XATTRS = 5,
+};
+
+/**
+ * A failed extraction as data, for a caller that words its own message
+ * (sqk_error_message() says the same in the library's words).
+ */
+struct sqk_extract_failure {
+	int err;		      /**< the code the call returns */
+	int errnum;		      /**< the errno of the call that failed, or 0 */
+	enum sqk_extract_stage stage; /**< where */
+	/**
+	 * SQK_EXTRACT_ENTRY: the failure was the destination's (path is
+	 * inside it), not the image's.
+	 */
+	int output;
+	/**
+	 * The entry, "a/b" (in the image, or inside a destination directory);
+	 * "" when the failure is about no one entry. A path too long to keep
+	 * is "..." and its end.
+	 */
+	const char *path;
+	/**
+	 * The cause in words: the errno's (an I/O error reading the image: the
+	 * image file's), the code's, or those of the part that refused
+	 * ("Unsupported file type" from the archive writer).
+	 */
+	const char *what;
+	uint64_t count; /**< SQK_EXTRACT_XATTRS: the entries */
+};
+
+/**
+ * Hears of the failure of an extraction once, before the call returns it
+ * (and, with "signals", before a signal held meanwhile ends the process);
+ * not for SQK_ERR_INTR. From the calling thread; @p f lives for the call.
+ */
+typedef void (*sqk_failure_fn)(void *ctx, const struct sqk_extract_failure *f);
+
+/** Set (or, with NULL, clear) the failure callback of the extractions run with @p o. */
+SQK_API int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure_fn fn, void *ctx);
 
 /**
  * An entry that was left out ("keep-going": @p err is its error), or a
@@ -86,6 +150,24 @@ SQK_API int sqk_extract_archive(struct sqk_image *img, const char *path,
 /** The same, written to @p fd (a pipe will do); the caller closes it. */
 SQK_API int sqk_extract_archive_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
 				   sqk_problem_fn problem, void *ctx);
+
+/**
+ * Describe the tree (or the selection) as a pseudo file in mksquashfs's
+ * syntax, file data included, that `squashkit mkimage --pseudo-file` and
+ * `mksquashfs -pf` build the same tree from, written to @p path as an
+ * archive is (beside it, renamed into place when complete; "force" to
+ * replace a file). Extended attributes have no place in that syntax: an
+ * image that has some is SQK_ERR_UNSUPPORTED (stage SQK_EXTRACT_XATTRS)
+ * unless "no-xattrs" leaves them out. "keep-going" is SQK_ERR_ARG: a
+ * description is of the whole tree. A name or target the syntax cannot
+ * hold is SQK_ERR_UNSUPPORTED.
+ */
+SQK_API int sqk_extract_describe(struct sqk_image *img, const char *path,
+				 const struct sqk_extract_opts *o, sqk_problem_fn problem,
+				 void *ctx);
+/** The same, written to @p fd (a pipe will do); the caller closes it. */
+SQK_API int sqk_extract_describe_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
+				    sqk_problem_fn problem, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -143,6 +143,16 @@ SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk
  */
 SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
 			      uint64_t *value);
+/**
+ * The bytes read from the image's file so far, by every reader of the
+ * image: data and metadata blocks as stored, a block read twice counted
+ * twice. Against sqk_image_info()'s bytes_used it measures the progress
+ * of a whole-image extraction, read by another thread while it runs (a
+ * progress display polls it). Thread-safe, a snapshot, costs nothing to
+ * the readers.
+ */
+SQK_API uint64_t sqk_image_bytes_read(const struct sqk_image *img);
+
 /** Every counter name sqk_image_counter() takes, NULL-terminated. */
 SQK_API const char *const *sqk_counter_names(void);
 

@@ -61,6 +61,33 @@ SQK_API int sqk_inode_open_follow(struct sqk_image *img, const char *path, struc
  * is not (unless @p path ends with "/").
  */
 SQK_API int sqk_inode_open_lstat(struct sqk_image *img, const char *path, struct sqk_inode **out);
+/** What sqk_inode_open_trace() tells its callback of. */
+enum sqk_trace_kind {
+	SQK_TRACE_PARENT = 0, /**< a directory the resolution left through ".." */
+	SQK_TRACE_LINK = 1,   /**< a symlink it followed */
+	SQK_TRACE_RESULT = 2, /**< where it ended: the path of the inode opened, once */
+};
+/**
+ * Called with the image path ("a/b", no symlink in it; "" for the root)
+ * of each thing a resolution went through, in order; a nonzero return
+ * ends the resolution with it.
+ */
+typedef int (*sqk_trace_fn)(void *ctx, const char *path, enum sqk_trace_kind kind);
+/** sqk_inode_open_trace(): symlinks with absolute targets and ".." in the root are refused. */
+#define SQK_TRACE_RELATIVE_ONLY 0x1u
+/** sqk_inode_open_trace(): the last component is not followed (as sqk_inode_open_lstat()). */
+#define SQK_TRACE_NOFOLLOW 0x2u
+/**
+ * Open the inode at @p path as sqk_inode_open_follow() does (or, with
+ * SQK_TRACE_NOFOLLOW, sqk_inode_open_lstat()), telling @p trace of every
+ * symlink followed and directory left through "..": what a copy of the
+ * tree must hold for @p path to resolve the same way in it (unsquashfs
+ * -follow-symlinks). With SQK_TRACE_RELATIVE_ONLY, a symlink with an
+ * absolute target or ".." in the root is SQK_ERR_UNSUPPORTED, as both
+ * would leave such a copy. @p trace may be NULL.
+ */
+SQK_API int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags,
+				 sqk_trace_fn trace, void *ctx, struct sqk_inode **out);
 /** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
 SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
 /** NULL is ignored. */

@@ -16,23 +16,14 @@
 
 #include <squashkit/squashkit.h>
 
+#include "extract-args.h"
+
 static void problem(void *ctx, const char *path, int err, const char *message)
 {
 	unsigned *n = ctx;
 
 	++*n;
 	fprintf(stderr, "problem %s %d %s\n", path, err, message);
-}
-
-static int set(struct sqk_extract_opts *o, char *arg)
-{
-	char *eq = strchr(arg, '=');
-
-	if (arg[0] == '/')
-		return sqk_extract_opts_add_path(o, arg);
-	if (eq)
-		*eq++ = '\0';
-	return sqk_extract_opts_set(o, arg, eq);
 }
 
 int main(int argc, char **argv)
@@ -49,7 +40,7 @@ int main(int argc, char **argv)
 	o = sqk_extract_opts_create();
 	err = o ? 0 : -1;
 	for (i = 4; !err && i < argc; i++)
-		err = set(o, argv[i]);
+		err = extract_arg(o, argv[i]);
 	if (!err)
 		err = sqk_image_open_path(argv[2], NULL, &img);
 	if (err) {

@@ -17,6 +17,7 @@ INTERNAL="read walk write mkfs source diff fsck format compressors cache"
 
 # The files of each front end on the public API.
 FILES="cmd/diff.c cmd/diff_out.c cmd/diff_cmd.h"
+FILES="$FILES cmd/unimage.c cmd/compat_unsquashfs.c cmd/compat_unsq_follow.c"
 
 # Exceptions, "FILE HEADER": each with the reason it stays.
 # cmd/diff.c opens its image operands with cli_open_image_at (imageopt.h):
@@ -24,6 +25,22 @@ FILES="cmd/diff.c cmd/diff_out.c cmd/diff_cmd.h"
 # --offset") and the hint of an image further into the file have no public
 # call yet.
 EXCEPT="cmd/diff.c imageopt.h"
+# cmd/unimage.c opens its image with cli_open_image and prints --stats
+# with cli_print_stats_as (imageopt.h, the inspectors' image opening),
+# giving it the reader's struct sqk_image_opts for --cache and
+# --cache-policy. It checks --xattrs-include and --xattrs-exclude with
+# cli_attropt_take (attropt.h, which holds mkimage's --sort too) for the
+# usage error line a bad pattern gives, then hands them to the API.
+# The unsquashfs front end (cmd/compat_unsquashfs.c, compat_unsq_follow.c)
+# shares struct usq (compat_unsq.h), which holds the sink its extraction
+# and listing (compat_unsq_extract.c, compat_unsq_out.c: not listed) put
+# between the library's walk and its extract sink, to filter, print and
+# count each entry and pass over what cannot be made, as the peer does;
+# the API offers no such hook. compat_unsquashfs.c opens like unimage
+# (imageopt.h) and checks the xattr patterns like it (attropt.h).
+EXCEPT="$EXCEPT cmd/unimage.c imageopt.h cmd/unimage.c attropt.h"
+EXCEPT="$EXCEPT cmd/compat_unsquashfs.c compat_unsq.h cmd/compat_unsquashfs.c imageopt.h"
+EXCEPT="$EXCEPT cmd/compat_unsquashfs.c attropt.h cmd/compat_unsq_follow.c compat_unsq.h"
 
 # internal_of FILE: the internal headers FILE includes, through cmd/'s own headers too.
 internal_of() {
