@@ -1,47 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkimage --append: the refusals of the command line, and the library's
- * reasons (core/mkfs/mkfs_append.c) in its words.
+ * mkimage --append: the refusals of the command line; the library opens the
+ * image (core/mkfs/mkfs_append.c) and says why it cannot.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "compressors/compressor.h"
 #include "mkimage.h"
 #include "util/error.h"
-
-/* Why the library could not open IMAGE for the append. */
-static void say(const char *image, uint64_t offset, int err, int why, int errnum)
-{
-	switch (why) {
-	case SQK_APPEND_OPEN:
-		if (errnum == ENOENT)
-			cli_error(image, "no such file (--append adds to an existing image)");
-		else
-			cli_error(image, "%s", strerror(errnum));
-		break;
-	case SQK_APPEND_NOT_REGULAR:
-		cli_error(image, "--append needs a regular file");
-		break;
-	case SQK_APPEND_LOCKED:
-		cli_error(image, "is locked by another process (%s)", strerror(errnum));
-		break;
-	case SQK_APPEND_PAST_END:
-		cli_error(image, "offset %llu is past the end of the file",
-			  (unsigned long long)offset);
-		break;
-	case SQK_APPEND_NOT_IMAGE:
-		cli_error(image, "not a squashfs image");
-		break;
-	case SQK_APPEND_IO:
-		cli_error(image, "%s", strerror(errnum));
-		break;
-	default:
-		cli_error_code(image, err);
-	}
-}
 
 int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_mkfs_append **t)
 {
@@ -58,7 +25,13 @@ int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_mkfs_a
 				       "--level and --comp-opt cannot change them");
 	err = sqk_mkfs_append_open(image, a->offset, t, &why, &errnum);
 	if (err) {
-		say(image, a->offset, err, why, errnum);
+		char words[256];
+
+		sqk_mkfs_append_say(why, errnum, a->offset, "--append", words, sizeof(words));
+		if (*words)
+			cli_error(image, "%s", words);
+		else
+			cli_error_code(image, err);
 		return EXIT_FAIL;
 	}
 	codec = sqk_mkfs_append_codec(*t);

@@ -17,6 +17,7 @@
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
+#include "write/reuse.h"
 #include "util/outfile.h"
 
 struct sqk_build {
@@ -24,7 +25,8 @@ struct sqk_build {
 	struct sqk_mkfs_opts mo;
 	struct sqk_api_strv excludes;
 	struct sqk_outfile *of;
-	struct sqk_file *window; /* "offset": the image's part of the output */
+	struct sqk_mkfs_append *append; /* "append": the image added to, in place */
+	struct sqk_file *window;	/* "offset": the image's part of the output */
 	struct sqk_mkfs *m;
 	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
 	struct sqk_mkfs_stats st;
@@ -32,6 +34,14 @@ struct sqk_build {
 	int source_mode;	    /* of struct sqk_build_opts */
 	int finished, failed;
 };
+
+/* Where the build writes: the temporary file, its window after "offset", the image appended to. */
+static struct sqk_file *out_file(struct sqk_build *b)
+{
+	if (b->append)
+		return sqk_mkfs_append_file(b->append);
+	return b->window ? b->window : sqk_outfile_file(b->of);
+}
 
 /* A failure of the driver: where it says, else the image's path. */
 static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
@@ -42,8 +52,8 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 
 	if (entry && !*where)
 		where = entry;
-	if (err == SQK_ERR_IO && !errnum && b->of)
-		errnum = sqk_outfile_file(b->of)->errnum;
+	if (err == SQK_ERR_IO && !errnum && (b->of || b->append))
+		errnum = out_file(b)->errnum;
 	if (*msg)
 		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
 	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
@@ -71,13 +81,92 @@ static int leading_check(const char *path, uint64_t n, int force)
 	return 0;
 }
 
+/*
+ * A new image: the temporary file beside the path, holding the bytes kept
+ * in front with "offset". 0, or the error, said.
+ */
+static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
+{
+	const char *path = b->path;
+	uint64_t dev[2], ino[2];
+	unsigned n, i;
+	int err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+
+	if (err)
+		return err;
+	errno = 0;
+	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
+	if (err) {
+		if (err == SQK_ERR_EXIST)
+			return sqk_api_fail(err, 0, path,
+					    "file exists (set \"force\" to replace it)");
+		if (err == SQK_ERR_ARG)
+			return sqk_api_fail(err, 0, path, "is a directory");
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
+	}
+	/* Never read the image being written, nor the one it replaces. */
+	n = sqk_outfile_ids(b->of, dev, ino);
+	for (i = 0; i < n; i++) {
+		b->mo.skip_dev[b->mo.nskip] = dev[i];
+		b->mo.skip_ino[b->mo.nskip++] = ino[i];
+	}
+	if (!o->offset)
+		return 0;
+	err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
+	if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
+		err = SQK_ERR_NOMEM;
+	return err ? sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL) : 0;
+}
+
+/* What an append cannot go with, said before anything is opened. */
+static int append_refusal(const struct sqk_build_opts *o, const char *path)
+{
+	if (!o->append)
+		return 0;
+	if (o->force)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path, "append and force exclude each other");
+	if (o->reuse.n)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path, "append and reuse exclude each other");
+	if (o->level >= 0 || o->comp_opts.n)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path,
+				    "append keeps the image's compressor settings; level and "
+				    "comp-opt cannot change them");
+	return 0;
+}
+
+/*
+ * "append": the image at the path (after "offset" bytes), added to in
+ * place with its own compressor settings and block size. 0, or the error,
+ * said.
+ */
+static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
+{
+	char words[256];
+	int why, errnum, err;
+
+	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
+	if (err) {
+		sqk_mkfs_append_say(why, errnum, o->offset, "append", words, sizeof(words));
+		return *words ? sqk_api_fail(err, errnum, b->path, "%s", words)
+			      : sqk_api_fail(err, errnum, b->path, NULL);
+	}
+	err = sqk_mkfs_append_settle(b->append, &b->mo, o->codec_given ? o->codec : NULL,
+				     o->block_given ? o->mo.block_size : 0);
+	if (err == SQK_ERR_ARG && o->codec_given && o->codec != sqk_mkfs_append_codec(b->append))
+		return sqk_api_fail(err, 0, b->path,
+				    "compressed with %s; append cannot add %s blocks",
+				    sqk_mkfs_append_codec(b->append)->name, o->codec->name);
+	if (err == SQK_ERR_ARG)
+		return sqk_api_fail(err, 0, b->path, "block size %u; append cannot use %u",
+				    sqk_mkfs_append_block_size(b->append), o->mo.block_size);
+	return err ? sqk_api_fail(err, 0, b->path, NULL) : 0;
+}
+
 int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
 {
 	struct sqk_build_opts none;
 	struct sqk_build *b;
-	uint64_t dev[2], ino[2];
 	size_t i, badopt;
-	unsigned n;
 	int err;
 
 	*out = NULL;
@@ -108,7 +197,9 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		return sqk_api_fail(err, 0, path, "level or options out of range for %s",
 				    o->codec->name);
 	}
-	err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
+	err = append_refusal(o, path);
+	if (!err)
+		err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -125,41 +216,12 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		}
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
-	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+	err = o->append ? open_append(b, o) : open_output(b, o);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
 	}
-	errno = 0;
-	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
-	if (err) {
-		int errnum = err == SQK_ERR_IO ? errno : 0;
-
-		sqk_build_destroy(b);
-		if (err == SQK_ERR_EXIST)
-			return sqk_api_fail(err, 0, path,
-					    "file exists (set \"force\" to replace it)");
-		if (err == SQK_ERR_ARG)
-			return sqk_api_fail(err, 0, path, "is a directory");
-		return sqk_api_fail(err, errnum, path, NULL);
-	}
-	/* Never read the image being written, nor the one it replaces. */
-	n = sqk_outfile_ids(b->of, dev, ino);
-	for (i = 0; i < n; i++) {
-		b->mo.skip_dev[b->mo.nskip] = dev[i];
-		b->mo.skip_ino[b->mo.nskip++] = ino[i];
-	}
-	if (o->offset) {
-		err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
-		if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
-			err = SQK_ERR_NOMEM;
-		if (err) {
-			sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
-			sqk_build_destroy(b);
-			return err;
-		}
-	}
-	err = sqk_mkfs_create(&b->mo, b->window ? b->window : sqk_outfile_file(b->of), &b->m);
+	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		sqk_build_destroy(b);
@@ -404,6 +466,11 @@ int sqk_build_finish(struct sqk_build *b)
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return done(b, err, NULL);
+	if (b->append) {
+		/* The driver synced the image and wrote its superblock last, in place. */
+		b->finished = 1;
+		return sqk_api_ok();
+	}
 	sqk_file_destroy(b->window);
 	b->window = NULL;
 	errno = 0;
@@ -443,8 +510,12 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 		STAT("xattr_ids", xattr_ids),
 		STAT("dedup_files", dedup_files),
 		STAT("dedup_bytes", dedup_bytes),
+		STAT("dedup_tails", dedup_tails),
+		STAT("dedup_tail_bytes", dedup_tail_bytes),
 		STAT("sparse_blocks", sparse_blocks),
 		STAT("sparse_bytes", sparse_bytes),
+		STAT("lseeks", lseeks),
+		STAT("xattrs_skipped", xattrs_skipped),
 		STAT("reused_blocks", reused_blocks),
 		STAT("reused_bytes", reused_bytes),
 	};
@@ -468,8 +539,10 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	if (!strcmp(name, "mkfs_time")) {
-		*value = b->st.mkfs_time;
+	if (!strcmp(name, "mkfs_time") || !strcmp(name, "block_size") || !strcmp(name, "threads")) {
+		*value = name[0] == 'm'	  ? b->st.mkfs_time
+			 : name[0] == 'b' ? b->mo.block_size
+					  : b->mo.threads;
 		return sqk_api_ok();
 	}
 	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
@@ -485,11 +558,51 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build figure '%s'", name);
 }
 
+const char *sqk_build_compressor(const struct sqk_build *b)
+{
+	return b->mo.codec->name;
+}
+
+int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name, uint64_t *value)
+{
+	const struct sqk_reuse_stats *r;
+
+	if (!b->finished)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
+	r = sqk_mkfs_reuse(b->m, i);
+	if (!r)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "no earlier image %zu", i);
+	if (!strcmp(name, "same_compression")) {
+		if (r->differs < 0)
+			return sqk_api_fail(SQK_ERR_NOENT, 0, b->path,
+					    "%s: no block copied from earlier image %zu", name, i);
+		*value = !r->differs;
+		return sqk_api_ok();
+	}
+	if (!strcmp(name, "blocks"))
+		*value = r->blocks;
+	else if (!strcmp(name, "bytes"))
+		*value = r->bytes;
+	else if (!strcmp(name, "stored_bytes"))
+		*value = r->stored;
+	else if (!strcmp(name, "rejected"))
+		*value = r->rejected;
+	else if (!strcmp(name, "unreadable"))
+		*value = r->unreadable;
+	else if (!strcmp(name, "skipped"))
+		*value = r->skipped;
+	else
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no reuse figure '%s'", name);
+	return sqk_api_ok();
+}
+
 void sqk_build_destroy(struct sqk_build *b)
 {
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
+	/* An append not finished goes back to its old bytes. */
+	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);

@@ -23,7 +23,9 @@ struct sqk_build_opts {
 	const struct sqk_codec *codec;
 	int level; /* -1: the codec's default */
 	struct sqk_api_strv comp_opts, excludes;
+	int codec_given, block_given; /* set by name: an append checks them against the image */
 	int force;
+	int append;	 /* add to the existing image at the build's path */
 	uint64_t offset; /* the image goes after this many bytes of the existing file */
 	int source_mode; /* what sqk_build_add_dir does with a path (0: its contents to the root) */
 	/* Checked when set, made into a build's own by sqk_api_attrs_make. */

@@ -52,6 +52,12 @@ enum {
 /* 0, or the code with *why (and *errnum when an errno says it). */
 int sqk_mkfs_append_open(const char *path, uint64_t offset, struct sqk_mkfs_append **out, int *why,
 			 int *errnum);
+/*
+ * Why, in words, for the error line "PATH: words" (opt: how the caller
+ * names the append option); "" when the code's own words say it.
+ */
+void sqk_mkfs_append_say(int why, int errnum, uint64_t offset, const char *opt, char *buf,
+			 size_t cap);
 /* The image's compressor and block size, which the append keeps. */
 struct sqk_codec;
 const struct sqk_codec *sqk_mkfs_append_codec(const struct sqk_mkfs_append *a);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -124,6 +125,37 @@ int sqk_mkfs_append_open(const char *path, uint64_t offset, struct sqk_mkfs_appe
 	*why = 0;
 	*out = a;
 	return 0;
+}
+
+void sqk_mkfs_append_say(int why, int errnum, uint64_t offset, const char *opt, char *buf,
+			 size_t cap)
+{
+	switch (why) {
+	case SQK_APPEND_OPEN:
+		if (errnum == ENOENT)
+			snprintf(buf, cap, "no such file (%s adds to an existing image)", opt);
+		else
+			snprintf(buf, cap, "%s", strerror(errnum));
+		break;
+	case SQK_APPEND_NOT_REGULAR:
+		snprintf(buf, cap, "%s needs a regular file", opt);
+		break;
+	case SQK_APPEND_LOCKED:
+		snprintf(buf, cap, "is locked by another process (%s)", strerror(errnum));
+		break;
+	case SQK_APPEND_PAST_END:
+		snprintf(buf, cap, "offset %llu is past the end of the file",
+			 (unsigned long long)offset);
+		break;
+	case SQK_APPEND_NOT_IMAGE:
+		snprintf(buf, cap, "not a squashfs image");
+		break;
+	case SQK_APPEND_IO:
+		snprintf(buf, cap, "%s", strerror(errnum));
+		break;
+	default:
+		snprintf(buf, cap, "%s", "");
+	}
 }
 
 const struct sqk_codec *sqk_mkfs_append_codec(const struct sqk_mkfs_append *a)

@@ -62,14 +62,31 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
  * (the image goes after the first N bytes of the existing file at @p path,
  * which are kept with its mode; bytes after them are replaced only with
- * "force").
+ * "force"; with "append", where the image appended to starts);
+ * "append" (sqk_build_create adds to the existing image at @p path, as
+ * mkimage --append does: see sqk_build_create).
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
  * codec's settings are checked when the build is created. A build keeps
  * what it needs: the options may be destroyed once it is created.
  */
 SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
 
-/** Start a build of a new image at @p path. */
+/**
+ * Start a build of a new image at @p path; with "append", of one added to
+ * the existing image there. An append keeps the image's compressor, its
+ * options and block size ("compressor" and "block-size", when set, must be
+ * the image's, else SQK_ERR_ARG; "level", "comp-opt", "force" and "reuse"
+ * are refused) and every entry it holds, with its attributes: a source
+ * naming a path the image has fails with SQK_ERR_EXIST. It writes in place
+ * after the image's last byte, the superblock last; the file is locked
+ * against a second append (SQK_ERR_IO, errno EWOULDBLOCK). Until
+ * sqk_build_finish() has written the new superblock, a failure, a
+ * destroy, or SIGINT, SIGTERM, SIGHUP and SIGQUIT cut the file back to its
+ * old bytes. SQK_ERR_IO (and the errno) when the file cannot be opened;
+ * SQK_ERR_ARG when it is no regular file, or "offset" is past its end;
+ * SQK_ERR_MAGIC and the reader's codes when it holds no image this library
+ * reads.
+ */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
 /**
@@ -138,10 +155,29 @@ SQK_API int sqk_build_finish(struct sqk_build *b);
  * "inodes", "files", "directories", "symlinks", "block_devices",
  * "char_devices", "fifos", "sockets", "hardlinks", "blocks", "raw_blocks",
  * "compressed_blocks", "fragments", "ids", "xattr_ids", and "dedup_files",
- * "dedup_bytes", "sparse_blocks", "sparse_bytes", "reused_blocks",
- * "reused_bytes". SQK_ERR_ARG before the build is finished.
+ * "dedup_bytes", "dedup_tails", "dedup_tail_bytes", "sparse_blocks",
+ * "sparse_bytes", "lseeks", "xattrs_skipped", "reused_blocks",
+ * "reused_bytes", and the settings it wrote with, "block_size" and
+ * "threads". SQK_ERR_ARG before the build is finished.
  */
 SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
+/**
+ * The name of the compressor the build writes with ("gzip", ...): the
+ * option's, or with "append" the image's. Valid while the build is.
+ */
+SQK_API const char *sqk_build_compressor(const struct sqk_build *b);
+/**
+ * What the earlier image @p i (the i-th "reuse" option, from 0) gave the
+ * finished build, by the names `mkimage --stats --json` gives them: "blocks"
+ * copied (data and fragment), their uncompressed "bytes" and
+ * "stored_bytes", candidates "rejected" (other bytes) and "unreadable",
+ * entries of its tree "skipped" (unreadable), and "same_compression" (1
+ * when the blocks copied are what this build makes of their bytes;
+ * SQK_ERR_NOENT when none was copied). SQK_ERR_ARG before the build is
+ * finished, for an @p i past the images or an unknown name.
+ */
+SQK_API int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name,
+				 uint64_t *value);
 /** Free the build; one not finished leaves nothing behind. NULL is ignored. */
 SQK_API void sqk_build_destroy(struct sqk_build *b);
 
