@@ -5,6 +5,7 @@
  * entries the caller adds one by one (mkfs_entry.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,33 +14,18 @@
 #include <sys/sysmacros.h>
 
 #include "api_build.h"
-#include "format/fmt_type.h"
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
-#include "write/reuse.h"
 #include "util/outfile.h"
-
-struct sqk_build {
-	char *path;
-	struct sqk_mkfs_opts mo;
-	struct sqk_api_strv excludes;
-	struct sqk_outfile *of;
-	struct sqk_mkfs_append *append; /* "append": the image added to, in place */
-	struct sqk_file *window;	/* "offset": the image's part of the output */
-	struct sqk_mkfs *m;
-	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
-	struct sqk_mkfs_stats st;
-	struct sqk_api_attrs attrs; /* what mo points at */
-	int source_mode;	    /* of struct sqk_build_opts */
-	int finished, failed;
-};
 
 /* Where the build writes: the temporary file, its window after "offset", the image appended to. */
 static struct sqk_file *out_file(struct sqk_build *b)
 {
 	if (b->append)
 		return sqk_mkfs_append_file(b->append);
+	if (b->fd_out)
+		return b->fd_out;
 	return b->window ? b->window : sqk_outfile_file(b->of);
 }
 
@@ -52,7 +38,7 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 
 	if (entry && !*where)
 		where = entry;
-	if (err == SQK_ERR_IO && !errnum && (b->of || b->append))
+	if (err == SQK_ERR_IO && !errnum && (b->of || b->append || b->fd_out))
 		errnum = out_file(b)->errnum;
 	if (*msg)
 		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
@@ -162,14 +148,40 @@ static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
 	return err ? sqk_api_fail(err, 0, b->path, NULL) : 0;
 }
 
-int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
+/*
+ * An image written through the caller's descriptor fd, from its start, in
+ * place: never read as a source, synced at finish.
+ */
+static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
 {
+	struct stat st;
+
+	if (o->append || o->offset)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
+				    "an image written to a descriptor takes no %s",
+				    o->append ? "append" : "offset");
+	if (fstat(fd, &st) != 0)
+		return sqk_api_fail(SQK_ERR_IO, errno, b->path, NULL);
+	b->mo.skip_dev[b->mo.nskip] = st.st_dev;
+	b->mo.skip_ino[b->mo.nskip++] = st.st_ino;
+	b->fd_out = sqk_file_fdopen(fd, 0);
+	return b->fd_out ? 0 : sqk_api_fail(SQK_ERR_NOMEM, 0, b->path, NULL);
+}
+
+/* A build to path, or with path NULL to the descriptor fd. */
+static int create(const char *path, int fd, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	char name[32];
 	struct sqk_build_opts none;
 	struct sqk_build *b;
 	size_t i, badopt;
 	int err;
 
 	*out = NULL;
+	if (!path) {
+		snprintf(name, sizeof(name), "descriptor %d", fd);
+		path = name;
+	}
 	if (!o) {
 		struct sqk_build_opts *d = sqk_build_opts_create();
 
@@ -216,7 +228,7 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		}
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
-	err = o->append ? open_append(b, o) : open_output(b, o);
+	err = path == name ? open_fd(b, o, fd) : o->append ? open_append(b, o) : open_output(b, o);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -229,6 +241,16 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 	}
 	*out = b;
 	return sqk_api_ok();
+}
+
+int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	return create(path, -1, o, out);
+}
+
+int sqk_build_create_fd(int fd, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	return create(NULL, fd, o, out);
 }
 
 /* Every adding call: refused once the build failed or finished; a failure fails it. */
@@ -471,6 +493,14 @@ int sqk_build_finish(struct sqk_build *b)
 		b->finished = 1;
 		return sqk_api_ok();
 	}
+	if (b->fd_out) {
+		if (b->fd_out->sync(b->fd_out) != 0) {
+			b->failed = 1;
+			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
+		}
+		b->finished = 1;
+		return sqk_api_ok();
+	}
 	sqk_file_destroy(b->window);
 	b->window = NULL;
 	errno = 0;
@@ -484,118 +514,6 @@ int sqk_build_finish(struct sqk_build *b)
 	return sqk_api_ok();
 }
 
-int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
-{
-#define STAT(n, f)                                                                                 \
-	{                                                                                          \
-		n, offsetof(struct sqk_mkfs_stats, f)                                              \
-	}
-	static const struct {
-		const char *name;
-		size_t at;
-	} stats[] = {
-		STAT("bytes_used", bytes_used),
-		STAT("image_size", image_size),
-		STAT("uncompressed", uncompressed),
-		STAT("data_bytes", data_bytes),
-		STAT("inode_table_bytes", inode_table_bytes),
-		STAT("directory_table_bytes", dir_table_bytes),
-		STAT("inodes", inodes),
-		STAT("hardlinks", hardlinks),
-		STAT("blocks", blocks),
-		STAT("raw_blocks", raw_blocks),
-		STAT("compressed_blocks", compressed_blocks),
-		STAT("fragments", fragments),
-		STAT("ids", ids),
-		STAT("xattr_ids", xattr_ids),
-		STAT("dedup_files", dedup_files),
-		STAT("dedup_bytes", dedup_bytes),
-		STAT("dedup_tails", dedup_tails),
-		STAT("dedup_tail_bytes", dedup_tail_bytes),
-		STAT("sparse_blocks", sparse_blocks),
-		STAT("sparse_bytes", sparse_bytes),
-		STAT("lseeks", lseeks),
-		STAT("xattrs_skipped", xattrs_skipped),
-		STAT("reused_blocks", reused_blocks),
-		STAT("reused_bytes", reused_bytes),
-	};
-#undef STAT
-	/* The counts per type take the codec's names for the types. */
-#define COUNT(t, f)                                                                                \
-	{                                                                                          \
-		t, offsetof(struct sqk_mkfs_stats, f)                                              \
-	}
-	static const struct {
-		unsigned type;
-		size_t at;
-	} counts[] = {
-		COUNT(SQK_FILE, files),	      COUNT(SQK_DIR, dirs),
-		COUNT(SQK_SYMLINK, symlinks), COUNT(SQK_BLKDEV, blkdevs),
-		COUNT(SQK_CHRDEV, chrdevs),   COUNT(SQK_FIFO, fifos),
-		COUNT(SQK_SOCKET, sockets),
-	};
-#undef COUNT
-	size_t i;
-
-	if (!b->finished)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	if (!strcmp(name, "mkfs_time") || !strcmp(name, "block_size") || !strcmp(name, "threads")) {
-		*value = name[0] == 'm'	  ? b->st.mkfs_time
-			 : name[0] == 'b' ? b->mo.block_size
-					  : b->mo.threads;
-		return sqk_api_ok();
-	}
-	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
-		if (!strcmp(name, stats[i].name)) {
-			*value = *(const uint64_t *)((const char *)&b->st + stats[i].at);
-			return sqk_api_ok();
-		}
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (!strcmp(name, sqk_fmt_type_plural(counts[i].type))) {
-			*value = *(const uint64_t *)((const char *)&b->st + counts[i].at);
-			return sqk_api_ok();
-		}
-	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build figure '%s'", name);
-}
-
-const char *sqk_build_compressor(const struct sqk_build *b)
-{
-	return b->mo.codec->name;
-}
-
-int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name, uint64_t *value)
-{
-	const struct sqk_reuse_stats *r;
-
-	if (!b->finished)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	r = sqk_mkfs_reuse(b->m, i);
-	if (!r)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "no earlier image %zu", i);
-	if (!strcmp(name, "same_compression")) {
-		if (r->differs < 0)
-			return sqk_api_fail(SQK_ERR_NOENT, 0, b->path,
-					    "%s: no block copied from earlier image %zu", name, i);
-		*value = !r->differs;
-		return sqk_api_ok();
-	}
-	if (!strcmp(name, "blocks"))
-		*value = r->blocks;
-	else if (!strcmp(name, "bytes"))
-		*value = r->bytes;
-	else if (!strcmp(name, "stored_bytes"))
-		*value = r->stored;
-	else if (!strcmp(name, "rejected"))
-		*value = r->rejected;
-	else if (!strcmp(name, "unreadable"))
-		*value = r->unreadable;
-	else if (!strcmp(name, "skipped"))
-		*value = r->skipped;
-	else
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no reuse figure '%s'", name);
-	return sqk_api_ok();
-}
-
 void sqk_build_destroy(struct sqk_build *b)
 {
 	if (!b)
@@ -604,6 +522,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	/* An append not finished goes back to its old bytes. */
 	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);
+	sqk_file_destroy(b->fd_out);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
 	sqk_api_attrs_release(&b->attrs);

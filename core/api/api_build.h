@@ -11,6 +11,11 @@
 #include "util/xattr_filter.h"
 #include "write/mkfs_opts.h"
 
+struct sqk_outfile;
+struct sqk_mkfs;
+struct sqk_mkfs_append;
+struct sqk_pseudo;
+
 struct sqk_image;
 struct sqk_sort;
 
@@ -59,5 +64,22 @@ void sqk_api_attrs_opts_free(struct sqk_build_opts *o);
 int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 		       struct sqk_mkfs_opts *mo, const char *path);
 void sqk_api_attrs_release(struct sqk_api_attrs *a);
+
+/* A build (api_build.c), its figures read by api_build_stat.c. */
+struct sqk_build {
+	char *path;
+	struct sqk_mkfs_opts mo;
+	struct sqk_api_strv excludes;
+	struct sqk_outfile *of;
+	struct sqk_mkfs_append *append; /* "append": the image added to, in place */
+	struct sqk_file *window;	/* "offset": the image's part of the output */
+	struct sqk_file *fd_out;	/* sqk_build_create_fd: the caller's descriptor */
+	struct sqk_mkfs *m;
+	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
+	struct sqk_mkfs_stats st;
+	struct sqk_api_attrs attrs; /* what mo points at */
+	int source_mode;	    /* of struct sqk_build_opts */
+	int finished, failed;
+};
 
 #endif

@@ -191,3 +191,15 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 	}
 	return sqk_api_ok();
 }
+
+void sqk_build_opts_progress(struct sqk_build_opts *o, sqk_build_progress_fn fn, void *ctx)
+{
+	o->mo.progress = fn;
+	o->mo.progress_ctx = ctx;
+}
+
+void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn, void *ctx)
+{
+	o->mo.warn = fn;
+	o->mo.warn_ctx = ctx;
+}

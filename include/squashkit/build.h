@@ -72,6 +72,21 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
 SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
 
 /**
+ * Called as the build goes: after each file's data is placed, @p done of
+ * the @p total bytes of file data it places (the last call has done ==
+ * total). From the thread that calls the build.
+ */
+typedef void (*sqk_build_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+SQK_API void sqk_build_opts_progress(struct sqk_build_opts *o, sqk_build_progress_fn fn, void *ctx);
+/**
+ * Called for what does not stop the build: a line of the "sort" file that
+ * names nothing, a pseudo definition left out under "pseudo-warn"; @p where
+ * is a path or a definition, @p what says why. Without it they go unsaid.
+ */
+typedef void (*sqk_build_warn_fn)(void *ctx, const char *where, const char *what);
+SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn, void *ctx);
+
+/**
  * Start a build of a new image at @p path; with "append", of one added to
  * the existing image there. An append keeps the image's compressor, its
  * options and block size ("compressor" and "block-size", when set, must be
@@ -89,6 +104,14 @@ SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const
  */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
+/**
+ * Start a build of an image written through the open descriptor @p fd
+ * (a regular file, read and written), from its start and in place, the
+ * superblock last; sqk_build_finish() syncs it. The descriptor stays the
+ * caller's, and so do its bytes on a failure: nothing is removed. Its file
+ * is never read as a source. "append" and "offset" are SQK_ERR_ARG.
+ */
+SQK_API int sqk_build_create_fd(int fd, const struct sqk_build_opts *o, struct sqk_build **out);
 /**
  * The contents of the host directory @p dir become the root's (merged with
  * others); with "named-sources" or "full-paths", as those options say.
