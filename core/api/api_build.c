@@ -40,6 +40,11 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 		where = entry;
 	if (err == SQK_ERR_IO && !errnum && (b->of || b->append || b->fd_out))
 		errnum = out_file(b)->errnum;
+	b->fail_err = err;
+	b->fail_errnum = errnum;
+	b->fail_in_image = b->m && sqk_mkfs_err_in_image(b->m);
+	snprintf(b->fail_path, sizeof(b->fail_path), "%s", where);
+	snprintf(b->fail_words, sizeof(b->fail_words), "%s", msg);
 	if (*msg)
 		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
 	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
@@ -529,4 +534,18 @@ void sqk_build_destroy(struct sqk_build *b)
 	sqk_api_strv_free(&b->excludes);
 	free(b->path);
 	free(b);
+}
+
+int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words, int *errnum,
+		      int *in_image)
+{
+	if (path)
+		*path = b->fail_path;
+	if (words)
+		*words = b->fail_words;
+	if (errnum)
+		*errnum = b->fail_errnum;
+	if (in_image)
+		*in_image = b->fail_in_image;
+	return b->fail_err;
 }

@@ -79,6 +79,9 @@ struct sqk_build {
 	struct sqk_mkfs_stats st;
 	struct sqk_api_attrs attrs; /* what mo points at */
 	int source_mode;	    /* of struct sqk_build_opts */
+	/* The driver's last failure, in parts (sqk_build_failure). */
+	int fail_err, fail_errnum, fail_in_image;
+	char fail_path[4096], fail_words[512];
 	int finished, failed;
 };
 

@@ -201,6 +201,19 @@ SQK_API const char *sqk_build_compressor(const struct sqk_build *b);
  */
 SQK_API int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name,
 				 uint64_t *value);
+/**
+ * The last failure of the build's driver (a source, an entry, the writing
+ * of the image), in parts, for a caller that words its own messages; the
+ * message sqk_error_message() gave is made of them. Returns its code (0
+ * when none failed). *path: the source or entry path it was about ("" when
+ * it was the image's own); *words: what went wrong ("" when the code's or
+ * the errno's words say it); *errnum: the errno behind it, the source's or
+ * else the image file's (0 when none); *in_image: 1 when, with "append", a
+ * source named an entry the image holds already. Each pointer may be NULL;
+ * the strings last until the next call on the build.
+ */
+SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words,
+			      int *errnum, int *in_image);
 /** Free the build; one not finished leaves nothing behind. NULL is ignored. */
 SQK_API void sqk_build_destroy(struct sqk_build *b);
 

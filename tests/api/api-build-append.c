@@ -8,7 +8,9 @@
  * "reuse.I.NAME VALUE" ("null" when sqk_build_reuse_stat has none). Two
  * last ARGs end the build early instead of finishing it, after printing
  * "size N", IMAGE's size then: "destroy" destroys it, "signal" raises
- * SIGTERM. A failure is "error CODE MESSAGE" on standard error and exit 1.
+ * SIGTERM. A failure is "error CODE MESSAGE" on standard error and exit 1,
+ * and once the build exists, its parts (sqk_build_failure) on standard
+ * output: "failure CODE path=P words=W errnum=E in_image=I".
  */
 #include <signal.h>
 #include <stdio.h>
@@ -136,6 +138,14 @@ int main(int argc, char **argv)
 		err = print_figures(b, nreuse);
 	if (err)
 		fprintf(stderr, "error %d %s\n", err, sqk_error_message());
+	if (err && b) {
+		const char *path, *words;
+		int errnum, in_image,
+			code = sqk_build_failure(b, &path, &words, &errnum, &in_image);
+
+		printf("failure %d path=%s words=%s errnum=%d in_image=%d\n", code, path, words,
+		       errnum, in_image);
+	}
 	sqk_build_destroy(b);
 	return err ? 1 : 0;
 }

@@ -125,10 +125,21 @@ refused "error -5 $TMP/r.img: offset 99999999 is past the end of the file" \
 	"$TMP/r.img" append offset=99999999
 cmp -s "$TMP/r.img" "$TMP/base.img"
 ok $? "the image refused is untouched"
-api_run api-build-append "$TMP/r.img" append dir="$S" >/dev/null 2>"$TMP/err"
+api_run api-build-append "$TMP/r.img" append dir="$S" >"$TMP/out" 2>"$TMP/err"
 is "$?:$(cut -d' ' -f1-2 "$TMP/err")" "1:error -11" "a source naming what the image holds fails"
+is "$(cat "$TMP/out")" "failure -11 path=a/big words=already in the image errnum=0 in_image=1" \
+	"its parts: the entry the image holds already"
+"$SQUASHKIT" mkimage -q --append "$S" "$TMP/r.img" 2>"$TMP/err"
+is "$(cat "$TMP/err")" "squashkit mkimage: $TMP/r.img: /a/big: already in the image" \
+	"as mkimage words it"
 cmp -s "$TMP/r.img" "$TMP/base.img"
 ok $? "and the image is back to its old bytes"
+api_run api-build-append "$TMP/r.img" append dir="$TMP/nowhere" >"$TMP/out" 2>"$TMP/err"
+is "$(cat "$TMP/out")" "failure -2 path=$TMP/nowhere words=No such file or directory errnum=2 in_image=0" \
+	"a source that is not there: its path, its errno and the errno's words"
+"$SQUASHKIT" mkimage -q --append "$TMP/nowhere" "$TMP/r.img" 2>"$TMP/err"
+is "$(cat "$TMP/err")" "squashkit mkimage: $TMP/nowhere: No such file or directory" \
+	"as mkimage words it"
 
 # Given up after an archive's data went in: destroyed, or killed by SIGTERM.
 mkdir -p "$TMP/big"
