@@ -40,6 +40,7 @@ struct sqk_build_opts {
 	struct sqk_api_strv xattrs_add, reuse;
 	uint64_t reuse_offset;
 	int reuse_auto;
+	int reuse_skip_unfit; /* an image that cannot serve is left out, not refused */
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -51,6 +52,12 @@ struct sqk_api_attrs {
 	struct sqk_sort *sort;
 	struct sqk_image **reuse;
 	size_t nreuse;
+	/* Each image of "reuse" as given: its index in reuse, or -1 and why not. */
+	struct sqk_api_given {
+		long used;
+		char why[128];
+	} * given;
+	size_t ngiven;
 };
 
 /* Options that take a value, of those the attrs hold: 1 when name is not one. */

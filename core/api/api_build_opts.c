@@ -177,6 +177,8 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 		o->force = 1;
 	} else if (!strcmp(name, "append")) {
 		o->append = 1;
+	} else if (!strcmp(name, "reuse-skip-unfit")) {
+		o->reuse_skip_unfit = 1;
 	} else if (!strcmp(name, "named-sources") || !strcmp(name, "full-paths")) {
 		int mode = name[0] == 'n' ? SQK_API_NAMED_SOURCES : SQK_API_FULL_PATHS;
 

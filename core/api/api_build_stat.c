@@ -94,9 +94,19 @@ int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name, 
 
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	r = sqk_mkfs_reuse(b->m, i);
-	if (!r)
+	if (i >= b->attrs.ngiven)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "no earlier image %zu", i);
+	if (b->attrs.given[i].used < 0)
+		return sqk_api_fail(SQK_ERR_NOENT, 0, b->path, "earlier image %zu: not used (%s)",
+				    i, b->attrs.given[i].why);
+	r = sqk_mkfs_reuse(b->m, (size_t)b->attrs.given[i].used);
+	if (!strcmp(name, "errno")) {
+		/* A failed read says its errno; what read but did not decode is damage. */
+		*value = (uint64_t)__atomic_load_n(
+			&sqk_image_file(b->attrs.reuse[b->attrs.given[i].used])->errnum,
+			__ATOMIC_RELAXED);
+		return sqk_api_ok();
+	}
 	if (!strcmp(name, "same_compression")) {
 		if (r->differs < 0)
 			return sqk_api_fail(SQK_ERR_NOENT, 0, b->path,
@@ -119,4 +129,11 @@ int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name, 
 	else
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no reuse figure '%s'", name);
 	return sqk_api_ok();
+}
+
+const char *sqk_build_reuse_why(const struct sqk_build *b, size_t i)
+{
+	if (i >= b->attrs.ngiven)
+		return NULL;
+	return b->attrs.given[i].used < 0 ? b->attrs.given[i].why : "";
 }

@@ -58,7 +58,9 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * default superblock time, and a clamp on newer inode times); "reuse" OLD
  * (repeatable: copy the stored blocks of the earlier image at path OLD
  * that hold the same bytes; an image that cannot serve the build, another
- * compressor or block size, fails sqk_build_create with why) and
+ * compressor or block size, fails sqk_build_create with why, unless
+ * "reuse-skip-unfit" is set: then it is left out, as mkimage leaves it
+ * with a note, and sqk_build_reuse_why() says why) and
  * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
  * (the image goes after the first N bytes of the existing file at @p path,
  * which are kept with its mode; bytes after them are replaced only with
@@ -196,11 +198,20 @@ SQK_API const char *sqk_build_compressor(const struct sqk_build *b);
  * "stored_bytes", candidates "rejected" (other bytes) and "unreadable",
  * entries of its tree "skipped" (unreadable), and "same_compression" (1
  * when the blocks copied are what this build makes of their bytes;
- * SQK_ERR_NOENT when none was copied). SQK_ERR_ARG before the build is
- * finished, for an @p i past the images or an unknown name.
+ * SQK_ERR_NOENT when none was copied), and "errno": that of the last
+ * failed read of its file (0 when none: what did not decode was damage).
+ * SQK_ERR_NOENT for an image left out ("reuse-skip-unfit"); SQK_ERR_ARG
+ * before the build is finished, for an @p i past the images or an unknown
+ * name.
  */
 SQK_API int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name,
 				 uint64_t *value);
+/**
+ * Why the earlier image @p i cannot serve the build and was left out
+ * ("compressed with gzip, not zstd", ...), "" when it serves, NULL for an
+ * @p i past the images. Valid from sqk_build_create() on, while the build is.
+ */
+SQK_API const char *sqk_build_reuse_why(const struct sqk_build *b, size_t i);
 /**
  * The last failure of the build's driver (a source, an entry, the writing
  * of the image), in parts, for a caller that words its own messages; the

@@ -5,7 +5,8 @@
  * sqk_build_opts_set, then dir=PATH or archive=PATH sources), that prints
  * what the finished build says of itself: "compressor NAME", every figure
  * of sqk_build_stat as "NAME VALUE", and each earlier image's as
- * "reuse.I.NAME VALUE" ("null" when sqk_build_reuse_stat has none). Two
+ * "reuse.I.NAME VALUE" ("null" when sqk_build_reuse_stat has none;
+ * "reuse.I.why WHY" alone for one left out). Two
  * last ARGs end the build early instead of finishing it, after printing
  * "size N", IMAGE's size then: "destroy" destroys it, "signal" raises
  * SIGTERM. A failure is "error CODE MESSAGE" on standard error and exit 1,
@@ -57,7 +58,8 @@ static const char *const figures[] = {
 };
 
 static const char *const reuse_figures[] = {
-	"blocks", "bytes", "stored_bytes", "rejected", "unreadable", "skipped", "same_compression",
+	"blocks",     "bytes",	 "stored_bytes",     "rejected",
+	"unreadable", "skipped", "same_compression", "errno",
 };
 
 /* The figures of the finished build; 0, or the error of one that should be there. */
@@ -75,6 +77,14 @@ static int print_figures(struct sqk_build *b, size_t nreuse)
 	}
 	for (k = 0; k < nreuse; k++)
 		for (i = 0; i < sizeof(reuse_figures) / sizeof(reuse_figures[0]); i++) {
+			if (*sqk_build_reuse_why(b, k)) {
+				if (!i)
+					printf("reuse.%zu.why %s\n", k, sqk_build_reuse_why(b, k));
+				if (sqk_build_reuse_stat(b, k, reuse_figures[i], &v) !=
+				    SQK_ERR_NOENT)
+					return SQK_ERR_ARG;
+				continue;
+			}
 			err = sqk_build_reuse_stat(b, k, reuse_figures[i], &v);
 			if (err == SQK_ERR_NOENT && !strcmp(reuse_figures[i], "same_compression"))
 				printf("reuse.%zu.%s null\n", k, reuse_figures[i]);
@@ -86,6 +96,7 @@ static int print_figures(struct sqk_build *b, size_t nreuse)
 		}
 	/* Past the last image, and a name no figure has: refused. */
 	if (sqk_build_reuse_stat(b, nreuse, "blocks", &v) != SQK_ERR_ARG ||
+	    sqk_build_reuse_why(b, nreuse) != NULL ||
 	    sqk_build_stat(b, "no_such_figure", &v) != SQK_ERR_ARG)
 		return SQK_ERR_ARG;
 	return 0;

@@ -40,6 +40,7 @@ figures_agree() {
 		dedup_files | dedup_bytes | dedup_tails | dedup_tail_bytes) _p=/dedup/${_name#dedup_} ;;
 		sparse_blocks | sparse_bytes) _p=/sparse/${_name#sparse_} ;;
 		reused_blocks | reused_bytes) _p=/reuse/${_name#reused_} ;;
+		reuse.*.errno) [ "$_value" = 0 ] || _bad="$_bad $_name=$_value"; continue ;;
 		reuse.*)
 			_i=${_name#reuse.}
 			_p=/reuse/images/${_i%%.*}/${_i#*.}
@@ -172,5 +173,25 @@ blocks=$(sed -n 's/^reuse\.0\.blocks //p' "$TMP/fig")
 [ "${blocks:-0}" -gt 0 ] && grep -qx 'reuse.0.same_compression 1' "$TMP/fig"
 ok $? "the earlier image gave blocks (${blocks:-none}), compressed as this build would"
 figures_agree "$TMP/fig" "$TMP/mk.json" "reuse"
+
+# An image that cannot serve: refused, or with "reuse-skip-unfit" left out with why.
+"$SQUASHKIT" mkimage -q -b 64K -c gzip "$N" "$TMP/gz.img"
+api_run api-build-append "$TMP/unfit.img" block-size=64K "reuse=$TMP/gz.img" dir="$S" \
+	>/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "1:error -5 $TMP/gz.img: cannot be reused: compressed with gzip, not zstd" \
+	"an image that cannot serve is refused"
+api_run api-build-append "$TMP/unfit.img" block-size=64K "reuse=$TMP/gz.img" "reuse=$TMP/old.img" \
+	reuse-skip-unfit source-date-epoch=$SOURCE_DATE_EPOCH dir="$S" >"$TMP/fig" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "0:" "with reuse-skip-unfit it is left out"
+is "$(grep '^reuse\.0\.' "$TMP/fig")" "reuse.0.why compressed with gzip, not zstd" \
+	"why it was left out, and no figure of it"
+"$SQUASHKIT" mkimage -q -b 64K --reuse "$TMP/gz.img" --reuse "$TMP/old.img" --stats --json \
+	"$S" "$TMP/unfit-mk.img" >"$TMP/mk.json" 2>"$TMP/err"
+is "$("$JSONQ" "$TMP/mk.json" /reuse/images/0/why)" "compressed with gzip, not zstd" \
+	"mkimage's note says the same"
+grep -v '^reuse\.0\.' "$TMP/fig" >"$TMP/fig1"
+figures_agree "$TMP/fig1" "$TMP/mk.json" "reuse, one image left out"
+cmp -s "$TMP/unfit.img" "$TMP/unfit-mk.img"
+ok $? "the same bytes as mkimage with the image it leaves out"
 
 done_testing
