@@ -302,7 +302,7 @@ int cli_mkimage(int argc, char **argv)
 	struct sqk_outfile *of = NULL;
 	struct sqk_file *out = NULL, *window = NULL, *stream = NULL;
 	struct sqk_progress *bar = NULL;
-	struct sqk_append_target at = {.fd = -1};
+	struct sqk_mkfs_append *at = NULL;
 	struct sqk_reuse_set rs = {0};
 	const char *image, *epoch;
 	int rc, err = 0, nsrc, e, usage = 0, spooled = 0;
@@ -378,7 +378,7 @@ int cli_mkimage(int argc, char **argv)
 		rc = cli_mkimage_append_open(&a, image, &at);
 		if (rc)
 			goto done;
-		out = cli_mkimage_append_file(&at);
+		out = sqk_mkfs_append_file(at);
 	} else if (strcmp(image, "-") == 0) {
 		if (cli_refuse_terminal("an image", a.force)) {
 			rc = EXIT_FAIL;
@@ -499,7 +499,7 @@ done:
 		cli_mkimage_reuse_notes(&rs);
 	sqk_mkfs_destroy(m);
 	cli_mkimage_reuse_close(&rs);
-	cli_mkimage_append_close(&at, rc != EXIT_OK);
+	sqk_mkfs_append_close(at, rc != EXIT_OK);
 	sqk_file_destroy(window);
 	sqk_file_destroy(stream);
 	sqk_outfile_abort(of);

@@ -10,7 +10,6 @@
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
-#include "write/append.h"
 
 /* A growing list of strings (patterns, listings, archives, comp options). */
 struct strv {
@@ -34,28 +33,12 @@ struct args {
 	struct sqk_pseudo *pseudo;
 };
 
-/* --append (mkimage_append.c): IMAGE open for reading and for writing in place. */
-struct sqk_append_target {
-	struct sqk_image *img;
-	struct sqk_file *file, *window;
-	int fd;
-	uint64_t size;		       /* the file's length before */
-	struct sqk_append_guard guard; /* cuts it back on a failure or a signal */
-};
-
 /*
- * Open IMAGE for --append and take its compressor settings and block size
- * into a->o (options that contradict them are usage errors). 0, or the
- * exit status after saying why.
+ * Open IMAGE for --append (core/mkfs/mkfs_append.c) and take its compressor
+ * settings and block size into a->o (options that contradict them are
+ * usage errors). 0, or the exit status after saying why.
  */
-int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_append_target *t);
-/* Where the writer writes. */
-struct sqk_file *cli_mkimage_append_file(struct sqk_append_target *t);
-/*
- * Close; after a failure, cut the file back while its old superblock
- * stands, as a signal does until then.
- */
-void cli_mkimage_append_close(struct sqk_append_target *t, int failed);
+int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_mkfs_append **t);
 
 /* One image of --reuse (mkimage_reuse.c). */
 struct sqk_reuse_given {

@@ -5,6 +5,7 @@
  * entries the caller adds one by one (mkfs_entry.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,25 +14,20 @@
 #include <sys/sysmacros.h>
 
 #include "api_build.h"
-#include "format/fmt_type.h"
 #include "format/format.h"
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
 #include "util/outfile.h"
 
-struct sqk_build {
-	char *path;
-	struct sqk_mkfs_opts mo;
-	struct sqk_api_strv excludes;
-	struct sqk_outfile *of;
-	struct sqk_file *window; /* "offset": the image's part of the output */
-	struct sqk_mkfs *m;
-	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
-	struct sqk_mkfs_stats st;
-	struct sqk_api_attrs attrs; /* what mo points at */
-	int source_mode;	    /* of struct sqk_build_opts */
-	int finished, failed;
-};
+/* Where the build writes: the temporary file, its window after "offset", the image appended to. */
+static struct sqk_file *out_file(struct sqk_build *b)
+{
+	if (b->append)
+		return sqk_mkfs_append_file(b->append);
+	if (b->fd_out)
+		return b->fd_out;
+	return b->window ? b->window : sqk_outfile_file(b->of);
+}
 
 /* A failure of the driver: where it says, else the image's path. */
 static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
@@ -42,8 +38,13 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 
 	if (entry && !*where)
 		where = entry;
-	if (err == SQK_ERR_IO && !errnum && b->of)
-		errnum = sqk_outfile_file(b->of)->errnum;
+	if (err == SQK_ERR_IO && !errnum && (b->of || b->append || b->fd_out))
+		errnum = out_file(b)->errnum;
+	b->fail_err = err;
+	b->fail_errnum = errnum;
+	b->fail_in_image = b->m && sqk_mkfs_err_in_image(b->m);
+	snprintf(b->fail_path, sizeof(b->fail_path), "%s", where);
+	snprintf(b->fail_words, sizeof(b->fail_words), "%s", msg);
 	if (*msg)
 		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
 	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
@@ -71,16 +72,121 @@ static int leading_check(const char *path, uint64_t n, int force)
 	return 0;
 }
 
-int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
+/*
+ * A new image: the temporary file beside the path, holding the bytes kept
+ * in front with "offset". 0, or the error, said.
+ */
+static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 {
+	const char *path = b->path;
+	uint64_t dev[2], ino[2];
+	unsigned n, i;
+	int err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+
+	if (err)
+		return err;
+	errno = 0;
+	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
+	if (err) {
+		if (err == SQK_ERR_EXIST)
+			return sqk_api_fail(err, 0, path,
+					    "file exists (set \"force\" to replace it)");
+		if (err == SQK_ERR_ARG)
+			return sqk_api_fail(err, 0, path, "is a directory");
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
+	}
+	/* Never read the image being written, nor the one it replaces. */
+	n = sqk_outfile_ids(b->of, dev, ino);
+	for (i = 0; i < n; i++) {
+		b->mo.skip_dev[b->mo.nskip] = dev[i];
+		b->mo.skip_ino[b->mo.nskip++] = ino[i];
+	}
+	if (!o->offset)
+		return 0;
+	err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
+	if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
+		err = SQK_ERR_NOMEM;
+	return err ? sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL) : 0;
+}
+
+/* What an append cannot go with, said before anything is opened. */
+static int append_refusal(const struct sqk_build_opts *o, const char *path)
+{
+	if (!o->append)
+		return 0;
+	if (o->force)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path, "append and force exclude each other");
+	if (o->reuse.n)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path, "append and reuse exclude each other");
+	if (o->level >= 0 || o->comp_opts.n)
+		return sqk_api_fail(SQK_ERR_ARG, 0, path,
+				    "append keeps the image's compressor settings; level and "
+				    "comp-opt cannot change them");
+	return 0;
+}
+
+/*
+ * "append": the image at the path (after "offset" bytes), added to in
+ * place with its own compressor settings and block size. 0, or the error,
+ * said.
+ */
+static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
+{
+	char words[256];
+	int why, errnum, err;
+
+	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
+	if (err) {
+		sqk_mkfs_append_say(why, errnum, o->offset, "append", words, sizeof(words));
+		return *words ? sqk_api_fail(err, errnum, b->path, "%s", words)
+			      : sqk_api_fail(err, errnum, b->path, NULL);
+	}
+	err = sqk_mkfs_append_settle(b->append, &b->mo, o->codec_given ? o->codec : NULL,
+				     o->block_given ? o->mo.block_size : 0);
+	if (err == SQK_ERR_ARG && o->codec_given && o->codec != sqk_mkfs_append_codec(b->append))
+		return sqk_api_fail(err, 0, b->path,
+				    "compressed with %s; append cannot add %s blocks",
+				    sqk_mkfs_append_codec(b->append)->name, o->codec->name);
+	if (err == SQK_ERR_ARG)
+		return sqk_api_fail(err, 0, b->path, "block size %u; append cannot use %u",
+				    sqk_mkfs_append_block_size(b->append), o->mo.block_size);
+	return err ? sqk_api_fail(err, 0, b->path, NULL) : 0;
+}
+
+/*
+ * An image written through the caller's descriptor fd, from its start, in
+ * place: never read as a source, synced at finish.
+ */
+static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
+{
+	struct stat st;
+
+	if (o->append || o->offset)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
+				    "an image written to a descriptor takes no %s",
+				    o->append ? "append" : "offset");
+	if (fstat(fd, &st) != 0)
+		return sqk_api_fail(SQK_ERR_IO, errno, b->path, NULL);
+	b->mo.skip_dev[b->mo.nskip] = st.st_dev;
+	b->mo.skip_ino[b->mo.nskip++] = st.st_ino;
+	b->fd_out = sqk_file_fdopen(fd, 0);
+	return b->fd_out ? 0 : sqk_api_fail(SQK_ERR_NOMEM, 0, b->path, NULL);
+}
+
+/* A build to path, or with path NULL to the descriptor fd. */
+static int create(const char *path, int fd, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	char name[32];
 	struct sqk_build_opts none;
 	struct sqk_build *b;
-	uint64_t dev[2], ino[2];
 	size_t i, badopt;
-	unsigned n;
 	int err;
 
 	*out = NULL;
+	if (!path) {
+		snprintf(name, sizeof(name), "descriptor %d", fd);
+		path = name;
+	}
 	if (!o) {
 		struct sqk_build_opts *d = sqk_build_opts_create();
 
@@ -108,7 +214,9 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		return sqk_api_fail(err, 0, path, "level or options out of range for %s",
 				    o->codec->name);
 	}
-	err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
+	err = append_refusal(o, path);
+	if (!err)
+		err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -125,41 +233,12 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 		}
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
-	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+	err = path == name ? open_fd(b, o, fd) : o->append ? open_append(b, o) : open_output(b, o);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
 	}
-	errno = 0;
-	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
-	if (err) {
-		int errnum = err == SQK_ERR_IO ? errno : 0;
-
-		sqk_build_destroy(b);
-		if (err == SQK_ERR_EXIST)
-			return sqk_api_fail(err, 0, path,
-					    "file exists (set \"force\" to replace it)");
-		if (err == SQK_ERR_ARG)
-			return sqk_api_fail(err, 0, path, "is a directory");
-		return sqk_api_fail(err, errnum, path, NULL);
-	}
-	/* Never read the image being written, nor the one it replaces. */
-	n = sqk_outfile_ids(b->of, dev, ino);
-	for (i = 0; i < n; i++) {
-		b->mo.skip_dev[b->mo.nskip] = dev[i];
-		b->mo.skip_ino[b->mo.nskip++] = ino[i];
-	}
-	if (o->offset) {
-		err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
-		if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
-			err = SQK_ERR_NOMEM;
-		if (err) {
-			sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
-			sqk_build_destroy(b);
-			return err;
-		}
-	}
-	err = sqk_mkfs_create(&b->mo, b->window ? b->window : sqk_outfile_file(b->of), &b->m);
+	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		sqk_build_destroy(b);
@@ -167,6 +246,16 @@ int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sq
 	}
 	*out = b;
 	return sqk_api_ok();
+}
+
+int sqk_build_create(const char *path, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	return create(path, -1, o, out);
+}
+
+int sqk_build_create_fd(int fd, const struct sqk_build_opts *o, struct sqk_build **out)
+{
+	return create(NULL, fd, o, out);
 }
 
 /* Every adding call: refused once the build failed or finished; a failure fails it. */
@@ -404,6 +493,19 @@ int sqk_build_finish(struct sqk_build *b)
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return done(b, err, NULL);
+	if (b->append) {
+		/* The driver synced the image and wrote its superblock last, in place. */
+		b->finished = 1;
+		return sqk_api_ok();
+	}
+	if (b->fd_out) {
+		if (b->fd_out->sync(b->fd_out) != 0) {
+			b->failed = 1;
+			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
+		}
+		b->finished = 1;
+		return sqk_api_ok();
+	}
 	sqk_file_destroy(b->window);
 	b->window = NULL;
 	errno = 0;
@@ -417,84 +519,33 @@ int sqk_build_finish(struct sqk_build *b)
 	return sqk_api_ok();
 }
 
-int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
-{
-#define STAT(n, f)                                                                                 \
-	{                                                                                          \
-		n, offsetof(struct sqk_mkfs_stats, f)                                              \
-	}
-	static const struct {
-		const char *name;
-		size_t at;
-	} stats[] = {
-		STAT("bytes_used", bytes_used),
-		STAT("image_size", image_size),
-		STAT("uncompressed", uncompressed),
-		STAT("data_bytes", data_bytes),
-		STAT("inode_table_bytes", inode_table_bytes),
-		STAT("directory_table_bytes", dir_table_bytes),
-		STAT("inodes", inodes),
-		STAT("hardlinks", hardlinks),
-		STAT("blocks", blocks),
-		STAT("raw_blocks", raw_blocks),
-		STAT("compressed_blocks", compressed_blocks),
-		STAT("fragments", fragments),
-		STAT("ids", ids),
-		STAT("xattr_ids", xattr_ids),
-		STAT("dedup_files", dedup_files),
-		STAT("dedup_bytes", dedup_bytes),
-		STAT("sparse_blocks", sparse_blocks),
-		STAT("sparse_bytes", sparse_bytes),
-		STAT("reused_blocks", reused_blocks),
-		STAT("reused_bytes", reused_bytes),
-	};
-#undef STAT
-	/* The counts per type take the codec's names for the types. */
-#define COUNT(t, f)                                                                                \
-	{                                                                                          \
-		t, offsetof(struct sqk_mkfs_stats, f)                                              \
-	}
-	static const struct {
-		unsigned type;
-		size_t at;
-	} counts[] = {
-		COUNT(SQK_FILE, files),	      COUNT(SQK_DIR, dirs),
-		COUNT(SQK_SYMLINK, symlinks), COUNT(SQK_BLKDEV, blkdevs),
-		COUNT(SQK_CHRDEV, chrdevs),   COUNT(SQK_FIFO, fifos),
-		COUNT(SQK_SOCKET, sockets),
-	};
-#undef COUNT
-	size_t i;
-
-	if (!b->finished)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	if (!strcmp(name, "mkfs_time")) {
-		*value = b->st.mkfs_time;
-		return sqk_api_ok();
-	}
-	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
-		if (!strcmp(name, stats[i].name)) {
-			*value = *(const uint64_t *)((const char *)&b->st + stats[i].at);
-			return sqk_api_ok();
-		}
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (!strcmp(name, sqk_fmt_type_plural(counts[i].type))) {
-			*value = *(const uint64_t *)((const char *)&b->st + counts[i].at);
-			return sqk_api_ok();
-		}
-	return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build figure '%s'", name);
-}
-
 void sqk_build_destroy(struct sqk_build *b)
 {
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
+	/* An append not finished goes back to its old bytes. */
+	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);
+	sqk_file_destroy(b->fd_out);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
 	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
 	free(b->path);
 	free(b);
+}
+
+int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words, int *errnum,
+		      int *in_image)
+{
+	if (path)
+		*path = b->fail_path;
+	if (words)
+		*words = b->fail_words;
+	if (errnum)
+		*errnum = b->fail_errnum;
+	if (in_image)
+		*in_image = b->fail_in_image;
+	return b->fail_err;
 }

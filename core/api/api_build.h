@@ -11,6 +11,11 @@
 #include "util/xattr_filter.h"
 #include "write/mkfs_opts.h"
 
+struct sqk_outfile;
+struct sqk_mkfs;
+struct sqk_mkfs_append;
+struct sqk_pseudo;
+
 struct sqk_image;
 struct sqk_sort;
 
@@ -23,7 +28,9 @@ struct sqk_build_opts {
 	const struct sqk_codec *codec;
 	int level; /* -1: the codec's default */
 	struct sqk_api_strv comp_opts, excludes;
+	int codec_given, block_given; /* set by name: an append checks them against the image */
 	int force;
+	int append;	 /* add to the existing image at the build's path */
 	uint64_t offset; /* the image goes after this many bytes of the existing file */
 	int source_mode; /* what sqk_build_add_dir does with a path (0: its contents to the root) */
 	/* Checked when set, made into a build's own by sqk_api_attrs_make. */
@@ -33,6 +40,7 @@ struct sqk_build_opts {
 	struct sqk_api_strv xattrs_add, reuse;
 	uint64_t reuse_offset;
 	int reuse_auto;
+	int reuse_skip_unfit; /* an image that cannot serve is left out, not refused */
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -44,6 +52,12 @@ struct sqk_api_attrs {
 	struct sqk_sort *sort;
 	struct sqk_image **reuse;
 	size_t nreuse;
+	/* Each image of "reuse" as given: its index in reuse, or -1 and why not. */
+	struct sqk_api_given {
+		long used;
+		char why[128];
+	} * given;
+	size_t ngiven;
 };
 
 /* Options that take a value, of those the attrs hold: 1 when name is not one. */
@@ -57,5 +71,25 @@ void sqk_api_attrs_opts_free(struct sqk_build_opts *o);
 int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 		       struct sqk_mkfs_opts *mo, const char *path);
 void sqk_api_attrs_release(struct sqk_api_attrs *a);
+
+/* A build (api_build.c), its figures read by api_build_stat.c. */
+struct sqk_build {
+	char *path;
+	struct sqk_mkfs_opts mo;
+	struct sqk_api_strv excludes;
+	struct sqk_outfile *of;
+	struct sqk_mkfs_append *append; /* "append": the image added to, in place */
+	struct sqk_file *window;	/* "offset": the image's part of the output */
+	struct sqk_file *fd_out;	/* sqk_build_create_fd: the caller's descriptor */
+	struct sqk_mkfs *m;
+	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
+	struct sqk_mkfs_stats st;
+	struct sqk_api_attrs attrs; /* what mo points at */
+	int source_mode;	    /* of struct sqk_build_opts */
+	/* The driver's last failure, in parts (sqk_build_failure). */
+	int fail_err, fail_errnum, fail_in_image;
+	char fail_path[4096], fail_words[512];
+	int finished, failed;
+};
 
 #endif

@@ -188,29 +188,40 @@ static int make_reuse(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 		      struct sqk_mkfs_opts *mo, const char *path)
 {
 	struct sqk_open_opts oo;
-	char why[128];
 	size_t i;
 	int err;
 
 	if (!o->reuse.n)
 		return 0;
-	if (!(a->reuse = calloc(o->reuse.n, sizeof(*a->reuse))))
+	a->reuse = calloc(o->reuse.n, sizeof(*a->reuse));
+	a->given = calloc(o->reuse.n, sizeof(*a->given));
+	if (!a->reuse || !a->given)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
 	sqk_api_open_defaults(NULL, &oo);
 	oo.offset = o->reuse_offset;
 	oo.offset_auto = o->reuse_auto;
 	/* Every worker and the main thread prove blocks at once. */
 	oo.image.decompressors = mo->threads + 1;
-	for (i = 0; i < o->reuse.n; i++) {
-		err = sqk_image_open_path(o->reuse.v[i], &oo, &a->reuse[a->nreuse]);
+	for (i = 0; i < o->reuse.n; i++, a->ngiven++) {
+		struct sqk_image **img = &a->reuse[a->nreuse];
+		struct sqk_api_given *g = &a->given[i];
+
+		err = sqk_image_open_path(o->reuse.v[i], &oo, img);
 		if (err)
 			return err;
-		a->nreuse++;
-		if (sqk_reuse_refusal(a->reuse[i], mo->codec, &mo->comp, mo->block_size,
-				      !!(mo->raw & SQK_RAW_DATA), !!(mo->raw & SQK_RAW_FRAGMENTS),
-				      why, sizeof(why)))
+		g->used = (long)a->nreuse++;
+		if (!sqk_reuse_refusal(*img, mo->codec, &mo->comp, mo->block_size,
+				       !!(mo->raw & SQK_RAW_DATA), !!(mo->raw & SQK_RAW_FRAGMENTS),
+				       g->why, sizeof(g->why)))
+			continue;
+		if (!o->reuse_skip_unfit)
 			return sqk_api_fail(SQK_ERR_ARG, 0, o->reuse.v[i], "cannot be reused: %s",
-					    why);
+					    g->why);
+		/* Left out: its blocks cannot serve this build. */
+		sqk_image_close(*img);
+		*img = NULL;
+		a->nreuse--;
+		g->used = -1;
 	}
 	mo->reuse = a->reuse;
 	mo->nreuse = a->nreuse;
@@ -255,5 +266,6 @@ void sqk_api_attrs_release(struct sqk_api_attrs *a)
 	for (i = 0; i < a->nreuse; i++)
 		sqk_image_close(a->reuse[i]);
 	free(a->reuse);
+	free(a->given);
 	memset(a, 0, sizeof(*a));
 }

@@ -96,6 +96,7 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 			return sqk_api_fail(
 				SQK_ERR_ARG, 0, NULL,
 				"unknown compressor '%s' (gzip, lzma, lzo, xz, lz4, zstd)", v);
+		o->codec_given = 1;
 	} else if (!strcmp(name, "level")) {
 		if (sqk_parse_uint(v, 1000, &n))
 			return bad(name, v);
@@ -113,6 +114,7 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 				SQK_ERR_ARG, 0, NULL,
 				"invalid block size '%s' (a power of two from 4K to 1M)", v);
 		o->mo.block_size = (uint32_t)n;
+		o->block_given = 1;
 	} else if (!strcmp(name, "uid") || !strcmp(name, "gid")) {
 		if (sqk_parse_uint(v, UINT32_MAX, &n))
 			return bad(name, v);
@@ -173,6 +175,10 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 		o->mo.uid = o->mo.gid = 0;
 	} else if (!strcmp(name, "force")) {
 		o->force = 1;
+	} else if (!strcmp(name, "append")) {
+		o->append = 1;
+	} else if (!strcmp(name, "reuse-skip-unfit")) {
+		o->reuse_skip_unfit = 1;
 	} else if (!strcmp(name, "named-sources") || !strcmp(name, "full-paths")) {
 		int mode = name[0] == 'n' ? SQK_API_NAMED_SOURCES : SQK_API_FULL_PATHS;
 
@@ -186,4 +192,16 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no build switch '%s'", name);
 	}
 	return sqk_api_ok();
+}
+
+void sqk_build_opts_progress(struct sqk_build_opts *o, sqk_build_progress_fn fn, void *ctx)
+{
+	o->mo.progress = fn;
+	o->mo.progress_ctx = ctx;
+}
+
+void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn, void *ctx)
+{
+	o->mo.warn = fn;
+	o->mo.warn_ctx = ctx;
 }

@@ -32,6 +32,52 @@ int sqk_mkfs_leading_check(const char *image, uint64_t n, int force, uint64_t *s
 /* Copy those n bytes, and the file's mode, to out (the temporary file beside it). */
 int sqk_mkfs_leading_copy(const char *image, struct sqk_file *out, uint64_t n);
 
+/*
+ * --append: the image in the file at path (after its first offset bytes),
+ * open for reading (the old tree) and for writing in place, locked against
+ * a second append, and guarded: from the open on, a signal cuts the file
+ * back to its old bytes, and so does a close after a failure.
+ */
+struct sqk_mkfs_append;
+/* Why an append cannot start, with sqk_mkfs_append_open's code. */
+enum {
+	SQK_APPEND_OPEN = 1,	/* open(2) failed (*errnum; ENOENT: no file there) */
+	SQK_APPEND_NOT_REGULAR, /* not a regular file */
+	SQK_APPEND_LOCKED,	/* another process appends to it (*errnum) */
+	SQK_APPEND_PAST_END,	/* offset is at or after its end */
+	SQK_APPEND_NOT_IMAGE,	/* it ends before a superblock would */
+	SQK_APPEND_IO,		/* a read failed (*errnum) */
+	SQK_APPEND_IMAGE,	/* the image does not open, or is one no build writes (the code) */
+};
+/* 0, or the code with *why (and *errnum when an errno says it). */
+int sqk_mkfs_append_open(const char *path, uint64_t offset, struct sqk_mkfs_append **out, int *why,
+			 int *errnum);
+/*
+ * Why, in words, for the error line "PATH: words" (opt: how the caller
+ * names the append option); "" when the code's own words say it.
+ */
+void sqk_mkfs_append_say(int why, int errnum, uint64_t offset, const char *opt, char *buf,
+			 size_t cap);
+/* The image's compressor and block size, which the append keeps. */
+struct sqk_codec;
+const struct sqk_codec *sqk_mkfs_append_codec(const struct sqk_mkfs_append *a);
+uint32_t sqk_mkfs_append_block_size(const struct sqk_mkfs_append *a);
+/*
+ * Make o a build that adds to the image: its compressor, options and block
+ * size, the image to read back, its file never read as a source. codec and
+ * block_size are what the caller asked for (NULL, 0: nothing):
+ * SQK_ERR_ARG when they are not the image's.
+ */
+int sqk_mkfs_append_settle(struct sqk_mkfs_append *a, struct sqk_mkfs_opts *o,
+			   const struct sqk_codec *codec, uint32_t block_size);
+/* Where the build writes (sqk_mkfs_create's out). */
+struct sqk_file *sqk_mkfs_append_file(struct sqk_mkfs_append *a);
+/*
+ * Close, after sqk_mkfs_destroy; after a failure (failed), first cut the
+ * file back while its old superblock stands. NULL is ignored.
+ */
+void sqk_mkfs_append_close(struct sqk_mkfs_append *a, int failed);
+
 int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct sqk_mkfs **m);
 void sqk_mkfs_destroy(struct sqk_mkfs *m);
 

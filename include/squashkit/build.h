@@ -58,20 +58,62 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * default superblock time, and a clamp on newer inode times); "reuse" OLD
  * (repeatable: copy the stored blocks of the earlier image at path OLD
  * that hold the same bytes; an image that cannot serve the build, another
- * compressor or block size, fails sqk_build_create with why) and
+ * compressor or block size, fails sqk_build_create with why, unless
+ * "reuse-skip-unfit" is set: then it is left out, as mkimage leaves it
+ * with a note, and sqk_build_reuse_why() says why) and
  * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
  * (the image goes after the first N bytes of the existing file at @p path,
  * which are kept with its mode; bytes after them are replaced only with
- * "force").
+ * "force"; with "append", where the image appended to starts);
+ * "append" (sqk_build_create adds to the existing image at @p path, as
+ * mkimage --append does: see sqk_build_create).
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
  * codec's settings are checked when the build is created. A build keeps
  * what it needs: the options may be destroyed once it is created.
  */
 SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
 
-/** Start a build of a new image at @p path. */
+/**
+ * Called as the build goes: after each file's data is placed, @p done of
+ * the @p total bytes of file data it places (the last call has done ==
+ * total). From the thread that calls the build.
+ */
+typedef void (*sqk_build_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+SQK_API void sqk_build_opts_progress(struct sqk_build_opts *o, sqk_build_progress_fn fn, void *ctx);
+/**
+ * Called for what does not stop the build: a line of the "sort" file that
+ * names nothing, a pseudo definition left out under "pseudo-warn"; @p where
+ * is a path or a definition, @p what says why. Without it they go unsaid.
+ */
+typedef void (*sqk_build_warn_fn)(void *ctx, const char *where, const char *what);
+SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn, void *ctx);
+
+/**
+ * Start a build of a new image at @p path; with "append", of one added to
+ * the existing image there. An append keeps the image's compressor, its
+ * options and block size ("compressor" and "block-size", when set, must be
+ * the image's, else SQK_ERR_ARG; "level", "comp-opt", "force" and "reuse"
+ * are refused) and every entry it holds, with its attributes: a source
+ * naming a path the image has fails with SQK_ERR_EXIST. It writes in place
+ * after the image's last byte, the superblock last; the file is locked
+ * against a second append (SQK_ERR_IO, errno EWOULDBLOCK). Until
+ * sqk_build_finish() has written the new superblock, a failure, a
+ * destroy, or SIGINT, SIGTERM, SIGHUP and SIGQUIT cut the file back to its
+ * old bytes. SQK_ERR_IO (and the errno) when the file cannot be opened;
+ * SQK_ERR_ARG when it is no regular file, or "offset" is past its end;
+ * SQK_ERR_MAGIC and the reader's codes when it holds no image this library
+ * reads.
+ */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
+/**
+ * Start a build of an image written through the open descriptor @p fd
+ * (a regular file, read and written), from its start and in place, the
+ * superblock last; sqk_build_finish() syncs it. The descriptor stays the
+ * caller's, and so do its bytes on a failure: nothing is removed. Its file
+ * is never read as a source. "append" and "offset" are SQK_ERR_ARG.
+ */
+SQK_API int sqk_build_create_fd(int fd, const struct sqk_build_opts *o, struct sqk_build **out);
 /**
  * The contents of the host directory @p dir become the root's (merged with
  * others); with "named-sources" or "full-paths", as those options say.
@@ -138,10 +180,51 @@ SQK_API int sqk_build_finish(struct sqk_build *b);
  * "inodes", "files", "directories", "symlinks", "block_devices",
  * "char_devices", "fifos", "sockets", "hardlinks", "blocks", "raw_blocks",
  * "compressed_blocks", "fragments", "ids", "xattr_ids", and "dedup_files",
- * "dedup_bytes", "sparse_blocks", "sparse_bytes", "reused_blocks",
- * "reused_bytes". SQK_ERR_ARG before the build is finished.
+ * "dedup_bytes", "dedup_tails", "dedup_tail_bytes", "sparse_blocks",
+ * "sparse_bytes", "lseeks", "xattrs_skipped", "reused_blocks",
+ * "reused_bytes", and the settings it wrote with, "block_size" and
+ * "threads". SQK_ERR_ARG before the build is finished.
  */
 SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
+/**
+ * The name of the compressor the build writes with ("gzip", ...): the
+ * option's, or with "append" the image's. Valid while the build is.
+ */
+SQK_API const char *sqk_build_compressor(const struct sqk_build *b);
+/**
+ * What the earlier image @p i (the i-th "reuse" option, from 0) gave the
+ * finished build, by the names `mkimage --stats --json` gives them: "blocks"
+ * copied (data and fragment), their uncompressed "bytes" and
+ * "stored_bytes", candidates "rejected" (other bytes) and "unreadable",
+ * entries of its tree "skipped" (unreadable), and "same_compression" (1
+ * when the blocks copied are what this build makes of their bytes;
+ * SQK_ERR_NOENT when none was copied), and "errno": that of the last
+ * failed read of its file (0 when none: what did not decode was damage).
+ * SQK_ERR_NOENT for an image left out ("reuse-skip-unfit"); SQK_ERR_ARG
+ * before the build is finished, for an @p i past the images or an unknown
+ * name.
+ */
+SQK_API int sqk_build_reuse_stat(const struct sqk_build *b, size_t i, const char *name,
+				 uint64_t *value);
+/**
+ * Why the earlier image @p i cannot serve the build and was left out
+ * ("compressed with gzip, not zstd", ...), "" when it serves, NULL for an
+ * @p i past the images. Valid from sqk_build_create() on, while the build is.
+ */
+SQK_API const char *sqk_build_reuse_why(const struct sqk_build *b, size_t i);
+/**
+ * The last failure of the build's driver (a source, an entry, the writing
+ * of the image), in parts, for a caller that words its own messages; the
+ * message sqk_error_message() gave is made of them. Returns its code (0
+ * when none failed). *path: the source or entry path it was about ("" when
+ * it was the image's own); *words: what went wrong ("" when the code's or
+ * the errno's words say it); *errnum: the errno behind it, the source's or
+ * else the image file's (0 when none); *in_image: 1 when, with "append", a
+ * source named an entry the image holds already. Each pointer may be NULL;
+ * the strings last until the next call on the build.
+ */
+SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words,
+			      int *errnum, int *in_image);
 /** Free the build; one not finished leaves nothing behind. NULL is ignored. */
 SQK_API void sqk_build_destroy(struct sqk_build *b);
 

@@ -16,7 +16,9 @@ cd "$SQK_SRCDIR" || {
 INTERNAL="read walk write mkfs source diff fsck format compressors cache"
 
 # The files of each front end on the public API.
-FILES="cmd/diff.c cmd/diff_out.c cmd/diff_cmd.h"
+FILES="cmd/diff.c cmd/diff_out.c cmd/diff_cmd.h
+cmd/mkimage.c cmd/mkimage.h cmd/mkimage_append.c cmd/mkimage_args.c cmd/mkimage_json.c
+cmd/mkimage_reuse.c"
 FILES="$FILES cmd/unimage.c cmd/compat_unsquashfs.c cmd/compat_unsq_follow.c"
 
 # Exceptions, "FILE HEADER": each with the reason it stays.
@@ -24,7 +26,41 @@ FILES="$FILES cmd/unimage.c cmd/compat_unsquashfs.c cmd/compat_unsq_follow.c"
 # the lines --offset gives (where auto found the image, "choose one with
 # --offset") and the hint of an image further into the file have no public
 # call yet.
-EXCEPT="cmd/diff.c imageopt.h"
+# mkimage still builds through the mkfs driver: squashkit/build.h has its
+# options, sources, append, reuse, stdout (sqk_build_create_fd), progress
+# and warning callbacks, figures and failures in parts, but not yet the
+# words mkimage's error lines need from sqk_build_create (which step
+# failed: the --offset check, the output file, the append, a --reuse image
+# opened with --reuse-offset's messages, the codec's level range), nor
+# pseudo definitions read with the options (their errors come before
+# anything is opened, exit 2), nor the bytes written so far for the bar.
+EXCEPT="cmd/diff.c imageopt.h \
+cmd/mkimage.c attropt.h \
+cmd/mkimage.c compressors/compressor.h \
+cmd/mkimage.c format/format.h \
+cmd/mkimage.c imageopt.h \
+cmd/mkimage.c mkfs/mkfs.h \
+cmd/mkimage.c mkimage.h \
+cmd/mkimage.c read/offset.h \
+cmd/mkimage.h attropt.h \
+cmd/mkimage.h format/format.h \
+cmd/mkimage.h mkfs/mkfs.h \
+cmd/mkimage.h source/pseudo.h \
+cmd/mkimage_append.c compressors/compressor.h \
+cmd/mkimage_append.c mkimage.h \
+cmd/mkimage_args.c compressors/compressor.h \
+cmd/mkimage_args.c format/format.h \
+cmd/mkimage_args.c mkimage.h \
+cmd/mkimage_json.c compressors/compressor.h \
+cmd/mkimage_json.c format/fmt_type.h \
+cmd/mkimage_json.c mkfs/mkfs.h \
+cmd/mkimage_json.c mkimage.h \
+cmd/mkimage_json.c write/reuse.h \
+cmd/mkimage_reuse.c compressors/compressor.h \
+cmd/mkimage_reuse.c imageopt.h \
+cmd/mkimage_reuse.c mkimage.h \
+cmd/mkimage_reuse.c read/image.h \
+cmd/mkimage_reuse.c write/reuse.h"
 # cmd/unimage.c opens its image with cli_open_image and prints --stats
 # with cli_print_stats_as (imageopt.h, the inspectors' image opening),
 # giving it the reader's struct sqk_image_opts for --cache and
