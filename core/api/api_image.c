@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "api_int.h"
+#include "format/fmt_super.h"
 #include "read/offset.h"
 #include "util/pool.h"
 
@@ -230,6 +231,37 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
 	info->offset = sqk_file_window_base(sqk_image_file(img));
 	return sqk_api_ok();
+}
+
+int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out)
+{
+	const struct sqk_super *sb = sqk_image_super(img);
+
+	memset(out, 0, sizeof(*out));
+#define COPY(field) out->field = sb->field;
+	COPY(magic)
+	COPY(inode_count) COPY(mkfs_time) COPY(block_size) COPY(fragment_count) COPY(compressor)
+		COPY(block_log) COPY(flags) COPY(id_count) COPY(version_major) COPY(version_minor)
+			COPY(root_inode) COPY(bytes_used) COPY(id_table) COPY(xattr_table)
+				COPY(inode_table) COPY(dir_table) COPY(fragment_table)
+					COPY(export_table)
+#undef COPY
+						out->root_block = SQK_REF_BLOCK(sb->root_inode);
+	out->root_offset = SQK_REF_OFFSET(sb->root_inode);
+	return sqk_api_ok();
+}
+
+int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name)
+{
+	unsigned n;
+
+	for (n = 0; n < i && sqk_fmt_super_flags[n].name; n++)
+		;
+	if (!sqk_fmt_super_flags[n].name)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no superblock flag %u", i);
+	*name = sqk_fmt_super_flags[n].name;
+	sqk_api_ok();
+	return !!(sb->flags & sqk_fmt_super_flags[n].bit);
 }
 
 int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts, int max)

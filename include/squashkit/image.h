@@ -134,6 +134,57 @@ struct sqk_comp_option {
 SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
 					 int max);
 
+/** The tables of an image, in the order they follow the data area. */
+enum sqk_table_kind {
+	SQK_TABLE_INODE = 0,  /**< the inodes */
+	SQK_TABLE_DIR = 1,    /**< the directory listings */
+	SQK_TABLE_FRAG = 2,   /**< the fragment table (where each fragment block lies) */
+	SQK_TABLE_EXPORT = 3, /**< the export table (NFS: inode number to inode) */
+	SQK_TABLE_ID = 4,     /**< the ids (uids and gids) */
+	SQK_TABLE_XATTR = 5,  /**< the xattr keys and values, and their id table */
+};
+
+/**
+ * The superblock, every field as the image stores it (SquashFS 4.0). A
+ * table pointer is UINT64_MAX when the table is absent.
+ */
+struct sqk_superblock {
+	uint32_t magic;		 /**< 0x73717368 ("hsqs") */
+	uint32_t inode_count;	 /**< inodes in the image */
+	uint32_t mkfs_time;	 /**< seconds since 1970 */
+	uint32_t block_size;	 /**< data block size in bytes */
+	uint32_t fragment_count; /**< fragment blocks */
+	uint16_t
+		compressor; /**< the compressor's id (1 gzip, 2 lzma, 3 lzo, 4 xz, 5 lz4, 6 zstd) */
+	uint16_t block_log; /**< log2 of block_size */
+	uint16_t flags;	    /**< the flag word (sqk_superblock_flag()) */
+	uint16_t id_count;  /**< entries of the id table */
+	uint16_t version_major;	 /**< 4 */
+	uint16_t version_minor;	 /**< 0 */
+	uint64_t root_inode;	 /**< the root's inode reference, as stored */
+	uint64_t bytes_used;	 /**< the image's length */
+	uint64_t id_table;	 /**< where the id table's list of blocks lies */
+	uint64_t xattr_table;	 /**< where the xattr id table's header lies */
+	uint64_t inode_table;	 /**< where the inode table starts */
+	uint64_t dir_table;	 /**< where the directory table starts */
+	uint64_t fragment_table; /**< where the fragment table's list of blocks lies */
+	uint64_t export_table;	 /**< where the export table's list of blocks lies */
+	uint64_t root_block;	 /**< root_inode's metadata block, from the inode table's start */
+	uint32_t root_offset;	 /**< root_inode's offset into that block, decompressed */
+};
+
+/** Fill @p sb with the superblock of @p img. Thread-safe. */
+SQK_API int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *sb);
+
+/**
+ * The flag @p i (from 0) of the superblock's flag word, in the order
+ * `squashkit inspect` lists them: its name in @p name ("exportable",
+ * "duplicates", "no_fragments", ..., "no_xattrs", "uncompressed_ids",
+ * "check"), and 1 when @p sb has it set, 0 when not. SQK_ERR_ARG past the
+ * last flag.
+ */
+SQK_API int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name);
+
 /**
  * The counters of one cache by name, as `--stats --json` names them
  * ("lookups", "hits", "fills", "wakeups", "spurious_wakeups", ...; see
