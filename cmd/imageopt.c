@@ -182,7 +182,7 @@ static unsigned images_further_in(const char *path, const struct sqk_offset *o, 
 
 	if (o->given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
 		return 0;
-	if (sqk_find_images_before(f, HINT_SEARCH, at, &n) != 0)
+	if (sqk_find_images_before(f, HINT_SEARCH, at, 2, &n) != 0)
 		n = 0;
 	sqk_file_destroy(f);
 	return n;

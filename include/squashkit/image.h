@@ -99,6 +99,21 @@ SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opt
 /** Close the image and free what it holds. NULL is ignored. */
 SQK_API void sqk_image_close(struct sqk_image *img);
 
+/**
+ * Where SquashFS images start inside a file (an AppImage's runtime before
+ * one, a firmware blob): each byte position at which a superblock passes
+ * every check against the bytes after it, in increasing order; the offset
+ * to open it at. Only superblocks that start before byte @p limit count
+ * (UINT64_MAX: the whole file); the first @p max positions go to @p found.
+ * Returns how many there are (more than max when found was too short), or
+ * a negative code when the file could not be opened or read.
+ */
+SQK_API int sqk_image_find_path(const char *path, uint64_t limit, uint64_t *found, size_t max);
+/** The same in the file read from @p fd (the caller keeps fd; its offset is not used). */
+SQK_API int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max);
+/** The same in what @p io reads (copied; io->close is called before this returns). */
+SQK_API int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max);
+
 /** Facts from the superblock and the table layout. */
 struct sqk_image_info {
 	uint64_t offset;	/**< where the image starts in its file */
