@@ -89,6 +89,12 @@ int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy)
 	return sqk_api_ok();
 }
 
+int sqk_open_opts_set_fragment_bytes(struct sqk_open_opts *o, size_t bytes)
+{
+	o->image.frag_bytes = bytes;
+	return sqk_api_ok();
+}
+
 int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
 {
 	if (!n)
@@ -291,8 +297,9 @@ int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out
 #define COPY(field) out->field = sb->field;
 	COPY(magic)
 	COPY(inode_count)
-	COPY(mkfs_time) COPY(block_size) COPY(fragment_count) COPY(compressor) COPY(block_log)
-		COPY(flags) COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode)
+	COPY(mkfs_time)
+	COPY(block_size) COPY(fragment_count) COPY(compressor) COPY(block_log) COPY(flags)
+		COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode)
 			COPY(bytes_used) COPY(id_table) COPY(xattr_table) COPY(inode_table)
 				COPY(dir_table) COPY(fragment_table) COPY(export_table)
 #undef COPY
@@ -346,6 +353,25 @@ int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const cha
 	if (sqk_cache_counter(c, name, value))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no counter '%s'", name);
 	return sqk_api_ok();
+}
+
+int sqk_image_rate(struct sqk_image *img, enum sqk_cache_kind kind, const char *name, double *value)
+{
+	struct sqk_cache *c;
+
+	if ((unsigned)kind >= SQK_CACHE_COUNT)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
+	c = sqk_image_cache(img, kind);
+	if (!c)
+		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	if (sqk_cache_rate(c, name, value))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no rate '%s'", name);
+	return sqk_api_ok();
+}
+
+const char *const *sqk_rate_names(void)
+{
+	return sqk_cache_rate_names();
 }
 
 const char *const *sqk_counter_names(void)

@@ -63,6 +63,12 @@ SQK_API int sqk_open_opts_set_cache(struct sqk_open_opts *o, enum sqk_cache_kind
 				    unsigned entries);
 /** The wait policy of every cache (default SQK_POLICY_KEYED). */
 SQK_API int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy);
+/**
+ * More fragment cache entries when the image's blocks are small: enough to
+ * hold @p bytes of fragment blocks (default 0: the entries alone). Readers
+ * of many small files packed a little out of order keep their tails.
+ */
+SQK_API int sqk_open_opts_set_fragment_bytes(struct sqk_open_opts *o, size_t bytes);
 /** Decompressors shared by all threads (default: one per online CPU); 1: one behind a lock. */
 SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n);
 /**
@@ -219,8 +225,23 @@ SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, c
  */
 SQK_API uint64_t sqk_image_bytes_read(const struct sqk_image *img);
 
-/** Every counter name sqk_image_counter() takes, NULL-terminated. */
+/** Every counter name sqk_image_counter() takes, in the order `--stats` prints them,
+ * NULL-terminated. */
 SQK_API const char *const *sqk_counter_names(void);
+
+/**
+ * A rate made of the counters of one cache, by the name `--stats --json`
+ * gives it: "unclaimed_free_ms" (how long freed entries sat unclaimed while
+ * threads waited, in milliseconds), "decompressions_per_block" (fills per
+ * distinct block), "wakeups_per_release" (wakeups per release that woke
+ * anyone), or "hit_ratio" (lookups served without a fill of their own).
+ * SQK_ERR_ARG for an unknown name, SQK_ERR_NOENT for a cache the image
+ * does not have. Thread-safe; the counters are a snapshot.
+ */
+SQK_API int sqk_image_rate(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
+			   double *value);
+/** The rates `--stats` prints, in its order, NULL-terminated (sqk_image_rate() takes them). */
+SQK_API const char *const *sqk_rate_names(void);
 
 #ifdef __cplusplus
 }
