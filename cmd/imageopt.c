@@ -299,8 +299,11 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 	sqk_open_opts_destroy(opts);
 	if (!err)
 		return img;
-	/* The options are sound (the setters took them): an argument refused is the offset. */
-	if (err == SQK_ERR_ARG)
+	/*
+	 * The options are sound (the setters took them), and reading an image
+	 * refuses no argument: one refused is the offset, past the file's end.
+	 */
+	if (err == SQK_ERR_ARG && o->at)
 		cli_error(path, "offset %llu is past the end of the file",
 			  (unsigned long long)o->at);
 	else if (err == SQK_ERR_MAGIC)

@@ -298,10 +298,11 @@ int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out
 	COPY(magic)
 	COPY(inode_count)
 	COPY(mkfs_time)
-	COPY(block_size) COPY(fragment_count) COPY(compressor) COPY(block_log) COPY(flags)
-		COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode)
-			COPY(bytes_used) COPY(id_table) COPY(xattr_table) COPY(inode_table)
-				COPY(dir_table) COPY(fragment_table) COPY(export_table)
+	COPY(block_size)
+	COPY(fragment_count) COPY(compressor) COPY(block_log) COPY(flags) COPY(id_count)
+		COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used)
+			COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
+				COPY(fragment_table) COPY(export_table)
 #undef COPY
 					out->root_block = SQK_REF_BLOCK(sb->root_inode);
 	out->root_offset = SQK_REF_OFFSET(sb->root_inode);
@@ -336,20 +337,30 @@ int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_op
 	return n;
 }
 
+/* The cache of kind in img: 0, or the error, said. */
+static int cache_of(struct sqk_image *img, enum sqk_cache_kind kind, struct sqk_cache **c)
+{
+	if ((unsigned)kind >= SQK_CACHE_COUNT)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
+	*c = sqk_image_cache(img, kind);
+	if (!*c)
+		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	return 0;
+}
+
 int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
 		      uint64_t *value)
 {
 	struct sqk_cache *c;
+	int err;
 
 	if (!strcmp(name, "decompressions")) {
 		*value = sqk_image_decompressions(img);
 		return sqk_api_ok();
 	}
-	if ((unsigned)kind >= SQK_CACHE_COUNT)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
-	c = sqk_image_cache(img, kind);
-	if (!c)
-		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	err = cache_of(img, kind, &c);
+	if (err)
+		return err;
 	if (sqk_cache_counter(c, name, value))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no counter '%s'", name);
 	return sqk_api_ok();
@@ -358,12 +369,10 @@ int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const cha
 int sqk_image_rate(struct sqk_image *img, enum sqk_cache_kind kind, const char *name, double *value)
 {
 	struct sqk_cache *c;
+	int err = cache_of(img, kind, &c);
 
-	if ((unsigned)kind >= SQK_CACHE_COUNT)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
-	c = sqk_image_cache(img, kind);
-	if (!c)
-		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	if (err)
+		return err;
 	if (sqk_cache_rate(c, name, value))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no rate '%s'", name);
 	return sqk_api_ok();
