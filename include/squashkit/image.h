@@ -175,11 +175,10 @@ struct sqk_superblock {
 	uint32_t mkfs_time;	 /**< seconds since 1970 */
 	uint32_t block_size;	 /**< data block size in bytes */
 	uint32_t fragment_count; /**< fragment blocks */
-	uint16_t
-		compressor; /**< the compressor's id (1 gzip, 2 lzma, 3 lzo, 4 xz, 5 lz4, 6 zstd) */
-	uint16_t block_log; /**< log2 of block_size */
-	uint16_t flags;	    /**< the flag word (sqk_superblock_flag()) */
-	uint16_t id_count;  /**< entries of the id table */
+	uint16_t compressor;	 /**< its id: 1 gzip, 2 lzma, 3 lzo, 4 xz, 5 lz4, 6 zstd */
+	uint16_t block_log;	 /**< log2 of block_size */
+	uint16_t flags;		 /**< the flag word (sqk_superblock_flag()) */
+	uint16_t id_count;	 /**< entries of the id table */
 	uint16_t version_major;	 /**< 4 */
 	uint16_t version_minor;	 /**< 0 */
 	uint64_t root_inode;	 /**< the root's inode reference, as stored */
@@ -225,8 +224,7 @@ SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, c
  */
 SQK_API uint64_t sqk_image_bytes_read(const struct sqk_image *img);
 
-/** Every counter name sqk_image_counter() takes, in the order `--stats` prints them,
- * NULL-terminated. */
+/** Every counter name sqk_image_counter() takes, in the order `--stats` prints, NULL-ended. */
 SQK_API const char *const *sqk_counter_names(void);
 
 /**

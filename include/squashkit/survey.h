@@ -68,9 +68,9 @@ struct sqk_survey_figures {
 
 /** Where one table lies and what its metadata blocks hold. */
 struct sqk_survey_table {
-	uint64_t start;	 /**< its first byte */
-	uint64_t size;	 /**< to its last byte (a lookup table: the end of its list) */
-	uint64_t lookup; /**< a lookup table's list of blocks (the superblock's pointer); 0 */
+	uint64_t start;		  /**< its first byte */
+	uint64_t size;		  /**< to its last byte (a lookup table: the end of its list) */
+	uint64_t lookup;	  /**< a lookup table's list (the superblock's pointer); else 0 */
 	uint32_t lookup_blocks;	  /**< metadata blocks that list names */
 	uint64_t metadata_blocks; /**< its metadata blocks */
 	uint64_t uncompressed;	  /**< their bytes decompressed */
