@@ -51,7 +51,6 @@ static const struct {
 #define MAX_OPTIONS 16
 
 struct inspect {
-	struct sqk_image *img;
 	const char *image;
 	struct sqk_superblock sb;
 	const char *compression;
@@ -381,12 +380,11 @@ static int run(struct sqk_show *s)
 	int err, ret = EXIT_FAIL;
 
 	memset(&in, 0, sizeof(in));
-	in.img = s->img;
 	in.image = s->image;
-	sqk_image_superblock(in.img, &in.sb);
-	sqk_image_info(in.img, &info);
+	sqk_image_superblock(s->img, &in.sb);
+	sqk_image_info(s->img, &info);
 	in.compression = info.compressor;
-	in.nopt = sqk_image_compressor_options(in.img, in.opt, MAX_OPTIONS);
+	in.nopt = sqk_image_compressor_options(s->img, in.opt, MAX_OPTIONS);
 	if (in.nopt > MAX_OPTIONS)
 		in.nopt = MAX_OPTIONS;
 	in.survey = sqk_survey_create();
@@ -394,7 +392,7 @@ static int run(struct sqk_show *s)
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_image_survey(in.img, in.survey);
+	err = sqk_image_survey(s->img, in.survey);
 	if (err) {
 		survey_error(&in, err);
 	} else {
