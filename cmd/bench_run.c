@@ -119,7 +119,7 @@ static struct sqk_image *open_model(struct bench *b, const struct sqk_image_opts
 	int err = 0;
 
 	if (!b->slow)
-		return cli_open_image(b->image, io);
+		return cli_open_image_reader(b->image, io);
 	/* On the slow device the page cache may not stand in for the device. */
 	f = sqk_file_open(b->loop.dev, SQK_FILE_DIRECT, &err);
 	if (f)
@@ -323,7 +323,7 @@ int cli_bench_setup(struct bench *b, const char *image)
 
 	b->image = image;
 	b->loop.fd = -1;
-	img = cli_open_image(image, &b->io);
+	img = cli_open_image_reader(image, &b->io);
 	if (!img)
 		return -1;
 	err = sqk_lab_index(img, &b->files);

@@ -3,11 +3,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <squashkit/squashkit.h>
 #include <sys/resource.h>
 
 #include "cmd.h"
 #include "imageopt.h"
-#include "read/offset.h"
+#include "show.h"
 #include "util/error.h"
 
 void cli_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
@@ -105,15 +106,18 @@ uint64_t cli_offset_value(void)
 	return offset.at;
 }
 
-/* Where --offset auto finds the one image in f: 0, or -1 after saying why. */
-static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
+/*
+ * Where --offset auto finds the one image in path: o is then at it, no longer
+ * auto (bench opens the image again for every run: search and say it once).
+ * 0, or -1 after saying why.
+ */
+static int find_offset(const char *path, struct sqk_offset *o)
 {
 	uint64_t at[2];
-	unsigned n;
-	int err = sqk_find_images(f, at, &n);
+	int n = sqk_image_find_path(path, UINT64_MAX, at, 2);
 
-	if (err) {
-		cli_error_code(path, err);
+	if (n < 0) {
+		cli_error(path, "%s", cli_api_why(n));
 		return -1;
 	}
 	if (n == 0) {
@@ -123,46 +127,40 @@ static int find_offset(const char *path, struct sqk_file *f, uint64_t *at_out)
 	if (n > 1) {
 		cli_error(
 			path,
-			"%u SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
+			"%d SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
 			n, (unsigned long long)at[0], (unsigned long long)at[1],
 			n > 2 ? ", ..." : "");
 		return -1;
 	}
 	if (!offset_quiet)
 		cli_error(path, "image found at offset %llu", (unsigned long long)at[0]);
-	*at_out = at[0];
+	o->at = at[0];
+	o->is_auto = 0;
 	return 0;
 }
 
 struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
-	uint64_t at = o->at;
 	int err = 0;
 
+	if (o->is_auto && find_offset(path, o) != 0)
+		return NULL;
 	errno = 0;
 	f = sqk_file_open(path, SQK_FILE_READ, &err);
 	if (!f) {
 		cli_error_code(path, err);
 		return NULL;
 	}
-	if (o->is_auto) {
-		if (find_offset(path, f, &at) != 0) {
-			sqk_file_destroy(f);
-			return NULL;
-		}
-		/* bench opens the image again for every run: search and say it once. */
-		o->at = at;
-		o->is_auto = 0;
-	}
-	if (at == 0)
+	if (o->at == 0)
 		return f;
-	if (at >= f->size(f)) {
-		cli_error(path, "offset %llu is past the end of the file", (unsigned long long)at);
+	if (o->at >= f->size(f)) {
+		cli_error(path, "offset %llu is past the end of the file",
+			  (unsigned long long)o->at);
 		sqk_file_destroy(f);
 		return NULL;
 	}
-	w = sqk_file_window(f, at);
+	w = sqk_file_window(f, o->at);
 	if (!w) {
 		cli_error_code(path, SQK_ERR_NOMEM);
 		sqk_file_destroy(f);
@@ -176,16 +174,9 @@ struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 /* Images that start further into path (none when an offset was given): how many, where. */
 static unsigned images_further_in(const char *path, const struct sqk_offset *o, uint64_t at[2])
 {
-	struct sqk_file *f;
-	unsigned n = 0;
-	int err = 0;
+	int n = o->given ? 0 : sqk_image_find_path(path, HINT_SEARCH, at, 2);
 
-	if (o->given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
-		return 0;
-	if (sqk_find_images_before(f, HINT_SEARCH, at, &n) != 0)
-		n = 0;
-	sqk_file_destroy(f);
-	return n;
+	return n > 0 ? (unsigned)n : 0;
 }
 
 /* "[what; ]a SquashFS image starts at byte N (use --offset auto)", or 0 when n is 0. */
@@ -227,14 +218,13 @@ void cli_image_error(const char *path, int err)
 
 void cli_image_hint(const char *path)
 {
-	struct sqk_image *img;
-	struct sqk_file *f;
+	struct sqk_image *img = NULL;
 	uint64_t at[2];
-	int err = 0;
+	int err;
 
-	if (offset.given || !(f = sqk_file_open(path, SQK_FILE_READ, &err)))
+	if (offset.given)
 		return;
-	err = sqk_image_open(f, NULL, &img);
+	err = sqk_image_open_path(path, NULL, &img);
 	sqk_image_close(img);
 	if (err == SQK_ERR_MAGIC)
 		say_further_in(path, NULL, images_further_in(path, &offset, at), at);
@@ -245,21 +235,82 @@ struct sqk_file *cli_open_image_file(const char *path)
 	return cli_open_image_file_at(path, &offset);
 }
 
-struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
-				    const struct sqk_image_opts *io)
+struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = cli_open_image_file_at(path, o);
+	struct sqk_file *f = cli_open_image_file(path);
 	int err;
 
 	if (!f)
 		return NULL;
 	err = sqk_image_open(f, io, &img);
 	if (err) {
-		image_error_at(path, o, err);
+		cli_image_error(path, err);
 		return NULL;
 	}
 	return img;
+}
+
+/* The settings of io (NULL: the defaults) and the offset at, as the public API takes them. */
+static struct sqk_open_opts *open_opts(const struct sqk_image_opts *io, uint64_t at)
+{
+	static const enum sqk_policy policies[] = {
+		[SQK_WAIT_HERD] = SQK_POLICY_HERD,
+		[SQK_WAIT_EXCLUSIVE] = SQK_POLICY_EXCLUSIVE,
+		[SQK_WAIT_KEYED] = SQK_POLICY_KEYED,
+	};
+	struct sqk_open_opts *o = sqk_open_opts_create();
+	struct sqk_image_opts defaults;
+
+	if (!io) {
+		sqk_image_opts_default(&defaults);
+		io = &defaults;
+	}
+	if (o && !sqk_open_opts_set_offset(o, at) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_METADATA, io->meta_entries) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_FRAGMENT, io->frag_entries) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_DATA, io->data_entries) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_COMPRESSED, io->comp_entries) &&
+	    !sqk_open_opts_set_fragment_bytes(o, io->frag_bytes) &&
+	    !sqk_open_opts_set_policy(o, policies[io->policy]) &&
+	    /* The reader takes no decompressor as one. */
+	    !sqk_open_opts_set_decompressors(o, io->decompressors ? io->decompressors : 1) &&
+	    !sqk_open_opts_set_kernel_decode(o, io->strict))
+		return o;
+	sqk_open_opts_destroy(o);
+	return NULL;
+}
+
+struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
+				    const struct sqk_image_opts *io)
+{
+	struct sqk_open_opts *opts;
+	struct sqk_image *img;
+	int err;
+
+	if (o->is_auto && find_offset(path, o) != 0)
+		return NULL;
+	opts = open_opts(io, o->at);
+	if (!opts) {
+		cli_error(path, "%s", sqk_error_message());
+		return NULL;
+	}
+	err = sqk_image_open_path(path, opts, &img);
+	sqk_open_opts_destroy(opts);
+	if (!err)
+		return img;
+	/*
+	 * The options are sound (the setters took them), and reading an image
+	 * refuses no argument: one refused is the offset, past the file's end.
+	 */
+	if (err == SQK_ERR_ARG && o->at)
+		cli_error(path, "offset %llu is past the end of the file",
+			  (unsigned long long)o->at);
+	else if (err == SQK_ERR_MAGIC)
+		image_error_at(path, o, err);
+	else
+		cli_error(path, "%s", cli_api_why(err));
+	return NULL;
 }
 
 struct sqk_image *cli_open_image(const char *path, const struct sqk_image_opts *o)
@@ -317,20 +368,9 @@ void cli_report_fault(const char *image, struct sqk_image *img, const char *out,
 	fprintf(stderr, ": %s\n", cli_fault_text(f, img));
 }
 
+/* The caches by enum sqk_cache_kind, as --stats names them. */
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
-
-/*
- * The counters of one cache, by name: integers, then three rates. The
- * integers are the fields of struct sqk_cache_stats but for entries and
- * wakeups (the three kinds together); the text form is read back by
- * cli_read_stats() through the same lists.
- */
-// clang-format off
-/* X(name, value) for every counter; XF(name, field) for those of struct sqk_cache_stats. */
-#define CACHE_COUNTERS(X, XF)                                                                      \
-	X(entries, sqk_cache_entries(c))                                                           \
-	SQK_CACHE_FIELDS_1(XF) X(wakeups, r.wakeups) SQK_CACHE_FIELDS_2(XF)
-// clang-format on
+#define NCACHES (sizeof(cache_keys) / sizeof(cache_keys[0]))
 
 /* Every thread's context switches, the finished workers' included. */
 static void usage_of_self(struct rusage *ru)
@@ -339,30 +379,54 @@ static void usage_of_self(struct rusage *ru)
 	getrusage(RUSAGE_SELF, ru);
 }
 
+/* Does img have the cache of kind k (the compressed-block cache is optional)? */
+static int has_cache(struct sqk_image *img, unsigned k)
+{
+	uint64_t v;
+
+	return sqk_image_counter(img, (enum sqk_cache_kind)k, "entries", &v) == 0;
+}
+
+/* A counter or a rate of the cache of kind k; each names one that exists. */
+static uint64_t counter(struct sqk_image *img, unsigned k, const char *name)
+{
+	uint64_t v = 0;
+
+	sqk_image_counter(img, (enum sqk_cache_kind)k, name, &v);
+	return v;
+}
+
+static double rate(struct sqk_image *img, unsigned k, const char *name)
+{
+	double v = 0;
+
+	sqk_image_rate(img, (enum sqk_cache_kind)k, name, &v);
+	return v;
+}
+
+/* A rate's name in the text form, which keeps to its column (cli_read_stats reads it). */
+static const char *text_rate_name(const char *name)
+{
+	return strcmp(name, "decompressions_per_block") ? name : "decomp_per_block";
+}
+
 void cli_print_stats(FILE *out, struct sqk_image *img)
 {
+	const char *const *n;
 	struct rusage ru;
-	int i;
+	unsigned k;
 
 	usage_of_self(&ru);
 	fprintf(out, "decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
-		(unsigned long long)sqk_image_decompressions(img), ru.ru_nvcsw, ru.ru_nivcsw);
-	for (i = 0; i < SQK_CACHE_COUNT; i++) {
-		struct sqk_cache *c = sqk_image_cache(img, i);
-		struct sqk_cache_stats s;
-		struct sqk_cache_rates r;
-
-		if (!c)
+		(unsigned long long)counter(img, 0, "decompressions"), ru.ru_nvcsw, ru.ru_nivcsw);
+	for (k = 0; k < NCACHES; k++) {
+		if (!has_cache(img, k))
 			continue;
-		sqk_cache_stats(c, &s);
-		sqk_cache_rates(&s, &r);
-		fprintf(out, "%s cache:\n", cache_keys[i]);
-#define TX(k, v)  fprintf(out, "  %-20s %llu\n", #k, (unsigned long long)(v));
-#define TXF(k, f) TX(k, s.f)
-		CACHE_COUNTERS(TX, TXF)
-		fprintf(out, "  %-20s %.3f\n  %-20s %.3f\n  %-20s %.3f\n", "unclaimed_free_ms",
-			r.unclaimed_ms, "decomp_per_block", r.per_block, "wakeups_per_release",
-			r.per_release);
+		fprintf(out, "%s cache:\n", cache_keys[k]);
+		for (n = sqk_counter_names(); *n; n++)
+			fprintf(out, "  %-20s %llu\n", *n, (unsigned long long)counter(img, k, *n));
+		for (n = sqk_rate_names(); *n; n++)
+			fprintf(out, "  %-20s %.3f\n", text_rate_name(*n), rate(img, k, *n));
 	}
 }
 
@@ -375,34 +439,27 @@ void cli_print_stats_json(struct sqk_json *j, struct sqk_image *img)
 
 void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 {
+	const char *const *n;
 	struct rusage ru;
-	int i;
+	unsigned k;
 
 	usage_of_self(&ru);
-	sqk_json_key_uint(j, "decompressions", sqk_image_decompressions(img));
+	sqk_json_key_uint(j, "decompressions", counter(img, 0, "decompressions"));
 	sqk_json_key(j, "vcsw");
 	sqk_json_int(j, ru.ru_nvcsw);
 	sqk_json_key(j, "ivcsw");
 	sqk_json_int(j, ru.ru_nivcsw);
 	sqk_json_key(j, "caches");
 	sqk_json_begin_object(j, 0);
-	for (i = 0; i < SQK_CACHE_COUNT; i++) {
-		struct sqk_cache *c = sqk_image_cache(img, i);
-		struct sqk_cache_stats s;
-		struct sqk_cache_rates r;
-
-		if (!c)
+	for (k = 0; k < NCACHES; k++) {
+		if (!has_cache(img, k))
 			continue;
-		sqk_cache_stats(c, &s);
-		sqk_cache_rates(&s, &r);
-		sqk_json_key(j, cache_keys[i]);
+		sqk_json_key(j, cache_keys[k]);
 		sqk_json_begin_object(j, 0);
-#define JX(k, v)  sqk_json_key_uint(j, #k, (v));
-#define JXF(k, f) JX(k, s.f)
-		CACHE_COUNTERS(JX, JXF)
-		sqk_json_key_double(j, "unclaimed_free_ms", r.unclaimed_ms, 3);
-		sqk_json_key_double(j, "decompressions_per_block", r.per_block, 3);
-		sqk_json_key_double(j, "wakeups_per_release", r.per_release, 3);
+		for (n = sqk_counter_names(); *n; n++)
+			sqk_json_key_uint(j, *n, counter(img, k, *n));
+		for (n = sqk_rate_names(); *n; n++)
+			sqk_json_key_double(j, *n, rate(img, k, *n), 3);
 		sqk_json_end_object(j);
 	}
 	sqk_json_end_object(j);

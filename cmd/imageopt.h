@@ -56,8 +56,18 @@ void cli_image_error(const char *path, int err);
 /* The same hint alone, when path is no image at byte 0 (fsck, which reads any file). */
 void cli_image_hint(const char *path);
 
-/* Open path as an image; prints the error line and returns NULL on failure. */
+/*
+ * Open path as an image, through the public API: of o (NULL: the reader's
+ * defaults, the kernel's cache sizes) it takes what the API sets: the
+ * cache entries and fragment bytes, the policy, the decompressors, strict.
+ * Prints the error line and returns NULL on failure.
+ */
 struct sqk_image *cli_open_image(const char *path, const struct sqk_image_opts *o);
+/*
+ * The same with every setting of o, those the public API has not too (the
+ * cache lookup bench compares, the block cache limit of mount).
+ */
+struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *o);
 /* The same two with an offset of their own (o learns where auto found the image). */
 struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o);
 struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,

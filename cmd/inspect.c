@@ -16,27 +16,19 @@
  * an export table without the exportable flag) is absent (null in JSON); a
  * table with no entries but a valid pointer has size 0.
  *
- * The counts, ratios, dedup and sparse savings and fragment fill come from
- * the library's survey (survey.h); the metadata ratio from the tables here.
+ * Every figure comes from the library's survey (squashkit/survey.h), the
+ * superblock and the compressor's settings from the public API.
  */
+#include <squashkit/squashkit.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "compressors/compressor.h"
-#include "format/fmt_super.h"
-#include "format/fmt_type.h"
-#include "format/format.h"
-#include "imageopt.h"
-#include "read/image.h"
-#include "read/layout.h"
-#include "read/meta.h"
 #include "show.h"
-#include "util/error.h"
 #include "util/json.h"
 #include "util/parse.h"
-#include "walk/survey.h"
 
 static const char usage_text[] =
 	"Usage: squashkit inspect [OPTIONS] IMAGE\n"
@@ -45,137 +37,62 @@ static const char usage_text[] =
 	"and metadata compression ratios, dedup and sparse savings, fragment fill.\n\n"
 	"      --json        one JSON object\n" SQK_HELP_INSPECTOR_TAIL;
 
-enum { T_INODE, T_DIR, T_FRAG, T_EXPORT, T_ID, T_XATTR, T_COUNT };
-static const char *const table_names[T_COUNT] = {"inode",  "directory", "fragment",
-						 "export", "id",	"xattr"};
-
-struct table {
-	int present;
-	uint64_t start, size;
-	uint64_t lookup;  /* the superblock's pointer (lookup tables) */
-	uint32_t nlookup; /* metadata blocks the lookup list names */
-	uint64_t blocks, uncompressed, stored;
+/* The tables as inspect names them, in the order they follow the data. */
+static const struct {
+	const char *name;
+	enum sqk_table_kind kind;
+} tables[] = {
+	{"inode", SQK_TABLE_INODE},   {"directory", SQK_TABLE_DIR}, {"fragment", SQK_TABLE_FRAG},
+	{"export", SQK_TABLE_EXPORT}, {"id", SQK_TABLE_ID},	    {"xattr", SQK_TABLE_XATTR},
 };
+#define NTABLES (sizeof(tables) / sizeof(tables[0]))
+
+/* The compressor's settings: more than any codec has. */
+#define MAX_OPTIONS 16
 
 struct inspect {
-	struct sqk_image *img;
 	const char *image;
-	const struct sqk_super *sb;
-	struct table t[T_COUNT];
-	uint64_t options_size; /* the options block, header included; 0 = none */
-	uint64_t data_start;
-	uint32_t xattr_ids;
-	struct sqk_survey sv;
-	char err_path[4096 + 256 + 2];
+	struct sqk_superblock sb;
+	const char *compression;
+	struct sqk_survey *survey;
+	const struct sqk_survey_figures *f;
+	struct sqk_comp_option opt[MAX_OPTIONS];
+	int nopt;
 };
 
-/*
- * Each table's extent, as the library's layout places it, and its metadata
- * blocks. An export table counts only with the exportable flag: without it
- * nothing reads the table.
- */
-static int find_tables(struct inspect *in)
+static void json_table(struct sqk_json *j, const struct sqk_survey_table *t)
 {
-	static const int which[T_COUNT] = {SQK_TABLE_INODE,  SQK_TABLE_DIR, SQK_TABLE_FRAG,
-					   SQK_TABLE_EXPORT, SQK_TABLE_ID,  SQK_TABLE_XATTR};
-	const struct sqk_layout *l = sqk_image_layout(in->img);
-	int err, i;
-
-	in->options_size = l->options_size;
-	in->data_start = l->data_start;
-	in->xattr_ids = (uint32_t)l->t[SQK_TABLE_XATTR].entries;
-	for (i = 0; i < T_COUNT; i++) {
-		const struct sqk_table *lt = &l->t[which[i]];
-		struct table *t = &in->t[i];
-		struct sqk_meta_count mc;
-
-		if (!lt->present)
-			continue;
-		if (i == T_EXPORT && !(in->sb->flags & SQK_FLAG_EXPORTABLE))
-			continue;
-		t->present = 1;
-		t->start = lt->start;
-		t->size = lt->end - lt->start;
-		if (which[i] >= SQK_TABLE_FRAG) {
-			t->lookup = lt->ptr;
-			t->nlookup = lt->nblocks;
-		}
-		err = sqk_meta_count(in->img, lt->start, lt->blocks_end, &mc);
-		if (err) {
-			snprintf(in->err_path, sizeof(in->err_path), "%s table", table_names[i]);
-			return err;
-		}
-		t->blocks = mc.blocks;
-		t->uncompressed = mc.uncompressed;
-		t->stored = mc.stored;
-	}
-	return 0;
-}
-
-static int has_xattrs(const struct sqk_super *sb)
-{
-	return !(sb->flags & SQK_FLAG_NO_XATTRS) && sb->xattr_table != SQK_INVALID_TABLE;
-}
-
-static const char *codec_name(const struct sqk_super *sb)
-{
-	const struct sqk_codec *codec = sqk_codec_by_id(sb->compressor);
-
-	return codec ? codec->name : "unknown";
-}
-
-static int describe(const struct inspect *in, struct sqk_comp_kv *kv, int max)
-{
-	const struct sqk_codec *codec = sqk_codec_by_id(in->sb->compressor);
-
-	return codec && codec->describe ? codec->describe(sqk_image_comp(in->img), kv, max) : 0;
-}
-
-static void json_table(struct sqk_json *j, const struct table *t)
-{
-	if (!t->present) {
+	if (!t) {
 		sqk_json_null(j);
 		return;
 	}
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_uint(j, "start", t->start);
 	sqk_json_key_uint(j, "size", t->size);
-	sqk_json_key_uint(j, "metadata_blocks", t->blocks);
+	sqk_json_key_uint(j, "metadata_blocks", t->metadata_blocks);
 	sqk_json_key_uint(j, "uncompressed", t->uncompressed);
 	sqk_json_key_uint(j, "stored", t->stored);
 	if (t->lookup) {
 		sqk_json_key_uint(j, "lookup", t->lookup);
-		sqk_json_key_uint(j, "lookup_blocks", t->nlookup);
+		sqk_json_key_uint(j, "lookup_blocks", t->lookup_blocks);
 	}
 	sqk_json_end_object(j);
 }
 
-static void meta_totals(const struct inspect *in, uint64_t *blocks, uint64_t *unc, uint64_t *st)
-{
-	int i;
-
-	*blocks = *unc = *st = 0;
-	for (i = 0; i < T_COUNT; i++) {
-		*blocks += in->t[i].blocks;
-		*unc += in->t[i].uncompressed;
-		*st += in->t[i].stored;
-	}
-}
-
-/* The superblock's six table pointers, as stored (0xffffffffffffffff = none). */
+/* The superblock's six table pointers, as stored (UINT64_MAX = none). */
 static const struct {
 	const char *name;
 	size_t off;
 } pointers[] = {
-	{"inode_table", offsetof(struct sqk_super, inode_table)},
-	{"dir_table", offsetof(struct sqk_super, dir_table)},
-	{"fragment_table", offsetof(struct sqk_super, fragment_table)},
-	{"export_table", offsetof(struct sqk_super, export_table)},
-	{"id_table", offsetof(struct sqk_super, id_table)},
-	{"xattr_table", offsetof(struct sqk_super, xattr_table)},
+	{"inode_table", offsetof(struct sqk_superblock, inode_table)},
+	{"dir_table", offsetof(struct sqk_superblock, dir_table)},
+	{"fragment_table", offsetof(struct sqk_superblock, fragment_table)},
+	{"export_table", offsetof(struct sqk_superblock, export_table)},
+	{"id_table", offsetof(struct sqk_superblock, id_table)},
+	{"xattr_table", offsetof(struct sqk_superblock, xattr_table)},
 };
 
-static uint64_t pointer(const struct sqk_super *sb, int i)
+static uint64_t pointer(const struct sqk_superblock *sb, int i)
 {
 	uint64_t v;
 
@@ -192,7 +109,7 @@ static uint64_t pointer(const struct sqk_super *sb, int i)
 // clang-format on
 
 /* Every superblock field as stored; a missing table's pointer is null. */
-static void json_super(struct sqk_json *j, const struct sqk_super *sb)
+static void json_super(struct sqk_json *j, const struct sqk_superblock *sb)
 {
 	size_t i;
 
@@ -202,7 +119,7 @@ static void json_super(struct sqk_json *j, const struct sqk_super *sb)
 	for (i = 0; i < sizeof(pointers) / sizeof(pointers[0]); i++) {
 		uint64_t v = pointer(sb, (int)i);
 
-		if (v == SQK_INVALID_TABLE)
+		if (v == UINT64_MAX)
 			sqk_json_key_null(j, pointers[i].name);
 		else
 			sqk_json_key_uint(j, pointers[i].name, v);
@@ -219,132 +136,131 @@ static void json_extent(struct sqk_json *j, uint64_t start, uint64_t size)
 	sqk_json_end_object(j);
 }
 
-/* The codec's options: numbers as numbers, the rest as strings. */
+/* The codec's options: numbers as numbers, the rest (names, lists) as strings. */
 static void json_options(struct sqk_json *j, const struct inspect *in)
 {
-	struct sqk_comp_kv kv[16];
-	int i, n = describe(in, kv, 16);
+	int i;
 
 	sqk_json_begin_object(j, 0);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < in->nopt; i++) {
 		uint64_t v;
 
-		if (kv[i].is_number && sqk_parse_uint(kv[i].value, UINT64_MAX, &v) == 0)
-			sqk_json_key_uint(j, kv[i].key, v);
+		if (sqk_parse_uint(in->opt[i].value, UINT64_MAX, &v) == 0)
+			sqk_json_key_uint(j, in->opt[i].key, v);
 		else
-			sqk_json_key_string(j, kv[i].key, kv[i].value);
+			sqk_json_key_string(j, in->opt[i].key, in->opt[i].value);
 	}
 	sqk_json_end_object(j);
 }
 
 static void json_counts(struct sqk_json *j, const struct inspect *in)
 {
-	const struct sqk_super *sb = in->sb;
-	const struct sqk_survey *sv = &in->sv;
-	int i;
+	const struct sqk_survey_figures *f = in->f;
+	const char *name;
+	unsigned i;
 
 	sqk_json_begin_object(j, 0);
-	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
-		sqk_json_key_uint(j, sqk_fmt_type_plural(i), sv->type[i]);
-	sqk_json_key_uint(j, "extended", sv->extended);
-	sqk_json_key_uint(j, "hard_links", sv->hard_links);
-	sqk_json_key_uint(j, "inodes", sv->inodes);
-	sqk_json_key_uint(j, "fragments", sb->fragment_count);
-	sqk_json_key_uint(j, "ids", sb->id_count);
-	sqk_json_key_uint(j, "xattr_ids", in->xattr_ids);
+	for (i = 1; (name = sqk_survey_type_name(i)); i++)
+		sqk_json_key_uint(j, name, f->types[i]);
+	sqk_json_key_uint(j, "extended", f->extended);
+	sqk_json_key_uint(j, "hard_links", f->hard_links);
+	sqk_json_key_uint(j, "inodes", f->inodes);
+	sqk_json_key_uint(j, "fragments", in->sb.fragment_count);
+	sqk_json_key_uint(j, "ids", in->sb.id_count);
+	sqk_json_key_uint(j, "xattr_ids", f->xattr_ids);
 	sqk_json_end_object(j);
 }
 
 /* What the survey found: data, metadata, dedup, sparse, fragment fill. */
 static void json_survey(struct sqk_json *j, const struct inspect *in)
 {
-	const struct sqk_survey *sv = &in->sv;
-	uint64_t mblocks, munc, mst;
+	const struct sqk_survey_figures *f = in->f;
 
 	sqk_json_key(j, "data");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "uncompressed", sv->file_bytes);
-	sqk_json_key_uint(j, "stored", sv->stored);
-	sqk_json_key_double(j, "ratio", sv->data_ratio, 6);
-	sqk_json_key_uint(j, "blocks", sv->data_blocks);
-	sqk_json_key_uint(j, "block_bytes", sv->data_stored);
-	sqk_json_key_uint(j, "fragment_bytes", sv->frag_stored);
-	sqk_json_key_uint(j, "tails", sv->tails);
-	sqk_json_key_uint(j, "tail_bytes", sv->tail_bytes);
+	sqk_json_key_uint(j, "uncompressed", f->file_bytes);
+	sqk_json_key_uint(j, "stored", f->stored);
+	sqk_json_key_double(j, "ratio", f->data_ratio, 6);
+	sqk_json_key_uint(j, "blocks", f->data_blocks);
+	sqk_json_key_uint(j, "block_bytes", f->data_stored);
+	sqk_json_key_uint(j, "fragment_bytes", f->fragment_stored);
+	sqk_json_key_uint(j, "tails", f->tails);
+	sqk_json_key_uint(j, "tail_bytes", f->tail_bytes);
 	sqk_json_end_object(j);
-	meta_totals(in, &mblocks, &munc, &mst);
 	sqk_json_key(j, "metadata");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "uncompressed", munc);
-	sqk_json_key_uint(j, "stored", mst);
-	sqk_json_key_double(j, "ratio", sqk_ratio(mst, munc), 6);
-	sqk_json_key_uint(j, "blocks", mblocks);
+	sqk_json_key_uint(j, "uncompressed", f->metadata_uncompressed);
+	sqk_json_key_uint(j, "stored", f->metadata_stored);
+	sqk_json_key_double(j, "ratio", f->metadata_ratio, 6);
+	sqk_json_key_uint(j, "blocks", f->metadata_blocks);
 	sqk_json_end_object(j);
 	sqk_json_key(j, "dedup");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "blocks", sv->dedup_blocks);
-	sqk_json_key_uint(j, "tails", sv->dedup_tails);
-	sqk_json_key_uint(j, "bytes", sv->dedup_bytes + sv->dedup_tail_bytes);
-	sqk_json_key_uint(j, "stored_bytes", sv->dedup_stored);
+	sqk_json_key_uint(j, "blocks", f->dedup_blocks);
+	sqk_json_key_uint(j, "tails", f->dedup_tails);
+	sqk_json_key_uint(j, "bytes", f->dedup_bytes + f->dedup_tail_bytes);
+	sqk_json_key_uint(j, "stored_bytes", f->dedup_stored);
 	sqk_json_end_object(j);
 	sqk_json_key(j, "sparse");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "blocks", sv->sparse_blocks);
-	sqk_json_key_uint(j, "bytes", sv->sparse_bytes);
+	sqk_json_key_uint(j, "blocks", f->sparse_blocks);
+	sqk_json_key_uint(j, "bytes", f->sparse_bytes);
 	sqk_json_end_object(j);
-	sqk_json_key_double(j, "fragment_fill", sv->fragment_fill, 6);
+	sqk_json_key_double(j, "fragment_fill", f->fragment_fill, 6);
 }
 
 static void print_json(struct sqk_json *j, const struct inspect *in)
 {
-	const struct sqk_super *sb = in->sb;
+	const struct sqk_superblock *sb = &in->sb;
+	const struct sqk_survey_figures *f = in->f;
+	const char *name;
 	char version[24];
-	int i;
+	unsigned i;
+	int set;
 
 	snprintf(version, sizeof(version), "%u.%u", sb->version_major, sb->version_minor);
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_string(j, "image", in->image);
 	sqk_json_key_string(j, "version", version);
-	sqk_json_key_string(j, "compression", codec_name(sb));
+	sqk_json_key_string(j, "compression", in->compression);
 	sqk_json_key_uint(j, "compressor_id", sb->compressor);
 	sqk_json_key_uint(j, "block_size", sb->block_size);
 	sqk_json_key_uint(j, "block_log", sb->block_log);
 	sqk_json_key_uint(j, "bytes_used", sb->bytes_used);
-	sqk_json_key_uint(j, "image_size", sqk_image_file(in->img)->size(sqk_image_file(in->img)));
+	sqk_json_key_uint(j, "image_size", f->file_size);
 	sqk_json_key_uint(j, "mkfs_time", sb->mkfs_time);
 	sqk_json_key_uint(j, "inodes", sb->inode_count);
 	sqk_json_key_uint(j, "fragments", sb->fragment_count);
 	sqk_json_key_uint(j, "ids", sb->id_count);
-	sqk_json_key_uint(j, "xattr_ids", in->xattr_ids);
+	sqk_json_key_uint(j, "xattr_ids", f->xattr_ids);
 	sqk_json_key(j, "root_inode");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_uint(j, "block", SQK_REF_BLOCK(sb->root_inode));
-	sqk_json_key_uint(j, "offset", SQK_REF_OFFSET(sb->root_inode));
+	sqk_json_key_uint(j, "block", sb->root_block);
+	sqk_json_key_uint(j, "offset", sb->root_offset);
 	sqk_json_end_object(j);
 	sqk_json_key_uint(j, "flags_value", sb->flags);
 	sqk_json_key(j, "superblock");
 	json_super(j, sb);
 	sqk_json_key(j, "flags");
 	sqk_json_begin_object(j, 0);
-	sqk_json_key_bool(j, "xattrs", has_xattrs(sb));
-	for (i = 0; sqk_fmt_super_flags[i].name; i++)
-		sqk_json_key_bool(j, sqk_fmt_super_flags[i].name,
-				  sb->flags & sqk_fmt_super_flags[i].bit);
+	sqk_json_key_bool(j, "xattrs", f->has_xattrs);
+	for (i = 0; (set = sqk_superblock_flag(sb, i, &name)) >= 0; i++)
+		sqk_json_key_bool(j, name, set);
 	sqk_json_end_object(j);
 	sqk_json_key(j, "compressor_options");
 	json_options(j, in);
 	sqk_json_key(j, "options_block");
-	if (in->options_size)
-		json_extent(j, SQK_SUPER_SIZE, in->options_size);
+	if (f->options_size)
+		json_extent(j, f->options_start, f->options_size);
 	else
 		sqk_json_null(j);
 	sqk_json_key(j, "tables");
 	sqk_json_begin_object(j, 0);
 	sqk_json_key(j, "data");
-	json_extent(j, in->data_start, sb->inode_table - in->data_start);
-	for (i = 0; i < T_COUNT; i++) {
-		sqk_json_key(j, table_names[i]);
-		json_table(j, &in->t[i]);
+	json_extent(j, f->data_start, f->data_size);
+	for (i = 0; i < NTABLES; i++) {
+		sqk_json_key(j, tables[i].name);
+		json_table(j, sqk_survey_table(in->survey, tables[i].kind));
 	}
 	sqk_json_end_object(j);
 	sqk_json_key(j, "counts");
@@ -354,56 +270,54 @@ static void print_json(struct sqk_json *j, const struct inspect *in)
 	sqk_json_finish(j);
 }
 
-static void print_percent(uint64_t part, uint64_t whole)
+/* " (12.34%)" when there is a whole to take a part of, and the end of the line. */
+static void print_percent(double ratio, int has_whole)
 {
-	if (whole)
-		printf(" (%.2f%%)", 100.0 * sqk_ratio(part, whole));
+	if (has_whole)
+		printf(" (%.2f%%)", 100.0 * ratio);
 	fputc('\n', stdout);
 }
 
 static void print_text(const struct inspect *in)
 {
-	const struct sqk_super *sb = in->sb;
-	const struct sqk_survey *c = &in->sv;
-	struct sqk_comp_kv kv[16];
-	uint64_t mblocks, munc, mst, stored = c->stored;
+	const struct sqk_superblock *sb = &in->sb;
+	const struct sqk_survey_figures *c = in->f;
+	const char *name;
 	char when[32];
-	int i, n;
+	unsigned i;
+	int set;
 
 	cli_time_string(sb->mkfs_time, 1, when, sizeof(when));
 	fputs("Image:              ", stdout);
 	cli_print_escaped(stdout, in->image);
 	printf("\nMagic:              0x%08x\n", sb->magic);
 	printf("Version:            %u.%u\n", sb->version_major, sb->version_minor);
-	printf("Compression:        %s (id %u)\n", codec_name(sb), sb->compressor);
-	n = describe(in, kv, 16);
-	for (i = 0; i < n; i++)
-		printf("  %-18s%s\n", kv[i].key, kv[i].value);
-	if (in->options_size)
-		printf("Options block:      %llu bytes at %u\n",
-		       (unsigned long long)in->options_size, SQK_SUPER_SIZE);
+	printf("Compression:        %s (id %u)\n", in->compression, sb->compressor);
+	for (i = 0; i < (unsigned)in->nopt; i++)
+		printf("  %-18s%s\n", in->opt[i].key, in->opt[i].value);
+	if (c->options_size)
+		printf("Options block:      %llu bytes at %llu\n",
+		       (unsigned long long)c->options_size, (unsigned long long)c->options_start);
 	else
 		printf("Options block:      none (the codec's defaults apply)\n");
 	printf("Block size:         %u (log %u)\n", sb->block_size, sb->block_log);
 	printf("Bytes used:         %llu\n", (unsigned long long)sb->bytes_used);
-	printf("Image size:         %llu\n",
-	       (unsigned long long)sqk_image_file(in->img)->size(sqk_image_file(in->img)));
+	printf("Image size:         %llu\n", (unsigned long long)c->file_size);
 	printf("Created:            %s UTC (%u)\n", when, sb->mkfs_time);
-	printf("Root inode:         block %llu offset %u\n",
-	       (unsigned long long)SQK_REF_BLOCK(sb->root_inode), SQK_REF_OFFSET(sb->root_inode));
+	printf("Root inode:         block %llu offset %u\n", (unsigned long long)sb->root_block,
+	       sb->root_offset);
 	printf("Inodes:             %u\nFragments:          %u\nIds:                %u\n"
-	       "Xattr ids:          %u\n",
-	       sb->inode_count, sb->fragment_count, sb->id_count, in->xattr_ids);
+	       "Xattr ids:          %llu\n",
+	       sb->inode_count, sb->fragment_count, sb->id_count, (unsigned long long)c->xattr_ids);
 	printf("Flags:              0x%04x\n", sb->flags);
-	printf("  %-24s%s\n", "xattrs", has_xattrs(sb) ? "yes" : "no");
-	for (i = 0; sqk_fmt_super_flags[i].name; i++)
-		printf("  %-24s%s\n", sqk_fmt_super_flags[i].name,
-		       (sb->flags & sqk_fmt_super_flags[i].bit) ? "yes" : "no");
+	printf("  %-24s%s\n", "xattrs", c->has_xattrs ? "yes" : "no");
+	for (i = 0; (set = sqk_superblock_flag(sb, i, &name)) >= 0; i++)
+		printf("  %-24s%s\n", name, set ? "yes" : "no");
 	printf("Table pointers:    ");
-	for (i = 0; i < (int)(sizeof(pointers) / sizeof(pointers[0])); i++) {
-		uint64_t v = pointer(sb, i);
+	for (i = 0; i < sizeof(pointers) / sizeof(pointers[0]); i++) {
+		uint64_t v = pointer(sb, (int)i);
 
-		if (v == SQK_INVALID_TABLE)
+		if (v == UINT64_MAX)
 			printf(" %s=none", pointers[i].name);
 		else
 			printf(" %s=%llu", pointers[i].name, (unsigned long long)v);
@@ -411,32 +325,32 @@ static void print_text(const struct inspect *in)
 	fputc('\n', stdout);
 	printf("Tables:             %12s %12s %8s %12s %12s\n", "start", "size", "blocks",
 	       "uncompressed", "stored");
-	printf("  %-18s%12llu %12llu\n", "data", (unsigned long long)in->data_start,
-	       (unsigned long long)(sb->inode_table - in->data_start));
-	for (i = 0; i < T_COUNT; i++) {
-		const struct table *t = &in->t[i];
+	printf("  %-18s%12llu %12llu\n", "data", (unsigned long long)c->data_start,
+	       (unsigned long long)c->data_size);
+	for (i = 0; i < NTABLES; i++) {
+		const struct sqk_survey_table *t = sqk_survey_table(in->survey, tables[i].kind);
 
-		if (!t->present) {
-			printf("  %-18s%12s\n", table_names[i], "absent");
+		if (!t) {
+			printf("  %-18s%12s\n", tables[i].name, "absent");
 			continue;
 		}
-		printf("  %-18s%12llu %12llu %8llu %12llu %12llu\n", table_names[i],
+		printf("  %-18s%12llu %12llu %8llu %12llu %12llu\n", tables[i].name,
 		       (unsigned long long)t->start, (unsigned long long)t->size,
-		       (unsigned long long)t->blocks, (unsigned long long)t->uncompressed,
+		       (unsigned long long)t->metadata_blocks, (unsigned long long)t->uncompressed,
 		       (unsigned long long)t->stored);
 	}
 	printf("Counts:\n");
-	for (i = SQK_DIR; i < SQK_FMT_BASIC_TYPES; i++)
-		printf("  %-18s%llu\n", sqk_fmt_type_plural(i), (unsigned long long)c->type[i]);
+	for (i = 1; (name = sqk_survey_type_name(i)); i++)
+		printf("  %-18s%llu\n", name, (unsigned long long)c->types[i]);
 	printf("  %-18s%llu\n  %-18s%llu\n", "extended", (unsigned long long)c->extended,
 	       "hard_links", (unsigned long long)c->hard_links);
 	printf("Data:               %llu bytes in files, %llu stored",
-	       (unsigned long long)c->file_bytes, (unsigned long long)stored);
-	print_percent(stored, c->file_bytes);
-	meta_totals(in, &mblocks, &munc, &mst);
+	       (unsigned long long)c->file_bytes, (unsigned long long)c->stored);
+	print_percent(c->data_ratio, c->file_bytes != 0);
 	printf("Metadata:           %llu bytes in %llu blocks, %llu stored",
-	       (unsigned long long)munc, (unsigned long long)mblocks, (unsigned long long)mst);
-	print_percent(mst, munc);
+	       (unsigned long long)c->metadata_uncompressed, (unsigned long long)c->metadata_blocks,
+	       (unsigned long long)c->metadata_stored);
+	print_percent(c->metadata_ratio, c->metadata_uncompressed != 0);
 	printf("Dedup savings:      %llu bytes (%llu blocks, %llu tails; %llu stored bytes)\n",
 	       (unsigned long long)(c->dedup_bytes + c->dedup_tail_bytes),
 	       (unsigned long long)c->dedup_blocks, (unsigned long long)c->dedup_tails,
@@ -445,40 +359,51 @@ static void print_text(const struct inspect *in)
 	       (unsigned long long)c->sparse_bytes, (unsigned long long)c->sparse_blocks);
 	printf("Fragment fill:      %llu tail bytes in %u fragments",
 	       (unsigned long long)c->tail_bytes, sb->fragment_count);
-	print_percent(c->tail_bytes, (uint64_t)sb->fragment_count * sb->block_size);
+	print_percent(c->fragment_fill, sb->fragment_count != 0);
+}
+
+/* The survey failed: "IMAGE: /path: what" for a path in the tree, else "IMAGE: where: what". */
+static void survey_error(const struct inspect *in, int err)
+{
+	const char *where = sqk_survey_failed_at(in->survey);
+
+	if (*where == '/')
+		cli_show_path_error(in->image, where, cli_api_why(err));
+	else
+		cli_error(in->image, "%s: %s", where, cli_api_why(err));
 }
 
 static int run(struct sqk_show *s)
 {
-	struct inspect *in = calloc(1, sizeof(*in));
+	struct inspect in;
+	struct sqk_image_info info;
 	int err, ret = EXIT_FAIL;
 
-	if (!in) {
+	memset(&in, 0, sizeof(in));
+	in.image = s->image;
+	sqk_image_superblock(s->img, &in.sb);
+	sqk_image_info(s->img, &info);
+	in.compression = info.compressor;
+	in.nopt = sqk_image_compressor_options(s->img, in.opt, MAX_OPTIONS);
+	if (in.nopt > MAX_OPTIONS)
+		in.nopt = MAX_OPTIONS;
+	in.survey = sqk_survey_create();
+	if (!in.survey) {
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	in->img = s->img;
-	in->image = s->image;
-	in->sb = sqk_image_super(in->img);
-	err = find_tables(in);
+	err = sqk_image_survey(s->img, in.survey);
 	if (err) {
-		if (!in->err_path[0])
-			snprintf(in->err_path, sizeof(in->err_path), "superblock");
-		cli_error(in->image, "%s: %s", in->err_path, cli_image_err_text(in->img, err));
-	} else if ((err = sqk_survey(in->img, &in->sv)) != 0) {
-		if (in->sv.err_in_tree)
-			cli_show_path_code(in->image, in->img, in->sv.err_where, err);
-		else
-			cli_error(in->image, "%s: %s", in->sv.err_where,
-				  cli_image_err_text(in->img, err));
+		survey_error(&in, err);
 	} else {
+		in.f = sqk_survey_figures(in.survey);
 		if (s->json)
-			print_json(&s->out, in);
+			print_json(&s->out, &in);
 		else
-			print_text(in);
+			print_text(&in);
 		ret = EXIT_OK;
 	}
-	free(in);
+	sqk_survey_destroy(in.survey);
 	return ret;
 }
 

@@ -140,22 +140,6 @@ static int parse_args(struct mount *m, int argc, char **argv)
 	return EXIT_OK;
 }
 
-static struct sqk_image *open_image(struct mount *m)
-{
-	struct sqk_image *img;
-	struct sqk_file *f = cli_open_image_file(m->image);
-	int err;
-
-	if (!f)
-		return NULL;
-	err = sqk_image_open(f, &m->io, &img);
-	if (err) {
-		cli_image_error(m->image, err);
-		return NULL;
-	}
-	return img;
-}
-
 /* The image's full path names the mount, as the loop device names a kernel mount. */
 static char *source_name(const char *image)
 {
@@ -356,7 +340,7 @@ int cli_mount(int argc, char **argv)
 		cli_error(m.mountpoint, "not a directory");
 		return EXIT_FAIL;
 	}
-	img = open_image(&m);
+	img = cli_open_image_reader(m.image, &m.io);
 	if (!img)
 		return EXIT_FAIL;
 	ret = EXIT_FAIL;

@@ -7,15 +7,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <squashkit/squashkit.h>
+
 #include "cmd.h"
-#include "format/fmt_inode.h"
-#include "format/fmt_type.h"
-#include "format/format.h"
 #include "imageopt.h"
-#include "read/image.h"
-#include "read/inode.h"
 #include "show.h"
-#include "util/error.h"
 
 /* Room for a command's own long options, the driver's four and the end. */
 #define MAX_LONGOPTS 16
@@ -57,7 +53,6 @@ static int flush_stdout(void)
 int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx)
 {
 	struct option opts[MAX_LONGOPTS + 1];
-	struct sqk_image_opts io;
 	struct sqk_show s;
 	char shortopts[32];
 	int c, stats = 0, ret;
@@ -105,8 +100,8 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	/* A closed pipe is an error to report, never a signal to die of. */
 	if (!cli_die_of_sigpipe)
 		signal(SIGPIPE, SIG_IGN);
-	sqk_image_opts_default(&io);
-	s.img = cli_open_image(s.image, &io);
+	/* The kernel's cache sizes: each command reads what it shows once. */
+	s.img = cli_open_image(s.image, NULL);
 	if (!s.img)
 		return EXIT_FAIL;
 	ret = cmd->run(&s);
@@ -137,11 +132,6 @@ void cli_show_path_error(const char *image, const char *path, const char *what)
 	fputs(": ", stderr);
 	print_image_path(stderr, path);
 	fprintf(stderr, ": %s\n", what);
-}
-
-void cli_show_path_code(const char *image, struct sqk_image *img, const char *path, int err)
-{
-	cli_show_path_error(image, path, cli_image_err_text(img, err));
 }
 
 void cli_mode_string(mode_t mode, char out[11])
@@ -196,21 +186,6 @@ void cli_time_string(uint32_t t, int seconds, char *out, size_t len)
 	strftime(out, len, seconds ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d %H:%M", &tm);
 }
 
-const char *cli_json_type(unsigned basic_type)
-{
-	return sqk_fmt_type_key(basic_type);
-}
-
-const char *cli_mode_type(mode_t mode)
-{
-	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
-}
-
-const char *cli_mode_name(mode_t mode)
-{
-	return sqk_fmt_type_name(sqk_fmt_type_of_mode(mode));
-}
-
 const char *cli_api_text(int err, int errnum)
 {
 	if (!errnum && err == SQK_ERR_IO)
@@ -221,11 +196,6 @@ const char *cli_api_text(int err, int errnum)
 const char *cli_api_why(int err)
 {
 	return cli_api_text(err, sqk_error_errno());
-}
-
-uint64_t cli_show_size(const struct sqk_inode *ino)
-{
-	return sqk_basic_type(ino->type) == SQK_DIR ? sqk_fmt_dir_size(ino->size) : ino->size;
 }
 
 /* PATH shown from the root, without repeated or trailing slashes. */

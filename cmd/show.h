@@ -55,7 +55,6 @@ char *cli_show_normalise(const char *path);
 
 /* "squashkit CMD: IMAGE: /path: what went wrong" for a path inside an image. */
 void cli_show_path_error(const char *image, const char *path, const char *what);
-void cli_show_path_code(const char *image, struct sqk_image *img, const char *path, int err);
 
 /* "drwxr-xr-x" with s/S/t/T, into out[11]. */
 void cli_mode_string(mode_t mode, char out[11]);
@@ -71,6 +70,10 @@ const char *cli_api_why(int err);
 /* The same for a failure whose errno was kept (0: none). */
 const char *cli_api_text(int err, int errnum);
 
+/*
+ * Type names and sizes from the format's codec (show_type.c), for listings
+ * the public API has no words for yet.
+ */
 /* The JSON name of a file type ("file", "block_device", ...) from its mode. */
 const char *cli_mode_type(mode_t mode);
 /* The same in words ("file", "block device", ...). */

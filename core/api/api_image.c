@@ -2,12 +2,14 @@
 /* Opening an image (path, descriptor, callbacks; at an offset), its facts and counters. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "api_int.h"
+#include "format/fmt_super.h"
 #include "read/offset.h"
 #include "util/pool.h"
 
@@ -84,6 +86,12 @@ int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy)
 	if ((unsigned)policy > SQK_POLICY_KEYED)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no wait policy %d", (int)policy);
 	o->image.policy = of[policy];
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_fragment_bytes(struct sqk_open_opts *o, size_t bytes)
+{
+	o->image.frag_bytes = bytes;
 	return sqk_api_ok();
 }
 
@@ -169,21 +177,29 @@ int sqk_image_open_path(const char *path, const struct sqk_open_opts *opts, stru
 	return err ? err : open_file(f, path, opts, out);
 }
 
-int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out)
+/* The file read from fd, through a duplicate of its own; name says "descriptor N". */
+static int fd_file(int fd, char name[32], struct sqk_file **out)
 {
 	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	struct sqk_file *f;
-	char name[32];
 
-	snprintf(name, sizeof(name), "descriptor %d", fd);
+	snprintf(name, 32, "descriptor %d", fd);
 	if (dup < 0)
 		return sqk_api_fail(SQK_ERR_IO, errno, name, NULL);
-	f = sqk_file_fdopen(dup, 1);
-	if (!f) {
+	*out = sqk_file_fdopen(dup, 1);
+	if (!*out) {
 		close(dup);
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, name, NULL);
 	}
-	return open_file(f, name, opts, out);
+	return 0;
+}
+
+int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out)
+{
+	struct sqk_file *f;
+	char name[32];
+	int err = fd_file(fd, name, &f);
+
+	return err ? err : open_file(f, name, opts, out);
 }
 
 int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
@@ -193,6 +209,47 @@ int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
 	int err = sqk_api_io_file(io, &f);
 
 	return err ? err : open_file(f, SQK_API_IO_NAME, opts, out);
+}
+
+/* The images found in f (destroyed here), named name in messages. */
+static int find_in(struct sqk_file *f, const char *name, uint64_t limit, uint64_t *found,
+		   size_t max)
+{
+	unsigned n;
+	int err = sqk_find_images_before(f, limit, found, max, &n);
+
+	if (err)
+		sqk_api_fail(err, err == SQK_ERR_IO ? f->errnum : 0, name, NULL);
+	sqk_file_destroy(f);
+	if (err)
+		return err;
+	sqk_api_ok();
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+int sqk_image_find_path(const char *path, uint64_t limit, uint64_t *found, size_t max)
+{
+	struct sqk_file *f;
+	int err = sqk_api_path_file(path, &f);
+
+	return err ? err : find_in(f, path, limit, found, max);
+}
+
+int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max)
+{
+	struct sqk_file *f;
+	char name[32];
+	int err = fd_file(fd, name, &f);
+
+	return err ? err : find_in(f, name, limit, found, max);
+}
+
+int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max)
+{
+	struct sqk_file *f;
+	int err = sqk_api_io_file(io, &f);
+
+	return err ? err : find_in(f, SQK_API_IO_NAME, limit, found, max);
 }
 
 int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
@@ -232,6 +289,39 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 	return sqk_api_ok();
 }
 
+int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out)
+{
+	const struct sqk_super *sb = sqk_image_super(img);
+
+	memset(out, 0, sizeof(*out));
+#define COPY(field) out->field = sb->field;
+	COPY(magic)
+	COPY(inode_count)
+	COPY(mkfs_time)
+	COPY(block_size)
+	COPY(fragment_count) COPY(compressor) COPY(block_log) COPY(flags) COPY(id_count)
+		COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used)
+			COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
+				COPY(fragment_table) COPY(export_table)
+#undef COPY
+					out->root_block = SQK_REF_BLOCK(sb->root_inode);
+	out->root_offset = SQK_REF_OFFSET(sb->root_inode);
+	return sqk_api_ok();
+}
+
+int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name)
+{
+	unsigned n;
+
+	for (n = 0; n < i && sqk_fmt_super_flags[n].name; n++)
+		;
+	if (!sqk_fmt_super_flags[n].name)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no superblock flag %u", i);
+	*name = sqk_fmt_super_flags[n].name;
+	sqk_api_ok();
+	return !!(sb->flags & sqk_fmt_super_flags[n].bit);
+}
+
 int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts, int max)
 {
 	const struct sqk_codec *codec = sqk_codec_by_id(sqk_image_super(img)->compressor);
@@ -247,23 +337,50 @@ int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_op
 	return n;
 }
 
+/* The cache of kind in img: 0, or the error, said. */
+static int cache_of(struct sqk_image *img, enum sqk_cache_kind kind, struct sqk_cache **c)
+{
+	if ((unsigned)kind >= SQK_CACHE_COUNT)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
+	*c = sqk_image_cache(img, kind);
+	if (!*c)
+		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	return 0;
+}
+
 int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
 		      uint64_t *value)
 {
 	struct sqk_cache *c;
+	int err;
 
 	if (!strcmp(name, "decompressions")) {
 		*value = sqk_image_decompressions(img);
 		return sqk_api_ok();
 	}
-	if ((unsigned)kind >= SQK_CACHE_COUNT)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no cache of kind %d", (int)kind);
-	c = sqk_image_cache(img, kind);
-	if (!c)
-		return sqk_api_fail(SQK_ERR_NOENT, 0, NULL, "the image has no such cache");
+	err = cache_of(img, kind, &c);
+	if (err)
+		return err;
 	if (sqk_cache_counter(c, name, value))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no counter '%s'", name);
 	return sqk_api_ok();
+}
+
+int sqk_image_rate(struct sqk_image *img, enum sqk_cache_kind kind, const char *name, double *value)
+{
+	struct sqk_cache *c;
+	int err = cache_of(img, kind, &c);
+
+	if (err)
+		return err;
+	if (sqk_cache_rate(c, name, value))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no rate '%s'", name);
+	return sqk_api_ok();
+}
+
+const char *const *sqk_rate_names(void)
+{
+	return sqk_cache_rate_names();
 }
 
 const char *const *sqk_counter_names(void)

@@ -323,13 +323,17 @@ void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out)
 	unsigned i;
 
 	sqk_cache_lock(c);
+	/*
+	 * Reading the counters leaves no trace in them: the lock taken here is
+	 * not counted, so that a reader asking for one counter at a time (the
+	 * public API's) sees what one read would.
+	 */
+	c->stats.lock_acquisitions--;
 	sqk_cache_track_unclaimed(c);
 	*out = c->stats;
 	out->held = 0;
 	for (i = 0; i < c->entries; i++)
 		if (c->entry[i].block != SQK_CACHE_NO_BLOCK && !c->entry[i].pending)
 			out->held += c->entry[i].length;
-	/* Do not count the lock taken to read the counters. */
-	out->lock_acquisitions--;
 	sqk_cache_unlock(c);
 }

@@ -103,6 +103,13 @@ void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms);
  */
 int sqk_cache_counter(struct sqk_cache *c, const char *name, uint64_t *value);
 const char *const *sqk_cache_counter_names(void);
+/*
+ * A rate of c by its `--stats --json` name ("unclaimed_free_ms",
+ * "decompressions_per_block", "wakeups_per_release", or "hit_ratio"):
+ * 0 and *value, or -1. The names --stats prints, NULL-terminated.
+ */
+int sqk_cache_rate(struct sqk_cache *c, const char *name, double *value);
+const char *const *sqk_cache_rate_names(void);
 
 const char *sqk_policy_name(enum sqk_wait_policy p);
 /* 0 and *out, or -1 for an unknown name. */

@@ -19,21 +19,15 @@
  * table: its 16-byte header; its blocks are the key/value area and then
  * the id blocks). It ends after its last byte: the end of its list.
  */
+#include <squashkit/image.h>
 #include <stdint.h>
 
 #include "block.h"
 #include "format/fmt_check.h"
 #include "format/format.h"
 
-enum {
-	SQK_TABLE_INODE,
-	SQK_TABLE_DIR,
-	SQK_TABLE_FRAG,
-	SQK_TABLE_EXPORT,
-	SQK_TABLE_ID,
-	SQK_TABLE_XATTR,
-	SQK_TABLE_COUNT
-};
+/* The tables, SQK_TABLE_INODE ... SQK_TABLE_XATTR: enum sqk_table_kind of the public API. */
+enum { SQK_TABLE_COUNT = SQK_TABLE_XATTR + 1 };
 
 struct sqk_table {
 	int present;	     /* the superblock points at it */

@@ -37,10 +37,11 @@ static int image_at(struct sqk_file *f, uint64_t base, const struct sqk_super *s
 
 int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count)
 {
-	return sqk_find_images_before(f, UINT64_MAX, found, count);
+	return sqk_find_images_before(f, UINT64_MAX, found, 2, count);
 }
 
-int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2], unsigned *count)
+int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t *found, size_t max,
+			   unsigned *count)
 {
 	static const uint8_t magic[4] = {'h', 's', 'q', 's'};
 	uint64_t size = f->size(f), pos;
@@ -48,7 +49,6 @@ int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2]
 	int err = 0;
 
 	*count = 0;
-	found[0] = found[1] = 0;
 	buf = malloc(CHUNK + SQK_SUPER_SIZE);
 	if (!buf)
 		return SQK_ERR_NOMEM;
@@ -72,7 +72,7 @@ int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2]
 			sqk_fmt_super_decode(&sb, buf + i);
 			err = image_at(f, pos + i, &sb, &found_here);
 			if (!err && found_here) {
-				if (*count < 2)
+				if (*count < max)
 					found[*count] = pos + i;
 				(*count)++;
 			}

@@ -7,6 +7,7 @@
  * a firmware blob): the search for where one starts (the window over the
  * file from there is util/file.h's sqk_file_window).
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/file.h"
@@ -17,7 +18,11 @@
  * 0, or the read error.
  */
 int sqk_find_images(struct sqk_file *f, uint64_t found[2], unsigned *count);
-/* The same for superblocks that start before byte limit only. */
-int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t found[2], unsigned *count);
+/*
+ * The same for superblocks that start before byte limit only, the first
+ * max of them in found.
+ */
+int sqk_find_images_before(struct sqk_file *f, uint64_t limit, uint64_t *found, size_t max,
+			   unsigned *count);
 
 #endif

@@ -63,6 +63,12 @@ SQK_API int sqk_open_opts_set_cache(struct sqk_open_opts *o, enum sqk_cache_kind
 				    unsigned entries);
 /** The wait policy of every cache (default SQK_POLICY_KEYED). */
 SQK_API int sqk_open_opts_set_policy(struct sqk_open_opts *o, enum sqk_policy policy);
+/**
+ * More fragment cache entries when the image's blocks are small: enough to
+ * hold @p bytes of fragment blocks (default 0: the entries alone). Readers
+ * of many small files packed a little out of order keep their tails.
+ */
+SQK_API int sqk_open_opts_set_fragment_bytes(struct sqk_open_opts *o, size_t bytes);
 /** Decompressors shared by all threads (default: one per online CPU); 1: one behind a lock. */
 SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n);
 /**
@@ -99,6 +105,21 @@ SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opt
 /** Close the image and free what it holds. NULL is ignored. */
 SQK_API void sqk_image_close(struct sqk_image *img);
 
+/**
+ * Where SquashFS images start inside a file (an AppImage's runtime before
+ * one, a firmware blob): each byte position at which a superblock passes
+ * every check against the bytes after it, in increasing order; the offset
+ * to open it at. Only superblocks that start before byte @p limit count
+ * (UINT64_MAX: the whole file); the first @p max positions go to @p found.
+ * Returns how many there are (more than max when found was too short), or
+ * a negative code when the file could not be opened or read.
+ */
+SQK_API int sqk_image_find_path(const char *path, uint64_t limit, uint64_t *found, size_t max);
+/** The same in the file read from @p fd (the caller keeps fd; its offset is not used). */
+SQK_API int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max);
+/** The same in what @p io reads (copied; io->close is called before this returns). */
+SQK_API int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max);
+
 /** Facts from the superblock and the table layout. */
 struct sqk_image_info {
 	uint64_t offset;	/**< where the image starts in its file */
@@ -134,6 +155,56 @@ struct sqk_comp_option {
 SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
 					 int max);
 
+/** The tables of an image, in the order they follow the data area. */
+enum sqk_table_kind {
+	SQK_TABLE_INODE = 0,  /**< the inodes */
+	SQK_TABLE_DIR = 1,    /**< the directory listings */
+	SQK_TABLE_FRAG = 2,   /**< the fragment table (where each fragment block lies) */
+	SQK_TABLE_EXPORT = 3, /**< the export table (NFS: inode number to inode) */
+	SQK_TABLE_ID = 4,     /**< the ids (uids and gids) */
+	SQK_TABLE_XATTR = 5,  /**< the xattr keys and values, and their id table */
+};
+
+/**
+ * The superblock, every field as the image stores it (SquashFS 4.0). A
+ * table pointer is UINT64_MAX when the table is absent.
+ */
+struct sqk_superblock {
+	uint32_t magic;		 /**< 0x73717368 ("hsqs") */
+	uint32_t inode_count;	 /**< inodes in the image */
+	uint32_t mkfs_time;	 /**< seconds since 1970 */
+	uint32_t block_size;	 /**< data block size in bytes */
+	uint32_t fragment_count; /**< fragment blocks */
+	uint16_t compressor;	 /**< its id: 1 gzip, 2 lzma, 3 lzo, 4 xz, 5 lz4, 6 zstd */
+	uint16_t block_log;	 /**< log2 of block_size */
+	uint16_t flags;		 /**< the flag word (sqk_superblock_flag()) */
+	uint16_t id_count;	 /**< entries of the id table */
+	uint16_t version_major;	 /**< 4 */
+	uint16_t version_minor;	 /**< 0 */
+	uint64_t root_inode;	 /**< the root's inode reference, as stored */
+	uint64_t bytes_used;	 /**< the image's length */
+	uint64_t id_table;	 /**< where the id table's list of blocks lies */
+	uint64_t xattr_table;	 /**< where the xattr id table's header lies */
+	uint64_t inode_table;	 /**< where the inode table starts */
+	uint64_t dir_table;	 /**< where the directory table starts */
+	uint64_t fragment_table; /**< where the fragment table's list of blocks lies */
+	uint64_t export_table;	 /**< where the export table's list of blocks lies */
+	uint64_t root_block;	 /**< root_inode's metadata block, from the inode table's start */
+	uint32_t root_offset;	 /**< root_inode's offset into that block, decompressed */
+};
+
+/** Fill @p sb with the superblock of @p img. Thread-safe. */
+SQK_API int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *sb);
+
+/**
+ * The flag @p i (from 0) of the superblock's flag word, in the order
+ * `squashkit inspect` lists them: its name in @p name ("exportable",
+ * "duplicates", "no_fragments", ..., "no_xattrs", "uncompressed_ids",
+ * "check"), and 1 when @p sb has it set, 0 when not. SQK_ERR_ARG past the
+ * last flag.
+ */
+SQK_API int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name);
+
 /**
  * The counters of one cache by name, as `--stats --json` names them
  * ("lookups", "hits", "fills", "wakeups", "spurious_wakeups", ...; see
@@ -153,8 +224,22 @@ SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, c
  */
 SQK_API uint64_t sqk_image_bytes_read(const struct sqk_image *img);
 
-/** Every counter name sqk_image_counter() takes, NULL-terminated. */
+/** Every counter name sqk_image_counter() takes, in the order `--stats` prints, NULL-ended. */
 SQK_API const char *const *sqk_counter_names(void);
+
+/**
+ * A rate made of the counters of one cache, by the name `--stats --json`
+ * gives it: "unclaimed_free_ms" (how long freed entries sat unclaimed while
+ * threads waited, in milliseconds), "decompressions_per_block" (fills per
+ * distinct block), "wakeups_per_release" (wakeups per release that woke
+ * anyone), or "hit_ratio" (lookups served without a fill of their own).
+ * SQK_ERR_ARG for an unknown name, SQK_ERR_NOENT for a cache the image
+ * does not have. Thread-safe; the counters are a snapshot.
+ */
+SQK_API int sqk_image_rate(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,
+			   double *value);
+/** The rates `--stats` prints, in its order, NULL-terminated (sqk_image_rate() takes them). */
+SQK_API const char *const *sqk_rate_names(void);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include "extract.h"
 #include "image.h"
 #include "inode.h"
+#include "survey.h"
 
 #ifdef __cplusplus
 extern "C" {

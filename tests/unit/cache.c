@@ -137,6 +137,22 @@ static void basics(void)
 	is_int(st.hits, 1, "one hit");
 	is_int(st.errors, 1, "one error");
 	is_int(st.releases, 5, "five releases to refcount zero");
+	{
+		uint64_t locks = st.lock_acquisitions, v;
+		double r;
+
+		sqk_cache_stats(c, &st);
+		is_int(st.lock_acquisitions, locks, "reading the counters does not count in them");
+		ok(sqk_cache_counter(c, "lock_acquisitions", &v) == 0 && v == locks &&
+			   sqk_cache_counter(c, "fills", &v) == 0 && v == 5 &&
+			   sqk_cache_counter(c, "nonsense", &v) == -1,
+		   "counters by name, one read at a time, are what one read gives");
+		ok(sqk_cache_rate(c, "decompressions_per_block", &r) == 0 &&
+			   r == 5.0 / st.distinct && sqk_cache_rate(c, "hit_ratio", &r) == 0 &&
+			   r == (double)(st.hits + st.shares) / (double)st.lookups &&
+			   sqk_cache_rate(c, "nonsense", &r) == -1,
+		   "rates by name: fills per distinct block, the hit ratio");
+	}
 	sqk_cache_destroy(c);
 }
 

@@ -338,9 +338,9 @@ static void check_offsets(const uint8_t *img, size_t len)
 	f = sqk_file_mem(buf, 2 * len + 1000);
 	ok(sqk_find_images(f, at, &n) == 0 && n == 2 && at[1] == 1000 + len,
 	   "two images are two candidates");
-	ok(sqk_find_images_before(f, 1000 + len, at, &n) == 0 && n == 1 && at[0] == 1000,
+	ok(sqk_find_images_before(f, 1000 + len, at, 2, &n) == 0 && n == 1 && at[0] == 1000,
 	   "a search that stops before the second finds the first alone");
-	ok(sqk_find_images_before(f, 1000, at, &n) == 0 && n == 0,
+	ok(sqk_find_images_before(f, 1000, at, 2, &n) == 0 && n == 0,
 	   "one that stops at the first finds none");
 	sqk_file_destroy(f);
 	f = sqk_file_mem(buf, 1000);
