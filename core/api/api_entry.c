@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "api_extract.h"
+#include "format/fmt_inode.h"
 #include "walk/entry_sink.h"
 
 struct told {
@@ -41,13 +42,14 @@ static int tell(void *ctx, enum sqk_entry_sink_step step, const char *path,
 	struct told *t = ctx;
 	struct sqk_extract_failure x;
 	struct sqk_stat st;
-	struct sqk_entry e = {events[step], sqk_api_relpath(path), &st, link_to, NULL, NULL};
+	struct sqk_entry e = {events[step], sqk_api_relpath(path), &st, link_to, NULL, 0, NULL};
 
 	if (!t->o->entry)
 		return 0;
 	sqk_inode_stat(ino, &st);
 	if (S_ISLNK(ino->mode))
 		e.target = ino->target;
+	e.size_mounted = S_ISDIR(ino->mode) ? sqk_fmt_dir_size(ino->size) : ino->size;
 	if (f) {
 		sqk_api_failure_of(t->img, f, &x);
 		e.failure = &x;

@@ -179,6 +179,8 @@ struct sqk_entry {
 	 */
 	const char *link_to;
 	const char *target; /**< a symlink's target; NULL for another type */
+	/** Its size as a mounted image reports it (a directory's listing counts 3 more). */
+	uint64_t size_mounted;
 	/** SQK_ENTRY_PASSED_OVER: why it could not be made; else NULL. */
 	const struct sqk_extract_failure *failure;
 };
