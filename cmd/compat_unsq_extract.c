@@ -205,15 +205,21 @@ static struct sqk_extract_opts *options(struct usq *u)
 }
 
 /*
- * Walk without making anything. Entries left out (-ignore-errors) end it
- * not: 0 unless the failure callback was told.
+ * What a run's error means: with -ignore-errors, entries left out (told
+ * already) end nothing; a failure the callback heard of does.
  */
+static int fatal(const struct usq *u, int err)
+{
+	return err && (u->failed || !u->ignore_errors);
+}
+
+/* Walk without making anything. */
 static int walk(struct usq *u, struct sqk_image *img, const struct sqk_extract_opts *o)
 {
 	int err = sqk_extract_list(img, o, problem, u);
 
 	flush_pending(u, 0);
-	return err && u->failed ? err : 0;
+	return fatal(u, err);
 }
 
 int cli_usq_list(struct usq *u, struct sqk_image *img)
@@ -254,7 +260,7 @@ static int extract(struct usq *u, struct sqk_image *img, const struct sqk_extrac
 	u->extracting = 1;
 	err = sqk_extract_dir(img, u->dest, o, problem, u);
 	flush_pending(u, 0);
-	if (err && u->failed)
+	if (fatal(u, err))
 		return COMPAT_FATAL;
 	if (!u->quiet) {
 		putchar('\n');
