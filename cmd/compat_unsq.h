@@ -73,7 +73,6 @@ struct usq {
 	unsigned threads;
 	struct usq_filter filter;
 	struct usq_format fmt;
-	struct sqk_image *img;
 	int print;	/* print entries as they pass */
 	int extracting; /* the second pass: what it leaves out is told */
 	int failed;	/* the failure callback was told */

@@ -377,7 +377,6 @@ static int run(struct usq *u, int argc, char **argv)
 	cli_extract_cache_sizes(&io, u->threads);
 	io.decompressors = u->threads + 1;
 	img = cli_open_image(u->image, &io);
-	u->img = img;
 	if (!img)
 		return COMPAT_FATAL;
 	if (u->cat) {
