@@ -17,6 +17,18 @@ make_source() {
 	return 0
 }
 
+# bench_image [IMAGE]: IMAGE, or the gzip image of make_source's tree (built once).
+bench_image() {
+	if [ -n "$1" ]; then
+		echo "$1"
+		return 0
+	fi
+	make_source "$WORK/src"
+	[ -f "$WORK/src.gzip.img" ] || mksquashfs "$WORK/src" "$WORK/src.gzip.img" -quiet \
+		-noappend -comp gzip -processors "$THREADS" >/dev/null
+	echo "$WORK/src.gzip.img"
+}
+
 # measure OUTVAR_TIME OUTVAR_RSS OUTVAR_CPU CMD...: wall seconds, peak RSS
 # (KiB) and CPU seconds (user + system) of one run. On a busy machine the
 # CPU time says more than the wall time: it does not count the waits for a

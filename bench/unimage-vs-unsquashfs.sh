@@ -13,13 +13,7 @@ set -e
 command -v "$UNSQUASHFS" >/dev/null || { echo "$UNSQUASHFS is not installed" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 1; }
 mkdir -p "$WORK"
-img=$1
-if [ -z "$img" ]; then
-	make_source "$WORK/src"
-	img=$WORK/src.gzip.img
-	[ -f "$img" ] || mksquashfs "$WORK/src" "$img" -quiet -noappend -comp gzip \
-		-processors "$THREADS" >/dev/null
-fi
+img=$(bench_image "${1:-}")
 echo "image: $img ($(du -h "$img" | cut -f1)), threads: $THREADS, runs: $RUNS"
 
 ts="" tu="" rs="" ru="" cs="" cu=""

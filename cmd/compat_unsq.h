@@ -12,11 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "attropt.h"
-#include "util/pattern.h"
-#include "walk/walk.h"
+#include <squashkit/squashkit.h>
 
-struct sqk_image;
+#include "util/pattern.h"
 
 /* One extract or exclude name, as given, and compiled into its components. */
 struct usq_pattern {
@@ -49,19 +47,6 @@ int cli_usq_filter_add_dir(struct usq_filter *f, const char *name);
 int cli_usq_filter_match(const struct usq_filter *f, const char *path);
 void cli_usq_filter_release(struct usq_filter *f);
 
-/*
- * Hard links whose first name was left out: the first name that passed
- * takes its place (first[i] stands in for gone[i]), as with the peer.
- */
-struct usq_links {
-	char **gone, **first;
-	size_t nsubst;
-};
-/* The name that stands in for link_to, or NULL when path now does (or *err). */
-const char *cli_usq_links_substitute(struct usq_links *u, const char *link_to, const char *path,
-				     int *err);
-void cli_usq_links_release(struct usq_links *u);
-
 /* How entries are printed, as unsquashfs prints them. */
 struct usq_format {
 	int lng;     /* attributes, like ls -l */
@@ -70,47 +55,41 @@ struct usq_format {
 	const char *dest;
 };
 
-/* One entry: "DEST/path", with attributes when lng. */
+/*
+ * One entry: "DEST/path", with attributes when lng (size: as a mounted
+ * image reports it; target: a symlink's).
+ */
 void cli_usq_print_entry(FILE *out, const struct usq_format *fmt, const char *path,
-			 const struct sqk_inode *ino);
+			 const struct sqk_stat *st, uint64_t size, const char *target);
 
-/* unsquashfs -s: the superblock, as unsquashfs describes it. */
+/* unsquashfs -s: the superblock, as unsquashfs describes it (compat_unsq_stat.c). */
 int cli_usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int utc);
 
 struct usq {
 	const char *dest, *image, *pf, *offset;
 	int cat, ls, lng, numeric, concise, info, quiet, progress, force, no_xattrs;
 	int stat, utc, mkfs_time, excludes, ignore_errors, strict_errors, exit_code;
-	int follow, missing;
+	int follow, missing, user_xattrs;
 	unsigned threads;
 	struct usq_filter filter;
 	struct usq_format fmt;
-	struct sqk_attropt attr;
-	/* The sink between the walk and the extract sink (inner NULL when listing). */
-	struct sqk_sink sink;
-	struct sqk_sink *inner;
-	struct sqk_extract *x;
-	struct sqk_image *img; /* for the image's errno in messages */
-	int print;	       /* print entries as they pass */
+	int print;	/* print entries as they pass */
+	int extracting; /* the second pass: what it leaves out is told */
+	int failed;	/* the failure callback was told */
 	/* -lc: a directory is printed when nothing came after it before its end. */
 	char *pending;
-	struct sqk_inode pending_ino;
-	int have_pending;
-	/* -ignore-errors: a directory that could not be made, skipped whole. */
-	char *skip;
+	struct sqk_stat pending_st;
+	uint64_t pending_size;
 	/* Counted as unsquashfs counts them. */
 	uint64_t inodes, blocks, files, dirs, symlinks, devices, fifos, sockets, hardlinks;
 	uint32_t block_size;
-	/* Non-fatal errors: the extract sink's warnings and what -ignore-errors let pass. */
+	/* Non-fatal errors: the extraction's warnings and what -ignore-errors let pass. */
 	unsigned warnings, failures;
 	/* Warnings given in the walking thread (the others come from workers). */
 	pthread_t walker;
-	unsigned walker_warnings;
-	struct usq_links links;
+	unsigned walker_warnings, warned;
 };
 
-/* Connect u's sink to the functions below. */
-void cli_usq_sink_init(struct usq *u);
 /* The listing options: the entries that pass, printed. COMPAT_OK or COMPAT_FATAL. */
 int cli_usq_list(struct usq *u, struct sqk_image *img);
 /* Extract what passes into u->dest: COMPAT_OK, COMPAT_NONFATAL or COMPAT_FATAL. */

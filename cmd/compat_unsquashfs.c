@@ -15,7 +15,6 @@
 
 #include <squashkit/squashkit.h>
 
-#include "attropt.h"
 #include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
@@ -206,8 +205,7 @@ static int take(struct usq *u, const struct compat_opt *o, const char *val)
 		break;
 	case U_USER_XATTRS:
 		u->no_xattrs = 0;
-		if (cli_attropt_take(&u->attr, OPT_XATTRS_INCLUDE, "^user\\.") != 0)
-			return COMPAT_FATAL;
+		u->user_xattrs = 1;
 		break;
 	case U_PROCESSORS:
 		if (cli_compat_uint(val, 1024, &v) != 0 || v == 0)
@@ -379,7 +377,6 @@ static int run(struct usq *u, int argc, char **argv)
 	cli_extract_cache_sizes(&io, u->threads);
 	io.decompressors = u->threads + 1;
 	img = cli_open_image(u->image, &io);
-	u->img = img;
 	if (!img)
 		return COMPAT_FATAL;
 	if (u->cat) {
@@ -426,14 +423,10 @@ int cli_compat_unsquashfs_main(int argc, char **argv)
 	u.exit_code = 1;
 	u.filter.max_depth = -1;
 	u.threads = sqk_online_cpus();
-	cli_usq_sink_init(&u);
 	/* A closed stdout ends unsquashfs by SIGPIPE: the same here, quietly. */
 	cli_die_of_sigpipe = 1;
 	ret = run(&u, argc, argv);
 	free(u.pending);
-	free(u.skip);
-	cli_usq_links_release(&u.links);
 	cli_usq_filter_release(&u.filter);
-	cli_attropt_release(&u.attr);
 	return ret;
 }

@@ -54,6 +54,15 @@ static int lost(void *ctx, const struct sqk_fault *f)
 	return 0;
 }
 
+/*
+ * "keep-made" without "keep-going": an entry that cannot be read ends the
+ * run, and a file whose data could not be read goes from what stays.
+ */
+static int lost_ends(void *ctx, const struct sqk_fault *f)
+{
+	return f->err;
+}
+
 /* Tell the failure callback, when there is one, of a failure not a signal's. */
 static void tell(const struct run *r, const struct sqk_extract_failure *x)
 {
@@ -79,12 +88,9 @@ static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err
 /* A failure at an entry told by a fault: the destination's entry or the image's. */
 static int entry_fail(const struct run *r, const struct sqk_fault *f, const char *where)
 {
-	int ie = image_errnum(r, f);
-	struct sqk_extract_failure x = {
-		f->err,	   f->errnum ? f->errnum : ie, SQK_EXTRACT_ENTRY,
-		f->output, sqk_api_relpath(f->path),   sqk_fault_text(f, ie),
-		0};
+	struct sqk_extract_failure x;
 
+	sqk_api_failure_of(r->w.img, f, &x);
 	tell(r, &x);
 	return sqk_api_fault(f, where);
 }
@@ -120,6 +126,8 @@ static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_
 	if (o->keep_going) {
 		r->w.lost = lost;
 		r->w.lost_ctx = r;
+	} else if (o->keep_made) {
+		r->w.lost = lost_ends;
 	}
 	return 0;
 }
@@ -136,10 +144,17 @@ static int outcome(struct run *r)
 
 static int walk_into(void *ctx, struct sqk_extract *x)
 {
-	struct sqk_walk *w = ctx;
+	struct run *r = ctx;
+	struct sqk_sink *inner = sqk_extract_sink(x);
 
-	w->sink = sqk_extract_sink(x);
-	return sqk_walk(w);
+	if (!r->o->entry && !r->o->pass_over) {
+		r->w.sink = inner;
+		return sqk_walk(&r->w);
+	}
+	/* Between the walk and the sink: the walk gives the sink its lost. */
+	inner->lost = r->w.lost;
+	inner->lost_ctx = r->w.lost_ctx;
+	return sqk_api_entry_walk(&r->w, inner, x, r->o);
 }
 
 /* How a sqk_xdir_run that failed is told. */
@@ -171,7 +186,7 @@ int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_ex
 		.dest = dest,
 		.opts = &xo,
 		.walk = walk_into,
-		.ctx = &r.w,
+		.ctx = &r,
 	};
 
 	if (err)
@@ -182,8 +197,9 @@ int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_ex
 	xo.no_xattrs = o->no_xattrs;
 	xo.no_owner = o->no_owner;
 	xo.xattr_filter = &o->filter;
-	d.may_exist = o->force;
-	d.undo = !o->keep_going;
+	xo.ignore_errors = o->pass_over;
+	d.may_exist = o->force || o->fill;
+	d.undo = !o->keep_going && !o->keep_made;
 	d.threads = o->threads;
 	/* Held, a signal stops the run, which undoes itself; release then dies of it. */
 	if (o->signals)
@@ -193,6 +209,17 @@ int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_ex
 	if (o->signals)
 		sqk_sig_release();
 	return err;
+}
+
+int sqk_extract_list(struct sqk_image *img, const struct sqk_extract_opts *o,
+		     sqk_problem_fn problem, void *ctx)
+{
+	struct run r;
+	int err = start(&r, img, o, problem, ctx);
+
+	if (!err && sqk_api_entry_walk(&r.w, NULL, NULL, o) != 0)
+		err = entry_fail(&r, &r.w.fault, "the image");
+	return err ? err : outcome(&r);
 }
 
 /* The archive to fd: 0 when it went through (entries may have been left out). */

@@ -70,8 +70,23 @@ int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const cha
 		o->no_owner = 1;
 	else if (!strcmp(name, "signals"))
 		o->signals = 1;
+	else if (!strcmp(name, "fill"))
+		o->fill = 1;
+	else if (!strcmp(name, "keep-made"))
+		o->keep_made = 1;
+	else if (!strcmp(name, "pass-over"))
+		o->pass_over = 1;
 	else
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no extract switch '%s'", name);
+	return sqk_api_ok();
+}
+
+int sqk_extract_opts_set_entry(struct sqk_extract_opts *o, sqk_entry_fn fn, void *ctx)
+{
+	if (!o)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no options");
+	o->entry = fn;
+	o->entry_ctx = ctx;
 	return sqk_api_ok();
 }
 

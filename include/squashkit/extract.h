@@ -53,7 +53,17 @@ SQK_API void sqk_extract_opts_destroy(struct sqk_extract_opts *o);
  *   SIGQUIT while it runs; one that comes stops it, what it made goes (as
  *   after a failure; with "keep-going" it stays), and the process then
  *   dies of the signal inside the call, as a command would. For programs
- *   that leave these signals at their default dispositions.
+ *   that leave these signals at their default dispositions;
+ * - "fill": a directory extraction fills a destination that exists
+ *   (without "force", what is in the way of an entry is an error);
+ * - "keep-made": what a directory extraction made before a failure
+ *   stays, as unsquashfs leaves it (a file whose data was not all written
+ *   goes);
+ * - "pass-over": unsquashfs's -ignore-errors: an entry that cannot be
+ *   made in the destination (it exists, an I/O error, no space) goes to
+ *   the entry callback (SQK_ENTRY_PASSED_OVER) and is left out, a
+ *   directory with everything below it, and a file whose data cannot be
+ *   written goes to the problem callback and is removed at the end.
  */
 SQK_API int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const char *value);
 /**
@@ -130,6 +140,76 @@ SQK_API int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure
  * Called from the calling thread or the workers, one call at a time.
  */
 typedef void (*sqk_problem_fn)(void *ctx, const char *path, int err, const char *message);
+
+struct sqk_stat;
+
+/** What an entry callback is told of: struct sqk_entry's event. */
+enum sqk_entry_event {
+	/**
+	 * An entry, in the walk's order (a directory before what is below
+	 * it), before it is made: the callback returns SQK_ENTRY_EXTRACT,
+	 * SQK_ENTRY_SKIP (this entry and, a directory, everything below it;
+	 * the callback hears of none of them), or a negative code that stops
+	 * the extraction with it.
+	 */
+	SQK_ENTRY_BEGIN = 1,
+	/** It was made (a file's data may still be being written). */
+	SQK_ENTRY_MADE = 2,
+	/** A directory that was made, after everything below it. */
+	SQK_ENTRY_END = 3,
+	/**
+	 * With "pass-over": it could not be made (failure says why) and was
+	 * left out, a directory with everything below it.
+	 */
+	SQK_ENTRY_PASSED_OVER = 4,
+};
+/** SQK_ENTRY_BEGIN's answers. */
+#define SQK_ENTRY_EXTRACT 0
+#define SQK_ENTRY_SKIP	  1
+
+/** One entry, as an entry callback is told of it; it lives for the call. */
+struct sqk_entry {
+	enum sqk_entry_event event;
+	const char *path;	   /**< "a/b"; "" for the root */
+	const struct sqk_stat *st; /**< its inode (squashkit/inode.h) */
+	/**
+	 * A hard link: the path of the name it is made as a link to, or
+	 * NULL. When the first name of an inode is skipped, the first of its
+	 * names that is extracted is made whole and the later ones link to it.
+	 */
+	const char *link_to;
+	const char *target; /**< a symlink's target; NULL for another type */
+	/** Its size as a mounted image reports it (a directory's listing counts 3 more). */
+	uint64_t size_mounted;
+	/** SQK_ENTRY_PASSED_OVER: why it could not be made; else NULL. */
+	const struct sqk_extract_failure *failure;
+};
+
+/**
+ * Hears of each entry of an extraction or a listing (sqk_extract_list()),
+ * from the calling thread, one at a time. Its return matters for
+ * SQK_ENTRY_BEGIN (see there); for the other events a negative code stops
+ * the extraction with it, anything else goes on.
+ */
+typedef int (*sqk_entry_fn)(void *ctx, const struct sqk_entry *e);
+
+/**
+ * Set (or, with NULL, clear) the entry callback of the extractions and
+ * listings run with @p o: sqk_extract_dir() and sqk_extract_list(). An
+ * archive or a description has none (its runs ignore it).
+ */
+SQK_API int sqk_extract_opts_set_entry(struct sqk_extract_opts *o, sqk_entry_fn fn, void *ctx);
+
+/**
+ * Walk the tree (or the selection) as sqk_extract_dir() would, making
+ * nothing: the entry callback is told of each entry as if it were made
+ * (SQK_ENTRY_BEGIN, SQK_ENTRY_MADE, SQK_ENTRY_END). With "keep-going", an
+ * entry that cannot be read goes to @p problem and is left out, and the
+ * call returns the first such entry's error at the end. Returns 0 or the
+ * first error (told to the failure callback).
+ */
+SQK_API int sqk_extract_list(struct sqk_image *img, const struct sqk_extract_opts *o,
+			     sqk_problem_fn problem, void *ctx);
 
 /**
  * Extract into the directory @p dest, made (0755 less the umask) unless
