@@ -151,6 +151,18 @@ static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
 	sqk_api_build_step("append");
 	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
 	if (err) {
+		static const char *const steps[] = {
+			[SQK_APPEND_OPEN] = "append-open",
+			[SQK_APPEND_NOT_REGULAR] = "append-not-regular",
+			[SQK_APPEND_LOCKED] = "append-locked",
+			[SQK_APPEND_PAST_END] = "append-past-end",
+			[SQK_APPEND_NOT_IMAGE] = "append-not-image",
+			[SQK_APPEND_IO] = "append-io",
+			[SQK_APPEND_IMAGE] = "append",
+		};
+
+		if (why > 0 && why <= SQK_APPEND_IMAGE)
+			sqk_api_build_step(steps[why]);
 		sqk_mkfs_append_say(why, errnum, o->offset, "append", words, sizeof(words));
 		return *words ? sqk_api_fail(err, errnum, b->path, "%s", words)
 			      : sqk_api_fail(err, errnum, b->path, NULL);

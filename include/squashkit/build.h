@@ -263,7 +263,14 @@ SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, cons
  * beside the path: SQK_ERR_EXIST, the path exists without "force";
  * SQK_ERR_ARG, it is a directory; SQK_ERR_OVERFLOW, the path is too long;
  * SQK_ERR_IO, the temporary file cannot be made), "offset-copy" (copying
- * the bytes kept), "append" (the image added to), "descriptor", "driver".
+ * the bytes kept), "append" (the image added to: it does not open, or
+ * no build writes one like it; or a compressor or block size that is not
+ * its own), and why it cannot be opened as the words of a caller say it:
+ * "append-open" (open(2) failed: the errno; ENOENT, nothing there),
+ * "append-not-regular", "append-locked" (another process appends to it),
+ * "append-past-end" ("offset" is at or past its end), "append-not-image"
+ * (it ends before a superblock would), "append-io" (a read failed: the
+ * errno); "descriptor", "driver".
  * With a build: the step of its last failure, "" when none: "source" (an
  * add of a directory, archive or listing), "entry" (an entry added one by
  * one), "pseudo" (applying the pseudo definitions: SQK_ERR_ARG is one

@@ -76,7 +76,14 @@ is "$(create_step "$TMP/exists.img")" output "an existing image without force: t
 grep -q "^create -11 output 0 " "$TMP/out"
 ok $? "with SQK_ERR_EXIST"
 is "$(create_step "$TMP/x.img" "reuse=$TMP/short")" reuse "an earlier image that is none: the reuse step"
-is "$(create_step "$TMP/exists.img" append)" append "an append to what is no image: the append step"
+is "$(create_step "$TMP/exists.img" append)" append-not-image \
+	"an append to a file too short for an image: the append step, and why"
+is "$(create_step "$TMP/none.img" append)" append-open "an append to nothing: append-open"
+grep -q "^create -[0-9]* append-open 2 " "$TMP/out"
+ok $? "with the errno"
+is "$(create_step "$TMP/short" append offset=50)" append-past-end "an append past the end: append-past-end"
+mkfifo "$TMP/fifo"
+is "$(create_step "$TMP/fifo" append)" append-not-regular "an append to a fifo: append-not-regular"
 is "$(create_step "$TMP/x.img" sort="$TMP/none")" "" "a sort file is checked when set, not at create"
 is "$(create_step "$TMP/x.img" compressor=xz comp-opt=lc=4 comp-opt=lp=4)" options \
 	"codec options that do not go together: the options step"
