@@ -21,6 +21,11 @@
 
 /* The step of sqk_build_create under way in this thread, or that failed. */
 static __thread const char *create_step = "";
+/* The driver's failure in parts when create itself failed: no build to hold it. */
+static __thread struct {
+	int err, errnum, in_image;
+	char path[4096], words[512];
+} create_failure;
 
 void sqk_api_build_step(const char *step)
 {
@@ -211,6 +216,9 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 
 	*out = NULL;
 	sqk_api_build_step("options");
+	create_failure.err = 0;
+	create_failure.path[0] = create_failure.words[0] = '\0';
+	create_failure.errnum = create_failure.in_image = 0;
 	if (!path) {
 		snprintf(name, sizeof(name), "descriptor %d", fd);
 		path = name;
@@ -273,6 +281,11 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
+		create_failure.err = b->fail_err;
+		create_failure.errnum = b->fail_errnum;
+		create_failure.in_image = b->fail_in_image;
+		memcpy(create_failure.path, b->fail_path, sizeof(create_failure.path));
+		memcpy(create_failure.words, b->fail_words, sizeof(create_failure.words));
 		sqk_build_destroy(b);
 		return err;
 	}
@@ -583,6 +596,17 @@ void sqk_build_destroy(struct sqk_build *b)
 int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words, int *errnum,
 		      int *in_image)
 {
+	if (!b) {
+		if (path)
+			*path = create_failure.path;
+		if (words)
+			*words = create_failure.words;
+		if (errnum)
+			*errnum = create_failure.errnum;
+		if (in_image)
+			*in_image = create_failure.in_image;
+		return create_failure.err;
+	}
 	if (path)
 		*path = b->fail_path;
 	if (words)

@@ -246,7 +246,12 @@ SQK_API const char *sqk_build_reuse_why(const struct sqk_build *b, size_t i);
  * the errno's words say it); *errnum: the errno behind it, the source's or
  * else the image file's (0 when none); *in_image: 1 when, with "append", a
  * source named an entry the image holds already. Each pointer may be NULL;
- * the strings last until the next call on the build.
+ * the strings last until the next call on the build. With @p b NULL: the
+ * driver's failure that failed the last sqk_build_create() or
+ * sqk_build_create_fd() in this thread (step "driver": an image appended
+ * to that cannot be read back, an exclude pattern that does not compile),
+ * 0 when it was not the driver's; the strings last until the next create
+ * in this thread.
  */
 SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words,
 			      int *errnum, int *in_image);
