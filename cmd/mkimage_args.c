@@ -12,7 +12,6 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/parse.h"
-#include "util/pool.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
