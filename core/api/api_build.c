@@ -364,15 +364,7 @@ static int add_pseudo(struct sqk_build *b, const char *arg, int file)
 		err = sqk_pseudo_create(0, &b->pseudo);
 	if (err)
 		return err < 0 && err != SQK_ERR_ARG ? sqk_api_fail(err, 0, b->path, NULL) : err;
-	errno = 0;
-	err = file ? sqk_pseudo_add_file(b->pseudo, arg) : sqk_pseudo_add_def(b->pseudo, arg);
-	if (err == SQK_ERR_ARG || err == SQK_ERR_IO)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0,
-				    sqk_pseudo_err_where(b->pseudo), "%s",
-				    sqk_pseudo_err_msg(b->pseudo));
-	if (err)
-		return sqk_api_fail(err, 0, arg, NULL);
-	return sqk_api_ok();
+	return sqk_api_pseudo_add(b->pseudo, arg, file);
 }
 
 int sqk_build_add_pseudo(struct sqk_build *b, const char *definition)

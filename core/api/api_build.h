@@ -84,6 +84,8 @@ void sqk_api_build_step(const char *step);
 /* A holder of pseudo definitions: one reference more, one less (freed at none). */
 struct sqk_api_pseudo *sqk_api_pseudo_ref(struct sqk_api_pseudo *h);
 void sqk_api_pseudo_unref(struct sqk_api_pseudo *h);
+/* One definition, or a file of them, into p: 0, or the error, said with where it stands. */
+int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file);
 
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {

@@ -26,10 +26,23 @@ void sqk_api_pseudo_unref(struct sqk_api_pseudo *h)
 	free(h);
 }
 
+int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file)
+{
+	int err;
+
+	errno = 0;
+	err = file ? sqk_pseudo_add_file(p, arg) : sqk_pseudo_add_def(p, arg);
+	if (err == SQK_ERR_ARG || err == SQK_ERR_IO)
+		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, sqk_pseudo_err_where(p),
+				    "%s", sqk_pseudo_err_msg(p));
+	if (err)
+		return sqk_api_fail(err, 0, arg, NULL);
+	return sqk_api_ok();
+}
+
 static int opts_pseudo(struct sqk_build_opts *o, const char *arg, int file)
 {
 	struct sqk_api_pseudo *h = o->pseudo;
-	int err;
 
 	if (h && __atomic_load_n(&h->refs, __ATOMIC_RELAXED) > 1)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
@@ -43,14 +56,7 @@ static int opts_pseudo(struct sqk_build_opts *o, const char *arg, int file)
 		h->refs = 1;
 		o->pseudo = h;
 	}
-	errno = 0;
-	err = file ? sqk_pseudo_add_file(h->p, arg) : sqk_pseudo_add_def(h->p, arg);
-	if (err == SQK_ERR_ARG || err == SQK_ERR_IO)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, sqk_pseudo_err_where(h->p),
-				    "%s", sqk_pseudo_err_msg(h->p));
-	if (err)
-		return sqk_api_fail(err, 0, arg, NULL);
-	return sqk_api_ok();
+	return sqk_api_pseudo_add(h->p, arg, file);
 }
 
 int sqk_build_opts_add_pseudo(struct sqk_build_opts *o, const char *definition)

@@ -7,7 +7,8 @@
  * sqk_build_opts_check (and stop there); after them, dir=PATH adds a directory. Prints one
  * line a stage:
  *   "opts CODE MESSAGE" (a refused option, then exit 1), "check CODE MESSAGE",
- *   "create CODE STEP ERRNO MESSAGE", "written N" (right after create),
+ *   "create CODE STEP ERRNO MESSAGE" and "failure CODE PATH: WORDS" (the
+ *   driver's, in parts), "written N" (right after create),
  *   "source CODE STEP", "finish CODE STEP PATH: WORDS",
  *   "polled N" (the most sqk_build_written gave from another thread while
  *   the build ran), "progress N" (the most it gave in the progress callback).
@@ -97,6 +98,8 @@ int main(int argc, char **argv)
 	if (err) {
 		printf("create %d %s %d %s\n", err, sqk_build_failed_step(NULL), sqk_error_errno(),
 		       sqk_error_message());
+		err = sqk_build_failure(NULL, &path, &words, NULL, NULL);
+		printf("failure %d %s: %s\n", err, path, words);
 		return 1;
 	}
 	printf("written %llu\n", (unsigned long long)sqk_build_written(p.b));

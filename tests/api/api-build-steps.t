@@ -87,6 +87,12 @@ is "$(create_step "$TMP/fifo" append)" append-not-regular "an append to a fifo: 
 is "$(create_step "$TMP/x.img" sort="$TMP/none")" "" "a sort file is checked when set, not at create"
 is "$(create_step "$TMP/x.img" compressor=xz comp-opt=lc=4 comp-opt=lp=4)" options \
 	"codec options that do not go together: the options step"
+is "$(create_step "$TMP/x.img" regex "exclude=a(")" driver "an exclude that does not compile: the driver"
+grep -q "^failure -5 a(: invalid regular expression" "$TMP/out"
+ok $? "its failure in parts with no build: the pattern and what is wrong"
+run "$TMP/x.img" offset=100
+grep -qx "failure 0 : " "$TMP/out"
+ok $? "a create that failed before the driver has no driver's failure"
 test ! -e "$TMP/x.img" && [ "$(cat "$TMP/exists.img")" = x ]
 ok $? "no failed create leaves a file or changes one"
 
