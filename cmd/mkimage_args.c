@@ -231,12 +231,9 @@ int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
 	return 0;
 }
 
-int cli_mkimage_set(struct args *a, const char *name, const char *value)
+/* An option the library refused: the exit status after its line. */
+static int refused(int err)
 {
-	int err = sqk_build_opts_set(a->bo, name, value);
-
-	if (!err)
-		return 0;
 	if (err == SQK_ERR_ARG)
 		return cli_usage_error("%s", sqk_error_message());
 	/* A file of patterns that cannot be read says which and why. */
@@ -245,6 +242,13 @@ int cli_mkimage_set(struct args *a, const char *name, const char *value)
 	else
 		cli_error(NULL, "%s", sqk_error_message());
 	return EXIT_FAIL;
+}
+
+int cli_mkimage_set(struct args *a, const char *name, const char *value)
+{
+	int err = sqk_build_opts_set(a->bo, name, value);
+
+	return err ? refused(err) : 0;
 }
 
 static int bad_time(const char *opt, const char *arg)
@@ -264,7 +268,7 @@ static int parse_raw(struct args *a, const char *arg)
 		return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
 				       "fragments, xattrs, ids)",
 				       arg);
-	return err ? cli_mkimage_set(a, "uncompressed", arg) : 0;
+	return err ? refused(err) : 0;
 }
 
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
