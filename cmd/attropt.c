@@ -116,7 +116,7 @@ const struct sqk_xattr_filter *cli_attropt_filter(const struct sqk_attropt *a)
 }
 
 /* A sort line that names nothing: said, and the build goes on. */
-static void warn(void *ctx, const char *where, const char *what)
+void cli_attropt_warn(void *ctx, const char *where, const char *what)
 {
 	cli_progress_clear(ctx);
 	cli_error(where, "warning: %s", what);
@@ -135,7 +135,7 @@ void cli_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)
 	o->xattr_adds = a->adds;
 	o->nxattr_adds = a->nadds;
 	o->sort = a->sort;
-	o->warn = warn;
+	o->warn = cli_attropt_warn;
 }
 
 void cli_attropt_release(struct sqk_attropt *a)

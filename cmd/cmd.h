@@ -73,16 +73,6 @@ extern int cli_usage_hint;
 void cli_print_escaped(FILE *out, const char *s);
 void cli_print_escaped_len(FILE *out, const void *buf, size_t len);
 
-struct sqk_mkfs_stats;
-struct sqk_mkfs_opts;
-struct sqk_reuse_set;
-/*
- * mkimage's --stats summary as one JSON object on stdout (ratio: stored /
- * file bytes); reuse, the images of --reuse (NULL without).
- */
-void cli_mkimage_stats_json(const struct sqk_mkfs_stats *st, const struct sqk_mkfs_opts *o,
-			    const char *image, double ratio, const struct sqk_reuse_set *reuse);
-
 /*
  * 0 (native): a closed stdout is an error to report. 1 (the compat front
  * ends): it kills the command, as it kills the peers' tools.

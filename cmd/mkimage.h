@@ -6,71 +6,65 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "attropt.h"
-#include "format/format.h"
-#include "mkfs/mkfs.h"
-#include "source/pseudo.h"
+#include <squashkit/squashkit.h>
 
-/* A growing list of strings (patterns, listings, archives, comp options). */
+#include "attropt.h"
+
+/* A growing list of strings (listings, archives, earlier images). */
 struct strv {
 	char **v;
 	size_t n, cap;
 };
 
 struct args {
-	struct sqk_mkfs_opts o;
+	struct sqk_build_opts *bo; /* what the library builds with */
 	const char *comp_name;
-	int level;
-	struct strv comp_opts, excludes, listings, archives;
+	int level, ncomp_opts;
+	struct strv listings, archives;
 	struct strv reuse;	  /* --reuse: earlier images */
 	const char *reuse_offset; /* --reuse-offset N|auto, or NULL */
+	const char *offset_arg;	  /* --offset as given */
 	int archive_mode, force, quiet, stats, json, named_sources, full_paths;
-	uint64_t offset; /* --offset: bytes of the existing IMAGE kept in front */
-	int append;	 /* --append: add to the existing IMAGE */
+	uint64_t offset;     /* --offset: bytes of the existing IMAGE kept in front */
+	uint64_t block_size; /* -b as given */
+	int append;	     /* --append: add to the existing IMAGE */
 	int comp_given, block_given;
+	int tail_ends, no_fragments, no_xattrs, exclude_style, has_pseudo;
+	/* Checked here for their usage lines, then handed to the library. */
 	struct sqk_attropt attr;
-	/* Read whole while the options are, before anything is written. */
-	struct sqk_pseudo *pseudo;
 };
 
 /*
- * Open IMAGE for --append (core/mkfs/mkfs_append.c) and take its compressor
- * settings and block size into a->o (options that contradict them are
- * usage errors). 0, or the exit status after saying why.
+ * --append's refusals of the command line, before the build opens IMAGE:
+ * 0, or the exit status after saying why.
  */
-int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_mkfs_append **t);
-
-/* One image of --reuse (mkimage_reuse.c). */
-struct sqk_reuse_given {
-	const char *path;
-	struct sqk_image *img;		  /* NULL when it cannot serve */
-	char why[128];			  /* why not, for a note */
-	const struct sqk_reuse_stats *st; /* what it gave, once built */
-};
-
-struct sqk_reuse_set {
-	struct sqk_reuse_given *v;
-	size_t n;
-	struct sqk_image **used; /* the images that can serve, for mkfs */
-};
+int cli_mkimage_append_check(const struct args *a, const char *image);
+/* Why the build could not start on IMAGE to append to it, in mkimage's words: the exit status. */
+int cli_mkimage_append_error(const struct args *a, const char *image, int err);
 
 /*
- * Open the images of --reuse for a build with a->o's compressor and block
- * size; a note says why one cannot serve. Hands those that can to a->o.
- * 0, or the exit status after the error line (one that is no image: 1).
+ * The images of --reuse opened before anything is written, for the lines
+ * --reuse-offset gives and to refuse one that is no image (exit 1). 0, or
+ * the exit status after the error line.
  */
-int cli_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r);
-/* The build is done: what each image gave (valid until m is destroyed). */
-void cli_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m);
+int cli_mkimage_reuse_check(const struct args *a);
+/* Once the build is created: a note for each image that cannot serve it. */
+void cli_mkimage_reuse_refused(const struct args *a, const struct sqk_build *b);
 /* Once the image is in place (and the bar gone): a note for unreadable blocks. */
-void cli_mkimage_reuse_notes(const struct sqk_reuse_set *r);
+void cli_mkimage_reuse_notes(const struct args *a, const struct sqk_build *b);
 /* The --stats lines. */
-void cli_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st);
-void cli_mkimage_reuse_close(struct sqk_reuse_set *r);
+void cli_mkimage_reuse_print(const struct args *a, const struct sqk_build *b);
+
+/* A finished build's figure by name (0 when it has none). */
+uint64_t cli_mkimage_stat(const struct sqk_build *b, const char *name);
+/* The --stats summary as one JSON object. */
+void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, const char *image);
 
 /* 0 to go on, -1 after --help, or the exit status of a usage error. */
 int cli_mkimage_parse_args(int argc, char **argv, struct args *a);
 int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out);
+/* Set a build option the command line has checked already: 0, or the exit status. */
+int cli_mkimage_set(struct args *a, const char *name, const char *value);
 void cli_mkimage_args_free(struct args *a);
 
 #endif

@@ -1,50 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkimage --append: the refusals of the command line; the library opens the
- * image (core/mkfs/mkfs_append.c) and says why it cannot.
+ * mkimage --append: the refusals of the command line, and the build's
+ * failures to open the image appended to, in mkimage's words; the library
+ * opens the image and adds to it.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "compressors/compressor.h"
 #include "mkimage.h"
 #include "util/error.h"
 
-int cli_mkimage_append_open(struct args *a, const char *image, struct sqk_mkfs_append **t)
+int cli_mkimage_append_check(const struct args *a, const char *image)
 {
-	const struct sqk_codec *codec;
-	int err, why, errnum;
-
-	*t = NULL;
 	if (strcmp(image, "-") == 0)
 		return cli_usage_error("--append needs an IMAGE file, not '-'");
 	if (a->force)
 		return cli_usage_error("--append and --force exclude each other");
-	if (a->level >= 0 || a->comp_opts.n)
+	if (a->level >= 0 || a->ncomp_opts)
 		return cli_usage_error("--append keeps the image's compressor settings; "
 				       "--level and --comp-opt cannot change them");
-	err = sqk_mkfs_append_open(image, a->offset, t, &why, &errnum);
-	if (err) {
-		char words[256];
-
-		sqk_mkfs_append_say(why, errnum, a->offset, "--append", words, sizeof(words));
-		if (*words)
-			cli_error(image, "%s", words);
-		else
-			cli_error_code(image, err);
-		return EXIT_FAIL;
-	}
-	codec = sqk_mkfs_append_codec(*t);
-	if (a->comp_given && strcmp(a->comp_name, codec->name) != 0)
-		return cli_usage_error("%s is compressed with %s; --append cannot add %s blocks",
-				       image, codec->name, a->comp_name);
-	if (a->block_given && a->o.block_size != sqk_mkfs_append_block_size(*t))
-		return cli_usage_error("%s has a block size of %u; --append cannot use %u", image,
-				       sqk_mkfs_append_block_size(*t), a->o.block_size);
-	err = sqk_mkfs_append_settle(*t, &a->o, NULL, 0);
-	if (err) {
-		cli_error_code(image, err);
-		return EXIT_FAIL;
-	}
 	return 0;
+}
+
+/* A compressor or block size given that is not the image's: a usage error that says whose. */
+static int settings(const struct args *a, const char *image, int err)
+{
+	struct sqk_open_opts *oo = sqk_open_opts_create();
+	struct sqk_image_info info;
+	struct sqk_image *img = NULL;
+	int rc;
+
+	if (oo && a->offset)
+		sqk_open_opts_set_offset(oo, a->offset);
+	if (!oo || sqk_image_open_path(image, oo, &img) || sqk_image_info(img, &info)) {
+		cli_error_code(image, err);
+		rc = EXIT_FAIL;
+	} else if (a->comp_given && strcmp(a->comp_name, info.compressor) != 0) {
+		rc = cli_usage_error("%s is compressed with %s; --append cannot add %s blocks",
+				     image, info.compressor, a->comp_name);
+	} else {
+		rc = cli_usage_error("%s has a block size of %u; --append cannot use %llu", image,
+				     info.block_size, (unsigned long long)a->block_size);
+	}
+	sqk_image_close(img);
+	sqk_open_opts_destroy(oo);
+	return rc;
+}
+
+int cli_mkimage_append_error(const struct args *a, const char *image, int err)
+{
+	const char *step = sqk_build_failed_step(NULL);
+	int e = sqk_error_errno();
+
+	if (!strcmp(step, "append") && err == SQK_ERR_ARG)
+		return settings(a, image, err);
+	if (!strcmp(step, "append-open") && e == ENOENT)
+		cli_error(image, "no such file (--append adds to an existing image)");
+	else if (!strcmp(step, "append-open") || !strcmp(step, "append-io"))
+		cli_error(image, "%s", strerror(e));
+	else if (!strcmp(step, "append-not-regular"))
+		cli_error(image, "--append needs a regular file");
+	else if (!strcmp(step, "append-locked"))
+		cli_error(image, "is locked by another process (%s)", strerror(e));
+	else if (!strcmp(step, "append-past-end"))
+		cli_error(image, "offset %llu is past the end of the file",
+			  (unsigned long long)a->offset);
+	else if (!strcmp(step, "append-not-image"))
+		cli_error(image, "not a squashfs image");
+	else
+		cli_error_code(image, err);
+	return EXIT_FAIL;
 }

@@ -8,14 +8,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "compressors/compressor.h"
-#include "format/format.h"
 #include "mkimage.h"
 #include "util/array.h"
 #include "util/error.h"
 #include "util/parse.h"
-#include "util/pattern.h"
-#include "util/pool.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
@@ -235,20 +231,24 @@ int cli_mkimage_parse_u32(const char *what, const char *s, uint32_t *out)
 	return 0;
 }
 
-static int add_pattern(void *ctx, const char *pattern)
+/* An option the library refused: the exit status after its line. */
+static int refused(int err)
 {
-	return strv_add(ctx, pattern) < 0 ? SQK_ERR_NOMEM : 0;
+	if (err == SQK_ERR_ARG)
+		return cli_usage_error("%s", sqk_error_message());
+	/* A file of patterns that cannot be read says which and why. */
+	if (err == SQK_ERR_NOMEM)
+		cli_error(NULL, "out of memory");
+	else
+		cli_error(NULL, "%s", sqk_error_message());
+	return EXIT_FAIL;
 }
 
-static int read_patterns(const char *file, struct strv *out)
+int cli_mkimage_set(struct args *a, const char *name, const char *value)
 {
-	int err = sqk_pattern_file_read(file, add_pattern, out);
+	int err = sqk_build_opts_set(a->bo, name, value);
 
-	if (err == SQK_ERR_IO)
-		cli_error(file, "%s", strerror(errno));
-	else if (err)
-		cli_error(NULL, "out of memory");
-	return err ? EXIT_FAIL : 0;
+	return err ? refused(err) : 0;
 }
 
 static int bad_time(const char *opt, const char *arg)
@@ -260,51 +260,69 @@ static int bad_time(const char *opt, const char *arg)
 }
 
 /* --uncompressed LIST: the names of the parts, comma-separated. */
-static int parse_raw(const char *arg, unsigned *raw)
+static int parse_raw(struct args *a, const char *arg)
 {
-	if (sqk_mkfs_raw_parse(arg, raw))
+	int err = sqk_build_opts_set(a->bo, "uncompressed", arg);
+
+	if (err == SQK_ERR_ARG)
 		return cli_usage_error("invalid --uncompressed list '%s' (inodes, data, "
 				       "fragments, xattrs, ids)",
 				       arg);
-	return 0;
+	return err ? refused(err) : 0;
 }
 
 /* Pseudo definitions are read where they stand among the options (L links to earlier ones). */
 static int add_pseudo(struct args *a, int file, const char *arg)
 {
-	int err = a->pseudo ? 0 : sqk_pseudo_create(0, &a->pseudo);
+	int err = file ? sqk_build_opts_add_pseudo_file(a->bo, arg)
+		       : sqk_build_opts_add_pseudo(a->bo, arg);
 
-	if (!err && file)
-		err = sqk_pseudo_add_file(a->pseudo, arg);
-	else if (!err)
-		err = sqk_pseudo_add_def(a->pseudo, arg);
+	a->has_pseudo = 1;
 	if (err == SQK_ERR_ARG)
-		return cli_usage_error("%s: %s", sqk_pseudo_err_where(a->pseudo),
-				       sqk_pseudo_err_msg(a->pseudo));
-	if (err == SQK_ERR_IO) {
-		cli_error(sqk_pseudo_err_where(a->pseudo), "%s", sqk_pseudo_err_msg(a->pseudo));
-		return EXIT_FAIL;
-	}
+		return cli_usage_error("%s", sqk_error_message());
 	if (err) {
-		cli_error_code(arg, err);
+		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;
 	}
 	return 0;
 }
 
+/* The attribute options: checked for mkimage's usage lines, then set. */
+static int take_attr(struct args *a, int c, const char *name, const char *arg)
+{
+	int err = cli_attropt_take(&a->attr, c, arg);
+
+	return err ? err : cli_mkimage_set(a, name, arg);
+}
+
+/* The long name of a switch of the table above, as the library takes it. */
+static const char *switch_name(int c)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "";
+}
+
 int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 {
 	uint64_t v;
-	int c;
+	uint32_t u;
+	int c, rc;
 
 	a->comp_name = "zstd";
 	a->level = -1;
-	a->o.block_size = 128 * 1024;
-	a->o.threads = sqk_online_cpus();
+	a->bo = sqk_build_opts_create();
+	if (!a->bo) {
+		cli_error(NULL, "out of memory");
+		return EXIT_FAIL;
+	}
 	optind = 0;
 	while ((c = cli_getopt(argc, argv, "c:L:X:b:e:j:fqh", long_opts)) != -1) {
+		rc = 0;
 		switch (c) {
 		case 'c':
+			/* Named when the codec is set up, after the checks of the operands. */
 			a->comp_name = optarg;
 			a->comp_given = 1;
 			break;
@@ -312,78 +330,51 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			if (sqk_parse_uint(optarg, 1000, &v))
 				return cli_usage_error("invalid level '%s'", optarg);
 			a->level = (int)v;
+			rc = cli_mkimage_set(a, "level", optarg);
 			break;
 		case 'X':
-			if (!strchr(optarg, '='))
-				return cli_usage_error("invalid codec option '%s' (want KEY=VALUE)",
-						       optarg);
-			if (strv_add(&a->comp_opts, optarg) < 0)
-				return EXIT_FAIL;
+			rc = cli_mkimage_set(a, "comp-opt", optarg);
+			a->ncomp_opts++;
 			break;
 		case 'b':
-			if (sqk_parse_size(optarg, &v) || v < SQK_BLOCK_MIN || v > SQK_BLOCK_MAX ||
-			    (v & (v - 1)))
-				return cli_usage_error("invalid block size '%s' (a power of two "
-						       "from 4K to 1M)",
-						       optarg);
-			a->o.block_size = (uint32_t)v;
+			rc = cli_mkimage_set(a, "block-size", optarg);
+			sqk_parse_size(optarg, &a->block_size);
 			a->block_given = 1;
 			break;
 		case OPT_NO_FRAGMENTS:
-			a->o.no_fragments = 1;
-			break;
 		case OPT_TAIL_ENDS:
-			a->o.tail_ends = 1;
-			break;
-		case OPT_NO_DEDUP:
-			a->o.no_dedup = 1;
-			break;
-		case OPT_NO_SPARSE:
-			a->o.no_sparse = 1;
-			break;
 		case OPT_NO_XATTRS:
-			a->o.no_xattrs = 1;
-			break;
+			a->no_fragments |= c == OPT_NO_FRAGMENTS;
+			a->tail_ends |= c == OPT_TAIL_ENDS;
+			a->no_xattrs |= c == OPT_NO_XATTRS;
+			/* fall through */
+		case OPT_NO_DEDUP:
+		case OPT_NO_SPARSE:
 		case OPT_NO_HARDLINKS:
-			a->o.no_hardlinks = 1;
-			break;
 		case OPT_NO_EXPORT:
-			a->o.no_export = 1;
-			break;
 		case OPT_NO_PAD:
-			a->o.no_pad = 1;
-			break;
 		case OPT_ALL_ROOT:
-			a->o.force_uid = a->o.force_gid = 1;
-			a->o.uid = a->o.gid = 0;
+		case OPT_PSEUDO_WARN:
+		case OPT_ONE_FILE_SYSTEM:
+			rc = cli_mkimage_set(a, switch_name(c), NULL);
 			break;
 		case OPT_UID:
-			if (cli_mkimage_parse_u32("uid", optarg, &a->o.uid))
-				return EXIT_USAGE;
-			a->o.force_uid = 1;
-			break;
 		case OPT_GID:
-			if (cli_mkimage_parse_u32("gid", optarg, &a->o.gid))
+			if (cli_mkimage_parse_u32(c == OPT_UID ? "uid" : "gid", optarg, &u))
 				return EXIT_USAGE;
-			a->o.force_gid = 1;
+			rc = cli_mkimage_set(a, switch_name(c), optarg);
 			break;
 		case OPT_MTIME:
-			if (sqk_parse_time(optarg, &a->o.mtime))
-				return bad_time("--mtime", optarg);
-			a->o.set_mtime = 1;
-			break;
 		case OPT_FSTIME:
-			if (sqk_parse_time(optarg, &a->o.fstime))
-				return bad_time("--fstime", optarg);
-			a->o.set_fstime = 1;
+			if (sqk_parse_time(optarg, &u))
+				return bad_time(c == OPT_MTIME ? "--mtime" : "--fstime", optarg);
+			rc = cli_mkimage_set(a, switch_name(c), optarg);
 			break;
 		case 'e':
-			if (strv_add(&a->excludes, optarg) < 0)
-				return EXIT_FAIL;
+			rc = cli_mkimage_set(a, "exclude", optarg);
 			break;
 		case OPT_EXCLUDE_FROM:
-			if (read_patterns(optarg, &a->excludes))
-				return EXIT_FAIL;
+			rc = cli_mkimage_set(a, "exclude-from", optarg);
 			break;
 		case OPT_LISTING:
 			if (strv_add(&a->listings, optarg) < 0)
@@ -399,17 +390,18 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_PSEUDO:
 		case OPT_PSEUDO_FILE:
-			c = add_pseudo(a, c == OPT_PSEUDO_FILE, optarg);
-			if (c)
-				return c;
+			rc = add_pseudo(a, c == OPT_PSEUDO_FILE, optarg);
 			break;
-		case OPT_PSEUDO_WARN:
-			a->o.pseudo_warn = 1;
-			break;
-		case 'j':
-			if (cli_threads_option(optarg, &a->o.threads) != 0)
+		case 'j': {
+			unsigned threads;
+			char n[16];
+
+			if (cli_threads_option(optarg, &threads) != 0)
 				return EXIT_USAGE;
+			snprintf(n, sizeof(n), "%u", threads);
+			rc = cli_mkimage_set(a, "threads", n);
 			break;
+		}
 		case OPT_XATTRS_INCLUDE:
 		case OPT_XATTRS_EXCLUDE:
 		case OPT_XATTRS_ADD:
@@ -419,15 +411,13 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_FILE_MODE:
 		case OPT_DIR_MODE:
 		case OPT_SORT:
-			if ((c = cli_attropt_take(&a->attr, c, optarg)) != 0)
-				return c;
+			rc = take_attr(a, c, switch_name(c), optarg);
 			break;
 		case 'f':
 			a->force = 1;
 			break;
 		case OPT_UNCOMPRESSED:
-			if (parse_raw(optarg, &a->o.raw))
-				return EXIT_USAGE;
+			rc = parse_raw(a, optarg);
 			break;
 		case OPT_NAMED_SOURCES:
 			a->named_sources = 1;
@@ -440,18 +430,16 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_REGEX:
 		case OPT_WILDCARDS:
-			if (a->o.exclude_style != SQK_EXCLUDE_GLOB)
+			if (a->exclude_style)
 				return cli_usage_error(
 					"--regex and --wildcards exclude each other");
-			a->o.exclude_style =
-				c == OPT_REGEX ? SQK_EXCLUDE_REGEX : SQK_EXCLUDE_WILDCARDS;
-			break;
-		case OPT_ONE_FILE_SYSTEM:
-			a->o.one_file_system = 1;
+			a->exclude_style = c;
+			rc = cli_mkimage_set(a, switch_name(c), NULL);
 			break;
 		case OPT_OFFSET:
 			if (sqk_parse_size(optarg, &a->offset) != 0)
 				return cli_usage_error("invalid offset '%s'", optarg);
+			a->offset_arg = optarg;
 			break;
 		case OPT_REUSE:
 			if (strv_add(&a->reuse, optarg) < 0)
@@ -477,17 +465,17 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 		default:
 			return EXIT_USAGE;
 		}
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
 
 void cli_mkimage_args_free(struct args *a)
 {
-	strv_free(&a->comp_opts);
-	strv_free(&a->excludes);
 	strv_free(&a->listings);
 	strv_free(&a->archives);
 	strv_free(&a->reuse);
 	cli_attropt_release(&a->attr);
-	sqk_pseudo_destroy(a->pseudo);
+	sqk_build_opts_destroy(a->bo);
 }

@@ -1,145 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkimage --reuse OLD: the earlier images are opened by the reader before
- * anything is written. One that is not an image is an error; one whose
- * blocks cannot serve this build (another compressor, block size or
- * options) gets a note and is not used. The library does the rest
- * (core/write/reuse.c): the new image is written beside IMAGE and renamed
- * as always, so OLD may be IMAGE itself, read to the end through the
- * descriptor opened here.
+ * mkimage --reuse OLD: each earlier image is opened before anything is
+ * written, for the lines --reuse-offset gives and to refuse one that is no
+ * image. The library does the rest: it leaves out, with a note here, an
+ * image whose blocks cannot serve this build (another compressor, block
+ * size or options), and copies the blocks of the others. The new image is
+ * written beside IMAGE and renamed as always, so OLD may be IMAGE itself.
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "compressors/compressor.h"
 #include "imageopt.h"
 #include "mkimage.h"
-#include "read/image.h"
-#include "util/file.h"
-#include "write/reuse.h"
 
-/* Why img cannot serve the build, as a note; 0 when it can. */
-static int refusal(struct sqk_image *img, const struct args *a, char *why, size_t cap)
+int cli_mkimage_reuse_check(const struct args *a)
 {
-	return sqk_reuse_refusal(img, a->o.codec, &a->o.comp, a->o.block_size,
-				 !!(a->o.raw & SQK_RAW_DATA), !!(a->o.raw & SQK_RAW_FRAGMENTS), why,
-				 cap);
-}
-
-int cli_mkimage_reuse_open(struct args *a, struct sqk_reuse_set *r)
-{
-	struct sqk_image_opts io;
 	size_t i;
 
-	memset(r, 0, sizeof(*r));
-	if (!a->reuse.n)
-		return 0;
-	r->v = calloc(a->reuse.n, sizeof(*r->v));
-	r->used = calloc(a->reuse.n, sizeof(*r->used));
-	if (!r->v || !r->used) {
-		cli_error(NULL, "out of memory");
-		return EXIT_FAIL;
-	}
-	sqk_image_opts_default(&io);
-	/* Every worker and the main thread prove blocks at once. */
-	io.decompressors = a->o.threads + 1;
+	cli_offset_quiet(a->quiet);
 	for (i = 0; i < a->reuse.n; i++) {
-		struct sqk_reuse_given *g = &r->v[r->n++];
+		struct sqk_image *img;
 
-		g->path = a->reuse.v[i];
 		/* Each image is looked for afresh: --reuse-offset auto is per file. */
 		if (cli_offset_option(a->reuse_offset ? a->reuse_offset : "0") != 0)
 			return EXIT_USAGE;
-		g->img = cli_open_image(g->path, &io);
-		if (!g->img)
+		img = cli_open_image(a->reuse.v[i], NULL);
+		if (!img)
 			return EXIT_FAIL;
-		if (refusal(g->img, a, g->why, sizeof(g->why))) {
-			cli_error(g->path, "%s: nothing reused", g->why);
-			sqk_image_close(g->img);
-			g->img = NULL;
-			continue;
-		}
-		r->used[a->o.nreuse++] = g->img;
+		sqk_image_close(img);
 	}
-	a->o.reuse = r->used;
 	return 0;
 }
 
-void cli_mkimage_reuse_done(struct sqk_reuse_set *r, const struct sqk_mkfs *m)
+void cli_mkimage_reuse_refused(const struct args *a, const struct sqk_build *b)
 {
-	size_t i, k = 0;
+	size_t i;
 
-	for (i = 0; i < r->n; i++) {
-		struct sqk_reuse_given *g = &r->v[i];
+	for (i = 0; i < a->reuse.n; i++) {
+		const char *why = sqk_build_reuse_why(b, i);
 
-		if (!g->img)
-			continue;
-		g->st = sqk_mkfs_reuse(m, k++);
+		if (why && *why)
+			cli_error(a->reuse.v[i], "%s: nothing reused", why);
 	}
 }
 
-void cli_mkimage_reuse_notes(const struct sqk_reuse_set *r)
+/* A figure of what earlier image i gave; 0 when it gave none. */
+static uint64_t given(const struct sqk_build *b, size_t i, const char *name)
+{
+	uint64_t v = 0;
+
+	return sqk_build_reuse_stat(b, i, name, &v) ? 0 : v;
+}
+
+void cli_mkimage_reuse_notes(const struct args *a, const struct sqk_build *b)
 {
 	size_t i;
 
 	/* A damaged or unreadable earlier image is worth knowing of, though the build is sound. */
-	for (i = 0; i < r->n; i++) {
-		const struct sqk_reuse_stats *s = r->v[i].st;
+	for (i = 0; i < a->reuse.n; i++) {
+		uint64_t unreadable = given(b, i, "unreadable"), skipped = given(b, i, "skipped");
 		char blocks[48] = "", entries[48] = "";
 		int e;
 
-		if (!s || (!s->unreadable && !s->skipped))
+		if (!unreadable && !skipped)
 			continue;
-		if (s->unreadable)
-			snprintf(blocks, sizeof(blocks), "%" PRIu64 " block%s", s->unreadable,
-				 s->unreadable == 1 ? "" : "s");
-		if (s->skipped)
-			snprintf(entries, sizeof(entries), "%" PRIu64 " entr%s", s->skipped,
-				 s->skipped == 1 ? "y" : "ies");
+		if (unreadable)
+			snprintf(blocks, sizeof(blocks), "%" PRIu64 " block%s", unreadable,
+				 unreadable == 1 ? "" : "s");
+		if (skipped)
+			snprintf(entries, sizeof(entries), "%" PRIu64 " entr%s", skipped,
+				 skipped == 1 ? "y" : "ies");
 		/* A failed read says its errno; what read but did not decode is damage. */
-		e = __atomic_load_n(&sqk_image_file(r->v[i].img)->errnum, __ATOMIC_RELAXED);
-		cli_error(r->v[i].path, "%s%s%s could not be read back (%s); compressed afresh",
+		e = (int)given(b, i, "errno");
+		cli_error(a->reuse.v[i], "%s%s%s could not be read back (%s); compressed afresh",
 			  blocks, *blocks && *entries ? " and " : "", entries,
 			  e ? strerror(e) : "damaged");
 	}
 }
 
-void cli_mkimage_reuse_print(const struct sqk_reuse_set *r, const struct sqk_mkfs_stats *st)
+void cli_mkimage_reuse_print(const struct args *a, const struct sqk_build *b)
 {
 	size_t i;
 
 	printf("reuse            %" PRIu64 " blocks (%" PRIu64 " bytes) copied, %" PRIu64
 	       " compressed\n",
-	       st->reused_blocks, st->reused_bytes, st->compressed_blocks);
-	for (i = 0; i < r->n; i++) {
-		const struct sqk_reuse_given *g = &r->v[i];
-		const struct sqk_reuse_stats *s = g->st;
+	       cli_mkimage_stat(b, "reused_blocks"), cli_mkimage_stat(b, "reused_bytes"),
+	       cli_mkimage_stat(b, "compressed_blocks"));
+	for (i = 0; i < a->reuse.n; i++) {
+		const char *why = sqk_build_reuse_why(b, i);
+		uint64_t same;
+		int differs;
 
-		printf("  %s: ", g->path);
-		if (!s) {
-			printf("not used (%s)\n", g->why);
+		printf("  %s: ", a->reuse.v[i]);
+		if (*why) {
+			printf("not used (%s)\n", why);
 			continue;
 		}
+		differs = sqk_build_reuse_stat(b, i, "same_compression", &same) ? -1 : !same;
 		printf("%" PRIu64 " blocks (%" PRIu64 " bytes stored) copied, %" PRIu64
 		       " rejected, %" PRIu64 " unreadable, %" PRIu64 " entries skipped%s\n",
-		       s->blocks, s->stored, s->rejected, s->unreadable, s->skipped,
-		       s->differs < 0 ? ""
-		       : s->differs   ? "; compressed otherwise than this build compresses"
-				      : "; stored as this build stores");
+		       given(b, i, "blocks"), given(b, i, "stored_bytes"), given(b, i, "rejected"),
+		       given(b, i, "unreadable"), given(b, i, "skipped"),
+		       differs < 0 ? ""
+		       : differs   ? "; compressed otherwise than this build compresses"
+				   : "; stored as this build stores");
 	}
-}
-
-void cli_mkimage_reuse_close(struct sqk_reuse_set *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->v[i].img)
-			sqk_image_close(r->v[i].img);
-	free(r->v);
-	free(r->used);
-	memset(r, 0, sizeof(*r));
 }

@@ -19,6 +19,19 @@
 #include "source/pseudo.h"
 #include "util/outfile.h"
 
+/* The step of sqk_build_create under way in this thread, or that failed. */
+static __thread const char *create_step = "";
+/* The driver's failure in parts when create itself failed: no build to hold it. */
+static __thread struct {
+	int err, errnum, in_image;
+	char path[4096], words[512];
+} create_failure;
+
+void sqk_api_build_step(const char *step)
+{
+	create_step = step;
+}
+
 /* Where the build writes: the temporary file, its window after "offset", the image appended to. */
 static struct sqk_file *out_file(struct sqk_build *b)
 {
@@ -41,6 +54,7 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 	if (err == SQK_ERR_IO && !errnum && (b->of || b->append || b->fd_out))
 		errnum = out_file(b)->errnum;
 	b->fail_err = err;
+	b->fail_step = b->step;
 	b->fail_errnum = errnum;
 	b->fail_in_image = b->m && sqk_mkfs_err_in_image(b->m);
 	snprintf(b->fail_path, sizeof(b->fail_path), "%s", where);
@@ -81,10 +95,13 @@ static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 	const char *path = b->path;
 	uint64_t dev[2], ino[2];
 	unsigned n, i;
-	int err = o->offset ? leading_check(path, o->offset, o->force) : 0;
+	int err;
 
+	sqk_api_build_step("offset");
+	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
 	if (err)
 		return err;
+	sqk_api_build_step("output");
 	errno = 0;
 	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
 	if (err) {
@@ -103,6 +120,7 @@ static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 	}
 	if (!o->offset)
 		return 0;
+	sqk_api_build_step("offset-copy");
 	err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
 	if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
 		err = SQK_ERR_NOMEM;
@@ -135,8 +153,21 @@ static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
 	char words[256];
 	int why, errnum, err;
 
+	sqk_api_build_step("append");
 	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
 	if (err) {
+		static const char *const steps[] = {
+			[SQK_APPEND_OPEN] = "append-open",
+			[SQK_APPEND_NOT_REGULAR] = "append-not-regular",
+			[SQK_APPEND_LOCKED] = "append-locked",
+			[SQK_APPEND_PAST_END] = "append-past-end",
+			[SQK_APPEND_NOT_IMAGE] = "append-not-image",
+			[SQK_APPEND_IO] = "append-io",
+			[SQK_APPEND_IMAGE] = "append",
+		};
+
+		if (why > 0 && why <= SQK_APPEND_IMAGE)
+			sqk_api_build_step(steps[why]);
 		sqk_mkfs_append_say(why, errnum, o->offset, "append", words, sizeof(words));
 		return *words ? sqk_api_fail(err, errnum, b->path, "%s", words)
 			      : sqk_api_fail(err, errnum, b->path, NULL);
@@ -161,6 +192,7 @@ static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
 {
 	struct stat st;
 
+	sqk_api_build_step("descriptor");
 	if (o->append || o->offset)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
 				    "an image written to a descriptor takes no %s",
@@ -183,6 +215,10 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	int err;
 
 	*out = NULL;
+	sqk_api_build_step("options");
+	create_failure.err = 0;
+	create_failure.path[0] = create_failure.words[0] = '\0';
+	create_failure.errnum = create_failure.in_image = 0;
 	if (!path) {
 		snprintf(name, sizeof(name), "descriptor %d", fd);
 		path = name;
@@ -221,6 +257,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		sqk_build_destroy(b);
 		return err;
 	}
+	sqk_api_build_step("options");
 	if (b->mo.tail_ends && b->mo.no_fragments) {
 		sqk_build_destroy(b);
 		return sqk_api_fail(SQK_ERR_ARG, 0, path,
@@ -238,12 +275,22 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		sqk_build_destroy(b);
 		return err;
 	}
+	sqk_api_build_step("driver");
+	/* The whole file, bytes kept in front included, as a user sees it grow. */
+	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : out_file(b));
 	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
+		create_failure.err = b->fail_err;
+		create_failure.errnum = b->fail_errnum;
+		create_failure.in_image = b->fail_in_image;
+		memcpy(create_failure.path, b->fail_path, sizeof(create_failure.path));
+		memcpy(create_failure.words, b->fail_words, sizeof(create_failure.words));
 		sqk_build_destroy(b);
 		return err;
 	}
+	b->opts_pseudo = sqk_api_pseudo_ref(o->pseudo);
+	sqk_api_build_step("");
 	*out = b;
 	return sqk_api_ok();
 }
@@ -285,6 +332,7 @@ int sqk_build_add_dir(struct sqk_build *b, const char *dir)
 
 	if (err)
 		return err;
+	b->step = "source";
 	if (b->source_mode == SQK_API_NAMED_SOURCES)
 		return done(b, sqk_mkfs_add_entry(b->m, dir), NULL);
 	if (b->source_mode == SQK_API_FULL_PATHS)
@@ -296,6 +344,7 @@ int sqk_build_add_archive(struct sqk_build *b, const char *path)
 {
 	int err = usable(b);
 
+	b->step = "source";
 	return err ? err : done(b, sqk_mkfs_add_archive(b->m, path), NULL);
 }
 
@@ -303,6 +352,7 @@ int sqk_build_add_listing(struct sqk_build *b, const char *path)
 {
 	int err = usable(b);
 
+	b->step = "source";
 	return err ? err : done(b, sqk_mkfs_add_listing(b->m, path), NULL);
 }
 
@@ -314,15 +364,7 @@ static int add_pseudo(struct sqk_build *b, const char *arg, int file)
 		err = sqk_pseudo_create(0, &b->pseudo);
 	if (err)
 		return err < 0 && err != SQK_ERR_ARG ? sqk_api_fail(err, 0, b->path, NULL) : err;
-	errno = 0;
-	err = file ? sqk_pseudo_add_file(b->pseudo, arg) : sqk_pseudo_add_def(b->pseudo, arg);
-	if (err == SQK_ERR_ARG || err == SQK_ERR_IO)
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0,
-				    sqk_pseudo_err_where(b->pseudo), "%s",
-				    sqk_pseudo_err_msg(b->pseudo));
-	if (err)
-		return sqk_api_fail(err, 0, arg, NULL);
-	return sqk_api_ok();
+	return sqk_api_pseudo_add(b->pseudo, arg, file);
 }
 
 int sqk_build_add_pseudo(struct sqk_build *b, const char *definition)
@@ -350,6 +392,7 @@ static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
 	e->uid = a->uid;
 	e->gid = a->gid;
 	e->mtime = a->mtime;
+	b->step = "entry";
 	err = sqk_mkfs_add_node(b->m, path, e, node ? node : &n);
 	return done(b, err, path);
 }
@@ -450,6 +493,7 @@ int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
 
 	if (err)
 		return err;
+	b->step = "entry";
 	err = sqk_mkfs_link(b->m, path, existing);
 	if (err == SQK_ERR_NOENT || err == SQK_ERR_ARG)
 		return sqk_api_fail(err, 0, b->path, "%s: %s", existing,
@@ -465,6 +509,7 @@ int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name,
 
 	if (err)
 		return err;
+	b->step = "entry";
 	err = sqk_mkfs_set_xattr(b->m, path, name, value, size);
 	switch (err) {
 	case SQK_ERR_ARG:
@@ -485,11 +530,12 @@ int sqk_build_finish(struct sqk_build *b)
 
 	if (err)
 		return err;
-	if (b->pseudo) {
-		err = sqk_mkfs_add_pseudo(b->m, b->pseudo);
-		if (err)
-			return done(b, err, NULL);
-	}
+	b->step = "pseudo";
+	if (b->opts_pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->opts_pseudo->p)))
+		return done(b, err, NULL);
+	if (b->pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->pseudo)))
+		return done(b, err, NULL);
+	b->step = "write";
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return done(b, err, NULL);
@@ -501,6 +547,7 @@ int sqk_build_finish(struct sqk_build *b)
 	if (b->fd_out) {
 		if (b->fd_out->sync(b->fd_out) != 0) {
 			b->failed = 1;
+			b->fail_step = "commit";
 			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
 		}
 		b->finished = 1;
@@ -513,6 +560,7 @@ int sqk_build_finish(struct sqk_build *b)
 	b->of = NULL;
 	if (err) {
 		b->failed = 1;
+		b->fail_step = "commit";
 		return sqk_api_fail(err, errno, b->path, NULL);
 	}
 	b->finished = 1;
@@ -530,6 +578,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	sqk_file_destroy(b->fd_out);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
+	sqk_api_pseudo_unref(b->opts_pseudo);
 	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
 	free(b->path);
@@ -539,6 +588,17 @@ void sqk_build_destroy(struct sqk_build *b)
 int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words, int *errnum,
 		      int *in_image)
 {
+	if (!b) {
+		if (path)
+			*path = create_failure.path;
+		if (words)
+			*words = create_failure.words;
+		if (errnum)
+			*errnum = create_failure.errnum;
+		if (in_image)
+			*in_image = create_failure.in_image;
+		return create_failure.err;
+	}
 	if (path)
 		*path = b->fail_path;
 	if (words)
@@ -548,4 +608,19 @@ int sqk_build_failure(const struct sqk_build *b, const char **path, const char *
 	if (in_image)
 		*in_image = b->fail_in_image;
 	return b->fail_err;
+}
+
+const char *sqk_build_failed_step(const struct sqk_build *b)
+{
+	if (!b)
+		return create_step;
+	return b->fail_step ? b->fail_step : "";
+}
+
+uint64_t sqk_build_written(const struct sqk_build *b)
+{
+	struct stat st;
+
+	/* Only the descriptor, set before the build was handed out: safe from any thread. */
+	return fstat(b->out_fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 }

@@ -19,6 +19,12 @@ struct sqk_pseudo;
 struct sqk_image;
 struct sqk_sort;
 
+/* Pseudo definitions read with the options, shared by the builds made from them. */
+struct sqk_api_pseudo {
+	struct sqk_pseudo *p;
+	int refs;
+};
+
 enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
 
 struct sqk_build_opts {
@@ -40,7 +46,8 @@ struct sqk_build_opts {
 	struct sqk_api_strv xattrs_add, reuse;
 	uint64_t reuse_offset;
 	int reuse_auto;
-	int reuse_skip_unfit; /* an image that cannot serve is left out, not refused */
+	int reuse_skip_unfit;	       /* an image that cannot serve is left out, not refused */
+	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -72,6 +79,14 @@ int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 		       struct sqk_mkfs_opts *mo, const char *path);
 void sqk_api_attrs_release(struct sqk_api_attrs *a);
 
+/* The step of sqk_build_create now under way, for sqk_build_failed_step. */
+void sqk_api_build_step(const char *step);
+/* A holder of pseudo definitions: one reference more, one less (freed at none). */
+struct sqk_api_pseudo *sqk_api_pseudo_ref(struct sqk_api_pseudo *h);
+void sqk_api_pseudo_unref(struct sqk_api_pseudo *h);
+/* One definition, or a file of them, into p: 0, or the error, said with where it stands. */
+int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file);
+
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {
 	char *path;
@@ -82,13 +97,16 @@ struct sqk_build {
 	struct sqk_file *window;	/* "offset": the image's part of the output */
 	struct sqk_file *fd_out;	/* sqk_build_create_fd: the caller's descriptor */
 	struct sqk_mkfs *m;
-	struct sqk_pseudo *pseudo; /* applied at finish, on top of everything */
+	struct sqk_api_pseudo *opts_pseudo; /* the options' definitions, applied first */
+	struct sqk_pseudo *pseudo;	    /* applied at finish, on top of everything */
+	int out_fd;			    /* the output's descriptor, for sqk_build_written */
 	struct sqk_mkfs_stats st;
 	struct sqk_api_attrs attrs; /* what mo points at */
 	int source_mode;	    /* of struct sqk_build_opts */
 	/* The driver's last failure, in parts (sqk_build_failure). */
 	int fail_err, fail_errnum, fail_in_image;
 	char fail_path[4096], fail_words[512];
+	const char *step, *fail_step; /* under way, and of the last failure */
 	int finished, failed;
 };
 

@@ -55,6 +55,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 	sqk_api_strv_free(&o->comp_opts);
 	sqk_api_strv_free(&o->excludes);
 	sqk_api_attrs_opts_free(o);
+	sqk_api_pseudo_unref(o->pseudo);
 	free(o);
 }
 

@@ -74,6 +74,31 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
 SQK_API int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value);
 
 /**
+ * Check the compressor's settings of @p o ("level", "comp-opt", with the
+ * "compressor" and "block-size" they go with) as sqk_build_create() will,
+ * without opening anything: for a front end that says what is wrong with
+ * its command line before it touches a file. 0, or SQK_ERR_ARG and a
+ * message without a path ("level 30 is out of range for gzip (1..9)",
+ * "invalid option 'x=1' for xz", "the xz options given do not go
+ * together").
+ */
+SQK_API int sqk_build_opts_check(const struct sqk_build_opts *o);
+
+/**
+ * A pseudo definition (mksquashfs's syntax; see mkimage(1)), or a file of
+ * them ("-" is standard input), read and checked now, where it stands
+ * among the options, as mkimage reads its --pseudo and --pseudo-file: a
+ * link (L) names an entry of an earlier definition. Every build created
+ * from @p o applies them at sqk_build_finish(), on top of its sources and
+ * before the definitions added to the build itself. SQK_ERR_ARG for a bad
+ * definition, the message "WHERE: WHY" (WHERE is "FILE:LINE" or
+ * "--pseudo 'DEF'"), and for definitions added once a build was created
+ * from @p o; SQK_ERR_IO and the errno for a file that cannot be read.
+ */
+SQK_API int sqk_build_opts_add_pseudo(struct sqk_build_opts *o, const char *definition);
+SQK_API int sqk_build_opts_add_pseudo_file(struct sqk_build_opts *o, const char *path);
+
+/**
  * Called as the build goes: after each file's data is placed, @p done of
  * the @p total bytes of file data it places (the last call has done ==
  * total). From the thread that calls the build.
@@ -221,10 +246,52 @@ SQK_API const char *sqk_build_reuse_why(const struct sqk_build *b, size_t i);
  * the errno's words say it); *errnum: the errno behind it, the source's or
  * else the image file's (0 when none); *in_image: 1 when, with "append", a
  * source named an entry the image holds already. Each pointer may be NULL;
- * the strings last until the next call on the build.
+ * the strings last until the next call on the build. With @p b NULL: the
+ * driver's failure that failed the last sqk_build_create() or
+ * sqk_build_create_fd() in this thread (step "driver": an image appended
+ * to that cannot be read back, an exclude pattern that does not compile),
+ * 0 when it was not the driver's; the strings last until the next create
+ * in this thread.
  */
 SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, const char **words,
 			      int *errnum, int *in_image);
+/**
+ * Which step failed, for a caller that words its own messages with the
+ * code, sqk_error_errno() and its own path. With @p b NULL: the step of
+ * the last sqk_build_create() or sqk_build_create_fd() that failed in this
+ * thread, "" after one that succeeded: "options" (the compressor's
+ * settings, options that exclude each other), "sort" (the sort file),
+ * "reuse" (an earlier image: opened at "reuse-offset", or unfit),
+ * "offset" (the existing file's bytes kept in front: SQK_ERR_IO, it cannot
+ * be opened; SQK_ERR_ARG, no regular file; SQK_ERR_TRUNCATED, fewer bytes;
+ * else bytes after them without "force"), "output" (the temporary file
+ * beside the path: SQK_ERR_EXIST, the path exists without "force";
+ * SQK_ERR_ARG, it is a directory; SQK_ERR_OVERFLOW, the path is too long;
+ * SQK_ERR_IO, the temporary file cannot be made), "offset-copy" (copying
+ * the bytes kept), "append" (the image added to: it does not open, or
+ * no build writes one like it; or a compressor or block size that is not
+ * its own), and why it cannot be opened as the words of a caller say it:
+ * "append-open" (open(2) failed: the errno; ENOENT, nothing there),
+ * "append-not-regular", "append-locked" (another process appends to it),
+ * "append-past-end" ("offset" is at or past its end), "append-not-image"
+ * (it ends before a superblock would), "append-io" (a read failed: the
+ * errno); "descriptor", "driver".
+ * With a build: the step of its last failure, "" when none: "source" (an
+ * add of a directory, archive or listing), "entry" (an entry added one by
+ * one), "pseudo" (applying the pseudo definitions: SQK_ERR_ARG is one
+ * that clashes with what the sources gave), "write" (the image being
+ * written), "commit" (its sync and rename). The string is static.
+ */
+SQK_API const char *sqk_build_failed_step(const struct sqk_build *b);
+/**
+ * The bytes of the output file so far (with "offset", the bytes kept in
+ * front too; with "append", the image appended to), for a progress bar
+ * while sources are read and before the progress callback has a total.
+ * Unlike every other call on a build, safe from another thread while the
+ * build runs (until sqk_build_destroy()); after sqk_build_finish() the
+ * figure may be 0.
+ */
+SQK_API uint64_t sqk_build_written(const struct sqk_build *b);
 /** Free the build; one not finished leaves nothing behind. NULL is ignored. */
 SQK_API void sqk_build_destroy(struct sqk_build *b);
 
