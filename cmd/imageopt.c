@@ -329,15 +329,7 @@ const char *cli_image_err_text(struct sqk_image *img, int err)
 
 const char *cli_fault_text(const struct sqk_fault *f, struct sqk_image *img)
 {
-	if (*f->what)
-		return f->what;
-	if (f->errnum)
-		return strerror(f->errnum);
-	if (f->err == SQK_ERR_NOSPACE)
-		return strerror(ENOSPC);
-	if (f->output && f->err == SQK_ERR_IO)
-		return strerror(EIO);
-	return cli_image_err_text(img, f->err);
+	return sqk_fault_text(f, img ? sqk_image_file(img)->errnum : 0);
 }
 
 void cli_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* mkimage --stats --json: the build's summary through the JSON writer. */
+#include <string.h>
+
 #include "cmd.h"
 #include "mkimage.h"
 #include "util/json.h"
@@ -16,6 +18,18 @@ static void figures(struct sqk_json *j, const struct sqk_build *b, const char *c
 {
 	for (; *names; names++)
 		sqk_json_key_uint(j, *names, cli_mkimage_stat(b, *names));
+}
+
+/* The inodes by type, by the names the library gives the types: files first. */
+static void type_counts(struct sqk_json *j, const struct sqk_build *b)
+{
+	const char *name;
+	unsigned i;
+
+	sqk_json_key_uint(j, "files", cli_mkimage_stat(b, "files"));
+	for (i = 1; (name = sqk_survey_type_name(i)) != NULL; i++)
+		if (strcmp(name, "files") != 0)
+			sqk_json_key_uint(j, name, cli_mkimage_stat(b, name));
 }
 
 /* The figures of a build whose key is not the build's name for it. */
@@ -76,11 +90,9 @@ void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, con
 					    "inode_table_bytes",
 					    "directory_table_bytes",
 					    NULL};
-	static const char *const counts[] = {
-		"inodes",	 "files",	 "directories", "symlinks",
-		"block_devices", "char_devices", "fifos",	"sockets",
-		"hardlinks",	 "blocks",	 "raw_blocks",	"compressed_blocks",
-		"fragments",	 "ids",		 "xattr_ids",	NULL};
+	static const char *const counts[] = {"hardlinks",	  "blocks",    "raw_blocks",
+					     "compressed_blocks", "fragments", "ids",
+					     "xattr_ids",	  NULL};
 	static const char *const dedup[] = {
 		"files",      "dedup_files",	  "bytes", "dedup_bytes", "tails", "dedup_tails",
 		"tail_bytes", "dedup_tail_bytes", NULL};
@@ -100,6 +112,8 @@ void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, con
 	sqk_json_key_uint(&j, "mkfs_time", cli_mkimage_stat(b, "mkfs_time"));
 	sqk_json_key(&j, "counts");
 	sqk_json_begin_object(&j, 0);
+	sqk_json_key_uint(&j, "inodes", cli_mkimage_stat(b, "inodes"));
+	type_counts(&j, b);
 	figures(&j, b, counts);
 	sqk_json_end_object(&j);
 	sqk_json_key(&j, "dedup");
