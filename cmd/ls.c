@@ -7,9 +7,10 @@
  * read (the metadata cache has few entries), and -R recurses only after
  * that, keeping just the names of the subdirectories still to visit.
  *
- * Past the inspectors' driver this uses the public API, but for the guard
- * against directory loops and depth in a corrupt image (sqk_dir_enter):
- * the public walk has one, but walks depth first, not a listing at a time.
+ * Past the inspectors' driver this uses the public API alone; -R guards
+ * against a directory listed inside itself in a corrupt image with a
+ * sqk_dir_guard (the public walk has its own, but walks depth first, not
+ * a listing at a time).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,8 @@
 #include <squashkit/squashkit.h>
 
 #include "cmd.h"
-#include "read/dir.h"
 #include "show.h"
 #include "util/json.h"
-#include "util/u64set.h"
-#include "walk/walk.h"
 
 static const char usage_text[] =
 	"Usage: squashkit ls [OPTIONS] IMAGE [PATH...]\n"
@@ -65,7 +63,7 @@ struct ls {
 	int sections; /* headers printed */
 	int files;    /* PATHs shown that are no directories */
 	/* Directories listed by -R: one reached twice is a loop in a corrupt image. */
-	struct sqk_u64set seen;
+	struct sqk_dir_guard *guard; /* against a directory listed inside itself */
 	/* The first failure: where, and the errno behind it. */
 	char err_path[4096 + 256 + 2];
 	int err_errno;
@@ -363,8 +361,7 @@ static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path
 		}
 		err = sqk_dirent_open(ls->img, &ents[i].d, &sub);
 		if (!err) {
-			err = sqk_dir_enter(&ls->seen, ents[i].d.ino, depth + 1,
-					    SQK_WALK_MAX_DEPTH);
+			err = sqk_dir_guard_enter(ls->guard, ents[i].d.ino, depth + 1);
 			if (err)
 				set_err_path(ls, child, NULL);
 			else
@@ -437,8 +434,10 @@ static int list(struct ls *ls, const char *path, int dirs)
 		ret = 1;
 	} else if (dirs) {
 		/* A directory reached again under another operand is no loop. */
-		sqk_u64set_free(&ls->seen);
-		err = sqk_dir_enter(&ls->seen, st.ino, 0, SQK_WALK_MAX_DEPTH);
+		sqk_dir_guard_destroy(ls->guard);
+		err = sqk_dir_guard_create(&ls->guard);
+		if (!err)
+			err = sqk_dir_guard_enter(ls->guard, st.ino, 0);
 		if (err)
 			set_err_path(ls, norm, NULL);
 		else
@@ -501,7 +500,7 @@ static int run(struct sqk_show *s)
 		sqk_json_end_array(&s->out);
 		sqk_json_finish(&s->out);
 	}
-	sqk_u64set_free(&ls->seen);
+	sqk_dir_guard_destroy(ls->guard);
 	return ret;
 }
 

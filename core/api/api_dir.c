@@ -10,6 +10,7 @@
 #include "format/fmt_type.h"
 #include "read/dir.h"
 #include "read/inode.h"
+#include "util/u64set.h"
 #include "walk/walk.h"
 
 struct sqk_dir {
@@ -191,4 +192,33 @@ int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, v
 		return sqk_api_fault(&w.fault, NULL);
 	}
 	return sqk_api_ok();
+}
+
+struct sqk_dir_guard {
+	struct sqk_u64set seen;
+};
+
+int sqk_dir_guard_create(struct sqk_dir_guard **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? sqk_api_ok() : sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+}
+
+void sqk_dir_guard_destroy(struct sqk_dir_guard *g)
+{
+	if (!g)
+		return;
+	sqk_u64set_free(&g->seen);
+	free(g);
+}
+
+int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned depth)
+{
+	int err;
+
+	if (ino > UINT32_MAX)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode number %llu is past 32 bits",
+				    (unsigned long long)ino);
+	err = sqk_dir_enter(&g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
+	return err ? sqk_api_fail(err, 0, NULL, NULL) : sqk_api_ok();
 }

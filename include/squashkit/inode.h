@@ -186,6 +186,24 @@ SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
 /** NULL is ignored. */
 SQK_API void sqk_dir_close(struct sqk_dir *d);
 /**
+ * A guard for a program that goes down a tree itself (sqk_dir_next, then
+ * sqk_dirent_open): a damaged image can list a directory inside itself,
+ * and a walk that follows it never ends. sqk_walk() has its own.
+ */
+struct sqk_dir_guard;
+/** A guard that has seen no directory yet. */
+SQK_API int sqk_dir_guard_create(struct sqk_dir_guard **out);
+/** NULL is ignored. */
+SQK_API void sqk_dir_guard_destroy(struct sqk_dir_guard *g);
+/**
+ * Entering the directory whose inode number (struct sqk_stat's ino) is
+ * @p ino at @p depth (the first at 0): 0; SQK_ERR_LOOP when the guard saw
+ * it entered before; SQK_ERR_DEPTH at a depth the library's own walks
+ * refuse (4096); SQK_ERR_NOMEM. Not for two threads at once.
+ */
+SQK_API int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned depth);
+
+/**
  * Open the inode a directory entry names, checked against the entry: an
  * inode of another type or number than the entry says is SQK_ERR_CORRUPT.
  * Its name is not used: the entry (ref, ino, type) may come from a listing
