@@ -122,22 +122,6 @@ void cli_attropt_warn(void *ctx, const char *where, const char *what)
 	cli_error(where, "warning: %s", what);
 }
 
-void cli_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o)
-{
-	o->file_mode = a->has_file_mode ? &a->file_mode : NULL;
-	o->dir_mode = a->has_dir_mode ? &a->dir_mode : NULL;
-	o->root_mode = a->has_root_mode ? &a->root_mode : NULL;
-	o->set_root_uid = a->set_root_uid;
-	o->root_uid = a->root_uid;
-	o->set_root_gid = a->set_root_gid;
-	o->root_gid = a->root_gid;
-	o->xattr_filter = cli_attropt_filter(a);
-	o->xattr_adds = a->adds;
-	o->nxattr_adds = a->nadds;
-	o->sort = a->sort;
-	o->warn = cli_attropt_warn;
-}
-
 void cli_attropt_release(struct sqk_attropt *a)
 {
 	size_t i;

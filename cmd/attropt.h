@@ -44,8 +44,6 @@ struct sqk_attropt {
 int cli_attropt_take(struct sqk_attropt *a, int opt, const char *arg);
 /* The filter, or NULL when no pattern was given. */
 const struct sqk_xattr_filter *cli_attropt_filter(const struct sqk_attropt *a);
-/* Hand the values to a build; a must live until the build is done. */
-void cli_attropt_apply(struct sqk_attropt *a, struct sqk_mkfs_opts *o);
 void cli_attropt_release(struct sqk_attropt *a);
 /* What does not stop a build (a sort line naming nothing), said over the bar ctx. */
 void cli_attropt_warn(void *ctx, const char *where, const char *what);

@@ -332,34 +332,6 @@ const char *cli_fault_text(const struct sqk_fault *f, struct sqk_image *img)
 	return sqk_fault_text(f, img ? sqk_image_file(img)->errnum : 0);
 }
 
-void cli_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
-		      const struct sqk_fault *f)
-{
-	fprintf(stderr, "squashkit %s: ", cli_cmd_name);
-	if (f->output && out) {
-		size_t len = strlen(out);
-
-		if (strcmp(out, "-") == 0) {
-			fputs("stdout", stderr);
-		} else if (out_is_dir && *f->path) {
-			/* "dest/" and "/a" make "dest/a". */
-			while (len > 1 && out[len - 1] == '/')
-				len--;
-			fwrite(out, 1, len, stderr);
-			cli_print_escaped(stderr, f->path);
-		} else {
-			fputs(out, stderr);
-		}
-	} else {
-		fputs(image, stderr);
-		if (*f->path) {
-			fputs(": ", stderr);
-			cli_print_escaped(stderr, f->path);
-		}
-	}
-	fprintf(stderr, ": %s\n", cli_fault_text(f, img));
-}
-
 /* The caches by enum sqk_cache_kind, as --stats names them. */
 static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
 #define NCACHES (sizeof(cache_keys) / sizeof(cache_keys[0]))

@@ -74,15 +74,6 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 				    const struct sqk_image_opts *io);
 
 struct sqk_fault;
-/*
- * The one line for a failure f while reading IMAGE (img, NULL if not open)
- * into out: when it was the output's, "OUT/path: errno text" (out is the
- * destination directory, the path inside it joined; or the archive, "-"
- * said as "stdout"); else the image's, "IMAGE: /path: what", an I/O
- * error in the words of the image file's errno.
- */
-void cli_report_fault(const char *image, struct sqk_image *img, const char *out, int out_is_dir,
-		      const struct sqk_fault *f);
 /* A code of a read of img, in words: an I/O error in those of the image file's errno. */
 const char *cli_image_err_text(struct sqk_image *img, int err);
 /* What went wrong in f, in words (the image file's errno for its I/O errors). */

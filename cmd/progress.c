@@ -244,12 +244,6 @@ void cli_progress_set_total(struct sqk_progress *p, uint64_t total)
 		__atomic_store_n(&p->total, total, __ATOMIC_RELAXED);
 }
 
-void cli_progress_add(struct sqk_progress *p, uint64_t n)
-{
-	if (p)
-		__atomic_add_fetch(&p->done, n, __ATOMIC_RELAXED);
-}
-
 void cli_progress_set(struct sqk_progress *p, uint64_t done)
 {
 	if (p)

@@ -26,14 +26,12 @@ struct sqk_progress;
  * Start a reporter. total: the bytes expected, 0 when not known yet (the
  * bar then shows only bytes and rate). watch: a counter, updated with
  * atomics elsewhere, to read as the amount done, or NULL to count with
- * cli_progress_add()/cli_progress_set(). NULL when quiet, when stderr is
+ * cli_progress_set(). NULL when quiet, when stderr is
  * not a terminal, or when the timer thread cannot start.
  */
 struct sqk_progress *cli_progress_start(uint64_t total, const uint64_t *watch, int quiet);
 
 void cli_progress_set_total(struct sqk_progress *p, uint64_t total);
-/* Add n bytes done; safe from any thread. */
-void cli_progress_add(struct sqk_progress *p, uint64_t n);
 /* Set the bytes done (for callers that report a running total). */
 void cli_progress_set(struct sqk_progress *p, uint64_t done);
 

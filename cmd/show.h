@@ -79,10 +79,4 @@ const char *cli_mode_type(mode_t mode);
 /* The same in words ("file", "block device", ...). */
 const char *cli_mode_name(mode_t mode);
 
-/* The JSON name of a basic type 1..7 ("file", "block_device", ...). */
-const char *cli_json_type(unsigned basic_type);
-
-/* The size a kernel mount reports: a directory counts 3 bytes more than its listing. */
-uint64_t cli_show_size(const struct sqk_inode *ino);
-
 #endif

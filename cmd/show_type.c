@@ -11,11 +11,6 @@
 #include "read/inode.h"
 #include "show.h"
 
-const char *cli_json_type(unsigned basic_type)
-{
-	return sqk_fmt_type_key(basic_type);
-}
-
 const char *cli_mode_type(mode_t mode)
 {
 	return sqk_fmt_type_key(sqk_fmt_type_of_mode(mode));
@@ -24,9 +19,4 @@ const char *cli_mode_type(mode_t mode)
 const char *cli_mode_name(mode_t mode)
 {
 	return sqk_fmt_type_name(sqk_fmt_type_of_mode(mode));
-}
-
-uint64_t cli_show_size(const struct sqk_inode *ino)
-{
-	return sqk_basic_type(ino->type) == SQK_DIR ? sqk_fmt_dir_size(ino->size) : ino->size;
 }
