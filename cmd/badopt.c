@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The native commands' option parsing: getopt_long, and one wording for
  * every option it refuses, naming the option as it was typed. A word with

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit bench: run workloads against the shared block cache under each
  * wait policy and thread count, and report what the caches did. Every run

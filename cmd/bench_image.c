@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The bench's embedded default image: a deterministic generated tree.
  * Tens of thousands of small text-like files over a few hundred

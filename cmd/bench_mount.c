@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit bench's mount leg: for each run, a `squashkit mount` daemon
  * over the image, with the model's cache sizes and decompressor, the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* squashkit bench output: a table, JSON, CSV, and an SVG plot. */
 #include <math.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit bench's runs: one run of a cell in its place (the model, the
  * kernel's squashfs on a loop mount, or squashkit mount), the medians over

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * mksquashfs's options: every spelling the peer accepts (4.5 to 4.7), what
  * each does here, and the parse of SOURCE... DEST [OPTIONS] [-e PATH...].

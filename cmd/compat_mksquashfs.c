@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit mksquashfs: mksquashfs's command line, SOURCE... DEST [OPTIONS],
  * turned into a native mkimage command line and run by cli_mkimage. Nothing

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit unsquashfs: its listing and extraction through the public API.
  * Each entry comes to the entry callback before it is made: the peer's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit unsquashfs -follow-symlinks (-L) and -missing-symlinks: each
  * extract name is resolved by the public API's tracing open

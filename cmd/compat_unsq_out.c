@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit unsquashfs: the listings unsquashfs prints, which scripts
  * parse, and its extract/exclude name matching. The entries come from the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit unsquashfs -s: the superblock as unsquashfs describes it, which
  * scripts parse. It reads the native reader's superblock and codec

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit unsquashfs: unsquashfs's command line (4.5.1) on squashkit's
  * reader. Extraction is the native extract sink driven by the native walk,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit diff: compare two trees, each an image or a directory. The
  * comparison is the library's (squashkit/diff.h); here are the options,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit diff's output: a line per change, or an object per change in
  * the JSON document, and the summary. One letter starts each line, so that

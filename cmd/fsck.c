@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit fsck: verify every structure and block of an image. Exit
  * status as fsck(8): 0 clean, 4 problems found, 8 the image could not be

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit inspect: the superblock, the compressor, where each table lies,
  * and what a walk of every inode finds (counts, compression, dedup, sparse

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit: one binary, one subcommand per job. Invoked through a link
  * named after a command (mkimage, unimage, ...) it runs that command.

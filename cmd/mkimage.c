@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit mkimage: build an image from directories, archives or a
  * listing, through the library's build (squashkit/build.h). The image is

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * mkimage --append: the refusals of the command line, and the build's
  * failures to open the image appended to, in mkimage's words; the library

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* mkimage's command line: its options, their help and their checks. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * mkimage --reuse OLD: each earlier image is opened before anything is
  * written, for the lines --reuse-offset gives and to refuse one that is no

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit mount: serve an image as a read-only file system through
  * FUSE; squashkit umount: take it down again.

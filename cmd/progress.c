@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The progress bar of mkimage, unimage and fsck: see progress.h. */
 #include <errno.h>
 #include <pthread.h>

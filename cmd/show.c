@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The inspector driver, and the helpers inspect, ls, cat and stat share. */
 #include <errno.h>
 #include <signal.h>

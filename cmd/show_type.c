@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The names of inode types and the size a kernel mount shows, as the
  * format's codec has them, for the listings of ls, stat, diff and the

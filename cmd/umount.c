@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * squashkit umount: unmount what squashkit mount serves, and nothing
  * else: the mount table must name it a squashkit file system.

@@ -1,5 +1,5 @@
 # bash completion for squashkit                            -*- shell-script -*-
-# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-License-Identifier: BSD-2-Clause
 #
 # Completes the commands, their options, the values of options that take
 # a word from a fixed set (compressors, formats, policies, workloads), file

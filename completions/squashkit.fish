@@ -1,5 +1,5 @@
 # fish completion for squashkit
-# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-License-Identifier: BSD-2-Clause
 #
 # One `complete` line per option, under the commands it belongs to;
 # tests/cli/help-man-completion.t reads them to check that the options here

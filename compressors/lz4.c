@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * lz4: each block is one raw LZ4 block (no frame). The options block is
  * always written, as mksquashfs does; its version field names that block

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * lzma: each block is in the legacy "lzma alone" form: a 13-byte header
  * (properties byte, u32 dictionary size, u64 uncompressed size) and the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * lzo: each block is one raw lzo1x block. All five algorithms write the
  * same lzo1x format, so one safe decoder reads them all; the options

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * xz: each block is a complete .xz stream holding one LZMA2 block,
  * optionally behind one BCJ filter. With BCJ filters chosen, every block

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * zstd: each block is one zstd frame. The options block holds only the
  * level, and only when it is not the default.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * sqk-cat IMAGE PATH: write the file at PATH in the SquashFS image IMAGE to
  * standard output.

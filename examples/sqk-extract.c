@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * sqk-extract IMAGE DIR [PATH...]: extract the SquashFS image IMAGE (or
  * only PATH... and their parents) into the new directory DIR, every entry

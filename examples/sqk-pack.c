@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * sqk-pack IMAGE < LIST: build the SquashFS image IMAGE (zstd, replacing
  * it) from the host paths LIST names, one a line: each directory, file and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * sqk-verify IMAGE...: check each image as the Linux kernel will read it,
  * for a CI step: every problem is printed as "IMAGE: PATH: CHECK: DETAIL";

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the comparison of two images. The input is opened twice,
  * as A and as B, and compared (every block and fragment then compares by

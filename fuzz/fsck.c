@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: fsck. Every check runs on the input bytes, with the data
  * blocks checked in the calling thread (no pool: one thread is faster

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the gzip codec's two decoders against each other
  * (compressor.h): decompress, libdeflate's, which readers use, and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the reader. Opens an image from the input bytes, walks the
  * whole tree, reads every file's data and every xattr list, and resolves

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: mkimage's listing parser (core/source/src_listing.c). The input is
  * the listing; it reaches sqk_src_listing() through a memfd, since the

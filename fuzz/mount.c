@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the mount's file-system object, as the FUSE requests drive
  * it. Opens an image from the input bytes with small caches, then walks

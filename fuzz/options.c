@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the option parsing of every command. The input is split
  * into arguments (one per line), and each command runs with them. Nothing

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: mkimage's pseudo definitions (core/source/src_pseudo.c and
  * pseudo_parse.c). The input is a pseudo file; it reaches

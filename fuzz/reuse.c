@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: mkimage --reuse with the input as the earlier image. A small
  * tree (made once, in a scratch directory) is built with the compressor,

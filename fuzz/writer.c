@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: the writer never writes what the reader refuses. The input
  * is the stream of choices tests/unit/writer_prop.h draws a case from: top

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Building an image: the mkfs driver over an atomic output file, fed by
  * the sources (directories, archives, listings, pseudo definitions) and by

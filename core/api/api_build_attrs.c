@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The build options that are more than a number: modes, the root's owner,
  * xattr filters and additions, the sort file, the parts stored

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* A build's options by mkimage's long names, into the mkfs driver's options. */
 #include <errno.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * What a front end checks while it parses its command line, before
  * anything is opened: pseudo definitions read where they stand among the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* A finished build's figures, by the names mkimage --stats --json gives them. */
 #include <stddef.h>
 #include <stdint.h>

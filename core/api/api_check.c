@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* Verifying an image: fsck's run, its problems kept as data. */
 #include <errno.h>
 #include <stdlib.h>

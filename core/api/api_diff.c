@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* Comparing two trees (images or host directories): core/diff's walk, its changes as data. */
 #include <errno.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* Listing a directory an entry at a time, and walking a tree: the reader's iterator and walk. */
 #include <stdio.h>
 #include <stdlib.h>

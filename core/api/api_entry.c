@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The entry callback of an extraction or a listing: the entry sink's
  * steps (walk/entry_sink.h) told as struct sqk_entry, with a public stat.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The calling thread's last failure, and the library's version. */
 #include <stdarg.h>
 #include <stdio.h>

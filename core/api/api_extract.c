@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Extraction into a directory, an archive or a description: the walk, the
  * extract driver and the archive and describe sinks that `squashkit

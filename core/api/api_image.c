@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* Opening an image (path, descriptor, callbacks; at an offset), its facts and counters. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Inodes of an open image: the public struct sqk_inode is the reader's,
  * opened from a path or a reference, read through the shared caches.

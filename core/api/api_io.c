@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The file an image is read from: a path, or the caller's callbacks (struct sqk_io). */
 #include <errno.h>
 #include <stdlib.h>

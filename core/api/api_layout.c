@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Where an inode and its data lie: the positions, block list and stored
  * counts `squashkit stat` shows, and a path resolved as lstat(2) does.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* What an image holds and how it is stored: the survey `squashkit inspect` prints. */
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The shared block cache. The structure follows the kernel's squashfs
  * cache (fs/squashfs/cache.c): fixed entries, round-robin eviction among

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The counters of a cache and the rates made of them by the names
  * `--stats --json` gives them, for callers that ask for one by name (the

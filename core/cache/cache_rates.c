@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The rates made of a cache's counters. Every front end that shows them
  * (--stats, bench) takes them from here, so that a rate means the same

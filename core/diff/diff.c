@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The walk of two trees at once. Each level lists both directories (a side
  * that has no directory there lists nothing) and merges the two lists by

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * An entry found on both sides: its changes, in a fixed order (type, mode,
  * owner, mtime, size or contents, target, device, xattrs, hard links). A

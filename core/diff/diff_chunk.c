@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * One chunk of two files compared, in a worker (diff_data.c hands them
  * out). Between two images with one block size and codec, blocks compare

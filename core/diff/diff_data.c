@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * File contents, compared on the pool: each file is cut into chunks of
  * DIFF_CHUNK bytes (diff_chunk.c compares one), small files' chunks go to

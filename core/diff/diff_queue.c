@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The order of the changes. The walk goes on while the contents of files
  * are compared on the pool, so a change can be found before the outcome

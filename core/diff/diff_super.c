@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The superblocks of two images: the codec, the block size, the size,
  * the counts, each flag by its name, and the time when times are compared

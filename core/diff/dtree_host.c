@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The tree of a host directory. Everything is read relative to the
  * descriptor of the directory the walk is in (a stack of them, sqk_dirstack),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The tree of an open image: listings, inodes, xattrs and file data, all
  * through the image's caches. A listing is read whole and its metadata

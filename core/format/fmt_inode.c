@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The inode codec. Every field of every type is one row of a layout table:
  * where it sits, how many bytes it takes, and which member of the decoded

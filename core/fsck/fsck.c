@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * fsck: the run, the problems found and their paths, and the checks of the
  * tree as a whole (reachability, loops, link counts), which need every

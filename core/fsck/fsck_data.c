@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * File data: every block decompressed once, by the worker pool through the
  * shared data cache, and checked against the length the inode implies.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Directory listings, read in the order they sit in the directory table,
  * so each block of the table is decompressed once. Each listing is checked

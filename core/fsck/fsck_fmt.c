@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The format codec's reports turned into problems. The codec words each
  * rule once (core/format); the reader stops at the first, fsck records

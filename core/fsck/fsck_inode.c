@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The inode table, read once from its first byte to its last: every inode
  * is decoded and checked where it stands, by the codec's rules

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Reading metadata for fsck. The stream walks a chained table from its
  * first block to its end, decompressing each block once, so a table is

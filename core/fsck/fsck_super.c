@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The superblock and the layout of the tables, checked before the image is
  * opened, by the same rules (core/format) with which sqk_image_open()

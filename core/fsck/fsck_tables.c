@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The tables found through lookup lists (fragments, export, ids, xattr
  * ids) and the xattr key/value area. Each table's blocks are read once, in

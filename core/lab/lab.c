@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The laboratory's runner: the workloads' choices (which file, which
  * block), the worker threads, the clock, the latency histogram and the

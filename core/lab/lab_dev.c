@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The laboratory's reality: loop devices, kernel mounts, the page cache,
  * and the block layer's throttle, set up for a comparison and taken down

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The files a workload chooses from: every regular file of the image, found by one walk. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The model: a workload's operations through an open image, every block
  * through its shared caches, as the kernel's squashfs reads them for a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The real thing: a workload's operations as system calls on the files of
  * a mounted image (stat, open, read, close), so that the kernel's VFS,

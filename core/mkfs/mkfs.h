@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef SQK_MKFS_H
 #define SQK_MKFS_H
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The image an append adds to: its file opened twice, once by the reader
  * (the old tree) and once for writing in place, locked against a second

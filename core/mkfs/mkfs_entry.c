@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Entries added one by one (the public API's sqk_build_*): nodes placed in
  * the writer's tree at their path, as the sources place theirs, beside

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * An image written after bytes kept in front of it (mkimage --offset): the
  * existing file must hold them, and what follows them is replaced only when

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The parts a build stores uncompressed, by name (mkimage --uncompressed). */
 #include <string.h>
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Directory handles. The listing is read whole on the first readdir and
  * kept with the handle: offsets are then indexes into it, valid in any

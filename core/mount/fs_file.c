@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Open files. The inode and where each block starts are decoded once at
  * open, so a read at any offset goes straight to its block: a read never

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The node table: node id -> inode (its reference and attributes), with
  * the kernel's lookup count. Filled by lookups, emptied by forgets, so it

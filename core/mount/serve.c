@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The FUSE session: mount, the threads that read requests, and the end.
  * Each thread reads a request from the device, handles it and replies,

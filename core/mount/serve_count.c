@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Requests counted by kind as they arrive from the kernel, before libfuse
  * sees them: those it answers by itself (init, interrupt, and ENOSYS for

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The FUSE low-level operations over the file-system object. The image
  * never changes, so the kernel may keep everything it is given: names,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Whole blocks into the kernel's page cache. A read that takes part of a
  * block makes us decompress all of it but reply with that part; the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The strict reader of directory listings: headers, entries and names go
  * through the codec (fmt_dir.h, fmt_name.h), and the first broken rule

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The strict reader of inodes: every field goes through the codec
  * (fmt_inode.h), and the first broken rule ends the read.

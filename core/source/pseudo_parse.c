@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * One pseudo definition, field by field, as mksquashfs 4.5 reads it: the
  * name, a link name and a time are words that may be quoted or escaped;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Archives through libarchive: tar, pax, GNU, cpio, zip, plain or
  * compressed, from a file or stdin. An archive can only be read in its own

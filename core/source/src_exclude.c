@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * --regex and --wildcards: each --exclude pattern is a list of patterns
  * separated by '/', one per path component, as mksquashfs's -regex and

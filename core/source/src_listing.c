@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Listings as squashfs-tools-ng's gensquashfs reads its pack files: the
  * entry kinds of the kernel's gen_init_cpio, with gensquashfs's field

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Pseudo definitions in mksquashfs's syntax (4.5), one a line:
  *   NAME d MODE UID GID                  NAME D TIME MODE UID GID

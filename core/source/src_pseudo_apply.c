@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Pseudo definitions applied on top of the sources, as mksquashfs applies
  * them: an entry goes into a directory that a source gave or that a d

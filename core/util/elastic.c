@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The elastic thread set. Each thread is counted as waiting from before
  * its wait until it takes work; the thread that takes work when no other

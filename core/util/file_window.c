@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * A window over a file: an image inside another file (an AppImage's
  * runtime in front, a firmware blob) is read and written as a file of its

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The JSON writer: commas, nesting and string escapes in one place. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * A time as users type it to touch -d, date -d or tar --mtime, in the
  * forms that say one moment on every machine: seconds since 1970, with or

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The one path-pattern engine: mksquashfs's -wildcards and -regex
  * excludes, and unsquashfs's extract and exclude names, in each style.

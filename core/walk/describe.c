@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * What the pseudo syntax can hold decides what is refused: a name is
  * written with '\' before white space, '"', '\' and a leading '#', but a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The sink that asks of each entry before it goes on to the extract sink
  * (entry_sink.h): the caller's choice, what is below a directory left out,

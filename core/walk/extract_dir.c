@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The extraction into a directory, for every front end that makes one:
  * the destination made or taken, the workers, the sink, the caller's walk

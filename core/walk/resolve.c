@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Symlink-following path resolution. work holds what is left to resolve;
  * done the directories resolved so far (plain names, no symlinks), so ".."

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The survey: every table's extent and metadata blocks, the fragment
  * table, and a walk of every inode with a counting sink.

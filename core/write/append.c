@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * --append: the image added to becomes the writer's starting tree. Every
  * inode is read back with the reader and kept as it is (type, mode,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The roll-back of an append. The writer never touches a byte the file
  * holds but the superblock, last; so while the old superblock stands,

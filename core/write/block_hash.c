@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* What a block is: the hash dedup keys on, and whether it is all zero (sparse). */
 #include "data_int.h"
 

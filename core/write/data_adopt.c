@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Appending to an image: its fragment blocks stay where they are and keep
  * their indexes, and its files and tails become candidates for dedup, so

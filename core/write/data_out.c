@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The data's output: a small write buffer in front of the file. Dedup
  * reads placed bytes back and rewinds over a file found again, so the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * --reuse in the block pipeline: only the compress step changes. The main
  * thread names candidates as items are handed in: block i of a file

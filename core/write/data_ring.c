@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The items in flight: a ring in submission order, a few block buffers,
  * and the pool that compresses and hashes. The main thread reserves and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The driver of the block pipeline (the parts: data_int.h). A source hands
  * in files piece by piece; blocks go to the ring, tails to fragment

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Content found again: a whole file whose blocks equal an earlier file's
  * is rewound and points at the earlier blocks; a tail equal to a packed

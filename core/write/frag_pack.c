@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fragments: tails (small files, and with --tail-ends the ends of large
  * ones) packed in the source's order into fragment blocks, which the pool

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The inode writer: the values of one inode into the codec's struct, the
  * codec's bytes into the metadata stream (fmt_inode.h knows the layout).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The inode and directory tables of mkfs, from the tree in inode order:
  * each directory's listing first (its inode needs where it went), then

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The earlier images of --reuse, indexed: their regular files by path key
  * and by size, the fragment blocks their tails are in with the length the

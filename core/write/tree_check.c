@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The writer's tree against the codec's rules, before anything is written
  * (tree_check.h). The rules are the reader's and fsck's own, from

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef SQUASHKIT_SURVEY_H
 #define SQUASHKIT_SURVEY_H
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-build-append IMAGE [ARG...]: a build through the public API, as
  * api-build-opts does it (an ARG is NAME or NAME=VALUE for

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-build-fd IMAGE SRCDIR: build IMAGE through a descriptor
  * (sqk_build_create_fd) from SRCDIR and a pseudo definition over one of

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-build-opts IMAGE [ARG...]: build IMAGE through the public API. An ARG
  * is NAME or NAME=VALUE for sqk_build_opts_set, or, after them, dir=PATH,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-build-steps IMAGE [ARG...]: build IMAGE through the public API, saying
  * at each call what a front end that words its own messages learns. An ARG

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-build OUT SRCDIR ARCHIVE LISTING PSEUDOFILE HOSTFILE DATADIR: build OUT through
  * the public API from every kind of source and from entries added one by

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-check IMAGE: verify IMAGE through the public API, from its path and
  * again through read callbacks over a copy in memory; print "clean 0|1",

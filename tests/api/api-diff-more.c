@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-diff-more A B [OPTION[=VALUE]...]: compare A with B through the
  * comparison object of the public API (sqk_diff_open, sqk_diff_run) and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-diff A B [OPTION[=VALUE]...]: compare A with B through the public
  * API (each an image, or a host directory when it is one) and print each

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-entry list IMAGE [OPTION...] | api-entry dir IMAGE DEST [OPTION...]:
  * walk (sqk_extract_list) or extract (sqk_extract_dir) with an entry

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-extract-stages HOW IMAGE DEST [OPTION...]: what the public API tells
  * a front end that words its own messages. HOW is "dir"

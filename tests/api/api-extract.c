@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-extract HOW IMAGE DEST [OPTION...]: extract IMAGE through the public
  * API, HOW being "dir" (sqk_extract_dir into DEST), "archive"

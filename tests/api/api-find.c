@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-find FILE [LIMIT]: where images start in FILE, through the public API
  * (sqk_image_find_path, _fd, _io): prints "found N at A B ..." as the path

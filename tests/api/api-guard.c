@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-guard INO:DEPTH...: a struct sqk_dir_guard entering each directory
  * in turn through the public API; prints one line a step, "INO DEPTH ok"

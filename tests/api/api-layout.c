@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-layout IMAGE: where the inodes of IMAGE lie, through the public API
  * (sqk_inode_open_lstat, sqk_inode_layout, sqk_inode_blocks, sqk_dirent_open), for the tree

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-read MODE IMAGE DEST [OFFSET]: open IMAGE through the public API
  * (MODE: path, offset, auto, fd or io, the last from a copy in memory),

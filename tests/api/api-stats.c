@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-stats IMAGE FILE: the cache counters and rates through the public API
  * (sqk_counter_names, sqk_image_counter, sqk_rate_names, sqk_image_rate)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-survey IMAGE: the survey of IMAGE through the public API
  * (sqk_image_superblock, sqk_superblock_flag, sqk_image_survey and its

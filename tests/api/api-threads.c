@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-threads IMAGE HOSTDIR: 16 threads read random ranges of the image's
  * files through the public API, all through one open inode per file and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * api-trace IMAGE PATH [relative] [nofollow]: open PATH with
  * sqk_inode_open_trace and print each thing the callback hears of, one a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * craft: write a small SquashFS 4.0 image from scratch, valid or broken on
  * purpose, to see how a reader copes.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * jsonq: check that a file is one valid JSON text (RFC 8259, strictly: no
  * trailing commas, no control characters in strings, valid UTF-8, no

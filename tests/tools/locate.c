@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * locate: where the stored bytes of one block of an image lie, so a test
  * can damage exactly that block.

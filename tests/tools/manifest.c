@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * manifest: a canonical, plain-ASCII description of a directory tree, one
  * line per entry, so that two trees can be compared with cmp(1) or diff(1).

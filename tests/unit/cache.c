@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The block cache under stress, once per wait policy: many threads, random
  * blocks, random hold times, a small cache. Every block's contents must be

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The six codecs' blocks: round trips at several levels and block sizes,
  * format details of the streams, best-of candidates and hostile input to

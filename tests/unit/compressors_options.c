@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The six codecs' registry and options: options blocks against golden
  * bytes written by hand from the format, options blocks that must be

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The inode and directory codec (core/format/fmt_inode, fmt_dir, fmt_name):
  *   - every inode type 1..14, directory headers, entries and index entries

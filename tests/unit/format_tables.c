@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The format codec for the superblock, metadata headers, lookup tables and
  * xattr entries: encode -> decode round trips (with a few bytes checked

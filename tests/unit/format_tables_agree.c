@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The reader and fsck agree about the superblock, lookup tables and xattr
  * entries (the codec's own round trips and rules are in format_tables.c).

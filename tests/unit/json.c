@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The JSON writer against golden text written by hand: commas and nesting,
  * the line-per-element layout, every escape of the string contract (valid

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Images in memory for the unit tests: a directory packed by the writer, and
  * fsck run over an image. Static inline, so that a test includes only what

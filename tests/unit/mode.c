@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The mode parser: octal and symbolic modes as chmod(1) documents them,
  * applied to files and directories, and the strings chmod refuses.

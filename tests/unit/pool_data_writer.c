@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The block pipeline on the worker pool (named pool_* so the TSan run of
  * make check covers it): whole-file and fragment dedup, sparse blocks,

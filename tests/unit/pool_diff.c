@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The comparison on the worker pool: two images built in memory from a tree
  * and from a copy changed in many files (contents in a block, in a tail,

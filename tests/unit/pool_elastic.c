@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The elastic thread set over a pipe: each byte is a piece of work, and
  * work that blocks until the test opens a gate stands for FUSE readers

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * fsck on the worker pool: an image built in memory by the writer is clean
  * for 0 (no pool), 1, 2 and 8 threads, with the same counts; with a data

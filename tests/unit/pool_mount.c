@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The mount's file-system object without FUSE: an image built in memory by
  * the writer, read through kernel-sized caches (8 metadata, 3 fragment, 1

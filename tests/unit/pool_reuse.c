@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The block pipeline with --reuse (core/write/reuse.c, data_reuse.c): the
  * workers prove and copy blocks of an earlier image read through its block

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The compressed-block cache: an image whose decompressed caches hold one
  * block each is read twice. With a compressed-block cache that holds the

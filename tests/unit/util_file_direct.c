@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Files read with O_DIRECT (SQK_FILE_DIRECT): reads at any offset and of
  * any length give the file's bytes, from several threads at once (each

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The atomic output file: refusals, commit, abort, and cleanup on a signal. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * sqk_parse_time: the times mkimage --mtime and --fstime take. The
  * expected values are worked out by hand: 2024-01-01T00:00:00Z is

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The path-pattern engine (util/pattern.c) in its three styles, from the
  * first name (unsquashfs's extract names) and at the end of a path

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Golden bytes of the writer's encoders: metadata blocks, all 14 inode
  * types, directory listings with their headers and index, and the id

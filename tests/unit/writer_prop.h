@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The writer's property, shared by the seeded test (tests/unit/writer_rules.c)
  * and the fuzz target (fuzz/writer.c): random pseudo definitions and listing

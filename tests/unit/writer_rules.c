@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The writer never writes what the reader refuses (writer_prop.h): seeded
  * random pseudo definitions and listing lines, then each case of a source

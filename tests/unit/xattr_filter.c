@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The xattr name filter and the values of --xattrs-add in each encoding. */
 #include "tap.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* The seeded damage of the corruption tests (see damage.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /* SHA-256 (FIPS 180-4), see sha256.h. */
 #include <math.h>
 #include <string.h>

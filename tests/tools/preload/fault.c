@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * libfault.so: fault injection for the tests, through LD_PRELOAD. It
  * stands in front of the C library's calls that data goes through and
