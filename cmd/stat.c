@@ -130,43 +130,16 @@ static void print_text(const struct view *v)
 	}
 }
 
-/* Bytes as lower-case hex, malloc'd. */
-static char *hex_string(const uint8_t *b, size_t len)
-{
-	char *s = malloc(2 * len + 1), *p = s;
-	size_t i;
-
-	for (i = 0; s && i < len; i++, p += 2)
-		snprintf(p, 3, "%02x", b[i]);
-	if (s)
-		*p = '\0';
-	return s;
-}
-
-static int json_xattrs(struct sqk_json *j, const struct view *v)
+static void json_xattrs(struct sqk_json *j, const struct view *v)
 {
 	size_t i;
 
 	sqk_json_begin_object(j, 0);
 	for (i = 0; i < v->nxattrs; i++) {
-		const struct sqk_xattr_pair *x = &v->xattrs[i];
-		char *hex;
-
-		sqk_json_key(j, x->name);
-		if (sqk_utf8_valid(x->value, x->size)) {
-			sqk_json_bytes(j, x->value, x->size);
-			continue;
-		}
-		hex = hex_string(x->value, x->size);
-		if (!hex)
-			return SQK_ERR_NOMEM;
-		sqk_json_begin_object(j, 0);
-		sqk_json_key_string(j, "hex", hex);
-		sqk_json_end_object(j);
-		free(hex);
+		sqk_json_key(j, v->xattrs[i].name);
+		sqk_json_blob(j, v->xattrs[i].value, v->xattrs[i].size);
 	}
 	sqk_json_end_object(j);
-	return 0;
 }
 
 static int print_json(struct sqk_json *j, const struct view *v)
@@ -175,7 +148,6 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	const struct sqk_inode_layout *l = &v->lay;
 	char mode[11];
 	uint32_t i;
-	int err;
 
 	cli_mode_string(st->mode, mode);
 	sqk_json_begin_object(j, 0);
@@ -230,9 +202,7 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	else
 		sqk_json_key_uint(j, "xattr_index", l->xattr_index);
 	sqk_json_key(j, "xattrs");
-	err = json_xattrs(j, v);
-	if (err)
-		return err;
+	json_xattrs(j, v);
 	if (v->target)
 		sqk_json_key_string(j, "target", v->target);
 	else
