@@ -407,8 +407,8 @@ static int run(struct usq *u, int argc, char **argv)
 		ret = cli_usq_extract(u, img);
 	}
 	sqk_image_close(img);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		ret = cli_compat_fail("stdout: %s", strerror(errno ? errno : EIO));
+	if (cli_stdout_flush() != 0)
+		ret = COMPAT_FATAL;
 	return ret;
 }
 

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,9 +168,12 @@ static int compare(struct diff_cmd *dc)
 	if (err < 0)
 		why = report(dc, err);
 	ret = cli_diff_out_end(&dc->out, dc->d, why);
-	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
+	if (cli_stdout_flush() != 0)
+		return DIFF_TROUBLE;
+	if (ret) {
+		/* A JSON document the writer refused: a bug, never half of one silently. */
 		if (err >= 0)
-			cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
+			cli_error("stdout", "%s", sqk_strerror(ret));
 		return DIFF_TROUBLE;
 	}
 	if (err < 0)
@@ -305,7 +307,6 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 	io.frag_entries = dc->threads + 3;
 	io.data_entries = dc->threads + 1;
 	io.decompressors = dc->threads + 1;
-	signal(SIGPIPE, SIG_IGN);
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;

@@ -126,7 +126,7 @@ int cli_fsck(int argc, char **argv)
 	struct sqk_io io;
 	const char *image;
 	unsigned threads = sqk_online_cpus();
-	int opt, quiet = 0, stats = 0, json = 0, err, ret, flushed = 1, e = 0;
+	int opt, quiet = 0, stats = 0, json = 0, err, ret;
 	size_t i, n;
 
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
@@ -190,8 +190,7 @@ int cli_fsck(int argc, char **argv)
 		if (stats && sqk_report_image(r))
 			cli_print_stats(stdout, sqk_report_image(r));
 		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
-		flushed = fflush(stdout) == 0 && !ferror(stdout);
-		e = errno;
+		cli_stdout_flush();
 		if (!quiet)
 			fprintf(stderr,
 				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
@@ -205,14 +204,8 @@ int cli_fsck(int argc, char **argv)
 	if (c.problems && !quiet)
 		cli_image_hint(image);
 	ret = c.problems ? FSCK_ERRORS : FSCK_CLEAN;
-	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
-		flushed = 0;
-		e = errno;
-	}
-	if (!flushed) {
-		cli_error("stdout", "%s", strerror(e ? e : EIO));
+	if (cli_stdout_flush() != 0)
 		ret |= FSCK_OPERATIONAL;
-	}
 	sqk_report_free(r);
 	sqk_file_destroy(file);
 	return ret;
