@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"  -h, --help        show this help\n\n"
 	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
-	"the superblock itself).\n"
+	"the superblock itself), then a summary line ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
@@ -189,17 +189,14 @@ int cli_fsck(int argc, char **argv)
 			print_text(sqk_report_problem(r, i));
 		if (stats && sqk_report_image(r))
 			cli_print_stats(stdout, sqk_report_image(r));
-		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
-		cli_stdout_flush();
+		/* The summary last, on stdout with the problems, as fsck(8) tools put it. */
 		if (!quiet)
-			fprintf(stderr,
-				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
-				"fragments, "
-				"%llu bytes checked\n",
-				image, c.problems ? "errors found" : "clean",
-				(unsigned long long)c.inodes, (unsigned long long)c.directories,
-				(unsigned long long)c.blocks, (unsigned long long)c.fragments,
-				(unsigned long long)c.bytes);
+			printf("%s: %s: %llu inodes, %llu directories, %llu blocks, %llu fragments, "
+			       "%llu bytes checked\n",
+			       image, c.problems ? "errors found" : "clean",
+			       (unsigned long long)c.inodes, (unsigned long long)c.directories,
+			       (unsigned long long)c.blocks, (unsigned long long)c.fragments,
+			       (unsigned long long)c.bytes);
 	}
 	if (c.problems && !quiet)
 		cli_image_hint(image);
