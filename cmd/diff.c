@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"  -j, --threads N        compare contents on N threads (default: online CPUs)\n"
 	"      --stat             print a summary instead of the differences\n"
 	"      --json             one JSON object: the differences and the summary\n"
-	"  -q, --quiet            print nothing: the exit status says it\n" SQK_HELP_OFFSET
+	"  -q, --quiet            print nothing: the exit status says it (a usage\n"
+	"                         error with --stat or --json)\n" SQK_HELP_OFFSET
 	"                    (every image operand)\n"
 	"      --offset-a N|auto  the same for A alone\n"
 	"      --offset-b N|auto  the same for B alone\n"
@@ -272,6 +273,12 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 		default: /* cli_getopt said what was wrong */
 			return -1;
 		}
+	}
+	/* -q prints nothing: with an option that asks for output, one of them is a mistake. */
+	if (dc->out.quiet && (dc->out.json || dc->out.stat)) {
+		cli_usage_error("--quiet prints nothing: not with %s",
+				dc->out.json ? "--json" : "--stat");
+		return -1;
 	}
 	if (argc - optind < 2) {
 		cli_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
