@@ -187,6 +187,11 @@ expect_status 2 "--reuse with --append is a usage error" \
 	"$SQK" mkimage -q --append --reuse "$TMP/a.xz.img" "$B" "$TMP/a.xz.img"
 grep -q "Try 'squashkit mkimage --help'" "$TMP/.err"
 ok $? "--reuse with --append: says how to get help"
+# --help says what the image is the same as.
+"$SQK" mkimage --help | awk '/^      --reuse OLD/ { on = 1 } on && /^      --reuse-offset/ { exit }
+	on { printf "%s ", $0 }' | tr -s ' ' >"$TMP/help-reuse"
+grep -q "the image is byte for byte the one built without --reuse $" "$TMP/help-reuse"
+ok $? "--help's --reuse line says what the image is the same as"
 expect_status 2 "a bad --reuse-offset is a usage error" \
 	"$SQK" mkimage -q --reuse-offset 12Q --reuse "$TMP/a.xz.img" "$B" "$TMP/x.img"
 expect_status 1 "a missing earlier image is an error" \
