@@ -148,6 +148,20 @@ head -c 1000 /dev/zero >"$TMP/off.img"
 expect_status 1 "an earlier image not at 0, without --reuse-offset: an error" \
 	"$SQK" mkimage -q -c xz -b 4K --reuse "$TMP/off.img" "$B" "$TMP/off-r.img"
 is "$(wc -l <"$TMP/.err")" 1 "the error is one line"
+is "$(cat "$TMP/.err")" "squashkit mkimage: $TMP/off.img: not a squashfs image (bad magic); a SquashFS image starts at byte 1000 (use --reuse-offset auto)" \
+	"it says where the image starts and that --reuse-offset auto finds it"
+cat "$TMP/off.img" "$TMP/off.img" >"$TMP/off2.img"
+expect_status 1 "two earlier images in one file, without --reuse-offset: an error" \
+	"$SQK" mkimage -q -c xz -b 4K --reuse "$TMP/off2.img" "$B" "$TMP/off-r.img"
+grep -q "; SquashFS images start at bytes 1000, [0-9]* (choose one with --reuse-offset)\$" \
+	"$TMP/.err"
+ok $? "it says where both start, and to choose one with --reuse-offset"
+expect_status 1 "two earlier images in one file, --reuse-offset auto: an error" \
+	"$SQK" mkimage -q -c xz -b 4K --reuse-offset auto --reuse "$TMP/off2.img" "$B" \
+	"$TMP/off-r.img"
+grep -q "2 SquashFS superblocks found (at 1000, [0-9]*): choose one with --reuse-offset\$" \
+	"$TMP/.err"
+ok $? "auto finds two: choose one with --reuse-offset"
 [ ! -e "$TMP/off-r.img" ]
 ok $? "nothing is written"
 expect_success "--reuse-offset 1000" \
