@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "mount/serve.h"
@@ -51,6 +52,21 @@ static int is_ours(const char *path)
 	return sqk_mounts_each(is_at, &t) < 0 ? -1 : t.ours;
 }
 
+/*
+ * Why path, no squashkit mount, cannot be unmounted: the errno's words when
+ * it is not there at all (lstat only now: it is no mount of ours, whose
+ * dead daemon would answer ENOTCONN, and another's dead one is no mount of
+ * ours either).
+ */
+static const char *not_ours(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 && errno != ENOTCONN)
+		return strerror(errno);
+	return "not a squashkit mount point";
+}
+
 int cli_umount(int argc, char **argv)
 {
 	const char *mountpoint;
@@ -83,7 +99,7 @@ int cli_umount(int argc, char **argv)
 	ours = is_ours(path);
 	if (ours <= 0) {
 		cli_error(mountpoint, "%s",
-			  ours < 0 ? "cannot read the mount table" : "not a squashkit mount point");
+			  ours < 0 ? "cannot read the mount table" : not_ours(path));
 		free(path);
 		return EXIT_FAIL;
 	}
