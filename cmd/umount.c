@@ -13,7 +13,6 @@
 #include "cmd.h"
 #include "mount/serve.h"
 #include "util/error.h"
-#include "util/mounttab.h"
 #include "util/path.h"
 
 static const char usage_text[] =
@@ -27,30 +26,6 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
-
-/* What the mount table says of path: is the topmost mount there squashkit's? */
-struct topmost {
-	const char *path;
-	int ours;
-};
-
-/* The table lists a mount over another after it: the last one at path wins. */
-static int is_at(void *arg, const char *mnt, const char *type, const char *opts)
-{
-	struct topmost *t = arg;
-
-	if (strcmp(mnt, t->path) == 0)
-		t->ours = strcmp(type, "fuse.squashkit") == 0;
-	return 0;
-}
-
-/* 1 when the topmost mount at path is a squashkit one, 0 when it is not, -1 if unreadable. */
-static int is_ours(const char *path)
-{
-	struct topmost t = {path, 0};
-
-	return sqk_mounts_each(is_at, &t) < 0 ? -1 : t.ours;
-}
 
 /*
  * Why path, no squashkit mount, cannot be unmounted: the errno's words when
@@ -96,7 +71,7 @@ int cli_umount(int argc, char **argv)
 		cli_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
 		return EXIT_FAIL;
 	}
-	ours = is_ours(path);
+	ours = sqk_serve_is_mounted(path);
 	if (ours <= 0) {
 		cli_error(mountpoint, "%s",
 			  ours < 0 ? "cannot read the mount table" : not_ours(path));
