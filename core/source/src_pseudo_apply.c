@@ -182,7 +182,7 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 	n->mode = d->mode;
 	n->uid = d->uid;
 	n->gid = d->gid;
-	n->mtime = d->mtime;
+	n->mtime = sqk_src_time(c, d->path, d->host_mtime);
 	switch (d->type) {
 	case SQK_FILE:
 		n->size = d->length;
