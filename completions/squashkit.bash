@@ -36,9 +36,13 @@ _squashkit_options()
 		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
-	inspect | stat)
+	inspect)
 		_sqk_argopts="--offset"
 		_sqk_opts="$_sqk_argopts --json --stats -h --help"
+		;;
+	stat)
+		_sqk_argopts="--offset"
+		_sqk_opts="$_sqk_argopts -L --dereference --json --stats -h --help"
 		;;
 	ls)
 		_sqk_argopts="--offset"

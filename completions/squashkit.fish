@@ -205,6 +205,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s q -l quiet -d 
 
 # inspect, ls, cat, stat
 complete -c squashkit -n '__fish_seen_subcommand_from inspect stat' -l json -d 'print one JSON object'
+complete -c squashkit -n '__fish_seen_subcommand_from stat' -s L -l dereference -d 'follow a symlink that PATH names'
 complete -c squashkit -n '__fish_seen_subcommand_from inspect ls cat stat' -l stats -d 'print cache counters'
 complete -c squashkit -n '__fish_seen_subcommand_from ls' -s l -l long -d 'long listing'
 complete -c squashkit -n '__fish_seen_subcommand_from ls' -s R -l recursive -d 'list subdirectories too'
