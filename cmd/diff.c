@@ -138,7 +138,9 @@ static const char *report(struct diff_cmd *dc, int err)
 	int side, errnum;
 
 	sqk_diff_failure(dc->d, &side, &path, &errnum);
-	what = err == SQK_ERR_IO && errnum ? strerror(errnum) : sqk_strerror(err);
+	/* An errno: the I/O error's, or ELOOP for a path through too many symlinks. */
+	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_LOOP) ? strerror(errnum)
+								    : sqk_strerror(err);
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);
