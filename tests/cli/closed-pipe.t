@@ -50,22 +50,24 @@ closed() {
 	exec 5>&-
 }
 
+# told DESC TEST WANT: the last closed run's status passes TEST ("-eq 1",
+# "-ne 0") and its stderr is exactly WANT ("" for nothing).
+told() {
+	if [ "$rc" $2 ] && [ "$(cat "$TMP/err")" = "$3" ]; then ok 0 "$1"; else
+		ok 1 "$1"
+		echo "#   exit $rc"
+		sed 's/^/#   stderr: /' "$TMP/err" | head -5
+	fi
+}
+
 # one_line CMD WANT_STATUS ARGS...: one line naming stdout, and the status.
 one_line() {
 	_cmd=$1
 	_want=$2
 	shift 2
 	closed default "$SQUASHKIT" "$@"
-	_line="squashkit $_cmd: stdout: Broken pipe"
-	_what=$(echo "$*" | sed "s|$TMP/||g")
-	if [ "$rc" -eq "$_want" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-		[ "$(cat "$TMP/err")" = "$_line" ]; then
-		ok 0 "$_what into a closed pipe: one line, exit $_want"
-	else
-		ok 1 "$_what into a closed pipe: one line, exit $_want"
-		echo "#   exit $rc"
-		sed 's/^/#   stderr: /' "$TMP/err" | head -5
-	fi
+	told "$(echo "$*" | sed "s|$TMP/||g") into a closed pipe: one line, exit $_want" \
+		"-eq $_want" "squashkit $_cmd: stdout: Broken pipe"
 }
 
 one_line cat 1 cat "$img" f
@@ -105,13 +107,8 @@ is "$("$SQUASHKIT" cat "$TMP/y.sq" y)" "$(printf 'y\ny\n')" "and its output is t
 # The top level's own output: "squashkit: stdout: ...".
 for opt in --help --version; do
 	closed default "$SQUASHKIT" $opt
-	if [ "$rc" -eq 1 ] && [ "$(cat "$TMP/err")" = "squashkit: stdout: Broken pipe" ]; then
-		ok 0 "squashkit $opt into a closed pipe: one line, exit 1"
-	else
-		ok 1 "squashkit $opt into a closed pipe: one line, exit 1"
-		echo "#   exit $rc"
-		sed 's/^/#   stderr: /' "$TMP/err" | head -5
-	fi
+	told "squashkit $opt into a closed pipe: one line, exit 1" "-eq 1" \
+		"squashkit: stdout: Broken pipe"
 done
 
 # The unsquashfs front end: killed by SIGPIPE without a word, as the peer.
@@ -125,21 +122,10 @@ for a in "-l" "-lls" "-s" "-cat"; do
 	set -- "$a" "$img"
 	[ "$a" = -cat ] && set -- "$@" f
 	closed default "$SQUASHKIT" unsquashfs "$@"
-	if [ "$rc" -eq 141 ] && [ ! -s "$TMP/err" ]; then
-		ok 0 "unsquashfs $a (squashkit): dies of SIGPIPE, silent, as the peer"
-	else
-		ok 1 "unsquashfs $a (squashkit): dies of SIGPIPE, silent, as the peer"
-		echo "#   exit $rc"
-		sed 's/^/#   stderr: /' "$TMP/err" | head -5
-	fi
+	told "unsquashfs $a (squashkit): dies of SIGPIPE, silent, as the peer" "-eq 141" ""
 	closed ignore "$SQUASHKIT" unsquashfs "$@"
-	if [ "$rc" -ne 0 ] && [ "$(cat "$TMP/err")" = "squashkit unsquashfs: stdout: Broken pipe" ]; then
-		ok 0 "unsquashfs $a (squashkit), SIGPIPE ignored: one line, exit $rc"
-	else
-		ok 1 "unsquashfs $a (squashkit), SIGPIPE ignored: one line"
-		echo "#   exit $rc"
-		sed 's/^/#   stderr: /' "$TMP/err" | head -5
-	fi
+	told "unsquashfs $a (squashkit), SIGPIPE ignored: one line, an error status" "-ne 0" \
+		"squashkit unsquashfs: stdout: Broken pipe"
 done
 
 done_testing
