@@ -218,8 +218,10 @@ SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's
- * order, from @p path ("" or "/": the whole image). For each entry (the
- * starting one first) @p visit gets its path ("/a/b"), its stat and the
+ * order, from @p path ("" or "/": the whole image; resolved as
+ * sqk_inode_open_lstat() resolves it, a walk from a symlink's target when
+ * @p path ends with "/"). For each entry (the starting one first) @p visit
+ * gets its path in the image ("/a/b"), its stat and the
  * path of an entry seen before with the same inode (a hard link), or NULL.
  * visit returns 0 to go on, 1 not to descend into this directory, or a
  * negative code to stop the walk with it. Loops and unsafe names are
