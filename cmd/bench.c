@@ -47,6 +47,7 @@ static const char usage_text[] =
 	"  -d, --duration TIME   time per run: seconds, or with ms/s suffix (default 1s)\n"
 	"  -r, --runs N          runs per cell; medians are reported (default 3)\n"
 	"  -f, --format FMT      table (default), json or csv\n"
+	"      --wide            every column in the table, not the few most need\n"
 	"      --plot FILE.svg   draw throughput and wakeups per release against threads\n"
 	"      --seed N          seed of the random choices (default 1)\n"
 	"  -q, --quiet           no progress lines\n"
@@ -62,6 +63,7 @@ enum {
 	OPT_OFFSET,
 	OPT_AGAINST,
 	OPT_SLOW,
+	OPT_WIDE,
 };
 
 static const struct option longopts[] = {
@@ -77,6 +79,7 @@ static const struct option longopts[] = {
 	{"duration", required_argument, NULL, 'd'},
 	{"runs", required_argument, NULL, 'r'},
 	{"format", required_argument, NULL, 'f'},
+	{"wide", no_argument, NULL, OPT_WIDE},
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"offset", required_argument, NULL, OPT_OFFSET},
@@ -221,6 +224,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		case OPT_COLD:
 			b->cold = 1;
 			break;
+		case OPT_WIDE:
+			b->wide = 1;
+			break;
 		case OPT_AGAINST:
 			memset(b->against, 0, sizeof(b->against));
 			if (parse_list(optarg, parse_where, b->against) < 0)
@@ -360,17 +366,24 @@ static void shape(const struct bench *b, struct bench_cell *cells, unsigned n)
 	}
 }
 
-/* The machine as the bench starts: how busy it was says how far to trust the figures. */
-static void machine_info(struct bench_info *info, const char *path)
+/*
+ * The machine as the bench starts: how busy it was says how far to trust
+ * the figures. shown names the image when path is bench's own (NULL: path).
+ */
+static void machine_info(const struct bench *b, struct bench_info *info, const char *path,
+			 const char *shown)
 {
 	memset(info, 0, sizeof(*info));
-	info->image = path;
+	info->image = shown ? shown : path;
+	info->default_image = shown != NULL;
+	info->cold = b->cold;
+	info->wide = b->wide;
 	info->cpus = sqk_online_cpus();
 	if (getloadavg(info->load, 3) != 3)
 		info->load[0] = info->load[1] = info->load[2] = NAN;
 }
 
-static int run_all(struct bench *b, const char *path)
+static int run_all(struct bench *b, const char *path, const char *shown)
 {
 	unsigned places =
 		1 + (unsigned)b->against[WHERE_KERNEL] + (b->against[WHERE_MOUNT] ? b->npol : 0);
@@ -381,7 +394,7 @@ static int run_all(struct bench *b, const char *path)
 
 	if (!cells)
 		return EXIT_FAIL;
-	machine_info(&info, path);
+	machine_info(b, &info, path, shown);
 	if (cli_bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
 	    cli_bench_measure(b, cells, ncells) == 0) {
 		if (b->slow) {
@@ -466,7 +479,7 @@ int cli_bench(int argc, char **argv)
 	/* What earlier runs that were killed left behind goes first. */
 	sqk_lab_sweep(cli_bench_scratch_base());
 	if (optind < argc)
-		return finish(run_all(&b, argv[optind]));
+		return finish(run_all(&b, argv[optind], NULL));
 
 	/* No IMAGE: build the default one in a scratch directory, and remove it after. */
 	snprintf(tmp, sizeof(tmp), "%s/%s.%d.XXXXXX", cli_bench_scratch_base(), SQK_LAB_TAG,
@@ -475,8 +488,8 @@ int cli_bench(int argc, char **argv)
 		cli_error(tmp, "%s", strerror(errno));
 		return EXIT_FAIL;
 	}
-	ret = cli_bench_default_image("/proc/self/exe", tmp, img, sizeof(img), b.quiet) == 0
-		      ? run_all(&b, img)
+	ret = cli_bench_default_image(cli_bench_self(), tmp, img, sizeof(img), b.quiet) == 0
+		      ? run_all(&b, img, cli_bench_default_name())
 		      : EXIT_FAIL;
 	sqk_remove_tree(AT_FDCWD, tmp);
 	return finish(ret);

@@ -64,7 +64,7 @@ struct bench {
 	enum sqk_wait_policy pol[3];
 	unsigned npol;
 	struct sqk_image_opts io;
-	int data_set, percpu, cold, quiet;
+	int data_set, percpu, cold, quiet, wide;
 	int against[WHERE_COUNT]; /* the places besides the model */
 	int slow;		  /* --slow-device */
 	uint64_t slow_iops, slow_bps;
@@ -98,7 +98,9 @@ int cli_bench_measure(struct bench *b, struct bench_cell *cells, unsigned n);
 
 /* What the report says about the run as a whole. */
 struct bench_info {
-	const char *image;
+	const char *image; /* the path, or the words for the embedded default */
+	int default_image; /* built by bench from its embedded tree, and gone now */
+	int cold, wide;	   /* --cold; --wide: every column of the table */
 	unsigned cpus;
 	double load[3];	    /* load averages when the bench started */
 	const char *device; /* the slow device, if any */
@@ -116,6 +118,15 @@ int cli_bench_plot(const char *path, const struct bench_cell *cells, unsigned n)
  * Returns 0 and the image path, or -1 after printing why.
  */
 int cli_bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet);
+/* The default image in words, for the report: its path is gone when bench ends. */
+const char *cli_bench_default_name(void);
+
+/*
+ * The running binary by its real path, for what bench starts (mkimage, the
+ * mount daemon): executed through /proc/self/exe it would show as "exe" in
+ * ps. /proc/self/exe when the path cannot be read or the file is gone.
+ */
+const char *cli_bench_self(void);
 
 /* ---- the mount leg: a squashkit mount daemon per run ---- */
 

@@ -118,6 +118,17 @@ fail:
 	return -1;
 }
 
+const char *cli_bench_default_name(void)
+{
+	static char name[128];
+
+	snprintf(name, sizeof(name),
+		 "the embedded default (%u files in %u directories, gzip level 6; built for "
+		 "this run)",
+		 DIRS * FILES_PER + LARGE_FILES, DIRS + 2);
+	return name;
+}
+
 int cli_bench_default_image(const char *self, const char *dir, char *img, size_t len, int quiet)
 {
 	char tree[2048];

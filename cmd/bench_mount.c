@@ -24,6 +24,18 @@
 /* How long a daemon may take to come up or to end. */
 #define DAEMON_WAIT_MS 20000
 
+const char *cli_bench_self(void)
+{
+	static char path[4096];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	/* Gone or replaced since it started: the kernel's own link still runs it. */
+	if (len <= 0 || (size_t)len >= sizeof(path) - 1 || strstr(path, " (deleted)"))
+		return "/proc/self/exe";
+	path[len] = '\0';
+	return path;
+}
+
 static void nap_ms(unsigned ms)
 {
 	struct timespec ts = {0, (long)ms * 1000000L};
@@ -84,7 +96,7 @@ int cli_bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t o
 			   const struct bench_cell *c)
 {
 	char threads[16], cache[96], stats[4200], off[32];
-	const char *argv[20];
+	const char *argv[20], *self;
 	unsigned waited = 0;
 	int n = 0, fd, m;
 
@@ -111,6 +123,7 @@ int cli_bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t o
 	argv[n++] = d->mnt;
 	argv[n] = NULL;
 	unlink(d->stats);
+	self = cli_bench_self();
 	d->pid = fork();
 	if (d->pid < 0) {
 		cli_error(d->mnt, "cannot start squashkit mount: %s", strerror(errno));
@@ -129,7 +142,7 @@ int cli_bench_daemon_start(struct bench_daemon *d, const char *image, uint64_t o
 		fd = open(d->err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
-		execv("/proc/self/exe", (char **)argv);
+		execv(self, (char **)argv);
 		_exit(127);
 	}
 	for (;;) {

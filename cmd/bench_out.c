@@ -36,6 +36,8 @@ static void print_json(FILE *out, const struct bench_info *info, const struct be
 	sqk_json_init_file(&j, out);
 	sqk_json_begin_object(&j, 0);
 	sqk_json_key_string(&j, "image", info->image);
+	sqk_json_key_bool(&j, "image_default", info->default_image);
+	sqk_json_key_bool(&j, "cold", info->cold);
 	sqk_json_key(&j, "machine");
 	sqk_json_begin_object(&j, 0);
 	sqk_json_key_uint(&j, "cpus", info->cpus);
@@ -116,35 +118,47 @@ static void print_csv(FILE *out, const struct bench_cell *c, unsigned n)
 	}
 }
 
-/* The table's figures: heading, width, decimals, field and scale; "-" where the place has none. */
+/*
+ * The table's figures: heading, width, decimals, field, scale, whether the
+ * default table has it (--wide shows them all), and what it means.
+ */
 static const struct column {
 	const char *head;
 	int width, decimals;
 	size_t off;
 	double scale;
+	int basic;
+	const char *means;
 } columns[] = {
-#define COL(h, w, d, f, x) {h, w, d, offsetof(struct bench_cell, f), x},
+#define COL(h, w, d, f, x, b, m) {h, w, d, offsetof(struct bench_cell, f), x, b, m},
 	// clang-format off
-	COL("ops/s", 10, 0, ops_per_s, 1)
-	COL("MiB/s", 8, 2, mib_per_s, 1)
-	COL("p50_us", 9, 1, p50_us, 1)
-	COL("p99_us", 9, 1, p99_us, 1)
-	COL("max_us", 9, 0, max_us, 1)
-	COL("wake/rel", 9, 2, wakeups_per_release, 1)
-	COL("spurious", 8, 0, spurious, 1)
-	COL("handoff", 8, 0, handoffs, 1)
-	COL("unclaim_ms", 10, 2, unclaimed_free_ms, 1)
-	COL("vcsw", 9, 0, vcsw, 1)
-	COL("ivcsw", 9, 0, ivcsw, 1)
-	COL("sys_cs", 9, 0, sys_cs, 1)
-	COL("dec/blk", 7, 2, decompressions_per_block, 1)
-	COL("hit%", 6, 1, hit_ratio, 100)
-	COL("devrd/op", 9, 2, dev_reads_per_op, 1)
-	COL("comp_KiB", 9, 0, comp_cache_kib, 1)
-	COL("step", 6, 2, step, 1)
-	COL("vs_kern", 7, 2, step_vs_kernel, 1)
+	COL("ops/s", 10, 0, ops_per_s, 1, 1, "operations per second, all threads together")
+	COL("MiB/s", 8, 2, mib_per_s, 1, 1, "file data read per second")
+	COL("p50_us", 9, 1, p50_us, 1, 1, "time of one operation, median, in microseconds")
+	COL("p99_us", 9, 1, p99_us, 1, 1, "time of one operation, 99th percentile")
+	COL("max_us", 9, 0, max_us, 1, 0, "time of the slowest operation")
+	COL("wake/rel", 9, 2, wakeups_per_release, 1, 1,
+	    "threads woken per cache release that woke any (herd: every waiter)")
+	COL("spurious", 8, 0, spurious, 1, 0, "wakeups that found nothing to take and slept again")
+	COL("handoff", 8, 0, handoffs, 1, 0,
+	    "wakes passed on by a thread woken for room that shared a block instead")
+	COL("unclaim_ms", 10, 2, unclaimed_free_ms, 1, 0,
+	    "milliseconds a freed cache entry sat unclaimed while threads slept")
+	COL("vcsw", 9, 0, vcsw, 1, 0, "voluntary context switches of the threads (waits)")
+	COL("ivcsw", 9, 0, ivcsw, 1, 0, "involuntary context switches of the threads (preempted)")
+	COL("sys_cs", 9, 0, sys_cs, 1, 0, "context switches of the whole machine during the run")
+	COL("dec/blk", 7, 2, decompressions_per_block, 1, 1,
+	    "decompressions per block decompressed (1: each block once)")
+	COL("hit%", 6, 1, hit_ratio, 100, 1, "cache lookups served without a decompression of their own")
+	COL("devrd/op", 9, 2, dev_reads_per_op, 1, 0, "device reads per operation")
+	COL("comp_KiB", 9, 0, comp_cache_kib, 1, 0, "KiB held by the cache of compressed blocks")
+	COL("step", 6, 2, step, 1, 0, "throughput over the same row's at the thread count before")
+	COL("vs_kern", 7, 2, step_vs_kernel, 1, 0,
+	    "step over the kernel's step (1: scales as the kernel does)")
 	// clang-format on
 };
+
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
 static const char *series_name(const struct bench_cell *c)
 {
@@ -183,10 +197,29 @@ static void print_shape(FILE *out, const struct bench_cell *c, unsigned n)
 	}
 }
 
+/* What each column of the table means, and what "-" does. */
+static void print_legend(FILE *out, int wide, int places)
+{
+	size_t k;
+
+	fputs("columns:\n", out);
+	for (k = 0; k < NCOLUMNS; k++)
+		if (wide || columns[k].basic)
+			fprintf(out, "  %-10s %s\n", columns[k].head, columns[k].means);
+	if (places || wide)
+		fputs("  -          a figure the place cannot give (the kernel's caches are out of "
+		      "sight), or no thread count before\n",
+		      out);
+	if (!wide)
+		fputs("--wide shows every column (latency maximum, wakeup details, context "
+		      "switches, device reads, steps)\n",
+		      out);
+}
+
 static void print_table(FILE *out, const struct bench_info *info, const struct bench_cell *c,
 			unsigned n)
 {
-	unsigned i, kernel = 0;
+	unsigned i, places = 0;
 	size_t k;
 
 	fprintf(out,
@@ -201,21 +234,29 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 		fprintf(out, "; the model reads it with O_DIRECT\n");
 	}
 	for (i = 0; i < n; i++)
-		kernel |= c[i].where == WHERE_KERNEL;
-	if (kernel)
+		places |= 1u << c[i].where;
+	if (places & (1u << WHERE_KERNEL))
 		fprintf(out, "kernel: squashfs on a loop device, with its own caches and "
 			     "decompressor; its cache counters cannot be seen (-)\n");
+	/* Without --cold the page cache keeps the image: a mount's runs get faster as it fills. */
+	if ((places & (1u << WHERE_KERNEL | 1u << WHERE_MOUNT)) && !info->cold)
+		fprintf(out, "warm: without --cold the image stays in the page cache between runs; "
+			     "the kernel's and the mount's figures rise run after run as it "
+			     "fills\n");
 	fprintf(out, "%-6s %-8s %-9s %4s", "where", "work", "policy", "thr");
-	for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++)
-		fprintf(out, " %*s", columns[k].width, columns[k].head);
+	for (k = 0; k < NCOLUMNS; k++)
+		if (info->wide || columns[k].basic)
+			fprintf(out, " %*s", columns[k].width, columns[k].head);
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
 		fprintf(out, "%-6s %-8s %-9s %4u", cli_bench_where_name(c->where),
 			sqk_workload_name(c->workload), series_name(c), c->threads);
-		for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
+		for (k = 0; k < NCOLUMNS; k++) {
 			const struct column *col = &columns[k];
 			double v = *(const double *)((const char *)c + col->off);
 
+			if (!info->wide && !col->basic)
+				continue;
 			if (isnan(v))
 				fprintf(out, " %*s", col->width, "-");
 			else
@@ -224,6 +265,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 		fputc('\n', out);
 	}
 	print_shape(out, c - n, n);
+	print_legend(out, info->wide, places != 1u << WHERE_MODEL);
 }
 
 void cli_bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,

@@ -250,17 +250,35 @@ static int run_once(struct bench *b, const struct bench_cell *cell, unsigned run
 	return 0;
 }
 
-static void progress(const struct bench *b, const struct bench_cell *c, unsigned i, unsigned n)
+/* "bench: [3/9] mixed mount/keyed 16 threads" */
+static void cell_name(const struct bench_cell *c, unsigned i, unsigned n)
 {
-	if (b->quiet)
-		return;
 	fprintf(stderr, "bench: [%u/%u] %s ", i + 1, n, sqk_workload_name(c->workload));
 	if (c->where == WHERE_KERNEL)
 		fprintf(stderr, "kernel");
 	else
 		fprintf(stderr, "%s%s", c->where == WHERE_MOUNT ? "mount/" : "",
 			sqk_policy_name(c->policy));
-	fprintf(stderr, " %u threads ... %.0f ops/s", c->threads, c->ops_per_s);
+	fprintf(stderr, " %u thread%s", c->threads, c->threads == 1 ? "" : "s");
+}
+
+/* A run of a cell as it ends, when the cell has more than one: something to see early. */
+static void run_line(const struct bench *b, const struct bench_cell *c, unsigned i, unsigned n,
+		     unsigned run, const struct run_values *rv)
+{
+	if (b->quiet || b->runs < 2)
+		return;
+	cell_name(c, i, n);
+	fprintf(stderr, ", run %u/%u: %.0f ops/s\n", run + 1, b->runs, rv->ops_per_s[run]);
+}
+
+/* A cell as soon as its last run ends: its medians. */
+static void cell_line(const struct bench *b, const struct bench_cell *c, unsigned i, unsigned n)
+{
+	if (b->quiet)
+		return;
+	cell_name(c, i, n);
+	fprintf(stderr, " ... %.0f ops/s", c->ops_per_s);
 	if (!isnan(c->wakeups_per_release))
 		fprintf(stderr, ", %.2f wakeups/release", c->wakeups_per_release);
 	fputc('\n', stderr);
@@ -276,21 +294,29 @@ int cli_bench_measure(struct bench *b, struct bench_cell *cells, unsigned n)
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return -1;
 	}
-	/* A group: the cells of one workload and thread count, in every place. */
+	/*
+	 * A group: the cells of one workload and thread count, in every place,
+	 * their runs interleaved. A cell is told of as each run ends, and with
+	 * its medians once its last run has.
+	 */
 	for (g = 0; g < n && !ret; g = end) {
 		for (end = g; end < n && cells[end].workload == cells[g].workload &&
 			      cells[end].threads == cells[g].threads;
 		     end++)
 			;
 		for (run = 0; run < b->runs && !ret; run++)
-			for (i = g; i < end && !ret; i++)
-				if (run_once(b, &cells[i], run, &rv[i]) != 0 || sqk_lab_stopped())
+			for (i = g; i < end && !ret; i++) {
+				if (run_once(b, &cells[i], run, &rv[i]) != 0 || sqk_lab_stopped()) {
 					ret = -1;
-		for (i = g; i < end && !ret; i++) {
+					break;
+				}
+				run_line(b, &cells[i], i, n, run, &rv[i]);
+				if (run + 1 < b->runs)
+					continue;
 #define MEDIAN(k) cells[i].k = median(rv[i].k, b->runs);
-			RUN_FIELDS(MEDIAN)
-			progress(b, &cells[i], i, n);
-		}
+				RUN_FIELDS(MEDIAN)
+				cell_line(b, &cells[i], i, n);
+			}
 	}
 	free(rv);
 	return ret;

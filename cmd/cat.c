@@ -31,7 +31,7 @@ static const char usage_text[] =
 struct cat {
 	char *buf;
 	size_t cap;
-	int out_errno; /* set when stdout fails: nothing more can be written */
+	int out_failed; /* stdout failed: nothing more can be written */
 };
 
 /* Stream one file through the image's caches: 0, or the library's error. */
@@ -43,7 +43,8 @@ static int cat_file(struct cat *ct, struct sqk_image *img, const struct sqk_inod
 
 	while (!(err = sqk_inode_pread(img, ino, off, ct->buf, ct->cap, &got)) && got) {
 		if (fwrite(ct->buf, 1, got, stdout) != got) {
-			ct->out_errno = errno ? errno : EIO;
+			cli_stdout_error(errno);
+			ct->out_failed = 1;
 			return 0;
 		}
 		off += got;
@@ -94,15 +95,11 @@ static int run(struct sqk_show *s)
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < s->npaths && !ct->out_errno; i++)
+	for (i = 0; i < s->npaths && !ct->out_failed; i++)
 		if (cat_path(s, s->paths[i]) != 0)
 			ret = EXIT_FAIL;
-	if (!ct->out_errno && fflush(stdout) != 0)
-		ct->out_errno = errno ? errno : EIO;
-	if (ct->out_errno) {
-		cli_error("stdout", "%s", strerror(ct->out_errno));
+	if (cli_stdout_flush() != 0)
 		ret = EXIT_FAIL;
-	}
 	free(ct->buf);
 	return ret;
 }

@@ -62,6 +62,14 @@ int cli_threads_option(const char *arg, unsigned *threads);
  * (gzip and tar refuse it too); --force writes anyway. 0 otherwise.
  */
 int cli_refuse_terminal(const char *what, int force);
+/*
+ * stdout failed (a reader gone, a full disk): "squashkit CMD: stdout: why"
+ * on stderr the first time, nothing after, so that a closed pipe is one
+ * line however many writes and flushes find it. errnum 0: unknown.
+ */
+void cli_stdout_error(int errnum);
+/* Flush stdout: 0, or -1 when stdout has failed (said once, as above). */
+int cli_stdout_flush(void);
 /* 0 leaves out the "Try" line: the compat front ends' errors are one line, as the peers'. */
 extern int cli_usage_hint;
 
@@ -74,8 +82,9 @@ void cli_print_escaped(FILE *out, const char *s);
 void cli_print_escaped_len(FILE *out, const void *buf, size_t len);
 
 /*
- * 0 (native): a closed stdout is an error to report. 1 (the compat front
- * ends): it kills the command, as it kills the peers' tools.
+ * 0 (native): a closed stdout is an error to report (main() ignores
+ * SIGPIPE for them). 1 (the compat front ends): it kills the command, as
+ * it kills the peers' tools, and messages spell options as the peers do.
  */
 extern int cli_die_of_sigpipe;
 

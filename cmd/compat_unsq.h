@@ -100,5 +100,12 @@ int cli_usq_extract(struct usq *u, struct sqk_image *img);
  * the extract names. COMPAT_OK or COMPAT_FATAL (-missing-symlinks).
  */
 int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n);
+/*
+ * Without -follow-symlinks: each literal name that goes through a symlink
+ * (or "..") added as what it resolves to, as lstat(2) resolves it, with
+ * the symlinks on the way; every other name added as it is. COMPAT_OK or
+ * COMPAT_FATAL.
+ */
+int cli_usq_through(struct usq *u, struct sqk_image *img, char **names, int n);
 
 #endif

@@ -8,6 +8,11 @@
  * it), every symlink on the way, and every directory the resolution left
  * through "..", without its contents, so that the extracted symlinks
  * resolve the same way in the extracted tree.
+ *
+ * Without -L, a literal name that goes through a symlink (which unsquashfs
+ * matches to nothing, and extracts nothing for) is resolved as any other
+ * command resolves a path, as lstat(2) does: the symlinks on the way are
+ * followed, the last component only when the name ends with "/".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +81,45 @@ static const char *why(int err)
 	if (err == SQK_ERR_LOOP)
 		return "too many levels of symlinks";
 	return sqk_strerror(err);
+}
+
+/* A name with a character the filter's style reads as more than itself. */
+static int has_magic(const struct usq_filter *f, const char *name)
+{
+	if (f->regex)
+		return strpbrk(name, ".^$*+?()[]{}|\\") != NULL;
+	/* Globs, with the extended forms ?(...) @(...) !(...) +(...) *(...). */
+	return !f->no_wildcards && strpbrk(name, "*?[\\(") != NULL;
+}
+
+int cli_usq_through(struct usq *u, struct sqk_image *img, char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct needs nd = {NULL, NULL, 0, NULL};
+		struct sqk_inode *ino;
+		int err = 0, through = 0, literal = !has_magic(&u->filter, names[i]);
+
+		/* Literal names only, whose resolution can be added as names of the same style. */
+		if (literal)
+			err = sqk_inode_open_trace(img, names[i], SQK_TRACE_NOFOLLOW, note, &nd,
+						   &ino);
+		if (literal && !err) {
+			sqk_inode_close(ino);
+			through = nd.n && !has_magic(&u->filter, nd.result);
+			if (through && (add_needs(&u->filter, &nd) != 0 ||
+					cli_usq_filter_add(&u->filter, 0, nd.result) != 0))
+				err = SQK_ERR_NOMEM;
+		}
+		release(&nd);
+		if (err == SQK_ERR_NOMEM)
+			return cli_compat_fail("%s", sqk_strerror(err));
+		/* Not resolved, or through no symlink: matched as unsquashfs matches it. */
+		if (!through && cli_usq_filter_add(&u->filter, 0, names[i]) != 0)
+			return cli_compat_fail("%s: invalid name", names[i]);
+	}
+	return COMPAT_OK;
 }
 
 int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)

@@ -370,7 +370,8 @@ static int run(struct usq *u, int argc, char **argv)
 		free(opt);
 		return ret == EXIT_OK ? COMPAT_OK : COMPAT_FATAL;
 	}
-	for (i = first + 1; i < argc && !u->cat && !(u->follow && !u->excludes); i++)
+	/* Extract names are added once the image is open (cli_usq_follow, cli_usq_through). */
+	for (i = first + 1; i < argc && !u->cat && u->excludes; i++)
 		if (cli_usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return cli_compat_fail("%s: invalid name", argv[i]);
 	sqk_image_opts_default(&io);
@@ -394,6 +395,8 @@ static int run(struct usq *u, int argc, char **argv)
 	ret = COMPAT_OK;
 	if (u->follow && !u->excludes)
 		ret = cli_usq_follow(u, img, argv + first + 1, argc - first - 1);
+	else if (!u->excludes)
+		ret = cli_usq_through(u, img, argv + first + 1, argc - first - 1);
 	if (ret) {
 		/* -missing-symlinks: nothing listed or written. */
 	} else if (u->stat) {
@@ -407,8 +410,8 @@ static int run(struct usq *u, int argc, char **argv)
 		ret = cli_usq_extract(u, img);
 	}
 	sqk_image_close(img);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		ret = cli_compat_fail("stdout: %s", strerror(errno ? errno : EIO));
+	if (cli_stdout_flush() != 0)
+		ret = COMPAT_FATAL;
 	return ret;
 }
 

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,8 @@ static const char usage_text[] =
 	"  -j, --threads N        compare contents on N threads (default: online CPUs)\n"
 	"      --stat             print a summary instead of the differences\n"
 	"      --json             one JSON object: the differences and the summary\n"
-	"  -q, --quiet            print nothing: the exit status says it\n" SQK_HELP_OFFSET
+	"  -q, --quiet            print nothing: the exit status says it (a usage\n"
+	"                         error with --stat or --json)\n" SQK_HELP_OFFSET
 	"                    (every image operand)\n"
 	"      --offset-a N|auto  the same for A alone\n"
 	"      --offset-b N|auto  the same for B alone\n"
@@ -138,7 +138,9 @@ static const char *report(struct diff_cmd *dc, int err)
 	int side, errnum;
 
 	sqk_diff_failure(dc->d, &side, &path, &errnum);
-	what = err == SQK_ERR_IO && errnum ? strerror(errnum) : sqk_strerror(err);
+	/* An errno: the I/O error's, or ELOOP for a path through too many symlinks. */
+	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_LOOP) ? strerror(errnum)
+								    : sqk_strerror(err);
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);
@@ -169,9 +171,12 @@ static int compare(struct diff_cmd *dc)
 	if (err < 0)
 		why = report(dc, err);
 	ret = cli_diff_out_end(&dc->out, dc->d, why);
-	if (fflush(stdout) != 0 || ferror(stdout) || ret) {
+	if (cli_stdout_flush() != 0)
+		return DIFF_TROUBLE;
+	if (ret) {
+		/* A JSON document the writer refused: a bug, never half of one silently. */
 		if (err >= 0)
-			cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
+			cli_error("stdout", "%s", sqk_strerror(ret));
 		return DIFF_TROUBLE;
 	}
 	if (err < 0)
@@ -271,6 +276,12 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			return -1;
 		}
 	}
+	/* -q prints nothing: with an option that asks for output, one of them is a mistake. */
+	if (dc->out.quiet && (dc->out.json || dc->out.stat)) {
+		cli_usage_error("--quiet prints nothing: not with %s",
+				dc->out.json ? "--json" : "--stat");
+		return -1;
+	}
 	if (argc - optind < 2) {
 		cli_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
 		return -1;
@@ -305,7 +316,6 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 	io.frag_entries = dc->threads + 3;
 	io.data_entries = dc->threads + 1;
 	io.decompressors = dc->threads + 1;
-	signal(SIGPIPE, SIG_IGN);
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;

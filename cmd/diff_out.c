@@ -170,13 +170,16 @@ static void json_pair(struct sqk_json *j, const char *key, const char *k1, uint6
 	sqk_json_end_object(j);
 }
 
-static void json_bytes(struct sqk_json *j, const char *key, const char *v, size_t len)
+/* A symlink target or a hard link's path as a string, an xattr value as a blob. */
+static void json_bytes(struct sqk_json *j, const char *key, const char *v, size_t len, int blob)
 {
 	sqk_json_key(j, key);
-	if (v)
-		sqk_json_bytes(j, v, len);
-	else
+	if (!v)
 		sqk_json_null(j);
+	else if (blob)
+		sqk_json_blob(j, v, len);
+	else
+		sqk_json_bytes(j, v, len);
 }
 
 static void json(struct sqk_json *j, const struct sqk_diff_entry *e)
@@ -240,8 +243,8 @@ static void json(struct sqk_json *j, const struct sqk_diff_entry *e)
 		/* fall through */
 	case SQK_CHANGE_TARGET:
 	case SQK_CHANGE_LINK:
-		json_bytes(j, "a", c->sa, c->la);
-		json_bytes(j, "b", c->sb, c->lb);
+		json_bytes(j, "a", c->sa, c->la, c->kind == SQK_CHANGE_XATTR);
+		json_bytes(j, "b", c->sb, c->lb, c->kind == SQK_CHANGE_XATTR);
 		break;
 	}
 	sqk_json_end_object(j);

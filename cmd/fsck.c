@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"  -h, --help        show this help\n\n"
 	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
-	"the superblock itself).\n"
+	"the superblock itself), then a summary line ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
@@ -126,7 +126,7 @@ int cli_fsck(int argc, char **argv)
 	struct sqk_io io;
 	const char *image;
 	unsigned threads = sqk_online_cpus();
-	int opt, quiet = 0, stats = 0, json = 0, err, ret, flushed = 1, e = 0;
+	int opt, quiet = 0, stats = 0, json = 0, err, ret;
 	size_t i, n;
 
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
@@ -189,30 +189,20 @@ int cli_fsck(int argc, char **argv)
 			print_text(sqk_report_problem(r, i));
 		if (stats && sqk_report_image(r))
 			cli_print_stats(stdout, sqk_report_image(r));
-		/* The report is out before the summary: `fsck IMG >log 2>&1` keeps them apart. */
-		flushed = fflush(stdout) == 0 && !ferror(stdout);
-		e = errno;
+		/* The summary last, on stdout with the problems, as fsck(8) tools put it. */
 		if (!quiet)
-			fprintf(stderr,
-				"%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
-				"fragments, "
-				"%llu bytes checked\n",
-				image, c.problems ? "errors found" : "clean",
-				(unsigned long long)c.inodes, (unsigned long long)c.directories,
-				(unsigned long long)c.blocks, (unsigned long long)c.fragments,
-				(unsigned long long)c.bytes);
+			printf("%s: %s: %llu inodes, %llu directories, %llu blocks, %llu fragments, "
+			       "%llu bytes checked\n",
+			       image, c.problems ? "errors found" : "clean",
+			       (unsigned long long)c.inodes, (unsigned long long)c.directories,
+			       (unsigned long long)c.blocks, (unsigned long long)c.fragments,
+			       (unsigned long long)c.bytes);
 	}
 	if (c.problems && !quiet)
 		cli_image_hint(image);
 	ret = c.problems ? FSCK_ERRORS : FSCK_CLEAN;
-	if (flushed && (fflush(stdout) != 0 || ferror(stdout))) {
-		flushed = 0;
-		e = errno;
-	}
-	if (!flushed) {
-		cli_error("stdout", "%s", strerror(e ? e : EIO));
+	if (cli_stdout_flush() != 0)
 		ret |= FSCK_OPERATIONAL;
-	}
 	sqk_report_free(r);
 	sqk_file_destroy(file);
 	return ret;

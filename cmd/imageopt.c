@@ -106,6 +106,15 @@ uint64_t cli_offset_value(void)
 	return offset.at;
 }
 
+/* The option that sets o, as messages name it. */
+static const char *option_name(const struct sqk_offset *o)
+{
+	if (o->option)
+		return o->option;
+	/* The compat front end (cli_die_of_sigpipe) spells the option as unsquashfs. */
+	return cli_die_of_sigpipe ? "-offset" : "--offset";
+}
+
 /*
  * Where --offset auto finds the one image in path: o is then at it, no longer
  * auto (bench opens the image again for every run: search and say it once).
@@ -125,11 +134,10 @@ static int find_offset(const char *path, struct sqk_offset *o)
 		return -1;
 	}
 	if (n > 1) {
-		cli_error(
-			path,
-			"%d SquashFS superblocks found (at %llu, %llu%s): choose one with --offset",
-			n, (unsigned long long)at[0], (unsigned long long)at[1],
-			n > 2 ? ", ..." : "");
+		cli_error(path,
+			  "%d SquashFS superblocks found (at %llu, %llu%s): choose one with %s", n,
+			  (unsigned long long)at[0], (unsigned long long)at[1],
+			  n > 2 ? ", ..." : "", option_name(o));
 		return -1;
 	}
 	if (!offset_quiet)
@@ -179,25 +187,29 @@ static unsigned images_further_in(const char *path, const struct sqk_offset *o, 
 	return n > 0 ? (unsigned)n : 0;
 }
 
-/* "[what; ]a SquashFS image starts at byte N (use --offset auto)", or 0 when n is 0. */
-static int say_further_in(const char *path, const char *what, unsigned n, const uint64_t at[2])
+/*
+ * "[what; ]a SquashFS image starts at byte N (use --offset auto)", naming
+ * o's option, or nothing when n is 0.
+ */
+static int say_further_in(const char *path, const char *what, unsigned n, const uint64_t at[2],
+			  const struct sqk_offset *o)
 {
-	const char *sep = what ? "; " : "";
+	const char *sep = what ? "; " : "", *opt = option_name(o);
 
 	if (!what)
 		what = "";
-	/* The compat front end (cli_die_of_sigpipe) spells the option as unsquashfs. */
-	if (n == 1 && cli_die_of_sigpipe)
-		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use -offset %llu)", what,
-			  sep, (unsigned long long)at[0], (unsigned long long)at[0]);
+	/* unsquashfs's -offset takes no auto. */
+	if (n == 1 && cli_die_of_sigpipe && !o->option)
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use %s %llu)", what, sep,
+			  (unsigned long long)at[0], opt, (unsigned long long)at[0]);
 	else if (n == 1)
-		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use --offset auto)",
-			  what, sep, (unsigned long long)at[0]);
+		cli_error(path, "%s%sa SquashFS image starts at byte %llu (use %s auto)", what, sep,
+			  (unsigned long long)at[0], opt);
 	else if (n > 1)
 		cli_error(path,
 			  "%s%sSquashFS images start at bytes %llu, %llu%s (choose one with %s)",
 			  what, sep, (unsigned long long)at[0], (unsigned long long)at[1],
-			  n > 2 ? ", ..." : "", cli_die_of_sigpipe ? "-offset" : "--offset");
+			  n > 2 ? ", ..." : "", opt);
 	return n > 0;
 }
 
@@ -207,7 +219,7 @@ static void image_error_at(const char *path, const struct sqk_offset *o, int err
 	uint64_t at[2];
 	unsigned n = err == SQK_ERR_MAGIC ? images_further_in(path, o, at) : 0;
 
-	if (!say_further_in(path, sqk_strerror(err), n, at))
+	if (!say_further_in(path, sqk_strerror(err), n, at, o))
 		cli_error_code(path, err);
 }
 
@@ -227,7 +239,7 @@ void cli_image_hint(const char *path)
 	err = sqk_image_open_path(path, NULL, &img);
 	sqk_image_close(img);
 	if (err == SQK_ERR_MAGIC)
-		say_further_in(path, NULL, images_further_in(path, &offset, at), at);
+		say_further_in(path, NULL, images_further_in(path, &offset, at), at, &offset);
 }
 
 struct sqk_file *cli_open_image_file(const char *path)

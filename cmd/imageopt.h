@@ -33,7 +33,8 @@ int cli_offset_option(const char *arg);
 struct sqk_offset {
 	uint64_t at;
 	int is_auto;
-	int given; /* set by an --offset option: no hint of images further in */
+	int given;	    /* set by an --offset option: no hint of images further in */
+	const char *option; /* its name in messages ("--reuse-offset"); NULL: --offset */
 };
 /* An --offset value into o: 0, or -1 after printing the usage error line. */
 int cli_offset_parse(const char *arg, struct sqk_offset *o);
@@ -50,7 +51,8 @@ struct sqk_file *cli_open_image_file(const char *path);
 /*
  * The error line for an image at path that would not open with err. A bad
  * magic without --offset, where an image starts further in (an AppImage, a
- * firmware blob), says where and that --offset finds it.
+ * firmware blob), says where and that --offset auto (or the offset's own
+ * option) finds it.
  */
 void cli_image_error(const char *path, int err);
 /* The same hint alone, when path is no image at byte 0 (fsck, which reads any file). */

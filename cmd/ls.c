@@ -424,8 +424,9 @@ static int list(struct ls *ls, const char *path, int dirs)
 	/* A PATH that cannot be resolved is said once, in the first pass. */
 	err = sqk_inode_open_lstat(ls->img, path, &ino);
 	if (err) {
+		/* Named as given, as cat and stat name theirs. */
 		if (!dirs)
-			cli_show_path_error(ls->show->image, norm, cli_api_why(err));
+			cli_show_path_error(ls->show->image, path, cli_api_why(err));
 		free(norm);
 		return dirs ? 1 : -1;
 	}

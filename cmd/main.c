@@ -3,6 +3,8 @@
  * squashkit: one binary, one subcommand per job. Invoked through a link
  * named after a command (mkimage, unimage, ...) it runs that command.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,21 +15,23 @@ struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	int trouble; /* the exit status of a failed write to stdout */
 };
 
 static const struct command commands[] = {
-	{"mkimage", cli_mkimage, "build an image from directories, an archive or a listing"},
-	{"unimage", cli_unimage, "extract an image to a directory or an archive"},
-	{"inspect", cli_inspect, "show the superblock, tables and counts of an image"},
-	{"ls", cli_ls, "list directories in an image"},
-	{"cat", cli_cat, "write files from an image to stdout"},
-	{"stat", cli_stat, "show one inode of an image"},
-	{"fsck", cli_fsck, "verify every structure and block of an image"},
-	{"diff", cli_diff, "compare two images, or an image and a directory"},
-	{"bench", cli_bench, "measure the block cache's wait policies"},
-	{"mount", cli_mount, "serve an image as a read-only file system (FUSE)"},
-	{"umount", cli_umount, "unmount what squashkit mount serves"},
-	{NULL, NULL, NULL},
+	{"mkimage", cli_mkimage, "build an image from directories, an archive or a listing",
+	 EXIT_FAIL},
+	{"unimage", cli_unimage, "extract an image to a directory or an archive", EXIT_FAIL},
+	{"inspect", cli_inspect, "show the superblock, tables and counts of an image", EXIT_FAIL},
+	{"ls", cli_ls, "list directories in an image", EXIT_FAIL},
+	{"cat", cli_cat, "write files from an image to stdout", EXIT_FAIL},
+	{"stat", cli_stat, "show one inode of an image", EXIT_FAIL},
+	{"fsck", cli_fsck, "verify every structure and block of an image", 8},
+	{"diff", cli_diff, "compare two images, or an image and a directory", 2},
+	{"bench", cli_bench, "measure the block cache's wait policies", EXIT_FAIL},
+	{"mount", cli_mount, "serve an image as a read-only file system (FUSE)", EXIT_FAIL},
+	{"umount", cli_umount, "unmount what squashkit mount serves", EXIT_FAIL},
+	{NULL, NULL, NULL, 0},
 };
 
 /*
@@ -35,9 +39,11 @@ static const struct command commands[] = {
  * (see squashkit-compat(1)); not native commands, so listed apart.
  */
 static const struct command compat[] = {
-	{"mksquashfs", cli_compat_mksquashfs_main, "mksquashfs's options, squashkit's writer"},
-	{"unsquashfs", cli_compat_unsquashfs_main, "unsquashfs's options, squashkit's reader"},
-	{NULL, NULL, NULL},
+	{"mksquashfs", cli_compat_mksquashfs_main, "mksquashfs's options, squashkit's writer",
+	 EXIT_FAIL},
+	{"unsquashfs", cli_compat_unsquashfs_main, "unsquashfs's options, squashkit's reader",
+	 EXIT_FAIL},
+	{NULL, NULL, NULL, 0},
 };
 
 static void usage(FILE *out)
@@ -68,6 +74,39 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+static int is_compat(const struct command *c)
+{
+	return c >= compat && c < compat + sizeof(compat) / sizeof(compat[0]);
+}
+
+/*
+ * A native command: a closed stdout is an error said in one line (its
+ * own report, or this last flush's), never a signal to die of. The compat
+ * front ends die of SIGPIPE, as the peers' tools do.
+ */
+static int run(const struct command *c, int argc, char **argv)
+{
+	int ret;
+
+	cli_cmd_name = c->name;
+	if (is_compat(c))
+		return c->run(argc, argv);
+	signal(SIGPIPE, SIG_IGN);
+	ret = c->run(argc, argv);
+	if (cli_stdout_flush() != 0 && ret == EXIT_OK)
+		ret = c->trouble;
+	return ret;
+}
+
+/* The top-level --help and --version, into a stdout that may be gone. */
+static int said(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	fprintf(stderr, "squashkit: stdout: %s\n", errno ? strerror(errno) : "write error");
+	return EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
@@ -75,22 +114,22 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : argv[0];
 	c = find(base);
-	if (c) {
-		cli_cmd_name = c->name;
-		return c->run(argc, argv);
-	}
+	if (c)
+		return run(c, argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		signal(SIGPIPE, SIG_IGN);
 		printf("squashkit %s\n", SQK_VERSION);
-		return EXIT_OK;
+		return said();
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
+		signal(SIGPIPE, SIG_IGN);
 		usage(stdout);
-		return EXIT_OK;
+		return said();
 	}
 	c = find(argv[1]);
 	if (!c) {
@@ -98,6 +137,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try 'squashkit --help'.\n");
 		return EXIT_USAGE;
 	}
-	cli_cmd_name = c->name;
-	return c->run(argc - 1, argv + 1);
+	return run(c, argc - 1, argv + 1);
 }

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -430,8 +429,6 @@ int cli_mkimage(int argc, char **argv)
 			rc = EXIT_FAIL;
 			goto done;
 		}
-		/* A reader gone mid-way is an error to report, not a signal to die of. */
-		signal(SIGPIPE, SIG_IGN);
 		fd = open_stdout(&spooled);
 		if (fd < 0) {
 			rc = EXIT_FAIL;

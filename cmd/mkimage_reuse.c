@@ -21,12 +21,14 @@ int cli_mkimage_reuse_check(const struct args *a)
 
 	cli_offset_quiet(a->quiet);
 	for (i = 0; i < a->reuse.n; i++) {
+		/* Errors name --reuse-offset: an OLD further in is found by it. */
+		struct sqk_offset o = {.option = "--reuse-offset"};
 		struct sqk_image *img;
 
 		/* Each image is looked for afresh: --reuse-offset auto is per file. */
-		if (cli_offset_option(a->reuse_offset ? a->reuse_offset : "0") != 0)
+		if (a->reuse_offset && cli_offset_parse(a->reuse_offset, &o) != 0)
 			return EXIT_USAGE;
-		img = cli_open_image(a->reuse.v[i], NULL);
+		img = cli_open_image_at(a->reuse.v[i], &o, NULL);
 		if (!img)
 			return EXIT_FAIL;
 		sqk_image_close(img);

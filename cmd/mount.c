@@ -301,6 +301,28 @@ static int serve(struct mount *m, struct sqk_image *img, struct sqk_fs *fs, FILE
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * A second mount over a squashkit mount hides the first, whose daemon
+ * then serves nobody until both are unmounted: a mistake far more often
+ * than a wish. 0, or -1 after saying why.
+ */
+static int refuse_stacking(const char *mountpoint)
+{
+	char *full = realpath(mountpoint, NULL);
+	int on;
+
+	if (!full) {
+		cli_error(mountpoint, "%s", strerror(errno));
+		return -1;
+	}
+	on = sqk_serve_is_mounted(full);
+	free(full);
+	if (on > 0)
+		cli_error(mountpoint,
+			  "already a squashkit mount point (squashkit umount it first)");
+	return on > 0 ? -1 : 0;
+}
+
 int cli_mount(int argc, char **argv)
 {
 	struct mount m;
@@ -340,6 +362,8 @@ int cli_mount(int argc, char **argv)
 		cli_error(m.mountpoint, "not a directory");
 		return EXIT_FAIL;
 	}
+	if (refuse_stacking(m.mountpoint) != 0)
+		return EXIT_FAIL;
 	img = cli_open_image_reader(m.image, &m.io);
 	if (!img)
 		return EXIT_FAIL;

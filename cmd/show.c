@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The inspector driver, and the helpers inspect, ls, cat and stat share. */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,16 +37,6 @@ static int build_options(const struct sqk_show_cmd *cmd, struct option *opts, ch
 			opts[n++] = common_opts[i];
 	memset(&opts[n], 0, sizeof(opts[n]));
 	return snprintf(shortopts, len, "%sh", cmd->shortopts) < (int)len ? 0 : -1;
-}
-
-/* Flush stdout; on failure print "squashkit CMD: stdout: why" and return -1. */
-static int flush_stdout(void)
-{
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return 0;
-	cli_error("stdout", "%s", errno ? strerror(errno) : "write error");
-	return -1;
 }
 
 int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *ctx)
@@ -97,9 +86,6 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		return cli_usage_error("missing PATH operand");
 	if (s.npaths > cmd->max_paths)
 		return cli_usage_error("too many operands");
-	/* A closed pipe is an error to report, never a signal to die of. */
-	if (!cli_die_of_sigpipe)
-		signal(SIGPIPE, SIG_IGN);
 	/* The kernel's cache sizes: each command reads what it shows once. */
 	s.img = cli_open_image(s.image, NULL);
 	if (!s.img)
@@ -110,7 +96,7 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		cli_error("stdout", "%s", sqk_strerror(s.out.err));
 		ret = EXIT_FAIL;
 	}
-	if (flush_stdout() != 0)
+	if (cli_stdout_flush() != 0)
 		ret = EXIT_FAIL;
 	if (stats)
 		cli_print_stats(stderr, s.img);

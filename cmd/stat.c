@@ -2,8 +2,10 @@
 /*
  * squashkit stat: everything one inode says, as text or as JSON.
  *
- * PATH is resolved like lstat(2): symlinks on the way are followed inside
- * the image, the last component is not (unless PATH ends with "/").
+ * PATH is resolved like lstat(2), as stat(1) does: symlinks on the way are
+ * followed inside the image, the last component is not, unless PATH ends
+ * with "/" or -L (--dereference) is given, as with stat -L. PATH is shown
+ * as given (from the root, a trailing "/" kept).
  * Xattr values that are valid UTF-8 are shown as text; any other value is
  * shown as hex (text: 0x..., JSON: {"hex":"..."}).
  *
@@ -33,10 +35,16 @@ static const char usage_text[] =
 	"Show the inode of PATH in IMAGE: number, type (basic or extended), mode,\n"
 	"owner, mtime, links, size, block list, fragment, sparse bytes, xattrs,\n"
 	"symlink target, device numbers, directory listing position.\n\n"
+	"  -L, --dereference follow a symlink PATH names (those on the way always are)\n"
 	"      --json        one JSON object\n" SQK_HELP_INSPECTOR_TAIL;
 
+static const struct option longopts[] = {
+	{"dereference", no_argument, NULL, 'L'},
+	{NULL, 0, NULL, 0},
+};
+
 struct view {
-	const char *path; /* normalised */
+	const char *path; /* as given, from the root */
 	struct sqk_inode *ino;
 	struct sqk_stat st;
 	struct sqk_inode_layout lay;
@@ -130,43 +138,16 @@ static void print_text(const struct view *v)
 	}
 }
 
-/* Bytes as lower-case hex, malloc'd. */
-static char *hex_string(const uint8_t *b, size_t len)
-{
-	char *s = malloc(2 * len + 1), *p = s;
-	size_t i;
-
-	for (i = 0; s && i < len; i++, p += 2)
-		snprintf(p, 3, "%02x", b[i]);
-	if (s)
-		*p = '\0';
-	return s;
-}
-
-static int json_xattrs(struct sqk_json *j, const struct view *v)
+static void json_xattrs(struct sqk_json *j, const struct view *v)
 {
 	size_t i;
 
 	sqk_json_begin_object(j, 0);
 	for (i = 0; i < v->nxattrs; i++) {
-		const struct sqk_xattr_pair *x = &v->xattrs[i];
-		char *hex;
-
-		sqk_json_key(j, x->name);
-		if (sqk_utf8_valid(x->value, x->size)) {
-			sqk_json_bytes(j, x->value, x->size);
-			continue;
-		}
-		hex = hex_string(x->value, x->size);
-		if (!hex)
-			return SQK_ERR_NOMEM;
-		sqk_json_begin_object(j, 0);
-		sqk_json_key_string(j, "hex", hex);
-		sqk_json_end_object(j);
-		free(hex);
+		sqk_json_key(j, v->xattrs[i].name);
+		sqk_json_blob(j, v->xattrs[i].value, v->xattrs[i].size);
 	}
 	sqk_json_end_object(j);
-	return 0;
 }
 
 static int print_json(struct sqk_json *j, const struct view *v)
@@ -175,7 +156,6 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	const struct sqk_inode_layout *l = &v->lay;
 	char mode[11];
 	uint32_t i;
-	int err;
 
 	cli_mode_string(st->mode, mode);
 	sqk_json_begin_object(j, 0);
@@ -230,9 +210,7 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	else
 		sqk_json_key_uint(j, "xattr_index", l->xattr_index);
 	sqk_json_key(j, "xattrs");
-	err = json_xattrs(j, v);
-	if (err)
-		return err;
+	json_xattrs(j, v);
 	if (v->target)
 		sqk_json_key_string(j, "target", v->target);
 	else
@@ -283,18 +261,37 @@ static int gather(struct sqk_show *s, struct view *v)
 	return err;
 }
 
+/* PATH from the root, its trailing "/" (which follows a symlink) kept. */
+static char *shown(const char *path)
+{
+	char *norm = cli_show_normalise(path), *out;
+	size_t len = strlen(path);
+
+	if (!norm || !len || path[len - 1] != '/' || !strcmp(norm, "/"))
+		return norm;
+	out = realloc(norm, strlen(norm) + 2);
+	if (!out) {
+		free(norm);
+		return NULL;
+	}
+	strcat(out, "/");
+	return out;
+}
+
 static int run(struct sqk_show *s)
 {
+	int *deref = s->ctx;
 	struct view v;
 	int err;
 
 	memset(&v, 0, sizeof(v));
-	v.path = cli_show_normalise(s->paths[0]);
+	v.path = shown(s->paths[0]);
 	if (!v.path) {
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	err = sqk_inode_open_lstat(s->img, s->paths[0], &v.ino);
+	err = *deref ? sqk_inode_open_follow(s->img, s->paths[0], &v.ino)
+		     : sqk_inode_open_lstat(s->img, s->paths[0], &v.ino);
 	if (!err) {
 		err = gather(s, &v);
 		if (!err && s->json)
@@ -312,16 +309,25 @@ static int run(struct sqk_show *s)
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+static int option(struct sqk_show *s, int opt, const char *arg)
+{
+	*(int *)s->ctx = opt == 'L';
+	return opt == 'L' ? 0 : EXIT_USAGE;
+}
+
 int cli_stat(int argc, char **argv)
 {
 	static const struct sqk_show_cmd stat_cmd = {
 		.usage = usage_text,
-		.shortopts = "",
+		.shortopts = "L",
+		.longopts = longopts,
 		.json = 1,
 		.min_paths = 1,
 		.max_paths = 1,
+		.option = option,
 		.run = run,
 	};
+	int deref = 0;
 
-	return cli_show_main(argc, argv, &stat_cmd, NULL);
+	return cli_show_main(argc, argv, &stat_cmd, &deref);
 }

@@ -8,11 +8,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "mount/serve.h"
 #include "util/error.h"
-#include "util/mounttab.h"
 #include "util/path.h"
 
 static const char usage_text[] =
@@ -27,28 +27,19 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* What the mount table says of path: is the topmost mount there squashkit's? */
-struct topmost {
-	const char *path;
-	int ours;
-};
-
-/* The table lists a mount over another after it: the last one at path wins. */
-static int is_at(void *arg, const char *mnt, const char *type, const char *opts)
+/*
+ * Why path, no squashkit mount, cannot be unmounted: the errno's words when
+ * it is not there at all (lstat only now: it is no mount of ours, whose
+ * dead daemon would answer ENOTCONN, and another's dead one is no mount of
+ * ours either).
+ */
+static const char *not_ours(const char *path)
 {
-	struct topmost *t = arg;
+	struct stat st;
 
-	if (strcmp(mnt, t->path) == 0)
-		t->ours = strcmp(type, "fuse.squashkit") == 0;
-	return 0;
-}
-
-/* 1 when the topmost mount at path is a squashkit one, 0 when it is not, -1 if unreadable. */
-static int is_ours(const char *path)
-{
-	struct topmost t = {path, 0};
-
-	return sqk_mounts_each(is_at, &t) < 0 ? -1 : t.ours;
+	if (lstat(path, &st) != 0 && errno != ENOTCONN)
+		return strerror(errno);
+	return "not a squashkit mount point";
 }
 
 int cli_umount(int argc, char **argv)
@@ -80,10 +71,10 @@ int cli_umount(int argc, char **argv)
 		cli_error(mountpoint, "%s", strerror(errno ? errno : ENOMEM));
 		return EXIT_FAIL;
 	}
-	ours = is_ours(path);
+	ours = sqk_serve_is_mounted(path);
 	if (ours <= 0) {
 		cli_error(mountpoint, "%s",
-			  ours < 0 ? "cannot read the mount table" : "not a squashkit mount point");
+			  ours < 0 ? "cannot read the mount table" : not_ours(path));
 		free(path);
 		return EXIT_FAIL;
 	}

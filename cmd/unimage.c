@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -349,8 +348,6 @@ static int run(struct unimage *u, int argc, char **argv)
 		cli_extract_cache_sizes(&u->io, u->threads);
 	u->io.decompressors = u->threads + 1;
 	raise_fd_limit();
-	if (!cli_die_of_sigpipe)
-		signal(SIGPIPE, SIG_IGN);
 
 	u->img = cli_open_image(u->image, &u->io);
 	if (!u->img)

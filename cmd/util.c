@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -44,6 +46,39 @@ void cli_error_code(const char *path, int err)
 		cli_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
 		cli_error_errno(path, err, 0);
+}
+
+static int stdout_failed;
+
+void cli_stdout_error(int errnum)
+{
+	if (stdout_failed)
+		return;
+	stdout_failed = 1;
+	cli_error("stdout", "%s", errnum ? strerror(errnum) : "write error");
+}
+
+/*
+ * A write failed before and its errno is gone (stdio keeps only the error
+ * flag): a pipe whose reader went away still says so.
+ */
+static int lost_errno(void)
+{
+	struct pollfd p = {STDOUT_FILENO, POLLOUT, 0};
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) && poll(&p, 1, 0) == 1 &&
+	    (p.revents & POLLERR))
+		return EPIPE;
+	return 0;
+}
+
+int cli_stdout_flush(void)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		cli_stdout_error(errno ? errno : lost_errno());
+	return stdout_failed ? -1 : 0;
 }
 
 int cli_usage_hint = 1;

@@ -36,9 +36,13 @@ _squashkit_options()
 		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
-	inspect | stat)
+	inspect)
 		_sqk_argopts="--offset"
 		_sqk_opts="$_sqk_argopts --json --stats -h --help"
+		;;
+	stat)
+		_sqk_argopts="--offset"
+		_sqk_opts="$_sqk_argopts -L --dereference --json --stats -h --help"
 		;;
 	ls)
 		_sqk_argopts="--offset"
@@ -60,7 +64,7 @@ _squashkit_options()
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
 			--against --slow-device -d --duration -r --runs -f --format --plot --seed --offset"
-		_sqk_opts="$_sqk_argopts --cold -q --quiet -h --help"
+		_sqk_opts="$_sqk_argopts --cold --wide -q --quiet -h --help"
 		;;
 	mount)
 		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp"

@@ -205,6 +205,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s q -l quiet -d 
 
 # inspect, ls, cat, stat
 complete -c squashkit -n '__fish_seen_subcommand_from inspect stat' -l json -d 'print one JSON object'
+complete -c squashkit -n '__fish_seen_subcommand_from stat' -s L -l dereference -d 'follow a symlink that PATH names'
 complete -c squashkit -n '__fish_seen_subcommand_from inspect ls cat stat' -l stats -d 'print cache counters'
 complete -c squashkit -n '__fish_seen_subcommand_from ls' -s l -l long -d 'long listing'
 complete -c squashkit -n '__fish_seen_subcommand_from ls' -s R -l recursive -d 'list subdirectories too'
@@ -229,6 +230,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from bench' -l slow-device -x -
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s d -l duration -x -d 'time per run'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s r -l runs -x -d 'runs per cell'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s f -l format -x -a 'table json csv' -d 'output format'
+complete -c squashkit -n '__fish_seen_subcommand_from bench' -l wide -d 'every column in the table'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l plot -r -F -d 'draw an SVG plot'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -l seed -x -d 'seed of the random choices'
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s q -l quiet -d 'no progress lines'

@@ -102,7 +102,10 @@ int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path)
 	char *p, *r, *w;
 	int err;
 
-	/* As the walk takes paths: no leading, trailing or doubled "/". */
+	/*
+	 * As the walk takes paths: no leading or doubled "/"; a trailing one
+	 * kept, as it follows a symlink the path ends with.
+	 */
 	err = strv_add(&o->paths, &o->npaths, path, strlen(path));
 	if (err)
 		return err;
@@ -114,7 +117,7 @@ int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path)
 		}
 		while (*r == '/')
 			r++;
-		if (*r && w != p)
+		if (w != p)
 			*w++ = '/';
 	}
 	*w = '\0';
@@ -235,6 +238,34 @@ int sqk_diff_open(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
 	return sqk_api_ok();
 }
 
+/* Paths in the order of the tree: by their names' bytes, a component at a time. */
+static int tree_order(const void *a, const void *b)
+{
+	const unsigned char *x = *(const unsigned char *const *)a;
+	const unsigned char *y = *(const unsigned char *const *)b;
+
+	while (*x && *x == *y)
+		x++, y++;
+	/* A path before those below it, and those before any longer name. */
+	return (*x == '/' ? 1 : *x ? *x + 1 : 0) - (*y == '/' ? 1 : *y ? *y + 1 : 0);
+}
+
+/* The selected paths in the order of the tree, each once. */
+static void order_paths(struct sqk_diff_opts *o)
+{
+	size_t i, n = 0;
+
+	if (o->npaths > 1)
+		qsort(o->paths, o->npaths, sizeof(*o->paths), tree_order);
+	for (i = 0; i < o->npaths; i++) {
+		if (n && !strcmp(o->paths[n - 1], o->paths[i]))
+			free(o->paths[i]);
+		else
+			o->paths[n++] = o->paths[i];
+	}
+	o->npaths = n;
+}
+
 int sqk_diff_run(struct sqk_diff *d, sqk_diff_entry_fn fn, void *ctx)
 {
 	struct sqk_diff_conf conf = d->o.conf;
@@ -246,6 +277,7 @@ int sqk_diff_run(struct sqk_diff *d, sqk_diff_entry_fn fn, void *ctx)
 	d->fn = fn;
 	d->ctx = ctx;
 	d->e.side = -1;
+	order_paths(&d->o);
 	conf.select = d->o.paths;
 	conf.nselect = d->o.all ? 0 : (unsigned)d->o.npaths;
 	if (d->o.nexcludes) {

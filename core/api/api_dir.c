@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Listing a directory an entry at a time, and walking a tree: the reader's iterator and walk. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "read/dir.h"
 #include "read/inode.h"
 #include "util/u64set.h"
+#include "walk/resolve.h"
 #include "walk/walk.h"
 
 struct sqk_dir {
@@ -163,10 +165,23 @@ int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, v
 {
 	struct visit_sink v = {.s = {visit_dir, visit_end, visit_node}, .visit = visit, .ctx = ctx};
 	struct sqk_walk w = {.img = img, .sink = &v.s};
-	char *start = strdup(path ? path : "");
+	struct sqk_resolve_trace t = {0, NULL, NULL, NULL};
+	struct sqk_inode ino;
+	char *start;
 	size_t len;
 	int err;
 
+	/*
+	 * The start as a path resolves (symlinks on the way followed, the last
+	 * one after a "/"), walked under its path in the image; one that does
+	 * not resolve is taken as it is, and names nothing.
+	 */
+	err = sqk_resolve_trace(img, path ? path : "", 0, &t, &ino);
+	if (!err)
+		sqk_inode_free(&ino);
+	else if (err == SQK_ERR_LOOP)
+		return sqk_api_fail(err, ELOOP, path, NULL);
+	start = t.path ? t.path : strdup(path ? path : "");
 	if (!start)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	/* The walk's selection: no leading or trailing "/". */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_extract.h"
@@ -15,6 +16,7 @@
 #include "walk/archive_sink.h"
 #include "walk/describe.h"
 #include "walk/extract.h"
+#include "walk/resolve.h"
 #include "walk/walk.h"
 
 struct run {
@@ -24,6 +26,8 @@ struct run {
 	void *ctx;
 	unsigned lost;
 	struct sqk_fault first; /* the first entry left out */
+	/* The paths asked for, resolved: what each names, and what it went through. */
+	struct sqk_api_strv select, way;
 };
 
 /* The image file's errno behind a fault of the image's, else 0. */
@@ -95,11 +99,62 @@ static int entry_fail(const struct run *r, const struct sqk_fault *f, const char
 	return sqk_api_fault(f, where);
 }
 
-/* The walk over the selection, each selected path checked first. */
+/* A symlink a path went through, or a directory it left by "..": wanted alone. */
+static int went_through(void *ctx, const char *path, int is_link)
+{
+	struct run *r = ctx;
+
+	return sqk_api_strv_add(&r->way, path);
+}
+
+/*
+ * Each path asked for, resolved as lstat(2) resolves one in a mounted
+ * image: what it names is selected with what is below it, and every
+ * symlink it went through and directory it left by ".." alone, so that
+ * the path resolves the same way in what is made.
+ */
+static int resolve_paths(struct run *r, struct sqk_image *img, const struct sqk_extract_opts *o)
+{
+	int all = 0;
+	size_t i;
+
+	for (i = 0; i < o->paths.n; i++) {
+		struct sqk_resolve_trace t = {0, went_through, r, NULL};
+		struct sqk_fault f = {0};
+		struct sqk_inode ino;
+		int err = sqk_resolve_trace(img, o->paths.v[i], 0, &t, &ino);
+
+		if (!err) {
+			sqk_inode_free(&ino);
+			all |= !*t.path;
+			err = *t.path && sqk_api_strv_add(&r->select, t.path) ? SQK_ERR_NOMEM : 0;
+			free(t.path);
+		}
+		if (err == SQK_ERR_NOMEM)
+			return sqk_api_fail(err, 0, NULL, NULL);
+		if (err) {
+			/* The code's words (a lookup's failure, whatever the file's errno). */
+			sqk_fault_set(&f, err, 0, 0, o->paths.v[i]);
+			snprintf(f.what, sizeof(f.what), "%s",
+				 err == SQK_ERR_LOOP ? strerror(ELOOP) : sqk_strerror(err));
+			return entry_fail(r, &f, "the image");
+		}
+	}
+	/* A path that names the root selects everything. */
+	if (!all && r->select.n) {
+		r->w.select = r->select.v;
+		r->w.nselect = (unsigned)r->select.n;
+		r->w.way = r->way.v;
+		r->w.nway = (unsigned)r->way.n;
+	}
+	return 0;
+}
+
+/* The walk over the selection, each selected path resolved first. */
 static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_opts *o,
 		 sqk_problem_fn problem, void *ctx)
 {
-	size_t i;
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (!img || !o)
@@ -108,21 +163,9 @@ static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_
 	r->problem = problem;
 	r->ctx = ctx;
 	r->w.img = img;
-	for (i = 0; i < o->paths.n; i++) {
-		struct sqk_inode ino;
-		struct sqk_fault f = {0};
-		int err = sqk_resolve(img, o->paths.v[i], &ino);
-
-		if (err) {
-			/* The code's words: a lookup's failure, whatever the file's errno. */
-			sqk_fault_set(&f, err, 0, 0, o->paths.v[i]);
-			snprintf(f.what, sizeof(f.what), "%s", sqk_strerror(err));
-			return entry_fail(r, &f, "the image");
-		}
-		sqk_inode_free(&ino);
-	}
-	r->w.select = o->paths.v;
-	r->w.nselect = (unsigned)o->paths.n;
+	err = resolve_paths(r, img, o);
+	if (err)
+		return err;
 	if (o->keep_going) {
 		r->w.lost = lost;
 		r->w.lost_ctx = r;
@@ -130,6 +173,14 @@ static int start(struct run *r, struct sqk_image *img, const struct sqk_extract_
 		r->w.lost = lost_ends;
 	}
 	return 0;
+}
+
+/* What start() kept, given back; err passes through. */
+static int finish(struct run *r, int err)
+{
+	sqk_api_strv_free(&r->select);
+	sqk_api_strv_free(&r->way);
+	return err;
 }
 
 /* What a run that went through returns: the first entry left out, or 0. */
@@ -173,24 +224,21 @@ static int dir_failed(struct run *r, const struct sqk_xdir *d, int err, int errn
 	return entry_fail(r, f, f->output ? d->dest : "the image");
 }
 
-int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_extract_opts *o,
-		    sqk_problem_fn problem, void *ctx)
+static int extract_dir(struct run *r, struct sqk_image *img, const char *dest,
+		       const struct sqk_extract_opts *o)
 {
-	struct run r;
-	int err = start(&r, img, o, problem, ctx);
 	struct sqk_extract_conf xo = {
 		.warn = warn,
-		.warn_ctx = &r,
+		.warn_ctx = r,
 	};
 	struct sqk_xdir d = {
 		.dest = dest,
 		.opts = &xo,
 		.walk = walk_into,
-		.ctx = &r,
+		.ctx = r,
 	};
+	int err;
 
-	if (err)
-		return err;
 	if (!dest || !*dest)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no destination");
 	xo.force = o->force;
@@ -205,10 +253,21 @@ int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_ex
 	if (o->signals)
 		sqk_sig_hold();
 	err = sqk_xdir_run(img, &d);
-	err = err ? dir_failed(&r, &d, err, errno) : outcome(&r);
+	err = err ? dir_failed(r, &d, err, errno) : outcome(r);
 	if (o->signals)
 		sqk_sig_release();
 	return err;
+}
+
+int sqk_extract_dir(struct sqk_image *img, const char *dest, const struct sqk_extract_opts *o,
+		    sqk_problem_fn problem, void *ctx)
+{
+	struct run r;
+	int err = start(&r, img, o, problem, ctx);
+
+	if (!err)
+		err = extract_dir(&r, img, dest, o);
+	return finish(&r, err);
 }
 
 int sqk_extract_list(struct sqk_image *img, const struct sqk_extract_opts *o,
@@ -219,7 +278,7 @@ int sqk_extract_list(struct sqk_image *img, const struct sqk_extract_opts *o,
 
 	if (!err && sqk_api_entry_walk(&r.w, NULL, NULL, o) != 0)
 		err = entry_fail(&r, &r.w.fault, "the image");
-	return err ? err : outcome(&r);
+	return finish(&r, err ? err : outcome(&r));
 }
 
 /* The archive to fd: 0 when it went through (entries may have been left out). */
@@ -294,38 +353,46 @@ static int to_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o
 
 	if (!err)
 		err = fn(&r, img, fd);
-	return err ? err : outcome(&r);
+	return finish(&r, err ? err : outcome(&r));
 }
 
 /* To path: a temporary file beside it, renamed into place when whole. */
-static int to_path(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
-		   sqk_problem_fn problem, void *ctx, to_fd_fn fn)
+static int to_outfile(struct run *r, struct sqk_image *img, const char *path,
+		      const struct sqk_extract_opts *o, to_fd_fn fn)
 {
 	struct sqk_outfile *of;
-	struct run r;
-	int err = start(&r, img, o, problem, ctx);
+	int err;
 
-	if (err)
-		return err;
 	if (!path)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no output path");
 	err = sqk_outfile_create(path, o->force, &of);
 	if (err == SQK_ERR_EXIST)
-		return stage_fail(&r, SQK_EXTRACT_DEST, err, 0, path,
+		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, path,
 				  "file exists (set \"force\" to replace it)");
 	if (err == SQK_ERR_ARG)
-		return stage_fail(&r, SQK_EXTRACT_DEST, err, 0, path, "is a directory");
+		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, path, "is a directory");
 	if (err)
-		return stage_fail(&r, SQK_EXTRACT_DEST, err, sqk_err_errnum(err), path, NULL);
-	err = fn(&r, img, sqk_file_fd(sqk_outfile_file(of)));
+		return stage_fail(r, SQK_EXTRACT_DEST, err, sqk_err_errnum(err), path, NULL);
+	err = fn(r, img, sqk_file_fd(sqk_outfile_file(of)));
 	if (err) {
 		sqk_outfile_abort(of); /* the message is the extraction's */
 		return err;
 	}
 	err = sqk_outfile_commit(of);
 	if (err)
-		return stage_fail(&r, SQK_EXTRACT_COMMIT, err, errno, path, NULL);
-	return outcome(&r);
+		return stage_fail(r, SQK_EXTRACT_COMMIT, err, errno, path, NULL);
+	return outcome(r);
+}
+
+static int to_path(struct sqk_image *img, const char *path, const struct sqk_extract_opts *o,
+		   sqk_problem_fn problem, void *ctx, to_fd_fn fn)
+{
+	struct run r;
+	int err = start(&r, img, o, problem, ctx);
+
+	if (!err)
+		err = to_outfile(&r, img, path, o, fn);
+	return finish(&r, err);
 }
 
 int sqk_extract_archive_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,

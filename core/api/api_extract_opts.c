@@ -99,21 +99,8 @@ int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure_fn fn, 
 
 int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path)
 {
-	char *p;
-	size_t len;
-
-	while (*path == '/')
-		path++;
-	len = strlen(path);
-	while (len > 0 && path[len - 1] == '/')
-		len--;
-	if (strstr(path, "//") && strstr(path, "//") < path + len)
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid path '%s'", path);
-	p = strndup(path, len);
-	if (!p || sqk_api_strv_add(&o->paths, p)) {
-		free(p);
+	/* Kept as given, its trailing "/" too: the run resolves it (api_extract.c). */
+	if (sqk_api_strv_add(&o->paths, path))
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	}
-	free(p);
 	return sqk_api_ok();
 }

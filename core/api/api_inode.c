@@ -3,6 +3,7 @@
  * Inodes of an open image: the public struct sqk_inode is the reader's,
  * opened from a path or a reference, read through the shared caches.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,18 @@
 #include "walk/walk.h"
 
 /*
+ * The errno a failed resolution of a path stands for: too many symlinks is
+ * the kernel's ELOOP; a read of the image, its file's errno.
+ */
+static int path_errnum(struct sqk_image *img, int err)
+{
+	return err == SQK_ERR_LOOP ? ELOOP : sqk_api_io_errnum(img, err);
+}
+
+/*
  * Read an inode into a new allocation: by path when path is set (symlinks
- * followed inside the image when follow is), else by ref.
+ * on the way followed inside the image, the last one too when follow is),
+ * else by ref.
  */
 static int open_inode(struct sqk_image *img, const char *path, int follow, uint64_t ref,
 		      struct sqk_inode **out)
@@ -34,11 +45,11 @@ static int open_inode(struct sqk_image *img, const char *path, int follow, uint6
 	if (!path)
 		err = sqk_inode_read(img, ref, ino);
 	else
-		err = follow ? sqk_resolve_follow(img, path, 1, ino) : sqk_resolve(img, path, ino);
+		err = sqk_resolve_follow(img, path, follow, ino);
 	if (err) {
 		free(ino);
 		if (path)
-			return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
+			return sqk_api_fail(err, path_errnum(img, err), path, NULL);
 		return sqk_api_fail(err, 0, NULL, "inode at %#llx: %s", (unsigned long long)ref,
 				    sqk_strerror(err));
 	}
@@ -54,6 +65,11 @@ int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **o
 int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out)
 {
 	return open_inode(img, path, 1, 0, out);
+}
+
+int sqk_inode_open_lstat(struct sqk_image *img, const char *path, struct sqk_inode **out)
+{
+	return open_inode(img, path, 0, 0, out);
 }
 
 struct trace {
@@ -86,7 +102,7 @@ int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags
 	free(rt.path);
 	if (err) {
 		free(ino);
-		return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
+		return sqk_api_fail(err, path_errnum(img, err), path, NULL);
 	}
 	*out = ino;
 	return sqk_api_ok();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Where an inode and its data lie: the positions, block list and stored
- * counts `squashkit stat` shows, and a path resolved as lstat(2) does.
+ * counts `squashkit stat` shows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,24 +12,6 @@
 #include "format/fmt_inode.h"
 #include "format/format.h"
 #include "read/inode.h"
-#include "walk/resolve.h"
-
-int sqk_inode_open_lstat(struct sqk_image *img, const char *path, struct sqk_inode **out)
-{
-	struct sqk_inode *ino = calloc(1, sizeof(*ino));
-	int err;
-
-	*out = NULL;
-	if (!ino)
-		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
-	err = sqk_resolve_follow(img, path, 0, ino);
-	if (err) {
-		free(ino);
-		return sqk_api_fail(err, sqk_api_io_errnum(img, err), path, NULL);
-	}
-	*out = ino;
-	return sqk_api_ok();
-}
 
 int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino, struct sqk_inode_layout *l)
 {

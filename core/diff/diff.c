@@ -4,8 +4,8 @@
  * that has no directory there lists nothing) and merges the two lists by
  * name: an entry on one side only is added or removed, with everything
  * below it; one on both is compared, and the walk goes down into it where
- * either side has a directory. Selected paths limit the comparison: their
- * parents are walked through without being compared.
+ * either side has a directory. Selected paths limit the comparison: each
+ * is resolved on each side (diff_path.c) and compared from there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -68,17 +68,6 @@ static int only(struct diff *d, int side, const struct sqk_dnode *n)
 	return sqk_diff_emit(d, &c);
 }
 
-/* Note the selected paths met, to name those that are on neither side at the end. */
-static void mark_seen(struct diff *d, size_t len)
-{
-	unsigned i;
-
-	for (i = 0; i < d->o->nselect; i++)
-		if (strlen(d->o->select[i]) == len - 1 &&
-		    memcmp(d->o->select[i], d->path + 1, len - 1) == 0)
-			d->seen[i] = 1;
-}
-
 static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth);
 
 /*
@@ -109,13 +98,11 @@ static int nodes(struct diff *d, struct sqk_dnode *n[2], size_t len, unsigned de
 static int entry(struct diff *d, const struct sqk_dir_entry *e[2], size_t len, unsigned depth)
 {
 	const struct sqk_diff_conf *o = d->o;
-	int sel = sqk_walk_selected(o->select, o->nselect, d->path + 1, len - 1), err = 0, s;
 	struct sqk_dnode node[2], *n[2] = {NULL, NULL};
+	int err = 0, s;
 
-	if (sel == SQK_SEL_NONE || (o->excluded && o->excluded(o->exclude_ctx, d->path + 1)))
+	if (o->excluded && o->excluded(o->exclude_ctx, d->path + 1))
 		return 0;
-	if (o->nselect)
-		mark_seen(d, len);
 	for (s = 0; s < 2 && !err; s++) {
 		if (!e[s])
 			continue;
@@ -126,7 +113,7 @@ static int entry(struct diff *d, const struct sqk_dir_entry *e[2], size_t len, u
 			n[s] = &node[s];
 	}
 	if (!err)
-		err = nodes(d, n, len, depth, sel == SQK_SEL_INSIDE);
+		err = nodes(d, n, len, depth, 1);
 	for (s = 0; s < 2; s++)
 		if (n[s])
 			d->t[s]->ops->release(n[s]);
@@ -175,10 +162,10 @@ static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsig
 	return err;
 }
 
-static int walk(struct diff *d)
+/* The whole trees, from their roots. */
+static int walk_all(struct diff *d)
 {
 	struct sqk_dnode root[2], *n[2] = {NULL, NULL};
-	unsigned i;
 	int err = 0, s;
 
 	d->path[0] = '\0';
@@ -190,16 +177,77 @@ static int walk(struct diff *d)
 			n[s] = &root[s];
 	}
 	if (!err)
-		err = nodes(d, n, 0, 0, d->o->nselect == 0);
+		err = nodes(d, n, 0, 0, 1);
 	for (s = 0; s < 2; s++)
 		if (n[s])
 			d->t[s]->ops->release(n[s]);
+	return err;
+}
+
+/*
+ * A selected path ("a/b", maybe with a trailing "/"), resolved on each side
+ * as a mounted tree resolves it, and compared from there under the path as
+ * given. *missing is set when neither side has it.
+ */
+static int walk_path(struct diff *d, const char *sel, int *missing)
+{
+	const char *path = sel;
+	struct diff_side_path way[2];
+	struct sqk_dnode *n[2] = {NULL, NULL};
+	size_t len;
+	int err = 0, s;
+
+	/* Shown as given, without its "." components and trailing "/"; the root as "". */
+	len = 0;
+	while (*path) {
+		size_t c = strcspn(path, "/");
+
+		if (!(c == 1 && path[0] == '.')) {
+			d->path[len++] = '/';
+			memcpy(d->path + len, path, c);
+			len += c;
+		}
+		path += c + strspn(path + c, "/");
+	}
+	d->path[len] = '\0';
+	path = sel;
+	for (s = 0; s < 2; s++) {
+		int e = sqk_diff_path_open(&way[s], d->t[s], path, &n[s]);
+
+		if (e && !err) {
+			err = sqk_diff_fail(d, s, e);
+			/* Too many symlinks: the kernel's ELOOP, not a loop of the tree. */
+			if (e == SQK_ERR_LOOP)
+				d->e->errnum = ELOOP;
+		}
+	}
+	*missing = !err && !n[0] && !n[1];
+	if (!err && !*missing)
+		err = nodes(d, n, len, 0, 1);
+	for (s = 0; s < 2; s++)
+		sqk_diff_path_close(&way[s]);
+	return err;
+}
+
+static int walk(struct diff *d)
+{
+	unsigned i, missing = 0, first = 0;
+	int err = 0;
+
+	if (!d->o->nselect)
+		err = walk_all(d);
+	for (i = 0; !err && i < d->o->nselect; i++) {
+		int gone = 0;
+
+		err = walk_path(d, d->o->select[i], &gone);
+		if (gone && !missing++)
+			first = i;
+	}
 	if (!err)
 		err = sqk_diff_drain(d, 2);
-	for (i = 0; !err && i < d->o->nselect; i++) {
-		if (d->seen[i])
-			continue;
-		snprintf(d->path, d->path_cap, "/%s", d->o->select[i]);
+	/* A path on neither side is told once the others are compared. */
+	if (!err && missing) {
+		snprintf(d->path, d->path_cap, "/%s", d->o->select[first]);
 		err = sqk_diff_fail(d, 2, SQK_ERR_NOENT);
 	}
 	return err;
@@ -227,10 +275,9 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 		if (strlen(o->select[i]) + 2 > d.path_cap)
 			d.path_cap = strlen(o->select[i]) + 2;
 	d.path = malloc(d.path_cap);
-	d.seen = calloc(o->nselect + 1, 1);
 	if (d.path)
 		d.path[0] = '\0';
-	if (!d.path || !d.seen)
+	if (!d.path)
 		err = sqk_diff_fail(&d, -1, SQK_ERR_NOMEM);
 	if (!err && !o->no_contents && (err = sqk_diff_data_start(&d)) != 0)
 		err = sqk_diff_fail(&d, -1, err);
@@ -247,6 +294,5 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 	sqk_diff_links_release(&d.links[0]);
 	sqk_diff_links_release(&d.links[1]);
 	free(d.path);
-	free(d.seen);
 	return err < 0 ? err : 0;
 }

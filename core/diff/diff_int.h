@@ -43,7 +43,6 @@ struct diff {
 	/* The entry being compared: "/a/b", or "" for the root. */
 	char *path;
 	size_t path_cap;
-	unsigned char *seen; /* per selected path: met on either side */
 	struct diff_links links[2];
 
 	/* The queue: changes behind a file being compared (diff_queue.c). */
@@ -72,6 +71,31 @@ static inline const char *diff_path(const struct diff *d)
 {
 	return d->path[0] ? d->path : "/";
 }
+
+/* One side's way down to a selected path (diff_path.c): the directories entered, root first. */
+struct diff_path_level {
+	struct sqk_dnode node;
+	struct sqk_dir_entry *ents;
+	size_t n;
+};
+
+struct diff_side_path {
+	struct sqk_dtree *t;
+	struct diff_path_level *lv;
+	size_t depth, cap;
+	struct sqk_dnode child; /* the entry looked up last: in the end, what the path names */
+	int have_child;
+};
+
+/*
+ * Resolve path ("a/b", a trailing "/" follows a last symlink) in t, which
+ * is left in the parent of what it names, for the walk to go on from:
+ * *out, or NULL when this side has no such entry. 0 or the tree's error
+ * (SQK_ERR_LOOP: too many symlinks). sqk_diff_path_close() in every case.
+ */
+int sqk_diff_path_open(struct diff_side_path *p, struct sqk_dtree *t, const char *path,
+		       struct sqk_dnode **out);
+void sqk_diff_path_close(struct diff_side_path *p);
 
 /* Record the first error, where it happened (the current path) and errno; return err. */
 int sqk_diff_fail(struct diff *d, int side, int err);

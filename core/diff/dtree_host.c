@@ -98,6 +98,8 @@ static int list(int fd, struct sqk_dir_entry **out, size_t *count)
 		close(dfd);
 		return err;
 	}
+	/* The copy shares the offset: a directory listed before is listed whole again. */
+	rewinddir(dir);
 	for (;;) {
 		size_t len;
 

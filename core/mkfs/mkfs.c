@@ -299,6 +299,9 @@ static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
 	uint16_t idx;
 	int err;
 
+	/* Times the sources clamped, unless --mtime replaces them all. */
+	if (!m->o.set_mtime)
+		sqk_src_warn_times(&m->src, !m->o.have_epoch);
 	for (i = 0; i < m->count; i++) {
 		struct sqk_node *n = m->order[i];
 

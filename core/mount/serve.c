@@ -29,6 +29,10 @@
 #include "serve_int.h"
 #include "util/elastic.h"
 #include "util/error.h"
+#include "util/mounttab.h"
+
+/* The mount table shows the file system as fuse.SUBTYPE. */
+#define SUBTYPE "squashkit"
 
 extern char **environ;
 
@@ -85,7 +89,7 @@ int sqk_serve_mount(struct sqk_fs *fs, const char *mountpoint, const struct sqk_
 	if (asprintf(&name, "fsname=%s", o->fsname ? o->fsname : "squashkit") < 0)
 		name = NULL;
 	if (name && fuse_opt_add_arg(&args, "squashkit") == 0 &&
-	    fuse_opt_add_opt(&opts, "ro,default_permissions,subtype=squashkit") == 0 &&
+	    fuse_opt_add_opt(&opts, "ro,default_permissions,subtype=" SUBTYPE) == 0 &&
 	    (!o->allow_other || fuse_opt_add_opt(&opts, "allow_other") == 0) &&
 	    fuse_opt_add_opt_escaped(&opts, name) == 0 && fuse_opt_add_arg(&args, "-o") == 0 &&
 	    fuse_opt_add_arg(&args, opts) == 0) {
@@ -328,4 +332,29 @@ int sqk_serve_unmount(const char *mountpoint, int lazy)
 			return SQK_ERR_IO;
 	errno = EPERM;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : SQK_ERR_IO;
+}
+
+/* What the mount table says of a path: is the topmost mount there ours? */
+struct topmost {
+	const char *path;
+	int ours;
+};
+
+/* The table lists a mount over another after it: the last one at path wins. */
+static int is_at(void *arg, const char *mnt, const char *type, const char *opts)
+{
+	struct topmost *t = arg;
+
+	(void)opts;
+	if (strcmp(mnt, t->path) == 0)
+		t->ours = strcmp(type, "fuse." SUBTYPE) == 0;
+	return 0;
+}
+
+int sqk_serve_is_mounted(const char *path)
+{
+	struct topmost t = {path, 0};
+	int err = sqk_mounts_each(is_at, &t);
+
+	return err < 0 ? err : t.ours;
 }

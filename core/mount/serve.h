@@ -59,6 +59,13 @@ const char *sqk_serve_kind_name(unsigned i);
 void sqk_serve_stats(struct sqk_serve *s, struct sqk_serve_stats *out);
 
 /*
+ * Is the topmost mount at path (absolute, symlinks resolved, as the mount
+ * table writes it) one that a squashkit mount serves? 1 or 0, or
+ * SQK_ERR_IO when the table cannot be read.
+ */
+int sqk_serve_is_mounted(const char *path);
+
+/*
  * Unmount the FUSE file system at mountpoint: umount(2) as root, else
  * fusermount3 -u. lazy detaches it while files are still open.
  */

@@ -297,9 +297,7 @@ static int parse_link(struct sqk_pseudo_line *l, struct sqk_pseudo_def *d, char 
 	d->mode = st.st_mode & 07777;
 	d->uid = st.st_uid;
 	d->gid = st.st_gid;
-	d->mtime = st.st_mtim.tv_sec < 0		       ? 0
-		   : (uint64_t)st.st_mtim.tv_sec > 0xffffffffu ? 0xffffffffu
-							       : (uint32_t)st.st_mtim.tv_sec;
+	d->host_mtime = st.st_mtim.tv_sec;
 	d->major = major(st.st_rdev);
 	d->minor = minor(st.st_rdev);
 	d->length = (uint64_t)st.st_size;

@@ -46,6 +46,13 @@ struct sqk_src_ctx {
 	dev_t skip_dev[2];
 	ino_t skip_ino[2];
 	int nskip;
+	/*
+	 * Times outside what the format holds (before 1970, after 2106),
+	 * clamped by sqk_src_time(): how many each way, and the image path of
+	 * the first (malloc'd).
+	 */
+	uint64_t times_before, times_after;
+	char *time_before_path, *time_after_path;
 	void *links; /* hard links of directory walks, by device and inode */
 	uint64_t lseeks;
 	unsigned xattrs_skipped;
@@ -94,6 +101,19 @@ int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fd, int fdesc, 
 
 /* The extended attributes of the host file at path (not followed) for node. */
 int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node);
+
+/*
+ * A source's time t of the entry at path (in the image) as the format
+ * holds it, 0 to 2^32 - 1 seconds since 1970: one outside is clamped to
+ * the nearer end, and counted.
+ */
+uint32_t sqk_src_time(struct sqk_src_ctx *c, const char *path, int64_t t);
+/*
+ * One warning, through c->warn, for the times clamped: how many and the
+ * first. after: count those after 2106 too (not when SOURCE_DATE_EPOCH
+ * brings every newer time down anyway).
+ */
+void sqk_src_warn_times(struct sqk_src_ctx *c, int after);
 
 /* Record an error location (errno kept in err_errno). */
 void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)

@@ -158,12 +158,13 @@ static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, struct sqk_fil
 	return err;
 }
 
-static void set_attrs(struct sqk_node *n, struct archive_entry *e)
+static void set_attrs(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e,
+		      const char *path)
 {
 	n->mode = archive_entry_perm(e) & 07777;
 	n->uid = clamp_u32(archive_entry_uid(e));
 	n->gid = clamp_u32(archive_entry_gid(e));
-	n->mtime = clamp_u32(archive_entry_mtime(e));
+	n->mtime = sqk_src_time(c, path, archive_entry_mtime(e));
 }
 
 static int read_xattrs(struct sqk_src_ctx *c, struct archive_entry *e, struct sqk_node *n)
@@ -331,14 +332,14 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 			sqk_src_fail(c, path, "the root entry is not a directory");
 			return SQK_ERR_ARCHIVE;
 		}
-		set_attrs(root, e);
+		set_attrs(c, root, e, "/");
 		root->flags &= ~SQK_NODE_IMPLICIT;
 		return read_xattrs(c, e, root);
 	}
 	old = sqk_tree_lookup(c->tree, parent, name, len);
 	if (old && old->type == SQK_DIR && type == SQK_DIR) {
 		/* Made earlier as a parent, or given twice: the entry's attributes win. */
-		set_attrs(old, e);
+		set_attrs(c, old, e, path);
 		old->flags &= ~SQK_NODE_IMPLICIT;
 		old->xattrs = NULL;
 		return read_xattrs(c, e, old);
@@ -346,7 +347,7 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	node = sqk_tree_node(c->tree, type);
 	if (!node)
 		return SQK_ERR_NOMEM;
-	set_attrs(node, e);
+	set_attrs(c, node, e, path);
 	err = read_xattrs(c, e, node);
 	if (err)
 		return err;

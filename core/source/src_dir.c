@@ -43,6 +43,9 @@ void sqk_src_ctx_release(struct sqk_src_ctx *c)
 	}
 	c->links = NULL;
 	sqk_src_exclude_release(c);
+	free(c->time_before_path);
+	free(c->time_after_path);
+	c->time_before_path = c->time_after_path = NULL;
 }
 
 static uint64_t link_key(dev_t dev, ino_t ino)
@@ -76,15 +79,6 @@ static int link_add(struct link_map *m, dev_t dev, ino_t ino, struct sqk_node *n
 		return SQK_ERR_NOMEM;
 	m->v[m->n++] = (struct link){dev, ino, node};
 	return 0;
-}
-
-static uint32_t clamp_time(time_t t)
-{
-	if (t < 0)
-		return 0;
-	if ((uint64_t)t > 0xffffffffull)
-		return 0xffffffffu;
-	return (uint32_t)t;
 }
 
 int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node)
@@ -145,12 +139,14 @@ out:
 	return err;
 }
 
-static void set_attrs(struct sqk_node *n, const struct stat *st)
+/* path: the entry's in the image, for the warning of a time the format cannot hold. */
+static void set_attrs(struct sqk_src_ctx *c, struct sqk_node *n, const struct stat *st,
+		      const char *path)
 {
 	n->mode = st->st_mode & 07777;
 	n->uid = st->st_uid;
 	n->gid = st->st_gid;
-	n->mtime = clamp_time(st->st_mtim.tv_sec);
+	n->mtime = sqk_src_time(c, path, st->st_mtim.tv_sec);
 }
 
 struct walk {
@@ -218,7 +214,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		node = sqk_tree_node(c->tree, type);
 		if (!node)
 			return SQK_ERR_NOMEM;
-		set_attrs(node, &st);
+		set_attrs(c, node, &st, w->img);
 		if (type == SQK_FILE) {
 			node->size = (uint64_t)st.st_size;
 			node->file.src = sqk_tree_strdup(c->tree, w->host, hlen + 1 + nlen);
@@ -342,7 +338,7 @@ static int root_attrs(struct sqk_src_ctx *c, const char *path, const struct stat
 
 	if (!(root->flags & SQK_NODE_IMPLICIT))
 		return 0;
-	set_attrs(root, st);
+	set_attrs(c, root, st, "/");
 	root->flags &= ~SQK_NODE_IMPLICIT;
 	return c->xattrs ? sqk_src_read_xattrs(c, path, root) : 0;
 }
@@ -461,7 +457,7 @@ static int path_dir(struct walk *w, size_t hlen, struct sqk_node **dir, const ch
 	node = sqk_tree_node(c->tree, SQK_DIR);
 	if (!node)
 		return SQK_ERR_NOMEM;
-	set_attrs(node, &st);
+	set_attrs(c, node, &st, w->img);
 	node->flags |= SQK_NODE_ON_PATH;
 	if (c->xattrs && (err = sqk_src_read_xattrs(c, w->host, node)))
 		return err;

@@ -24,6 +24,46 @@ void sqk_src_fail(struct sqk_src_ctx *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
+uint32_t sqk_src_time(struct sqk_src_ctx *c, const char *path, int64_t t)
+{
+	int after = t > (int64_t)UINT32_MAX;
+	char **first = after ? &c->time_after_path : &c->time_before_path;
+
+	if (t >= 0 && !after)
+		return (uint32_t)t;
+	if (after)
+		c->times_after++;
+	else
+		c->times_before++;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	/* Without memory for the path, the warning names none: no reason to fail a build. */
+	if (!*first && asprintf(first, "%s%s", *path == '/' ? "" : "/", path) < 0)
+		*first = NULL;
+	return after ? UINT32_MAX : 0;
+}
+
+void sqk_src_warn_times(struct sqk_src_ctx *c, int after)
+{
+	uint64_t n = c->times_before + (after ? c->times_after : 0);
+	const char *first = c->times_before ? c->time_before_path : c->time_after_path;
+	char more[64] = "";
+	char what[256];
+
+	if (!n || !c->warn)
+		return;
+	if (n == 2)
+		snprintf(more, sizeof(more), " and that of one more entry are");
+	else if (n > 2)
+		snprintf(more, sizeof(more), " and those of %llu more entries are",
+			 (unsigned long long)(n - 1));
+	snprintf(what, sizeof(what),
+		 "its time (%s)%s outside what the format holds, 1970-01-01 to 2106-02-07 "
+		 "UTC: clamped",
+		 c->times_before ? "before 1970" : "after 2106", n > 1 ? more : " is");
+	c->warn(c->warn_ctx, first ? first : "/", what);
+}
+
 int sqk_src_excluded(const struct sqk_src_ctx *c, const char *path)
 {
 	const char *base = strrchr(path, '/');

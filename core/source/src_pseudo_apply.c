@@ -182,7 +182,7 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 	n->mode = d->mode;
 	n->uid = d->uid;
 	n->gid = d->gid;
-	n->mtime = d->mtime;
+	n->mtime = sqk_src_time(c, d->path, d->host_mtime);
 	switch (d->type) {
 	case SQK_FILE:
 		n->size = d->length;
@@ -423,6 +423,8 @@ static int run_command(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d)
 {
 	char *argv[] = {"sh", "-c", d->arg, NULL};
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
+	sigset_t def;
 	FILE *tmp = tmpfile();
 	uint64_t size = 0;
 	char buf[65536];
@@ -435,7 +437,17 @@ static int run_command(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d)
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	err = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	/*
+	 * The command's pipelines (yes | head) need SIGPIPE as a shell has it,
+	 * whatever the calling program does with it.
+	 */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigdefault(&sa, &def);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGDEF);
+	err = posix_spawn(&pid, "/bin/sh", &fa, &sa, argv, environ);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
 	if (err) {

@@ -233,10 +233,11 @@ int sqk_utf8_valid(const void *buf, size_t len)
 	return 1;
 }
 
+static const char hex[] = "0123456789abcdef";
+
 /* The quoted string; runs of bytes that need no escape go out in one piece. */
 static void quote(struct sqk_json *j, const uint8_t *b, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i = 0, run = 0;
 
 	put(j, "\"", 1);
@@ -260,8 +261,13 @@ static void quote(struct sqk_json *j, const uint8_t *b, size_t len)
 		if (c == '\n' || c == '\t') {
 			esc[1] = c == '\n' ? 'n' : 't';
 		} else if (c != '"' && c != '\\') {
-			/* A control character, DEL, or a byte outside valid UTF-8. */
-			memcpy(esc, "\\u00", 4);
+			/*
+			 * A control character or DEL is its own code point; a
+			 * byte outside valid UTF-8 is the lone surrogate
+			 * U+DC00 + byte, which no text holds, so that it can
+			 * never be read as the character of the same value.
+			 */
+			memcpy(esc, c >= 0x80 ? "\\udc" : "\\u00", 4);
 			esc[4] = hex[c >> 4];
 			esc[5] = hex[c & 15];
 			elen = 6;
@@ -294,6 +300,29 @@ void sqk_json_bytes(struct sqk_json *j, const void *buf, size_t len)
 void sqk_json_string(struct sqk_json *j, const char *s)
 {
 	sqk_json_bytes(j, s, strlen(s));
+}
+
+void sqk_json_blob(struct sqk_json *j, const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	size_t i;
+
+	if (sqk_utf8_valid(buf, len)) {
+		sqk_json_bytes(j, buf, len);
+		return;
+	}
+	sqk_json_begin_object(j, 0);
+	sqk_json_key(j, "hex");
+	if (!start(j, 0))
+		return;
+	put(j, "\"", 1);
+	for (i = 0; i < len; i++) {
+		char h[2] = {hex[b[i] >> 4], hex[b[i] & 15]};
+
+		put(j, h, 2);
+	}
+	put(j, "\"", 1);
+	sqk_json_end_object(j);
 }
 
 static void scalar(struct sqk_json *j, const char *text)

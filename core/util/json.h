@@ -11,9 +11,12 @@
  * '\' are escaped with a backslash, newline and tab as \n and \t, every
  * other control character (0x00-0x1f, 0x7f) as \u00XX, and each byte that
  * is not part of a valid UTF-8 sequence (overlong forms, surrogates and
- * values past U+10FFFF are not) as \u00XX, XX being the byte in lower-case
- * hex: a reader sees U+0080..U+00FF for it. Doubles print with a fixed
- * number of decimals; one that is not finite is written as null.
+ * values past U+10FFFF are not) as \udcXX, XX being the byte in lower-case
+ * hex: the lone surrogate U+DC80..U+DCFF, as Python's "surrogateescape"
+ * decodes such a byte. No valid UTF-8 holds a surrogate, so raw bytes and
+ * real characters never give the same string, and every string gives its
+ * bytes back. Doubles print with a fixed number of decimals; one that is
+ * not finite is written as null.
  *
  * The output goes to a FILE (errors are the stream's, as with stdio) or to
  * a growing buffer in memory. For a FILE the text is staged in the writer
@@ -66,6 +69,12 @@ void sqk_json_key(struct sqk_json *j, const char *key);
 void sqk_json_string(struct sqk_json *j, const char *s);
 /* len bytes of buf as a string (NULs and any other bytes allowed). */
 void sqk_json_bytes(struct sqk_json *j, const void *buf, size_t len);
+/*
+ * A value that may be binary (an xattr's): a string when it is valid UTF-8,
+ * else the object {"hex":"..."} with its bytes in lower-case hex, easier to
+ * read than a string of escapes for data that is not text.
+ */
+void sqk_json_blob(struct sqk_json *j, const void *buf, size_t len);
 void sqk_json_uint(struct sqk_json *j, uint64_t v);
 void sqk_json_int(struct sqk_json *j, int64_t v);
 /* v with decimals digits after the point ("%.*f"); null when not finite. */

@@ -93,7 +93,15 @@ int sqk_walk_selected(char *const *select, unsigned nselect, const char *path, s
 
 static int selected(const struct sqk_walk *w, const char *path, size_t len)
 {
-	return sqk_walk_selected(w->select, w->nselect, path, len) != SQK_SEL_NONE;
+	unsigned i;
+
+	if (sqk_walk_selected(w->select, w->nselect, path, len) != SQK_SEL_NONE)
+		return 1;
+	/* An entry wanted alone, or one of its parents. */
+	for (i = 0; i < w->nway; i++)
+		if (!strncmp(w->way[i], path, len) && (!w->way[i][len] || w->way[i][len] == '/'))
+			return 1;
+	return 0;
 }
 
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth);

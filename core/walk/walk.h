@@ -64,6 +64,13 @@ struct sqk_walk {
 	char **select;
 	unsigned nselect;
 	/*
+	 * With a selection: entries wanted without what is below them (a
+	 * symlink a selected path went through, a directory it left by
+	 * ".."), and so their parents.
+	 */
+	char **way;
+	unsigned nway;
+	/*
 	 * --keep-going when not NULL: an entry that cannot be read (its inode,
 	 * a directory's listing, a file's data) is reported here and left out,
 	 * with what is below it, and the walk goes on. A failure of the sink's

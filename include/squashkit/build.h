@@ -107,8 +107,11 @@ typedef void (*sqk_build_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 SQK_API void sqk_build_opts_progress(struct sqk_build_opts *o, sqk_build_progress_fn fn, void *ctx);
 /**
  * Called for what does not stop the build: a line of the "sort" file that
- * names nothing, a pseudo definition left out under "pseudo-warn"; @p where
- * is a path or a definition, @p what says why. Without it they go unsaid.
+ * names nothing, a pseudo definition left out under "pseudo-warn", times of
+ * the sources outside what the format holds (before 1970, after 2106:
+ * clamped; said once per build, at the first such entry, with how many);
+ * @p where is a path or a definition, @p what says why. Without it they go
+ * unsaid.
  */
 typedef void (*sqk_build_warn_fn)(void *ctx, const char *where, const char *what);
 SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn, void *ctx);

@@ -60,8 +60,11 @@ SQK_API struct sqk_diff_opts *sqk_diff_opts_create(void);
 SQK_API void sqk_diff_opts_destroy(struct sqk_diff_opts *o);
 SQK_API int sqk_diff_opts_set(struct sqk_diff_opts *o, const char *name, const char *value);
 /**
- * Compare only this subtree ("a/b": leading, trailing and doubled "/" do
- * not count; "/" is the whole tree); may be called again.
+ * Compare only this subtree ("a/b": leading and doubled "/" do not count;
+ * "/" is the whole tree); may be called again. Each side resolves @p path
+ * on its own as lstat(2) resolves one in a mounted tree: symlinks on the
+ * way followed inside it, the last one only when @p path ends with "/".
+ * Changes below it are named under @p path as given.
  */
 SQK_API int sqk_diff_opts_add_path(struct sqk_diff_opts *o, const char *path);
 

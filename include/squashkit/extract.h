@@ -68,8 +68,13 @@ SQK_API void sqk_extract_opts_destroy(struct sqk_extract_opts *o);
 SQK_API int sqk_extract_opts_set(struct sqk_extract_opts *o, const char *name, const char *value);
 /**
  * Extract only the entry at @p path ("a/b" or "/a/b"), what is below it
- * and its parents; may be called again. A path the image lacks fails the
- * extraction (SQK_ERR_NOENT) before anything is written.
+ * and its parents; may be called again. @p path resolves as lstat(2)
+ * resolves one in the mounted image: symlinks on the way are followed
+ * inside it, and extracted as symlinks with the directories the path left
+ * by "..", so that it resolves the same way in what is made; the last
+ * component is followed only when @p path ends with "/". A path the image
+ * lacks fails the extraction (SQK_ERR_NOENT; SQK_ERR_LOOP after 40
+ * symlinks) before anything is written.
  */
 SQK_API int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path);
 

@@ -45,14 +45,18 @@ struct sqk_stat {
 	int has_xattrs;	   /**< has extended attributes (sqk_inode_xattrs() lists them) */
 };
 
-/** Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root). */
+/**
+ * Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root) as
+ * sqk_inode_open_lstat() does: a symlink on the way is followed, the last
+ * component is not.
+ */
 SQK_API int sqk_inode_open(struct sqk_image *img, const char *path, struct sqk_inode **out);
 /**
  * Open the inode at @p path as a mounted image resolves it: symlinks on the
  * way and at the end are followed inside the image (an absolute target
  * starts again at the image's root, ".." stops at it), at most 40 on one
- * path (then SQK_ERR_LOOP); SQK_ERR_NOTDIR when a component on the way is
- * not a directory.
+ * path (then SQK_ERR_LOOP, its errno ELOOP); SQK_ERR_NOTDIR when a
+ * component on the way is not a directory.
  */
 SQK_API int sqk_inode_open_follow(struct sqk_image *img, const char *path, struct sqk_inode **out);
 /**
@@ -214,8 +218,10 @@ SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's
- * order, from @p path ("" or "/": the whole image). For each entry (the
- * starting one first) @p visit gets its path ("/a/b"), its stat and the
+ * order, from @p path ("" or "/": the whole image; resolved as
+ * sqk_inode_open_lstat() resolves it, a walk from a symlink's target when
+ * @p path ends with "/"). For each entry (the starting one first) @p visit
+ * gets its path in the image ("/a/b"), its stat and the
  * path of an entry seen before with the same inode (a hard link), or NULL.
  * visit returns 0 to go on, 1 not to descend into this directory, or a
  * negative code to stop the walk with it. Loops and unsafe names are

@@ -3,7 +3,8 @@
 # (sqk_build_create_fd), as mkimage writes IMAGE '-' to a file; the
 # progress callback (sqk_build_opts_progress: every byte of file data
 # placed, never going back) and the warning callback (sqk_build_opts_warn:
-# a pseudo definition left out under "pseudo-warn", as mkimage says it).
+# a pseudo definition left out under "pseudo-warn", as mkimage says it; a
+# time before 1970 clamped).
 # The image is mkimage's to the byte, and the kernel and unsquashfs read
 # the source's tree in it.
 SCRATCH=1
@@ -49,6 +50,21 @@ is "$(sed -n 's/^warn //p' "$TMP/out")" \
 	"the warning callback hears what mkimage warns of, in its words"
 grep -q "^warn --pseudo 'plain f 644 0 0 echo new': /plain is already in a source" "$TMP/out"
 ok $? "the warning names the definition and why"
+
+# A time before 1970, which the format cannot hold: clamped, and the
+# callback hears it once, with the path.
+mkdir -p "$TMP/s2"
+printf 'hello\n' >"$TMP/s2/plain"
+: >"$TMP/s2/old"
+if touch -d '1960-01-01 00:00:00 UTC' "$TMP/s2/old" 2>/dev/null &&
+	[ "$(stat -c %Y "$TMP/s2/old")" -lt 0 ]; then
+	api_run api-build-fd "$TMP/api2.img" "$TMP/s2" >"$TMP/out2" 2>"$TMP/err"
+	grep -c '^warn /old: its time (before 1970) is outside what the format holds' \
+		"$TMP/out2" | grep -qx 1
+	ok $? "a time before 1970: the warning callback hears it once, naming the entry"
+else
+	skip "this file system keeps no time before 1970"
+fi
 
 rm -rf "$TMP/unsq"
 unsquashfs -no-progress -d "$TMP/unsq" "$TMP/api.img" >/dev/null 2>&1

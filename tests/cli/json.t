@@ -6,7 +6,8 @@
 # mkimage --stats, diff and bench. Each output is parsed strictly by python3 (UTF-8
 # text, no control characters in strings, no NaN, no duplicate keys), and
 # each name must decode to what the string contract says: valid UTF-8 as it
-# is, every other byte b as the code point U+00b (sent as \u00XX).
+# is, every other byte b as the lone surrogate U+DC00+b (sent as \udcXX,
+# Python's surrogateescape), so that each string encodes back to its bytes.
 SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 
@@ -44,7 +45,8 @@ def load(path):
         fail("%s: %s" % (path, e))
 
 # The contract: valid UTF-8 sequences decode as they are; each byte that
-# is not part of one becomes the code point of the same value.
+# is not part of one becomes the lone surrogate U+DC00 + byte. Written out
+# rather than with Python's own handler, so that the checker is checked.
 def contract(b):
     out, i = [], 0
     while i < len(b):
@@ -56,7 +58,7 @@ def contract(b):
             except UnicodeDecodeError:
                 continue
         else:
-            out.append(chr(b[i]))
+            out.append(chr(0xdc00 + b[i]))
             i += 1
     return "".join(out)
 
@@ -73,6 +75,8 @@ if cmd == "contract":  # contract RAW WANT: the checker itself, on known strings
     want = sys.argv[3].encode().decode("unicode_escape")
     if arg(sys.argv[2]) != want:
         fail("contract(%r) = %r, want %r" % (sys.argv[2], arg(sys.argv[2]), want))
+    if arg(sys.argv[2]).encode("utf-8", "surrogateescape") != os.fsencode(sys.argv[2]):
+        fail("contract(%r) does not encode back to its bytes" % sys.argv[2])
     sys.exit(0)
 doc = load(path)
 if cmd == "valid":
@@ -81,6 +85,12 @@ elif cmd == "eq":  # eq FILE POINTER RAW: the string there decodes to RAW
     got, want = pointer(doc, sys.argv[3]), arg(sys.argv[4])
     if got != want:
         fail("got %r, want %r" % (got, want))
+elif cmd == "bytes":  # bytes FILE POINTER KEY RAW...: the elements' KEYs encode back to the RAWs
+    got = sorted(o[sys.argv[4]].encode("utf-8", "surrogateescape")
+                 for o in pointer(doc, sys.argv[3]))
+    want = sorted(os.fsencode(a) for a in sys.argv[5:])
+    if got != want:
+        fail("got  %r\nwant %r" % (got, want))
 elif cmd == "is":  # is FILE POINTER JSON: the value there equals JSON
     got, want = pointer(doc, sys.argv[3]), json.loads(sys.argv[4])
     if got != want:
@@ -104,12 +114,12 @@ check() {
 }
 
 # The checker's own contract, against strings written by hand.
-check contract "$(printf 'a\377b')" 'a\xffb'
-ok $? "checker: an invalid byte is its own code point"
+check contract "$(printf 'a\377b')" 'a\udcffb'
+ok $? "checker: an invalid byte is a lone surrogate"
 check contract "$(printf 'caf\303\251')" 'caf\xe9'
 ok $? "checker: valid UTF-8 decodes as it is"
-check contract "$(printf '\346\227x')" '\xe6\x97x'
-ok $? "checker: a sequence cut short is two code points"
+check contract "$(printf '\346\227x')" '\udce6\udc97x'
+ok $? "checker: a sequence cut short is two lone surrogates"
 
 # The names. The shell keeps every byte but NUL.
 n_bad=$(printf 'bad-\377\376')
@@ -158,8 +168,8 @@ check valid "$TMP/mkimage.json"
 ok $? "mkimage --stats --json: valid JSON"
 check eq "$TMP/mkimage.json" /image "$img"
 ok $? "mkimage --stats --json: the image name decodes by the contract"
-grep -q -F '"image":' "$TMP/mkimage.json" && grep -q -F '\u00ff' "$TMP/mkimage.json"
-ok $? "mkimage --stats --json: an invalid byte is sent as \\u00ff"
+grep -q -F '"image":' "$TMP/mkimage.json" && grep -q -F '\udcff' "$TMP/mkimage.json"
+ok $? "mkimage --stats --json: an invalid byte is sent as \\udcff"
 
 sqk inspect --json "$img" >"$TMP/inspect.json"
 ok $? "inspect --json: exit 0"
@@ -246,6 +256,56 @@ check has "$TMP/diff.json" /differences path "/$n_bad" &&
 	check has "$TMP/diff.json" /differences path "/$n_dir/$n_link" &&
 	check has "$TMP/diff.json" /differences b "$t_link-2"
 ok $? "diff --json: valid JSON, hostile paths and targets decode by the contract"
+
+# The bytes 0xff 0xfe and the characters U+00FF U+00FE ("\303\277\303\276"
+# in UTF-8) as names: different JSON strings, each encoding back to its
+# bytes, through ls, stat, diff and jsonq.
+raw=$(printf '\377\376')
+chars=$(printf '\303\277\303\276')
+mkdir "$TMP/yp" "$TMP/empty"
+printf 'raw\n' >"$TMP/yp/$raw"
+printf 'chars\n' >"$TMP/yp/$chars"
+sqk mkimage -q "$TMP/yp" "$TMP/yp.sq"
+ok $? "mkimage: names 0xff 0xfe and U+00FF U+00FE"
+sqk ls --json "$TMP/yp.sq" >"$TMP/yp-ls.json" &&
+	check bytes "$TMP/yp-ls.json" / name "$raw" "$chars"
+ok $? "ls --json: both names encode back to their own bytes"
+grep -q -F '"name":"\udcff\udcfe"' "$TMP/yp-ls.json" &&
+	grep -q -F "\"name\":\"$chars\"" "$TMP/yp-ls.json"
+ok $? "ls --json: the bytes as \\udcff\\udcfe, the characters as themselves"
+sqk stat --json "$TMP/yp.sq" "$raw" >"$TMP/yp-s1.json" &&
+	sqk stat --json "$TMP/yp.sq" "$chars" >"$TMP/yp-s2.json" &&
+	! cmp -s "$TMP/yp-s1.json" "$TMP/yp-s2.json" &&
+	check eq "$TMP/yp-s1.json" /path "/$raw" && check eq "$TMP/yp-s2.json" /path "/$chars"
+ok $? "stat --json: the two paths differ and each decodes to its own bytes"
+sqk diff --json "$TMP/yp.sq" "$TMP/empty" >"$TMP/yp-diff.json"
+is "$?" 1 "diff --json: both names removed, exit 1"
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["differences"]
+sys.exit(0 if len(d) == 2 and d[0]["path"] != d[1]["path"] else 1)' "$TMP/yp-diff.json"
+ok $? "diff --json: two differences with two different paths"
+check bytes "$TMP/yp-diff.json" /differences path "/$raw" "/$chars"
+ok $? "diff --json: each path encodes back to its bytes"
+"$SQK_TOOLS/jsonq" "$TMP/yp-diff.json" '/differences/*/path' >"$TMP/yp-jq" &&
+	printf '/%s\n/%s\n' "$raw" "$chars" | sort >"$TMP/yp-want" &&
+	sort "$TMP/yp-jq" | cmp -s - "$TMP/yp-want"
+ok $? "jsonq reads the escaped bytes back as the bytes"
+if [ "$xattrs" -eq 1 ]; then
+	mkdir "$TMP/xa" "$TMP/xb"
+	: >"$TMP/xa/f"
+	: >"$TMP/xb/f"
+	setfattr -n user.v -v 0xfffe "$TMP/xa/f"
+	setfattr -n user.v -v "$chars" "$TMP/xb/f"
+	sqk diff --json "$TMP/xa" "$TMP/xb" >"$TMP/x-diff.json"
+	is "$?" 1 "diff --json: an xattr value, bytes against characters, exit 1"
+	check is "$TMP/x-diff.json" /differences/0/a '{"hex":"fffe"}' &&
+		check eq "$TMP/x-diff.json" /differences/0/b "$chars"
+	ok $? "diff --json: a binary xattr value as {\"hex\":…}, as stat gives it, text as text"
+else
+	skip "user xattrs cannot be set here"
+	skip "user xattrs cannot be set here"
+fi
 
 # unimage --stats --json, and bench with a very short run.
 sqk unimage -q --stats --json -d "$TMP/out" "$img" >"$TMP/unimage.json"

@@ -61,12 +61,19 @@ for page in "$MAN"/*.1 "$MAN"/*.3; do
 		ok 0 "mandoc -Tlint finds nothing in $name"
 	fi
 	if command -v groff >/dev/null 2>&1; then
-		groff -mdoc -t -ww -z "$page" >"$TMP/groff" 2>&1
+		# Every warning, on each device the page is read on: man(1) in a
+		# terminal (utf8, ascii) lays lines out other than PostScript does,
+		# and a line too long to break shows on one device only.
+		: >"$TMP/groff"
+		for dev in utf8 ascii ps; do
+			groff -mdoc -t -ww -T"$dev" "$page" 2>&1 >/dev/null |
+				sed "s/^/$dev: /" >>"$TMP/groff"
+		done
 		if [ -s "$TMP/groff" ]; then
-			ok 1 "groff -ww finds nothing in $name"
+			ok 1 "groff -ww finds nothing in $name (utf8, ascii, ps)"
 			sed 's/^/#   /' "$TMP/groff" | head -20
 		else
-			ok 0 "groff -ww finds nothing in $name"
+			ok 0 "groff -ww finds nothing in $name (utf8, ascii, ps)"
 		fi
 	fi
 	# Rendered, a command's page has its name and an OPTIONS part; a
@@ -91,6 +98,14 @@ ncmds=$("$SQUASHKIT" --help 2>&1 |
 test -f "$MAN/squashkit-compat.1"
 ok $? "squashkit-compat(1) is there"
 is "$npages" $((ncmds + 2)) "squashkit(1), squashkit-compat(1) and one page per command ($ncmds commands)"
+
+# groff must see a warning: a word too long for its column on a terminal.
+if command -v groff >/dev/null 2>&1; then
+	printf '.Dd November 30, 2026\n.Dt WIDE 1\n.Os\n.Sh NAME\n.Nm wide\n.Nd x\n.Sh DESCRIPTION\n.Bl -column "xx" "yy"\n.It a Ta %s\n.El\n' \
+		"$(printf 'w%.0s' $(seq 100))" >"$TMP/wide.1"
+	groff -mdoc -t -ww -Tutf8 "$TMP/wide.1" 2>&1 >/dev/null | grep -q "can't break line"
+	ok $? "groff -ww -Tutf8 reports a line it cannot break"
+fi
 
 # The linter must see a fault: a page with a broken list.
 printf '.Dd November 30, 2026\n.Dt BROKEN 1\n.Os\n.Sh NAME\n.Nm broken\n.Nd x\n.Sh DESCRIPTION\n.Bl -tag\n.It x\n' \

@@ -148,6 +148,20 @@ head -c 1000 /dev/zero >"$TMP/off.img"
 expect_status 1 "an earlier image not at 0, without --reuse-offset: an error" \
 	"$SQK" mkimage -q -c xz -b 4K --reuse "$TMP/off.img" "$B" "$TMP/off-r.img"
 is "$(wc -l <"$TMP/.err")" 1 "the error is one line"
+is "$(cat "$TMP/.err")" "squashkit mkimage: $TMP/off.img: not a squashfs image (bad magic); a SquashFS image starts at byte 1000 (use --reuse-offset auto)" \
+	"it says where the image starts and that --reuse-offset auto finds it"
+cat "$TMP/off.img" "$TMP/off.img" >"$TMP/off2.img"
+expect_status 1 "two earlier images in one file, without --reuse-offset: an error" \
+	"$SQK" mkimage -q -c xz -b 4K --reuse "$TMP/off2.img" "$B" "$TMP/off-r.img"
+grep -q "; SquashFS images start at bytes 1000, [0-9]* (choose one with --reuse-offset)\$" \
+	"$TMP/.err"
+ok $? "it says where both start, and to choose one with --reuse-offset"
+expect_status 1 "two earlier images in one file, --reuse-offset auto: an error" \
+	"$SQK" mkimage -q -c xz -b 4K --reuse-offset auto --reuse "$TMP/off2.img" "$B" \
+	"$TMP/off-r.img"
+grep -q "2 SquashFS superblocks found (at 1000, [0-9]*): choose one with --reuse-offset\$" \
+	"$TMP/.err"
+ok $? "auto finds two: choose one with --reuse-offset"
 [ ! -e "$TMP/off-r.img" ]
 ok $? "nothing is written"
 expect_success "--reuse-offset 1000" \
@@ -187,6 +201,11 @@ expect_status 2 "--reuse with --append is a usage error" \
 	"$SQK" mkimage -q --append --reuse "$TMP/a.xz.img" "$B" "$TMP/a.xz.img"
 grep -q "Try 'squashkit mkimage --help'" "$TMP/.err"
 ok $? "--reuse with --append: says how to get help"
+# --help says what the image is the same as.
+"$SQK" mkimage --help | awk '/^      --reuse OLD/ { on = 1 } on && /^      --reuse-offset/ { exit }
+	on { printf "%s ", $0 }' | tr -s ' ' >"$TMP/help-reuse"
+grep -q "the image is byte for byte the one built without --reuse $" "$TMP/help-reuse"
+ok $? "--help's --reuse line says what the image is the same as"
 expect_status 2 "a bad --reuse-offset is a usage error" \
 	"$SQK" mkimage -q --reuse-offset 12Q --reuse "$TMP/a.xz.img" "$B" "$TMP/x.img"
 expect_status 1 "a missing earlier image is an error" \

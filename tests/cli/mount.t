@@ -66,7 +66,16 @@ fails "--offset past the end" "past the end" mount --offset 1M "$TMP/man.img" "$
 fails "--offset auto without an image" "no SquashFS image" mount --offset auto \
 	"$SQK_SRCDIR/README.md" "$TMP/mnt"
 fails "umount of a plain directory" "not a squashkit mount point" umount "$TMP/mnt"
-fails "umount of a missing directory" "not a squashkit mount point|No such file" \
-	umount "$TMP/none/deeper"
+expect_status 1 "umount of a missing directory" sqk umount "$TMP/none/deeper"
+is "$(cat "$TMP/.err")" "squashkit umount: $TMP/none/deeper: No such file or directory" \
+	"umount of a missing directory: the errno's words"
+(cd "$TMP" && sqk umount nomnt) 2>"$TMP/.err"
+is "$(cat "$TMP/.err")" "squashkit umount: nomnt: No such file or directory" \
+	"umount of a missing relative path: the errno's words, the path as given"
+: >"$TMP/plain"
+expect_status 1 "umount of a path through a file" sqk umount "$TMP/plain/x"
+is "$(cat "$TMP/.err")" "squashkit umount: $TMP/plain/x: Not a directory" \
+	"umount of a path through a file: ENOTDIR"
+fails "umount of a plain file" "not a squashkit mount point" umount "$TMP/plain"
 
 done_testing

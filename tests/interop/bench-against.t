@@ -118,6 +118,16 @@ is "$(awk '$1 == "model" || $1 == "kernel" { print $1 }' "$TMP/k.txt" | sort | u
 	" 2 kernel, 2 model," "the table's rows say model and kernel"
 grep -q '^shape of stat at 2 threads .*: kernel [0-9.]*; model keyed [0-9.]* (' "$TMP/k.txt"
 ok $? "the table ends with the shape of each workload against the kernel's"
+grep -q '^warm: without --cold .* the kernel.s and the mount.s figures rise run after run' \
+	"$TMP/k.txt"
+ok $? "without --cold, the table says the kernel's and the mount's rows rise as caches fill"
+TMPDIR=$SCR "$SQUASHKIT" bench -q -w stat -t 1 -p keyed -d 50ms -r 1 --cold --against kernel \
+	"$img" >"$TMP/cold.txt" &
+pid=$!
+wait $pid
+ok $? "bench --cold --against kernel: exit 0"
+! grep -q '^warm:' "$TMP/cold.txt"
+ok $? "with --cold, no such warning"
 grep -q "stroke='#222222'" "$TMP/k.svg" && grep -q '>kernel</text>' "$TMP/k.svg"
 ok $? "the plot has the kernel's line and legend"
 nothing_left $pid "after the table and the plot: nothing left"
@@ -154,6 +164,13 @@ while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/\(kernel\|mount\) " /proc/self/mo
 done
 [ $n -lt 600 ]
 ok $? "a kernel or squashkit mount is up while bench runs"
+n=0
+while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/mount " /proc/self/mountinfo && [ $n -lt 600 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+daemon=$(pgrep -f -- "$SCR/$SQK_LAB_TAG\.$bench_pid\." | head -1)
+is "$(cat "/proc/$daemon/comm" 2>/dev/null)" squashkit "the mount daemon bench starts is squashkit in ps"
 kill -INT $bench_pid
 wait $bench_pid
 is $? 130 "SIGINT: bench ends by it"

@@ -133,8 +133,8 @@ else
 	skip "jsonq is not built"
 fi
 sqk fsck "$img" >"$TMP/out" 2>"$TMP/err"
-ok "$([ ! -s "$TMP/out" ] && grep -q 'clean' "$TMP/err"; echo $?)" \
-	"fsck: nothing on stdout, a summary on stderr"
+ok "$([ ! -s "$TMP/err" ] && grep -q "^$img: clean: .* bytes checked\$" "$TMP/out"; echo $?)" \
+	"fsck: the summary on stdout, as fsck(8) tools put it; nothing on stderr"
 sqk fsck -q "$img" >"$TMP/out" 2>"$TMP/err"
 ok "$([ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; echo $?)" "fsck -q: nothing at all"
 sqk fsck --stats -q -j 3 "$img" >"$TMP/out" 2>&1

@@ -3,7 +3,9 @@
  * jsonq: check that a file is one valid JSON text (RFC 8259, strictly: no
  * trailing commas, no control characters in strings, valid UTF-8, no
  * duplicate keys) and print values picked by JSON pointers, so the shell
- * tests need neither python nor jq.
+ * tests need neither python nor jq. A lone \udc80..\udcff is the byte
+ * 0x80..0xff outside UTF-8 that squashkit's JSON writes so (surrogateescape)
+ * and prints as that byte; any other lone surrogate is an error.
  *
  *   jsonq FILE|- [POINTER...]
  *
@@ -256,6 +258,10 @@ static int string(struct parser *ps, char **out, size_t *outlen)
 					break;
 				}
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			} else if (cp >= 0xdc80 && cp <= 0xdcff) {
+				/* A byte outside UTF-8, escaped as surrogateescape does. */
+				s[len++] = (char)(cp - 0xdc00);
+				continue;
 			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
 				fail(ps, "lone surrogate");
 				break;

@@ -2,7 +2,8 @@
 /*
  * The JSON writer against golden text written by hand: commas and nesting,
  * the line-per-element layout, every escape of the string contract (valid
- * UTF-8 passes, control characters and each invalid byte become \u00XX),
+ * UTF-8 passes, control characters become \u00XX, each invalid byte the
+ * lone surrogate \udcXX),
  * number formats, and misuse reported instead of invalid output.
  */
 #include <math.h>
@@ -109,19 +110,22 @@ static void test_strings(void)
 	is_string("caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80", 14,
 		  "\"caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80\"\n",
 		  "valid 2-, 3- and 4-byte UTF-8 passes as it is");
-	is_string("\xff\xfe", 2, "\"\\u00ff\\u00fe\"\n", "bytes never in UTF-8: \\u00XX each");
-	is_string("a\x80z", 3, "\"a\\u0080z\"\n", "a lone continuation byte");
-	is_string("\xc3", 1, "\"\\u00c3\"\n", "a sequence cut short at the end");
-	is_string("\xe6\x97z", 3, "\"\\u00e6\\u0097z\"\n",
+	is_string("\xff\xfe", 2, "\"\\udcff\\udcfe\"\n", "bytes never in UTF-8: \\udcXX each");
+	is_string("a\x80z", 3, "\"a\\udc80z\"\n", "a lone continuation byte");
+	is_string("\xc3", 1, "\"\\udcc3\"\n", "a sequence cut short at the end");
+	is_string("\xe6\x97z", 3, "\"\\udce6\\udc97z\"\n",
 		  "a cut-short sequence: each of its bytes escaped, the next byte kept");
-	is_string("\xc0\xaf", 2, "\"\\u00c0\\u00af\"\n", "an overlong 2-byte form");
-	is_string("\xe0\x80\xaf", 3, "\"\\u00e0\\u0080\\u00af\"\n", "an overlong 3-byte form");
-	is_string("\xf0\x80\x80\xaf", 4, "\"\\u00f0\\u0080\\u0080\\u00af\"\n",
+	is_string("\xc0\xaf", 2, "\"\\udcc0\\udcaf\"\n", "an overlong 2-byte form");
+	is_string("\xe0\x80\xaf", 3, "\"\\udce0\\udc80\\udcaf\"\n", "an overlong 3-byte form");
+	is_string("\xf0\x80\x80\xaf", 4, "\"\\udcf0\\udc80\\udc80\\udcaf\"\n",
 		  "an overlong 4-byte form");
-	is_string("\xed\xa0\x80", 3, "\"\\u00ed\\u00a0\\u0080\"\n", "a UTF-16 surrogate (U+D800)");
-	is_string("\xf4\x90\x80\x80", 4, "\"\\u00f4\\u0090\\u0080\\u0080\"\n", "past U+10FFFF");
+	is_string("\xed\xa0\x80", 3, "\"\\udced\\udca0\\udc80\"\n", "a UTF-16 surrogate (U+D800)");
+	is_string("\xf4\x90\x80\x80", 4, "\"\\udcf4\\udc90\\udc80\\udc80\"\n", "past U+10FFFF");
 	is_string("\xf4\x8f\xbf\xbf", 4, "\"\xf4\x8f\xbf\xbf\"\n", "U+10FFFF itself passes");
 	is_string("", 0, "\"\"\n", "the empty string");
+	/* The bytes 0xff 0xfe and the characters U+00FF U+00FE differ. */
+	is_string("\xc3\xbf\xc3\xbe", 4, "\"\xc3\xbf\xc3\xbe\"\n",
+		  "U+00FF U+00FE stay characters, unlike the bytes ff fe");
 }
 
 static void test_keys(void)
@@ -133,7 +137,7 @@ static void test_keys(void)
 	sqk_json_key_string(&j, "k\"\xff", "v");
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
-	is_text(&j, "{\"k\\\"\\u00ff\":\"v\"}\n", "keys are escaped like strings");
+	is_text(&j, "{\"k\\\"\\udcff\":\"v\"}\n", "keys are escaped like strings");
 	sqk_json_release(&j);
 }
 
@@ -253,7 +257,7 @@ static void test_file(void)
 	sqk_json_end_object(&j);
 	is_int(sqk_json_finish(&j), 0, "file: finished");
 	fclose(f);
-	ok(text && strcmp(text, "{\"r\":0.1250,\"s\":\"\\u0001\\u00e9\"}\n") == 0,
+	ok(text && strcmp(text, "{\"r\":0.1250,\"s\":\"\\u0001\\udce9\"}\n") == 0,
 	   "file: the same text as the buffer would hold");
 	free(text);
 }
