@@ -23,9 +23,11 @@
 #include "read/xattr.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/pool.h"
 #include "util/signals.h"
 #include "util/xattr_filter.h"
+#include "xnode.h"
 
 /* Blocks per worker task: large enough to amortise, small enough to spread a big file. */
 #define CHUNK_BLOCKS 16
@@ -42,9 +44,16 @@ struct sqk_extract {
 	struct chunk *batch;
 	unsigned nbatch;
 	mode_t old_umask;
+	struct sqk_xowner owner;  /* whose entries the destination makes ours */
 	struct sqk_dirstack dirs; /* the root, ..., the directory being filled */
-	int failed;		  /* sink.fault is filled: the walk stops too */
-	pthread_mutex_t lock;	  /* guards sink.fault and the fields below */
+	/*
+	 * The first name made of each inode with more than one: the image's
+	 * inode number to the made file's inode number + 1. A hard link made
+	 * later must link to that file and no other.
+	 */
+	struct sqk_hash made;
+	int failed;	      /* sink.fault is filled: the walk stops too */
+	pthread_mutex_t lock; /* guards sink.fault and the fields below */
 	unsigned warnings;
 	/*
 	 * --keep-going: files not made whole, removed at the end (err: the
@@ -178,40 +187,9 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Remove name under dirfd, whatever it is, never following a symlink. */
-static int remove_at(int dirfd, const char *name)
-{
-	struct dirent *d;
-	DIR *dir;
-	int fd;
-
-	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return -1;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -1;
-	}
-	while ((d = readdir(dir))) {
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
-			continue;
-		if (remove_at(fd, d->d_name) != 0) {
-			closedir(dir);
-			return -1;
-		}
-	}
-	closedir(dir);
-	return unlinkat(dirfd, name, AT_REMOVEDIR);
-}
-
 int sqk_remove_tree(int dirfd, const char *name)
 {
-	return remove_at(dirfd, name) == 0 ? 0 : sqk_err_from_errno();
+	return sqk_xnode_remove(dirfd, name) == 0 ? 0 : sqk_err_from_errno();
 }
 
 /* Make room for a new entry: with --force whatever is there goes. */
@@ -219,15 +197,15 @@ static int clear_way(struct sqk_extract *x, int dirfd, const char *name)
 {
 	if (!x->o.force)
 		return 0;
-	return remove_at(dirfd, name);
+	return sqk_xnode_remove(dirfd, name);
 }
 
-static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const char *name,
+/* held: fd is an O_PATH descriptor (sqk_xnode_hold), for a symlink or a device. */
+static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, int held,
 			  const struct sqk_inode *ino)
 {
 	struct sqk_xattr *xs;
 	uint32_t n, i;
-	char proc[64 + SQK_NAME_MAX_BUF];
 	int err;
 
 	if (x->o.no_xattrs || ino->xattr == SQK_INVALID_XATTR)
@@ -251,15 +229,12 @@ static void set_xattrs_fd(struct sqk_extract *x, const char *path, int fd, const
 			stop(x, path, err, 0, 0);
 		return;
 	}
-	/* No descriptor for symlinks and devices: go through /proc, not following. */
-	if (name)
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", fd, name);
 	for (i = 0; i < n; i++) {
 		int r;
 
 		if (!sqk_xattr_filter_pass(x->o.xattr_filter, xs[i].name))
 			continue;
-		r = name ? lsetxattr(proc, xs[i].name, xs[i].value, xs[i].value_len, 0)
+		r = held ? sqk_xnode_setxattr(fd, xs[i].name, xs[i].value, xs[i].value_len)
 			 : fsetxattr(fd, xs[i].name, xs[i].value, xs[i].value_len, 0);
 
 		if (r != 0)
@@ -301,25 +276,91 @@ static void finish_fd(struct sqk_extract *x, const char *path, int fd, const str
 
 	if (!owner_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
 		warn_errno(x, path, "cannot set owner", NULL);
-	set_xattrs_fd(x, path, fd, NULL, ino);
+	set_xattrs_fd(x, path, fd, 0, ino);
 	if (!mode_ok && fchmod(fd, perm_bits(x, ino)) != 0)
 		warn_errno(x, path, "cannot set mode", NULL);
 	if (futimens(fd, ts) != 0)
 		warn_errno(x, path, "cannot set times", NULL);
 }
 
-static void finish_at(struct sqk_extract *x, const char *path, int dirfd, const char *name,
-		      const struct sqk_inode *ino, int is_link, int owner_ok)
+/* finish_fd for a symlink or a device, through the O_PATH descriptor that holds it. */
+static void finish_held(struct sqk_extract *x, const char *path, int fd,
+			const struct sqk_inode *ino, int is_link, int owner_ok)
 {
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
 
-	if (!owner_ok && fchownat(dirfd, name, ino->uid, ino->gid, AT_SYMLINK_NOFOLLOW) != 0)
+	if (!owner_ok && sqk_xnode_chown(fd, ino->uid, ino->gid) != 0)
 		warn_errno(x, path, "cannot set owner", NULL);
-	set_xattrs_fd(x, path, dirfd, name, ino);
-	if (!is_link && fchmodat(dirfd, name, perm_bits(x, ino), 0) != 0)
+	set_xattrs_fd(x, path, fd, 1, ino);
+	if (!is_link && sqk_xnode_chmod(fd, perm_bits(x, ino)) != 0)
 		warn_errno(x, path, "cannot set mode", NULL);
-	if (utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW) != 0)
+	if (sqk_xnode_utimens(fd, ts) != 0)
 		warn_errno(x, path, "cannot set times", NULL);
+}
+
+/*
+ * What was made at path is not there any more: someone who can write to
+ * its directory put something else in its place. Whatever it is stays as
+ * it is, and the extraction ends.
+ */
+static int swapped(struct sqk_extract *x, const char *path)
+{
+	pthread_mutex_lock(&x->lock);
+	if (!x->sink.fault.err) {
+		sqk_fault_set(&x->sink.fault, SQK_ERR_EXIST, 0, 1, path);
+		snprintf(x->sink.fault.what, sizeof(x->sink.fault.what), "%s",
+			 "replaced by another file while being extracted; left as it is");
+	}
+	pthread_mutex_unlock(&x->lock);
+	return SQK_ERR_EXIST;
+}
+
+/* Hold the entry just made at name (sqk_xnode_hold): 0 and *fd, or the failure, told. */
+static int hold(struct sqk_extract *x, const char *path, int dirfd, const char *name, mode_t type,
+		dev_t rdev, int *fd)
+{
+	int err = sqk_xnode_hold(&x->owner, dirfd, name, type, rdev, fd);
+
+	if (err == SQK_ERR_EXIST)
+		return swapped(x, path);
+	return err ? out_fail(x, path) : 0;
+}
+
+/* The first name of an inode with more names: its file, for the links to come. */
+static int note_made(struct sqk_extract *x, const struct sqk_inode *ino, int fd)
+{
+	struct stat st;
+
+	if (ino->nlink == 1)
+		return 0;
+	if (fstat(fd, &st) != 0)
+		return SQK_ERR_IO;
+	return sqk_hash_add(&x->made, ino->number, (uint64_t)st.st_ino + 1);
+}
+
+/* Whether name under dirfd is the first name made of ino's file (note_made). */
+static int is_made(struct sqk_extract *x, int dirfd, const char *name, const struct sqk_inode *ino)
+{
+	struct sqk_hash_iter it;
+	uint64_t want = sqk_hash_first(&x->made, ino->number, &it);
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && want &&
+	       (uint64_t)st.st_ino + 1 == want;
+}
+
+/*
+ * A hard link just made at name, by the name of its first: it must be the
+ * file made for that name. One someone else swapped in meanwhile is
+ * unlinked again, and the extraction ends.
+ */
+static int check_link(struct sqk_extract *x, const char *path, int dirfd, const char *name,
+		      const struct sqk_inode *ino, const char *link_to)
+{
+	if (is_made(x, dirfd, name, ino))
+		return 0;
+	unlinkat(dirfd, name, 0);
+	return swapped(x, link_to);
 }
 
 /*
@@ -511,7 +552,7 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	const char *name = base_name(path);
 	struct stat st;
-	int fd, err, made = 0, setgid, own = 0;
+	int fd = -1, err, made = 0, setgid, own = 0;
 
 	if (stopped(x))
 		return stopped(x);
@@ -519,20 +560,30 @@ static int ex_dir_begin(struct sqk_sink *s, const char *path, struct sqk_inode *
 		fd = dup(x->root_fd);
 	} else if (mkdirat(top(x), name, 0700) == 0) {
 		made = 1;
-		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	} else {
 		if (errno != EEXIST || !x->o.force)
 			return out_fail(x, path);
 		if (fstatat(top(x), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			return out_fail(x, path);
-		if (!S_ISDIR(st.st_mode) &&
-		    (remove_at(top(x), name) != 0 || mkdirat(top(x), name, 0700) != 0))
+		if (S_ISDIR(st.st_mode)) {
+			/* One that was there is filled as it is, as tar does. */
+			fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		} else if (sqk_xnode_remove(top(x), name) != 0 ||
+			   mkdirat(top(x), name, 0700) != 0) {
 			return out_fail(x, path);
-		fd = openat(top(x), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			made = 2; /* made, in place of what was there */
+		}
+	}
+	/* Made here: held before anything goes into it, and checked to be the one made. */
+	if (made) {
+		err = hold(x, path, top(x), name, S_IFDIR, 0, &fd);
+		if (err)
+			return err;
 	}
 	if (fd < 0)
 		return out_fail(x, path);
-	if (made) {
+	if (made == 1) {
 		/* Made here: it has its parent's setgid bit (Linux), and maybe its owner. */
 		setgid = sqk_dirstack_setgid(&x->dirs);
 		own = owner_ok(x, ino);
@@ -554,6 +605,15 @@ static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *in
 	struct sqk_extract *x = (struct sqk_extract *)s;
 	int fd, own, err = sqk_dirstack_pop(&x->dirs, &fd, &own);
 
+	if (err == SQK_ERR_EXIST) {
+		/* The directory above, opened again by its name, is another now. */
+		char *parent = strndup(path, (size_t)(base_name(path) - path - 1));
+
+		close(fd);
+		err = parent ? swapped(x, parent) : out_code(x, path, SQK_ERR_NOMEM);
+		free(parent);
+		return err;
+	}
 	if (err) {
 		err = out_code(x, path, err);
 		close(fd);
@@ -600,6 +660,23 @@ static int note_link(struct sqk_extract *x, const char *path, const char *link_t
 	return 0;
 }
 
+/* A symlink or a device just made at name: held, checked, finished through the descriptor. */
+static int finish_node(struct sqk_extract *x, const char *path, int dirfd, const char *name,
+		       const struct sqk_inode *ino, dev_t dev, int own)
+{
+	mode_t type = ino->mode & S_IFMT;
+	int fd, err = hold(x, path, dirfd, name, type, dev, &fd);
+
+	if (err)
+		return err;
+	finish_held(x, path, fd, ino, type == S_IFLNK, own);
+	err = note_made(x, ino, fd);
+	if (err)
+		err = out_code(x, path, err);
+	close(fd);
+	return err;
+}
+
 static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, const char *link_to)
 {
 	struct sqk_extract *x = (struct sqk_extract *)s;
@@ -618,9 +695,18 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 		if (src < 0)
 			return out_fail(x, link_to);
 		r = linkat(src, base_name(link_to), dirfd, name, 0);
+		if (r != 0) {
+			/* The file's last name went as it was being linked: one swapped over it. */
+			r = errno == ENOENT && !is_made(x, src, base_name(link_to), ino)
+				    ? swapped(x, link_to)
+				    : out_fail(x, path);
+			close(src);
+			return r;
+		}
 		close(src);
-		if (r != 0)
-			return out_fail(x, path);
+		r = check_link(x, path, dirfd, name, ino, link_to);
+		if (r)
+			return r;
 		return x->sink.lost ? note_link(x, path, link_to) : 0;
 	}
 	switch (ino->mode & S_IFMT) {
@@ -635,6 +721,13 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 			    mode);
 		if (fd < 0)
 			return out_fail(x, path);
+		int err = note_made(x, ino, fd);
+
+		if (err) {
+			err = out_code(x, path, err);
+			close(fd);
+			return err;
+		}
 		/* Trailing sparse blocks leave no writes behind: set the size. */
 		if (ino->nblocks && ino->frag_index == SQK_INVALID_FRAG &&
 		    sqk_fmt_block_size(ino->blocks[ino->nblocks - 1]) == 0 &&
@@ -649,8 +742,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 	case S_IFLNK:
 		if (symlinkat(ino->target, dirfd, name) != 0)
 			return out_fail(x, path);
-		finish_at(x, path, dirfd, name, ino, 1, own);
-		return 0;
+		return finish_node(x, path, dirfd, name, ino, 0, own);
 	default: {
 		dev_t dev = makedev(sqk_dev_major(ino->rdev), sqk_dev_minor(ino->rdev));
 
@@ -661,8 +753,7 @@ static int ex_node(struct sqk_sink *s, const char *path, struct sqk_inode *ino, 
 			warn(x, path, strerror(errno));
 			return 0;
 		}
-		finish_at(x, path, dirfd, name, ino, 0, own);
-		return 0;
+		return finish_node(x, path, dirfd, name, ino, dev, own);
 	}
 	}
 }
@@ -684,6 +775,7 @@ int sqk_extract_create(struct sqk_image *img, struct sqk_pool *pool, int dest_fd
 	x->dirs.root_fd = dest_fd;
 	x->as_root = geteuid() == 0;
 	x->euid = geteuid();
+	x->owner.euid = x->euid;
 	/* Entries are created with their final modes; restored on destroy. */
 	x->old_umask = umask(0);
 	x->egid = getegid();
@@ -777,6 +869,7 @@ void sqk_extract_destroy(struct sqk_extract *x)
 		return;
 	umask(x->old_umask);
 	sqk_dirstack_release(&x->dirs);
+	sqk_hash_release(&x->made);
 	pthread_mutex_destroy(&x->lock);
 	for (i = 0; i < x->nundone; i++)
 		free(x->undone[i].path);
