@@ -296,6 +296,12 @@ static int build(struct mksq *m, struct nargv *a)
 	int exists = stat(m->dest, &st) == 0;
 	int append = !m->offset && exists && !m->noappend;
 
+	/*
+	 * As the peer: a regular file or a block device (through symlinks),
+	 * appended to unless -noappend, or written over; nothing else.
+	 */
+	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return cli_compat_fail("%s: destination not block device or regular file", m->dest);
 	if (append && m->tar)
 		return cli_compat_fail(
 			"appending is not supported reading tar files, use -noappend");
