@@ -180,7 +180,7 @@ static int ex_dir_end(struct sqk_sink *s, const char *path, struct sqk_inode *in
 		close(fd);
 		return err;
 	}
-	sqk_ex_finish_fd(x, path, fd, ino, own, 0);
+	sqk_ex_finish(x, path, fd, 0, ino, own, 0);
 	close(fd);
 	return 0;
 }
@@ -215,7 +215,7 @@ static int finish_node(struct sqk_extract *x, const char *path, int dirfd, const
 
 	if (err)
 		return err;
-	sqk_ex_finish_held(x, path, fd, ino, type == S_IFLNK, own);
+	sqk_ex_finish(x, path, fd, 1, ino, own, type == S_IFLNK);
 	err = note_made(x, ino, fd);
 	if (err)
 		err = sqk_ex_out_code(x, path, err);

@@ -146,33 +146,22 @@ int sqk_ex_owner_ok(const struct sqk_extract *x, const struct sqk_inode *ino)
 /*
  * Owner, xattrs, mode, then times (last: the others may touch ctime only).
  * owner_ok and mode_ok say the entry was made with the right owner or mode
- * already, so those calls can be skipped.
+ * already, so those calls can be skipped. held: fd is the O_PATH
+ * descriptor holding a symlink or a device (sqk_xnode_hold), set through
+ * the xnode calls; else an open file or directory.
  */
-void sqk_ex_finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino,
-		      int owner_ok, int mode_ok)
+void sqk_ex_finish(struct sqk_extract *x, const char *path, int fd, int held,
+		   const struct sqk_inode *ino, int owner_ok, int mode_ok)
 {
 	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
+	mode_t mode = sqk_ex_perm_bits(x, ino);
 
-	if (!owner_ok && !x->o.no_owner && fchown(fd, ino->uid, ino->gid) != 0)
+	if (!owner_ok && !x->o.no_owner &&
+	    (held ? sqk_xnode_chown(fd, ino->uid, ino->gid) : fchown(fd, ino->uid, ino->gid)) != 0)
 		sqk_ex_warn_errno(x, path, "cannot set owner", NULL);
-	set_xattrs_fd(x, path, fd, 0, ino);
-	if (!mode_ok && fchmod(fd, sqk_ex_perm_bits(x, ino)) != 0)
+	set_xattrs_fd(x, path, fd, held, ino);
+	if (!mode_ok && (held ? sqk_xnode_chmod(fd, mode) : fchmod(fd, mode)) != 0)
 		sqk_ex_warn_errno(x, path, "cannot set mode", NULL);
-	if (futimens(fd, ts) != 0)
-		sqk_ex_warn_errno(x, path, "cannot set times", NULL);
-}
-
-/* finish_fd for a symlink or a device, through the O_PATH descriptor that holds it. */
-void sqk_ex_finish_held(struct sqk_extract *x, const char *path, int fd,
-			const struct sqk_inode *ino, int is_link, int owner_ok)
-{
-	struct timespec ts[2] = {{ino->mtime, 0}, {ino->mtime, 0}};
-
-	if (!owner_ok && sqk_xnode_chown(fd, ino->uid, ino->gid) != 0)
-		sqk_ex_warn_errno(x, path, "cannot set owner", NULL);
-	set_xattrs_fd(x, path, fd, 1, ino);
-	if (!is_link && sqk_xnode_chmod(fd, sqk_ex_perm_bits(x, ino)) != 0)
-		sqk_ex_warn_errno(x, path, "cannot set mode", NULL);
-	if (sqk_xnode_utimens(fd, ts) != 0)
+	if ((held ? sqk_xnode_utimens(fd, ts) : futimens(fd, ts)) != 0)
 		sqk_ex_warn_errno(x, path, "cannot set times", NULL);
 }

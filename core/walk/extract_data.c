@@ -103,8 +103,8 @@ static void job_put(struct file_job *job)
 	if (__atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	if (!job->failed)
-		sqk_ex_finish_fd(job->x, job->path, job->fd, &job->ino, job->created_ok,
-				 job->created_ok);
+		sqk_ex_finish(job->x, job->path, job->fd, 0, &job->ino, job->created_ok,
+			      job->created_ok);
 	/* A file system may report a failed write only now (NFS). */
 	if (close(job->fd) != 0 && !job->failed) {
 		write_failed(job);

@@ -80,12 +80,13 @@ int sqk_ex_out_code(struct sqk_extract *x, const char *path, int err);
 mode_t sqk_ex_perm_bits(const struct sqk_extract *x, const struct sqk_inode *ino);
 /* Whether an entry made now in the directory being filled has ino's owner by itself. */
 int sqk_ex_owner_ok(const struct sqk_extract *x, const struct sqk_inode *ino);
-/* Owner, xattrs, mode, times through fd: an open file or directory... */
-void sqk_ex_finish_fd(struct sqk_extract *x, const char *path, int fd, const struct sqk_inode *ino,
-		      int owner_ok, int mode_ok);
-/* ...or the O_PATH descriptor holding a symlink or a device (sqk_xnode_hold). */
-void sqk_ex_finish_held(struct sqk_extract *x, const char *path, int fd,
-			const struct sqk_inode *ino, int is_link, int owner_ok);
+/*
+ * Owner, xattrs, mode, times through fd: an open file or directory, or
+ * (held) the O_PATH descriptor holding a symlink or a device; the owner or
+ * mode that was right at creation (owner_ok, mode_ok) is left as it is.
+ */
+void sqk_ex_finish(struct sqk_extract *x, const char *path, int fd, int held,
+		   const struct sqk_inode *ino, int owner_ok, int mode_ok);
 
 /* extract_data.c: the file open as fd, its data to the workers (the job owns fd and the blocks). */
 int sqk_ex_submit_file(struct sqk_extract *x, const char *path, int fd, struct sqk_inode *ino,

@@ -73,37 +73,26 @@ if [ -f "$FAULT" ]; then
 	SQK_FAULT_COUNT=$TMP/count LD_PRELOAD="${asan:+$asan }$FAULT" \
 		"$SQK" mkimage -q --force "$S" "$O/fifo" 2>/dev/null
 	wait $rpid
-	bad=0
-	runs=0
-	for cls in write read open; do
-		n=$(awk -v c=$cls '$1 == c { print $2 }' "$TMP/count")
-		i=1
-		while [ "$i" -le "${n:-0}" ]; do
-			reader "$O/fifo" "$TMP/got"
-			SQK_FAULT=$cls:$i:EIO LD_PRELOAD="${asan:+$asan }$FAULT" \
-				"$SQK" mkimage -q --force "$S" "$O/fifo" >/dev/null 2>"$TMP/err"
-			st=$?
-			# A failed run never opened the fifo, or closed it: the reader ends or is ended.
-			[ $st -eq 0 ] || kill $rpid 2>/dev/null
-			wait $rpid 2>/dev/null
-			why=""
-			if [ $st -ne 1 ] || [ "$(wc -l <"$TMP/err")" -ne 1 ]; then
-				why="exit $st: $(head -2 "$TMP/err" | tr '\n' '|')"
-			elif ! grep -q ": Input/output error$" "$TMP/err"; then
-				why="not the errno's words: $(cat "$TMP/err")"
-			elif [ ! -p "$O/fifo" ] || [ "$(ls -A "$O")" != fifo ]; then
-				why="the fifo is gone or something is left: $(ls -A "$O" | tr '\n' ' ')"
-			elif [ -s "$TMP/got" ] && ! cmp -s "$TMP/got" "$TMP/ref.img"; then
-				why="the reader got part of an image"
-			fi
-			runs=$((runs + 1))
-			if [ -n "$why" ]; then
-				bad=$((bad + 1))
-				[ $bad -gt 5 ] || echo "#   $cls:$i:EIO: $why"
-			fi
-			i=$((i + 1))
-		done
-	done
+	# fifo_fault SPEC: one run with the fault; why it went wrong, or nothing.
+	fifo_fault() {
+		reader "$O/fifo" "$TMP/got"
+		SQK_FAULT=$1 LD_PRELOAD="${asan:+$asan }$FAULT" \
+			"$SQK" mkimage -q --force "$S" "$O/fifo" >/dev/null 2>"$TMP/err"
+		st=$?
+		# A failed run never opened the fifo, or closed it: the reader ends or is ended.
+		[ $st -eq 0 ] || kill $rpid 2>/dev/null
+		wait $rpid 2>/dev/null
+		if [ $st -ne 1 ] || [ "$(wc -l <"$TMP/err")" -ne 1 ]; then
+			echo "exit $st: $(head -2 "$TMP/err" | tr '\n' '|')"
+		elif ! grep -q ": Input/output error$" "$TMP/err"; then
+			echo "not the errno's words: $(cat "$TMP/err")"
+		elif [ ! -p "$O/fifo" ] || [ "$(ls -A "$O")" != fifo ]; then
+			echo "the fifo is gone or something is left: $(ls -A "$O" | tr '\n' ' ')"
+		elif [ -s "$TMP/got" ] && ! cmp -s "$TMP/got" "$TMP/ref.img"; then
+			echo "the reader got part of an image"
+		fi
+	}
+	each_fault "$TMP/count" fifo_fault write read open
 	is "$bad" 0 "a fifo: each write, read and open failed in turn ($runs runs) as it should"
 	rm -f "$O/fifo"
 else
