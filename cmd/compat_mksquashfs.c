@@ -396,7 +396,8 @@ static int prepare_offset(struct mksq *m)
 
 	if (cli_compat_size(m->offset, &n))
 		return cli_compat_fail("-offset: missing or invalid offset size");
-	if (stat(m->dest, &st) == 0 && (uint64_t)st.st_size >= n)
+	/* A block device holds its bytes already: the image goes N bytes into it. */
+	if (stat(m->dest, &st) == 0 && (S_ISBLK(st.st_mode) || (uint64_t)st.st_size >= n))
 		return 0;
 	fd = open(m->dest, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)n) != 0) {

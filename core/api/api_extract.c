@@ -329,6 +329,7 @@ static int to_path(struct sqk_image *img, const char *path, const struct sqk_ext
 {
 	struct sqk_outfile_how how = {o ? o->force : 0, 0, stale, (void *)o};
 	struct sqk_outfile *of;
+	sigset_t pipe_mask;
 	struct run r;
 	int err = start(&r, img, o, problem, ctx);
 
@@ -347,7 +348,12 @@ static int to_path(struct sqk_image *img, const char *path, const struct sqk_ext
 		return stage_fail(&r, SQK_EXTRACT_DEST, err, sqk_err_errnum(err), path, NULL);
 	if (sqk_outfile_kind(of) == SQK_OUT_DEVICE)
 		r.device = fn == archive ? "archive" : "description";
+	/* A stream's reader may go: a write then fails with EPIPE, it does not kill. */
+	if (sqk_outfile_kind(of) == SQK_OUT_STREAM)
+		sqk_sig_pipe_hold(&pipe_mask);
 	err = fn(&r, img, sqk_file_fd(sqk_outfile_file(of)));
+	if (sqk_outfile_kind(of) == SQK_OUT_STREAM)
+		sqk_sig_pipe_release(&pipe_mask);
 	if (err) {
 		sqk_outfile_abort(of); /* the message is the extraction's */
 		return err;

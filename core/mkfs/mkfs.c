@@ -157,11 +157,9 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		m->data_start = sqk_fmt_data_start(m->options_len ? &h : NULL);
 	}
 	if (o->append) {
-		/*
-		 * After every byte the file has: a failed append cuts back to it.
-		 * A device's size is all of it: there, after the image.
-		 */
+		/* After every byte the file has (cut back to on a failure); a device: the image. */
 		uint64_t used = sqk_image_super(o->append)->bytes_used, size = out->size(out);
+
 		if (sqk_file_fd(out) >= 0 && !sqk_fd_is_regular(sqk_file_fd(out)))
 			size = 0;
 		m->data_start = size > used ? size : used;
