@@ -48,7 +48,14 @@ static uid_t learn_fs_uid(struct sqk_xowner *o, int dirfd, dev_t dev)
 		if (fd >= 0)
 			unlinkat(dirfd, name, 0);
 	}
-	o->fs_uid = fd >= 0 && fstat(fd, &st) == 0 ? st.st_uid : o->euid;
+	o->fs_uid = o->euid;
+	o->modes_kept = 1;
+	/* A probe on another file system than the entry's tells nothing of it. */
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == dev) {
+		o->fs_uid = st.st_uid;
+		/* vfat and the like show their mount's mode, whatever a file was made with. */
+		o->modes_kept = (st.st_mode & 0777) == 0600;
+	}
 	o->dev = dev;
 	o->known = 1;
 	if (fd >= 0)
@@ -56,12 +63,18 @@ static uid_t learn_fs_uid(struct sqk_xowner *o, int dirfd, dev_t dev)
 	return o->fs_uid;
 }
 
+/* What the file system st is on does with our files: learnt once for it. */
+static void know(struct sqk_xowner *o, int dirfd, const struct stat *st)
+{
+	if (!o->known || o->dev != st->st_dev)
+		learn_fs_uid(o, dirfd, st->st_dev);
+}
+
 static int owned(struct sqk_xowner *o, int dirfd, const struct stat *st)
 {
 	if (st->st_uid == o->euid)
 		return 1;
-	if (!o->known || o->dev != st->st_dev)
-		learn_fs_uid(o, dirfd, st->st_dev);
+	know(o, dirfd, st);
 	return st->st_uid == o->fs_uid;
 }
 
@@ -75,8 +88,13 @@ static int is_made(struct sqk_xowner *o, int dirfd, const struct stat *st, mode_
 {
 	if ((st->st_mode & S_IFMT) != type || !owned(o, dirfd, st))
 		return 0;
-	if (type == S_IFDIR)
-		return (st->st_mode & 077) == 0;
+	if (type == S_IFDIR && (st->st_mode & 077) == 0)
+		return 1;
+	if (type == S_IFDIR) {
+		/* Open to others: not the one made 0700, unless the file system keeps no modes. */
+		know(o, dirfd, st);
+		return !o->modes_kept;
+	}
 	if (st->st_nlink != 1)
 		return 0;
 	return (type != S_IFCHR && type != S_IFBLK) || st->st_rdev == rdev;

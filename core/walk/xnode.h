@@ -21,20 +21,23 @@
 
 /*
  * Whose entries the destination's file system makes ours: the euid, or
- * the uid a squashing server gives them (learnt once, from a file made
- * for it), for a file system at a time.
+ * the uid a squashing server gives them, and whether it keeps the modes
+ * they are made with (learnt once, from a file made for it), for a file
+ * system at a time.
  */
 struct sqk_xowner {
 	uid_t euid;
-	dev_t dev; /* the file system fs_uid was learnt on */
+	dev_t dev; /* the file system fs_uid and modes_kept were learnt on */
 	uid_t fs_uid;
+	int modes_kept; /* a file made 0600 shows 0600 (not on vfat and the like) */
 	int known;
 };
 
 /*
  * Open name under dirfd without following it, and check it is the entry
  * just made there: of type type (S_IFDIR, S_IFLNK, ...), one link (a
- * directory: mode 0700, as the extraction makes them), owned by us, and
+ * directory: closed to others, as the extraction makes them, where the
+ * file system keeps modes), owned by us, and
  * for a device, of device number rdev. Returns 0 and *fd (an O_PATH
  * descriptor, or for a directory one to read it by); SQK_ERR_IO (errno
  * kept) when it cannot be opened; SQK_ERR_EXIST when something else is
