@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,40 +24,9 @@
  * write to, who could rename a directory of theirs in its place; it gets
  * its mode (0755 less the umask) through the descriptor.
  */
-/* Hold the destination just made, by its name in its parent (sqk_xnode_hold). */
-static int hold_dest(const char *dest, int *fd)
-{
-	struct sqk_xowner owner = {.euid = geteuid()};
-	char *parent = strdup(dest), *base, *slash;
-	size_t len;
-	int pfd, err;
-
-	if (!parent)
-		return SQK_ERR_NOMEM;
-	len = strlen(parent);
-	while (len > 1 && parent[len - 1] == '/')
-		parent[--len] = '\0';
-	slash = strrchr(parent, '/');
-	base = slash ? slash + 1 : parent;
-	if (slash)
-		*slash = '\0';
-	pfd = open(!slash	     ? "."
-		   : slash == parent ? "/"
-				     : parent,
-		   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = pfd < 0 ? SQK_ERR_IO : sqk_xnode_hold(&owner, pfd, base, S_IFDIR, 0, fd);
-	if (pfd >= 0) {
-		int e = errno;
-
-		close(pfd);
-		errno = e;
-	}
-	free(parent);
-	return err;
-}
-
 static int open_dest(struct sqk_xdir *d)
 {
+	struct sqk_xowner owner = {.euid = geteuid()};
 	mode_t mask;
 	int fd, err;
 
@@ -72,7 +40,7 @@ static int open_dest(struct sqk_xdir *d)
 		fd = open(d->dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		return fd < 0 ? SQK_ERR_IO : fd;
 	}
-	err = hold_dest(d->dest, &fd);
+	err = sqk_xnode_hold(&owner, AT_FDCWD, d->dest, S_IFDIR, 0, &fd);
 	if (err == SQK_ERR_EXIST) {
 		d->created = 0; /* not ours to remove */
 		errno = EEXIST;

@@ -121,7 +121,12 @@ int sqk_xnode_hold(struct sqk_xowner *o, int dirfd, const char *name, mode_t typ
 		errno = e;
 		return SQK_ERR_IO;
 	}
-	if (is_made(o, dirfd, &st, type, rdev))
+	/*
+	 * What the file system does is learnt, if need be, from a file made
+	 * beside the entry, or in the directory: one renamed there is on the
+	 * same file system.
+	 */
+	if (is_made(o, type == S_IFDIR ? *fd : dirfd, &st, type, rdev))
 		return 0;
 	close(*fd);
 	*fd = -1;
