@@ -34,6 +34,17 @@ static void stale(void *ctx, const char *path)
 			   "removed a stale temporary file (its writer is gone)");
 }
 
+/* A stream's spool file, in $TMPDIR, could not be made (errno): said. */
+static int spool_fail(int err)
+{
+	const char *dir = getenv("TMPDIR");
+	int e = errno;
+
+	sqk_api_build_step("output-spool");
+	return sqk_api_fail(err, e, dir && *dir ? dir : "/tmp", "cannot create a spool file: %s",
+			    strerror(e));
+}
+
 /* "offset": the existing file or device must hold the bytes kept, and no more unless "force". */
 static int leading_check(const char *path, uint64_t n, int force)
 {
@@ -91,6 +102,8 @@ static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 					    "file exists (set \"force\" to replace it)");
 		if (err == SQK_ERR_ARG)
 			return sqk_api_fail(err, 0, path, "is a directory");
+		if (opened == 2)
+			return spool_fail(err);
 		if (opened)
 			sqk_api_build_step("output-open");
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
@@ -168,13 +181,8 @@ static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
 		return sqk_api_fail(SQK_ERR_IO, errno, b->path, NULL);
 	errno = 0;
 	err = sqk_outfile_fd(fd, &how, &b->of);
-	if (err == SQK_ERR_IO) {
-		/* A stream's spool file, in $TMPDIR. */
-		const char *dir = getenv("TMPDIR");
-
-		return sqk_api_fail(err, errno, dir && *dir ? dir : "/tmp",
-				    "cannot create a spool file: %s", strerror(errno));
-	}
+	if (err == SQK_ERR_IO)
+		return spool_fail(err);
 	if (err)
 		return sqk_api_fail(err, 0, b->path, NULL);
 	skip_output(b);

@@ -308,6 +308,8 @@ int sqk_outfile_create(const char *target, const struct sqk_outfile_how *how,
 		of->own_stream = 1;
 		*opened = of->stream_fd < 0;
 		err = of->stream_fd < 0 ? SQK_ERR_IO : open_stream(of, how);
+		if (err && of->stream_fd >= 0)
+			*opened = 2; /* the spool file */
 	}
 	if (err) {
 		if (of->slot >= 0) {

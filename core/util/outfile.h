@@ -59,9 +59,10 @@ struct sqk_outfile_how {
  *   SQK_ERR_EXIST     the path holds something and force is not set;
  *   SQK_ERR_ARG       it is a directory (never replaced);
  *   SQK_ERR_OVERFLOW  the path is too long for a temporary name beside it;
- *   SQK_ERR_IO        errno kept: with *opened set, the path (its symlinks
- *                     followed, a device or fifo opened) failed; else the
- *                     temporary or spool file could not be made;
+ *   SQK_ERR_IO        errno kept: with *opened 1, the path (its symlinks
+ *                     followed, a device or fifo opened) failed; 2, the
+ *                     spool file in $TMPDIR could not be made; 0, the
+ *                     temporary file beside the path;
  *   SQK_ERR_UNSUPPORTED  too many output files at once (8);
  *   SQK_ERR_NOMEM.
  * opened may be NULL.

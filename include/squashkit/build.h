@@ -291,6 +291,8 @@ SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, cons
  * SQK_ERR_IO, the temporary file cannot be made), "output-open" (the path
  * itself: its symlinks cannot be followed, or the block device, fifo or
  * character device cannot be opened: SQK_ERR_IO and the errno),
+ * "output-spool" (a stream's spool file in $TMPDIR cannot be made:
+ * SQK_ERR_IO and the errno; also of sqk_build_create_fd),
  * "offset-copy" (copying
  * the bytes kept), "append" (the image added to: it does not open, or
  * no build writes one like it; or a compressor or block size that is not
