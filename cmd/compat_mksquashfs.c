@@ -296,6 +296,12 @@ static int build(struct mksq *m, struct nargv *a)
 	int exists = stat(m->dest, &st) == 0;
 	int append = !m->offset && exists && !m->noappend;
 
+	/*
+	 * As the peer: a regular file or a block device (through symlinks),
+	 * appended to unless -noappend, or written over; nothing else.
+	 */
+	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return cli_compat_fail("%s: destination not block device or regular file", m->dest);
 	if (append && m->tar)
 		return cli_compat_fail(
 			"appending is not supported reading tar files, use -noappend");
@@ -390,7 +396,8 @@ static int prepare_offset(struct mksq *m)
 
 	if (cli_compat_size(m->offset, &n))
 		return cli_compat_fail("-offset: missing or invalid offset size");
-	if (stat(m->dest, &st) == 0 && (uint64_t)st.st_size >= n)
+	/* A block device holds its bytes already: the image goes N bytes into it. */
+	if (stat(m->dest, &st) == 0 && (S_ISBLK(st.st_mode) || (uint64_t)st.st_size >= n))
 		return 0;
 	fd = open(m->dest, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)n) != 0) {

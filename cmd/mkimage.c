@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,6 @@ static int create_error(const struct args *a, const char *image, int err)
 {
 	const char *step = sqk_build_failed_step(NULL), *path, *words;
 	int e = sqk_error_errno(), errnum;
-	struct stat st;
 
 	if (!strcmp(step, "driver")) {
 		sqk_build_failure(NULL, &path, &words, &errnum, NULL);
@@ -182,10 +182,8 @@ static int create_error(const struct args *a, const char *image, int err)
 			cli_error(image, "--offset needs the existing file: %s", strerror(e));
 		else if (err == SQK_ERR_ARG)
 			cli_error(image, "--offset needs a regular file");
-		else if (err == SQK_ERR_TRUNCATED)
-			cli_error(image, "holds %llu bytes, fewer than the offset %llu",
-				  stat(image, &st) ? 0ULL : (unsigned long long)st.st_size,
-				  (unsigned long long)a->offset);
+		else if (err == SQK_ERR_TRUNCATED) /* the library's: the file's or device's size */
+			cli_error(NULL, "%s", sqk_error_message());
 		else
 			cli_error(image,
 				  "has bytes after offset %llu (use --force to replace them)",
@@ -196,6 +194,8 @@ static int create_error(const struct args *a, const char *image, int err)
 		cli_error(image, "is a directory");
 	} else if (!strcmp(step, "output") && err == SQK_ERR_OVERFLOW) {
 		cli_error(image, "path too long");
+	} else if (!strcmp(step, "output-open")) {
+		cli_error(image, "%s", strerror(e));
 	} else if (!strcmp(step, "output") && err == SQK_ERR_IO) {
 		cli_error(image, "cannot create a temporary file beside it: %s", strerror(e));
 	} else if (!strcmp(step, "output") || !strcmp(step, "offset-copy")) {
@@ -213,11 +213,15 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 	const char *step = sqk_build_failed_step(b), *path, *words;
 	int errnum, in_image, e = sqk_error_errno();
 
+	sqk_build_failure(b, &path, &words, &errnum, &in_image);
 	if (!strcmp(step, "commit")) {
-		say_io(to_stdout ? "stdout" : image, err, e);
+		/* A device written in place: the words say it holds a partial image. */
+		if (*words)
+			cli_error(to_stdout ? "stdout" : image, "%s", words);
+		else
+			say_io(to_stdout ? "stdout" : image, err, e);
 		return EXIT_FAIL;
 	}
-	sqk_build_failure(b, &path, &words, &errnum, &in_image);
 	if (a->append && in_image) {
 		cli_error(image, "/%s: already in the image", path);
 		return EXIT_FAIL;
@@ -250,69 +254,20 @@ static int image_is_dir(const char *image, char **src, int nsrc, int archives)
 }
 
 /*
- * IMAGE "-": the image on stdout. A regular file open at its start (a
- * redirect) is written in place, superblock last; anything else (a pipe, a
- * terminal, a file open for appending) gets the image from a spool file, an
- * unlinked temporary file in $TMPDIR (default /tmp), copied out in one pass
- * once complete. The descriptor to build through, or -1 after saying why.
+ * IMAGE "-": the image on stdout, through the library, which writes a
+ * regular file open at its start (a redirect) in place, superblock last,
+ * and anything else (a pipe, a terminal, a file open for appending) as a
+ * stream, spooled and copied out once complete. A redirect's file is cut
+ * to nothing first, as ">" does: "1<>" leaves old bytes after the image.
  */
-static int open_stdout(int *spooled)
+static void stdout_start(void)
 {
-	const char *dir = getenv("TMPDIR");
-	int fl = fcntl(1, F_GETFL), fd;
-	char path[4096];
+	int fl = fcntl(1, F_GETFL);
 	struct stat st;
 
-	if (fstat(1, &st) != 0) {
-		cli_error("stdout", "%s", strerror(errno));
-		return -1;
-	}
-	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
-		     lseek(1, 0, SEEK_CUR) == 0 && ftruncate(1, 0) == 0);
-	if (!*spooled)
-		return 1;
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (snprintf(path, sizeof(path), "%s/squashkit-XXXXXX", dir) >= (int)sizeof(path)) {
-		cli_error(dir, "path too long");
-		return -1;
-	}
-	fd = mkstemp(path);
-	if (fd < 0 || unlink(path) != 0 || fstat(fd, &st) != 0) {
-		cli_error(dir, "cannot create a spool file: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* The spooled image to stdout: 0, or -1 after saying why. */
-static int copy_out(int spool)
-{
-	struct stat st;
-	uint8_t *buf = malloc(1u << 20);
-	uint64_t size, pos;
-	int err = 0;
-
-	if (!buf) {
-		cli_error_code("stdout", SQK_ERR_NOMEM);
-		return -1;
-	}
-	size = fstat(spool, &st) == 0 ? (uint64_t)st.st_size : 0;
-	for (pos = 0; !err && pos < size; pos += 1u << 20) {
-		size_t len = size - pos < (1u << 20) ? (size_t)(size - pos) : 1u << 20;
-
-		if (sqk_read_full(spool, buf, len, pos) != 0) {
-			cli_error_errno("the spool file", SQK_ERR_IO, errno ? errno : EIO);
-			err = -1;
-		} else if (sqk_write_full(1, buf, len, SQK_NO_OFFSET) != 0) {
-			cli_error("stdout", "%s", strerror(errno));
-			err = -1;
-		}
-	}
-	free(buf);
-	return err;
+	if (fstat(1, &st) == 0 && S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
+	    lseek(1, 0, SEEK_CUR) == 0)
+		(void)!ftruncate(1, 0);
 }
 
 /* The options the operands settle: where the image goes and what a SOURCE is. */
@@ -391,7 +346,7 @@ int cli_mkimage(int argc, char **argv)
 	struct sqk_build *b = NULL;
 	struct bar bar = {0};
 	const char *image;
-	int rc, err, nsrc, spooled = 0, fd = -1, to_stdout;
+	int rc, err, nsrc, to_stdout;
 
 	memset(&a, 0, sizeof(a));
 	rc = cli_mkimage_parse_args(argc, argv, &a);
@@ -429,12 +384,10 @@ int cli_mkimage(int argc, char **argv)
 			rc = EXIT_FAIL;
 			goto done;
 		}
-		fd = open_stdout(&spooled);
-		if (fd < 0) {
-			rc = EXIT_FAIL;
-			goto done;
-		}
-		err = sqk_build_create_fd(fd, a.bo, &b);
+		/* A reader gone mid-way is an error to report, not a signal to die of. */
+		signal(SIGPIPE, SIG_IGN);
+		stdout_start();
+		err = sqk_build_create_fd(1, a.bo, &b);
 	} else {
 		err = sqk_build_create(image, a.bo, &b);
 	}
@@ -457,11 +410,6 @@ int cli_mkimage(int argc, char **argv)
 		rc = build_error(&a, image, b, err, to_stdout);
 		goto done;
 	}
-	if (spooled && copy_out(fd) != 0) {
-		bar_finish(&bar, 0);
-		rc = EXIT_FAIL;
-		goto done;
-	}
 	/* The bar completes once the image is in place. */
 	bar_finish(&bar, 1);
 	if (!to_stdout && (a.stats || a.json))
@@ -470,8 +418,6 @@ int cli_mkimage(int argc, char **argv)
 	cli_mkimage_reuse_notes(&a, b);
 done:
 	sqk_build_destroy(b);
-	if (spooled && fd >= 0)
-		close(fd);
 	cli_mkimage_args_free(&a);
 	return rc;
 }

@@ -60,7 +60,7 @@ int cli_mkimage_append_error(const struct args *a, const char *image, int err)
 	else if (!strcmp(step, "append-open") || !strcmp(step, "append-io"))
 		cli_error(image, "%s", strerror(e));
 	else if (!strcmp(step, "append-not-regular"))
-		cli_error(image, "--append needs a regular file");
+		cli_error(image, "--append needs a regular file or a block device");
 	else if (!strcmp(step, "append-locked"))
 		cli_error(image, "is locked by another process (%s)", strerror(e));
 	else if (!strcmp(step, "append-past-end"))

@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"Extract IMAGE (or only PATH... and their parents) to a directory or an archive,\n"
 	"or describe it as pseudo definitions that mkimage --pseudo-file builds it from.\n\n"
 	"  -d, --dest DIR            extract into DIR (default squashfs-root; must not exist)\n"
-	"  -f, --force               extract into an existing DIR, replacing what is in the way\n"
+	"  -f, --force               extract into an existing DIR, replacing what is in the way;\n"
+	"                            with -o, write over FILE (as mkimage --force writes IMAGE)\n"
 	"  -o, --tar FILE            write an archive to FILE instead ('-' = stdout)\n"
 	"  -k, --keep-going          extract every entry that can be read, name each one\n"
 	"                            that cannot, keep what was made; exit 1 if any\n"
@@ -142,6 +143,15 @@ static void problem(void *ctx, const char *path, int err, const char *what)
 	}
 }
 
+/* A notice about the output itself: a stale temporary file of the archive's, removed. */
+static void notice(void *ctx, const char *path, const char *what)
+{
+	struct unimage *u = ctx;
+
+	cli_progress_clear(u->bar);
+	cli_error(path, "%s", what);
+}
+
 /* The one line for a failed run, worded as each stage's has always been. */
 static void failure(void *ctx, const struct sqk_extract_failure *f)
 {
@@ -222,6 +232,7 @@ static int extract_options(struct unimage *u)
 	snprintf(threads, sizeof(threads), "%u", u->threads);
 	err |= sqk_extract_opts_set(u->xo, "threads", threads);
 	err |= sqk_extract_opts_set_failure(u->xo, failure, u);
+	err |= sqk_extract_opts_set_notice(u->xo, notice, u);
 	if (u->out_is_dir)
 		err |= sqk_extract_opts_set(u->xo, "signals", NULL);
 	if (u->force)

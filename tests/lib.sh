@@ -129,6 +129,31 @@ smash_block() {
 		dd of="$_img" bs=1 seek=$(($1 + $2 / 4)) conv=notrunc status=none
 }
 
+# each_fault COUNT CHECK CLASS...: each call N of each CLASS that COUNT (a
+# SQK_FAULT_COUNT file of tests/tools/libfault.so) counted, failed with EIO
+# in a run of its own: "CHECK CLASS:N:EIO" prints why that run went wrong,
+# or nothing. Sets runs and bad, and names the first few that went wrong.
+each_fault() {
+	_count=$1
+	_check=$2
+	shift 2
+	bad=0
+	runs=0
+	for _cls; do
+		_n=$(awk -v c="$_cls" '$1 == c { print $2 }' "$_count")
+		_i=1
+		while [ "$_i" -le "${_n:-0}" ]; do
+			_why=$("$_check" "$_cls:$_i:EIO")
+			runs=$((runs + 1))
+			if [ -n "$_why" ]; then
+				bad=$((bad + 1))
+				[ $bad -gt 5 ] || echo "#   $_cls:$_i:EIO: $_why"
+			fi
+			_i=$((_i + 1))
+		done
+	done
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	test_skip_all_done=1

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Building an image: the mkfs driver over an atomic output file, fed by
+ * Building an image: the mkfs driver over the output (api_build_out.c), fed by
  * the sources (directories, archives, listings, pseudo definitions) and by
  * entries the caller adds one by one (mkfs_entry.c).
  */
@@ -32,16 +32,6 @@ void sqk_api_build_step(const char *step)
 	create_step = step;
 }
 
-/* Where the build writes: the temporary file, its window after "offset", the image appended to. */
-static struct sqk_file *out_file(struct sqk_build *b)
-{
-	if (b->append)
-		return sqk_mkfs_append_file(b->append);
-	if (b->fd_out)
-		return b->fd_out;
-	return b->window ? b->window : sqk_outfile_file(b->of);
-}
-
 /* A failure of the driver: where it says, else the image's path. */
 static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 {
@@ -51,80 +41,22 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 
 	if (entry && !*where)
 		where = entry;
-	if (err == SQK_ERR_IO && !errnum && (b->of || b->append || b->fd_out))
-		errnum = out_file(b)->errnum;
+	if ((err == SQK_ERR_IO || err == SQK_ERR_NOSPACE) && !errnum && (b->of || b->append))
+		errnum = sqk_api_build_file(b)->errnum;
 	b->fail_err = err;
 	b->fail_step = b->step;
 	b->fail_errnum = errnum;
 	b->fail_in_image = b->m && sqk_mkfs_err_in_image(b->m);
 	snprintf(b->fail_path, sizeof(b->fail_path), "%s", where);
 	snprintf(b->fail_words, sizeof(b->fail_words), "%s", msg);
-	if (*msg)
-		return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "", msg);
+	if (!*msg)
+		msg = errnum ? strerror(errnum) : sqk_strerror(err);
+	/* A device written in place keeps what was written: said, in the one line. */
+	if (b->device)
+		snprintf(b->fail_words, sizeof(b->fail_words), "%s; %s holds a partial image", msg,
+			 *where ? b->path : "the device");
 	return sqk_api_fail(err, errnum, b->path, "%s%s%s", where, *where ? ": " : "",
-			    errnum ? strerror(errnum) : sqk_strerror(err));
-}
-
-/* "offset": the existing file must hold the bytes kept, and no more unless "force". */
-static int leading_check(const char *path, uint64_t n, int force)
-{
-	uint64_t size = 0;
-	int err = sqk_mkfs_leading_check(path, n, force, &size);
-
-	if (err == SQK_ERR_IO)
-		return sqk_api_fail(err, errno, path, "offset needs the existing file: %s",
-				    strerror(errno));
-	if (err == SQK_ERR_ARG)
-		return sqk_api_fail(err, 0, path, "offset needs a regular file");
-	if (err == SQK_ERR_TRUNCATED)
-		return sqk_api_fail(err, 0, path, "holds %llu bytes, fewer than the offset %llu",
-				    (unsigned long long)size, (unsigned long long)n);
-	if (err)
-		return sqk_api_fail(err, 0, path,
-				    "has bytes after offset %llu (set \"force\" to replace them)",
-				    (unsigned long long)n);
-	return 0;
-}
-
-/*
- * A new image: the temporary file beside the path, holding the bytes kept
- * in front with "offset". 0, or the error, said.
- */
-static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
-{
-	const char *path = b->path;
-	uint64_t dev[2], ino[2];
-	unsigned n, i;
-	int err;
-
-	sqk_api_build_step("offset");
-	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
-	if (err)
-		return err;
-	sqk_api_build_step("output");
-	errno = 0;
-	err = sqk_outfile_create(path, o->force || o->offset, &b->of);
-	if (err) {
-		if (err == SQK_ERR_EXIST)
-			return sqk_api_fail(err, 0, path,
-					    "file exists (set \"force\" to replace it)");
-		if (err == SQK_ERR_ARG)
-			return sqk_api_fail(err, 0, path, "is a directory");
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
-	}
-	/* Never read the image being written, nor the one it replaces. */
-	n = sqk_outfile_ids(b->of, dev, ino);
-	for (i = 0; i < n; i++) {
-		b->mo.skip_dev[b->mo.nskip] = dev[i];
-		b->mo.skip_ino[b->mo.nskip++] = ino[i];
-	}
-	if (!o->offset)
-		return 0;
-	sqk_api_build_step("offset-copy");
-	err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
-	if (!err && !(b->window = sqk_file_window_rw(sqk_outfile_file(b->of), o->offset)))
-		err = SQK_ERR_NOMEM;
-	return err ? sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL) : 0;
+			    b->device ? b->fail_words : msg);
 }
 
 /* What an append cannot go with, said before anything is opened. */
@@ -141,68 +73,6 @@ static int append_refusal(const struct sqk_build_opts *o, const char *path)
 				    "append keeps the image's compressor settings; level and "
 				    "comp-opt cannot change them");
 	return 0;
-}
-
-/*
- * "append": the image at the path (after "offset" bytes), added to in
- * place with its own compressor settings and block size. 0, or the error,
- * said.
- */
-static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
-{
-	char words[256];
-	int why, errnum, err;
-
-	sqk_api_build_step("append");
-	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
-	if (err) {
-		static const char *const steps[] = {
-			[SQK_APPEND_OPEN] = "append-open",
-			[SQK_APPEND_NOT_REGULAR] = "append-not-regular",
-			[SQK_APPEND_LOCKED] = "append-locked",
-			[SQK_APPEND_PAST_END] = "append-past-end",
-			[SQK_APPEND_NOT_IMAGE] = "append-not-image",
-			[SQK_APPEND_IO] = "append-io",
-			[SQK_APPEND_IMAGE] = "append",
-		};
-
-		if (why > 0 && why <= SQK_APPEND_IMAGE)
-			sqk_api_build_step(steps[why]);
-		sqk_mkfs_append_say(why, errnum, o->offset, "append", words, sizeof(words));
-		return *words ? sqk_api_fail(err, errnum, b->path, "%s", words)
-			      : sqk_api_fail(err, errnum, b->path, NULL);
-	}
-	err = sqk_mkfs_append_settle(b->append, &b->mo, o->codec_given ? o->codec : NULL,
-				     o->block_given ? o->mo.block_size : 0);
-	if (err == SQK_ERR_ARG && o->codec_given && o->codec != sqk_mkfs_append_codec(b->append))
-		return sqk_api_fail(err, 0, b->path,
-				    "compressed with %s; append cannot add %s blocks",
-				    sqk_mkfs_append_codec(b->append)->name, o->codec->name);
-	if (err == SQK_ERR_ARG)
-		return sqk_api_fail(err, 0, b->path, "block size %u; append cannot use %u",
-				    sqk_mkfs_append_block_size(b->append), o->mo.block_size);
-	return err ? sqk_api_fail(err, 0, b->path, NULL) : 0;
-}
-
-/*
- * An image written through the caller's descriptor fd, from its start, in
- * place: never read as a source, synced at finish.
- */
-static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
-{
-	struct stat st;
-
-	sqk_api_build_step("descriptor");
-	if (o->append || o->offset)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
-				    "an image written to a descriptor takes no %s",
-				    o->append ? "append" : "offset");
-	if (fstat(fd, &st) != 0)
-		return sqk_api_fail(SQK_ERR_IO, errno, b->path, NULL);
-	b->mo.skip_dev[b->mo.nskip] = st.st_dev;
-	b->mo.skip_ino[b->mo.nskip++] = st.st_ino;
-	b->fd_out = sqk_file_fdopen(fd, 0);
-	return b->fd_out ? 0 : sqk_api_fail(SQK_ERR_NOMEM, 0, b->path, NULL);
 }
 
 /* A build to path, or with path NULL to the descriptor fd. */
@@ -270,15 +140,15 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		}
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
-	err = path == name ? open_fd(b, o, fd) : o->append ? open_append(b, o) : open_output(b, o);
+	err = sqk_api_build_open(b, o, path == name ? fd : -1);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
 	}
 	sqk_api_build_step("driver");
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
-	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : out_file(b));
-	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
+	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : sqk_api_build_file(b));
+	err = sqk_mkfs_create(&b->mo, sqk_api_build_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		create_failure.err = b->fail_err;
@@ -544,24 +414,19 @@ int sqk_build_finish(struct sqk_build *b)
 		b->finished = 1;
 		return sqk_api_ok();
 	}
-	if (b->fd_out) {
-		if (b->fd_out->sync(b->fd_out) != 0) {
-			b->failed = 1;
-			b->fail_step = "commit";
-			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
-		}
-		b->finished = 1;
-		return sqk_api_ok();
-	}
-	sqk_file_destroy(b->window);
-	b->window = NULL;
-	errno = 0;
-	err = sqk_outfile_commit(b->of);
-	b->of = NULL;
+	err = sqk_api_build_commit(b);
 	if (err) {
+		const char *what = errno ? strerror(errno) : sqk_strerror(err);
+		int e = errno;
+
 		b->failed = 1;
 		b->fail_step = "commit";
-		return sqk_api_fail(err, errno, b->path, NULL);
+		b->fail_err = err;
+		b->fail_errnum = e;
+		b->fail_path[0] = '\0';
+		snprintf(b->fail_words, sizeof(b->fail_words), "%s%s", b->device ? what : "",
+			 b->device ? "; the device holds a partial image" : "");
+		return sqk_api_fail(err, e, b->path, "%s", b->device ? b->fail_words : what);
 	}
 	b->finished = 1;
 	return sqk_api_ok();
@@ -575,7 +440,6 @@ void sqk_build_destroy(struct sqk_build *b)
 	/* An append not finished goes back to its old bytes. */
 	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);
-	sqk_file_destroy(b->fd_out);
 	sqk_outfile_abort(b->of);
 	sqk_pseudo_destroy(b->pseudo);
 	sqk_api_pseudo_unref(b->opts_pseudo);

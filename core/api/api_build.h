@@ -95,7 +95,6 @@ struct sqk_build {
 	struct sqk_outfile *of;
 	struct sqk_mkfs_append *append; /* "append": the image added to, in place */
 	struct sqk_file *window;	/* "offset": the image's part of the output */
-	struct sqk_file *fd_out;	/* sqk_build_create_fd: the caller's descriptor */
 	struct sqk_mkfs *m;
 	struct sqk_api_pseudo *opts_pseudo; /* the options' definitions, applied first */
 	struct sqk_pseudo *pseudo;	    /* applied at finish, on top of everything */
@@ -108,6 +107,18 @@ struct sqk_build {
 	char fail_path[4096], fail_words[512];
 	const char *step, *fail_step; /* under way, and of the last failure */
 	int finished, failed;
+	int device; /* the output is a block device, written in place */
 };
+
+/*
+ * Where a build writes (api_build_out.c). Open it: the descriptor fd
+ * (sqk_build_create_fd), else b->path as "append" or a new image; 0, or
+ * the error, said.
+ */
+int sqk_api_build_open(struct sqk_build *b, const struct sqk_build_opts *o, int fd);
+/* The file the driver writes: the output, its window after "offset", the image appended to. */
+struct sqk_file *sqk_api_build_file(struct sqk_build *b);
+/* Put the output in place (util/outfile.h, sqk_outfile_commit): 0 or the error, errno kept. */
+int sqk_api_build_commit(struct sqk_build *b);
 
 #endif

@@ -28,6 +28,7 @@ struct run {
 	struct sqk_fault first; /* the first entry left out */
 	/* The paths asked for, resolved: what each names, and what it went through. */
 	struct sqk_api_strv select, way;
+	const char *device; /* written in place on a block device: what it holds then */
 };
 
 /* The image file's errno behind a fault of the image's, else 0. */
@@ -67,11 +68,26 @@ static int lost_ends(void *ctx, const struct sqk_fault *f)
 	return f->err;
 }
 
-/* Tell the failure callback, when there is one, of a failure not a signal's. */
+/*
+ * Tell the failure callback, when there is one, of a failure not a
+ * signal's; writing in place on a device, of a signal's too, and that the
+ * device holds part of the output.
+ */
 static void tell(const struct run *r, const struct sqk_extract_failure *x)
 {
-	if (r->o && r->o->fail && x->err != SQK_ERR_INTR)
-		r->o->fail(r->o->fail_ctx, x);
+	struct sqk_extract_failure y;
+	char what[512];
+
+	if (!r->o || !r->o->fail || (x->err == SQK_ERR_INTR && !r->device))
+		return;
+	if (r->device) {
+		y = *x;
+		snprintf(what, sizeof(what), "%s; the device holds a partial %s",
+			 x->what ? x->what : sqk_strerror(x->err), r->device);
+		y.what = what;
+		x = &y;
+	}
+	r->o->fail(r->o->fail_ctx, x);
 }
 
 /*
@@ -344,6 +360,16 @@ static int describe(struct run *r, struct sqk_image *img, int fd)
 
 typedef int (*to_fd_fn)(struct run *r, struct sqk_image *img, int fd);
 
+/* A stale temporary file of the output's, removed: a notice. */
+static void stale(void *ctx, const char *path)
+{
+	const struct sqk_extract_opts *o = ctx;
+
+	if (o->notice)
+		o->notice(o->notice_ctx, path,
+			  "removed a stale temporary file (its writer is gone)");
+}
+
 /* Through fd: the caller's descriptor. */
 static int to_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o,
 		 sqk_problem_fn problem, void *ctx, to_fd_fn fn)
@@ -360,12 +386,15 @@ static int to_fd(struct sqk_image *img, int fd, const struct sqk_extract_opts *o
 static int to_outfile(struct run *r, struct sqk_image *img, const char *path,
 		      const struct sqk_extract_opts *o, to_fd_fn fn)
 {
+	struct sqk_outfile_how how = {o ? o->force : 0, 0, stale, (void *)o};
 	struct sqk_outfile *of;
+	sigset_t pipe_mask;
 	int err;
 
 	if (!path)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no output path");
-	err = sqk_outfile_create(path, o->force, &of);
+	errno = 0;
+	err = sqk_outfile_create(path, &how, &of, NULL);
 	if (err == SQK_ERR_EXIST)
 		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, path,
 				  "file exists (set \"force\" to replace it)");
@@ -373,7 +402,14 @@ static int to_outfile(struct run *r, struct sqk_image *img, const char *path,
 		return stage_fail(r, SQK_EXTRACT_DEST, err, 0, path, "is a directory");
 	if (err)
 		return stage_fail(r, SQK_EXTRACT_DEST, err, sqk_err_errnum(err), path, NULL);
+	if (sqk_outfile_kind(of) == SQK_OUT_DEVICE)
+		r->device = fn == archive ? "archive" : "description";
+	/* A stream's reader may go: a write then fails with EPIPE, it does not kill. */
+	if (sqk_outfile_kind(of) == SQK_OUT_STREAM)
+		sqk_sig_pipe_hold(&pipe_mask);
 	err = fn(r, img, sqk_file_fd(sqk_outfile_file(of)));
+	if (sqk_outfile_kind(of) == SQK_OUT_STREAM)
+		sqk_sig_pipe_release(&pipe_mask);
 	if (err) {
 		sqk_outfile_abort(of); /* the message is the extraction's */
 		return err;

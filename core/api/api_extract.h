@@ -14,6 +14,8 @@ struct sqk_extract_opts {
 	void *entry_ctx;
 	sqk_failure_fn fail;
 	void *fail_ctx;
+	sqk_notice_fn notice;
+	void *notice_ctx;
 	unsigned threads;
 	char format[8];
 	struct sqk_xattr_filter filter;

@@ -97,6 +97,13 @@ int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure_fn fn, 
 	return sqk_api_ok();
 }
 
+int sqk_extract_opts_set_notice(struct sqk_extract_opts *o, sqk_notice_fn fn, void *ctx)
+{
+	o->notice = fn;
+	o->notice_ctx = ctx;
+	return sqk_api_ok();
+}
+
 int sqk_extract_opts_add_path(struct sqk_extract_opts *o, const char *path)
 {
 	/* Kept as given, its trailing "/" too: the run resolves it (api_extract.c). */

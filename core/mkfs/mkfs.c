@@ -157,9 +157,11 @@ int sqk_mkfs_create(const struct sqk_mkfs_opts *o, struct sqk_file *out, struct 
 		m->data_start = sqk_fmt_data_start(m->options_len ? &h : NULL);
 	}
 	if (o->append) {
-		/* After every byte the file has: a failed append cuts back to it. */
+		/* After every byte the file has (cut back to on a failure); a device: the image. */
 		uint64_t used = sqk_image_super(o->append)->bytes_used, size = out->size(out);
 
+		if (sqk_file_fd(out) >= 0 && !sqk_fd_is_regular(sqk_file_fd(out)))
+			size = 0;
 		m->data_start = size > used ? size : used;
 	}
 	m->tree = sqk_tree_create();
@@ -387,8 +389,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 		if (err)
 			return err;
 	}
-	/* Dedup may have rewound over bytes already in the file: cut them off. */
-	if (fd >= 0 && ftruncate(fd, (off_t)padded) != 0) {
+	/* Dedup may have rewound over bytes already in the file: cut them off (not a device's). */
+	if (fd >= 0 && sqk_fd_is_regular(fd) && ftruncate(fd, (off_t)padded) != 0) {
 		m->out->errnum = errno;
 		return sqk_err_from_errno();
 	}

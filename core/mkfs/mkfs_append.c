@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,22 +45,31 @@ static int open_file(struct sqk_mkfs_append *a, const char *path, uint64_t offse
 		     int *errnum)
 {
 	struct stat st;
+	uint64_t size;
 	int r;
 
 	a->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (a->fd < 0)
 		return refuse(why, errnum, SQK_APPEND_OPEN, errno, SQK_ERR_IO);
-	if (fstat(a->fd, &st) != 0 || !S_ISREG(st.st_mode))
+	/* A file, or a block device (a partition holding an image), as mksquashfs appends to. */
+	if (fstat(a->fd, &st) != 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
 		return refuse(why, errnum, SQK_APPEND_NOT_REGULAR, 0, SQK_ERR_ARG);
+	size = (uint64_t)st.st_size;
+	if (S_ISBLK(st.st_mode) && ioctl(a->fd, BLKGETSIZE64, &size) != 0)
+		return refuse(why, errnum, SQK_APPEND_IO, errno, SQK_ERR_IO);
 	/* Two appends at once would each write after the same end. */
 	if (flock(a->fd, LOCK_EX | LOCK_NB) != 0)
 		return refuse(why, errnum, SQK_APPEND_LOCKED, errno, SQK_ERR_IO);
-	if (offset >= (uint64_t)st.st_size)
+	if (offset >= size)
 		return refuse(why, errnum, SQK_APPEND_PAST_END, 0, SQK_ERR_ARG);
 	a->dev = st.st_dev;
 	a->ino = st.st_ino;
-	/* A signal from now on cuts the file back, while the old superblock stands. */
-	r = sqk_append_guard_arm(&a->guard, a->fd, (uint64_t)st.st_size, offset);
+	/*
+	 * A signal from now on cuts the file back, while the old superblock
+	 * stands (a device cannot be cut: what follows the old image there is
+	 * not part of it).
+	 */
+	r = sqk_append_guard_arm(&a->guard, a->fd, size, offset);
 	if (r == SQK_ERR_IO)
 		return refuse(why, errnum, SQK_APPEND_IO, errno, r);
 	if (r > 0)
@@ -138,7 +149,7 @@ void sqk_mkfs_append_say(int why, int errnum, uint64_t offset, const char *opt, 
 			snprintf(buf, cap, "%s", strerror(errnum));
 		break;
 	case SQK_APPEND_NOT_REGULAR:
-		snprintf(buf, cap, "%s needs a regular file", opt);
+		snprintf(buf, cap, "%s needs a regular file or a block device", opt);
 		break;
 	case SQK_APPEND_LOCKED:
 		snprintf(buf, cap, "is locked by another process (%s)", strerror(errnum));

@@ -17,15 +17,25 @@
 int sqk_mkfs_leading_check(const char *image, uint64_t n, int force, uint64_t *size)
 {
 	struct stat st;
+	int err = 0;
 
 	if (stat(image, &st) != 0)
 		return SQK_ERR_IO;
 	*size = (uint64_t)st.st_size;
-	if (!S_ISREG(st.st_mode))
+	if (S_ISBLK(st.st_mode)) {
+		/* A device: the bytes before the offset stay in place. */
+		struct sqk_file *f = sqk_file_open(image, SQK_FILE_READ, &err);
+
+		if (!f)
+			return err;
+		*size = f->size(f);
+		sqk_file_destroy(f);
+	} else if (!S_ISREG(st.st_mode)) {
 		return SQK_ERR_ARG;
-	if ((uint64_t)st.st_size < n)
+	}
+	if (*size < n)
 		return SQK_ERR_TRUNCATED;
-	if ((uint64_t)st.st_size > n && !force)
+	if (*size > n && !force)
 		return SQK_ERR_EXIST;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/path.h"
+#include "util/signals.h"
 
 /* Inodes seen with more than one link, to share their node. */
 struct link {
@@ -294,6 +295,9 @@ static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *d
 	size_t n = 0, cap = 0, i;
 	int err = 0;
 
+	/* A signal held while the output cannot be undone (a device): the build stops here. */
+	if (sqk_sig_caught())
+		return SQK_ERR_INTR;
 	w->host[hlen] = '\0';
 	d = opendir(w->host);
 	if (!d) {

@@ -181,6 +181,13 @@ static uint64_t posix_size(struct sqk_file *f)
 	return (uint64_t)st.st_size;
 }
 
+int sqk_fd_is_regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int posix_sync(struct sqk_file *f)
 {
 	struct posix_file *pf = (struct posix_file *)f;

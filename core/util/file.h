@@ -46,6 +46,8 @@ struct sqk_file *sqk_file_open(const char *path, int mode, int *err);
 struct sqk_file *sqk_file_fdopen(int fd, int own);
 /* The descriptor behind a POSIX file, or -1. */
 int sqk_file_fd(struct sqk_file *f);
+/* Whether fd is open on a regular file (a device or a pipe keeps its size: no truncation). */
+int sqk_fd_is_regular(int fd);
 
 /*
  * Write all of buf to fd (at off, or at the file position when off is

@@ -226,3 +226,25 @@ void sqk_sig_release(void)
 	pthread_mutex_unlock(&lock);
 	sqk_sig_restore(&old);
 }
+
+void sqk_sig_pipe_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void sqk_sig_pipe_release(const sigset_t *old)
+{
+	static const struct timespec now = {0, 0};
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	if (!sigismember(old, SIGPIPE))
+		while (sigtimedwait(&set, NULL, &now) == SIGPIPE)
+			;
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}

@@ -54,4 +54,12 @@ int sqk_sig_caught(void);
  */
 void sqk_sig_release(void);
 
+/*
+ * SIGPIPE blocked in this thread, for writes to a pipe its reader may have
+ * left: they fail with EPIPE instead of killing. Release drops the SIGPIPE
+ * they raised meanwhile and restores the mask.
+ */
+void sqk_sig_pipe_hold(sigset_t *old);
+void sqk_sig_pipe_release(const sigset_t *old);
+
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dirstack.h"
@@ -16,13 +18,18 @@ struct sqk_dirstack_level {
 	char setgid;   /* new entries take the directory's group */
 	char owner_ok; /* made with its owner: no chown at the end */
 	char *name;    /* in the level above; NULL for the root */
+	dev_t dev;     /* the directory, as it was entered: opened again, it must be it */
+	ino_t ino;
 };
 
 int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid, int owner_ok)
 {
 	struct sqk_dirstack_level *lv;
+	struct stat st;
 	char *copy = NULL;
 
+	if (fstat(fd, &st) != 0)
+		return sqk_err_from_errno();
 	if (SQK_ARRAY_GROW(s->levels, s->cap, s->depth + 2) || (name && !(copy = strdup(name))))
 		return SQK_ERR_NOMEM;
 	lv = &s->levels[++s->depth];
@@ -30,6 +37,8 @@ int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setg
 	lv->setgid = (char)setgid;
 	lv->owner_ok = (char)owner_ok;
 	lv->name = copy;
+	lv->dev = st.st_dev;
+	lv->ino = st.st_ino;
 	if (s->depth > OPEN_LEVELS && s->levels[s->depth - OPEN_LEVELS].fd >= 0) {
 		close(s->levels[s->depth - OPEN_LEVELS].fd);
 		s->levels[s->depth - OPEN_LEVELS].fd = -1;
@@ -40,7 +49,9 @@ int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setg
 /* Open level t again, and on the way the levels the window holds above it. */
 static int reopen(struct sqk_dirstack *s, unsigned t)
 {
+	struct stat st;
 	unsigned a = t, l;
+	int err = 0;
 
 	while (a > 0 && s->levels[a].fd < 0)
 		a--;
@@ -51,7 +62,18 @@ static int reopen(struct sqk_dirstack *s, unsigned t)
 				: openat(s->levels[l - 1].fd, lv->name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (lv->fd < 0)
-			return sqk_err_from_errno();
+			return errno == ELOOP || errno == ENOTDIR ? SQK_ERR_EXIST
+								  : sqk_err_from_errno();
+		/* By name, it may be another directory now: someone else's, swapped in. */
+		if (fstat(lv->fd, &st) != 0)
+			err = sqk_err_from_errno();
+		else if (st.st_dev != lv->dev || st.st_ino != lv->ino)
+			err = SQK_ERR_EXIST;
+		if (err) {
+			close(lv->fd);
+			lv->fd = -1;
+			return err;
+		}
 		/* The level above goes unless the window holds it or it was open before. */
 		if (l - 1 > a && l - 1 + OPEN_LEVELS <= t) {
 			close(s->levels[l - 1].fd);

@@ -25,7 +25,10 @@ struct sqk_dirstack {
  * group; owner_ok: it was made with the owner it must have.
  */
 int sqk_dirstack_push(struct sqk_dirstack *s, int fd, const char *name, int setgid, int owner_ok);
-/* Leave the deepest level; *fd is its descriptor, the caller's to close. */
+/*
+ * Leave the deepest level; *fd is its descriptor, the caller's to close.
+ * SQK_ERR_EXIST: the level above, opened again, is not the directory it was.
+ */
 int sqk_dirstack_pop(struct sqk_dirstack *s, int *fd, int *owner_ok);
 /* The deepest level's descriptor, and whether new entries take its group. */
 int sqk_dirstack_fd(const struct sqk_dirstack *s);

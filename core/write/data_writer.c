@@ -11,6 +11,7 @@
 #include "format/format.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/signals.h"
 
 int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_data *fd)
 {
@@ -74,6 +75,9 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 
 	if (dw->err)
 		return dw->err;
+	/* A signal held while the output cannot be undone (a device): the build stops here. */
+	if (sqk_sig_caught())
+		return dw->err = SQK_ERR_INTR;
 	memset(fd, 0, sizeof(*fd));
 	fd->size = size;
 	fd->frag_index = SQK_INVALID_FRAG;
@@ -116,6 +120,8 @@ int sqk_data_piece(struct sqk_data_writer *dw, uint8_t **buf, uint32_t *len, uin
 		return dw->err;
 	if (!dw->cur)
 		return 1;
+	if (sqk_sig_caught())
+		return dw->err = SQK_ERR_INTR;
 	*off = o;
 	if (dw->piece < dw->cur_blocks) {
 		err = sqk_dw_reserve(dw, 1, &s);
@@ -169,6 +175,9 @@ int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end)
 		err = sqk_dw_consume_one(dw);
 	if (!err)
 		err = sqk_dw_out_flush(dw);
+	/* The data is all written: a signal held meanwhile stops the build before its tables. */
+	if (!err && sqk_sig_caught())
+		err = SQK_ERR_INTR;
 	if (err) {
 		/* Let the workers finish with the buffers before they are freed. */
 		sqk_pool_wait(dw->pool);

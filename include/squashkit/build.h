@@ -63,7 +63,8 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * with a note, and sqk_build_reuse_why() says why) and
  * "reuse-offset" N|auto (where each OLD starts in its file); "offset" N
  * (the image goes after the first N bytes of the existing file at @p path,
- * which are kept with its mode; bytes after them are replaced only with
+ * which are kept with its mode, or of the block device, in place; bytes
+ * after them are replaced only with
  * "force"; with "append", where the image appended to starts);
  * "append" (sqk_build_create adds to the existing image at @p path, as
  * mkimage --append does: see sqk_build_create).
@@ -118,7 +119,20 @@ SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn,
 
 /**
  * Start a build of a new image at @p path; with "append", of one added to
- * the existing image there. An append keeps the image's compressor, its
+ * the existing image there. What the path holds decides how a new image
+ * is written: nothing or a regular file, written to a temporary file
+ * beside it (".NAME.squashkit-XXXXXX", locked while the build lives) and
+ * renamed over it at sqk_build_finish(), removed on a failure, a destroy
+ * or SIGINT, SIGTERM, SIGHUP and SIGQUIT; a temporary file of the same
+ * path whose writer is gone is removed, and the warning callback told
+ * (where: its path); a symlink, followed, where it leads written so (a
+ * dangling one gets its target made); a block device, written in place
+ * and synced (the four signals are held until sqk_build_destroy(): one
+ * fails the build with SQK_ERR_INTR, and destroy dies of it; a failure's
+ * message says the device holds a partial image); a fifo or character
+ * device, written as a stream (spooled in $TMPDIR, copied out at finish);
+ * a directory, never (SQK_ERR_ARG). Anything there but a dangling symlink
+ * is SQK_ERR_EXIST without "force". An append keeps the image's compressor, its
  * options and block size ("compressor" and "block-size", when set, must be
  * the image's, else SQK_ERR_ARG; "level", "comp-opt", "force" and "reuse"
  * are refused) and every entry it holds, with its attributes: a source
@@ -128,18 +142,24 @@ SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn,
  * sqk_build_finish() has written the new superblock, a failure, a
  * destroy, or SIGINT, SIGTERM, SIGHUP and SIGQUIT cut the file back to its
  * old bytes. SQK_ERR_IO (and the errno) when the file cannot be opened;
- * SQK_ERR_ARG when it is no regular file, or "offset" is past its end;
+ * SQK_ERR_ARG when it is no regular file or block device, or "offset" is
+ * past its end;
  * SQK_ERR_MAGIC and the reader's codes when it holds no image this library
  * reads.
  */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
 /**
- * Start a build of an image written through the open descriptor @p fd
- * (a regular file, read and written), from its start and in place, the
- * superblock last; sqk_build_finish() syncs it. The descriptor stays the
- * caller's, and so do its bytes on a failure: nothing is removed. Its file
- * is never read as a source. "append" and "offset" are SQK_ERR_ARG.
+ * Start a build of an image written through the open descriptor @p fd.
+ * A regular file open at its start, not for appending (and read and
+ * written), gets the image from its start and in place, the superblock
+ * last; sqk_build_finish() syncs it. Anything else (a pipe, a fifo, a
+ * character device, a socket, a file open for appending or at a later
+ * position) gets it as a stream at its position: spooled in $TMPDIR and
+ * copied out by sqk_build_finish() (a reader gone is SQK_ERR_IO, EPIPE;
+ * never SIGPIPE). The descriptor stays the caller's, and so do its bytes
+ * on a failure: nothing is removed. Its file is never read as a source.
+ * "append" and "offset" are SQK_ERR_ARG.
  */
 SQK_API int sqk_build_create_fd(int fd, const struct sqk_build_opts *o, struct sqk_build **out);
 /**
@@ -266,11 +286,17 @@ SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, cons
  * settings, options that exclude each other), "sort" (the sort file),
  * "reuse" (an earlier image: opened at "reuse-offset", or unfit),
  * "offset" (the existing file's bytes kept in front: SQK_ERR_IO, it cannot
- * be opened; SQK_ERR_ARG, no regular file; SQK_ERR_TRUNCATED, fewer bytes;
+ * be opened; SQK_ERR_ARG, no regular file or block device;
+ * SQK_ERR_TRUNCATED, fewer bytes;
  * else bytes after them without "force"), "output" (the temporary file
  * beside the path: SQK_ERR_EXIST, the path exists without "force";
  * SQK_ERR_ARG, it is a directory; SQK_ERR_OVERFLOW, the path is too long;
- * SQK_ERR_IO, the temporary file cannot be made), "offset-copy" (copying
+ * SQK_ERR_IO, the temporary file cannot be made), "output-open" (the path
+ * itself: its symlinks cannot be followed, or the block device, fifo or
+ * character device cannot be opened: SQK_ERR_IO and the errno),
+ * "output-spool" (a stream's spool file in $TMPDIR cannot be made:
+ * SQK_ERR_IO and the errno; also of sqk_build_create_fd),
+ * "offset-copy" (copying
  * the bytes kept), "append" (the image added to: it does not open, or
  * no build writes one like it; or a compressor or block size that is not
  * its own), and why it cannot be opened as the words of a caller say it:

@@ -138,6 +138,18 @@ typedef void (*sqk_failure_fn)(void *ctx, const struct sqk_extract_failure *f);
 SQK_API int sqk_extract_opts_set_failure(struct sqk_extract_opts *o, sqk_failure_fn fn, void *ctx);
 
 /**
+ * A notice about the output itself, not about an entry: @p path is a host
+ * path, @p message the words. Today one kind: a stale temporary file of
+ * the output's (left by a writer killed before it finished; its lock
+ * says it is gone) removed, "removed a stale temporary file (its writer
+ * is gone)".
+ */
+typedef void (*sqk_notice_fn)(void *ctx, const char *path, const char *message);
+
+/** Set (or, with NULL, clear) the notice callback of the extractions run with @p o. */
+SQK_API int sqk_extract_opts_set_notice(struct sqk_extract_opts *o, sqk_notice_fn fn, void *ctx);
+
+/**
  * An entry that was left out ("keep-going": @p err is its error), or a
  * warning about one that was extracted (@p err is 0: an owner, mode, time
  * or attribute the destination refused, a socket an archive cannot hold).
@@ -225,9 +237,16 @@ SQK_API int sqk_extract_list(struct sqk_image *img, const struct sqk_extract_opt
 SQK_API int sqk_extract_dir(struct sqk_image *img, const char *dest,
 			    const struct sqk_extract_opts *o, sqk_problem_fn problem, void *ctx);
 /**
- * Write the tree as an archive to @p path: written beside it and renamed
- * into place when complete; an existing file is SQK_ERR_EXIST unless
- * "force", a directory is never replaced (SQK_ERR_ARG).
+ * Write the tree as an archive to @p path, as what the path holds says:
+ * nothing or a regular file, written beside it and renamed into place
+ * when complete (a symlink is followed, and where it leads written so; a
+ * dangling one gets its target made); a block device, written in place
+ * and synced (the four signals are held meanwhile: one stops the run,
+ * told to the failure callback as for any failure, before the process
+ * dies of it; a failure leaves a partial archive there, and its words say
+ * so); a fifo or character device, written as a stream. Anything existing
+ * is SQK_ERR_EXIST unless "force"; a directory is never replaced
+ * (SQK_ERR_ARG).
  */
 SQK_API int sqk_extract_archive(struct sqk_image *img, const char *path,
 				const struct sqk_extract_opts *o, sqk_problem_fn problem,

@@ -85,12 +85,12 @@ check() {
 	p=${line#squashkit }
 	p=${p#*: }
 	p=${p%": $want"}
-	# The path the call was about; a temporary file ".NAME.XXXXXX" stands for NAME.
+	# The path the call was about; a temporary file ".NAME.squashkit-XXXXXX" stands for NAME.
 	case ${f##*/} in
-	.*.??????)
+	.*.squashkit-??????)
 		b=${f##*/}
 		b=${b#.}
-		f=${f%/*}/${b%.??????}
+		f=${f%/*}/${b%.squashkit-??????}
 		;;
 	esac
 	case $p in

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The atomic output file: refusals, commit, abort, and cleanup on a signal. */
+/*
+ * The output file: refusals, commit, abort, cleanup on a signal; a symlink
+ * followed, a dangling one's target made, a fifo written as a stream; stale
+ * temporary files removed, live ones kept.
+ */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +50,138 @@ static int slurp(const char *path, char *buf, size_t cap)
 	return (int)n;
 }
 
+static int write_str(struct sqk_outfile *of, const char *s);
+
+static int create(const char *target, int force, struct sqk_outfile **of)
+{
+	struct sqk_outfile_how how = {force, 1, NULL, NULL};
+
+	return sqk_outfile_create(target, &how, of, NULL);
+}
+
+static char stale_seen[300];
+static int stale_calls;
+
+static void stale(void *ctx, const char *path)
+{
+	stale_calls++;
+	snprintf(stale_seen, sizeof(stale_seen), "%s", path);
+}
+
+static void touch(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A symlink is followed and where it leads replaced; a dangling one's target is made. */
+static void links(void)
+{
+	struct sqk_outfile *of = NULL;
+	char real[300], link[300], dl[300], made[300], buf[64];
+	struct stat st;
+
+	snprintf(real, sizeof(real), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(dl, sizeof(dl), "%s/dangling", dir);
+	snprintf(made, sizeof(made), "%s/made", dir);
+	touch(real, "old");
+	symlink("real", link);
+	symlink("made", dl);
+	is_int(create(link, 0, &of), SQK_ERR_EXIST, "a symlink to a file: it exists");
+	is_int(create(link, 1, &of), 0, "with force, a symlink to a file is written through");
+	is_int(sqk_outfile_kind(of), SQK_OUT_FILE, "where it leads is a file, replaced whole");
+	write_str(of, "new");
+	is_int(sqk_outfile_commit(of), 0, "commit through the symlink");
+	ok(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the symlink stays a symlink");
+	slurp(real, buf, sizeof(buf));
+	ok(!strcmp(buf, "new"), "its target has the new contents");
+	is_int(create(dl, 0, &of), 0, "a dangling symlink needs no force: nothing is replaced");
+	write_str(of, "made");
+	is_int(sqk_outfile_commit(of), 0, "commit through the dangling symlink");
+	ok(lstat(dl, &st) == 0 && S_ISLNK(st.st_mode), "the dangling symlink stays");
+	ok(lstat(made, &st) == 0 && S_ISREG(st.st_mode), "its target is made, a regular file");
+	unlink(real);
+	unlink(link);
+	unlink(dl);
+	unlink(made);
+}
+
+/* A fifo is written as a stream: its reader gets the bytes, the fifo stays. */
+static void fifo(void)
+{
+	struct sqk_outfile *of = NULL;
+	char path[300], got[300], buf[64];
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	snprintf(got, sizeof(got), "%s/got", dir);
+	mkfifo(path, 0600);
+	is_int(create(path, 0, &of), SQK_ERR_EXIST, "a fifo exists: refused without force");
+	pid = fork();
+	if (pid == 0) {
+		char b[64];
+		FILE *in = fopen(path, "r"), *out = fopen(got, "w");
+		size_t n = in ? fread(b, 1, sizeof(b), in) : 0;
+
+		if (out)
+			fwrite(b, 1, n, out);
+		_exit(!in || !out || fclose(out) != 0);
+	}
+	is_int(create(path, 1, &of), 0, "with force, a fifo is opened for writing");
+	is_int(sqk_outfile_kind(of), SQK_OUT_STREAM, "a fifo is a stream");
+	is_int(write_str(of, "streamed"), 0, "a writer that seeks writes to the spool");
+	is_int(sqk_outfile_commit(of), 0, "commit copies the spool out");
+	waitpid(pid, &status, 0);
+	slurp(got, buf, sizeof(buf));
+	ok(!strcmp(buf, "streamed"), "the reader got the bytes");
+	ok(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode), "the fifo stays a fifo");
+	unlink(path);
+	unlink(got);
+}
+
+/*
+ * Temporary files of the same path: one whose lock is free (its writer
+ * gone) is removed and said; one locked (a writer alive), or of another
+ * name, stays.
+ */
+static void sweep(const char *target)
+{
+	struct sqk_outfile_how how = {1, 1, stale, NULL};
+	struct sqk_outfile *of = NULL;
+	char gone[300], live[300], other[300], shortn[300];
+	struct stat st;
+	int fd;
+
+	snprintf(gone, sizeof(gone), "%s/.img.squashkit-AbC123", dir);
+	snprintf(live, sizeof(live), "%s/.img.squashkit-LiVe99", dir);
+	snprintf(other, sizeof(other), "%s/.img.backup", dir);
+	snprintf(shortn, sizeof(shortn), "%s/.img.squashkit-abc", dir);
+	touch(gone, "x");
+	touch(live, "x");
+	touch(other, "x");
+	touch(shortn, "x");
+	fd = open(live, O_RDONLY);
+	ok(fd >= 0 && flock(fd, LOCK_EX) == 0, "a live writer holds its temporary file's lock");
+	is_int(sqk_outfile_create(target, &how, &of, NULL), 0, "create with stale files about");
+	is_int(stale_calls, 1, "one stale temporary file is said");
+	ok(!strcmp(stale_seen, gone), "the one whose writer is gone, by its path");
+	ok(stat(gone, &st) != 0 && errno == ENOENT, "it is removed");
+	ok(stat(live, &st) == 0, "the live writer's stays");
+	ok(stat(other, &st) == 0 && stat(shortn, &st) == 0, "names of another pattern stay");
+	sqk_outfile_abort(of);
+	close(fd);
+	unlink(live);
+	unlink(other);
+	unlink(shortn);
+}
+
 static int write_str(struct sqk_outfile *of, const char *s)
 {
 	struct sqk_file *f = sqk_outfile_file(of);
@@ -64,7 +202,7 @@ int main(void)
 	mkdir(dir, 0700);
 	snprintf(target, sizeof(target), "%s/img", dir);
 
-	err = sqk_outfile_create(target, 0, &of);
+	err = create(target, 0, &of);
 	is_int(err, 0, "create beside a new target");
 	is_int(entries(), 1, "only the temporary file exists while writing");
 	ok(stat(target, &st) != 0, "the target does not exist before commit");
@@ -80,11 +218,11 @@ int main(void)
 	is_int(entries(), 1, "no temporary file after commit");
 
 	of = NULL;
-	is_int(sqk_outfile_create(target, 0, &of), SQK_ERR_EXIST, "an existing target is refused");
+	is_int(create(target, 0, &of), SQK_ERR_EXIST, "an existing target is refused");
 	ok(!of, "nothing handed out on refusal");
 	is_int(entries(), 1, "a refusal creates nothing");
 
-	is_int(sqk_outfile_create(target, 1, &of), 0, "force: an existing target is accepted");
+	is_int(create(target, 1, &of), 0, "force: an existing target is accepted");
 	is_int(sqk_outfile_ids(of, dev, ino), 2, "force: the target to replace and the temporary");
 	ok(stat(target, &st) == 0 && st.st_ino == ino[0], "force: the target comes first");
 	write_str(of, "second");
@@ -93,7 +231,7 @@ int main(void)
 	slurp(target, buf, sizeof(buf));
 	ok(!strcmp(buf, "first"), "abort leaves the old target as it was");
 
-	is_int(sqk_outfile_create(target, 1, &of), 0, "force again");
+	is_int(create(target, 1, &of), 0, "force again");
 	write_str(of, "third!");
 	is_int(sqk_outfile_commit(of), 0, "force: commit replaces the target");
 	slurp(target, buf, sizeof(buf));
@@ -101,7 +239,7 @@ int main(void)
 
 	/* A target that appears while the file is written is never replaced without force. */
 	snprintf(sub, sizeof(sub), "%s/late", dir);
-	is_int(sqk_outfile_create(sub, 0, &of), 0, "create for a target that does not exist yet");
+	is_int(create(sub, 0, &of), 0, "create for a target that does not exist yet");
 	write_str(of, "mine");
 	{
 		FILE *f = fopen(sub, "w");
@@ -118,19 +256,23 @@ int main(void)
 
 	snprintf(sub, sizeof(sub), "%s/d", dir);
 	mkdir(sub, 0700);
-	is_int(sqk_outfile_create(sub, 1, &of), SQK_ERR_ARG, "a directory is never replaced");
-	is_int(sqk_outfile_create(sub, 0, &of), SQK_ERR_EXIST, "without force it just exists");
+	is_int(create(sub, 1, &of), SQK_ERR_ARG, "a directory is never replaced");
+	is_int(create(sub, 0, &of), SQK_ERR_EXIST, "without force it just exists");
 	rmdir(sub);
 	snprintf(sub, sizeof(sub), "%s/no/such/dir/img", dir);
-	is_int(sqk_outfile_create(sub, 0, &of), SQK_ERR_IO, "no directory for the temporary file");
+	is_int(create(sub, 0, &of), SQK_ERR_IO, "no directory for the temporary file");
 	is_int(errno, ENOENT, "its errno is kept");
 	{
 		static char longp[4200];
 
 		memset(longp, 'a', sizeof(longp) - 1);
-		is_int(sqk_outfile_create(longp, 0, &of), SQK_ERR_OVERFLOW, "a path too long");
+		is_int(create(longp, 0, &of), SQK_ERR_OVERFLOW, "a path too long");
 	}
 	sqk_outfile_abort(NULL);
+
+	links();
+	fifo();
+	sweep(target);
 
 	/* SIGTERM and SIGINT while writing: the temporary file goes, the signal kills. */
 	for (int k = 0; k < 2; k++) {
@@ -146,7 +288,7 @@ int main(void)
 			close(fds[0]);
 			/* A job a script started in the background ignores SIGINT: not this one. */
 			signal(sig, SIG_DFL);
-			if (sqk_outfile_create(sub, 0, &of))
+			if (create(sub, 0, &of))
 				_exit(3);
 			write_str(of, "partial");
 			if (write(fds[1], "x", 1) != 1)
@@ -171,7 +313,7 @@ int main(void)
 	 * the end the old dispositions are back.
 	 */
 	signal(SIGHUP, SIG_IGN);
-	is_int(sqk_outfile_create(target, 1, &of), 0, "create with SIGHUP ignored");
+	is_int(create(target, 1, &of), 0, "create with SIGHUP ignored");
 	{
 		struct sigaction sa;
 

@@ -13,16 +13,17 @@
  *                                path it was about: its argument, or what
  *                                its descriptor is open on)
  *
- * Classes: write (write, pwrite), read (read, pread) of anything but a
- * device (files, pipes: not /dev/fuse, whose reads are the FUSE
- * session's own), open (open, openat,
+ * Classes: write (write, pwrite) of anything but a character device,
+ * read (read, pread) of anything but a device (files, pipes: not
+ * /dev/fuse, whose reads are the FUSE session's own), open (open, openat,
  * mkstemp, mkostemp), make (mkdir, mkdirat, symlinkat, mknodat, link,
  * linkat), sync (fsync, fdatasync), rename (rename, renameat, renameat2),
  * truncate (ftruncate), close (close of a descriptor open for writing).
  * Actions: an errno name (ENOSPC, EIO, EINTR, EDQUOT, EROFS, EACCES) to
  * fail with; short (write or read half of what was asked, for write and
  * read); SIGINT, SIGTERM (send the signal to the process, then make the
- * call).
+ * call); SIGKILL (a writer killed outright), SIGSTOP (a writer that stays
+ * alive, stopped, until the test sends it SIGCONT or SIGKILL).
  *
  * Under AddressSanitizer the sanitizer's runtime must come first in
  * LD_PRELOAD; its interceptors then call these, which call the C library.
@@ -91,9 +92,13 @@ static void parse(void)
 			target = (int)i;
 	if (strcmp(act, "short") == 0) {
 		action = A_SHORT;
-	} else if (strcmp(act, "SIGINT") == 0 || strcmp(act, "SIGTERM") == 0) {
+	} else if (strcmp(act, "SIGINT") == 0 || strcmp(act, "SIGTERM") == 0 ||
+		   strcmp(act, "SIGKILL") == 0 || strcmp(act, "SIGSTOP") == 0) {
 		action = A_SIGNAL;
-		action_arg = act[3] == 'I' ? SIGINT : SIGTERM;
+		action_arg = act[3] == 'I'   ? SIGINT
+			     : act[3] == 'T' ? SIGTERM
+			     : act[3] == 'K' ? SIGKILL
+					     : SIGSTOP;
 	} else {
 		for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
 			if (strcmp(act, errnos[i].name) == 0) {
@@ -200,13 +205,18 @@ static int hit(int cls, const char *path, int fd)
 	return hit_at(cls, AT_FDCWD, path, fd);
 }
 
-/* Reads and writes of data: not of a device (the FUSE session's /dev/fuse). */
+/*
+ * Reads and writes of data: not of a character device (the FUSE session's
+ * /dev/fuse), nor reads of a block device (the bench's loop devices);
+ * writes to a block device (an image written to a partition) count.
+ */
 static int hit_data(int cls, int fd)
 {
 	struct stat st;
 	int saved = errno;
 
-	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+	if (fstat(fd, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || (S_ISBLK(st.st_mode) && cls != C_WRITE))) {
 		errno = saved;
 		return A_NONE;
 	}
