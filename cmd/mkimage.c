@@ -115,6 +115,7 @@ static void print_stats(const struct args *a, const struct sqk_build *b, const c
 	       S("sparse_bytes"));
 	printf("lseeks           %" PRIu64 "\n", S("lseeks"));
 #undef S
+	cli_mkimage_verity_stats(b);
 	if (a->reuse.n)
 		cli_mkimage_reuse_print(a, b);
 }
@@ -381,6 +382,9 @@ static int check_args(struct args *a, const char *image)
 										    : "--json");
 	if (a->reuse.n && a->append)
 		return cli_usage_error("--reuse and --append exclude each other");
+	rc = cli_mkimage_verity_check(a, image);
+	if (rc)
+		return rc;
 	if (a->append)
 		return cli_mkimage_append_check(a, image);
 	return 0;
@@ -467,6 +471,7 @@ int cli_mkimage(int argc, char **argv)
 	}
 	/* The bar completes once the image is in place. */
 	bar_finish(&bar, 1);
+	cli_mkimage_verity_print(&a, b);
 	if (!to_stdout && (a.stats || a.json))
 		print_stats(&a, b, image);
 	rc = EXIT_OK;

@@ -271,6 +271,8 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
 	err = path == name ? open_fd(b, o, fd) : o->append ? open_append(b, o) : open_output(b, o);
+	if (!err)
+		err = sqk_api_verity_open(b, o, out_file(b), path == name);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -278,7 +280,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	sqk_api_build_step("driver");
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
 	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : out_file(b));
-	err = sqk_mkfs_create(&b->mo, out_file(b), &b->m);
+	err = sqk_mkfs_create(&b->mo, sqk_api_verity_file(b, out_file(b)), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		create_failure.err = b->fail_err;
@@ -539,6 +541,13 @@ int sqk_build_finish(struct sqk_build *b)
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return done(b, err, NULL);
+	/* The files beside the image, in place before it is. */
+	err = sqk_api_verity_commit(b);
+	if (err) {
+		b->failed = 1;
+		b->fail_step = "commit";
+		return err;
+	}
 	if (b->append) {
 		/* The driver synced the image and wrote its superblock last, in place. */
 		b->finished = 1;
@@ -546,6 +555,7 @@ int sqk_build_finish(struct sqk_build *b)
 	}
 	if (b->fd_out) {
 		if (b->fd_out->sync(b->fd_out) != 0) {
+			sqk_api_verity_unplace(b);
 			b->failed = 1;
 			b->fail_step = "commit";
 			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
@@ -559,6 +569,10 @@ int sqk_build_finish(struct sqk_build *b)
 	err = sqk_outfile_commit(b->of);
 	b->of = NULL;
 	if (err) {
+		int e = errno;
+
+		sqk_api_verity_unplace(b);
+		errno = e;
 		b->failed = 1;
 		b->fail_step = "commit";
 		return sqk_api_fail(err, errno, b->path, NULL);
@@ -572,6 +586,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
+	sqk_api_verity_release(b);
 	/* An append not finished goes back to its old bytes. */
 	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);

@@ -27,6 +27,18 @@ struct sqk_api_pseudo {
 
 enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
 
+/* The "verity" options as set (api_build_verity.c). */
+struct sqk_api_verity_opts {
+	int on;
+	char *hash_file; /* NULL: the hash area after the image */
+	int salt_mode;	 /* 0: not given; else enum sqk_verity_salt + 1 */
+	uint8_t salt[256];
+	uint16_t salt_size;
+	char algorithm[8]; /* "": sha256 */
+	int no_superblock;
+	char *root_hash_file, *key, *cert, *sig, *sig_json;
+};
+
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
 	 */
@@ -48,6 +60,7 @@ struct sqk_build_opts {
 	int reuse_auto;
 	int reuse_skip_unfit;	       /* an image that cannot serve is left out, not refused */
 	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
+	struct sqk_api_verity_opts verity;
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -87,6 +100,26 @@ void sqk_api_pseudo_unref(struct sqk_api_pseudo *h);
 /* One definition, or a file of them, into p: 0, or the error, said with where it stands. */
 int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file);
 
+/* A verity option: 0, 1 when name is none, or the error, said. */
+int sqk_api_verity_set(struct sqk_build_opts *o, const char *name, const char *value);
+void sqk_api_verity_opts_free(struct sqk_build_opts *o);
+struct sqk_build;
+/*
+ * With "verity": the tree made as the image is written through out (the
+ * build's output), and the files beside it created. 0, or the error, said.
+ */
+int sqk_api_verity_open(struct sqk_build *b, const struct sqk_build_opts *o, struct sqk_file *out,
+			int fd_build);
+/* What the build writes through: the tree's file over out, or out itself. */
+struct sqk_file *sqk_api_verity_file(struct sqk_build *b, struct sqk_file *out);
+/* Once the image is written: the files beside it written and renamed into place. */
+int sqk_api_verity_commit(struct sqk_build *b);
+/* The image could not be put in place: the files beside it go. */
+void sqk_api_verity_unplace(struct sqk_build *b);
+/* Blocks of the image read back to hash them (sqk_build_stat's "verity_reread_blocks"). */
+uint64_t sqk_api_verity_reread(const struct sqk_build *b);
+void sqk_api_verity_release(struct sqk_build *b);
+
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {
 	char *path;
@@ -108,6 +141,7 @@ struct sqk_build {
 	char fail_path[4096], fail_words[512];
 	const char *step, *fail_step; /* under way, and of the last failure */
 	int finished, failed;
+	struct sqk_api_verity_build *verity; /* "verity" (api_build_verity.c) */
 };
 
 #endif

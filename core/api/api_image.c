@@ -12,6 +12,7 @@
 #include "format/fmt_super.h"
 #include "read/offset.h"
 #include "util/pool.h"
+#include "verity/verity_read.h"
 
 struct sqk_open_opts *sqk_open_opts_create(void)
 {
@@ -151,6 +152,15 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
 	return 0;
 }
 
+/* The first block that fails its hash while an image opens. */
+static void first_bad(void *ctx, const struct sqk_verity_bad *b)
+{
+	struct sqk_verity_bad *keep = ctx;
+
+	if (!keep->why)
+		*keep = *b;
+}
+
 /* Open the image in f (taken), named name in messages. */
 static int open_file(struct sqk_file *f, const char *name, const struct sqk_open_opts *opts,
 		     struct sqk_image **out)
@@ -158,14 +168,27 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	struct sqk_open_opts o;
 	int err;
 
+	struct sqk_verity_bad bad;
+	char words[160];
+
 	sqk_api_open_defaults(opts, &o);
 	err = sqk_api_place(f, name, &o, &f);
+	if (!err)
+		err = sqk_api_verity_wrap(f, name, &o, &f);
 	if (err)
 		return err;
+	/* A block that fails its hash at open is said as such. */
+	sqk_verity_reader_on_bad(f, first_bad, &bad);
+	bad.why = 0;
 	errno = 0;
 	err = sqk_image_open(f, &o.image, out);
+	if (err && bad.why) {
+		sqk_verity_bad_text(&bad, words, sizeof(words));
+		return sqk_api_fail(err, EIO, name, "dm-verity: %s", words);
+	}
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
+	sqk_verity_reader_on_bad(sqk_image_file(*out), NULL, NULL);
 	return sqk_api_ok();
 }
 
@@ -285,7 +308,7 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 		}
 	info->exportable = l->t[SQK_TABLE_EXPORT].present;
 	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
-	info->offset = sqk_file_window_base(sqk_image_file(img));
+	info->offset = sqk_file_window_base(sqk_verity_reader_inner(sqk_image_file(img)));
 	return sqk_api_ok();
 }
 

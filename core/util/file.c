@@ -190,6 +190,15 @@ static int posix_sync(struct sqk_file *f)
 	return 0;
 }
 
+static int posix_truncate(struct sqk_file *f, uint64_t size)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+
+	if (ftruncate(pf->fd, (off_t)size) != 0)
+		return failed(f, sqk_err_from_errno());
+	return 0;
+}
+
 static void posix_destroy(struct sqk_file *f)
 {
 	struct posix_file *pf = (struct posix_file *)f;
@@ -218,6 +227,7 @@ struct sqk_file *sqk_file_fdopen(int fd, int own)
 	pf->base.size = posix_size;
 	pf->base.sync = posix_sync;
 	pf->base.destroy = posix_destroy;
+	pf->base.truncate = posix_truncate;
 	pf->fd = fd;
 	pf->own = own;
 	return &pf->base;
@@ -330,6 +340,21 @@ static int mem_sync(struct sqk_file *f)
 	return 0;
 }
 
+static int mem_truncate(struct sqk_file *f, uint64_t size)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+
+	if (size > mf->len) {
+		uint8_t zero = 0;
+
+		return mem_write_at(f, size - 1, &zero, 1);
+	}
+	/* What was cut reads as zeros if the file grows again. */
+	memset(mf->data + size, 0, mf->len - (size_t)size);
+	mf->len = (size_t)size;
+	return 0;
+}
+
 static void mem_destroy(struct sqk_file *f)
 {
 	struct mem_file *mf = (struct mem_file *)f;
@@ -349,6 +374,7 @@ struct sqk_file *sqk_file_mem(const void *data, size_t len)
 	mf->base.size = mem_size;
 	mf->base.sync = mem_sync;
 	mf->base.destroy = mem_destroy;
+	mf->base.truncate = mem_truncate;
 	if (len && mem_write_at(&mf->base, 0, data, len) != 0) {
 		free(mf);
 		return NULL;

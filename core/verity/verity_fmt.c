@@ -157,6 +157,16 @@ int sqk_verity_geometry(const struct sqk_verity_params *p, uint32_t digest,
 	return 0;
 }
 
+void sqk_verity_covers(const struct sqk_verity_geo *g, unsigned level, uint64_t j, uint64_t *first,
+		       uint64_t *n)
+{
+	unsigned shift = (level + 1) * g->per_bits;
+	uint64_t span = shift >= 64 ? UINT64_MAX : (uint64_t)1 << shift;
+
+	*first = shift >= 64 || j > (g->data_blocks >> shift) ? g->data_blocks : j << shift;
+	*n = g->data_blocks - *first < span ? g->data_blocks - *first : span;
+}
+
 void sqk_verity_hex(const uint8_t *in, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

@@ -112,6 +112,10 @@ static inline void sqk_verity_parent(const struct sqk_verity_geo *g, uint64_t ch
 	*off = (uint32_t)(child & ((1u << g->per_bits) - 1)) * g->slot;
 }
 
+/* The data blocks hash block j of level l stands for: the first, and how many. */
+void sqk_verity_covers(const struct sqk_verity_geo *g, unsigned level, uint64_t j, uint64_t *first,
+		       uint64_t *n);
+
 /* Lowercase hex of n bytes into out (2n + 1 bytes). */
 void sqk_verity_hex(const uint8_t *in, size_t n, char *out);
 /*
