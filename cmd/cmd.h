@@ -40,9 +40,25 @@ void cli_error_errno(const char *path, int err, int errnum);
 	"      --offset N|auto\n"                                                                  \
 	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"                \
 	"                    auto looks for it and says where it found it\n"
+/* The options that read an image through its dm-verity tree (verityopt.h). */
+#define SQK_HELP_VERITY                                                                            \
+	"      --root-hash HEX\n"                                                                  \
+	"                    read through the image's dm-verity hash tree, every\n"                \
+	"                    block checked before use (the area after the image)\n"               \
+	"      --root-hash-file F\n"                                                               \
+	"                    the root hash is the first line of F\n"                              \
+	"      --verity-hash-file F\n"                                                             \
+	"                    the hash area is in F\n"                                             \
+	"      --verity-hash-offset N\n"                                                           \
+	"                    the hash area starts N bytes into its file\n"                        \
+	"      --verity-salt HEX\n"                                                                \
+	"                    the area has no superblock: the salt (- for none)\n"                 \
+	"      --verity-hash ALG\n"                                                                \
+	"                    ... and the hash, sha256 (default) or sha512\n"
 /* The end of the help of inspect, ls, cat and stat. */
 #define SQK_HELP_INSPECTOR_TAIL                                                                    \
 	SQK_HELP_OFFSET                                                                            \
+	SQK_HELP_VERITY                                                                            \
 	"      --stats       print cache counters on stderr at the end\n"                          \
 	"  -h, --help        show this help\n"
 

@@ -505,7 +505,8 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_VERITY_CERT:
 		case OPT_VERITY_SIG:
 		case OPT_VERITY_SIG_JSON:
-			/* Checked against each other once all are read (cli_mkimage_verity_check). */
+			/* Checked against each other once all are read (cli_mkimage_verity_check).
+			 */
 			a->verity_opts |= 1u << (c - OPT_VERITY_SALT);
 			rc = cli_mkimage_set(a, switch_name(c), optarg);
 			break;

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "read/image_verity.h"
+#include "util/file.h"
 #include "util/json.h"
 #include "util/parse.h"
 #include "verityopt.h"
@@ -125,4 +127,76 @@ void cli_verity_text(FILE *out, const char *prefix, const struct sqk_verity_info
 		info->superblock ? "with a superblock" : "no superblock");
 	if (info->superblock)
 		fprintf(out, "%suuid             %s\n", prefix, info->uuid);
+}
+
+/* The reader options of the command running. */
+static struct cli_verity reader;
+
+int cli_verity_option(int which, const char *arg)
+{
+	return cli_verity_take(&reader, which, arg);
+}
+
+int cli_verity_options_check(void)
+{
+	return cli_verity_check(&reader);
+}
+
+int cli_verity_given(void)
+{
+	return reader.given;
+}
+
+int cli_verity_open_opts(struct sqk_open_opts *o, const char *path)
+{
+	return cli_verity_apply(&reader, o, path);
+}
+
+int cli_verity_wrap(struct sqk_file **f, const char *path)
+{
+	struct sqk_verity_where w = {.offset = SQK_VERITY_AT_END};
+	const char *why = NULL;
+	int err;
+
+	if (!reader.given)
+		return 0;
+	if (sqk_verity_where_root(&w, reader.root)) {
+		cli_usage_error("invalid root hash '%s'", reader.root);
+		sqk_file_destroy(*f);
+		return -1;
+	}
+	w.hash_path = reader.hash_file;
+	if (reader.offset_given)
+		w.offset = reader.offset;
+	else if (reader.hash_file)
+		w.offset = 0;
+	if (reader.salt && sqk_verity_where_plain(&w, reader.hash, reader.salt, &why)) {
+		cli_usage_error("--verity-salt, --verity-hash: %s", why);
+		sqk_file_destroy(*f);
+		return -1;
+	}
+	errno = 0;
+	err = sqk_image_verity_file(*f, &w, f, &why);
+	if (err) {
+		const char *where = reader.hash_file ? reader.hash_file : path;
+
+		if (why)
+			cli_error(where, "dm-verity: %s", why);
+		else
+			cli_error_errno(where, err, err == SQK_ERR_IO ? errno : 0);
+		return -1;
+	}
+	return 0;
+}
+
+void cli_verity_failures(const char *path, struct sqk_image *img)
+{
+	struct sqk_verity_block b;
+	uint64_t n = sqk_image_verity_failures(img, &b);
+
+	if (n == 1)
+		cli_error(path, "dm-verity: %s", b.what);
+	else if (n)
+		cli_error(path, "dm-verity: %llu reads of blocks failed; the first: %s",
+			  (unsigned long long)n, b.what);
 }

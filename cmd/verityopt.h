@@ -12,16 +12,6 @@
 
 #include <squashkit/squashkit.h>
 
-/* The reader options' help lines. */
-#define SQK_HELP_VERITY                                                                            \
-	"      --root-hash HEX   read through the image's dm-verity hash tree: every\n"            \
-	"                        block is checked against it before use\n"                         \
-	"      --root-hash-file F  the root hash is the first line of F\n"                         \
-	"      --verity-hash-file F  the hash area is in F (default: after the image)\n"           \
-	"      --verity-hash-offset N  the hash area starts N bytes into its file\n"               \
-	"      --verity-salt HEX  the hash area has no superblock: its salt (- for none)\n"        \
-	"      --verity-hash ALG  ... and its hash algorithm (default sha256)\n"
-
 /* The options' long names, for a command's table (each command gives them its own values). */
 #define CLI_VERITY_OPTIONS(base)                                                                   \
 	{"root-hash", required_argument, NULL, (base)},                                            \
@@ -54,6 +44,31 @@ int cli_verity_take(struct cli_verity *v, int which, const char *arg);
 int cli_verity_check(const struct cli_verity *v);
 /* Set them into o: 0, or -1 after the error line (path names the image). */
 int cli_verity_apply(const struct cli_verity *v, struct sqk_open_opts *o, const char *path);
+
+/*
+ * The reader options of a command that opens one image (unimage, cat,
+ * mount, ...): taken into one setting, which every image the command opens
+ * through imageopt.h is then read through.
+ */
+int cli_verity_option(int which, const char *arg);
+/* Their checks against each other: 0, or EXIT_USAGE after saying why. */
+int cli_verity_options_check(void);
+/* Was --root-hash given? */
+int cli_verity_given(void);
+/* Into o, for an image opened through the public API: 0, or -1 after the error line. */
+int cli_verity_open_opts(struct sqk_open_opts *o, const char *path);
+struct sqk_file;
+/*
+ * For an image opened on the reader (mount, bench): *f (taken) read
+ * through the tree when --root-hash was given. 0, or -1 after the error line.
+ */
+int cli_verity_wrap(struct sqk_file **f, const char *path);
+
+/*
+ * After reading img through its tree: one line saying how many blocks
+ * failed and which was the first, when any did.
+ */
+void cli_verity_failures(const char *path, struct sqk_image *img);
 
 /* A tree's parameters as the members of a JSON object the caller opened. */
 struct sqk_json;

@@ -39,6 +39,7 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
 	}
 	memset(out, 0, sizeof(*out));
 	sqk_image_opts_default(&out->image);
+	out->verity.w.offset = SQK_VERITY_AT_END;
 	/* Readers on every CPU: a data entry and a decompressor each. */
 	out->image.data_entries = sqk_online_cpus();
 	out->image.decompressors = sqk_online_cpus();

@@ -14,15 +14,11 @@
 int sqk_open_opts_set_root_hash(struct sqk_open_opts *o, const char *hex)
 {
 	struct sqk_api_verity *v = &o->verity;
-	size_t n;
 
-	if (!hex || sqk_verity_unhex(hex, v->w.root, sizeof(v->w.root), &n) || n < 16)
+	if (!hex || sqk_verity_where_root(&v->w, hex))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid root hash '%s'",
 				    hex ? hex : "(null)");
-	v->w.root_len = (uint32_t)n;
 	v->on = 1;
-	if (!v->w.offset && !v->hash_path[0])
-		v->w.offset = SQK_VERITY_AT_END;
 	return sqk_api_ok();
 }
 
@@ -42,19 +38,11 @@ int sqk_open_opts_set_verity_area(struct sqk_open_opts *o, const char *hash_file
 int sqk_open_opts_set_verity_no_superblock(struct sqk_open_opts *o, const char *hash,
 					   const char *salt)
 {
-	struct sqk_api_verity *v = &o->verity;
-	size_t n = 0;
+	const char *why;
 
-	if (!hash)
-		hash = "sha256";
-	if (strlen(hash) >= sizeof(v->w.algorithm) || !sqk_verity_digest_size(hash))
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "unknown hash algorithm '%s'", hash);
-	if (salt && sqk_verity_unhex(salt, v->w.salt, sizeof(v->w.salt), &n))
-		return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
-				    "invalid salt '%s' (hex, at most 256 bytes, or -)", salt);
-	strcpy(v->w.algorithm, hash);
-	v->w.salt_size = (uint16_t)n;
-	v->w.no_superblock = 1;
+	if (sqk_verity_where_plain(&o->verity.w, hash, salt, &why))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "%s '%s'", why,
+				    !hash || strstr(why, "salt") ? salt : hash);
 	return sqk_api_ok();
 }
 

@@ -15,6 +15,34 @@ static int said(const char **why, const char *what, int err)
 	return err;
 }
 
+int sqk_verity_where_root(struct sqk_verity_where *w, const char *hex)
+{
+	size_t n;
+
+	if (sqk_verity_unhex(hex, w->root, sizeof(w->root), &n) || n < 16)
+		return SQK_ERR_ARG;
+	w->root_len = (uint32_t)n;
+	return 0;
+}
+
+int sqk_verity_where_plain(struct sqk_verity_where *w, const char *algorithm, const char *salt,
+			   const char **why)
+{
+	size_t n = 0;
+
+	if (!algorithm)
+		algorithm = "sha256";
+	if (strlen(algorithm) >= sizeof(w->algorithm) || !sqk_verity_digest_size(algorithm))
+		return said(why, "unknown hash algorithm", SQK_ERR_ARG);
+	if (salt && sqk_verity_unhex(salt, w->salt, sizeof(w->salt), &n))
+		return said(why, "the salt is no hex of at most 256 bytes (- for none)",
+			    SQK_ERR_ARG);
+	strcpy(w->algorithm, algorithm);
+	w->salt_size = (uint16_t)n;
+	w->no_superblock = 1;
+	return 0;
+}
+
 /* The parameters: the superblock's, or those given. */
 static int params(struct sqk_verity_area *a, const struct sqk_verity_where *w, const char **why)
 {

@@ -52,6 +52,15 @@ struct sqk_verity_area {
  * length is not the algorithm's), SQK_ERR_TRUNCATED (the file ends before
  * the tree does): *why says what. image stays the caller's.
  */
+/* Set w's root hash from hex (a root hash is 16 bytes or more): 0, or SQK_ERR_ARG. */
+int sqk_verity_where_root(struct sqk_verity_where *w, const char *hex);
+/*
+ * Say w's area has no superblock: made with algorithm (NULL: sha256) and
+ * salt (hex, "-" or NULL for none). 0, or SQK_ERR_ARG (*why: which).
+ */
+int sqk_verity_where_plain(struct sqk_verity_where *w, const char *algorithm, const char *salt,
+			   const char **why);
+
 /* A block that does not match the tree, as a read or a check finds it. */
 enum sqk_verity_why {
 	SQK_VERITY_MISMATCH = 1, /* its hash is not the one above it (or the root) */

@@ -130,6 +130,13 @@ SQK_API int sqk_verity_check_io(const struct sqk_io *io, const struct sqk_open_o
 				unsigned threads, struct sqk_report **out);
 
 /**
+ * The tree a check with a root hash checked (sqk_check_path(),
+ * sqk_verity_check_path()): 0, or SQK_ERR_NOENT when it checked none (no
+ * root hash, or no area found: a problem says why).
+ */
+SQK_API int sqk_report_verity(const struct sqk_report *r, struct sqk_verity_info *info);
+
+/**
  * Does the detached PKCS#7 signature in the file @p p7s sign @p root_hex
  * by the key of the certificate in @p cert? 0 when it does; SQK_ERR_CORRUPT
  * when it does not (or is no signature); SQK_ERR_IO and the errno when a
