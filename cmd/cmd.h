@@ -15,6 +15,7 @@ int cli_ls(int argc, char **argv);
 int cli_cat(int argc, char **argv);
 int cli_stat(int argc, char **argv);
 int cli_fsck(int argc, char **argv);
+int cli_verity(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_mount(int argc, char **argv);

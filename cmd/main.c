@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"cat", cli_cat, "write files from an image to stdout"},
 	{"stat", cli_stat, "show one inode of an image"},
 	{"fsck", cli_fsck, "verify every structure and block of an image"},
+	{"verity", cli_verity, "add a dm-verity hash tree to an image"},
 	{"diff", cli_diff, "compare two images, or an image and a directory"},
 	{"bench", cli_bench, "measure the block cache's wait policies"},
 	{"mount", cli_mount, "serve an image as a read-only file system (FUSE)"},

@@ -51,7 +51,11 @@ void cli_mkimage_verity_stats(const struct sqk_build *b)
 	struct sqk_verity_info info;
 
 	if (sqk_build_verity(b, &info) == 0)
-		cli_verity_text(stdout, "verity ", &info);
+		printf("verity           %s, %llu data blocks, hash area %llu bytes at %llu, root "
+		       "hash %s\n",
+		       info.hash, (unsigned long long)info.data_blocks,
+		       (unsigned long long)info.hash_size, (unsigned long long)info.hash_offset,
+		       info.root_hash);
 }
 
 void cli_mkimage_verity_json(struct sqk_json *j, const struct sqk_build *b)

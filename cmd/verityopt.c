@@ -116,21 +116,27 @@ void cli_verity_json_members(struct sqk_json *j, const struct sqk_verity_info *i
 void cli_verity_text(FILE *out, const char *prefix, const struct sqk_verity_info *info)
 {
 	if (info->root_hash[0])
-		fprintf(out, "%sroot hash        %s\n", prefix, info->root_hash);
-	fprintf(out, "%shash             %s, salt %s\n", prefix, info->hash,
+		fprintf(out, "%s%-18s%s\n", prefix, "root hash", info->root_hash);
+	fprintf(out, "%s%-18s%s, salt %s\n", prefix, "hash", info->hash,
 		info->salt[0] ? info->salt : "none");
-	fprintf(out, "%sdata blocks      %llu of %u bytes\n", prefix,
+	fprintf(out, "%s%-18s%llu of %u bytes\n", prefix, "data blocks",
 		(unsigned long long)info->data_blocks, info->data_block_size);
-	fprintf(out, "%shash area        %llu bytes at %llu%s, %s\n", prefix,
+	fprintf(out, "%s%-18s%llu bytes at %llu%s, %s\n", prefix, "hash area",
 		(unsigned long long)info->hash_size, (unsigned long long)info->hash_offset,
 		info->in_image_file ? " in the image's file" : " in its own file",
 		info->superblock ? "with a superblock" : "no superblock");
 	if (info->superblock)
-		fprintf(out, "%suuid             %s\n", prefix, info->uuid);
+		fprintf(out, "%s%-18s%s\n", prefix, "uuid", info->uuid);
 }
 
-/* The reader options of the command running. */
+/* The reader options of the command running, and those images are opened with now. */
 static struct cli_verity reader;
+static const struct cli_verity *current = &reader;
+
+void cli_verity_use(const struct cli_verity *v)
+{
+	current = v ? v : &reader;
+}
 
 int cli_verity_option(int which, const char *arg)
 {
@@ -144,12 +150,12 @@ int cli_verity_options_check(void)
 
 int cli_verity_given(void)
 {
-	return reader.given;
+	return current->given;
 }
 
 int cli_verity_open_opts(struct sqk_open_opts *o, const char *path)
 {
-	return cli_verity_apply(&reader, o, path);
+	return cli_verity_apply(current, o, path);
 }
 
 int cli_verity_wrap(struct sqk_file **f, const char *path)

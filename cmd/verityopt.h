@@ -53,6 +53,8 @@ int cli_verity_apply(const struct cli_verity *v, struct sqk_open_opts *o, const 
 int cli_verity_option(int which, const char *arg);
 /* Their checks against each other: 0, or EXIT_USAGE after saying why. */
 int cli_verity_options_check(void);
+/* Open images through v's options (diff's per side) instead, until called with NULL. */
+void cli_verity_use(const struct cli_verity *v);
 /* Was --root-hash given? */
 int cli_verity_given(void);
 /* Into o, for an image opened through the public API: 0, or -1 after the error line. */

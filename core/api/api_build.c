@@ -18,6 +18,7 @@
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
 #include "util/outfile.h"
+#include "verity/verity_build.h"
 
 /* The step of sqk_build_create under way in this thread, or that failed. */
 static __thread const char *create_step = "";
@@ -272,7 +273,9 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	b->mo.nexcludes = b->excludes.n;
 	err = path == name ? open_fd(b, o, fd) : o->append ? open_append(b, o) : open_output(b, o);
 	if (!err)
-		err = sqk_api_verity_open(b, o, out_file(b), path == name);
+		err = sqk_api_verity_open(&b->verity, o, b->path, out_file(b), b->mo.threads,
+					  b->mo.have_epoch, path == name);
+	b->mo.verity = sqk_api_verity_vb(b->verity);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -280,7 +283,8 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	sqk_api_build_step("driver");
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
 	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : out_file(b));
-	err = sqk_mkfs_create(&b->mo, sqk_api_verity_file(b, out_file(b)), &b->m);
+	err = sqk_mkfs_create(
+		&b->mo, b->mo.verity ? sqk_verity_build_file(b->mo.verity) : out_file(b), &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		create_failure.err = b->fail_err;
@@ -542,7 +546,7 @@ int sqk_build_finish(struct sqk_build *b)
 	if (err)
 		return done(b, err, NULL);
 	/* The files beside the image, in place before it is. */
-	err = sqk_api_verity_commit(b);
+	err = sqk_api_verity_commit(b->verity);
 	if (err) {
 		b->failed = 1;
 		b->fail_step = "commit";
@@ -555,7 +559,7 @@ int sqk_build_finish(struct sqk_build *b)
 	}
 	if (b->fd_out) {
 		if (b->fd_out->sync(b->fd_out) != 0) {
-			sqk_api_verity_unplace(b);
+			sqk_api_verity_unplace(b->verity);
 			b->failed = 1;
 			b->fail_step = "commit";
 			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
@@ -571,7 +575,7 @@ int sqk_build_finish(struct sqk_build *b)
 	if (err) {
 		int e = errno;
 
-		sqk_api_verity_unplace(b);
+		sqk_api_verity_unplace(b->verity);
 		errno = e;
 		b->failed = 1;
 		b->fail_step = "commit";
@@ -586,7 +590,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
-	sqk_api_verity_release(b);
+	sqk_api_verity_release(b->verity);
 	/* An append not finished goes back to its old bytes. */
 	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);

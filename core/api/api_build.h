@@ -103,22 +103,28 @@ int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file);
 /* A verity option: 0, 1 when name is none, or the error, said. */
 int sqk_api_verity_set(struct sqk_build_opts *o, const char *name, const char *value);
 void sqk_api_verity_opts_free(struct sqk_build_opts *o);
-struct sqk_build;
 /*
- * With "verity": the tree made as the image is written through out (the
- * build's output), and the files beside it created. 0, or the error, said.
+ * With "verity" in o: *out, the tree made as the image at path is written
+ * through image (the build's output, the caller's), and the files beside
+ * it created. 0, or the error, said.
  */
-int sqk_api_verity_open(struct sqk_build *b, const struct sqk_build_opts *o, struct sqk_file *out,
+struct sqk_api_verity_build;
+struct sqk_verity_build;
+int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_build_opts *o,
+			const char *path, struct sqk_file *image, unsigned threads, int have_epoch,
 			int fd_build);
-/* What the build writes through: the tree's file over out, or out itself. */
-struct sqk_file *sqk_api_verity_file(struct sqk_build *b, struct sqk_file *out);
+/* The tree being made (NULL for none): the driver writes through its file. */
+struct sqk_verity_build *sqk_api_verity_vb(struct sqk_api_verity_build *v);
 /* Once the image is written: the files beside it written and renamed into place. */
-int sqk_api_verity_commit(struct sqk_build *b);
+int sqk_api_verity_commit(struct sqk_api_verity_build *v);
 /* The image could not be put in place: the files beside it go. */
-void sqk_api_verity_unplace(struct sqk_build *b);
+void sqk_api_verity_unplace(struct sqk_api_verity_build *v);
+/* What was made: 0, or SQK_ERR_NOENT. */
+struct sqk_verity_info;
+int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verity_info *info);
 /* Blocks of the image read back to hash them (sqk_build_stat's "verity_reread_blocks"). */
-uint64_t sqk_api_verity_reread(const struct sqk_build *b);
-void sqk_api_verity_release(struct sqk_build *b);
+uint64_t sqk_api_verity_reread(const struct sqk_api_verity_build *v);
+void sqk_api_verity_release(struct sqk_api_verity_build *v);
 
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {

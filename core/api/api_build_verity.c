@@ -21,6 +21,7 @@
 enum { F_HASH, F_ROOT, F_SIG, F_JSON, F_COUNT };
 
 struct sqk_api_verity_build {
+	const char *image; /* the image's path, for messages (the caller's) */
 	struct sqk_verity_build *vb;
 	struct sqk_verity_signer *signer;
 	char *path[F_COUNT];
@@ -205,20 +206,23 @@ static int paths(struct sqk_api_verity_build *v, const struct sqk_api_verity_opt
 	return 0;
 }
 
-int sqk_api_verity_open(struct sqk_build *b, const struct sqk_build_opts *o, struct sqk_file *out,
+int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_build_opts *o,
+			const char *path, struct sqk_file *image, unsigned threads, int have_epoch,
 			int fd_build)
 {
 	const struct sqk_api_verity_opts *vo = &o->verity;
-	struct sqk_verity_build_opts bo = {.threads = b->mo.threads};
+	struct sqk_verity_build_opts bo = {.threads = threads};
 	struct sqk_api_verity_build *v;
-	int err = refusal(o, b->path, fd_build);
+	int err = refusal(o, path, fd_build);
 
+	*out = NULL;
 	if (err || !vo->on)
 		return err;
 	sqk_api_build_step("verity");
-	v = b->verity = calloc(1, sizeof(*v));
-	if (!v || paths(v, vo, b->path))
-		return sqk_api_fail(SQK_ERR_NOMEM, 0, b->path, NULL);
+	v = *out = calloc(1, sizeof(*v));
+	if (!v || paths(v, vo, path))
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
+	v->image = path;
 	if (vo->key && (err = load_signer(v, vo)))
 		return err;
 	err = create_files(v, o);
@@ -228,39 +232,37 @@ int sqk_api_verity_open(struct sqk_build *b, const struct sqk_build_opts *o, str
 	bo.p.superblock = !vo->no_superblock;
 	bo.hash_out = v->of[F_HASH] ? sqk_outfile_file(v->of[F_HASH]) : NULL;
 	/* Unless given, the salt is random; with a source date epoch, the image's bytes make it. */
-	bo.salt = vo->salt_mode	     ? (enum sqk_verity_salt)(vo->salt_mode - 1)
-		  : b->mo.have_epoch ? SQK_VERITY_SALT_DERIVED
-				     : SQK_VERITY_SALT_RANDOM;
+	bo.salt = vo->salt_mode ? (enum sqk_verity_salt)(vo->salt_mode - 1)
+		  : have_epoch	? SQK_VERITY_SALT_DERIVED
+				: SQK_VERITY_SALT_RANDOM;
 	bo.p.salt_size = vo->salt_size;
 	memcpy(bo.p.salt, vo->salt, vo->salt_size);
-	err = sqk_verity_build_create(out, &bo, &v->vb);
+	err = sqk_verity_build_create(image, &bo, &v->vb);
 	if (err == SQK_ERR_IO)
-		return sqk_api_fail(err, errno, b->path, "no random bytes for the verity salt: %s",
+		return sqk_api_fail(err, errno, path, "no random bytes for the verity salt: %s",
 				    strerror(errno));
 	if (err)
-		return sqk_api_fail(err, 0, b->path, NULL);
-	b->mo.verity = v->vb;
+		return sqk_api_fail(err, 0, path, NULL);
 	return 0;
 }
 
-struct sqk_file *sqk_api_verity_file(struct sqk_build *b, struct sqk_file *out)
+struct sqk_verity_build *sqk_api_verity_vb(struct sqk_api_verity_build *v)
 {
-	return b->verity ? sqk_verity_build_file(b->verity->vb) : out;
+	return v ? v->vb : NULL;
 }
 
 /* Write all of buf to the temporary file of kind i: 0, or the error, said. */
-static int put(struct sqk_build *b, int i, const void *buf, size_t len)
+static int put(struct sqk_api_verity_build *v, int i, const void *buf, size_t len)
 {
-	struct sqk_file *f = sqk_outfile_file(b->verity->of[i]);
+	struct sqk_file *f = sqk_outfile_file(v->of[i]);
 	int err = f->write_at(f, 0, buf, len);
 
-	return err ? sqk_api_fail(err, f->errnum, b->verity->path[i], NULL) : 0;
+	return err ? sqk_api_fail(err, f->errnum, v->path[i], NULL) : 0;
 }
 
 /* The root hash, the signature and its JSON, into their temporary files. */
-static int write_files(struct sqk_build *b, const char *root_hex)
+static int write_files(struct sqk_api_verity_build *v, const char *root_hex)
 {
-	struct sqk_api_verity_build *v = b->verity;
 	char line[SQK_VERITY_HEX_MAX + 1], fpr[65];
 	uint8_t *sig = NULL, *json = NULL;
 	size_t sig_len = 0, json_len = 0;
@@ -268,31 +270,30 @@ static int write_files(struct sqk_build *b, const char *root_hex)
 
 	if (v->of[F_ROOT]) {
 		snprintf(line, sizeof(line), "%s\n", root_hex);
-		err = put(b, F_ROOT, line, strlen(line));
+		err = put(v, F_ROOT, line, strlen(line));
 	}
 	if (!err && v->signer) {
 		err = sqk_verity_sign(v->signer, root_hex, &sig, &sig_len);
 		if (err)
-			sqk_api_fail(err, 0, b->path, "the root hash could not be signed");
+			sqk_api_fail(err, 0, v->image, "the root hash could not be signed");
 	}
 	if (!err && v->of[F_SIG])
-		err = put(b, F_SIG, sig, sig_len);
+		err = put(v, F_SIG, sig, sig_len);
 	if (!err && v->of[F_JSON]) {
 		sqk_verity_signer_fingerprint(v->signer, fpr);
 		err = sqk_verity_sig_json(root_hex, fpr, sig, sig_len, &json, &json_len);
 		if (!err)
-			err = put(b, F_JSON, json, json_len);
+			err = put(v, F_JSON, json, json_len);
 		else
-			sqk_api_fail(err, 0, b->path, NULL);
+			sqk_api_fail(err, 0, v->image, NULL);
 	}
 	free(sig);
 	free(json);
 	return err;
 }
 
-int sqk_api_verity_commit(struct sqk_build *b)
+int sqk_api_verity_commit(struct sqk_api_verity_build *v)
 {
-	struct sqk_api_verity_build *v = b->verity;
 	const struct sqk_verity_result *r;
 	char hex[SQK_VERITY_HEX_MAX];
 	int i, err;
@@ -301,9 +302,9 @@ int sqk_api_verity_commit(struct sqk_build *b)
 		return 0;
 	r = sqk_verity_build_result(v->vb);
 	if (!r)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the verity tree was not made");
+		return sqk_api_fail(SQK_ERR_ARG, 0, v->image, "the verity tree was not made");
 	sqk_verity_hex(r->root, r->digest, hex);
-	err = write_files(b, hex);
+	err = write_files(v, hex);
 	for (i = 0; !err && i < F_COUNT; i++) {
 		if (!v->of[i])
 			continue;
@@ -317,42 +318,45 @@ int sqk_api_verity_commit(struct sqk_build *b)
 	return err;
 }
 
-void sqk_api_verity_unplace(struct sqk_build *b)
+void sqk_api_verity_unplace(struct sqk_api_verity_build *v)
 {
 	int i;
 
-	for (i = 0; b->verity && i < F_COUNT; i++)
-		if (b->verity->placed[i]) {
-			unlink(b->verity->path[i]);
-			b->verity->placed[i] = 0;
+	for (i = 0; v && i < F_COUNT; i++)
+		if (v->placed[i]) {
+			unlink(v->path[i]);
+			v->placed[i] = 0;
 		}
+}
+
+int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verity_info *info)
+{
+	const struct sqk_verity_result *r = v ? sqk_verity_build_result(v->vb) : NULL;
+
+	if (!r)
+		return SQK_ERR_NOENT;
+	sqk_api_verity_info(&r->p, r->root, r->digest, r->hash_size, !v->path[F_HASH], info);
+	return 0;
 }
 
 int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *info)
 {
-	const struct sqk_verity_result *r;
-
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	if (!b->verity)
+	if (sqk_api_verity_result(b->verity, info))
 		return sqk_api_fail(SQK_ERR_NOENT, 0, b->path, "the build made no verity tree");
-	r = sqk_verity_build_result(b->verity->vb);
-	sqk_api_verity_info(&r->p, r->root, r->digest, r->hash_size, !b->verity->path[F_HASH],
-			    info);
 	return sqk_api_ok();
 }
 
-uint64_t sqk_api_verity_reread(const struct sqk_build *b)
+uint64_t sqk_api_verity_reread(const struct sqk_api_verity_build *v)
 {
-	const struct sqk_verity_result *r =
-		b->verity ? sqk_verity_build_result(b->verity->vb) : NULL;
+	const struct sqk_verity_result *r = v ? sqk_verity_build_result(v->vb) : NULL;
 
 	return r ? r->reread_blocks : 0;
 }
 
-void sqk_api_verity_release(struct sqk_build *b)
+void sqk_api_verity_release(struct sqk_api_verity_build *v)
 {
-	struct sqk_api_verity_build *v = b->verity;
 	int i;
 
 	if (!v)
@@ -364,5 +368,4 @@ void sqk_api_verity_release(struct sqk_build *b)
 	sqk_verity_signer_free(v->signer);
 	sqk_verity_build_destroy(v->vb);
 	free(v);
-	b->verity = NULL;
 }

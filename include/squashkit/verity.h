@@ -60,6 +60,25 @@ struct sqk_verity_info {
 SQK_API int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *info);
 
 /**
+ * Add a hash tree to the existing image at @p path (written by any
+ * SquashFS writer), as a build with "verity" makes one, by the options of
+ * @p o that say how: "verity" (appended, the default, or FILE),
+ * "verity-salt", "verity-hash", "verity-no-superblock",
+ * "verity-root-hash-file", "verity-sign", "verity-cert", "verity-sig",
+ * "verity-sig-json", and "offset" (where the image starts in its file),
+ * "threads", "force", "source-date-epoch". The image is read once (twice
+ * with a salt made of its bytes), padded with zeros to a multiple of 4096
+ * bytes in its file when it is not, and the area written after it, or into
+ * its own file. Bytes after the image (an earlier area) are replaced only
+ * with "force" (else SQK_ERR_EXIST). The file is locked against a second
+ * writer; a failure or a signal before the tree is whole and synced cuts
+ * it back to its old length (with "force", to the image's end). @p info
+ * gets what was made.
+ */
+SQK_API int sqk_verity_add(const char *path, const struct sqk_build_opts *o,
+			   struct sqk_verity_info *info);
+
+/**
  * Read the image through its hash tree, checked against @p hex (the root
  * hash, as `veritysetup format` prints it). The area is found after the
  * image, unless sqk_open_opts_set_verity_area() says where. SQK_ERR_ARG
