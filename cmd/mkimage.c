@@ -194,6 +194,13 @@ static int create_error(const struct args *a, const char *image, int err)
 				  (unsigned long long)a->offset);
 	} else if (!strcmp(step, "output") && err == SQK_ERR_EXIST) {
 		cli_error(image, "file exists (use --force to overwrite it)");
+	} else if (!strcmp(step, "verity") && err == SQK_ERR_EXIST) {
+		/* A file beside the image (the hash file, the root hash, the signature): its path.
+		 */
+		const char *m = sqk_error_message(), *colon = strstr(m, ": file exists");
+
+		cli_error(NULL, "%.*s: file exists (use --force to overwrite it)",
+			  colon ? (int)(colon - m) : (int)strlen(m), m);
 	} else if (!strcmp(step, "output") && err == SQK_ERR_ARG) {
 		cli_error(image, "is a directory");
 	} else if (!strcmp(step, "output") && err == SQK_ERR_OVERFLOW) {
@@ -252,9 +259,10 @@ static int image_is_dir(const char *image, char **src, int nsrc, int archives)
 }
 
 /*
- * IMAGE "-": the image on stdout. A regular file open at its start (a
- * redirect) is written in place, superblock last; anything else (a pipe, a
- * terminal, a file open for appending) gets the image from a spool file, an
+ * IMAGE "-": the image on stdout. A regular file open for reading and
+ * writing at its start (1<>FILE) is written in place, superblock last;
+ * anything else (a pipe, a terminal, a file open for writing only or for
+ * appending) gets the image from a spool file, an
  * unlinked temporary file in $TMPDIR (default /tmp), copied out in one pass
  * once complete. The descriptor to build through, or -1 after saying why.
  */
@@ -269,8 +277,9 @@ static int open_stdout(int *spooled)
 		cli_error("stdout", "%s", strerror(errno));
 		return -1;
 	}
-	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && !(fl & O_APPEND) &&
-		     lseek(1, 0, SEEK_CUR) == 0 && ftruncate(1, 0) == 0);
+	/* In place only where the build can read back what it wrote (dedup, the tree). */
+	*spooled = !(S_ISREG(st.st_mode) && fl >= 0 && (fl & O_ACCMODE) == O_RDWR &&
+		     !(fl & O_APPEND) && lseek(1, 0, SEEK_CUR) == 0 && ftruncate(1, 0) == 0);
 	if (!*spooled)
 		return 1;
 	if (!dir || !*dir)

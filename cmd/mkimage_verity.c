@@ -67,5 +67,7 @@ void cli_mkimage_verity_json(struct sqk_json *j, const struct sqk_build *b)
 	sqk_json_key(j, "verity");
 	sqk_json_begin_object(j, 0);
 	cli_verity_json_members(j, &info);
+	/* Blocks not hashed as they were written (rewound over, or part-written): read back. */
+	sqk_json_key_uint(j, "blocks_read_back", cli_mkimage_stat(b, "verity_reread_blocks"));
 	sqk_json_end_object(j);
 }
