@@ -226,6 +226,12 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 		say_io(to_stdout ? "stdout" : image, err, e);
 		return EXIT_FAIL;
 	}
+	/* A file of the tree's (the hash file, the root hash, the signature): named by the library.
+	 */
+	if (!strcmp(step, "verity")) {
+		cli_error(NULL, "%s", sqk_error_message());
+		return EXIT_FAIL;
+	}
 	sqk_build_failure(b, &path, &words, &errnum, &in_image);
 	if (a->append && in_image) {
 		cli_error(image, "/%s: already in the image", path);

@@ -18,6 +18,7 @@
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
 #include "util/outfile.h"
+#include "util/signals.h"
 #include "verity/verity_build.h"
 
 /* The step of sqk_build_create under way in this thread, or that failed. */
@@ -530,9 +531,26 @@ int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name,
 	return done(b, err, path);
 }
 
+/* The driver's failure was the tree's, in a file beside the image: said, naming it. */
+static int verity_failed(struct sqk_build *b, int err)
+{
+	int errnum = 0;
+	const char *path = sqk_api_verity_failed(b->verity, &errnum);
+
+	if (!path)
+		return 0;
+	b->failed = 1;
+	b->fail_step = "verity";
+	b->fail_err = err;
+	b->fail_errnum = errnum;
+	sqk_api_fail(err, errnum, path, NULL);
+	return 1;
+}
+
 int sqk_build_finish(struct sqk_build *b)
 {
-	int err = usable(b);
+	sigset_t old;
+	int err = usable(b), e;
 
 	if (err)
 		return err;
@@ -544,16 +562,10 @@ int sqk_build_finish(struct sqk_build *b)
 	b->step = "write";
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
-		return done(b, err, NULL);
-	/* The files beside the image, in place before it is. */
-	err = sqk_api_verity_commit(b->verity);
-	if (err) {
-		b->failed = 1;
-		b->fail_step = "commit";
-		return err;
-	}
+		return verity_failed(b, err) ? err : done(b, err, NULL);
 	if (b->append) {
 		/* The driver synced the image and wrote its superblock last, in place. */
+		sqk_api_verity_settle(b->verity);
 		b->finished = 1;
 		return sqk_api_ok();
 	}
@@ -564,22 +576,27 @@ int sqk_build_finish(struct sqk_build *b)
 			b->fail_step = "commit";
 			return sqk_api_fail(SQK_ERR_IO, b->fd_out->errnum, b->path, NULL);
 		}
+		sqk_api_verity_settle(b->verity);
 		b->finished = 1;
 		return sqk_api_ok();
 	}
 	sqk_file_destroy(b->window);
 	b->window = NULL;
 	errno = 0;
+	/* The files beside the image are in place: with it, they stay; without it, they go. */
+	sqk_sig_block(&old);
 	err = sqk_outfile_commit(b->of);
+	e = errno;
 	b->of = NULL;
-	if (err) {
-		int e = errno;
-
+	if (err)
 		sqk_api_verity_unplace(b->verity);
-		errno = e;
+	else
+		sqk_api_verity_settle(b->verity);
+	sqk_sig_restore(&old);
+	if (err) {
 		b->failed = 1;
 		b->fail_step = "commit";
-		return sqk_api_fail(err, errno, b->path, NULL);
+		return sqk_api_fail(err, e, b->path, NULL);
 	}
 	b->finished = 1;
 	return sqk_api_ok();

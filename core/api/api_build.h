@@ -115,10 +115,16 @@ int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_buil
 			int fd_build);
 /* The tree being made (NULL for none): the driver writes through its file. */
 struct sqk_verity_build *sqk_api_verity_vb(struct sqk_api_verity_build *v);
-/* Once the image is written: the files beside it written and renamed into place. */
-int sqk_api_verity_commit(struct sqk_api_verity_build *v);
+/*
+ * The files beside the image are put in place once the tree is written,
+ * and removed by a signal or a failure until the image is in place too:
+ * then they are settled. NULL is allowed.
+ */
+void sqk_api_verity_settle(struct sqk_api_verity_build *v);
 /* The image could not be put in place: the files beside it go. */
 void sqk_api_verity_unplace(struct sqk_api_verity_build *v);
+/* The file the tree's failure was about (its hash file, a file beside the image), or NULL. */
+const char *sqk_api_verity_failed(const struct sqk_api_verity_build *v, int *errnum);
 /* What was made: 0, or SQK_ERR_NOENT. */
 struct sqk_verity_info;
 int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verity_info *info);

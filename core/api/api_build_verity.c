@@ -14,6 +14,7 @@
 
 #include "api_build.h"
 #include "util/outfile.h"
+#include "util/signals.h"
 #include "verity/verity_build.h"
 #include "verity/verity_sign.h"
 
@@ -27,6 +28,10 @@ struct sqk_api_verity_build {
 	char *path[F_COUNT];
 	struct sqk_outfile *of[F_COUNT];
 	int placed[F_COUNT]; /* renamed into place */
+	int slot[F_COUNT];   /* the signal action removing it until the image is in place */
+	/* The file a failure was about (NULL: the image's), and its errno. */
+	const char *fail_path;
+	int fail_errnum;
 };
 
 static int dup_into(char **to, const char *v)
@@ -206,6 +211,8 @@ static int paths(struct sqk_api_verity_build *v, const struct sqk_api_verity_opt
 	return 0;
 }
 
+static int commit(void *ctx);
+
 int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_build_opts *o,
 			const char *path, struct sqk_file *image, unsigned threads, int have_epoch,
 			int fd_build)
@@ -213,7 +220,7 @@ int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_buil
 	const struct sqk_api_verity_opts *vo = &o->verity;
 	struct sqk_verity_build_opts bo = {.threads = threads};
 	struct sqk_api_verity_build *v;
-	int err = refusal(o, path, fd_build);
+	int err = refusal(o, path, fd_build), i;
 
 	*out = NULL;
 	if (err || !vo->on)
@@ -223,6 +230,8 @@ int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_buil
 	if (!v || paths(v, vo, path))
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
 	v->image = path;
+	for (i = 0; i < F_COUNT; i++)
+		v->slot[i] = -1;
 	if (vo->key && (err = load_signer(v, vo)))
 		return err;
 	err = create_files(v, o);
@@ -231,13 +240,19 @@ int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_buil
 	strcpy(bo.p.algorithm, vo->algorithm[0] ? vo->algorithm : "sha256");
 	bo.p.superblock = !vo->no_superblock;
 	bo.hash_out = v->of[F_HASH] ? sqk_outfile_file(v->of[F_HASH]) : NULL;
+	bo.done = commit;
+	bo.ctx = v;
 	/* Unless given, the salt is random; with a source date epoch, the image's bytes make it. */
 	bo.salt = vo->salt_mode ? (enum sqk_verity_salt)(vo->salt_mode - 1)
 		  : have_epoch	? SQK_VERITY_SALT_DERIVED
 				: SQK_VERITY_SALT_RANDOM;
 	bo.p.salt_size = vo->salt_size;
 	memcpy(bo.p.salt, vo->salt, vo->salt_size);
+	errno = 0;
 	err = sqk_verity_build_create(image, &bo, &v->vb);
+	/* The image's first block, which an image appended to holds already, unreadable. */
+	if (err && v->vb)
+		return sqk_api_fail(err, sqk_verity_build_file(v->vb)->errnum, path, NULL);
 	if (err == SQK_ERR_IO)
 		return sqk_api_fail(err, errno, path, "no random bytes for the verity salt: %s",
 				    strerror(errno));
@@ -257,7 +272,11 @@ static int put(struct sqk_api_verity_build *v, int i, const void *buf, size_t le
 	struct sqk_file *f = sqk_outfile_file(v->of[i]);
 	int err = f->write_at(f, 0, buf, len);
 
-	return err ? sqk_api_fail(err, f->errnum, v->path[i], NULL) : 0;
+	if (err) {
+		v->fail_path = v->path[i];
+		v->fail_errnum = f->errnum;
+	}
+	return err;
 }
 
 /* The root hash, the signature and its JSON, into their temporary files. */
@@ -292,30 +311,48 @@ static int write_files(struct sqk_api_verity_build *v, const char *root_hex)
 	return err;
 }
 
-int sqk_api_verity_commit(struct sqk_api_verity_build *v)
+/*
+ * The tree is written: the files beside the image written and renamed into
+ * place, each removed again by a signal or a failure until the image is in
+ * place too (sqk_api_verity_settle). Called by the tree's build.
+ */
+static int commit(void *ctx)
 {
-	const struct sqk_verity_result *r;
+	struct sqk_api_verity_build *v = ctx;
+	const struct sqk_verity_result *r = sqk_verity_build_result(v->vb);
 	char hex[SQK_VERITY_HEX_MAX];
 	int i, err;
 
-	if (!v)
-		return 0;
-	r = sqk_verity_build_result(v->vb);
-	if (!r)
-		return sqk_api_fail(SQK_ERR_ARG, 0, v->image, "the verity tree was not made");
 	sqk_verity_hex(r->root, r->digest, hex);
 	err = write_files(v, hex);
 	for (i = 0; !err && i < F_COUNT; i++) {
 		if (!v->of[i])
 			continue;
 		errno = 0;
-		err = sqk_outfile_commit(v->of[i]);
+		err = sqk_outfile_place(v->of[i], &v->slot[i]);
 		v->of[i] = NULL;
-		if (err)
-			return sqk_api_fail(err, errno, v->path[i], NULL);
-		v->placed[i] = 1;
+		if (err) {
+			v->fail_path = v->path[i];
+			v->fail_errnum = errno;
+		} else {
+			v->placed[i] = 1;
+		}
 	}
+	if (err)
+		sqk_api_verity_unplace(v);
 	return err;
+}
+
+void sqk_api_verity_settle(struct sqk_api_verity_build *v)
+{
+	int i;
+
+	for (i = 0; v && i < F_COUNT; i++)
+		if (v->placed[i]) {
+			sqk_sig_forget(v->slot[i]);
+			v->slot[i] = -1;
+			v->placed[i] = 0;
+		}
 }
 
 void sqk_api_verity_unplace(struct sqk_api_verity_build *v)
@@ -325,8 +362,25 @@ void sqk_api_verity_unplace(struct sqk_api_verity_build *v)
 	for (i = 0; v && i < F_COUNT; i++)
 		if (v->placed[i]) {
 			unlink(v->path[i]);
+			sqk_sig_forget(v->slot[i]);
+			v->slot[i] = -1;
 			v->placed[i] = 0;
 		}
+}
+
+const char *sqk_api_verity_failed(const struct sqk_api_verity_build *v, int *errnum)
+{
+	struct sqk_file *f;
+
+	if (!v)
+		return NULL;
+	if (v->vb && sqk_verity_build_hash_failed(v->vb) && v->path[F_HASH]) {
+		f = sqk_verity_build_file(v->vb);
+		*errnum = f->errnum;
+		return v->path[F_HASH];
+	}
+	*errnum = v->fail_errnum;
+	return v->fail_path;
 }
 
 int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verity_info *info)
@@ -361,6 +415,8 @@ void sqk_api_verity_release(struct sqk_api_verity_build *v)
 
 	if (!v)
 		return;
+	/* Placed but never settled: the image did not follow them. */
+	sqk_api_verity_unplace(v);
 	for (i = 0; i < F_COUNT; i++) {
 		sqk_outfile_abort(v->of[i]);
 		free(v->path[i]);

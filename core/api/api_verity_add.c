@@ -98,8 +98,10 @@ int sqk_verity_add(const char *path, const struct sqk_build_opts *o, struct sqk_
 	struct adding a = {.path = path, .fd = -1, .slot = -1};
 	struct sqk_api_verity_build *v = NULL;
 	struct sqk_build_opts with = *o;
+	const char *p;
 	uint64_t end = 0;
-	int err;
+	sigset_t old;
+	int err, errnum = 0;
 
 	memset(info, 0, sizeof(*info));
 	with.verity.on = 1;
@@ -111,18 +113,30 @@ int sqk_verity_add(const char *path, const struct sqk_build_opts *o, struct sqk_
 					  o->mo.have_epoch, 0);
 	if (!err) {
 		err = sqk_verity_build_finish(sqk_api_verity_vb(v), end, NULL, 0);
+		p = sqk_api_verity_failed(v, &errnum);
 		if (err)
-			sqk_api_fail(err, err == SQK_ERR_IO ? a.window->errnum : 0, path, NULL);
+			sqk_api_fail(err,
+				     p ? errnum
+				     : err == SQK_ERR_IO || err == SQK_ERR_NOSPACE
+					     ? a.window->errnum
+					     : 0,
+				     p ? p : path, NULL);
 	}
 	if (!err && a.file->sync(a.file))
 		err = sqk_api_fail(SQK_ERR_IO, a.file->errnum, path, NULL);
 	if (!err)
-		err = sqk_api_verity_commit(v);
-	if (!err)
 		sqk_api_verity_result(v, info);
-	if (err && a.slot >= 0 && ftruncate(a.fd, (off_t)a.cut) == 0)
-		fsync(a.fd);
+	/* Synced, the tree is the image's: the files beside it stay, the cut-back goes. */
+	sqk_sig_block(&old);
+	if (err) {
+		sqk_api_verity_unplace(v);
+		if (a.slot >= 0 && ftruncate(a.fd, (off_t)a.cut) == 0)
+			fsync(a.fd);
+	} else {
+		sqk_api_verity_settle(v);
+	}
 	sqk_sig_forget(a.slot);
+	sqk_sig_restore(&old);
 	sqk_api_verity_release(v);
 	sqk_file_destroy(a.window);
 	sqk_file_destroy(a.file);

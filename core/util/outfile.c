@@ -145,9 +145,11 @@ unsigned sqk_outfile_ids(const struct sqk_outfile *of, uint64_t dev[2], uint64_t
 	return of->nids;
 }
 
-int sqk_outfile_commit(struct sqk_outfile *of)
+/* Sync, close and rename; with slot, the target guarded against a signal from then on. */
+static int commit(struct sqk_outfile *of, int *slot)
 {
 	const char *tmp = of->tmp;
+	sigset_t old;
 	int err, rc, e;
 
 	err = of->file->sync(of->file);
@@ -166,6 +168,9 @@ int sqk_outfile_commit(struct sqk_outfile *of)
 		errno = e;
 		return err;
 	}
+	/* No signal between the rename and the guard of what it put in place. */
+	if (slot)
+		sqk_sig_block(&old);
 	if (of->force) {
 		rc = rename(tmp, of->target);
 	} else {
@@ -179,13 +184,32 @@ int sqk_outfile_commit(struct sqk_outfile *of)
 	}
 	if (rc != 0) {
 		e = errno;
+		if (slot)
+			sqk_sig_restore(&old);
 		sqk_outfile_abort(of);
 		errno = e;
 		return SQK_ERR_IO;
 	}
 	forget(of);
+	if (slot) {
+		*slot = sqk_sig_unlink(of->target);
+		if (*slot < 0)
+			*slot = -1;
+		sqk_sig_restore(&old);
+	}
 	release(of);
 	return 0;
+}
+
+int sqk_outfile_commit(struct sqk_outfile *of)
+{
+	return commit(of, NULL);
+}
+
+int sqk_outfile_place(struct sqk_outfile *of, int *slot)
+{
+	*slot = -1;
+	return commit(of, slot);
 }
 
 void sqk_outfile_abort(struct sqk_outfile *of)

@@ -41,6 +41,7 @@ struct sqk_verity_build {
 	size_t final_len;
 	uint8_t final_bytes[BS];
 	struct sqk_verity_result res;
+	int hash_failed; /* the finish failed writing hash_out */
 };
 
 int sqk_verity_random(void *buf, size_t n)
@@ -264,8 +265,11 @@ int sqk_verity_build_create(struct sqk_file *image, const struct sqk_verity_buil
 	while (vb->slot < vb->h.digest)
 		vb->slot <<= 1;
 	/* Block 0 as the file holds it now: an image appended to keeps most of it. */
-	if (image->size(image) >= BS && image->read_at(image, 0, vb->head, BS) != 0)
-		memset(vb->head, 0, BS);
+	if (image->size(image) >= BS && (err = image->read_at(image, 0, vb->head, BS))) {
+		vb->base.errnum = image->errnum;
+		*out = vb;
+		return err;
+	}
 	vb->base.read_at = vb_read_at;
 	vb->base.write_at = vb_write_at;
 	vb->base.size = vb_size;
@@ -393,23 +397,33 @@ int sqk_verity_build_finish(struct sqk_verity_build *vb, uint64_t size, const vo
 		if (!err)
 			err = derived_uuid(vb, res->root);
 	}
-	if (!err)
+	if (!err) {
 		err = sqk_verity_tree_write(p, &g, &vb->h, vb->leaves, out, res->root);
-	/* Nothing of an earlier file's bytes after the area. */
-	if (!err && out->truncate)
-		err = out->truncate(out, g.end);
-	if (err) {
-		vb->base.errnum = out->errnum;
-		goto out;
+		/* Nothing of an earlier file's bytes after the area. */
+		if (!err && out->truncate)
+			err = out->truncate(out, g.end);
+		if (err) {
+			vb->base.errnum = out->errnum;
+			vb->hash_failed = out == vb->o.hash_out;
+		}
 	}
+	if (err)
+		goto out;
 	vb->finished = 1;
 	res->p = *p;
 	res->digest = vb->h.digest;
 	res->hash_size = g.end - p->hash_offset;
 	res->reread_blocks = reread;
+	if (vb->o.done && (err = vb->o.done(vb->o.ctx)))
+		vb->finished = 0;
 out:
 	free(need);
 	return err;
+}
+
+int sqk_verity_build_hash_failed(const struct sqk_verity_build *vb)
+{
+	return vb->hash_failed;
 }
 
 const struct sqk_verity_result *sqk_verity_build_result(const struct sqk_verity_build *vb)

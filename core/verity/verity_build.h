@@ -44,6 +44,13 @@ struct sqk_verity_build_opts {
 	struct sqk_file *hash_out;
 	/* Workers for what is read back at the end. */
 	unsigned threads;
+	/*
+	 * Called once the tree is written, before the finish returns (the
+	 * files that go with the image put in place before its superblock);
+	 * its error fails the finish. May be NULL.
+	 */
+	int (*done)(void *ctx);
+	void *ctx;
 };
 
 /* What was made. */
@@ -58,7 +65,9 @@ struct sqk_verity_result {
 /*
  * A build over image (its bytes from 0; which stays the caller's): 0, or
  * SQK_ERR_UNSUPPORTED for an algorithm this library does not hash with,
- * SQK_ERR_IO when no random bytes can be had, SQK_ERR_NOMEM.
+ * SQK_ERR_IO when no random bytes can be had (errno), SQK_ERR_NOMEM; or
+ * the error of reading the image's first block (which it holds already,
+ * appended to), with *out set for its errnum (the caller destroys it).
  */
 int sqk_verity_build_create(struct sqk_file *image, const struct sqk_verity_build_opts *o,
 			    struct sqk_verity_build **out);
@@ -75,6 +84,8 @@ const struct sqk_verity_params *sqk_verity_build_params(const struct sqk_verity_
  */
 int sqk_verity_build_finish(struct sqk_verity_build *vb, uint64_t size, const void *head,
 			    size_t len);
+/* Did the finish fail writing the hash area's own file (hash_out)? */
+int sqk_verity_build_hash_failed(const struct sqk_verity_build *vb);
 /* What the finished build made; NULL before. */
 const struct sqk_verity_result *sqk_verity_build_result(const struct sqk_verity_build *vb);
 void sqk_verity_build_destroy(struct sqk_verity_build *vb);

@@ -14,25 +14,6 @@ SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 . "$SQK_SRCDIR/tests/cli/faults.sh"
 
-# signalled SCENARIO SPEC SIGNAL: "" when the run went as it should, else why not.
-signalled() {
-	"prep_$1"
-	export SQK_FAULT="$2"
-	"run_$1" >/dev/null 2>"$W/err"
-	st=$?
-	unset SQK_FAULT
-	# The shell may say "Terminated" of timeout, which dies of the signal as its child did.
-	if [ $st -ne $((128 + $3)) ]; then
-		echo "exit $st, not death by signal $3: $(head -1 "$W/err")"
-	elif grep -v -x Terminated "$W/err" | grep -q .; then
-		echo "it said something: $(head -1 "$W/err")"
-	elif ! "left_$1"; then
-		# An append the signal found committed is whole, and that is all.
-		[ "$1" = append ] && same_append && echo committed && return
-		echo "something is left behind"
-	fi
-}
-
 total=0
 for sc in build append dir tar; do
 	"prep_$sc"
