@@ -368,8 +368,10 @@ int sqk_verity_build_finish(struct sqk_verity_build *vb, uint64_t size, const vo
 	memset(res, 0, sizeof(*res));
 	if (vb->finished || !size || size % BS || len > BS)
 		return SQK_ERR_ARG;
-	memcpy(vb->head, head, len);
-	memcpy(vb->final_bytes, head, len);
+	if (len) {
+		memcpy(vb->head, head, len);
+		memcpy(vb->final_bytes, head, len);
+	}
 	vb->final_len = len;
 	p->data_blocks = blocks;
 	p->hash_offset = vb->o.hash_out ? 0 : size;
