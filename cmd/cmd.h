@@ -56,6 +56,14 @@ void cli_error_errno(const char *path, int err, int errnum);
 	"                    the area has no superblock: the salt (- for none)\n"                 \
 	"      --verity-hash ALG\n"                                                                \
 	"                    ... and the hash, sha256 (default) or sha512\n"
+/* The same after --root-hash, in the wider columns of unimage and mount. */
+#define SQK_HELP_VERITY_MORE                                                                       \
+	"      --root-hash-file F    the root hash is the first line of F\n"                         \
+	"      --verity-hash-file F  the hash area is in F (default: after the image)\n"             \
+	"      --verity-hash-offset N\n"                                                           \
+	"                            the hash area starts N bytes into its file\n"                  \
+	"      --verity-salt HEX     the area has no superblock: its salt (- for none)\n"           \
+	"      --verity-hash ALG     ... and its hash, sha256 (default) or sha512\n"
 /* The end of the help of inspect, ls, cat and stat. */
 #define SQK_HELP_INSPECTOR_TAIL                                                                    \
 	SQK_HELP_OFFSET                                                                            \

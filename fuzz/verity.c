@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seeds.h"
 #include "util/file.h"
 #include "verity/verity_area.h"
 #include "verity/verity_build.h"
@@ -73,30 +74,10 @@ static void build(void)
 	free(data);
 }
 
-static void seeds(const char *dir)
-{
-	uint64_t state = 1;
-	unsigned s, i;
-
-	for (s = 0; s < 24; s++) {
-		char path[4096];
-		FILE *fp;
-
-		snprintf(path, sizeof(path), "%s/seed-%02u", dir, s);
-		fp = fopen(path, "w");
-		for (i = 0; fp && i < s * 5; i++) {
-			state = state * 6364136223846793005ull + 1442695040888963407ull;
-			fputc((int)(state >> 56), fp);
-		}
-		if (fp)
-			fclose(fp);
-	}
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	if (getenv("SQK_FUZZ_SEEDS")) {
-		seeds(getenv("SQK_FUZZ_SEEDS"));
+		fuzz_seeds(getenv("SQK_FUZZ_SEEDS"), 24, 0, 5);
 		exit(0);
 	}
 	build();

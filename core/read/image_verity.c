@@ -7,6 +7,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "verity/verity_read.h"
+#include "verity/verity_tree.h"
 
 /* Where the image in f ends, by its superblock. */
 static int image_end(struct sqk_file *f, uint64_t *end)
@@ -65,16 +66,6 @@ int sqk_image_verity_find(struct sqk_file *f, struct sqk_verity_params *p)
 		return err;
 	if (f->read_at(f, end, raw, sizeof(raw)) != 0 || sqk_verity_sb_decode(raw, &sb, &why) != 0)
 		return SQK_ERR_NOENT;
-	memset(p, 0, sizeof(*p));
-	memcpy(p->algorithm, sb.algorithm, sizeof(p->algorithm));
-	p->hash_type = sb.hash_type;
-	p->data_block_size = sb.data_block_size;
-	p->hash_block_size = sb.hash_block_size;
-	p->data_blocks = sb.data_blocks;
-	p->salt_size = sb.salt_size;
-	memcpy(p->salt, sb.salt, sb.salt_size);
-	memcpy(p->uuid, sb.uuid, 16);
-	p->hash_offset = end;
-	p->superblock = 1;
+	sqk_verity_sb_params(&sb, end, p);
 	return 0;
 }

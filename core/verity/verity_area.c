@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "verity_area.h"
+#include "verity_tree.h"
 
 static int said(const char **why, const char *what, int err)
 {
@@ -68,18 +69,9 @@ static int params(struct sqk_verity_area *a, const struct sqk_verity_where *w, c
 		return said(why, NULL, err);
 	}
 	err = sqk_verity_sb_decode(raw, &sb, why);
-	if (err)
-		return err;
-	p->superblock = 1;
-	memcpy(p->algorithm, sb.algorithm, sizeof(p->algorithm));
-	p->hash_type = sb.hash_type;
-	p->data_block_size = sb.data_block_size;
-	p->hash_block_size = sb.hash_block_size;
-	p->data_blocks = sb.data_blocks;
-	p->salt_size = sb.salt_size;
-	memcpy(p->salt, sb.salt, sb.salt_size);
-	memcpy(p->uuid, sb.uuid, 16);
-	return 0;
+	if (!err)
+		sqk_verity_sb_params(&sb, p->hash_offset, p);
+	return err;
 }
 
 /* The tree must fit its file, and cover the image, and not the other way round. */

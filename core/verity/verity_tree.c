@@ -26,6 +26,22 @@ void sqk_verity_params_sb(const struct sqk_verity_params *p, struct sqk_verity_s
 	memcpy(sb->salt, p->salt, p->salt_size);
 }
 
+void sqk_verity_sb_params(const struct sqk_verity_sb *sb, uint64_t hash_offset,
+			  struct sqk_verity_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->algorithm, sb->algorithm, sizeof(p->algorithm));
+	p->hash_type = sb->hash_type;
+	memcpy(p->uuid, sb->uuid, 16);
+	p->data_block_size = sb->data_block_size;
+	p->hash_block_size = sb->hash_block_size;
+	p->data_blocks = sb->data_blocks;
+	p->salt_size = sb->salt_size;
+	memcpy(p->salt, sb->salt, sb->salt_size);
+	p->hash_offset = hash_offset;
+	p->superblock = 1;
+}
+
 /* The superblock, and zeros to the tree's first block. */
 static int write_sb(const struct sqk_verity_params *p, const struct sqk_verity_geo *g,
 		    struct sqk_file *out)

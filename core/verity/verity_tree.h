@@ -30,7 +30,9 @@ int sqk_verity_tree_write(const struct sqk_verity_params *p, const struct sqk_ve
 			  const struct sqk_verity_hasher *h, const uint8_t *leaves,
 			  struct sqk_file *out, uint8_t *root);
 
-/* The superblock of p. */
+/* The superblock of p, and the other way: p from a superblock found at hash_offset. */
 void sqk_verity_params_sb(const struct sqk_verity_params *p, struct sqk_verity_sb *sb);
+void sqk_verity_sb_params(const struct sqk_verity_sb *sb, uint64_t hash_offset,
+			  struct sqk_verity_params *p);
 
 #endif

@@ -224,3 +224,51 @@ signalled() {
 		echo "something is left behind"
 	fi
 }
+
+# sweep_scenario SC [SKIP]: count the calls of a run of scenario SC, check
+# that it runs as without the library, then fail each call of each class in
+# turn (sweep ... actions), one test a class; SKIP is a class left out.
+# Adds the runs to total.
+sweep_scenario() {
+	"prep_$1"
+	rm -f "$W/count"
+	export SQK_FAULT_COUNT="$W/count"
+	"run_$1" >/dev/null 2>&1
+	unset SQK_FAULT_COUNT
+	"same_$1"
+	ok $? "$1: runs as it should under the fault library, without faults"
+	while read -r cls n; do
+		[ "$n" -gt 0 ] || continue
+		[ "$cls" != "${2:-}" ] || continue
+		sweep "check $1" "$cls" "$n" actions
+		total=$((total + runs))
+		is "$bad" 0 "$1: each of $n $cls calls failed in turn: $runs runs as they should"
+	done <"$W/count"
+}
+
+# signal_scenario SC SIG NUM: SIGSIG at every call the last count of SC
+# made (SIGTERM: at writes and syncs only, and none under the sanitizers),
+# one test; sets runs, bad and committed (runs that found the output
+# complete), and adds the runs to total.
+signal_scenario() {
+	bad=0
+	runs=0
+	committed=0
+	while read -r cls n; do
+		[ "$2" = INT ] || [ -z "${SQK_SANITIZED:-}" ] || continue
+		[ "$2" = INT ] || [ "$cls" = write ] || [ "$cls" = sync ] || continue
+		i=1
+		while [ $i -le "$n" ]; do
+			why=$(signalled "$1" "$cls:$i:SIG$2" "$3")
+			runs=$((runs + 1))
+			if [ "$why" = committed ]; then
+				committed=$((committed + 1))
+			elif [ -n "$why" ]; then
+				bad=$((bad + 1))
+				[ $bad -gt 5 ] || echo "#   $1 $cls:$i:SIG$2: $why"
+			fi
+			i=$((i + 1))
+		done
+	done <"$W/count"
+	total=$((total + runs))
+}

@@ -23,28 +23,7 @@ for sc in build append dir tar; do
 	unset SQK_FAULT_COUNT
 	for sig in INT TERM; do
 		[ $sig = INT ] && num=2 || num=15
-		bad=0
-		runs=0
-		committed=0
-		while read -r cls n; do
-			# SIGTERM at every write and sync: the calls that take time
-			# (under the sanitizers, SQK_SANITIZED=1, at timed moments only).
-			[ $sig = INT ] || [ -z "${SQK_SANITIZED:-}" ] || continue
-			[ $sig = INT ] || [ "$cls" = write ] || [ "$cls" = sync ] || continue
-			i=1
-			while [ $i -le "$n" ]; do
-				why=$(signalled $sc "$cls:$i:SIG$sig" $num)
-				runs=$((runs + 1))
-				if [ "$why" = committed ]; then
-					committed=$((committed + 1))
-				elif [ -n "$why" ]; then
-					bad=$((bad + 1))
-					[ $bad -gt 5 ] || echo "#   $sc $cls:$i:SIG$sig: $why"
-				fi
-				i=$((i + 1))
-			done
-		done <"$W/count"
-		total=$((total + runs))
+		signal_scenario $sc $sig $num
 		[ $committed -eq 0 ] || echo "#   $sc SIG$sig: $committed runs signalled after the commit"
 		if [ $runs -eq 0 ] && [ -n "${SQK_SANITIZED:-}" ]; then
 			echo "# $sc: SIG$sig at timed moments only under the sanitizers"

@@ -64,40 +64,11 @@ ok $? "the reference outputs check"
 
 total=0
 for sc in vfile vapp vadd; do
-	"prep_$sc"
-	rm -f "$W/count"
-	export SQK_FAULT_COUNT="$W/count"
-	"run_$sc" >/dev/null 2>&1
-	unset SQK_FAULT_COUNT
-	"same_$sc"
-	ok $? "$sc: the same output under the fault library, without faults"
-	while read -r cls n; do
-		[ "$n" -gt 0 ] || continue
-		# The image's descriptor is closed once its tree is synced: nothing is lost then.
-		[ "$sc/$cls" != vadd/close ] || continue
-		sweep "check $sc" "$cls" "$n" actions
-		total=$((total + runs))
-		is "$bad" 0 "$sc: each of $n $cls calls failed in turn: $runs runs as they should"
-	done <"$W/count"
+	# The image's descriptor is closed once its tree is synced: nothing is lost then.
+	if [ $sc = vadd ]; then sweep_scenario $sc close; else sweep_scenario $sc; fi
 	for sig in INT TERM; do
 		[ $sig = INT ] && num=2 || num=15
-		bad=0
-		runs=0
-		while read -r cls n; do
-			[ $sig = INT ] || [ -z "${SQK_SANITIZED:-}" ] || continue
-			[ $sig = INT ] || [ "$cls" = write ] || [ "$cls" = sync ] || continue
-			i=1
-			while [ $i -le "$n" ]; do
-				why=$(signalled $sc "$cls:$i:SIG$sig" $num)
-				runs=$((runs + 1))
-				if [ -n "$why" ] && [ "$why" != committed ]; then
-					bad=$((bad + 1))
-					[ $bad -gt 5 ] || echo "#   $sc $cls:$i:SIG$sig: $why"
-				fi
-				i=$((i + 1))
-			done
-		done <"$W/count"
-		total=$((total + runs))
+		signal_scenario $sc $sig $num
 		[ $runs -gt 0 ] || continue
 		is "$bad" 0 "$sc: SIG$sig at each of $runs calls: death by the signal, nothing left behind"
 	done
