@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/le.h"
+#include "util/parse.h"
 #include "verity_fmt.h"
 
 static const uint8_t signature[8] = {'v', 'e', 'r', 'i', 't', 'y', 0, 0};
@@ -179,17 +180,6 @@ void sqk_verity_hex(const uint8_t *in, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-static int nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int sqk_verity_unhex(const char *in, uint8_t *out, size_t max, size_t *n)
 {
 	size_t len = strlen(in), i;
@@ -200,7 +190,8 @@ int sqk_verity_unhex(const char *in, uint8_t *out, size_t max, size_t *n)
 	if (len % 2 || len / 2 > max)
 		return SQK_ERR_ARG;
 	for (i = 0; i < len / 2; i++) {
-		int hi = nibble(in[2 * i]), lo = nibble(in[2 * i + 1]);
+		int hi = sqk_parse_hex_digit((unsigned char)in[2 * i]),
+		    lo = sqk_parse_hex_digit((unsigned char)in[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return SQK_ERR_ARG;
