@@ -8,8 +8,8 @@
 #include "util/pool.h"
 #include "verity_blocks.h"
 
-/* Blocks a worker takes at a time: reads of 256 KiB with 4 KiB blocks. */
-#define CHUNK 64
+/* Blocks a worker takes at a time: 32 KiB reads, which the hashing finds in the L1 cache. */
+#define CHUNK 8
 
 struct job {
 	struct sqk_verity_run *r;
