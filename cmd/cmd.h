@@ -15,6 +15,7 @@ int cli_ls(int argc, char **argv);
 int cli_cat(int argc, char **argv);
 int cli_stat(int argc, char **argv);
 int cli_fsck(int argc, char **argv);
+int cli_verity(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_mount(int argc, char **argv);
@@ -40,9 +41,33 @@ void cli_error_errno(const char *path, int err, int errnum);
 	"      --offset N|auto\n"                                                                  \
 	"                    the image starts N bytes into IMAGE (K/M suffixes);\n"                \
 	"                    auto looks for it and says where it found it\n"
+/* The options that read an image through its dm-verity tree (verityopt.h). */
+#define SQK_HELP_VERITY                                                                            \
+	"      --root-hash HEX\n"                                                                  \
+	"                    read through the image's dm-verity hash tree, every\n"                \
+	"                    block checked before use (the area after the image)\n"               \
+	"      --root-hash-file F\n"                                                               \
+	"                    the root hash is the first line of F\n"                              \
+	"      --verity-hash-file F\n"                                                             \
+	"                    the hash area is in F\n"                                             \
+	"      --verity-hash-offset N\n"                                                           \
+	"                    the hash area starts N bytes into its file\n"                        \
+	"      --verity-salt HEX\n"                                                                \
+	"                    the area has no superblock: the salt (- for none)\n"                 \
+	"      --verity-hash ALG\n"                                                                \
+	"                    ... and the hash, sha256 (default) or sha512\n"
+/* The same after --root-hash, in the wider columns of unimage and mount. */
+#define SQK_HELP_VERITY_MORE                                                                       \
+	"      --root-hash-file F    the root hash is the first line of F\n"                         \
+	"      --verity-hash-file F  the hash area is in F (default: after the image)\n"             \
+	"      --verity-hash-offset N\n"                                                           \
+	"                            the hash area starts N bytes into its file\n"                  \
+	"      --verity-salt HEX     the area has no superblock: its salt (- for none)\n"           \
+	"      --verity-hash ALG     ... and its hash, sha256 (default) or sha512\n"
 /* The end of the help of inspect, ls, cat and stat. */
 #define SQK_HELP_INSPECTOR_TAIL                                                                    \
 	SQK_HELP_OFFSET                                                                            \
+	SQK_HELP_VERITY                                                                            \
 	"      --stats       print cache counters on stderr at the end\n"                          \
 	"  -h, --help        show this help\n"
 

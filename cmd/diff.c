@@ -19,6 +19,7 @@
 #include "imageopt.h"
 #include "show.h"
 #include "util/pool.h"
+#include "verityopt.h"
 
 /* diff(1)'s statuses: usage errors are trouble too. */
 enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
@@ -44,9 +45,27 @@ static const char usage_text[] =
 	"                    (every image operand)\n"
 	"      --offset-a N|auto  the same for A alone\n"
 	"      --offset-b N|auto  the same for B alone\n"
+	"      --root-hash-a HEX  read A through its dm-verity hash tree, every block\n"
+	"                         checked (the hash area after the image)\n"
+	"      --root-hash-b HEX  the same for B\n"
+	"      --verity-hash-file-a F\n"
+	"                         A's hash area is in F\n"
+	"      --verity-hash-file-b F\n"
+	"                         B's hash area is in F\n"
 	"  -h, --help             show this help\n";
 
-enum { OPT_NO_XATTRS = 0x100, OPT_STAT, OPT_JSON, OPT_OFFSET, OPT_OFFSET_A, OPT_OFFSET_B };
+enum {
+	OPT_NO_XATTRS = 0x100,
+	OPT_STAT,
+	OPT_JSON,
+	OPT_OFFSET,
+	OPT_OFFSET_A,
+	OPT_OFFSET_B,
+	OPT_ROOT_HASH_A,
+	OPT_ROOT_HASH_B,
+	OPT_HASH_FILE_A,
+	OPT_HASH_FILE_B,
+};
 
 static const struct option longopts[] = {
 	{"no-contents", no_argument, NULL, 'C'},
@@ -63,6 +82,10 @@ static const struct option longopts[] = {
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"offset-a", required_argument, NULL, OPT_OFFSET_A},
 	{"offset-b", required_argument, NULL, OPT_OFFSET_B},
+	{"root-hash-a", required_argument, NULL, OPT_ROOT_HASH_A},
+	{"root-hash-b", required_argument, NULL, OPT_ROOT_HASH_B},
+	{"verity-hash-file-a", required_argument, NULL, OPT_HASH_FILE_A},
+	{"verity-hash-file-b", required_argument, NULL, OPT_HASH_FILE_B},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -71,7 +94,8 @@ static const struct option longopts[] = {
 struct side {
 	const char *arg;
 	struct sqk_offset off;
-	int off_own; /* --offset-a or --offset-b given */
+	int off_own;		  /* --offset-a or --offset-b given */
+	struct cli_verity verity; /* --root-hash-a, --verity-hash-file-a, ... */
 	struct sqk_image *img;
 };
 
@@ -94,6 +118,11 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
+		if (sd->verity.given) {
+			cli_usage_error("--root-hash-%c: %s is a directory, not an image",
+					s ? 'b' : 'a', sd->arg);
+			return -1;
+		}
 		if (sd->off_own) {
 			cli_usage_error("--offset-%c: %s is a directory, not an image",
 					s ? 'b' : 'a', sd->arg);
@@ -101,7 +130,9 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 		}
 		return 0;
 	}
+	cli_verity_use(&sd->verity);
 	sd->img = cli_open_image_at(sd->arg, &sd->off, io);
+	cli_verity_use(NULL);
 	return sd->img ? 0 : -1;
 }
 
@@ -168,8 +199,12 @@ static int compare(struct diff_cmd *dc)
 
 	cli_diff_out_begin(&dc->out, dc->side[0].arg, dc->side[1].arg);
 	err = sqk_diff_run(dc->d, cli_diff_out_change, &dc->out);
-	if (err < 0)
+	if (err < 0) {
 		why = report(dc, err);
+		for (int s = 0; s < 2; s++)
+			if (dc->side[s].img)
+				cli_verity_failures(dc->side[s].arg, dc->side[s].img);
+	}
 	ret = cli_diff_out_end(&dc->out, dc->d, why);
 	if (cli_stdout_flush() != 0)
 		return DIFF_TROUBLE;
@@ -269,6 +304,14 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			if (take_offset(dc, c, optarg) != 0)
 				return -1;
 			break;
+		case OPT_ROOT_HASH_A:
+		case OPT_ROOT_HASH_B:
+		case OPT_HASH_FILE_A:
+		case OPT_HASH_FILE_B:
+			if (cli_verity_take(&dc->side[(c - OPT_ROOT_HASH_A) & 1].verity,
+					    c < OPT_HASH_FILE_A ? 0 : 2, optarg) != 0)
+				return -1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
@@ -286,6 +329,12 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 		cli_usage_error(argc - optind ? "missing operand B" : "missing operands A and B");
 		return -1;
 	}
+	for (c = 0; c < 2; c++)
+		if (dc->side[c].verity.hash_file && !dc->side[c].verity.given) {
+			cli_usage_error("--verity-hash-file-%c needs --root-hash-%c", 'a' + c,
+					'a' + c);
+			return -1;
+		}
 	return 0;
 }
 

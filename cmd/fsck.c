@@ -22,6 +22,7 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/pool.h"
+#include "verityopt.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 
@@ -33,12 +34,20 @@ static const char usage_text[] =
 	"      --stats       also print the cache and decompression counters\n"
 	"  -q, --quiet       no summary line\n"
 	"  -h, --help        show this help\n\n"
+	"dm-verity: check every data and hash block against the root hash too, and\n"
+	"name the files and tables holding a bad one (check 'verity'):\n" SQK_HELP_VERITY
+	"      --verity-sig P7S\n"
+	"                    check that P7S (PKCS#7, DER) signs the root hash ...\n"
+	"      --verity-cert CERT\n"
+	"                    ... by the key of CERT (PEM) (check 'verity-signature')\n"
+	"      --verity-only check the tree and the signature alone, not the image's\n"
+	"                    structures (read to name files only for bad blocks)\n\n"
 	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
 	"the superblock itself), then a summary line ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
-enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
+enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_SIG, OPT_CERT, OPT_VERITY_ONLY, OPT_VERITY };
 
 static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
@@ -46,6 +55,10 @@ static const struct option longopts[] = {
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"verity-sig", required_argument, NULL, OPT_SIG},
+	{"verity-cert", required_argument, NULL, OPT_CERT},
+	{"verity-only", no_argument, NULL, OPT_VERITY_ONLY},
+	CLI_VERITY_OPTIONS(OPT_VERITY),
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -53,19 +66,20 @@ static const struct option longopts[] = {
 /* "PATH: CHECK: what"; a check named as its path ("superblock") is said once. */
 static void print_text(const struct sqk_problem *p)
 {
-	cli_print_escaped(stdout, p->path);
-	fputs(": ", stdout);
+	cli_print_escaped(stderr, p->path);
+	fputs(": ", stderr);
 	if (strcmp(p->check, p->path) != 0) {
-		fputs(p->check, stdout);
-		fputs(": ", stdout);
+		fputs(p->check, stderr);
+		fputs(": ", stderr);
 	}
-	cli_print_escaped(stdout, p->detail);
-	fputc('\n', stdout);
+	cli_print_escaped(stderr, p->detail);
+	fputc('\n', stderr);
 }
 
 static void print_json(const char *image, const struct sqk_report *r,
 		       const struct sqk_check_counts *c, int stats)
 {
+	struct sqk_verity_info vi;
 	struct sqk_json j;
 	size_t i, n = sqk_report_count(r);
 
@@ -94,12 +108,30 @@ static void print_json(const char *image, const struct sqk_report *r,
 	sqk_json_key_uint(&j, "bytes", c->bytes);
 	sqk_json_end_object(&j);
 	sqk_json_key_uint(&j, "problems", c->problems);
+	if (!sqk_report_verity(r, &vi)) {
+		sqk_json_key(&j, "verity");
+		sqk_json_begin_object(&j, 0);
+		cli_verity_json_members(&j, &vi);
+		sqk_json_end_object(&j);
+	}
 	if (stats && sqk_report_image(r)) {
 		sqk_json_key(&j, "stats");
 		cli_print_stats_json(&j, sqk_report_image(r));
 	}
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
+}
+
+/* What the tree's check covered, on stderr. */
+static void verity_summary(const char *image, const struct sqk_report *r, uint64_t problems)
+{
+	struct sqk_verity_info vi;
+
+	if (sqk_report_verity(r, &vi))
+		return;
+	printf("%s: dm-verity: %s: %llu data blocks checked against root hash %s\n", image,
+		problems ? "errors found" : "clean", (unsigned long long)vi.data_blocks,
+		vi.root_hash);
 }
 
 /* The image file, opened here (--offset), read by the check through callbacks. */
@@ -124,9 +156,11 @@ int cli_fsck(int argc, char **argv)
 	struct sqk_file *file;
 	struct sqk_progress *bar;
 	struct sqk_io io;
-	const char *image;
+	const char *image, *sig = NULL, *cert = NULL;
 	unsigned threads = sqk_online_cpus();
-	int opt, quiet = 0, stats = 0, json = 0, err, ret;
+	int opt, quiet = 0, stats = 0, json = 0, err, ret, tree_only = 0;
+	struct sqk_open_opts *oo = NULL;
+	struct cli_verity v = {0};
 	size_t i, n;
 
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
@@ -149,12 +183,37 @@ int cli_fsck(int argc, char **argv)
 			quiet = 1;
 			cli_offset_quiet(1);
 			break;
+		case OPT_SIG:
+			sig = optarg;
+			break;
+		case OPT_CERT:
+			cert = optarg;
+			break;
+		case OPT_VERITY_ONLY:
+			tree_only = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return FSCK_CLEAN;
 		default:
+			if (opt >= OPT_VERITY && opt < OPT_VERITY + CLI_VERITY_NOPTS) {
+				ret = cli_verity_take(&v, opt - OPT_VERITY, optarg);
+				if (ret)
+					return ret == EXIT_USAGE ? FSCK_USAGE : FSCK_OPERATIONAL;
+				break;
+			}
 			return FSCK_USAGE;
 		}
+	}
+	if (cli_verity_check(&v))
+		return FSCK_USAGE;
+	if ((sig || cert || tree_only) && !v.given) {
+		cli_usage_error("--verity-sig, --verity-cert and --verity-only need --root-hash");
+		return FSCK_USAGE;
+	}
+	if (!sig != !cert) {
+		cli_usage_error("--verity-sig and --verity-cert go together");
+		return FSCK_USAGE;
 	}
 	if (optind >= argc) {
 		cli_usage_error("missing IMAGE operand");
@@ -166,17 +225,33 @@ int cli_fsck(int argc, char **argv)
 	}
 	image = argv[optind];
 
+	if (v.given) {
+		oo = sqk_open_opts_create();
+		if (!oo || cli_verity_apply(&v, oo, image) ||
+		    (sig && sqk_open_opts_set_verity_signature(oo, sig, cert))) {
+			sqk_open_opts_destroy(oo);
+			return oo ? FSCK_USAGE : FSCK_OPERATIONAL;
+		}
+	}
 	file = cli_open_image_file(image);
-	if (!file)
+	if (!file) {
+		sqk_open_opts_destroy(oo);
 		return FSCK_OPERATIONAL;
+	}
 	io = (struct sqk_io){file_read_at, file_size, NULL, file};
 	/* The bar: bytes of the image read (counted by the file) against its size. */
 	bar = cli_progress_start(file->size(file), &file->bytes_read, quiet);
-	err = sqk_check_io(&io, NULL, threads, &r);
+	err = tree_only ? sqk_verity_check_io(&io, oo, threads, &r)
+			: sqk_check_io(&io, oo, threads, &r);
 	cli_progress_finish(bar, !err);
+	sqk_open_opts_destroy(oo);
 	if (err) {
-		cli_error_errno(image, err,
-				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
+		/* A hash file, a signature or a certificate is named by the library. */
+		if (v.given && strncmp(sqk_error_message(), "the image read through", 22))
+			cli_error(NULL, "%s", sqk_error_message());
+		else
+			cli_error_errno(image, err,
+					err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
 		sqk_file_destroy(file);
 		return FSCK_OPERATIONAL;
 	}
@@ -189,8 +264,10 @@ int cli_fsck(int argc, char **argv)
 			print_text(sqk_report_problem(r, i));
 		if (stats && sqk_report_image(r))
 			cli_print_stats(stdout, sqk_report_image(r));
-		/* The summary last, on stdout with the problems, as fsck(8) tools put it. */
-		if (!quiet)
+		/* The summary last, on stdout; the problems went to stderr, as fsck(8) tools do. */
+		if (!quiet && v.given)
+			verity_summary(image, r, c.problems);
+		if (!quiet && !tree_only)
 			printf("%s: %s: %llu inodes, %llu directories, %llu blocks, %llu fragments, "
 			       "%llu bytes checked\n",
 			       image, c.problems ? "errors found" : "clean",

@@ -10,6 +10,7 @@
 #include "imageopt.h"
 #include "show.h"
 #include "util/error.h"
+#include "verityopt.h"
 
 void cli_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
 {
@@ -253,7 +254,7 @@ struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image
 	struct sqk_file *f = cli_open_image_file(path);
 	int err;
 
-	if (!f)
+	if (!f || cli_verity_wrap(&f, path))
 		return NULL;
 	err = sqk_image_open(f, io, &img);
 	if (err) {
@@ -307,6 +308,10 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 		cli_error(path, "%s", sqk_error_message());
 		return NULL;
 	}
+	if (cli_verity_open_opts(opts, path)) {
+		sqk_open_opts_destroy(opts);
+		return NULL;
+	}
 	err = sqk_image_open_path(path, opts, &img);
 	sqk_open_opts_destroy(opts);
 	if (!err)
@@ -315,7 +320,9 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 	 * The options are sound (the setters took them), and reading an image
 	 * refuses no argument: one refused is the offset, past the file's end.
 	 */
-	if (err == SQK_ERR_ARG && o->at)
+	if (cli_verity_given())
+		cli_error(NULL, "%s", sqk_error_message());
+	else if (err == SQK_ERR_ARG && o->at)
 		cli_error(path, "offset %llu is past the end of the file",
 			  (unsigned long long)o->at);
 	else if (err == SQK_ERR_MAGIC)

@@ -28,6 +28,7 @@
 #include "cmd.h"
 #include "show.h"
 #include "util/json.h"
+#include "verityopt.h"
 #include "util/parse.h"
 
 static const char usage_text[] =
@@ -58,6 +59,8 @@ struct inspect {
 	const struct sqk_survey_figures *f;
 	struct sqk_comp_option opt[MAX_OPTIONS];
 	int nopt;
+	int has_verity; /* a dm-verity hash area read through, or found after the image */
+	struct sqk_verity_info verity;
 };
 
 static void json_table(struct sqk_json *j, const struct sqk_survey_table *t)
@@ -266,6 +269,14 @@ static void print_json(struct sqk_json *j, const struct inspect *in)
 	sqk_json_key(j, "counts");
 	json_counts(j, in);
 	json_survey(j, in);
+	sqk_json_key(j, "verity");
+	if (in->has_verity) {
+		sqk_json_begin_object(j, 0);
+		cli_verity_json_members(j, &in->verity);
+		sqk_json_end_object(j);
+	} else {
+		sqk_json_null(j);
+	}
 	sqk_json_end_object(j);
 	sqk_json_finish(j);
 }
@@ -360,6 +371,12 @@ static void print_text(const struct inspect *in)
 	printf("Fragment fill:      %llu tail bytes in %u fragments",
 	       (unsigned long long)c->tail_bytes, sb->fragment_count);
 	print_percent(c->fragment_fill, sb->fragment_count != 0);
+	if (in->has_verity) {
+		printf("Verity:\n");
+		cli_verity_text(stdout, "  ", &in->verity);
+	} else {
+		printf("Verity:             none after the image\n");
+	}
 }
 
 /* The survey failed: "IMAGE: /path: what" for a path in the tree, else "IMAGE: where: what". */
@@ -385,6 +402,8 @@ static int run(struct sqk_show *s)
 	sqk_image_info(s->img, &info);
 	in.compression = info.compressor;
 	in.nopt = sqk_image_compressor_options(s->img, in.opt, MAX_OPTIONS);
+	/* The hash area it is read through, or one found after it. */
+	in.has_verity = sqk_image_verity(s->img, &in.verity) == 0;
 	if (in.nopt > MAX_OPTIONS)
 		in.nopt = MAX_OPTIONS;
 	in.survey = sqk_survey_create();

@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{"cat", cli_cat, "write files from an image to stdout", EXIT_FAIL},
 	{"stat", cli_stat, "show one inode of an image", EXIT_FAIL},
 	{"fsck", cli_fsck, "verify every structure and block of an image", 8},
+	{"verity", cli_verity, "add a dm-verity hash tree to an image", EXIT_FAIL},
 	{"diff", cli_diff, "compare two images, or an image and a directory", 2},
 	{"bench", cli_bench, "measure the block cache's wait policies", EXIT_FAIL},
 	{"mount", cli_mount, "serve an image as a read-only file system (FUSE)", EXIT_FAIL},

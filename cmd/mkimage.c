@@ -115,6 +115,7 @@ static void print_stats(const struct args *a, const struct sqk_build *b, const c
 	       S("sparse_bytes"));
 	printf("lseeks           %" PRIu64 "\n", S("lseeks"));
 #undef S
+	cli_mkimage_verity_stats(b);
 	if (a->reuse.n)
 		cli_mkimage_reuse_print(a, b);
 }
@@ -190,6 +191,13 @@ static int create_error(const struct args *a, const char *image, int err)
 				  (unsigned long long)a->offset);
 	} else if (!strcmp(step, "output") && err == SQK_ERR_EXIST) {
 		cli_error(image, "file exists (use --force to overwrite it)");
+	} else if (!strcmp(step, "verity") && err == SQK_ERR_EXIST) {
+		/* A file beside the image (the hash file, the root hash, the signature): its path.
+		 */
+		const char *m = sqk_error_message(), *colon = strstr(m, ": file exists");
+
+		cli_error(NULL, "%.*s: file exists (use --force to overwrite it)",
+			  colon ? (int)(colon - m) : (int)strlen(m), m);
 	} else if (!strcmp(step, "output") && err == SQK_ERR_ARG) {
 		cli_error(image, "is a directory");
 	} else if (!strcmp(step, "output") && err == SQK_ERR_OVERFLOW) {
@@ -220,6 +228,11 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 			cli_error(to_stdout ? "stdout" : image, "%s", words);
 		else
 			say_io(to_stdout ? "stdout" : image, err, e);
+		return EXIT_FAIL;
+	}
+	/* A file of the tree's (the hash file, the root hash, the signature): named by the library. */
+	if (!strcmp(step, "verity")) {
+		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;
 	}
 	if (a->append && in_image) {
@@ -255,10 +268,11 @@ static int image_is_dir(const char *image, char **src, int nsrc, int archives)
 
 /*
  * IMAGE "-": the image on stdout, through the library, which writes a
- * regular file open at its start (a redirect) in place, superblock last,
- * and anything else (a pipe, a terminal, a file open for appending) as a
- * stream, spooled and copied out once complete. A redirect's file is cut
- * to nothing first, as ">" does: "1<>" leaves old bytes after the image.
+ * regular file open for reading and writing at its start (1<>FILE) in
+ * place, superblock last, and anything else (a pipe, a terminal, a file
+ * open for writing only or for appending) as a stream, spooled and copied
+ * out once complete. A redirect's file is cut to nothing first, as ">"
+ * does: "1<>" leaves old bytes after the image.
  */
 static void stdout_start(void)
 {
@@ -335,6 +349,9 @@ static int check_args(struct args *a, const char *image)
 										    : "--json");
 	if (a->reuse.n && a->append)
 		return cli_usage_error("--reuse and --append exclude each other");
+	rc = cli_mkimage_verity_check(a, image);
+	if (rc)
+		return rc;
 	if (a->append)
 		return cli_mkimage_append_check(a, image);
 	return 0;
@@ -412,6 +429,7 @@ int cli_mkimage(int argc, char **argv)
 	}
 	/* The bar completes once the image is in place. */
 	bar_finish(&bar, 1);
+	cli_mkimage_verity_print(&a, b);
 	if (!to_stdout && (a.stats || a.json))
 		print_stats(&a, b, image);
 	rc = EXIT_OK;

@@ -29,10 +29,33 @@ struct args {
 	uint64_t block_size; /* -b as given */
 	int append;	     /* --append: add to the existing IMAGE */
 	int comp_given, block_given;
-	int tail_ends, no_fragments, no_xattrs, exclude_style, has_pseudo;
+	int tail_ends, no_fragments, no_xattrs, no_pad, exclude_style, has_pseudo;
 	/* Checked here for their usage lines, then handed to the library. */
 	struct sqk_attropt attr;
+	int verity;	      /* --verity */
+	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
 };
+
+/* The bits of verity_opts (the order of mkimage_args.c's options). */
+enum {
+	CLI_VERITY_SALT = 1,
+	CLI_VERITY_HASH = 2,
+	CLI_VERITY_NO_SUPERBLOCK = 4,
+	CLI_VERITY_ROOT_HASH_FILE = 8,
+	CLI_VERITY_SIGN = 16,
+	CLI_VERITY_CERT = 32,
+	CLI_VERITY_SIG = 64,
+	CLI_VERITY_SIG_JSON = 128,
+};
+/* The --verity options against each other and IMAGE: 0, or the exit status after saying why. */
+int cli_mkimage_verity_check(const struct args *a, const char *image);
+/* Once the image is in place: the root hash on stdout, unless a file or --json takes it. */
+int cli_mkimage_verity_print(const struct args *a, const struct sqk_build *b);
+/* The --stats line of the tree. */
+void cli_mkimage_verity_stats(const struct sqk_build *b);
+struct sqk_json;
+/* The "verity" member of --json. */
+void cli_mkimage_verity_json(struct sqk_json *j, const struct sqk_build *b);
 
 /*
  * --append's refusals of the command line, before the build opens IMAGE:

@@ -117,6 +117,29 @@ static const char usage_text[] =
 	"      --reuse-offset N|auto\n"
 	"                           each OLD starts N bytes into its file; auto looks\n"
 	"                           for it\n"
+	"\n"
+	"dm-verity (the root hash goes to stdout, one line, unless a file or --json\n"
+	"takes it):\n"
+	"      --verity[=appended|FILE]\n"
+	"                           make a dm-verity hash tree as the image is written,\n"
+	"                           in veritysetup's format: after the image, padded to\n"
+	"                           4K (appended, the default), or into FILE\n"
+	"      --verity-salt HEX|random|-\n"
+	"                           the salt (default random; with SOURCE_DATE_EPOCH,\n"
+	"                           made of the image's bytes, which costs a second\n"
+	"                           read of the image); - for none\n"
+	"      --verity-hash sha256|sha512\n"
+	"                           the hash algorithm (default sha256)\n"
+	"      --verity-no-superblock\n"
+	"                           no verity superblock before the tree (RAUC's way)\n"
+	"      --verity-root-hash-file F\n"
+	"                           write the root hash to F, not to stdout\n"
+	"      --verity-sign KEY    sign the root hash with KEY (PEM) as dm-verity and\n"
+	"                           systemd check it: IMAGE.roothash.p7s (.raw dropped)\n"
+	"      --verity-cert CERT   the certificate (PEM) of KEY\n"
+	"      --verity-sig P7S     write the signature to P7S instead\n"
+	"      --verity-sig-json F  write systemd's verity signature partition (JSON)\n"
+	"\n"
 	"  -q, --quiet              no progress bar\n"
 	"      --stats              print a summary of sizes, counts and savings\n"
 	"      --json               print the summary as one JSON object on stdout\n"
@@ -154,6 +177,15 @@ enum {
 	OPT_PSEUDO_WARN,
 	OPT_REUSE,
 	OPT_REUSE_OFFSET,
+	OPT_VERITY,
+	OPT_VERITY_SALT,
+	OPT_VERITY_HASH,
+	OPT_VERITY_NO_SUPERBLOCK,
+	OPT_VERITY_ROOT_HASH_FILE,
+	OPT_VERITY_SIGN,
+	OPT_VERITY_CERT,
+	OPT_VERITY_SIG,
+	OPT_VERITY_SIG_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -202,6 +234,15 @@ static const struct option long_opts[] = {
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"reuse", required_argument, NULL, OPT_REUSE},
 	{"reuse-offset", required_argument, NULL, OPT_REUSE_OFFSET},
+	{"verity", optional_argument, NULL, OPT_VERITY},
+	{"verity-salt", required_argument, NULL, OPT_VERITY_SALT},
+	{"verity-hash", required_argument, NULL, OPT_VERITY_HASH},
+	{"verity-no-superblock", no_argument, NULL, OPT_VERITY_NO_SUPERBLOCK},
+	{"verity-root-hash-file", required_argument, NULL, OPT_VERITY_ROOT_HASH_FILE},
+	{"verity-sign", required_argument, NULL, OPT_VERITY_SIGN},
+	{"verity-cert", required_argument, NULL, OPT_VERITY_CERT},
+	{"verity-sig", required_argument, NULL, OPT_VERITY_SIG},
+	{"verity-sig-json", required_argument, NULL, OPT_VERITY_SIG_JSON},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -351,11 +392,13 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->tail_ends |= c == OPT_TAIL_ENDS;
 			a->no_xattrs |= c == OPT_NO_XATTRS;
 			/* fall through */
+		case OPT_NO_PAD:
+			a->no_pad |= c == OPT_NO_PAD;
+			/* fall through */
 		case OPT_NO_DEDUP:
 		case OPT_NO_SPARSE:
 		case OPT_NO_HARDLINKS:
 		case OPT_NO_EXPORT:
-		case OPT_NO_PAD:
 		case OPT_ALL_ROOT:
 		case OPT_PSEUDO_WARN:
 		case OPT_ONE_FILE_SYSTEM:
@@ -452,6 +495,23 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			if (strcmp(optarg, "auto") != 0 && sqk_parse_size(optarg, &v) != 0)
 				return cli_usage_error("invalid offset '%s'", optarg);
 			a->reuse_offset = optarg;
+			break;
+		case OPT_VERITY:
+			a->verity = 1;
+			rc = cli_mkimage_set(a, "verity", optarg);
+			break;
+		case OPT_VERITY_SALT:
+		case OPT_VERITY_HASH:
+		case OPT_VERITY_NO_SUPERBLOCK:
+		case OPT_VERITY_ROOT_HASH_FILE:
+		case OPT_VERITY_SIGN:
+		case OPT_VERITY_CERT:
+		case OPT_VERITY_SIG:
+		case OPT_VERITY_SIG_JSON:
+			/* Checked against each other once all are read (cli_mkimage_verity_check).
+			 */
+			a->verity_opts |= 1u << (c - OPT_VERITY_SALT);
+			rc = cli_mkimage_set(a, switch_name(c), optarg);
 			break;
 		case 'q':
 			a->quiet = 1;

@@ -127,6 +127,7 @@ void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, con
 	figures(&j, b, last);
 	if (a->reuse.n)
 		reuse_json(&j, a, b);
+	cli_mkimage_verity_json(&j, b);
 	sqk_json_end_object(&j);
 	sqk_json_finish(&j);
 }

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,8 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/pool.h"
+#include "verity/verity_read.h"
+#include "verityopt.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mount [OPTIONS] IMAGE MOUNTPOINT\n"
@@ -30,6 +33,10 @@ static const char usage_text[] =
 	"                            readers wait and go when idle (default: 64)\n"
 	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                            auto looks for it and says where it found it\n"
+	"      --root-hash HEX       read through the image's dm-verity hash tree: each\n"
+	"                            block read is checked before use; one that does not\n"
+	"                            match is EIO for that read, and a line in the "
+	"log\n" SQK_HELP_VERITY_MORE
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=1,comp=16\n"
 	"      --decomp MODEL        single (one decompressor behind a lock, the kernel's\n"
@@ -48,12 +55,13 @@ static const char usage_text[] =
  */
 #define DEFAULT_THREADS 64
 
-enum { OPT_OFFSET = 256, OPT_POLICY, OPT_CACHE, OPT_DECOMP, OPT_STATS, OPT_JSON };
+enum { OPT_OFFSET = 256, OPT_POLICY, OPT_CACHE, OPT_DECOMP, OPT_STATS, OPT_JSON, OPT_VERITY };
 
 static const struct option longopts[] = {
 	{"foreground", no_argument, NULL, 'f'},
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	CLI_VERITY_OPTIONS(OPT_VERITY),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"decomp", required_argument, NULL, OPT_DECOMP},
@@ -80,6 +88,18 @@ static void log_line(const char *line)
 		line += 6;
 	cli_error(log_path, "%s", line);
 	logged = 1;
+}
+
+/* A block read through the image's tree that does not match it. */
+static const char *bad_image;
+
+static void log_bad(void *ctx, const struct sqk_verity_bad *b)
+{
+	char what[200];
+
+	sqk_verity_bad_text(b, what, sizeof(what));
+	cli_error(bad_image, "dm-verity: %s", what);
+	syslog(LOG_ERR, "%s: dm-verity: %s", bad_image, what);
 }
 
 static int parse_args(struct mount *m, int argc, char **argv)
@@ -124,9 +144,18 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
+			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
+				int rc = cli_verity_option(c - OPT_VERITY, optarg);
+
+				if (rc)
+					return rc;
+				break;
+			}
 			return EXIT_USAGE;
 		}
 	}
+	if (cli_verity_options_check())
+		return EXIT_USAGE;
 	if (argc - optind < 2)
 		return cli_usage_error("missing %s operand",
 				       optind < argc ? "MOUNTPOINT" : "IMAGE");
@@ -367,6 +396,9 @@ int cli_mount(int argc, char **argv)
 	img = cli_open_image_reader(m.image, &m.io);
 	if (!img)
 		return EXIT_FAIL;
+	/* Each block that fails its hash: one line, on stderr and (a daemon has none) in syslog. */
+	bad_image = m.image;
+	sqk_verity_reader_on_bad(sqk_image_file(img), log_bad, NULL);
 	ret = EXIT_FAIL;
 	err = sqk_fs_create(img, &fs);
 	if (err) {

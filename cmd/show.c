@@ -11,14 +11,16 @@
 #include "cmd.h"
 #include "imageopt.h"
 #include "show.h"
+#include "verityopt.h"
 
-/* Room for a command's own long options, the driver's four and the end. */
-#define MAX_LONGOPTS 16
+/* Room for a command's own long options, the driver's and the end. */
+#define MAX_LONGOPTS 24
 
 static const struct option common_opts[] = {
 	{"json", no_argument, NULL, SQK_SHOW_OPT_JSON},
 	{"stats", no_argument, NULL, SQK_SHOW_OPT_STATS},
 	{"offset", required_argument, NULL, SQK_SHOW_OPT_OFFSET},
+	CLI_VERITY_OPTIONS(SQK_SHOW_OPT_VERITY),
 	{"help", no_argument, NULL, 'h'},
 };
 
@@ -28,7 +30,7 @@ static int build_options(const struct sqk_show_cmd *cmd, struct option *opts, ch
 	size_t n = 0, i;
 
 	for (i = 0; cmd->longopts && cmd->longopts[i].name; i++) {
-		if (n + 5 > MAX_LONGOPTS)
+		if (n + sizeof(common_opts) / sizeof(common_opts[0]) + 1 > MAX_LONGOPTS)
 			return -1;
 		opts[n++] = cmd->longopts[i];
 	}
@@ -71,6 +73,13 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		case '?':
 			return EXIT_USAGE;
 		default:
+			if (c >= SQK_SHOW_OPT_VERITY &&
+			    c < SQK_SHOW_OPT_VERITY + CLI_VERITY_NOPTS) {
+				ret = cli_verity_option(c - SQK_SHOW_OPT_VERITY, optarg);
+				if (ret)
+					return ret;
+				break;
+			}
 			ret = cmd->option ? cmd->option(&s, c, optarg) : EXIT_USAGE;
 			if (ret)
 				return ret;
@@ -79,6 +88,8 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	}
 	if (optind >= argc)
 		return cli_usage_error("missing IMAGE operand");
+	if (cli_verity_options_check())
+		return EXIT_USAGE;
 	s.image = argv[optind];
 	s.paths = argv + optind + 1;
 	s.npaths = (unsigned)(argc - optind - 1);
@@ -91,6 +102,7 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 	if (!s.img)
 		return EXIT_FAIL;
 	ret = cmd->run(&s);
+	cli_verity_failures(s.image, s.img);
 	if (s.out.err) {
 		/* A JSON document the writer refused: a bug, never half of one silently. */
 		cli_error("stdout", "%s", sqk_strerror(s.out.err));

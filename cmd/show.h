@@ -23,7 +23,7 @@ struct sqk_inode;
 struct sqk_show;
 
 /* Option values the driver keeps for itself: a command's own stay below. */
-enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS, SQK_SHOW_OPT_OFFSET };
+enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS, SQK_SHOW_OPT_OFFSET, SQK_SHOW_OPT_VERITY };
 
 struct sqk_show_cmd {
 	const char *usage;	       /* the --help text */

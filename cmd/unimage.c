@@ -19,6 +19,7 @@
 #include "attropt.h"
 #include "cmd.h"
 #include "imageopt.h"
+#include "verityopt.h"
 #include "progress.h"
 #include "util/pool.h"
 
@@ -44,6 +45,10 @@ static const char usage_text[] =
 	"  -j, --threads N           worker threads (default: online CPUs)\n"
 	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                            auto looks for it and says where it found it\n"
+	"      --root-hash HEX       read through the image's dm-verity hash tree: a\n"
+	"                            block that does not match fails what reads it, and\n"
+	"                            nothing is left behind (with -k: left out, "
+	"named)\n" SQK_HELP_VERITY_MORE
 	"      --cache-policy P      block cache wait policy: herd, exclusive, keyed (default)\n"
 	"      --cache SPEC          cache entries, e.g. meta=8,frag=3,data=4,comp=16\n"
 	"      --stats               print cache and decompression counters at the end\n"
@@ -61,6 +66,7 @@ enum {
 	OPT_JSON,
 	OPT_DESCRIBE,
 	OPT_OFFSET,
+	OPT_VERITY,
 };
 
 static const struct option longopts[] = {
@@ -76,6 +82,7 @@ static const struct option longopts[] = {
 	{"no-owner", no_argument, NULL, OPT_NO_OWNER},
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	CLI_VERITY_OPTIONS(OPT_VERITY),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -330,9 +337,18 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
+			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
+				int rc = cli_verity_option(c - OPT_VERITY, optarg);
+
+				if (rc)
+					return rc;
+				break;
+			}
 			return EXIT_USAGE;
 		}
 	}
+	if (cli_verity_options_check())
+		return EXIT_USAGE;
 	if (optind >= argc)
 		return cli_usage_error("missing IMAGE operand");
 	if (u->describe && (u->tar || u->dest_set))
@@ -376,6 +392,7 @@ static int run(struct unimage *u, int argc, char **argv)
 	ret = extract(u) ? EXIT_FAIL : u->warnings ? EXIT_FAIL : EXIT_OK;
 	cli_progress_finish(u->bar, ret == EXIT_OK);
 	u->bar = NULL;
+	cli_verity_failures(u->image, u->img);
 	if (u->stats)
 		cli_print_stats_as(!u->out_is_dir && !strcmp(u->out, "-") ? stderr : stdout, u->img,
 				   u->json);

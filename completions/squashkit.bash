@@ -10,8 +10,10 @@
 # the compatibility front ends come from their -help, which prints the very
 # table they parse.
 
-_squashkit_commands="mkimage unimage inspect ls cat stat fsck diff bench mount umount
+_squashkit_commands="mkimage unimage inspect ls cat stat fsck verity diff bench mount umount
 	mksquashfs unsquashfs"
+# The options that read an image through its dm-verity tree, all of which take a value.
+_squashkit_verity_opts="--root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -23,8 +25,10 @@ _squashkit_options()
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
-			--uncompressed --reuse --reuse-offset"
-		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
+			--uncompressed --reuse --reuse-offset --verity-salt --verity-hash
+			--verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json"
+		_sqk_opts="$_sqk_argopts --verity --verity-no-superblock --named-sources --full-paths
+			--regex --wildcards
 			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
 			--archive -f --force
@@ -32,32 +36,38 @@ _squashkit_options()
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
-			--xattrs-include --xattrs-exclude"
+			--xattrs-include --xattrs-exclude $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
 	inspect)
-		_sqk_argopts="--offset"
+		_sqk_argopts="--offset $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts --json --stats -h --help"
 		;;
 	stat)
-		_sqk_argopts="--offset"
+		_sqk_argopts="--offset $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts -L --dereference --json --stats -h --help"
 		;;
 	ls)
-		_sqk_argopts="--offset"
+		_sqk_argopts="--offset $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts -l --long -R --recursive --json --stats -h --help"
 		;;
 	cat)
-		_sqk_argopts="--offset"
+		_sqk_argopts="--offset $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts --stats -h --help"
 		;;
 	fsck)
-		_sqk_argopts="-j --threads --offset"
-		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
+		_sqk_argopts="-j --threads --offset $_squashkit_verity_opts --verity-sig --verity-cert"
+		_sqk_opts="$_sqk_argopts --verity-only --json --stats -q --quiet -h --help"
+		;;
+	verity)
+		_sqk_argopts="--hash-file --salt --hash --root-hash-file --sign --cert --sig --sig-json
+			--offset -j --threads"
+		_sqk_opts="$_sqk_argopts --no-superblock -f --force --json -q --quiet -h --help"
 		;;
 	diff)
-		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b"
+		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a
+			--root-hash-b --verity-hash-file-a --verity-hash-file-b"
 		_sqk_opts="$_sqk_argopts -C --no-contents -O --no-owner -P --no-permissions
 			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
 		;;
@@ -67,7 +77,7 @@ _squashkit_options()
 		_sqk_opts="$_sqk_argopts --cold --wide -q --quiet -h --help"
 		;;
 	mount)
-		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp"
+		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp $_squashkit_verity_opts"
 		_sqk_opts="$_sqk_argopts -f --foreground --stats --json -h --help"
 		;;
 	umount)
@@ -271,6 +281,22 @@ _squashkit_value()
 	mount:--stats)
 		_squashkit_files
 		;;
+	*:--root-hash-file | *:--verity-hash-file | *:--verity-hash-file-a | \
+		*:--verity-hash-file-b | *:--verity-sig | *:--verity-cert | *:--verity-sign | \
+		*:--verity-sig-json | *:--verity-root-hash-file | verity:--hash-file | \
+		verity:--root-hash-file | verity:--sign | verity:--cert | verity:--sig | \
+		verity:--sig-json)
+		_squashkit_files
+		;;
+	*:--verity-hash | verity:--hash)
+		_squashkit_words "sha256 sha512"
+		;;
+	mkimage:--verity)
+		_squashkit_files
+		;;
+	mkimage:--verity-salt | verity:--salt)
+		_squashkit_words "random -"
+		;;
 	bench:-w | bench:--workload)
 		_squashkit_list "stat read mixed random seq randread"
 		;;
@@ -398,7 +424,7 @@ _squashkit_main()
 			_squashkit_inner "$image"
 		fi
 		;;
-	inspect | fsck | bench)
+	inspect | fsck | bench | verity)
 		((noperands == 0)) && _squashkit_images
 		;;
 	diff)

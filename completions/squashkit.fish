@@ -7,7 +7,7 @@
 # compatibility front ends come from their -help, which prints the very
 # table they parse.
 
-set -l __squashkit_native mkimage unimage inspect ls cat stat fsck diff bench mount umount
+set -l __squashkit_native mkimage unimage inspect ls cat stat fsck verity diff bench mount umount
 set -l __squashkit_commands $__squashkit_native mksquashfs unsquashfs
 
 # Options that take a value, per command: to find the operands.
@@ -18,21 +18,26 @@ function __squashkit_argopts
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
                 --xattrs-include --xattrs-exclude --xattrs-add --sort --offset \
-                --uncompressed --reuse --reuse-offset
+                --uncompressed --reuse --reuse-offset --verity-salt --verity-hash \
+                --verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
-                --xattrs-include --xattrs-exclude
+                --xattrs-include --xattrs-exclude --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
         case inspect ls cat stat
-            echo --offset
+            echo --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
         case fsck
-            echo -j --threads --offset
+            echo -j --threads --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --verity-sig --verity-cert
+        case verity
+            echo --hash-file --salt --hash --root-hash-file --sign --cert --sig --sig-json \
+                --offset -j --threads
         case diff
-            echo -e --exclude -j --threads --offset --offset-a --offset-b
+            echo -e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a \
+                --root-hash-b --verity-hash-file-a --verity-hash-file-b
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed --offset
         case mount
-            echo -j --threads --offset --cache-policy --cache --decomp
+            echo -j --threads --offset --cache-policy --cache --decomp --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
     end
 end
 
@@ -124,6 +129,7 @@ complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands"
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a cat -d 'write files to stdout'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a stat -d 'show one inode'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a fsck -d 'verify an image'
+complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a verity -d 'add a dm-verity hash tree'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a diff -d 'compare images or directories'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a bench -d 'measure the cache wait policies'
 complete -c squashkit -n "not __fish_seen_subcommand_from $__squashkit_commands" -a mount -d 'serve an image through FUSE'
@@ -181,6 +187,15 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l offset -x -d 'write after the first N bytes of the existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse -r -F -d 'copy unchanged blocks from an earlier image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse-offset -x -a auto -d 'where each earlier image starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity -r -F -d 'make a dm-verity tree: appended (the default) or =FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-salt -x -a 'random -' -d "the tree's salt (hex)"
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-hash -x -a 'sha256 sha512' -d "the tree's hash"
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-no-superblock -d 'no verity superblock'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-root-hash-file -r -F -d 'write the root hash to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sign -r -F -d 'sign the root hash with KEY'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-cert -r -F -d 'the certificate of KEY'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig -r -F -d 'write the signature to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig-json -r -F -d 'write the verity signature partition to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
@@ -217,6 +232,33 @@ complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l json -d 'print th
 complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l stats -d 'print cache counters'
 complete -c squashkit -n '__fish_seen_subcommand_from fsck' -s q -l quiet -d 'no summary line, no progress bar'
 
+# The options that read an image through its dm-verity tree
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l root-hash -x -d "read through the image's dm-verity tree"
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l root-hash-file -r -F -d 'the root hash is the first line of FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l verity-hash-file -r -F -d 'the hash area is in FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l verity-hash-offset -x -d 'where the hash area starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l verity-salt -x -d 'the area has no superblock: its salt'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck mount' -l verity-hash -x -a 'sha256 sha512' -d 'the hash of an area with no superblock'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l verity-sig -r -F -d 'check this signature of the root hash'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l verity-cert -r -F -d 'the certificate the signature is checked with'
+complete -c squashkit -n '__fish_seen_subcommand_from fsck' -l verity-only -d 'check the tree and the signature alone'
+
+# verity
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l hash-file -r -F -d 'write the hash area to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l salt -x -a 'random -' -d 'the salt (hex)'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l hash -x -a 'sha256 sha512' -d 'the hash algorithm'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l no-superblock -d 'no verity superblock'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l root-hash-file -r -F -d 'write the root hash to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l sign -r -F -d 'sign the root hash with KEY'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l cert -r -F -d 'the certificate of KEY'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l sig -r -F -d 'write the signature to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l sig-json -r -F -d 'write the verity signature partition to FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l offset -x -d 'where the image starts in the file'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -s f -l force -d 'replace what follows the image'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -s j -l threads -x -d 'hashing threads'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -l json -d 'print the parameters as JSON'
+complete -c squashkit -n '__fish_seen_subcommand_from verity' -s q -l quiet -d 'nothing on stderr but errors'
+
 # bench
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s w -l workload -x -a '(__squashkit_list "stat read mixed random seq randread")' -d workloads
 complete -c squashkit -n '__fish_seen_subcommand_from bench' -s t -l threads -x -d 'thread counts'
@@ -249,6 +291,10 @@ complete -c squashkit -n '__fish_seen_subcommand_from diff' -l json -d 'one JSON
 complete -c squashkit -n '__fish_seen_subcommand_from diff' -s q -l quiet -d 'print nothing, the exit status says it'
 complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-a -x -a auto -d 'where A starts in its file'
 complete -c squashkit -n '__fish_seen_subcommand_from diff' -l offset-b -x -a auto -d 'where B starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l root-hash-a -x -d "read A through its dm-verity tree"
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l root-hash-b -x -d "read B through its dm-verity tree"
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l verity-hash-file-a -r -F -d 'the hash area of A is in FILE'
+complete -c squashkit -n '__fish_seen_subcommand_from diff' -l verity-hash-file-b -r -F -d 'the hash area of B is in FILE'
 
 # mount
 complete -c squashkit -n '__fish_seen_subcommand_from mount' -s f -l foreground -d 'serve in the foreground'
@@ -264,7 +310,7 @@ complete -c squashkit -n '__fish_seen_subcommand_from mount' -l json -d 'the cou
 complete -c squashkit -n '__fish_seen_subcommand_from umount' -s l -l lazy -d 'detach now, end when unused'
 
 # Operands: an image, then paths inside it.
-complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck bench mount; and __squashkit_at_image' -a '(__squashkit_images)'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck verity bench mount; and __squashkit_at_image' -a '(__squashkit_images)'
 complete -c squashkit -n '__fish_seen_subcommand_from mount; and test (count (__squashkit_operands)) -eq 1' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from umount; and __squashkit_at_image' -a '(__fish_complete_directories)'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage ls cat stat; and not __squashkit_at_image' -a '(__squashkit_paths)'

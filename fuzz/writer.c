@@ -16,33 +16,14 @@
 #include <stdlib.h>
 
 #include "../tests/unit/writer_prop.h"
+#include "seeds.h"
 
 static struct wp_case c;
-
-static void seeds(const char *dir)
-{
-	uint64_t state = 1;
-	unsigned s, i;
-
-	for (s = 0; s < 32; s++) {
-		char path[4096];
-		FILE *fp;
-
-		snprintf(path, sizeof(path), "%s/seed-%02u", dir, s);
-		fp = fopen(path, "w");
-		for (i = 0; fp && i < 64 + s * 16; i++) {
-			state = state * 6364136223846793005ull + 1442695040888963407ull;
-			fputc((int)(state >> 56), fp);
-		}
-		if (fp)
-			fclose(fp);
-	}
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	if (getenv("SQK_FUZZ_SEEDS")) {
-		seeds(getenv("SQK_FUZZ_SEEDS"));
+		fuzz_seeds(getenv("SQK_FUZZ_SEEDS"), 32, 64, 16);
 		exit(0);
 	}
 	return 0;

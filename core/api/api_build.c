@@ -18,6 +18,8 @@
 #include "mkfs/mkfs.h"
 #include "source/pseudo.h"
 #include "util/outfile.h"
+#include "util/signals.h"
+#include "verity/verity_build.h"
 
 /* The step of sqk_build_create under way in this thread, or that failed. */
 static __thread const char *create_step = "";
@@ -141,6 +143,10 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	b->mo.excludes = (const char *const *)b->excludes.v;
 	b->mo.nexcludes = b->excludes.n;
 	err = sqk_api_build_open(b, o, path == name ? fd : -1);
+	if (!err)
+		err = sqk_api_verity_open(&b->verity, o, b->path, sqk_api_build_file(b),
+					  b->mo.threads, b->mo.have_epoch, path == name);
+	b->mo.verity = sqk_api_verity_vb(b->verity);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -148,7 +154,10 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	sqk_api_build_step("driver");
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
 	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : sqk_api_build_file(b));
-	err = sqk_mkfs_create(&b->mo, sqk_api_build_file(b), &b->m);
+	err = sqk_mkfs_create(&b->mo,
+			      b->mo.verity ? sqk_verity_build_file(b->mo.verity)
+					   : sqk_api_build_file(b),
+			      &b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		create_failure.err = b->fail_err;
@@ -394,9 +403,26 @@ int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name,
 	return done(b, err, path);
 }
 
+/* The driver's failure was the tree's, in a file beside the image: said, naming it. */
+static int verity_failed(struct sqk_build *b, int err)
+{
+	int errnum = 0;
+	const char *path = sqk_api_verity_failed(b->verity, &errnum);
+
+	if (!path)
+		return 0;
+	b->failed = 1;
+	b->fail_step = "verity";
+	b->fail_err = err;
+	b->fail_errnum = errnum;
+	sqk_api_fail(err, errnum, path, NULL);
+	return 1;
+}
+
 int sqk_build_finish(struct sqk_build *b)
 {
-	int err = usable(b);
+	sigset_t old;
+	int err = usable(b), e, blocked;
 
 	if (err)
 		return err;
@@ -408,16 +434,31 @@ int sqk_build_finish(struct sqk_build *b)
 	b->step = "write";
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
-		return done(b, err, NULL);
+		return verity_failed(b, err) ? err : done(b, err, NULL);
 	if (b->append) {
 		/* The driver synced the image and wrote its superblock last, in place. */
+		sqk_api_verity_settle(b->verity);
 		b->finished = 1;
 		return sqk_api_ok();
 	}
+	/*
+	 * The files beside the image are in place: with it, they stay; without
+	 * it, they go. No signal between the rename and their settling (a
+	 * stream's copy-out stays interruptible: nothing of it can be undone).
+	 */
+	blocked = sqk_outfile_kind(b->of) == SQK_OUT_FILE;
+	if (blocked)
+		sqk_sig_block(&old);
 	err = sqk_api_build_commit(b);
+	e = errno;
+	if (err)
+		sqk_api_verity_unplace(b->verity);
+	else
+		sqk_api_verity_settle(b->verity);
+	if (blocked)
+		sqk_sig_restore(&old);
 	if (err) {
-		const char *what = errno ? strerror(errno) : sqk_strerror(err);
-		int e = errno;
+		const char *what = e ? strerror(e) : sqk_strerror(err);
 
 		b->failed = 1;
 		b->fail_step = "commit";
@@ -437,6 +478,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	if (!b)
 		return;
 	sqk_mkfs_destroy(b->m);
+	sqk_api_verity_release(b->verity);
 	/* An append not finished goes back to its old bytes. */
 	sqk_mkfs_append_close(b->append, !b->finished);
 	sqk_file_destroy(b->window);

@@ -27,6 +27,18 @@ struct sqk_api_pseudo {
 
 enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
 
+/* The "verity" options as set (api_build_verity.c). */
+struct sqk_api_verity_opts {
+	int on;
+	char *hash_file; /* NULL: the hash area after the image */
+	int salt_mode;	 /* 0: not given; else enum sqk_verity_salt + 1 */
+	uint8_t salt[256];
+	uint16_t salt_size;
+	char algorithm[8]; /* "": sha256 */
+	int no_superblock;
+	char *root_hash_file, *key, *cert, *sig, *sig_json;
+};
+
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
 	 */
@@ -48,6 +60,7 @@ struct sqk_build_opts {
 	int reuse_auto;
 	int reuse_skip_unfit;	       /* an image that cannot serve is left out, not refused */
 	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
+	struct sqk_api_verity_opts verity;
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -87,6 +100,38 @@ void sqk_api_pseudo_unref(struct sqk_api_pseudo *h);
 /* One definition, or a file of them, into p: 0, or the error, said with where it stands. */
 int sqk_api_pseudo_add(struct sqk_pseudo *p, const char *arg, int file);
 
+/* A verity option: 0, 1 when name is none, or the error, said. */
+int sqk_api_verity_set(struct sqk_build_opts *o, const char *name, const char *value);
+void sqk_api_verity_opts_free(struct sqk_build_opts *o);
+/*
+ * With "verity" in o: *out, the tree made as the image at path is written
+ * through image (the build's output, the caller's), and the files beside
+ * it created. 0, or the error, said.
+ */
+struct sqk_api_verity_build;
+struct sqk_verity_build;
+int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_build_opts *o,
+			const char *path, struct sqk_file *image, unsigned threads, int have_epoch,
+			int fd_build);
+/* The tree being made (NULL for none): the driver writes through its file. */
+struct sqk_verity_build *sqk_api_verity_vb(struct sqk_api_verity_build *v);
+/*
+ * The files beside the image are put in place once the tree is written,
+ * and removed by a signal or a failure until the image is in place too:
+ * then they are settled. NULL is allowed.
+ */
+void sqk_api_verity_settle(struct sqk_api_verity_build *v);
+/* The image could not be put in place: the files beside it go. */
+void sqk_api_verity_unplace(struct sqk_api_verity_build *v);
+/* The file the tree's failure was about (its hash file, a file beside the image), or NULL. */
+const char *sqk_api_verity_failed(const struct sqk_api_verity_build *v, int *errnum);
+/* What was made: 0, or SQK_ERR_NOENT. */
+struct sqk_verity_info;
+int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verity_info *info);
+/* Blocks of the image read back to hash them (sqk_build_stat's "verity_reread_blocks"). */
+uint64_t sqk_api_verity_reread(const struct sqk_api_verity_build *v);
+void sqk_api_verity_release(struct sqk_api_verity_build *v);
+
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {
 	char *path;
@@ -108,6 +153,7 @@ struct sqk_build {
 	const char *step, *fail_step; /* under way, and of the last failure */
 	int finished, failed;
 	int device; /* the output is a block device, written in place */
+	struct sqk_api_verity_build *verity; /* "verity" (api_build_verity.c) */
 };
 
 /*

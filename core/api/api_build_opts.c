@@ -55,6 +55,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 	sqk_api_strv_free(&o->comp_opts);
 	sqk_api_strv_free(&o->excludes);
 	sqk_api_attrs_opts_free(o);
+	sqk_api_verity_opts_free(o);
 	sqk_api_pseudo_unref(o->pseudo);
 	free(o);
 }
@@ -163,7 +164,10 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *value)
 {
 	size_t i;
+	int err = sqk_api_verity_set(o, name, value);
 
+	if (err <= 0)
+		return err ? err : sqk_api_ok();
 	if (value)
 		return set_value(o, name, value);
 	for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++)

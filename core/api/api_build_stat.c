@@ -64,6 +64,10 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
+	if (!strcmp(name, "verity_reread_blocks")) {
+		*value = sqk_api_verity_reread(b->verity);
+		return sqk_api_ok();
+	}
 	if (!strcmp(name, "mkfs_time") || !strcmp(name, "block_size") || !strcmp(name, "threads")) {
 		*value = name[0] == 'm'	  ? b->st.mkfs_time
 			 : name[0] == 'b' ? b->mo.block_size

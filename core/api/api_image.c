@@ -12,6 +12,7 @@
 #include "format/fmt_super.h"
 #include "read/offset.h"
 #include "util/pool.h"
+#include "verity/verity_read.h"
 
 struct sqk_open_opts *sqk_open_opts_create(void)
 {
@@ -38,6 +39,7 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
 	}
 	memset(out, 0, sizeof(*out));
 	sqk_image_opts_default(&out->image);
+	out->verity.w.offset = SQK_VERITY_AT_END;
 	/* Readers on every CPU: a data entry and a decompressor each. */
 	out->image.data_entries = sqk_online_cpus();
 	out->image.decompressors = sqk_online_cpus();
@@ -151,6 +153,15 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
 	return 0;
 }
 
+/* The first block that fails its hash while an image opens. */
+static void first_bad(void *ctx, const struct sqk_verity_bad *b)
+{
+	struct sqk_verity_bad *keep = ctx;
+
+	if (!keep->why)
+		*keep = *b;
+}
+
 /* Open the image in f (taken), named name in messages. */
 static int open_file(struct sqk_file *f, const char *name, const struct sqk_open_opts *opts,
 		     struct sqk_image **out)
@@ -158,14 +169,27 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	struct sqk_open_opts o;
 	int err;
 
+	struct sqk_verity_bad bad;
+	char words[160];
+
 	sqk_api_open_defaults(opts, &o);
 	err = sqk_api_place(f, name, &o, &f);
+	if (!err)
+		err = sqk_api_verity_wrap(f, name, &o, &f);
 	if (err)
 		return err;
+	/* A block that fails its hash at open is said as such. */
+	sqk_verity_reader_on_bad(f, first_bad, &bad);
+	bad.why = 0;
 	errno = 0;
 	err = sqk_image_open(f, &o.image, out);
+	if (err && bad.why) {
+		sqk_verity_bad_text(&bad, words, sizeof(words));
+		return sqk_api_fail(err, EIO, name, "dm-verity: %s", words);
+	}
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
+	sqk_verity_reader_on_bad(sqk_image_file(*out), NULL, NULL);
 	return sqk_api_ok();
 }
 
@@ -285,7 +309,7 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 		}
 	info->exportable = l->t[SQK_TABLE_EXPORT].present;
 	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
-	info->offset = sqk_file_window_base(sqk_image_file(img));
+	info->offset = sqk_file_window_base(sqk_verity_reader_inner(sqk_image_file(img)));
 	return sqk_api_ok();
 }
 
@@ -299,12 +323,13 @@ int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out
 	COPY(inode_count)
 	COPY(mkfs_time)
 	COPY(block_size)
-	COPY(fragment_count) COPY(compressor) COPY(block_log) COPY(flags) COPY(id_count)
-		COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used)
-			COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
-				COPY(fragment_table) COPY(export_table)
+	COPY(fragment_count)
+	COPY(compressor)
+	COPY(block_log) COPY(flags) COPY(id_count) COPY(version_major) COPY(version_minor)
+		COPY(root_inode) COPY(bytes_used) COPY(id_table) COPY(xattr_table) COPY(inode_table)
+			COPY(dir_table) COPY(fragment_table) COPY(export_table)
 #undef COPY
-					out->root_block = SQK_REF_BLOCK(sb->root_inode);
+				out->root_block = SQK_REF_BLOCK(sb->root_inode);
 	out->root_offset = SQK_REF_OFFSET(sb->root_inode);
 	return sqk_api_ok();
 }

@@ -12,6 +12,7 @@
 
 #include "read/image.h"
 #include "util/error.h"
+#include "verity/verity_area.h"
 
 /*
  * Record the calling thread's failure: "where: what" (where may be NULL or
@@ -29,11 +30,40 @@ int sqk_api_io_errnum(const struct sqk_image *img, int err);
 /* A call succeeded: the message is "" again. Returns 0. */
 int sqk_api_ok(void);
 
+/* A root hash to read through, where its area is, a signature to check (api_verity.c). */
+struct sqk_api_verity {
+	int on;
+	struct sqk_verity_where w; /* w.hash_path: see sqk_api_verity_where() */
+	char hash_path[4096];	   /* "" for the image's own file */
+	char sig[4096], cert[4096];
+};
+
 struct sqk_open_opts {
 	uint64_t offset;
 	int offset_auto;
 	struct sqk_image_opts image;
+	struct sqk_api_verity verity;
 };
+
+/* Where o's hash area is, its path pointing into o. */
+const struct sqk_verity_where *sqk_api_verity_where(const struct sqk_open_opts *o,
+						    struct sqk_verity_where *w);
+/*
+ * The image in f (taken) read through the tree o names, when it names one
+ * (else *out is f): 0, or the error, said (name is for messages).
+ */
+int sqk_api_verity_wrap(struct sqk_file *f, const char *name, const struct sqk_open_opts *o,
+			struct sqk_file **out);
+/*
+ * Does the signature in the file p7s sign root_hex by cert's key? 0, or
+ * the code with *why (NULL: errno's words) and *which file it was about.
+ */
+int sqk_api_verity_signature(const char *root_hex, const char *p7s, const char *cert,
+			     const char **why, const char **which);
+/* The public form of a tree's parameters (root NULL: not known). */
+struct sqk_verity_info;
+void sqk_api_verity_info(const struct sqk_verity_params *p, const uint8_t *root, uint32_t digest,
+			 uint64_t size, int in_image, struct sqk_verity_info *info);
 
 /* The options of an open, or the defaults for NULL. */
 void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *out);

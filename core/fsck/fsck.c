@@ -39,6 +39,7 @@ static const char *const check_names[C_COUNT] = {
 	[C_XATTR] = "xattr",
 	[C_EXPORT] = "export",
 	[C_KERNEL] = "kernel-decode",
+	[C_VERITY] = "verity",
 };
 
 /* Reachability states of a record. */
@@ -456,6 +457,8 @@ int sqk_fsck_run(struct sqk_fsck *f)
 		if (!fsck_stopped(f))
 			check_tree(f);
 	}
+	if (!fsck_stopped(f))
+		sqk_fsck_verity_rest(f);
 	if (fsck_stopped(f))
 		return f->fatal_err;
 	emit(f);
@@ -516,6 +519,7 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 	free(f->ids.pos);
 	free(f->xids.pos);
 	free(f->frags);
+	free(f->verity_named);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }

@@ -14,7 +14,7 @@
  * Check names (stable, used by `fsck --json`): superblock, compressor,
  * metadata, inode, inode-number, orphan, nlink, dir-header, dir-name,
  * dir-order, dir-entry, dir-type, dir-size, dir-parent, dir-loop,
- * dir-index, data, fragment, sparse, id, xattr, export, kernel-decode.
+ * dir-index, data, fragment, sparse, id, xattr, export, kernel-decode, verity.
  *
  * Blocks are decoded as the kernel decodes them (sqk_image_opts.strict), so
  * an image called clean reads in the kernel as with every reader here. A
@@ -32,6 +32,16 @@ struct sqk_file;
 typedef void (*sqk_fsck_report_fn)(void *ctx, const char *path, const char *check,
 				   const char *detail);
 
+/*
+ * A stretch of the image's bytes [start, end) that a dm-verity check found
+ * bad (core/verity), and why in words: every file, fragment and table with
+ * bytes in it is named (check "verity").
+ */
+struct sqk_fsck_bad {
+	uint64_t start, end;
+	char why[200];
+};
+
 struct sqk_fsck_opts {
 	/* Worker threads for data and fragment blocks; 0 checks them in the calling thread. */
 	unsigned threads;
@@ -41,6 +51,9 @@ struct sqk_fsck_opts {
 	const struct sqk_image_opts *image;
 	sqk_fsck_report_fn report;
 	void *ctx;
+	/* Bad stretches, sorted and apart (none: NULL, 0). */
+	const struct sqk_fsck_bad *verity_bad;
+	size_t nverity_bad;
 };
 
 /* What was looked at. */

@@ -15,6 +15,7 @@
  * checked) and the files whose tails are in it.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,6 +339,12 @@ static void check_tail(struct sqk_fsck *f, const struct fsck_file *file, uint32_
 			     "the tail is in fragment %u, whose block does not decompress", idx);
 		return;
 	}
+	if (fr && fr->size) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "its tail, in fragment %u", idx);
+		sqk_fsck_verity_file(f, file->rec, fr->start, fr->start + fr->size, what);
+	}
 	if (!fr || !fr->len)
 		return; /* that fragment's entry is bad, and was reported */
 	len = fr->len;
@@ -396,6 +403,8 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 		pos += size;
 	}
 	check_sparse(f, file, sparse);
+	if (ok && pos > file->blocks_start)
+		sqk_fsck_verity_file(f, file->rec, file->blocks_start, pos, "its data");
 	if (has_frag)
 		check_tail(f, file, tail);
 	if (!ok || file->nblocks == 0)

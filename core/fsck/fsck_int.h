@@ -14,6 +14,8 @@
  *   fsck.c         the tree (reachability, loops, link counts), the
  *                  problems and their paths
  *   fsck_fmt.c     the format codec's broken rules, recorded as problems
+ *   fsck_verity.c  the files, fragments and tables holding bytes a dm-verity
+ *                  check found bad
  * Metadata tables are read with fsck_meta.c's stream, which decompresses
  * each block exactly once and checks its size on the way.
  */
@@ -55,6 +57,7 @@ enum fsck_check {
 	C_XATTR,
 	C_EXPORT,
 	C_KERNEL, /* a block only the readers' decoder reads (compressor.h) */
+	C_VERITY, /* bytes that do not match the image's dm-verity tree */
 	C_COUNT
 };
 
@@ -158,6 +161,8 @@ struct fsck_frag {
 	uint32_t len;	 /* decompressed bytes, set by the worker that checked it */
 	uint8_t refused; /* by the kernel's decoder, though readers read it */
 	uint8_t bad;	 /* its block does not decompress */
+	uint64_t start;	 /* where its block lies, and its stored bytes (0: not placed) */
+	uint32_t size;
 };
 
 struct sqk_fsck_err {
@@ -236,6 +241,8 @@ struct sqk_fsck {
 
 	/* Counters (updated by the workers too). */
 	struct sqk_fsck_counts counts;
+	/* Per bad stretch of opts.verity_bad: some file or table was named for it. */
+	uint8_t *verity_named;
 };
 
 /* An operational error stopped the run? (Workers set it too.) */
@@ -354,6 +361,13 @@ void sqk_fsck_data_wait(struct sqk_fsck *f);
  */
 void sqk_fsck_data_shared(struct sqk_fsck *f);
 void sqk_fsck_data_free(struct sqk_fsck *f);
+
+/* fsck_verity.c */
+/* The bad stretches bytes [a, b) of rec (a file: what says which bytes) overlap, named. */
+void sqk_fsck_verity_file(struct sqk_fsck *f, uint32_t rec, uint64_t a, uint64_t b,
+			  const char *what);
+/* At the end: the fragments, tables and other bytes holding a bad stretch. */
+void sqk_fsck_verity_rest(struct sqk_fsck *f);
 
 /* fsck_dir.c */
 void sqk_fsck_directories(struct sqk_fsck *f);

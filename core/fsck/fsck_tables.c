@@ -98,6 +98,8 @@ static void frag_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, voi
 	l->e[l->n].len = 0;
 	l->e[l->n].refused = 0;
 	l->e[l->n].bad = 0;
+	l->e[l->n].start = 0;
+	l->e[l->n].size = 0;
 	l->start[l->n] = e.start;
 	l->word[l->n++] = e.size;
 }
@@ -151,6 +153,8 @@ void sqk_fsck_fragments(struct sqk_fsck *f)
 			f->data_overflow = 1;
 			break;
 		}
+		l.e[i].start = start;
+		l.e[i].size = size;
 		sqk_fsck_fragment_block(f, i, start, e.size);
 	}
 	free(l.start);

@@ -17,6 +17,7 @@
 #include "source/src.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "verity/verity_build.h"
 #include "write/append.h"
 #include "write/attrs.h"
 #include "write/data_writer.h"
@@ -382,18 +383,16 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 	 * sector). */
 	uint64_t padded =
 		m->o.no_pad ? end : (end + SQK_DEVBLK_SIZE - 1) / SQK_DEVBLK_SIZE * SQK_DEVBLK_SIZE;
-	int fd = sqk_file_fd(m->out), err;
+	int err;
 
 	if (padded > end) {
 		err = m->out->write_at(m->out, end, zero, (size_t)(padded - end));
 		if (err)
 			return err;
 	}
-	/* Dedup may have rewound over bytes already in the file: cut them off (not a device's). */
-	if (fd >= 0 && sqk_fd_is_regular(fd) && ftruncate(fd, (off_t)padded) != 0) {
-		m->out->errnum = errno;
-		return sqk_err_from_errno();
-	}
+	/* Dedup may have rewound over bytes already in the file: cut them off (a device or a stream is not cut). */
+	if (m->out->truncate && (err = m->out->truncate(m->out, padded)))
+		return err;
 	/* Appending, everything new is on disk before the superblock points at it. */
 	if (m->o.append) {
 		if ((err = sqk_append_sync(m->out, "tables", "synced")))
@@ -414,6 +413,11 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 	if (sqk_fmt_super_check(sb, padded, &r) || sqk_fmt_main_tables_check(sb, data_start(m), &r))
 		return refuse(m, "superblock", &issue);
 	sqk_fmt_super_encode(sb, raw);
+	/* The tree covers the superblock too: it is complete before the superblock is written. */
+	if (m->o.verity && (err = sqk_verity_build_finish(m->o.verity, padded, raw, sizeof(raw))))
+		return err;
+	if (m->o.verity && m->o.append && (err = sqk_append_sync(m->out, "verity", "")))
+		return err;
 	err = m->out->write_at(m->out, 0, raw, sizeof(raw));
 	if (err)
 		return err;

@@ -197,6 +197,21 @@ static int posix_sync(struct sqk_file *f)
 	return 0;
 }
 
+static int posix_truncate(struct sqk_file *f, uint64_t size)
+{
+	struct posix_file *pf = (struct posix_file *)f;
+	struct stat st;
+
+	/* Only a regular file is cut: a device keeps its size, a pipe has none. */
+	if (fstat(pf->fd, &st) != 0)
+		return failed(f, sqk_err_from_errno());
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (ftruncate(pf->fd, (off_t)size) != 0)
+		return failed(f, sqk_err_from_errno());
+	return 0;
+}
+
 static void posix_destroy(struct sqk_file *f)
 {
 	struct posix_file *pf = (struct posix_file *)f;
@@ -225,6 +240,7 @@ struct sqk_file *sqk_file_fdopen(int fd, int own)
 	pf->base.size = posix_size;
 	pf->base.sync = posix_sync;
 	pf->base.destroy = posix_destroy;
+	pf->base.truncate = posix_truncate;
 	pf->fd = fd;
 	pf->own = own;
 	return &pf->base;
@@ -337,6 +353,21 @@ static int mem_sync(struct sqk_file *f)
 	return 0;
 }
 
+static int mem_truncate(struct sqk_file *f, uint64_t size)
+{
+	struct mem_file *mf = (struct mem_file *)f;
+
+	if (size > mf->len) {
+		uint8_t zero = 0;
+
+		return mem_write_at(f, size - 1, &zero, 1);
+	}
+	/* What was cut reads as zeros if the file grows again. */
+	memset(mf->data + size, 0, mf->len - (size_t)size);
+	mf->len = (size_t)size;
+	return 0;
+}
+
 static void mem_destroy(struct sqk_file *f)
 {
 	struct mem_file *mf = (struct mem_file *)f;
@@ -356,6 +387,7 @@ struct sqk_file *sqk_file_mem(const void *data, size_t len)
 	mf->base.size = mem_size;
 	mf->base.sync = mem_sync;
 	mf->base.destroy = mem_destroy;
+	mf->base.truncate = mem_truncate;
 	if (len && mem_write_at(&mf->base, 0, data, len) != 0) {
 		free(mf);
 		return NULL;

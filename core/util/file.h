@@ -21,6 +21,12 @@ struct sqk_file {
 	/* Flush written data to stable storage (no-op for memory). */
 	int (*sync)(struct sqk_file *f);
 	void (*destroy)(struct sqk_file *f);
+	/*
+	 * Cut or extend the file to size bytes (zeros); NULL for a file that
+	 * cannot (callbacks). A writer that rewound over bytes it wrote cuts
+	 * what it no longer wants.
+	 */
+	int (*truncate)(struct sqk_file *f, uint64_t size);
 	/* Counters, for bench and tests. */
 	uint64_t reads, bytes_read;
 	/*

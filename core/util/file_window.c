@@ -63,6 +63,17 @@ static int window_sync(struct sqk_file *f)
 	return w->owned ? 0 : inner_errnum(w, w->inner->sync(w->inner));
 }
 
+static int window_truncate(struct sqk_file *f, uint64_t size)
+{
+	struct window *w = (struct window *)f;
+
+	if (w->owned || !w->inner->truncate)
+		return SQK_ERR_ARG;
+	if (size > UINT64_MAX - w->start)
+		return SQK_ERR_OVERFLOW;
+	return inner_errnum(w, w->inner->truncate(w->inner, w->start + size));
+}
+
 static void window_destroy(struct sqk_file *f)
 {
 	struct window *w = (struct window *)f;
@@ -83,6 +94,7 @@ static struct sqk_file *window_new(struct sqk_file *inner, uint64_t base, int ow
 	w->base.size = window_size;
 	w->base.sync = window_sync;
 	w->base.destroy = window_destroy;
+	w->base.truncate = owned ? NULL : window_truncate;
 	w->inner = inner;
 	w->start = base;
 	w->owned = owned;

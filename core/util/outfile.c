@@ -335,7 +335,9 @@ int sqk_outfile_fd(int fd, const struct sqk_outfile_how *how, struct sqk_outfile
 		return fail(of, SQK_ERR_IO);
 	note_id(of, &st);
 	of->stream_fd = fd;
-	if (S_ISREG(st.st_mode) && !(fl & O_APPEND) && lseek(fd, 0, SEEK_CUR) == 0) {
+	/* In place only where the writer can read back what it wrote (dedup, the tree). */
+	if (S_ISREG(st.st_mode) && !(fl & O_APPEND) && lseek(fd, 0, SEEK_CUR) == 0 &&
+	    (!how->seek || (fl & O_ACCMODE) == O_RDWR)) {
 		of->kind = SQK_OUT_DESCRIPTOR;
 		of->file = sqk_file_fdopen(fd, 0);
 		err = of->file ? 0 : SQK_ERR_NOMEM;
@@ -422,8 +424,10 @@ static int rename_into_place(struct sqk_outfile *of)
 	return rc;
 }
 
-int sqk_outfile_commit(struct sqk_outfile *of)
+/* Put in place; with slot, the target guarded against a signal from then on. */
+static int commit(struct sqk_outfile *of, int *slot)
 {
+	sigset_t old;
 	int err = 0, e = 0;
 
 	if (of->kind == SQK_OUT_STREAM && of->fd >= 0) {
@@ -448,18 +452,41 @@ int sqk_outfile_commit(struct sqk_outfile *of)
 	}
 	if (of->own_stream)
 		of->stream_fd = -1;
+	/* No signal between the rename and the guard of what it put in place. */
+	if (slot)
+		sqk_sig_block(&old);
 	if (!err && of->kind == SQK_OUT_FILE && rename_into_place(of) != 0) {
 		e = errno;
 		err = SQK_ERR_IO;
 	}
 	if (err) {
+		if (slot)
+			sqk_sig_restore(&old);
 		sqk_outfile_abort(of);
 		errno = e;
 		return err;
 	}
 	sqk_sig_forget(of->slot);
+	if (slot) {
+		if (of->kind == SQK_OUT_FILE)
+			*slot = sqk_sig_unlink(of->target);
+		if (*slot < 0)
+			*slot = -1;
+		sqk_sig_restore(&old);
+	}
 	release(of);
 	return 0;
+}
+
+int sqk_outfile_commit(struct sqk_outfile *of)
+{
+	return commit(of, NULL);
+}
+
+int sqk_outfile_place(struct sqk_outfile *of, int *slot)
+{
+	*slot = -1;
+	return commit(of, slot);
 }
 
 void sqk_outfile_abort(struct sqk_outfile *of)

@@ -100,6 +100,14 @@ unsigned sqk_outfile_ids(const struct sqk_outfile *of, uint64_t dev[2], uint64_t
  */
 int sqk_outfile_commit(struct sqk_outfile *of);
 
+/*
+ * The same, for one of several files that must appear together: once
+ * renamed, the target itself is removed by a signal until the caller
+ * forgets *slot (sqk_sig_forget), or removes it after a failure elsewhere.
+ * *slot is -1 when no action could be registered (the target then stays).
+ */
+int sqk_outfile_place(struct sqk_outfile *of, int *slot);
+
 /* Remove the temporary file and free of; NULL is allowed. */
 void sqk_outfile_abort(struct sqk_outfile *of);
 

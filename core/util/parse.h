@@ -17,4 +17,7 @@ int sqk_parse_size(const char *s, uint64_t *out);
  */
 int sqk_parse_time(const char *s, uint32_t *out);
 
+/* The value of a hex digit (either case), or -1. */
+int sqk_parse_hex_digit(int c);
+
 #endif

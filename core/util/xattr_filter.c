@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "parse.h"
 #include "xattr_filter.h"
 
 int sqk_xattr_filter_set(struct sqk_xattr_filter *f, int exclude, const char *pattern, char *why,
@@ -95,17 +96,6 @@ static int decode_base64(const char *s, uint8_t *out, size_t *len)
 	return 0;
 }
 
-static int hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int decode_hex(const char *s, uint8_t *out, size_t *len)
 {
 	size_t n = strlen(s), i;
@@ -113,7 +103,8 @@ static int decode_hex(const char *s, uint8_t *out, size_t *len)
 	if (n % 2)
 		return -1;
 	for (i = 0; i < n; i += 2) {
-		int hi = hex_digit((unsigned char)s[i]), lo = hex_digit((unsigned char)s[i + 1]);
+		int hi = sqk_parse_hex_digit((unsigned char)s[i]),
+		    lo = sqk_parse_hex_digit((unsigned char)s[i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;

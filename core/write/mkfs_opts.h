@@ -15,6 +15,7 @@
 struct sqk_image;
 struct sqk_mode;
 struct sqk_sort;
+struct sqk_verity_build;
 struct sqk_xattr_add;
 struct sqk_xattr_filter;
 
@@ -76,6 +77,15 @@ struct sqk_mkfs_opts {
 	 * comp and block_size must be the image's.
 	 */
 	struct sqk_image *append;
+	/*
+	 * A dm-verity tree made as the image is written (core/verity): out is
+	 * the build's file, and its hash area is written just before the
+	 * superblock, so that an append's new superblock points at an image
+	 * whose tree is in place. An append writes after every byte the file
+	 * has, an earlier hash area included: killed at any moment, even by
+	 * SIGKILL, the file holds the old image and its tree, or the new ones.
+	 */
+	struct sqk_verity_build *verity;
 	/*
 	 * --reuse: earlier images (the caller's, open for reading) whose stored
 	 * blocks are copied where they hold the same bytes (reuse.h); one that

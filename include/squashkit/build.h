@@ -67,7 +67,12 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * after them are replaced only with
  * "force"; with "append", where the image appended to starts);
  * "append" (sqk_build_create adds to the existing image at @p path, as
- * mkimage --append does: see sqk_build_create).
+ * mkimage --append does: see sqk_build_create); "verity" (NULL or
+ * "appended": a dm-verity hash tree after the image; a path: into that
+ * file), "verity-salt" HEX|random|-, "verity-hash" sha256|sha512,
+ * "verity-no-superblock", "verity-root-hash-file" F, "verity-sign" KEY,
+ * "verity-cert" CERT, "verity-sig" P7S, "verity-sig-json" F (see
+ * squashkit/verity.h and mkimage(1)).
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
  * codec's settings are checked when the build is created. A build keeps
  * what it needs: the options may be destroyed once it is created.
@@ -231,7 +236,9 @@ SQK_API int sqk_build_finish(struct sqk_build *b);
  * "dedup_bytes", "dedup_tails", "dedup_tail_bytes", "sparse_blocks",
  * "sparse_bytes", "lseeks", "xattrs_skipped", "reused_blocks",
  * "reused_bytes", and the settings it wrote with, "block_size" and
- * "threads". SQK_ERR_ARG before the build is finished.
+ * "threads"; with "verity", "verity_reread_blocks" (blocks of the image
+ * read back to hash them: a block rewound over, or an image appended to).
+ * SQK_ERR_ARG before the build is finished.
  */
 SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
 /**

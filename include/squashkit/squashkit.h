@@ -21,6 +21,7 @@
 #include "image.h"
 #include "inode.h"
 #include "survey.h"
+#include "verity.h"
 
 #ifdef __cplusplus
 extern "C" {

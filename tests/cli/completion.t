@@ -29,7 +29,7 @@ grep -q -- '-F _squashkit squashkit' "$TMP/spec"
 ok $? "bash: sourcing the completion registers _squashkit for squashkit"
 
 is "$(bcomp squashkit '')" \
-	"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage mksquashfs unsquashfs)" \
+	"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage verity mksquashfs unsquashfs)" \
 	"bash: the commands"
 is "$(bcomp squashkit diff --no-)" "$(words --no-contents --no-owner --no-permissions --no-xattrs)" \
 	"bash: diff's --no- options"
@@ -100,7 +100,7 @@ if command -v fish >/dev/null 2>&1; then
 	fish --no-execute "$COMP/squashkit.fish"
 	ok $? "fish: the completion parses"
 	is "$(fcomp 'squashkit ')" \
-		"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage mksquashfs unsquashfs)" \
+		"$(words bench cat diff fsck inspect ls mkimage mount stat umount unimage verity mksquashfs unsquashfs)" \
 		"fish: the commands"
 	is "$(fcomp 'squashkit diff --offset-a ')" "auto" "fish: auto after diff --offset-a"
 	is "$(fcomp 'squashkit mkimage -c ')" "$(words gzip lz4 lzma lzo xz zstd)" \

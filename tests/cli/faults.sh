@@ -131,3 +131,144 @@ sweep() {
 		i=$((i + 1))
 	done
 }
+
+# actions CLASS N: what the Nth call of CLASS is given. A failure every
+# time (ENOSPC and EIO in turn where a full disk is possible); for reads
+# and writes, a short count and EINTR too.
+actions() {
+	case $1 in
+	write | open | make) [ $(($2 % 2)) -eq 1 ] && e=ENOSPC || e=EIO ;;
+	*) e=EIO ;;
+	esac
+	# Under the sanitizers, where a run costs several times more, the
+	# retries (the same loops at every call) at every other call only.
+	if [ -n "${SQK_SANITIZED:-}" ] && [ $(($2 % 2)) -eq 0 ]; then
+		echo "$e"
+		return
+	fi
+	case $1 in
+	write | read) echo "$e short EINTR" ;;
+	*) echo "$e" ;;
+	esac
+}
+
+# check SCENARIO SPEC: one run with the fault; "" when it went as it should,
+# else why not. Shell builtins only, past the run: it runs hundreds of times.
+check() {
+	"prep_$1"
+	fault_run "$2" "run_$1"
+	act=${2##*:}
+	if [ -z "$f" ]; then
+		echo "the fault was not met"
+		return
+	fi
+	case $act in
+	short | EINTR)
+		[ $st -eq 0 ] || {
+			echo "exit $st: $line"
+			return
+		}
+		"same_$1" || echo "the output differs from a run without faults"
+		return
+		;;
+	esac
+	if [ $st -ne 1 ] || [ -n "$more" ]; then
+		echo "exit $st, not 1, or more than one line: $line|$more"
+		return
+	fi
+	"left_$1" || {
+		echo "something is left behind"
+		return
+	}
+	# The line: "squashkit CMD: P: ERRTEXT", P the path (or its image path after it).
+	[ "$act" = ENOSPC ] && want="No space left on device" || want="Input/output error"
+	case $line in
+	*": $want") ;;
+	*)
+		echo "not '$want': $line"
+		return
+		;;
+	esac
+	p=${line#squashkit }
+	p=${p#*: }
+	p=${p%": $want"}
+	# The path the call was about; a temporary file ".NAME.squashkit-XXXXXX" stands for NAME.
+	case ${f##*/} in
+	.*.squashkit-??????)
+		b=${f##*/}
+		b=${b#.}
+		f=${f%/*}/${b%.squashkit-??????}
+		;;
+	esac
+	case $p in
+	"$f" | "$f: "*) ;;
+	*) echo "names '$p', the call was about '$f': $line" ;;
+	esac
+}
+
+# signalled SCENARIO SPEC SIGNAL: "" when the run went as it should, else why not.
+signalled() {
+	"prep_$1"
+	export SQK_FAULT="$2"
+	"run_$1" >/dev/null 2>"$W/err"
+	st=$?
+	unset SQK_FAULT
+	# The shell may say "Terminated" of timeout, which dies of the signal as its child did.
+	if [ $st -ne $((128 + $3)) ]; then
+		echo "exit $st, not death by signal $3: $(head -1 "$W/err")"
+	elif grep -v -x Terminated "$W/err" | grep -q .; then
+		echo "it said something: $(head -1 "$W/err")"
+	elif ! "left_$1"; then
+		# Output the signal found committed (the last rename made) is whole, and that is all.
+		"same_$1" && echo committed && return
+		echo "something is left behind"
+	fi
+}
+
+# sweep_scenario SC [SKIP]: count the calls of a run of scenario SC, check
+# that it runs as without the library, then fail each call of each class in
+# turn (sweep ... actions), one test a class; SKIP is a class left out.
+# Adds the runs to total.
+sweep_scenario() {
+	"prep_$1"
+	rm -f "$W/count"
+	export SQK_FAULT_COUNT="$W/count"
+	"run_$1" >/dev/null 2>&1
+	unset SQK_FAULT_COUNT
+	"same_$1"
+	ok $? "$1: runs as it should under the fault library, without faults"
+	while read -r cls n; do
+		[ "$n" -gt 0 ] || continue
+		[ "$cls" != "${2:-}" ] || continue
+		sweep "check $1" "$cls" "$n" actions
+		total=$((total + runs))
+		is "$bad" 0 "$1: each of $n $cls calls failed in turn: $runs runs as they should"
+	done <"$W/count"
+}
+
+# signal_scenario SC SIG NUM: SIGSIG at every call the last count of SC
+# made (SIGTERM: at writes and syncs only, and none under the sanitizers),
+# one test; sets runs, bad and committed (runs that found the output
+# complete), and adds the runs to total.
+signal_scenario() {
+	bad=0
+	runs=0
+	committed=0
+	while read -r cls n; do
+		[ "$2" = INT ] || [ -z "${SQK_SANITIZED:-}" ] || continue
+		[ "$2" = INT ] || [ "$cls" = write ] || [ "$cls" = sync ] || continue
+		i=1
+		while [ $i -le "$n" ]; do
+			why=$(signalled "$1" "$cls:$i:SIG$2" "$3")
+			runs=$((runs + 1))
+			if [ "$why" = committed ]; then
+				committed=$((committed + 1))
+			elif [ -n "$why" ]; then
+				bad=$((bad + 1))
+				[ $bad -gt 5 ] || echo "#   $1 $cls:$i:SIG$2: $why"
+			fi
+			i=$((i + 1))
+		done
+	done <"$W/count"
+	total=$((total + runs))
+}

@@ -25,98 +25,11 @@ SCRATCH=shm
 
 . "$SQK_SRCDIR/tests/cli/faults.sh"
 
-# actions CLASS N: what the Nth call of CLASS is given. A failure every
-# time (ENOSPC and EIO in turn where a full disk is possible); for reads
-# and writes, a short count and EINTR too.
-actions() {
-	case $1 in
-	write | open | make) [ $(($2 % 2)) -eq 1 ] && e=ENOSPC || e=EIO ;;
-	*) e=EIO ;;
-	esac
-	# Under the sanitizers, where a run costs several times more, the
-	# retries (the same loops at every call) at every other call only.
-	if [ -n "${SQK_SANITIZED:-}" ] && [ $(($2 % 2)) -eq 0 ]; then
-		echo "$e"
-		return
-	fi
-	case $1 in
-	write | read) echo "$e short EINTR" ;;
-	*) echo "$e" ;;
-	esac
-}
-
-# check SCENARIO SPEC: one run with the fault; "" when it went as it should,
-# else why not. Shell builtins only, past the run: it runs hundreds of times.
-check() {
-	"prep_$1"
-	fault_run "$2" "run_$1"
-	act=${2##*:}
-	if [ -z "$f" ]; then
-		echo "the fault was not met"
-		return
-	fi
-	case $act in
-	short | EINTR)
-		[ $st -eq 0 ] || {
-			echo "exit $st: $line"
-			return
-		}
-		"same_$1" || echo "the output differs from a run without faults"
-		return
-		;;
-	esac
-	if [ $st -ne 1 ] || [ -n "$more" ]; then
-		echo "exit $st, not 1, or more than one line: $line|$more"
-		return
-	fi
-	"left_$1" || {
-		echo "something is left behind"
-		return
-	}
-	# The line: "squashkit CMD: P: ERRTEXT", P the path (or its image path after it).
-	[ "$act" = ENOSPC ] && want="No space left on device" || want="Input/output error"
-	case $line in
-	*": $want") ;;
-	*)
-		echo "not '$want': $line"
-		return
-		;;
-	esac
-	p=${line#squashkit }
-	p=${p#*: }
-	p=${p%": $want"}
-	# The path the call was about; a temporary file ".NAME.squashkit-XXXXXX" stands for NAME.
-	case ${f##*/} in
-	.*.squashkit-??????)
-		b=${f##*/}
-		b=${b#.}
-		f=${f%/*}/${b%.squashkit-??????}
-		;;
-	esac
-	case $p in
-	"$f" | "$f: "*) ;;
-	*) echo "names '$p', the call was about '$f': $line" ;;
-	esac
-}
-
 total=0
 for sc in build append dir tar unsq; do
-	"prep_$sc"
-	rm -f "$W/count"
-	export SQK_FAULT_COUNT="$W/count"
-	"run_$sc" >/dev/null 2>&1
-	unset SQK_FAULT_COUNT
-	"same_$sc"
-	ok $? "$sc: runs as it should under the fault library, without faults"
-	while read -r cls n; do
-		[ "$n" -gt 0 ] || continue
-		# The appended image's descriptor is closed after the image is
-		# synced and committed: nothing a close could report is lost then.
-		[ "$sc/$cls" != append/close ] || continue
-		sweep "check $sc" "$cls" "$n" actions
-		total=$((total + runs))
-		is "$bad" 0 "$sc: each of $n $cls calls failed in turn: $runs runs as they should"
-	done <"$W/count"
+	# The appended image's descriptor is closed after the image is synced
+	# and committed: nothing a close could report is lost then.
+	if [ $sc = append ]; then sweep_scenario $sc close; else sweep_scenario $sc; fi
 done
 
 # The mount: the Nth read of the image failed.

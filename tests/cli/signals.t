@@ -14,25 +14,6 @@ SCRATCH=shm
 . "$SQK_SRCDIR/tests/lib.sh"
 . "$SQK_SRCDIR/tests/cli/faults.sh"
 
-# signalled SCENARIO SPEC SIGNAL: "" when the run went as it should, else why not.
-signalled() {
-	"prep_$1"
-	export SQK_FAULT="$2"
-	"run_$1" >/dev/null 2>"$W/err"
-	st=$?
-	unset SQK_FAULT
-	# The shell may say "Terminated" of timeout, which dies of the signal as its child did.
-	if [ $st -ne $((128 + $3)) ]; then
-		echo "exit $st, not death by signal $3: $(head -1 "$W/err")"
-	elif grep -v -x Terminated "$W/err" | grep -q .; then
-		echo "it said something: $(head -1 "$W/err")"
-	elif ! "left_$1"; then
-		# An append the signal found committed is whole, and that is all.
-		[ "$1" = append ] && same_append && echo committed && return
-		echo "something is left behind"
-	fi
-}
-
 total=0
 for sc in build append dir tar; do
 	"prep_$sc"
@@ -42,28 +23,7 @@ for sc in build append dir tar; do
 	unset SQK_FAULT_COUNT
 	for sig in INT TERM; do
 		[ $sig = INT ] && num=2 || num=15
-		bad=0
-		runs=0
-		committed=0
-		while read -r cls n; do
-			# SIGTERM at every write and sync: the calls that take time
-			# (under the sanitizers, SQK_SANITIZED=1, at timed moments only).
-			[ $sig = INT ] || [ -z "${SQK_SANITIZED:-}" ] || continue
-			[ $sig = INT ] || [ "$cls" = write ] || [ "$cls" = sync ] || continue
-			i=1
-			while [ $i -le "$n" ]; do
-				why=$(signalled $sc "$cls:$i:SIG$sig" $num)
-				runs=$((runs + 1))
-				if [ "$why" = committed ]; then
-					committed=$((committed + 1))
-				elif [ -n "$why" ]; then
-					bad=$((bad + 1))
-					[ $bad -gt 5 ] || echo "#   $sc $cls:$i:SIG$sig: $why"
-				fi
-				i=$((i + 1))
-			done
-		done <"$W/count"
-		total=$((total + runs))
+		signal_scenario $sc $sig $num
 		[ $committed -eq 0 ] || echo "#   $sc SIG$sig: $committed runs signalled after the commit"
 		if [ $runs -eq 0 ] && [ -n "${SQK_SANITIZED:-}" ]; then
 			echo "# $sc: SIG$sig at timed moments only under the sanitizers"
