@@ -42,9 +42,9 @@ static const char usage_text[] =
 	"                    ... by the key of CERT (PEM) (check 'verity-signature')\n"
 	"      --verity-only check the tree and the signature alone, not the image's\n"
 	"                    structures (read to name files only for bad blocks)\n\n"
-	"Each problem is printed on stdout as 'PATH: CHECK: what', PATH being the\n"
+	"Each problem is printed on stderr as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
-	"the superblock itself), then a summary line ('IMAGE: clean: ...').\n"
+	"the superblock itself); then a summary line on stdout ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_SIG, OPT_CERT, OPT_VERITY_ONLY, OPT_VERITY };

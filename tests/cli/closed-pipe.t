@@ -91,7 +91,7 @@ one_line mkimage 1 mkimage -q "$TMP/src" -
 one_line mkimage 1 mkimage -q --stats "$TMP/src" "$TMP/stats.sq"
 one_line fsck 8 fsck -q --json "$img"
 one_line fsck 8 fsck "$img"
-one_line fsck 12 fsck -q "$bad"
+one_line fsck 12 fsck -q --json "$bad"
 one_line bench 1 bench -q -w stat -t 1 -p keyed -d 20ms -r 1 "$img"
 one_line cat 1 cat --help
 one_line mkimage 1 mkimage --help

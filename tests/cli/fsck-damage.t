@@ -1,7 +1,7 @@
 #!/bin/sh
 # fsck-damage.t: a damaged fragment or data block names every file that
-# uses it, and the report and then the summary reach stdout (fsck IMG > log
-# keeps them both, as with fsck(8) tools), nothing on stderr.
+# uses it; the problems go to stderr, the summary alone to stdout (fsck IMG
+# > log keeps the verdict, as with fsck(8) tools).
 #
 # A fragment block holds the tails of many files; a data block is shared by
 # duplicate files (stored once). tests/tools/locate finds the block and the
@@ -33,7 +33,7 @@ cp "$img" "$TMP/frag.img"
 smash_block "$TMP/frag.img" frag /small/file-7
 "$LOCATE" "$img" users frag /small/file-7 | sed 's|^|/|' | sort >"$TMP/frag.users"
 expect_status 4 "fsck: a damaged fragment block is an error" "$SQUASHKIT" fsck -q "$TMP/frag.img"
-sed -n 's|^\(/[^:]*\): fragment: .*|\1|p' "$TMP/.out" | sort -u >"$TMP/frag.named"
+sed -n 's|^\(/[^:]*\): fragment: .*|\1|p' "$TMP/.err" | sort -u >"$TMP/frag.named"
 same_file "$TMP/frag.named" "$TMP/frag.users" \
 	"every file with its tail in it is named ($(wc -l <"$TMP/frag.users"))"
 
@@ -41,17 +41,18 @@ same_file "$TMP/frag.named" "$TMP/frag.users" \
 cp "$img" "$TMP/data.img"
 smash_block "$TMP/data.img" data /b 2
 expect_status 4 "fsck: a damaged data block is an error" "$SQUASHKIT" fsck -q "$TMP/data.img"
-is "$(sed -n 's|^\(/[^:]*\): data: block 2 .*|\1|p' "$TMP/.out" | sort | tr '\n' ' ')" \
+is "$(sed -n 's|^\(/[^:]*\): data: block 2 .*|\1|p' "$TMP/.err" | sort | tr '\n' ' ')" \
 	"/a /b /c " "every file sharing it is named"
 
-# The problems, then the summary, on stdout; nothing on stderr.
+# The problems on stderr; the summary, one line, on stdout.
 "$SQUASHKIT" fsck "$TMP/frag.img" >"$TMP/out" 2>"$TMP/err"
 is "$?" 4 "fsck: exit 4"
-is "$(tail -1 "$TMP/out" | sed 's/: errors found: .* bytes checked$//')" "$TMP/frag.img" \
-	"the summary is the last line of stdout"
-"$SQUASHKIT" fsck -q "$TMP/frag.img" >"$TMP/problems" 2>/dev/null
-sed '$d' "$TMP/out" >"$TMP/before"
-same_file "$TMP/before" "$TMP/problems" "the lines before it are the problems, whole"
-is "$(wc -c <"$TMP/err")" 0 "nothing on stderr"
+is "$(wc -l <"$TMP/out")" 1 "one line on stdout"
+is "$(sed 's/: errors found: .* bytes checked$//' "$TMP/out")" "$TMP/frag.img" \
+	"and it is the summary"
+"$SQUASHKIT" fsck -q "$TMP/frag.img" >"$TMP/qout" 2>"$TMP/problems"
+is "$(wc -c <"$TMP/qout")" 0 "with -q, nothing on stdout"
+same_file "$TMP/err" "$TMP/problems" "stderr holds the problems, whole, with or without -q"
+is "$(grep -c "^/[^:]*: fragment: " "$TMP/err")" "$(wc -l <"$TMP/frag.users")" "a line for each file using the block"
 
 done_testing

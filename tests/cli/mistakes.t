@@ -103,7 +103,7 @@ is "$(cat "$TMP/.err")" "squashkit mount: $TMP/app: not a squashfs image (bad ma
 is "$?" 4 "fsck on an AppImage: problems found"
 grep -qx "squashkit fsck: $TMP/app: $hint" "$TMP/err"
 ok $? "fsck on an AppImage: the same hint"
-grep -qx "superblock: magic 0x464c457f is not the squashfs magic" "$TMP/out"
+grep -qx "superblock: magic 0x464c457f is not the squashfs magic" "$TMP/err"
 ok $? "fsck: a superblock problem without a doubled label"
 "$SQK" fsck --json "$TMP/app" >"$TMP/j" 2>/dev/null
 is "$("$JSONQ" "$TMP/j" /errors/0/path /errors/0/check | tr '\n' ' ')" "superblock superblock " \

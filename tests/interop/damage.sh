@@ -115,9 +115,10 @@ commands() {
 			c_f=$?
 			if [ -n "${4:-}" ]; then
 				grep -a "^$c_i	" "$4" | cut -f2- >"$c_x.prob"
-				if ! cmp -s "$c_x.fout" "$c_x.prob"; then
+				# fsck's problems go to stderr.
+				if ! cmp -s "$c_x.ferr" "$c_x.prob"; then
 					echo "#   case $c_i ($c_what): fsck prints other problems than damage-run's:"
-					diff "$c_x.fout" "$c_x.prob" | head -4 | sed 's/^/#     /'
+					diff "$c_x.ferr" "$c_x.prob" | head -4 | sed 's/^/#     /'
 					c_f=${c_f}-problems
 				fi
 			fi

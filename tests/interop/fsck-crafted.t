@@ -37,7 +37,7 @@ reports() {
 	path=${4:-}
 	sqk fsck -j 2 --json "$img" >"$TMP/json" 2>"$TMP/err"
 	rc=$?
-	sqk fsck -j 2 -q "$img" >"$TMP/text" 2>/dev/null
+	sqk fsck -j 2 -q "$img" 2>"$TMP/text" >/dev/null
 	found=$("$JSONQ" "$TMP/json" '/errors/*/check' 2>/dev/null | grep -c -x -- "$check")
 	line=1
 	if [ -n "$path" ] && [ "$path" = "$check" ]; then
@@ -110,7 +110,7 @@ kind xattr /shared
 kind export "export table"
 
 # The unknown flag alone does not stop the check: it is the only problem.
-sqk fsck -q "$TMP/flags.img" >"$TMP/text" 2>/dev/null
+sqk fsck -q "$TMP/flags.img" 2>"$TMP/text" >/dev/null
 is "$(wc -l <"$TMP/text" | tr -d ' ')" 1 "an unknown flag is reported once and the rest is checked"
 
 # The same problems in the same order, whatever the number of threads.

@@ -93,8 +93,8 @@ one() {
 		ok 1 "$kind: the detail says the kernel refuses the block and unimage recovers it"
 		"$JSONQ" "$TMP/json" '/errors/*/detail' | sed 's/^/#   /'
 	fi
-	sqk fsck -j 1 -q "$img" >"$TMP/text1" 2>/dev/null
-	sqk fsck -j 2 -q "$img" >"$TMP/text2" 2>/dev/null
+	sqk fsck -j 1 -q "$img" 2>"$TMP/text1" >/dev/null
+	sqk fsck -j 2 -q "$img" 2>"$TMP/text2" >/dev/null
 	same_file "$TMP/text1" "$TMP/text2" "$kind: the same report with 1 and 2 threads"
 	for f in "$@"; do
 		if grep -q -F "/$f: kernel-decode: " "$TMP/text2"; then
