@@ -65,7 +65,8 @@ static int buf_append(struct buf *b, const char *name, size_t len)
 /* Drop the last component of a path of components ("a/b" -> "a"). */
 static void buf_pop(struct buf *b)
 {
-	char *slash = b->len ? memrchr(b->s, '/', b->len) : NULL;
+	/* s is never NULL when len is not 0: said for the compiler's -Wnonnull. */
+	char *slash = b->len && b->s ? memrchr(b->s, '/', b->len) : NULL;
 
 	b->len = slash ? (size_t)(slash - b->s) : 0;
 	if (b->s)

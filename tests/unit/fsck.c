@@ -56,7 +56,8 @@ static uint8_t *build(const char *dir, size_t *len)
 
 	mem_image_tree(dir, 40, 1777, 30000, 200000);
 	snprintf(path, sizeof(path), "%s/link", dir);
-	symlink("big", path);
+	if (symlink("big", path))
+		perror(path);
 
 	return mem_image_of_dir(dir, sqk_codec_by_name("gzip"), 2, len);
 }
