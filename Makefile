@@ -37,7 +37,7 @@ INSTALL_DEPS ?= ./scripts/install-deps
 # it off, so that a newer compiler's new warning cannot fail a distribution
 # build. WERROR= on the command line turns it off anywhere.
 OPT ?= -O2
-ifneq ($(filter check check-plain check-asan check-tsan check-fuzz tests run-tsan fuzz fuzz-run, \
+ifneq ($(filter check check-plain check-asan check-tsan check-fuzz tests tsan-build fuzz fuzz-run, \
 	$(MAKECMDGOALS)),)
 WERROR ?= -Werror
 endif
@@ -93,8 +93,9 @@ PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_MAP := core/api/libsquashkit.map
 PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
 
-.PHONY: all lib deps stage FORCE check abi-baseline check-quick check-plain check-asan check-tsan check-fuzz demo demo-run install \
-	install-links install-compat uninstall fuzz clean tests
+.PHONY: all lib deps stage FORCE check abi-baseline check-quick check-plain check-asan check-tsan \
+	tsan-build run-tsan check-fuzz demo demo-run install install-lib install-links \
+	install-compat uninstall fuzz clean tests
 
 all: $(BIN) squashkit lib
 
@@ -159,6 +160,18 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/lib/*.h) $(TOOL_L
 	@mkdir -p $(@D)
 	$(COMPILE) $(LDFLAGS) -o $@ $< $(TOOL_LIB_OBJ) $(BIN_PARTS) $(LIB) $(BIN_LDLIBS)
 
+# The helpers that run no squashkit code (manifest describes a tree, jsonq
+# reads JSON text) are built without the sanitizers, as the peers they stand
+# beside are: the sanitized passes check squashkit, and the suite runs these
+# hundreds of times, three times slower under ASan.
+PLAIN_TOOLS := manifest jsonq
+$(BUILD)/tests/tools/manifest: tests/tools/lib/sha256.c
+$(PLAIN_TOOLS:%=$(BUILD)/tests/tools/%): $(BUILD)/tests/tools/%: tests/tools/%.c \
+		$(wildcard tests/tools/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) -std=gnu11 $(OPT) -g $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ \
+		$(filter %.c,$^) -lm
+
 # The fault injection library (LD_PRELOAD), built without the sanitizers:
 # under them, their runtime is preloaded in front of it.
 FAULT_LIB := $(BUILD)/tests/tools/libfault.so
@@ -171,9 +184,9 @@ $(FAULT_LIB): tests/tools/preload/fault.c
 STAGE := $(BUILD)/stage
 STAGE_DIRS := PREFIX=/usr/local LIBDIR=/usr/local/lib INCLUDEDIR=/usr/local/include \
 	PKGCONFIGDIR=/usr/local/lib/pkgconfig
-stage: $(BIN) $(LIB) $(SO)
+stage: $(LIB) $(SO)
 	rm -rf $(STAGE)
-	$(MAKE) -s install DESTDIR=$(abspath $(STAGE)) $(STAGE_DIRS)
+	$(MAKE) -s install-lib DESTDIR=$(abspath $(STAGE)) $(STAGE_DIRS)
 
 # ./squashkit is linked by every entry point that builds it: make, make check, make demo.
 tests: $(BIN) squashkit lib $(UNIT_BIN) $(TOOL_BIN) $(FAULT_LIB) stage
@@ -209,19 +222,25 @@ PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t tests/api/abi.t
 check-plain: tests
 	$(TEST_ENV) $(PROVE) $(if $(SQK_SANITIZED),$(filter-out $(PLAIN_ONLY),$(SUITE)),$(SUITE))
 
+ASAN_BUILD := BUILD=build/asan \
+	SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer'
 check-asan:
-	$(MAKE) BUILD=build/asan SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' tests
+	$(MAKE) $(ASAN_BUILD) WERROR='$(WERROR)' tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	SQK_SANITIZED=1 $(MAKE) BUILD=build/asan SANITIZE='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' check-plain
+	SQK_SANITIZED=1 $(MAKE) $(ASAN_BUILD) WERROR='$(WERROR)' check-plain
 
 # The unit tests whose code runs on many threads: the block cache, the worker
 # pool under the writer, reuse, fsck and diff, the elastic thread set, the
 # mount's node table.
 TSAN_UNIT := cache diff fsck mount_fs util_elastic writer_data writer_reuse
 TSAN_TESTS = $(TSAN_UNIT:%=$(BUILD)/tests/unit/%.t)
+# Only what the selection runs is built: those unit tests and the library
+# installed for tests/api.
+TSAN_BUILD := BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1
 check-tsan:
-	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 tests
-	$(MAKE) BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1 run-tsan
+	$(MAKE) $(TSAN_BUILD) WERROR='$(WERROR)' tsan-build
+	$(MAKE) $(TSAN_BUILD) run-tsan
+tsan-build: $(TSAN_TESTS) stage
 
 # The public API's readers and walker too, built against the TSan library.
 TSAN_SUITE = $(TSAN_TESTS) tests/api/threads.t
@@ -270,18 +289,23 @@ CMD_LINKS := mkimage unimage
 # `make install-compat`, and never over the peers' own programs.
 COMPAT_LINKS := mksquashfs unsquashfs
 
-install: $(BIN) $(LIB) $(SO)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
-		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
-	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+# install-lib: the library alone (headers, both libraries, squashkit.pc, the
+# section 3 pages); install: that and the program, its pages and completions.
+install-lib: $(LIB) $(SO)
+	install -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit \
+		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/squashkit/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libsquashkit.a
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsquashkit.so
 	$(PC_MAKE) >$(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc
+
+install: $(BIN) install-lib
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/squashkit
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 completions/squashkit.bash $(DESTDIR)$(BASHCOMPDIR)/squashkit
 	install -m 644 completions/_squashkit $(DESTDIR)$(ZSHCOMPDIR)/_squashkit
 	install -m 644 completions/squashkit.fish $(DESTDIR)$(FISHCOMPDIR)/squashkit.fish
