@@ -199,15 +199,24 @@ deps:
 # loop device, and the suite is mostly waiting on processes. PROVE_JOBS=1 for one.
 PROVE_JOBS ?= 2
 PROVE := prove --exec '' --timer -j$(PROVE_JOBS)
+# What the peers made of the test trees, kept for the files and passes after
+# (peer_image in tests/lib.sh; content-addressed, emptied by make check).
+FIXTURES ?= $(abspath $(BUILD))/fixtures
 TEST_ENV = SQUASHKIT=$(abspath $(BIN)) SQK_TOOLS=$(abspath $(BUILD)/tests/tools) \
-	SQK_SRCDIR=$(abspath .) SQK_SANITIZE='$(SANITIZE)' SQK_STAGE=$(abspath $(STAGE))
+	SQK_SRCDIR=$(abspath .) SQK_SANITIZE='$(SANITIZE)' SQK_STAGE=$(abspath $(STAGE)) \
+	SQK_FIXTURES=$(FIXTURES)
 
 # The builds inside check and demo use both cores of the machines we run on
 # (each step builds a tree of its own: plain, ASan, TSan, fuzz). BUILD_JOBS=1 for one.
 BUILD_JOBS ?= 2
 CHECK_STEPS = check-plain check-asan check-tsan check-fuzz
 check: deps
-	@for step in $(CHECK_STEPS); do $(MAKE) -j$(BUILD_JOBS) WERROR='$(WERROR)' $$step || exit 1; done
+	@rm -rf $(FIXTURES)
+	@for step in $(CHECK_STEPS); do \
+		start=$$(date +%s); \
+		$(MAKE) -j$(BUILD_JOBS) WERROR='$(WERROR)' FIXTURES=$(FIXTURES) $$step || exit 1; \
+		echo "check: $$step took $$(($$(date +%s) - start)) s"; \
+	done
 
 # The longest files start first, so that two at a time end together.
 SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/mkimage-scale.t \
@@ -227,7 +236,7 @@ ASAN_BUILD := BUILD=build/asan \
 check-asan:
 	$(MAKE) $(ASAN_BUILD) WERROR='$(WERROR)' tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	SQK_SANITIZED=1 $(MAKE) $(ASAN_BUILD) WERROR='$(WERROR)' check-plain
+	SQK_SANITIZED=1 $(MAKE) $(ASAN_BUILD) WERROR='$(WERROR)' FIXTURES=$(FIXTURES) check-plain
 
 # The unit tests whose code runs on many threads: the block cache, the worker
 # pool under the writer, reuse, fsck and diff, the elastic thread set, the
@@ -239,7 +248,7 @@ TSAN_TESTS = $(TSAN_UNIT:%=$(BUILD)/tests/unit/%.t)
 TSAN_BUILD := BUILD=build/tsan SANITIZE='-fsanitize=thread' OPT=-O1
 check-tsan:
 	$(MAKE) $(TSAN_BUILD) WERROR='$(WERROR)' tsan-build
-	$(MAKE) $(TSAN_BUILD) run-tsan
+	$(MAKE) $(TSAN_BUILD) FIXTURES=$(FIXTURES) run-tsan
 tsan-build: $(TSAN_TESTS) stage
 
 # The public API's readers and walker too, built against the TSan library.

@@ -129,6 +129,62 @@ smash_block() {
 		dd of="$_img" bs=1 seek=$(($1 + $2 / 4)) conv=notrunc status=none
 }
 
+# peer_image IMAGE SOURCE TOOL ARGS...: TOOL ARGS..., mksquashfs or gensquashfs
+# reading the directory SOURCE and writing IMAGE (both named in ARGS, and no
+# other file whose contents matter), or a copy of the image the same command
+# made of the same SOURCE earlier in the suite run: within make check,
+# SQK_FIXTURES keeps what the peers made. Many files pack the reference tree
+# with the same options, in every pass, and the peers make the same image
+# each time but for the superblock's time. The key is all that TOOL reads:
+# SOURCE as tests/tools/manifest describes it (names, types, modes, owners,
+# times, contents, hard links, devices, xattrs), the arguments (SOURCE and
+# IMAGE as placeholders), TOOL's version and SOURCE_DATE_EPOCH. An existing
+# IMAGE that mksquashfs would append to (no -noappend) is always made. The
+# status is TOOL's, or 0 for a copy.
+peer_image() {
+	_pimg=$1
+	_psrc=$2
+	shift 2
+	_pmake=0
+	[ -n "${SQK_FIXTURES:-}" ] && [ -x "$SQK_TOOLS/manifest" ] || _pmake=1
+	if [ "$1" = mksquashfs ] && [ -e "$_pimg" ]; then
+		case " $* " in
+		*" -noappend "*) ;;
+		*) _pmake=1 ;;
+		esac
+	fi
+	if [ $_pmake -eq 1 ]; then
+		"$@"
+		return
+	fi
+	_pkey=$(
+		{
+			"$SQK_TOOLS/manifest" "$_psrc" 2>&1 || echo "no manifest: $$"
+			case $1 in
+			mksquashfs) mksquashfs -version 2>&1 | head -1 ;;
+			*) "$1" --version 2>&1 | head -1 ;;
+			esac
+			echo "SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-}"
+			for _parg; do
+				case $_parg in
+				"$_psrc") echo "@SOURCE" ;;
+				"$_pimg") echo "@IMAGE" ;;
+				*) printf '%s\n' "$_parg" ;;
+				esac
+			done
+		} | sha256sum | cut -c1-64
+	)
+	_phit=$SQK_FIXTURES/$_pkey.img
+	if [ -f "$_phit" ]; then
+		rm -f "$_pimg" && cp "$_phit" "$_pimg"
+		return
+	fi
+	"$@" || return
+	# Two files may make the same image at once: each renames a copy of its own.
+	mkdir -p "$SQK_FIXTURES" && cp "$_pimg" "$_phit.$$" && mv -f "$_phit.$$" "$_phit"
+	return 0
+}
+
 # plain_pass: true in the plain pass of make check (and for a file run on its
 # own), false in a sanitized one (SQK_SANITIZED). Checks that run only the
 # peers and the test helpers, no squashkit code, run where it is true: under

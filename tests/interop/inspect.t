@@ -101,8 +101,8 @@ while IFS='|' read -r comp opts; do
 	img=$TMP/img$n.sq
 	desc="$comp${opts:+ $opts}"
 	# shellcheck disable=SC2086
-	if ! mksquashfs "$tree" "$img" -quiet -no-progress -noappend -comp "$comp" $opts \
-		>/dev/null 2>"$TMP/mk.err"; then
+	if ! peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp "$comp" $opts >/dev/null 2>"$TMP/mk.err"; then
 		ok 1 "$desc: mksquashfs"
 		sed 's/^/#   /' "$TMP/mk.err" | head -5
 		continue

@@ -60,7 +60,8 @@ if ! plain_pass; then
 	skip "harness: the peers' own checks run in the plain pass"
 else
 	expect_success "mksquashfs packs the reference tree" \
-		mksquashfs "$tree" "$img" -quiet -no-progress -comp gzip
+		peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp gzip
 	expect_success "unsquashfs extracts it" unsquashfs -q -n -d "$TMP/ref.A" "$img"
 	manifest_of "$TMP/ref.A" "$TMP/ref.m"
 	manifest_of "$tree" "$TMP/tree.m"
@@ -110,8 +111,8 @@ check() {
 	comp=$2
 	shift 2
 	img=$TMP/$name.img
-	if ! mksquashfs "$tree" "$img" -quiet -no-progress -comp "$comp" "$@" \
-		>"$TMP/.mk" 2>&1; then
+	if ! peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp "$comp" "$@" >"$TMP/.mk" 2>&1; then
 		ok 1 "$name: mksquashfs packs the tree"
 		sed 's/^/#   /' "$TMP/.mk" | head -5
 		return
