@@ -81,15 +81,15 @@ LIB := $(BUILD)/libsquashkit.a
 BIN_PARTS := $(BUILD)/libsquashkit-bin.a
 BIN := $(BUILD)/squashkit
 
-# The shared library: the library's sources compiled again as position-
-# independent code in a tree of their own ($(BUILD)/pic; the static objects
-# stay as they are), every symbol hidden but those the public headers mark
-# SQK_API (include/squashkit), and only the export map's names exported,
+# The shared library: the library's objects, position-independent and with
+# every symbol hidden but those the public headers mark SQK_API
+# (include/squashkit), linked with only the export map's names exported,
 # under the version node SQUASHKIT_0. The soname changes with an
 # incompatible change of the ABI (abi/libsquashkit.abi, `make abi-baseline`).
+# The same objects make libsquashkit.a (hidden symbols link statically as
+# any other), so that each build compiles the library once.
 SONAME := libsquashkit.so.0
 SO := $(BUILD)/$(SONAME)
-PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_MAP := core/api/libsquashkit.map
 PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
 
@@ -104,9 +104,28 @@ lib: $(LIB) $(SO)
 squashkit: $(BIN)
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BIN) squashkit; fi
 
-$(BUILD)/%.o: %.c
+# The flags an object is compiled with, written down: every object is made
+# again when they change (another OPT, CFLAGS or package flags), not only
+# when its sources do. -Werror is left out: it changes no object.
+FLAGS_LIST := $(BUILD)/flags.list
+FLAGS_NOW = $(subst ',,$(subst -Werror,,$(COMPILE)) | lib: $(LIB_CFLAGS))
+$(FLAGS_LIST): FORCE
+	@mkdir -p $(@D)
+	@echo '$(FLAGS_NOW)' | cmp -s - $@ || echo '$(FLAGS_NOW)' >$@
+
+$(BUILD)/%.o: %.c $(FLAGS_LIST)
 	@mkdir -p $(@D)
 	$(COMPILE) -MMD -MP -c $< -o $@
+
+# The library's parts (core/, compressors/) are compiled for the shared
+# library; the static one and the binary link the same objects.
+LIB_CFLAGS := -fPIC -fvisibility=hidden
+$(BUILD)/core/%.o: core/%.c $(FLAGS_LIST)
+	@mkdir -p $(@D)
+	$(COMPILE) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/compressors/%.o: compressors/%.c $(FLAGS_LIST)
+	@mkdir -p $(@D)
+	$(COMPILE) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
 # Which part goes where, written down: the archives and the shared library
 # are made again when it changes (a part moved out of the library), not
@@ -128,13 +147,9 @@ $(BIN_PARTS): $(BIN_PART_OBJ) $(PARTS_LIST)
 	rm -f $@
 	ar rcs $@ $(BIN_PART_OBJ)
 
-$(BUILD)/pic/%.o: %.c
-	@mkdir -p $(@D)
-	$(COMPILE) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
-
-$(SO): $(PIC_OBJ) $(LIB_MAP) $(PARTS_LIST)
+$(SO): $(LIB_OBJ) $(LIB_MAP) $(PARTS_LIST)
 	$(LINK) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,--no-undefined \
-		-o $@ $(PIC_OBJ) $(LIB_LDLIBS)
+		-o $@ $(LIB_OBJ) $(LIB_LDLIBS)
 
 # pkg-config's file, written by install for the prefix and LIBDIR it installs
 # under (its libraries private: a program linking the shared library names
@@ -361,5 +376,4 @@ uninstall:
 clean:
 	rm -rf build build-* squashkit
 
--include $(LIB_OBJ:.o=.d) $(BIN_PART_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CMD_OBJ:.o=.d) \
-	$(TOOL_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BIN_PART_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)

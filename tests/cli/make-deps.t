@@ -32,10 +32,10 @@ fresh_make() {
 # than compiling the whole library again.
 objs=$(dirname "$SQUASHKIT")
 mkdir -p "$TMP/build"
-for d in core compressors cmd pic; do
-	[ -d "$objs/$d" ] && cp -a "$objs/$d" "$TMP/build/"
+for f in core compressors cmd flags.list parts.list; do
+	[ -e "$objs/$f" ] && cp -a "$objs/$f" "$TMP/build/"
 done
-rm -f "$TMP/build/compressors/lzo.o" "$TMP/build/pic/compressors/lzo.o"
+rm -f "$TMP/build/compressors/lzo.o"
 
 # demo: deps installs (the marker appears), then the build must get the flags.
 fresh_make demo INSTALL_DEPS="touch $marker" DEMO='$(BIN) --version' >"$TMP/demo.out" 2>&1
@@ -49,8 +49,7 @@ ok $? "lzo.c was compiled with the flags pkg-config gives after deps"
 
 # check: same, from a machine that has lost its packages again; only what
 # needs the flags is rebuilt (lzo.o and the link), the test steps are not run.
-rm -f "$marker" "$TMP/build/compressors/lzo.o" "$TMP/build/pic/compressors/lzo.o" \
-	"$TMP/build/squashkit"
+rm -f "$marker" "$TMP/build/compressors/lzo.o" "$TMP/build/squashkit"
 fresh_make check INSTALL_DEPS="touch $marker" CHECK_STEPS=all >"$TMP/check.out" 2>&1
 ok $? "make check builds on a machine whose packages arrive with deps"
 test -x "$TMP/build/squashkit"
@@ -66,8 +65,7 @@ for t in all tests demo-run; do
 done
 
 # The control: when deps installs nothing, the same build fails.
-rm -f "$marker" "$TMP/build/compressors/lzo.o" "$TMP/build/pic/compressors/lzo.o" \
-	"$TMP/build/squashkit"
+rm -f "$marker" "$TMP/build/compressors/lzo.o" "$TMP/build/squashkit"
 fresh_make demo INSTALL_DEPS=true DEMO='$(BIN) --version' >"$TMP/control.out" 2>&1
 test $? -ne 0
 ok $? "without the packages the build fails (the stand-in hides the flags)"
