@@ -225,11 +225,33 @@ need_unsquashfs_4_5_1() {
 
 # ref_tree DIR: the reference tree of tests/interop/mktree.sh in DIR; the
 # file bails out when it cannot be built, as every test on it would fail.
+# Within make check the tree is built once a suite run and copied (cp -a
+# keeps every byte, hole, link, owner, time and xattr that manifest sees),
+# for each kind of file system it goes to and each user (without root,
+# mktree leaves out what only root may make).
 ref_tree() {
+	_rkey=
+	if [ -n "${SQK_FIXTURES:-}" ]; then
+		_rkey=$(cat "$SQK_SRCDIR/tests/interop/mktree.sh" "$SQK_SRCDIR/tests/interop/gen.sh" |
+			sha256sum | cut -c1-16)-$(id -u)-$(stat -f -c %T "$(dirname "$1")")
+		if [ -d "$SQK_FIXTURES/tree-$_rkey" ] &&
+			cp -a "$SQK_FIXTURES/tree-$_rkey" "$1" 2>/dev/null; then
+			return 0
+		fi
+		rm -rf "$1"
+	fi
 	if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$1" 2>"$TMP/mktree.err"; then
 		echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
 		exit 1
 	fi
+	[ -n "$_rkey" ] || return 0
+	# Two files may build it at once: the first rename wins, the other copy goes.
+	_rtmp=$SQK_FIXTURES/tree-$_rkey.$$
+	if mkdir -p "$SQK_FIXTURES" && cp -a "$1" "$_rtmp" 2>/dev/null &&
+		mv -T "$_rtmp" "$SQK_FIXTURES/tree-$_rkey" 2>/dev/null; then
+		return 0
+	fi
+	rm -rf "$_rtmp"
 }
 
 done_testing() {

@@ -13,9 +13,7 @@ JSONQ=$SQK_TOOLS/jsonq
 export LC_ALL=C
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	skip_all "mktree.sh failed: $(grep -v '^note' "$TMP/mktree.err" | head -1)"
-fi
+ref_tree "$tree"
 
 if [ -n "${SQK_SANITIZED:-}" ]; then
 	optsets="
