@@ -240,8 +240,12 @@ SLOW_FIRST := tests/interop/corrupt.t tests/interop/mkimage.t tests/interop/mkim
 	tests/cli/make-deps.t
 SUITE = $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(UNIT_BIN) \
 	$(sort $(wildcard tests/cli/*.t tests/interop/*.t tests/api/*.t)))
-# Tests that run no squashkit code run once, in the plain pass, not again under the sanitizers.
-PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t tests/api/abi.t
+# Tests that run no squashkit code run once, in the plain pass, not again under the
+# sanitizers: the model, the build's own checks, the sources' lints, the manifest
+# tool (built without the sanitizers anyway); mandoc.t's one squashkit --help is
+# help-man-completion.t's too.
+PLAIN_ONLY := tests/interop/model.t tests/cli/make-deps.t tests/api/abi.t tests/cli/layers.t \
+	tests/cli/format-facts.t tests/cli/public-api.t tests/cli/mandoc.t tests/interop/manifest.t
 
 check-plain: tests
 	$(TEST_ENV) $(PROVE) $(if $(SQK_SANITIZED),$(filter-out $(PLAIN_ONLY),$(SUITE)),$(SUITE))
