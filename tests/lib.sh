@@ -154,6 +154,70 @@ each_fault() {
 	done
 }
 
+# peer_image IMAGE SOURCE TOOL ARGS...: TOOL ARGS..., mksquashfs or gensquashfs
+# reading the directory SOURCE and writing IMAGE (both named in ARGS, and no
+# other file whose contents matter), or a copy of the image the same command
+# made of the same SOURCE earlier in the suite run: within make check,
+# SQK_FIXTURES keeps what the peers made. Many files pack the reference tree
+# with the same options, in every pass, and the peers make the same image
+# each time but for the superblock's time. The key is all that TOOL reads:
+# SOURCE as tests/tools/manifest describes it (names, types, modes, owners,
+# times, contents, hard links, devices, xattrs), the arguments (SOURCE and
+# IMAGE as placeholders), TOOL's version and SOURCE_DATE_EPOCH. An existing
+# IMAGE that mksquashfs would append to (no -noappend) is always made. The
+# status is TOOL's, or 0 for a copy.
+peer_image() {
+	_pimg=$1
+	_psrc=$2
+	shift 2
+	_pmake=0
+	[ -n "${SQK_FIXTURES:-}" ] && [ -x "$SQK_TOOLS/manifest" ] || _pmake=1
+	if [ "$1" = mksquashfs ] && [ -e "$_pimg" ]; then
+		case " $* " in
+		*" -noappend "*) ;;
+		*) _pmake=1 ;;
+		esac
+	fi
+	if [ $_pmake -eq 1 ]; then
+		"$@"
+		return
+	fi
+	_pkey=$(
+		{
+			"$SQK_TOOLS/manifest" "$_psrc" 2>&1 || echo "no manifest: $$"
+			case $1 in
+			mksquashfs) mksquashfs -version 2>&1 | head -1 ;;
+			*) "$1" --version 2>&1 | head -1 ;;
+			esac
+			echo "SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-}"
+			for _parg; do
+				case $_parg in
+				"$_psrc") echo "@SOURCE" ;;
+				"$_pimg") echo "@IMAGE" ;;
+				*) printf '%s\n' "$_parg" ;;
+				esac
+			done
+		} | sha256sum | cut -c1-64
+	)
+	_phit=$SQK_FIXTURES/$_pkey.img
+	if [ -f "$_phit" ]; then
+		rm -f "$_pimg" && cp "$_phit" "$_pimg"
+		return
+	fi
+	"$@" || return
+	# Two files may make the same image at once: each renames a copy of its own.
+	mkdir -p "$SQK_FIXTURES" && cp "$_pimg" "$_phit.$$" && mv -f "$_phit.$$" "$_phit"
+	return 0
+}
+
+# plain_pass: true in the plain pass of make check (and for a file run on its
+# own), false in a sanitized one (SQK_SANITIZED). Checks that run only the
+# peers and the test helpers, no squashkit code, run where it is true: under
+# the sanitizers they would find the same and look at nothing of ours.
+plain_pass() {
+	[ -z "${SQK_SANITIZED:-}" ]
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	test_skip_all_done=1
@@ -186,11 +250,33 @@ need_unsquashfs_4_5_1() {
 
 # ref_tree DIR: the reference tree of tests/interop/mktree.sh in DIR; the
 # file bails out when it cannot be built, as every test on it would fail.
+# Within make check the tree is built once a suite run and copied (cp -a
+# keeps every byte, hole, link, owner, time and xattr that manifest sees),
+# for each kind of file system it goes to and each user (without root,
+# mktree leaves out what only root may make).
 ref_tree() {
+	_rkey=
+	if [ -n "${SQK_FIXTURES:-}" ]; then
+		_rkey=$(cat "$SQK_SRCDIR/tests/interop/mktree.sh" "$SQK_SRCDIR/tests/interop/gen.sh" |
+			sha256sum | cut -c1-16)-$(id -u)-$(stat -f -c %T "$(dirname "$1")")
+		if [ -d "$SQK_FIXTURES/tree-$_rkey" ] &&
+			cp -a "$SQK_FIXTURES/tree-$_rkey" "$1" 2>/dev/null; then
+			return 0
+		fi
+		rm -rf "$1"
+	fi
 	if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$1" 2>"$TMP/mktree.err"; then
 		echo "Bail out! mktree.sh failed: $(head -1 "$TMP/mktree.err")"
 		exit 1
 	fi
+	[ -n "$_rkey" ] || return 0
+	# Two files may build it at once: the first rename wins, the other copy goes.
+	_rtmp=$SQK_FIXTURES/tree-$_rkey.$$
+	if mkdir -p "$SQK_FIXTURES" && cp -a "$1" "$_rtmp" 2>/dev/null &&
+		mv -T "$_rtmp" "$SQK_FIXTURES/tree-$_rkey" 2>/dev/null; then
+		return 0
+	fi
+	rm -rf "$_rtmp"
 }
 
 done_testing() {

@@ -13,7 +13,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "memio.h"
+#include "api-test.h"
 
 int main(int argc, char **argv)
 {

@@ -16,7 +16,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "diffargs.h"
+#include "api-test.h"
 
 static const char *const kinds[] = {
 	"super", "added",    "removed", "type",	  "mode",  "owner", "mtime",

@@ -16,7 +16,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "extract-args.h"
+#include "api-test.h"
 
 static void problem(void *ctx, const char *path, int err, const char *message)
 {

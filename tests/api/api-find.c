@@ -16,7 +16,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "memio.h"
+#include "api-test.h"
 
 #define MAX 16
 

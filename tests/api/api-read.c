@@ -22,7 +22,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "memio.h"
+#include "api-test.h"
 
 static const char *dest;
 static int failed;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # symbols.t: libsquashkit.so exports exactly the functions the public
 # headers declare (include/squashkit): one declared and not exported, or
-# exported and not declared, fails. The export map says the same.
+# exported and not declared, fails. The export map and the Debian package's
+# symbols file say the same.
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 need_cmd nm
 need_cmd cc
@@ -34,5 +35,11 @@ nm -D --defined-only --with-symbol-versions "$so" | awk '$2 != "A" && $3 !~ /@@S
 test ! -s "$TMP/unversioned"
 ok $? "every export carries the version SQUASHKIT_0"
 sed 's/^/#   /' "$TMP/unversioned" | head
+
+# The Debian package's symbols file (debian/libsquashkit0.symbols, what
+# dpkg-gensymbols holds the built library to) lists the same functions.
+sed -n 's/^ \(sqk_[a-z_0-9]*\)@SQUASHKIT_0 .*/\1/p' "$SQK_SRCDIR/debian/libsquashkit0.symbols" |
+	sort >"$TMP/debian"
+same_file "$TMP/declared" "$TMP/debian" "debian/libsquashkit0.symbols names the same functions"
 
 done_testing

@@ -44,8 +44,8 @@ else
 			env LD_PRELOAD="$PRELOAD" "$SQUASHKIT" mount -f "$W/ref.img" "$MNT" 2>"$W/merr" &
 		mpid=$!
 		tries=0
-		while ! mountpoint -q "$MNT" && kill -0 $mpid 2>/dev/null && [ $tries -lt 200 ]; do
-			sleep 0.05
+		while ! mountpoint -q "$MNT" && kill -0 $mpid 2>/dev/null && [ $tries -lt 500 ]; do
+			sleep 0.02
 			tries=$((tries + 1))
 		done
 		if ! mountpoint -q "$MNT"; then

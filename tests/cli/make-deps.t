@@ -25,6 +25,18 @@ fresh_make() {
 		BUILD="$TMP/build" "$@"
 }
 
+# What the flags decide is one object that needs a package's header (lzo.c:
+# only pkg-config names lzo's directory) and every link: the build under test
+# starts from a copy of the suite's own objects (their times kept, so make
+# takes them as up to date) without lzo.o and without the program, rather
+# than compiling the whole library again.
+objs=$(dirname "$SQUASHKIT")
+mkdir -p "$TMP/build"
+for f in core compressors cmd flags.list parts.list; do
+	[ -e "$objs/$f" ] && cp -a "$objs/$f" "$TMP/build/"
+done
+rm -f "$TMP/build/compressors/lzo.o"
+
 # demo: deps installs (the marker appears), then the build must get the flags.
 fresh_make demo INSTALL_DEPS="touch $marker" DEMO='$(BIN) --version' >"$TMP/demo.out" 2>&1
 ok $? "make demo builds on a machine whose packages arrive with deps"

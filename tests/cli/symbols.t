@@ -1,20 +1,22 @@
 #!/bin/sh
 # Every global symbol that libsquashkit.a defines carries the project's
 # prefix (sqk_ or SQK_): the library can be linked beside others (libsquashfs
-# uses sqfs_) without a clash, and a name says whose it is. The front ends'
-# objects (cmd/) carry their own, cli_, and the library none of those: what
-# a front end defines is never mistaken for the library's.
+# uses sqfs_) without a clash, and a name says whose it is. So do the parts
+# only the binary links (libsquashkit-bin.a: core/mount, core/lab). The front
+# ends' objects (cmd/) carry their own, cli_, and the library none of those:
+# what a front end defines is never mistaken for the library's.
 . "$SQK_SRCDIR/tests/lib.sh"
 
 need_cmd nm
 
 lib=$(dirname "$SQUASHKIT")/libsquashkit.a
-test -f "$lib"
-ok $? "the library is built ($lib)"
+bin_parts=$(dirname "$SQUASHKIT")/libsquashkit-bin.a
+test -f "$lib" && test -f "$bin_parts"
+ok $? "the library and the binary's own parts are built ($lib, $bin_parts)"
 
 # AddressSanitizer adds a global "__odr_asan.NAME" for each global variable
 # NAME; it is the compiler's, so NAME is what must carry the prefix.
-nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' |
+nm -g --defined-only "$lib" "$bin_parts" | awk 'NF == 3 { print $3 }' |
 	sed 's/^__odr_asan[._]//' | sort -u >"$TMP/globals"
 test -s "$TMP/globals"
 ok $? "nm lists the library's globals"

@@ -73,6 +73,9 @@ for n in 1 2 3 4; do
 done
 setfattr -n user.dir -v "on a directory" "$t/xattr"
 [ $root -eq 1 ] && setfattr -n trusted.t -v "trusted" "$t/xattr/short"
+# Times fixed, so that the tree is the same on every run: the peers' images
+# of it are then made once a suite run (peer_image).
+find "$t" -exec touch -h -d @1600000000 {} +
 echo "# tree: $(find "$t" | wc -l) entries; $(du -sk "$t" | cut -f1) KiB"
 
 tar -C "$t" --format=posix --xattrs --xattrs-include='*' -cf "$TMP/tree.tar" . 2>"$TMP/tar.err" ||
@@ -139,25 +142,25 @@ fi
 
 img=$TMP/img
 for c in $comps; do
-	build "mksquashfs -comp $c" mksquashfs "$t" "$img" -noappend -quiet -no-progress \
-		-comp "$c" && agree "mksquashfs -comp $c" "$img"
-	build "gensquashfs -c $c" gensquashfs -q -f -k -x -c "$c" -D "$t" "$img" &&
-		agree "gensquashfs -c $c" "$img"
+	build "mksquashfs -comp $c" peer_image "$img" "$t" mksquashfs "$t" "$img" -noappend \
+		-quiet -no-progress -comp "$c" && agree "mksquashfs -comp $c" "$img"
+	build "gensquashfs -c $c" peer_image "$img" "$t" gensquashfs -q -f -k -x -c "$c" \
+		-D "$t" "$img" && agree "gensquashfs -c $c" "$img"
 	build "tar2sqfs -c $c" sh -c 'tar2sqfs -q -f -c "$1" "$2" <"$3"' sh "$c" "$img" \
 		"$TMP/tree.tar" && agree "tar2sqfs -c $c" "$img"
 done
 # (here-documents, not pipes: the loops must run in this shell to count tests)
 while IFS='|' read -r opts c; do
 	# shellcheck disable=SC2086 # the options are words
-	build "mksquashfs -comp $c $opts" mksquashfs "$t" "$img" -noappend -quiet -no-progress \
-		-comp "$c" $opts && agree "mksquashfs -comp $c $opts" "$img"
+	build "mksquashfs -comp $c $opts" peer_image "$img" "$t" mksquashfs "$t" "$img" \
+		-noappend -quiet -no-progress -comp "$c" $opts && agree "mksquashfs -comp $c $opts" "$img"
 done <<EOF
 $mks_opts
 EOF
 while IFS='|' read -r opts c; do
 	# shellcheck disable=SC2086
-	build "gensquashfs -c $c $opts" gensquashfs -q -f -k -x -c "$c" $opts -D "$t" "$img" &&
-		agree "gensquashfs -c $c $opts" "$img"
+	build "gensquashfs -c $c $opts" peer_image "$img" "$t" gensquashfs -q -f -k -x -c "$c" \
+		$opts -D "$t" "$img" && agree "gensquashfs -c $c $opts" "$img"
 done <<EOF
 $gen_opts
 EOF

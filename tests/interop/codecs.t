@@ -23,6 +23,9 @@ awk 'BEGIN { srand(7); split("squash block inode fragment table the of a export 
 cat /bin/sh >>"$TMP/src/data"
 awk 'BEGIN { srand(11); for (i = 0; i < 200000; i++) printf "%c", int(rand() * 255) + 1 }' \
 	>>"$TMP/src/data"
+# Times fixed: the same tree every run, so the peers' images of it are made
+# once a suite run (peer_image).
+touch -d @1600000000 "$TMP/src/data" "$TMP/src"
 
 # A kernel mount needs root, loop devices and squashfs; probe once.
 can_mount=0
@@ -47,8 +50,8 @@ while IFS='|' read -r codec bs mkopts ours; do
 	rm -f "$img" "$raw"
 
 	# shellcheck disable=SC2086 # the option lists are meant to split
-	if ! mksquashfs "$TMP/src" "$img" -comp "$codec" -b "$bs" $mkopts -no-fragments \
-		-noappend -no-xattrs -quiet >"$TMP/mk.out" 2>&1; then
+	if ! peer_image "$img" "$TMP/src" mksquashfs "$TMP/src" "$img" -comp "$codec" -b "$bs" \
+		$mkopts -no-fragments -noappend -no-xattrs -quiet >"$TMP/mk.out" 2>&1; then
 		ok 1 "$name: mksquashfs"
 		sed 's/^/#   /' "$TMP/mk.out" | head -5
 		continue
@@ -61,8 +64,8 @@ while IFS='|' read -r codec bs mkopts ours; do
 	ok $status "$name: we decode mksquashfs's blocks ($(echo "$got" | sed -n 2p))"
 
 	# shellcheck disable=SC2086
-	mksquashfs "$TMP/src" "$raw" -comp "$codec" -b "$bs" $mkopts -no-fragments -noappend \
-		-no-xattrs -noI -noD -quiet >/dev/null 2>&1
+	peer_image "$raw" "$TMP/src" mksquashfs "$TMP/src" "$raw" -comp "$codec" -b "$bs" $mkopts \
+		-no-fragments -noappend -no-xattrs -noI -noD -quiet >/dev/null 2>&1
 	got=$("$TOOL" recompress "$raw" 2>&1)
 	status=$?
 	case $got in

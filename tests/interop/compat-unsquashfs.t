@@ -99,7 +99,8 @@ if [ -n "${SQK_SANITIZED:-}" ]; then
 fi
 
 img=$TMP/ref.img
-mksquashfs "$tree" "$img" -quiet -no-progress -comp gzip >/dev/null 2>&1
+peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress -comp gzip \
+	>/dev/null 2>&1
 for opt in -l -ls -ll -lls -lln -llnumeric -lc -llc -s -stat -mkfs-time -fstime; do
 	same_output "$opt" "$opt" "$img"
 done
@@ -107,7 +108,8 @@ same_output "-lln -UTC" -lln -UTC "$img"
 same_output "-llc -d DIR" -llc -d some/where "$img"
 
 for c in $compressors; do
-	mksquashfs "$tree" "$TMP/$c.img" -quiet -no-progress -comp "$c" >/dev/null 2>&1
+	peer_image "$TMP/$c.img" "$tree" mksquashfs "$tree" "$TMP/$c.img" -noappend -quiet \
+		-no-progress -comp "$c" >/dev/null 2>&1
 	listings "$c" "$TMP/$c.img"
 	rm -f "$TMP/$c.img"
 done
@@ -115,7 +117,8 @@ while IFS='|' read -r comp opts; do
 	[ -n "$comp" ] || continue
 	comp=$(echo $comp)
 	# shellcheck disable=SC2086 # the options are meant to split
-	mksquashfs "$tree" "$TMP/v.img" -quiet -no-progress -comp "$comp" $opts >/dev/null 2>&1
+	peer_image "$TMP/v.img" "$tree" mksquashfs "$tree" "$TMP/v.img" -noappend -quiet \
+		-no-progress -comp "$comp" $opts >/dev/null 2>&1
 	listings "$comp $opts" "$TMP/v.img"
 	rm -f "$TMP/v.img"
 done <<EOF

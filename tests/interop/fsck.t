@@ -36,8 +36,8 @@ clean() {
 # --- mksquashfs: every compressor, then the layout options ---
 
 for c in gzip lzma lzo xz lz4 zstd; do
-	if mksquashfs "$tree" "$TMP/m-$c.img" -noappend -quiet -no-progress -comp "$c" \
-		>"$TMP/mks.err" 2>&1; then
+	if peer_image "$TMP/m-$c.img" "$tree" mksquashfs "$tree" "$TMP/m-$c.img" -noappend -quiet \
+		-no-progress -comp "$c" >"$TMP/mks.err" 2>&1; then
 		clean "mksquashfs -comp $c" "$TMP/m-$c.img"
 	else
 		skip "mksquashfs -comp $c failed: $(head -1 "$TMP/mks.err")"
@@ -50,8 +50,8 @@ while IFS='|' read -r comp opts; do
 	opt_i=$((opt_i + 1))
 	img=$TMP/o-$opt_i.img
 	# shellcheck disable=SC2086 # the options are words
-	if mksquashfs "$tree" "$img" -noappend -quiet -no-progress -comp "$comp" $opts \
-		>"$TMP/mks.err" 2>&1; then
+	if peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp "$comp" $opts >"$TMP/mks.err" 2>&1; then
 		clean "mksquashfs -comp $comp $opts" "$img"
 	else
 		skip "mksquashfs $opts failed: $(head -1 "$TMP/mks.err")"
@@ -73,8 +73,8 @@ EOF
 
 if command -v gensquashfs >/dev/null 2>&1; then
 	for c in gzip xz zstd; do
-		if gensquashfs --keep-xattr -q -c "$c" -D "$tree" "$TMP/g-$c.img" \
-			>"$TMP/gen.err" 2>&1; then
+		if peer_image "$TMP/g-$c.img" "$tree" gensquashfs --keep-xattr -q -c "$c" -D "$tree" \
+			"$TMP/g-$c.img" >"$TMP/gen.err" 2>&1; then
 			clean "gensquashfs -c $c" "$TMP/g-$c.img"
 		else
 			skip "gensquashfs -c $c failed: $(head -1 "$TMP/gen.err")"

@@ -13,9 +13,7 @@ JSONQ=$SQK_TOOLS/jsonq
 export LC_ALL=C
 
 tree=$TMP/tree
-if ! sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$tree" 2>"$TMP/mktree.err"; then
-	skip_all "mktree.sh failed: $(grep -v '^note' "$TMP/mktree.err" | head -1)"
-fi
+ref_tree "$tree"
 
 if [ -n "${SQK_SANITIZED:-}" ]; then
 	optsets="
@@ -101,8 +99,8 @@ while IFS='|' read -r comp opts; do
 	img=$TMP/img$n.sq
 	desc="$comp${opts:+ $opts}"
 	# shellcheck disable=SC2086
-	if ! mksquashfs "$tree" "$img" -quiet -no-progress -noappend -comp "$comp" $opts \
-		>/dev/null 2>"$TMP/mk.err"; then
+	if ! peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp "$comp" $opts >/dev/null 2>"$TMP/mk.err"; then
 		ok 1 "$desc: mksquashfs"
 		sed 's/^/#   /' "$TMP/mk.err" | head -5
 		continue

@@ -21,7 +21,7 @@ mkdir -p "$MNT"
 at_exit "umount '$MNT' 2>/dev/null; umount '$TMP/full' 2>/dev/null"
 
 TREE=$TMP/tree
-sh "$SQK_SRCDIR/tests/interop/mktree.sh" "$TREE" 2>/dev/null
+ref_tree "$TREE"
 ok $? "reference tree built"
 
 # Holes are stored at block granularity; sockets do not survive tar or unsquashfs.

@@ -93,12 +93,12 @@ show_failure() {
 	story "$1" | sed 's/^/#   /'
 }
 
-build keyed -O1 -DPOLICY=KEYED -DLTL
+build keyed -O2 -DPOLICY=KEYED -DLTL
 build two_blocks -O0 -DPOLICY=EXCLUSIVE -DNBLOCKS=2 -DNO_CAPACITY_WAIT
 build exclusive -O0 -DPOLICY=EXCLUSIVE -DNOINV
 build herd -O0 -DPOLICY=HERD -DNOINV
 build no_publish -O0 -DPOLICY=KEYED -DNO_PUBLISH_WAKE -DNOINV
-build four -O1 -DPOLICY=KEYED -DNTHREADS=4 -DNOPS=1 -DNBLOCKS=4 -DNEST_ZERO
+build four -O2 -DPOLICY=KEYED -DNTHREADS=4 -DNOPS=1 -DNBLOCKS=4 -DNEST_ZERO
 build no_handoff -O0 -DPOLICY=KEYED -DNTHREADS=4 -DNOPS=1 -DNBLOCKS=4 -DNEST_ZERO -DNO_HANDOFF
 
 # ---- keyed: the acceptance run ----

@@ -43,9 +43,9 @@ hostile() {
 	at_exit "umount -l '$TMP/m' 2>/dev/null; kill -9 $mount_pid 2>/dev/null"
 	_n=0
 	while kill -0 $mount_pid 2>/dev/null && ! timeout 5 mountpoint -q "$TMP/m" &&
-		[ $_n -lt 200 ]; do
+		[ $_n -lt 1000 ]; do
 		_n=$((_n + 1))
-		sleep 0.1
+		sleep 0.02
 	done
 	if ! timeout 5 mountpoint -q "$TMP/m"; then
 		kill -9 $mount_pid 2>/dev/null

@@ -2,18 +2,18 @@
 # mount, wait for it, stop it, and check how its daemon ended. Source it after
 # tests/lib.sh. Every wait is bounded; every mount is undone at exit.
 
-# wait_for DESC CMD...: CMD succeeds within 20 s (tried every 0.1 s); a test.
+# wait_for DESC CMD...: CMD succeeds within 20 s (tried every 0.02 s); a test.
 wait_for() {
 	_desc=$1
 	shift
 	_n=0
 	while ! "$@" 2>/dev/null; do
 		_n=$((_n + 1))
-		if [ $_n -ge 200 ]; then
+		if [ $_n -ge 1000 ]; then
 			ok 1 "$_desc"
 			return 1
 		fi
-		sleep 0.1
+		sleep 0.02
 	done
 	ok 0 "$_desc"
 }
@@ -33,14 +33,14 @@ mount_start() {
 	_n=0
 	while ! timeout 5 mountpoint -q "$_dir" 2>/dev/null; do
 		_n=$((_n + 1))
-		if ! kill -0 $mount_pid 2>/dev/null || [ $_n -ge 200 ]; then
+		if ! kill -0 $mount_pid 2>/dev/null || [ $_n -ge 1000 ]; then
 			ok 1 "squashkit mount $* $(basename "$_img") comes up"
 			sed 's/^/#   /' "$_dir.err" | head -5
 			kill -9 $mount_pid 2>/dev/null
 			wait $mount_pid 2>/dev/null
 			return 1
 		fi
-		sleep 0.1
+		sleep 0.02
 	done
 	return 0
 }
@@ -58,9 +58,9 @@ mount_stop() {
 		umount -l "$_dir" 2>/dev/null
 	fi
 	_n=0
-	while kill -0 $mount_pid 2>/dev/null && [ $_n -lt 200 ]; do
+	while kill -0 $mount_pid 2>/dev/null && [ $_n -lt 1000 ]; do
 		_n=$((_n + 1))
-		sleep 0.1
+		sleep 0.02
 	done
 	kill -9 $mount_pid 2>/dev/null
 	wait $mount_pid

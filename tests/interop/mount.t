@@ -73,7 +73,8 @@ while IFS='|' read -r comp opts; do
 	name=$comp$(echo " $opts" | tr ' ' '_' | sed 's/_$//')
 	img=$TMP/$name.img
 	# shellcheck disable=SC2086 # the options are meant to split
-	if ! mksquashfs "$tree" "$img" -quiet -no-progress -comp "$comp" $opts >"$TMP/.mk" 2>&1; then
+	if ! peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress \
+		-comp "$comp" $opts >"$TMP/.mk" 2>&1; then
 		ok 1 "$name: mksquashfs packs the tree"
 		sed 's/^/#   /' "$TMP/.mk" | head -5
 		continue
@@ -121,7 +122,8 @@ EOF
 # --- one image for the rest ---
 
 img=$TMP/main.img
-mksquashfs "$tree" "$img" -quiet -no-progress -comp zstd >/dev/null 2>&1
+peer_image "$img" "$tree" mksquashfs "$tree" "$img" -noappend -quiet -no-progress -comp zstd \
+	>/dev/null 2>&1
 kmount "$img" "$TMP/k" || echo "Bail out! the kernel cannot mount the image"
 (cd "$TMP/k" && find . -type f -exec sha256sum {} + | sort -k2) >"$TMP/want.sums"
 

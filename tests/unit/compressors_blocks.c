@@ -66,19 +66,27 @@ static void fill_text(uint8_t *p, size_t n)
 struct variant {
 	int id;
 	const char *opts[3];
-	uint32_t max_size; /* skip the slow settings on the largest blocks */
+	/*
+	 * The largest block size the variant is tried at: each codec's defaults
+	 * up to 1M; a setting that is slow and means nothing more for a 1M
+	 * block than for a 128K one (a level, a window or dictionary smaller
+	 * than the block, filters tried in turn) up to 128K.
+	 */
+	uint32_t max_size;
 };
 
 static const struct variant variants[] = {
 	{SQK_COMP_GZIP, {NULL}, MiB},
 	{SQK_COMP_GZIP, {"level=1"}, MiB},
 	{SQK_COMP_GZIP, {"level=5"}, MiB},
-	{SQK_COMP_GZIP, {"window=8"}, MiB},
+	{SQK_COMP_GZIP, {"window=8"}, 128 * KiB},
 	{SQK_COMP_GZIP, {"window=12", "level=3"}, MiB},
-	{SQK_COMP_GZIP, {"strategy=default,filtered,huffman_only,run_length_encoded,fixed"}, MiB},
+	{SQK_COMP_GZIP,
+	 {"strategy=default,filtered,huffman_only,run_length_encoded,fixed"},
+	 128 * KiB},
 	{SQK_COMP_GZIP, {"strategy=huffman_only"}, MiB},
 	{SQK_COMP_LZMA, {NULL}, MiB},
-	{SQK_COMP_LZMA, {"level=0"}, MiB},
+	{SQK_COMP_LZMA, {"level=0"}, 128 * KiB},
 	{SQK_COMP_LZMA, {"level=9"}, 128 * KiB},
 	{SQK_COMP_LZO, {NULL}, MiB},
 	{SQK_COMP_LZO, {"level=1"}, MiB},
@@ -88,13 +96,13 @@ static const struct variant variants[] = {
 	{SQK_COMP_LZO, {"algorithm=lzo1x_1_12"}, MiB},
 	{SQK_COMP_LZO, {"algorithm=lzo1x_1_15"}, MiB},
 	{SQK_COMP_XZ, {NULL}, MiB},
-	{SQK_COMP_XZ, {"level=0"}, MiB},
+	{SQK_COMP_XZ, {"level=0"}, 128 * KiB},
 	{SQK_COMP_XZ, {"level=9", "dict-size=50%"}, 128 * KiB},
 	{SQK_COMP_XZ, {"bcj=x86,arm,armthumb,powerpc,sparc,ia64"}, 128 * KiB},
-	{SQK_COMP_XZ, {"bcj=x86", "dict-size=8K"}, MiB},
+	{SQK_COMP_XZ, {"bcj=x86", "dict-size=8K"}, 128 * KiB},
 	{SQK_COMP_LZ4, {NULL}, MiB},
 	{SQK_COMP_LZ4, {"level=1"}, MiB},
-	{SQK_COMP_LZ4, {"level=9"}, MiB},
+	{SQK_COMP_LZ4, {"level=9"}, 128 * KiB},
 	{SQK_COMP_LZ4, {"level=12"}, 128 * KiB},
 	{SQK_COMP_ZSTD, {NULL}, MiB},
 	{SQK_COMP_ZSTD, {"level=1"}, MiB},
@@ -215,8 +223,9 @@ static void test_mixed_sizes(void)
 
 		sqk_comp_config_init(&cfg, id, MiB);
 		c = sqk_comp_create(&cfg);
-		for (int k = 0; k < 6 && c; k++) {
-			size_t n = k % 2 ? 8192 : (size_t)(MiB >> k);
+		/* 1M, 8K, 64K, 8K */
+		for (int k = 0; k < 4 && c; k++) {
+			size_t n = k % 2 ? 8192 : (size_t)(MiB >> (2 * k));
 			good &= !c->compress(c, text_data + k, n, comp, n, &len);
 			good &= !c->decompress(c, comp, len, out, MiB, &outlen);
 			good &= outlen == n && !memcmp(out, text_data + k, n);

@@ -49,7 +49,7 @@ void sha256_init(struct sha256 *c)
 
 static void sha256_block(struct sha256 *c, const unsigned char *p)
 {
-	uint32_t w[64], v[8], t1, t2;
+	uint32_t w[64], a, b, d, e, f, g, h, cc, t1, t2;
 	unsigned i;
 
 	for (i = 0; i < 16; i++)
@@ -61,20 +61,37 @@ static void sha256_block(struct sha256 *c, const unsigned char *p)
 
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	memcpy(v, c->h, sizeof(v));
+	/* The eight working variables in registers: shifting an array of them
+	 * each round made the hash several times slower. */
+	a = c->h[0];
+	b = c->h[1];
+	cc = c->h[2];
+	d = c->h[3];
+	e = c->h[4];
+	f = c->h[5];
+	g = c->h[6];
+	h = c->h[7];
 	for (i = 0; i < 64; i++) {
-		uint32_t e = v[4], a = v[0];
-		uint32_t ch = (e & v[5]) ^ (~e & v[6]);
-		uint32_t maj = (a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]);
-
-		t1 = v[7] + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ch + sha_k[i] + w[i];
-		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + maj;
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+		t1 = h + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
+		     sha_k[i] + w[i];
+		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+		h = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = cc;
+		cc = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (i = 0; i < 8; i++)
-		c->h[i] += v[i];
+	c->h[0] += a;
+	c->h[1] += b;
+	c->h[2] += cc;
+	c->h[3] += d;
+	c->h[4] += e;
+	c->h[5] += f;
+	c->h[6] += g;
+	c->h[7] += h;
 }
 
 void sha256_update(struct sha256 *c, const unsigned char *p, size_t len)
@@ -82,6 +99,13 @@ void sha256_update(struct sha256 *c, const unsigned char *p, size_t len)
 	c->total += len;
 	while (len) {
 		size_t n = 64 - c->fill;
+
+		if (c->fill == 0 && len >= 64) { /* whole blocks straight from p */
+			sha256_block(c, p);
+			p += 64;
+			len -= 64;
+			continue;
+		}
 
 		if (n > len)
 			n = len;

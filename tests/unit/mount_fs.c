@@ -8,7 +8,7 @@
  * reads at any offset and length give the source's bytes, holes included;
  * eight threads looking up, reading and forgetting at once agree with one
  * and leave only the root behind. And the search for an image inside a
- * file. Named pool_* so that it also runs under ThreadSanitizer.
+ * file. make check runs it under ThreadSanitizer too (TSAN_UNIT).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * that each wait on a block. The threads rise so that one always waits
  * for the next piece, stop at the bound, fall back to the spare ones once
  * the load is gone (woken in their read), and all end when the pipe
- * closes. Named pool_* so that it also runs under ThreadSanitizer.
+ * closes. make check runs it under ThreadSanitizer too (TSAN_UNIT).
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The block pipeline on the worker pool (named pool_* so the TSan run of
- * make check covers it): whole-file and fragment dedup, sparse blocks,
+ * The block pipeline on the worker pool (make check runs it under
+ * ThreadSanitizer too, TSAN_UNIT): whole-file and fragment dedup, sparse blocks,
  * fragment packing, raw blocks, and the same bytes for 1, 2 and 5 threads.
  * A toy codec keeps the expected size words easy to derive: a block that
  * starts with 'C' "compresses" to its first 100 bytes, any other is stored.

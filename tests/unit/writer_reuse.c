@@ -5,8 +5,8 @@
  * layer at once. A changed tree rebuilt with 1, 2 and 8 threads gives the
  * plain build byte for byte, copying most blocks; an unchanged one copies
  * every block; an earlier image damaged all over its data gives the plain
- * build, its blocks counted unreadable or rejected. Named pool_* so that it
- * also runs under ThreadSanitizer.
+ * build, its blocks counted unreadable or rejected. make check runs it
+ * under ThreadSanitizer too (TSAN_UNIT).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  * the same order, with the first differing byte of each file; the changed
  * tree on disk against the first image gives them too (the host side read
  * by several workers). Stopping at the first change (--quiet) and a sink
- * that fails end the comparison cleanly. Named pool_* so that it also runs
- * under ThreadSanitizer.
+ * that fails end the comparison cleanly. make check runs it under
+ * ThreadSanitizer too (TSAN_UNIT).
  */
 #include <fcntl.h>
 #include <stdio.h>
