@@ -169,7 +169,18 @@ while ! grep -q "$SQK_LAB_TAG.$bench_pid[./].*/mount " /proc/self/mountinfo && [
 	sleep 0.05
 	n=$((n + 1))
 done
-daemon=$(pgrep -f -- "$SCR/$SQK_LAB_TAG\.$bench_pid\." | head -1)
+# The daemon: the process of squashkit's binary whose command line names the
+# scratch directory (not fusermount or another helper the mount runs).
+exe=$(readlink -f "$SQUASHKIT")
+daemon=
+n=0
+while [ -z "$daemon" ] && [ $n -lt 600 ]; do
+	for p in $(pgrep -f -- "$SCR/$SQK_LAB_TAG\.$bench_pid\."); do
+		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$exe" ] && daemon=$p && break
+	done
+	[ -n "$daemon" ] || sleep 0.05
+	n=$((n + 1))
+done
 is "$(cat "/proc/$daemon/comm" 2>/dev/null)" squashkit "the mount daemon bench starts is squashkit in ps"
 kill -INT $bench_pid
 wait $bench_pid
