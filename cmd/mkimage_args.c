@@ -9,9 +9,8 @@
 
 #include "cmd.h"
 #include "mkimage.h"
-#include "util/array.h"
-#include "util/error.h"
-#include "util/parse.h"
+#include "fe.h"
+#include "fe.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
@@ -331,12 +330,15 @@ static int add_pseudo(struct args *a, int file, const char *arg)
 	return 0;
 }
 
-/* The attribute options: checked for mkimage's usage lines, then set. */
+/* The attribute options: the library checks them; its words, the option as given. */
 static int take_attr(struct args *a, int c, const char *name, const char *arg)
 {
-	int err = cli_attropt_take(&a->attr, c, arg);
+	int err = sqk_build_opts_set(a->bo, name, arg);
 
-	return err ? err : cli_mkimage_set(a, name, arg);
+	a->xattrs_added |= c == OPT_XATTRS_ADD;
+	if (err == SQK_ERR_ARG)
+		return cli_refused(name);
+	return err ? refused(err) : 0;
 }
 
 /* The long name of a switch of the table above, as the library takes it. */
@@ -539,6 +541,5 @@ void cli_mkimage_args_free(struct args *a)
 	strv_free(&a->listings);
 	strv_free(&a->archives);
 	strv_free(&a->reuse);
-	cli_attropt_release(&a->attr);
 	sqk_build_opts_destroy(a->bo);
 }

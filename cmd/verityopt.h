@@ -59,12 +59,8 @@ void cli_verity_use(const struct cli_verity *v);
 int cli_verity_given(void);
 /* Into o, for an image opened through the public API: 0, or -1 after the error line. */
 int cli_verity_open_opts(struct sqk_open_opts *o, const char *path);
-struct sqk_file;
-/*
- * For an image opened on the reader (mount, bench): *f (taken) read
- * through the tree when --root-hash was given. 0, or -1 after the error line.
- */
-int cli_verity_wrap(struct sqk_file **f, const char *path);
+/* The reader options of the command running (bincmd/reader.c reads through them). */
+const struct cli_verity *cli_verity_reader(void);
 
 /*
  * After reading img through its tree: one line saying how many blocks

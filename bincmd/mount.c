@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "imageopt.h"
+#include "reader.h"
 #include "mount/fs.h"
 #include "mount/serve.h"
 #include "read/image.h"
@@ -120,11 +120,11 @@ static int parse_args(struct mount *m, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (cli_policy_option(optarg, &m->io) != 0)
+			if (cli_reader_policy_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (cli_cache_option(optarg, &m->io) != 0)
+			if (cli_reader_cache_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			m->cache_set = 1;
 			break;
