@@ -143,15 +143,13 @@ static int parse_args(struct mount *m, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
-		default:
-			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
-				int rc = cli_verity_option(c - OPT_VERITY, optarg);
+		default: {
+			int rc = cli_verity_default(c, OPT_VERITY, optarg);
 
-				if (rc)
-					return rc;
-				break;
-			}
-			return EXIT_USAGE;
+			if (rc)
+				return rc;
+			break;
+		}
 		}
 	}
 	if (cli_verity_options_check())

@@ -140,6 +140,13 @@ int cli_verity_option(int which, const char *arg)
 	return cli_verity_take(&reader, which, arg);
 }
 
+int cli_verity_default(int c, int base, const char *arg)
+{
+	if (c >= base && c < base + CLI_VERITY_NOPTS)
+		return cli_verity_option(c - base, arg);
+	return EXIT_USAGE;
+}
+
 int cli_verity_options_check(void)
 {
 	return cli_verity_check(&reader);
