@@ -143,13 +143,11 @@ static int parse_args(struct mount *m, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
-		default: {
-			int rc = cli_verity_default(c, OPT_VERITY, optarg);
-
-			if (rc)
-				return rc;
+		default:
+			/* The verity options, or one getopt has refused already. */
+			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
+				return c;
 			break;
-		}
 		}
 	}
 	if (cli_verity_options_check())

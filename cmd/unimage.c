@@ -331,13 +331,11 @@ static int run(struct unimage *u, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
-		default: {
-			int rc = cli_verity_default(c, OPT_VERITY, optarg);
-
-			if (rc)
-				return rc;
+		default:
+			/* The verity options, or one getopt has refused already. */
+			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
+				return c;
 			break;
-		}
 		}
 	}
 	if (cli_verity_options_check())
