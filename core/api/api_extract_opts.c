@@ -37,8 +37,8 @@ static int set_value(struct sqk_extract_opts *o, const char *name, const char *v
 
 	if (!strcmp(name, "xattrs-include") || !strcmp(name, "xattrs-exclude")) {
 		if (sqk_xattr_filter_set(&o->filter, name[7] == 'e', v, why, sizeof(why)))
-			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
-					    "invalid regular expression '%s' for %s: %s", v, name, why);
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid %s '%s': %s", name, v,
+					    why);
 	} else if (!strcmp(name, "threads")) {
 		if (sqk_parse_uint(v, 4096, &n) || !n)
 			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid thread count '%s'", v);
