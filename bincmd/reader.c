@@ -167,7 +167,8 @@ int cli_read_stats(FILE *in, struct sqk_stats_read *out)
 		} else if (line[0] != ' ') {
 			cache = -1;
 			for (i = 0; i < SQK_CACHE_COUNT; i++)
-				if (strncmp(line, cli_cache_keys[i], strlen(cli_cache_keys[i])) == 0 &&
+				if (strncmp(line, cli_cache_keys[i], strlen(cli_cache_keys[i])) ==
+					    0 &&
 				    strcmp(line + strlen(cli_cache_keys[i]), " cache:\n") == 0)
 					cache = i;
 			if (cache >= 0)

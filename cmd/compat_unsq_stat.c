@@ -85,7 +85,8 @@ static void print_comp_options(FILE *out, struct sqk_image *img, const char *cod
 		if (*v && strcmp(v, "unknown"))
 			fprintf(out, "\talgorithm %s\n", v);
 		if (!strcmp(v, "lzo1x_999"))
-			fprintf(out, "\tcompression level %s\n", setting(o, n, "compression_level"));
+			fprintf(out, "\tcompression level %s\n",
+				setting(o, n, "compression_level"));
 	} else if (!strcmp(codec, "zstd")) {
 		fprintf(out, "\tcompression-level %s\n", setting(o, n, "compression_level"));
 	}
@@ -144,7 +145,8 @@ int cli_usq_print_stat(FILE *out, struct sqk_image *img, const char *image, int 
 	/* Without an xattr table the count is 0. */
 	if (!flag(&sb, "no_xattrs"))
 		fprintf(out, "Number of xattr ids %llu\n",
-			sqk_image_table_entries(img, SQK_TABLE_XATTR, &nx) ? 0ull
-									    : (unsigned long long)nx);
+			sqk_image_table_entries(img, SQK_TABLE_XATTR, &nx)
+				? 0ull
+				: (unsigned long long)nx);
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include "show.h"
 #include "verityopt.h"
 
-/* Is value a good setting name of the open options? 0, or -1 after the usage error. */
+/* Does the library take value for the open option name? 0, or -1 after the usage error. */
 static int open_option(const char *name, const char *value)
 {
 	struct sqk_open_opts *o = sqk_open_opts_create();

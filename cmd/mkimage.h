@@ -8,7 +8,7 @@
 
 #include <squashkit/squashkit.h>
 
-/* Codes for getopt_long of the attribute options, clear of those mkimage_args.c numbers from 256. */
+/* getopt_long codes of the attribute options, clear of those numbered from 256. */
 enum {
 	OPT_XATTRS_INCLUDE = 0x1000,
 	OPT_XATTRS_EXCLUDE,
@@ -41,7 +41,7 @@ struct args {
 	int append;	     /* --append: add to the existing IMAGE */
 	int comp_given, block_given;
 	int tail_ends, no_fragments, no_xattrs, no_pad, exclude_style, has_pseudo;
-	int xattrs_added; /* --xattrs-add given (the library checks the attribute options) */
+	int xattrs_added;     /* --xattrs-add given (the library checks them all) */
 	int verity;	      /* --verity */
 	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
 };

@@ -20,17 +20,20 @@ int sqk_open_opts_set(struct sqk_open_opts *o, const char *name, const char *val
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no options, name or value");
 	if (!strcmp(name, "cache")) {
 		if (sqk_image_opts_cache(value, &o->image))
-			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid cache sizes '%s'", value);
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid cache sizes '%s'",
+					    value);
 		return sqk_api_ok();
 	}
 	if (!strcmp(name, "cache-policy")) {
 		if (sqk_policy_parse(value, &o->image.policy))
-			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "unknown cache policy '%s'", value);
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "unknown cache policy '%s'",
+					    value);
 		return sqk_api_ok();
 	}
 	if (!strcmp(name, "decompressors")) {
 		if (sqk_parse_uint(value, 65536, &n) || !n)
-			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid decompressors '%s'", value);
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid decompressors '%s'",
+					    value);
 		o->image.decompressors = (unsigned)n;
 		return sqk_api_ok();
 	}

@@ -22,7 +22,7 @@
 
 static int types(void)
 {
-	static const mode_t modes[] = {S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK,
+	static const mode_t modes[] = {S_IFDIR, S_IFREG, S_IFLNK,  S_IFBLK,
 				       S_IFCHR, S_IFIFO, S_IFSOCK, 0};
 	size_t i;
 
@@ -57,9 +57,9 @@ static int tables(const char *path)
 	entries(img, "ids", SQK_TABLE_ID);
 	entries(img, "xattr_ids", SQK_TABLE_XATTR);
 	entries(img, "export", SQK_TABLE_EXPORT);
-	printf("inode table: %s\n",
-	       sqk_image_table_entries(img, SQK_TABLE_INODE, &n) == SQK_ERR_ARG ? "refused"
-										: "taken");
+	printf("inode table: %s\n", sqk_image_table_entries(img, SQK_TABLE_INODE, &n) == SQK_ERR_ARG
+					    ? "refused"
+					    : "taken");
 	sqk_image_close(img);
 	return 0;
 }
@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 		return cache(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "step"))
 		return step(argv[2]);
-	fprintf(stderr, "usage: api-front types | tables IMG | cache IMG SIZES POLICY | step IMG\n");
+	fprintf(stderr,
+		"usage: api-front types | tables IMG | cache IMG SIZES POLICY | step IMG\n");
 	return 2;
 }
