@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The steps of a build that fail, as an enum for a caller that branches on
- * them: each name sqk_build_failed_step() gives, by its value.
+ * The steps of a build that can fail: the one table of their names.
+ * The API records a step as its value (enum sqk_build_step);
+ * sqk_build_failed_step() gives its name from here.
  */
-#include <string.h>
-
-#include "api_int.h"
+#include "api_build.h"
 
 static const char *const step_names[] = {
 	[SQK_STEP_NONE] = "",
@@ -34,13 +33,9 @@ static const char *const step_names[] = {
 	[SQK_STEP_COMMIT] = "commit",
 };
 
-enum sqk_build_step sqk_build_failed_step_id(const struct sqk_build *b)
+const char *sqk_api_step_name(enum sqk_build_step step)
 {
-	const char *name = sqk_build_failed_step(b);
-	unsigned i;
-
-	for (i = 0; i < sizeof(step_names) / sizeof(step_names[0]); i++)
-		if (step_names[i] && !strcmp(name, step_names[i]))
-			return (enum sqk_build_step)i;
-	return SQK_STEP_OTHER;
+	if ((unsigned)step >= sizeof(step_names) / sizeof(step_names[0]) || !step_names[step])
+		return "";
+	return step_names[step];
 }
