@@ -47,10 +47,20 @@ WARN := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 # "read/dir.h" (core/), "compressors/codec.h" and "cmd/cmd.h" (the top); the public
 # headers by <squashkit/name.h> (include/), as a program using the library does.
 INCLUDES := -Iinclude -Icore -I.
-CPPFLAGS_ALL := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DSQK_VERSION='"$(VERSION)"' \
-	$(INCLUDES) $(PKG_CFLAGS) $(CPPFLAGS)
+DEFINES := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DSQK_VERSION='"$(VERSION)"'
+CPPFLAGS_ALL := $(DEFINES) $(INCLUDES) $(PKG_CFLAGS) $(CPPFLAGS)
 CFLAGS_ALL := -std=gnu11 $(OPT) -g $(WARN) -pthread $(SANITIZE) $(CFLAGS)
 COMPILE = $(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL)
+# The line between the library and its front ends is held here: cmd/ is
+# compiled with the public headers and the front ends' private library
+# (fe/) alone, never core/, so that an internal include there fails the
+# build (tests/cli/public-api.t shows it). fe/ sees the library, as do the
+# front ends of the two parts that are not in it (bincmd/: mount, umount
+# and bench drive core/mount and core/lab), which share cmd/'s helpers.
+CMD_INCLUDES := -Iinclude -Ife
+BINCMD_INCLUDES := -Iinclude -Ife -Icmd -Icore -I.
+CMD_COMPILE = $(CC) $(DEFINES) $(CMD_INCLUDES) $(CPPFLAGS) $(CFLAGS_ALL)
+BINCMD_COMPILE = $(CC) $(DEFINES) $(BINCMD_INCLUDES) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS_ALL)
 # A link: the flags, then the objects, then the libraries they need.
 LINK = $(CC) $(CFLAGS_ALL) $(LDFLAGS)
 LIB_LDLIBS := $(LIB_LIBS) -lm
@@ -64,6 +74,8 @@ CORE_SRC := $(sort $(wildcard core/*/*.c compressors/*.c))
 BIN_PART_SRC := $(sort $(wildcard core/mount/*.c core/lab/*.c))
 LIB_SRC := $(filter-out $(BIN_PART_SRC),$(CORE_SRC))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
+FE_SRC := $(sort $(wildcard fe/*.c))
+BINCMD_SRC := $(sort $(wildcard bincmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 # Code the tools share (tests/tools/lib) is linked into each of them.
@@ -72,6 +84,9 @@ TOOL_LIB_SRC := $(sort $(wildcard tests/tools/lib/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BIN_PART_OBJ := $(BIN_PART_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+FE_OBJ := $(FE_SRC:%.c=$(BUILD)/%.o)
+BINCMD_OBJ := $(BINCMD_SRC:%.c=$(BUILD)/%.o)
+FE := $(BUILD)/libsquashkit-fe.a
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.t)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 TOOL_LIB_OBJ := $(TOOL_LIB_SRC:%.c=$(BUILD)/%.o)
@@ -108,7 +123,8 @@ squashkit: $(BIN)
 # again when they change (another OPT, CFLAGS or package flags), not only
 # when its sources do. -Werror is left out: it changes no object.
 FLAGS_LIST := $(BUILD)/flags.list
-FLAGS_NOW = $(subst ',,$(subst -Werror,,$(COMPILE)) | lib: $(LIB_CFLAGS))
+FLAGS_NOW = $(subst ',,$(subst -Werror,,$(COMPILE)) | lib: $(LIB_CFLAGS) | cmd: $(CMD_INCLUDES) \
+	| bincmd: $(BINCMD_INCLUDES))
 $(FLAGS_LIST): FORCE
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_NOW)' | cmp -s - $@ || echo '$(FLAGS_NOW)' >$@
@@ -116,6 +132,19 @@ $(FLAGS_LIST): FORCE
 $(BUILD)/%.o: %.c $(FLAGS_LIST)
 	@mkdir -p $(@D)
 	$(COMPILE) -MMD -MP -c $< -o $@
+
+$(BUILD)/cmd/%.o: cmd/%.c $(FLAGS_LIST)
+	@mkdir -p $(@D)
+	$(CMD_COMPILE) -MMD -MP -c $< -o $@
+
+$(BUILD)/bincmd/%.o: bincmd/%.c $(FLAGS_LIST)
+	@mkdir -p $(@D)
+	$(BINCMD_COMPILE) -MMD -MP -c $< -o $@
+
+$(FE): $(FE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $(FE_OBJ)
 
 # The library's parts (core/, compressors/) are compiled for the shared
 # library; the static one and the binary link the same objects.
@@ -163,8 +192,8 @@ abi-baseline: $(SO)
 	abidw --no-corpus-path --no-comp-dir-path --short-locs --drop-private-types \
 		--drop-undefined-syms --headers-dir include/squashkit $(SO) >abi/libsquashkit.abi
 
-$(BIN): $(CMD_OBJ) $(BIN_PARTS) $(LIB)
-	$(LINK) -o $@ $(CMD_OBJ) $(BIN_PARTS) $(LIB) $(BIN_LDLIBS)
+$(BIN): $(CMD_OBJ) $(BINCMD_OBJ) $(FE) $(BIN_PARTS) $(LIB)
+	$(LINK) -o $@ $(CMD_OBJ) $(BINCMD_OBJ) $(FE) $(BIN_PARTS) $(LIB) $(BIN_LDLIBS)
 
 # Unit tests and tools see every part, the binary's own ones too.
 $(BUILD)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/lib/*.h) $(BIN_PARTS) $(LIB)
@@ -384,4 +413,5 @@ uninstall:
 clean:
 	rm -rf build build-* squashkit
 
--include $(LIB_OBJ:.o=.d) $(BIN_PART_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BIN_PART_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(BINCMD_OBJ:.o=.d) \
+	$(FE_OBJ:.o=.d) $(TOOL_LIB_OBJ:.o=.d)

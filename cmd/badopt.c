@@ -181,3 +181,17 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 	}
 	return c;
 }
+
+int cli_refused(const char *name)
+{
+	const char *msg = sqk_error_message(), *at = msg;
+	size_t n = strlen(name);
+
+	/* The library names an option as its setter does: the first mention, as a word. */
+	while ((at = strstr(at, name)) != NULL) {
+		if ((at == msg || at[-1] == ' ') && !isalnum((unsigned char)at[n]) && at[n] != '-')
+			return cli_usage_error("%.*s--%s", (int)(at - msg), msg, at);
+		at += n;
+	}
+	return cli_usage_error("%s", msg);
+}

@@ -6,7 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "util/parse.h"
+#include <squashkit/error.h>
+
+#include "fe.h"
 
 int cli_mkimage(int argc, char **argv);
 int cli_unimage(int argc, char **argv);
@@ -80,6 +82,12 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/*
+ * A value the library refused (SQK_ERR_ARG) as the usage error line: its
+ * words, with the option it names spelled as the command line spells it
+ * ("invalid --root-mode '9'"). Returns EXIT_USAGE.
+ */
+int cli_refused(const char *name);
 /* -j N, 1 to 1024 threads, into *threads: 0, or -1 after printing the usage error. */
 int cli_threads_option(const char *arg, unsigned *threads);
 /*

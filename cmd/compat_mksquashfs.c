@@ -20,8 +20,7 @@
 #include "cmd.h"
 #include "compat.h"
 #include "compat_mksq.h"
-#include "compressors/compressor.h"
-#include "util/path.h"
+#include "fe.h"
 
 static const char help_text[] =
 	"Usage: squashkit mksquashfs SOURCE... DEST [OPTIONS] [-e PATH...]\n"

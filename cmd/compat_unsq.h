@@ -14,7 +14,7 @@
 
 #include <squashkit/squashkit.h>
 
-#include "util/pattern.h"
+#include "fe.h"
 
 /* One extract or exclude name, as given, and compiled into its components. */
 struct usq_pattern {

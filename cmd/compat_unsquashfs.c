@@ -19,8 +19,7 @@
 #include "compat.h"
 #include "compat_unsq.h"
 #include "imageopt.h"
-#include "util/error.h"
-#include "util/pool.h"
+#include "fe.h"
 
 enum {
 	U_VERSION,
@@ -345,7 +344,7 @@ static int parse(struct usq *u, int argc, char **argv, int *first)
 
 static int run(struct usq *u, int argc, char **argv)
 {
-	struct sqk_image_opts io;
+	struct cli_image_opts io = {0};
 	struct sqk_image_info info;
 	struct sqk_image *img;
 	int first = 0, i, ret;
@@ -374,9 +373,8 @@ static int run(struct usq *u, int argc, char **argv)
 	for (i = first + 1; i < argc && !u->cat && u->excludes; i++)
 		if (cli_usq_filter_add(&u->filter, u->excludes, argv[i]) != 0)
 			return cli_compat_fail("%s: invalid name", argv[i]);
-	sqk_image_opts_default(&io);
-	cli_extract_cache_sizes(&io, u->threads);
-	io.decompressors = u->threads + 1;
+	io.threads = u->threads;
+	io.extract = 1;
 	img = cli_open_image(u->image, &io);
 	if (!img)
 		return COMPAT_FATAL;
@@ -425,7 +423,7 @@ int cli_compat_unsquashfs_main(int argc, char **argv)
 	u.progress = 1;
 	u.exit_code = 1;
 	u.filter.max_depth = -1;
-	u.threads = sqk_online_cpus();
+	u.threads = cli_online_cpus();
 	/* A closed stdout ends unsquashfs by SIGPIPE: the same here, quietly. */
 	cli_die_of_sigpipe = 1;
 	ret = run(&u, argc, argv);

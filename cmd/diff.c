@@ -18,7 +18,7 @@
 #include "diff_cmd.h"
 #include "imageopt.h"
 #include "show.h"
-#include "util/pool.h"
+#include "fe.h"
 #include "verityopt.h"
 
 /* diff(1)'s statuses: usage errors are trouble too. */
@@ -108,7 +108,7 @@ struct diff_cmd {
 	struct sqk_diff *d;
 };
 
-static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io)
+static int open_side(struct diff_cmd *dc, int s, const struct cli_image_opts *io)
 {
 	struct side *sd = &dc->side[s];
 	struct stat st;
@@ -340,10 +340,10 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 
 static int run(struct diff_cmd *dc, int argc, char **argv)
 {
-	struct sqk_image_opts io;
+	struct cli_image_opts io = {0};
 	int i, s, rc;
 
-	dc->threads = sqk_online_cpus(); /* the library's default too */
+	dc->threads = cli_online_cpus(); /* the library's default too */
 	dc->opts = sqk_diff_opts_create();
 	if (!dc->opts) {
 		cli_error(NULL, "%s", sqk_error_message());
@@ -360,11 +360,7 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 			return DIFF_TROUBLE;
 		}
 	/* As unimage: enough cache entries that workers never queue for one. */
-	sqk_image_opts_default(&io);
-	io.meta_entries = 16;
-	io.frag_entries = dc->threads + 3;
-	io.data_entries = dc->threads + 1;
-	io.decompressors = dc->threads + 1;
+	io.threads = dc->threads;
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;

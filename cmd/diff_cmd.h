@@ -5,7 +5,7 @@
 /* squashkit diff: its output (diff_out.c) for the front end (diff.c). */
 #include <squashkit/squashkit.h>
 
-#include "util/json.h"
+#include "fe.h"
 
 struct diff_out {
 	int json, stat, quiet;

@@ -99,7 +99,7 @@ static void text(const struct sqk_diff_entry *e)
 	case SQK_CHANGE_REMOVED:
 		break;
 	case SQK_CHANGE_TYPE:
-		printf(": type %s -> %s", cli_mode_name((mode_t)c->a), cli_mode_name((mode_t)c->b));
+		printf(": type %s -> %s", sqk_type_name((mode_t)c->a), sqk_type_name((mode_t)c->b));
 		break;
 	case SQK_CHANGE_MODE:
 		printf(": mode %04llo -> %04llo", (unsigned long long)c->a,
@@ -208,13 +208,13 @@ static void json(struct sqk_json *j, const struct sqk_diff_entry *e)
 		break;
 	case SQK_CHANGE_ADDED:
 	case SQK_CHANGE_REMOVED:
-		sqk_json_key_string(j, "type", cli_mode_type(e->type));
+		sqk_json_key_string(j, "type", sqk_type_key(e->type));
 		if (S_ISREG(e->type))
 			sqk_json_key_uint(j, "size", c->size);
 		break;
 	case SQK_CHANGE_TYPE:
-		sqk_json_key_string(j, "a", cli_mode_type((mode_t)c->a));
-		sqk_json_key_string(j, "b", cli_mode_type((mode_t)c->b));
+		sqk_json_key_string(j, "a", sqk_type_key((mode_t)c->a));
+		sqk_json_key_string(j, "b", sqk_type_key((mode_t)c->b));
 		break;
 	case SQK_CHANGE_MTIME:
 		sqk_json_key(j, "a");

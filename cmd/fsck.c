@@ -19,9 +19,8 @@
 #include "cmd.h"
 #include "imageopt.h"
 #include "progress.h"
-#include "util/file.h"
-#include "util/json.h"
-#include "util/pool.h"
+#include "imagefile.h"
+#include "fe.h"
 #include "verityopt.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
@@ -134,30 +133,15 @@ static void verity_summary(const char *image, const struct sqk_report *r, uint64
 		vi.root_hash);
 }
 
-/* The image file, opened here (--offset), read by the check through callbacks. */
-static int file_read_at(void *ctx, uint64_t pos, void *buf, size_t len)
-{
-	struct sqk_file *f = ctx;
-
-	return f->read_at(f, pos, buf, len);
-}
-
-static uint64_t file_size(void *ctx)
-{
-	struct sqk_file *f = ctx;
-
-	return f->size(f);
-}
-
 int cli_fsck(int argc, char **argv)
 {
 	struct sqk_check_counts c;
 	struct sqk_report *r;
-	struct sqk_file *file;
+	struct cli_image_file *file;
 	struct sqk_progress *bar;
 	struct sqk_io io;
 	const char *image, *sig = NULL, *cert = NULL;
-	unsigned threads = sqk_online_cpus();
+	unsigned threads = cli_online_cpus();
 	int opt, quiet = 0, stats = 0, json = 0, err, ret, tree_only = 0;
 	struct sqk_open_opts *oo = NULL;
 	struct cli_verity v = {0};
@@ -233,14 +217,14 @@ int cli_fsck(int argc, char **argv)
 			return oo ? FSCK_USAGE : FSCK_OPERATIONAL;
 		}
 	}
-	file = cli_open_image_file(image);
+	file = cli_image_file_open(image);
 	if (!file) {
 		sqk_open_opts_destroy(oo);
 		return FSCK_OPERATIONAL;
 	}
-	io = (struct sqk_io){file_read_at, file_size, NULL, file};
+	io = cli_image_file_io(file);
 	/* The bar: bytes of the image read (counted by the file) against its size. */
-	bar = cli_progress_start(file->size(file), &file->bytes_read, quiet);
+	bar = cli_progress_start(file->size, &file->bytes_read, quiet);
 	err = tree_only ? sqk_verity_check_io(&io, oo, threads, &r)
 			: sqk_check_io(&io, oo, threads, &r);
 	cli_progress_finish(bar, !err);
@@ -252,7 +236,7 @@ int cli_fsck(int argc, char **argv)
 		else
 			cli_error_errno(image, err,
 					err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
-		sqk_file_destroy(file);
+		cli_image_file_close(file);
 		return FSCK_OPERATIONAL;
 	}
 	sqk_report_counts(r, &c);
@@ -281,6 +265,6 @@ int cli_fsck(int argc, char **argv)
 	if (cli_stdout_flush() != 0)
 		ret |= FSCK_OPERATIONAL;
 	sqk_report_free(r);
-	sqk_file_destroy(file);
+	cli_image_file_close(file);
 	return ret;
 }

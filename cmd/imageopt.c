@@ -9,70 +9,39 @@
 #include "cmd.h"
 #include "imageopt.h"
 #include "show.h"
-#include "util/error.h"
 #include "verityopt.h"
 
-void cli_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads)
+/* Does the library take value for the open option name? 0, or -1 after the usage error. */
+static int open_option(const char *name, const char *value)
 {
-	o->meta_entries = 16;
-	o->frag_entries = threads + 3;
-	o->frag_bytes = 4u << 20;
-	o->data_entries = threads + 1;
-}
+	struct sqk_open_opts *o = sqk_open_opts_create();
+	int err = o ? sqk_open_opts_set(o, name, value) : SQK_ERR_NOMEM;
 
-int cli_parse_cache_opt(const char *s, struct sqk_image_opts *o)
-{
-	char *copy = strdup(s), *tok, *save = NULL;
-	int ret = 0;
-
-	if (!copy)
+	sqk_open_opts_destroy(o);
+	if (err == SQK_ERR_ARG) {
+		cli_usage_error("%s", sqk_error_message());
 		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		uint64_t v;
-
-		if (!eq || sqk_parse_uint(eq + 1, 65536, &v) != 0) {
-			ret = -1;
-			break;
-		}
-		*eq = '\0';
-		/* Every cache needs an entry; the compressed-block cache may be left out. */
-		if (v == 0 && strcmp(tok, "comp") != 0) {
-			ret = -1;
-			break;
-		}
-		if (strcmp(tok, "meta") == 0)
-			o->meta_entries = (unsigned)v;
-		else if (strcmp(tok, "frag") == 0)
-			o->frag_entries = (unsigned)v;
-		else if (strcmp(tok, "data") == 0)
-			o->data_entries = (unsigned)v;
-		else if (strcmp(tok, "comp") == 0)
-			o->comp_entries = (unsigned)v;
-		else {
-			ret = -1;
-			break;
-		}
 	}
-	free(copy);
-	return ret;
-}
-
-int cli_cache_option(const char *arg, struct sqk_image_opts *o)
-{
-	if (cli_parse_cache_opt(arg, o) != 0) {
-		cli_usage_error("invalid cache sizes '%s'", arg);
+	if (err) {
+		cli_error(NULL, "%s", sqk_error_message());
 		return -1;
 	}
 	return 0;
 }
 
-int cli_policy_option(const char *arg, struct sqk_image_opts *o)
+int cli_cache_option(const char *arg, struct cli_image_opts *o)
 {
-	if (sqk_policy_parse(arg, &o->policy) != 0) {
-		cli_usage_error("unknown cache policy '%s'", arg);
+	if (open_option("cache", arg))
 		return -1;
-	}
+	o->cache = arg;
+	return 0;
+}
+
+int cli_policy_option(const char *arg, struct cli_image_opts *o)
+{
+	if (open_option("cache-policy", arg))
+		return -1;
+	o->policy = arg;
 	return 0;
 }
 
@@ -116,12 +85,13 @@ static const char *option_name(const struct sqk_offset *o)
 	return cli_die_of_sigpipe ? "-offset" : "--offset";
 }
 
-/*
- * Where --offset auto finds the one image in path: o is then at it, no longer
- * auto (bench opens the image again for every run: search and say it once).
- * 0, or -1 after saying why.
- */
-static int find_offset(const char *path, struct sqk_offset *o)
+struct sqk_offset *cli_offset_setting(void)
+{
+	return &offset;
+}
+
+/* Found once, said once: bench opens the image again for every run. */
+int cli_offset_find(const char *path, struct sqk_offset *o)
 {
 	uint64_t at[2];
 	int n = sqk_image_find_path(path, UINT64_MAX, at, 2);
@@ -146,35 +116,6 @@ static int find_offset(const char *path, struct sqk_offset *o)
 	o->at = at[0];
 	o->is_auto = 0;
 	return 0;
-}
-
-struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
-{
-	struct sqk_file *f, *w;
-	int err = 0;
-
-	if (o->is_auto && find_offset(path, o) != 0)
-		return NULL;
-	errno = 0;
-	f = sqk_file_open(path, SQK_FILE_READ, &err);
-	if (!f) {
-		cli_error_code(path, err);
-		return NULL;
-	}
-	if (o->at == 0)
-		return f;
-	if (o->at >= f->size(f)) {
-		cli_error(path, "offset %llu is past the end of the file",
-			  (unsigned long long)o->at);
-		sqk_file_destroy(f);
-		return NULL;
-	}
-	w = sqk_file_window(f, o->at);
-	if (!w) {
-		cli_error_code(path, SQK_ERR_NOMEM);
-		sqk_file_destroy(f);
-	}
-	return w;
 }
 
 /* How far into a file the hints below look: an AppImage's runtime is a few hundred KiB. */
@@ -243,65 +184,41 @@ void cli_image_hint(const char *path)
 		say_further_in(path, NULL, images_further_in(path, &offset, at), at, &offset);
 }
 
-struct sqk_file *cli_open_image_file(const char *path)
+/* The settings of io (NULL: one reader) and the offset at, as the public API takes them. */
+static struct sqk_open_opts *open_opts(const struct cli_image_opts *io, uint64_t at)
 {
-	return cli_open_image_file_at(path, &offset);
-}
-
-struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *io)
-{
-	struct sqk_image *img;
-	struct sqk_file *f = cli_open_image_file(path);
+	struct sqk_open_opts *o = sqk_open_opts_create();
+	unsigned n = io ? io->threads : 0;
 	int err;
 
-	if (!f || cli_verity_wrap(&f, path))
+	if (!o)
 		return NULL;
-	err = sqk_image_open(f, io, &img);
-	if (err) {
-		cli_image_error(path, err);
-		return NULL;
-	}
-	return img;
-}
-
-/* The settings of io (NULL: the defaults) and the offset at, as the public API takes them. */
-static struct sqk_open_opts *open_opts(const struct sqk_image_opts *io, uint64_t at)
-{
-	static const enum sqk_policy policies[] = {
-		[SQK_WAIT_HERD] = SQK_POLICY_HERD,
-		[SQK_WAIT_EXCLUSIVE] = SQK_POLICY_EXCLUSIVE,
-		[SQK_WAIT_KEYED] = SQK_POLICY_KEYED,
-	};
-	struct sqk_open_opts *o = sqk_open_opts_create();
-	struct sqk_image_opts defaults;
-
-	if (!io) {
-		sqk_image_opts_default(&defaults);
-		io = &defaults;
-	}
-	if (o && !sqk_open_opts_set_offset(o, at) &&
-	    !sqk_open_opts_set_cache(o, SQK_CACHE_METADATA, io->meta_entries) &&
-	    !sqk_open_opts_set_cache(o, SQK_CACHE_FRAGMENT, io->frag_entries) &&
-	    !sqk_open_opts_set_cache(o, SQK_CACHE_DATA, io->data_entries) &&
-	    !sqk_open_opts_set_cache(o, SQK_CACHE_COMPRESSED, io->comp_entries) &&
-	    !sqk_open_opts_set_fragment_bytes(o, io->frag_bytes) &&
-	    !sqk_open_opts_set_policy(o, policies[io->policy]) &&
-	    /* The reader takes no decompressor as one. */
-	    !sqk_open_opts_set_decompressors(o, io->decompressors ? io->decompressors : 1) &&
-	    !sqk_open_opts_set_kernel_decode(o, io->strict))
+	/* One reader: the kernel's cache sizes, one decompressor. */
+	err = sqk_open_opts_set_offset(o, at) || sqk_open_opts_set_cache(o, SQK_CACHE_DATA, 1) ||
+	      sqk_open_opts_set_decompressors(o, n ? n + 1 : 1);
+	if (!err && n && !io->cache)
+		err = sqk_open_opts_set_cache(o, SQK_CACHE_METADATA, 16) ||
+		      sqk_open_opts_set_cache(o, SQK_CACHE_FRAGMENT, n + 3) ||
+		      sqk_open_opts_set_cache(o, SQK_CACHE_DATA, n + 1) ||
+		      (io->extract && sqk_open_opts_set_fragment_bytes(o, 4u << 20));
+	if (!err && io && io->cache)
+		err = sqk_open_opts_set(o, "cache", io->cache);
+	if (!err && io && io->policy)
+		err = sqk_open_opts_set(o, "cache-policy", io->policy);
+	if (!err)
 		return o;
 	sqk_open_opts_destroy(o);
 	return NULL;
 }
 
 struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
-				    const struct sqk_image_opts *io)
+				    const struct cli_image_opts *io)
 {
 	struct sqk_open_opts *opts;
 	struct sqk_image *img;
 	int err;
 
-	if (o->is_auto && find_offset(path, o) != 0)
+	if (o->is_auto && cli_offset_find(path, o) != 0)
 		return NULL;
 	opts = open_opts(io, o->at);
 	if (!opts) {
@@ -332,28 +249,14 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 	return NULL;
 }
 
-struct sqk_image *cli_open_image(const char *path, const struct sqk_image_opts *o)
+struct sqk_image *cli_open_image(const char *path, const struct cli_image_opts *o)
 {
 	return cli_open_image_at(path, &offset, o);
 }
 
-const char *cli_image_err_text(struct sqk_image *img, int err)
-{
-	int e = img ? sqk_image_file(img)->errnum : 0;
-
-	if (err == SQK_ERR_IO)
-		return strerror(e ? e : EIO);
-	return sqk_strerror(err);
-}
-
-const char *cli_fault_text(const struct sqk_fault *f, struct sqk_image *img)
-{
-	return sqk_fault_text(f, img ? sqk_image_file(img)->errnum : 0);
-}
-
 /* The caches by enum sqk_cache_kind, as --stats names them. */
-static const char *const cache_keys[] = {"metadata", "fragment", "data", "compressed"};
-#define NCACHES (sizeof(cache_keys) / sizeof(cache_keys[0]))
+const char *const cli_cache_keys[CLI_CACHES] = {"metadata", "fragment", "data", "compressed"};
+#define NCACHES CLI_CACHES
 
 /* Every thread's context switches, the finished workers' included. */
 static void usage_of_self(struct rusage *ru)
@@ -405,7 +308,7 @@ void cli_print_stats(FILE *out, struct sqk_image *img)
 	for (k = 0; k < NCACHES; k++) {
 		if (!has_cache(img, k))
 			continue;
-		fprintf(out, "%s cache:\n", cache_keys[k]);
+		fprintf(out, "%s cache:\n", cli_cache_keys[k]);
 		for (n = sqk_counter_names(); *n; n++)
 			fprintf(out, "  %-20s %llu\n", *n, (unsigned long long)counter(img, k, *n));
 		for (n = sqk_rate_names(); *n; n++)
@@ -437,7 +340,7 @@ void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	for (k = 0; k < NCACHES; k++) {
 		if (!has_cache(img, k))
 			continue;
-		sqk_json_key(j, cache_keys[k]);
+		sqk_json_key(j, cli_cache_keys[k]);
 		sqk_json_begin_object(j, 0);
 		for (n = sqk_counter_names(); *n; n++)
 			sqk_json_key_uint(j, *n, counter(img, k, *n));
@@ -459,57 +362,4 @@ void cli_print_stats_as(FILE *out, struct sqk_image *img, int json)
 	sqk_json_init_file(&j, out);
 	cli_print_stats_json(&j, img);
 	sqk_json_finish(&j);
-}
-
-/* The fields of struct sqk_cache_stats by the names the text form gives them. */
-static const struct {
-	const char *name;
-	size_t off;
-} stat_fields[] = {
-#define FIELD_AT(k, f) {#k, offsetof(struct sqk_cache_stats, f)},
-	SQK_CACHE_FIELDS_1(FIELD_AT) SQK_CACHE_FIELDS_2(FIELD_AT)};
-
-/* One "  name value" line of the cache in s. */
-static void read_counter(struct sqk_cache_stats *s, const char *name, const char *value)
-{
-	size_t i;
-
-	if (strcmp(name, "unclaimed_free_ms") == 0) {
-		s->unclaimed_ns = (uint64_t)(strtod(value, NULL) * 1e6);
-		return;
-	}
-	for (i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
-		if (strcmp(name, stat_fields[i].name) == 0)
-			*(uint64_t *)((char *)s + stat_fields[i].off) = strtoull(value, NULL, 10);
-}
-
-int cli_read_stats(FILE *in, struct sqk_stats_read *out)
-{
-	char line[256], name[64], value[64];
-	unsigned long long n;
-	long v, iv;
-	int cache = -1, seen = 0, i;
-
-	memset(out, 0, sizeof(*out));
-	while (fgets(line, sizeof(line), in)) {
-		if (sscanf(line, "decompressions: %llu", &n) == 1) {
-			out->decompressions = n;
-			seen = 1;
-		} else if (sscanf(line, "context switches: %ld voluntary, %ld involuntary", &v,
-				  &iv) == 2) {
-			out->vcsw = (uint64_t)v;
-			out->ivcsw = (uint64_t)iv;
-		} else if (line[0] != ' ') {
-			cache = -1;
-			for (i = 0; i < SQK_CACHE_COUNT; i++)
-				if (strncmp(line, cache_keys[i], strlen(cache_keys[i])) == 0 &&
-				    strcmp(line + strlen(cache_keys[i]), " cache:\n") == 0)
-					cache = i;
-			if (cache >= 0)
-				out->present[cache] = 1;
-		} else if (cache >= 0 && sscanf(line, " %63s %63s", name, value) == 2) {
-			read_counter(&out->cache[cache], name, value);
-		}
-	}
-	return seen ? 0 : -1;
 }

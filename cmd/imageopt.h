@@ -6,23 +6,36 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "read/image.h"
-#include "util/json.h"
+#include <squashkit/squashkit.h>
+
+#include "fe.h"
 
 /*
- * The cache sizes extraction wants (unimage, squashkit unsquashfs) with
- * threads workers: enough entries that workers never queue for one, and
- * fragment blocks for 4 MiB: tails of duplicate files, and of files packed
- * a little out of the order of the tree, then need no second decompression.
+ * How a front end opens its images: what its options asked, set into the
+ * public open options at each open. The values of --cache and
+ * --cache-policy are the library's to check (sqk_open_opts_set).
  */
-void cli_extract_cache_sizes(struct sqk_image_opts *o, unsigned threads);
+struct cli_image_opts {
+	/*
+	 * Workers reading at once (0: one reader, the kernel's cache sizes):
+	 * a decompressor each and one more, and, without --cache, enough
+	 * cache entries that workers never queue for one.
+	 */
+	unsigned threads;
+	/*
+	 * Extraction's too (unimage, squashkit unsquashfs): fragment blocks
+	 * for 4 MiB, so that tails of duplicate files, and of files packed a
+	 * little out of the order of the tree, need no second decompression.
+	 */
+	int extract;
+	const char *cache;  /* --cache SIZES, as given */
+	const char *policy; /* --cache-policy NAME, as given */
+};
 
-/* Parse "meta=N,frag=N,data=N,comp=N" (any subset) into o; 0 or -1. */
-int cli_parse_cache_opt(const char *s, struct sqk_image_opts *o);
-/* --cache SIZES into o: 0, or -1 after printing the usage error. */
-int cli_cache_option(const char *arg, struct sqk_image_opts *o);
+/* --cache SIZES into o: 0, or -1 after printing the usage error (the library's words). */
+int cli_cache_option(const char *arg, struct cli_image_opts *o);
 /* --cache-policy NAME into o: 0, or -1 after printing the usage error. */
-int cli_policy_option(const char *arg, struct sqk_image_opts *o);
+int cli_policy_option(const char *arg, struct cli_image_opts *o);
 
 /*
  * --offset N|auto, for every command that reads an image: where the image
@@ -43,12 +56,6 @@ int cli_offset_parse(const char *arg, struct sqk_offset *o);
 void cli_offset_quiet(int quiet);
 
 /*
- * Open path and, after --offset, the window over it that starts at the
- * superblock; prints the error line and returns NULL on failure.
- */
-struct sqk_file *cli_open_image_file(const char *path);
-
-/*
  * The error line for an image at path that would not open with err. A bad
  * magic without --offset, where an image starts further in (an AppImage, a
  * firmware blob), says where and that --offset auto (or the offset's own
@@ -59,28 +66,25 @@ void cli_image_error(const char *path, int err);
 void cli_image_hint(const char *path);
 
 /*
- * Open path as an image, through the public API: of o (NULL: the reader's
- * defaults, the kernel's cache sizes) it takes what the API sets: the
- * cache entries and fragment bytes, the policy, the decompressors, strict.
- * Prints the error line and returns NULL on failure.
+ * Open path as an image, through the public API, as o asks (NULL: one
+ * reader, the kernel's cache sizes). Prints the error line and returns
+ * NULL on failure.
  */
-struct sqk_image *cli_open_image(const char *path, const struct sqk_image_opts *o);
-/*
- * The same with every setting of o, those the public API has not too (the
- * cache lookup bench compares, the block cache limit of mount).
- */
-struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *o);
-/* The same two with an offset of their own (o learns where auto found the image). */
-struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o);
+struct sqk_image *cli_open_image(const char *path, const struct cli_image_opts *o);
+/* The same with an offset of its own (o learns where auto found the image). */
 struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
-				    const struct sqk_image_opts *io);
+				    const struct cli_image_opts *io);
+/* The --offset setting of the command running. */
+struct sqk_offset *cli_offset_setting(void);
+/*
+ * Where --offset auto finds the one image in path: o is then at it, no
+ * longer auto. 0, or -1 after saying why.
+ */
+int cli_offset_find(const char *path, struct sqk_offset *o);
 
-struct sqk_fault;
-/* A code of a read of img, in words: an I/O error in those of the image file's errno. */
-const char *cli_image_err_text(struct sqk_image *img, int err);
-/* What went wrong in f, in words (the image file's errno for its I/O errors). */
-const char *cli_fault_text(const struct sqk_fault *f, struct sqk_image *img);
-
+/* The caches by enum sqk_cache_kind, as --stats names them. */
+#define CLI_CACHES 4
+extern const char *const cli_cache_keys[CLI_CACHES];
 /* The counters of every cache, as text. */
 void cli_print_stats(FILE *out, struct sqk_image *img);
 /* The same counters as one JSON object (a value: the caller places it). */
@@ -89,16 +93,6 @@ void cli_print_stats_json(struct sqk_json *j, struct sqk_image *img);
 void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img);
 /* The cache counters as text, or as one JSON document. */
 void cli_print_stats_as(FILE *out, struct sqk_image *img, int json);
-
-/* The counters cli_print_stats() wrote, read back (bench reads a mount daemon's). */
-struct sqk_stats_read {
-	uint64_t decompressions, vcsw, ivcsw;
-	int present[SQK_CACHE_COUNT];
-	struct sqk_cache_stats cache[SQK_CACHE_COUNT];
-};
-
-/* 0, or -1 when in holds no counters in that form. */
-int cli_read_stats(FILE *in, struct sqk_stats_read *out);
 
 /* Where the image starts in the file after --offset (auto: once it has been found). */
 uint64_t cli_offset_value(void);

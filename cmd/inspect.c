@@ -27,9 +27,8 @@
 
 #include "cmd.h"
 #include "show.h"
-#include "util/json.h"
+#include "fe.h"
 #include "verityopt.h"
-#include "util/parse.h"
 
 static const char usage_text[] =
 	"Usage: squashkit inspect [OPTIONS] IMAGE\n"

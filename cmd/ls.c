@@ -21,7 +21,7 @@
 
 #include "cmd.h"
 #include "show.h"
-#include "util/json.h"
+#include "fe.h"
 
 static const char usage_text[] =
 	"Usage: squashkit ls [OPTIONS] IMAGE [PATH...]\n"
@@ -185,7 +185,7 @@ static void print_json(struct ls *ls, const struct info *i, const char *name, co
 	else
 		sqk_json_key_null(j, "path");
 	sqk_json_key_uint(j, "inode", i->number);
-	sqk_json_key_string(j, "type", cli_mode_type(i->mode));
+	sqk_json_key_string(j, "type", sqk_type_key(i->mode));
 	sqk_json_key_uint(j, "mode", i->mode & 07777);
 	sqk_json_key_uint(j, "uid", i->uid);
 	sqk_json_key_uint(j, "gid", i->gid);

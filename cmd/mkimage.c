@@ -17,12 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "attropt.h"
 #include "cmd.h"
 #include "mkimage.h"
 #include "progress.h"
-#include "util/error.h"
-#include "util/file.h"
 
 /*
  * The bar first shows the image bytes written (all there is to show while
@@ -58,7 +55,9 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 
 static void warn_cb(void *ctx, const char *where, const char *what)
 {
-	cli_attropt_warn(((struct bar *)ctx)->p, where, what);
+	/* What does not stop a build (a sort line naming nothing), said over the bar. */
+	cli_progress_clear(((struct bar *)ctx)->p);
+	cli_error(where, "warning: %s", what);
 }
 
 static void bar_finish(struct bar *bar, int ok)
@@ -163,10 +162,11 @@ static int report(const char *image, int err, const char *path, const char *word
 /* Why sqk_build_create failed, in mkimage's words: the exit status. */
 static int create_error(const struct args *a, const char *image, int err)
 {
-	const char *step = sqk_build_failed_step(NULL), *path, *words;
+	enum sqk_build_step step = sqk_build_failed_step_id(NULL);
+	const char *path, *words;
 	int e = sqk_error_errno(), errnum;
 
-	if (!strcmp(step, "driver")) {
+	if (step == SQK_STEP_DRIVER) {
 		sqk_build_failure(NULL, &path, &words, &errnum, NULL);
 		/* The image appended to cannot be read back: where and why. */
 		if (a->append && *words)
@@ -175,9 +175,9 @@ static int create_error(const struct args *a, const char *image, int err)
 			report(image, err, path, words, errnum);
 		return EXIT_FAIL;
 	}
-	if (!strncmp(step, "append", 6))
+	if (step >= SQK_STEP_APPEND && step <= SQK_STEP_APPEND_IO)
 		return cli_mkimage_append_error(a, image, err);
-	if (!strcmp(step, "offset")) {
+	if (step == SQK_STEP_OFFSET) {
 		/* --offset N: the existing IMAGE must hold N bytes, and no more unless --force. */
 		if (err == SQK_ERR_IO)
 			cli_error(image, "--offset needs the existing file: %s", strerror(e));
@@ -189,24 +189,24 @@ static int create_error(const struct args *a, const char *image, int err)
 			cli_error(image,
 				  "has bytes after offset %llu (use --force to replace them)",
 				  (unsigned long long)a->offset);
-	} else if (!strcmp(step, "output") && err == SQK_ERR_EXIST) {
+	} else if (step == SQK_STEP_OUTPUT && err == SQK_ERR_EXIST) {
 		cli_error(image, "file exists (use --force to overwrite it)");
-	} else if (!strcmp(step, "verity") && err == SQK_ERR_EXIST) {
+	} else if (step == SQK_STEP_VERITY && err == SQK_ERR_EXIST) {
 		/* A file beside the image (the hash file, the root hash, the signature): its path.
 		 */
 		const char *m = sqk_error_message(), *colon = strstr(m, ": file exists");
 
 		cli_error(NULL, "%.*s: file exists (use --force to overwrite it)",
 			  colon ? (int)(colon - m) : (int)strlen(m), m);
-	} else if (!strcmp(step, "output") && err == SQK_ERR_ARG) {
+	} else if (step == SQK_STEP_OUTPUT && err == SQK_ERR_ARG) {
 		cli_error(image, "is a directory");
-	} else if (!strcmp(step, "output") && err == SQK_ERR_OVERFLOW) {
+	} else if (step == SQK_STEP_OUTPUT && err == SQK_ERR_OVERFLOW) {
 		cli_error(image, "path too long");
-	} else if (!strcmp(step, "output-open")) {
+	} else if (step == SQK_STEP_OUTPUT_OPEN) {
 		cli_error(image, "%s", strerror(e));
-	} else if (!strcmp(step, "output") && err == SQK_ERR_IO) {
+	} else if (step == SQK_STEP_OUTPUT && err == SQK_ERR_IO) {
 		cli_error(image, "cannot create a temporary file beside it: %s", strerror(e));
-	} else if (!strcmp(step, "output") || !strcmp(step, "offset-copy")) {
+	} else if (step == SQK_STEP_OUTPUT || step == SQK_STEP_OFFSET_COPY) {
 		say_io(image, err, e);
 	} else {
 		cli_error(NULL, "%s", sqk_error_message());
@@ -218,11 +218,12 @@ static int create_error(const struct args *a, const char *image, int err)
 static int build_error(const struct args *a, const char *image, struct sqk_build *b, int err,
 		       int to_stdout)
 {
-	const char *step = sqk_build_failed_step(b), *path, *words;
+	enum sqk_build_step step = sqk_build_failed_step_id(b);
+	const char *path, *words;
 	int errnum, in_image, e = sqk_error_errno();
 
 	sqk_build_failure(b, &path, &words, &errnum, &in_image);
-	if (!strcmp(step, "commit")) {
+	if (step == SQK_STEP_COMMIT) {
 		/* A device written in place: the words say it holds a partial image. */
 		if (*words)
 			cli_error(to_stdout ? "stdout" : image, "%s", words);
@@ -231,7 +232,7 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 		return EXIT_FAIL;
 	}
 	/* A file of the tree's (the hash file, the root hash, the signature): named by the library. */
-	if (!strcmp(step, "verity")) {
+	if (step == SQK_STEP_VERITY) {
 		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;
 	}
@@ -240,7 +241,7 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 		return EXIT_FAIL;
 	}
 	/* A path given twice, a definition that clashes with the sources: usage errors. */
-	if (err == SQK_ERR_EXIST || (err == SQK_ERR_ARG && !strcmp(step, "pseudo")))
+	if (err == SQK_ERR_EXIST || (err == SQK_ERR_ARG && step == SQK_STEP_PSEUDO))
 		return cli_usage_error("%s: %s", path, words);
 	return report(image, err, path, words, errnum);
 }
@@ -334,7 +335,7 @@ static int check_args(struct args *a, const char *image)
 	if (a->named_sources + a->full_paths + a->archive_mode > 1)
 		return cli_usage_error(
 			"--named-sources, --full-paths and --archive exclude each other");
-	if (a->attr.nadds && a->no_xattrs)
+	if (a->xattrs_added && a->no_xattrs)
 		return cli_usage_error("--xattrs-add and --no-xattrs exclude each other");
 	if (epoch && *epoch) {
 		if (cli_mkimage_parse_u32("SOURCE_DATE_EPOCH", epoch, &v))

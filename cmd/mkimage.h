@@ -8,7 +8,18 @@
 
 #include <squashkit/squashkit.h>
 
-#include "attropt.h"
+/* getopt_long codes of the attribute options, clear of those numbered from 256. */
+enum {
+	OPT_XATTRS_INCLUDE = 0x1000,
+	OPT_XATTRS_EXCLUDE,
+	OPT_XATTRS_ADD,
+	OPT_ROOT_MODE,
+	OPT_ROOT_UID,
+	OPT_ROOT_GID,
+	OPT_FILE_MODE,
+	OPT_DIR_MODE,
+	OPT_SORT,
+};
 
 /* A growing list of strings (listings, archives, earlier images). */
 struct strv {
@@ -30,8 +41,7 @@ struct args {
 	int append;	     /* --append: add to the existing IMAGE */
 	int comp_given, block_given;
 	int tail_ends, no_fragments, no_xattrs, no_pad, exclude_style, has_pseudo;
-	/* Checked here for their usage lines, then handed to the library. */
-	struct sqk_attropt attr;
+	int xattrs_added;     /* --xattrs-add given (the library checks them all) */
 	int verity;	      /* --verity */
 	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
 };

@@ -9,7 +9,6 @@
 
 #include "cmd.h"
 #include "mkimage.h"
-#include "util/error.h"
 
 int cli_mkimage_append_check(const struct args *a, const char *image)
 {
@@ -50,23 +49,23 @@ static int settings(const struct args *a, const char *image, int err)
 
 int cli_mkimage_append_error(const struct args *a, const char *image, int err)
 {
-	const char *step = sqk_build_failed_step(NULL);
+	enum sqk_build_step step = sqk_build_failed_step_id(NULL);
 	int e = sqk_error_errno();
 
-	if (!strcmp(step, "append") && err == SQK_ERR_ARG)
+	if (step == SQK_STEP_APPEND && err == SQK_ERR_ARG)
 		return settings(a, image, err);
-	if (!strcmp(step, "append-open") && e == ENOENT)
+	if (step == SQK_STEP_APPEND_OPEN && e == ENOENT)
 		cli_error(image, "no such file (--append adds to an existing image)");
-	else if (!strcmp(step, "append-open") || !strcmp(step, "append-io"))
+	else if (step == SQK_STEP_APPEND_OPEN || step == SQK_STEP_APPEND_IO)
 		cli_error(image, "%s", strerror(e));
-	else if (!strcmp(step, "append-not-regular"))
+	else if (step == SQK_STEP_APPEND_NOT_REGULAR)
 		cli_error(image, "--append needs a regular file or a block device");
-	else if (!strcmp(step, "append-locked"))
+	else if (step == SQK_STEP_APPEND_LOCKED)
 		cli_error(image, "is locked by another process (%s)", strerror(e));
-	else if (!strcmp(step, "append-past-end"))
+	else if (step == SQK_STEP_APPEND_PAST_END)
 		cli_error(image, "offset %llu is past the end of the file",
 			  (unsigned long long)a->offset);
-	else if (!strcmp(step, "append-not-image"))
+	else if (step == SQK_STEP_APPEND_NOT_IMAGE)
 		cli_error(image, "not a squashfs image");
 	else
 		cli_error_code(image, err);

@@ -9,9 +9,8 @@
 
 #include "cmd.h"
 #include "mkimage.h"
-#include "util/array.h"
-#include "util/error.h"
-#include "util/parse.h"
+#include "fe.h"
+#include "fe.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mkimage [OPTIONS] SOURCE... IMAGE\n"
@@ -295,12 +294,14 @@ int cli_mkimage_set(struct args *a, const char *name, const char *value)
 	return err ? refused(err) : 0;
 }
 
-static int bad_time(const char *opt, const char *arg)
+/* An option whose refusal names it as the command line spells it. */
+static int take_named(struct args *a, const char *name, const char *arg)
 {
-	return cli_usage_error("invalid %s '%s' (seconds since 1970, @SECONDS, or a date and "
-			       "time: 2024-01-01, 2024-01-01T12:00[:00], local unless Z or "
-			       "+HH:MM follows)",
-			       opt, arg);
+	int err = sqk_build_opts_set(a->bo, name, arg);
+
+	if (err == SQK_ERR_ARG)
+		return cli_refused(name);
+	return err ? refused(err) : 0;
 }
 
 /* --uncompressed LIST: the names of the parts, comma-separated. */
@@ -331,12 +332,11 @@ static int add_pseudo(struct args *a, int file, const char *arg)
 	return 0;
 }
 
-/* The attribute options: checked for mkimage's usage lines, then set. */
+/* The attribute options: the library checks them; its words, the option as given. */
 static int take_attr(struct args *a, int c, const char *name, const char *arg)
 {
-	int err = cli_attropt_take(&a->attr, c, arg);
-
-	return err ? err : cli_mkimage_set(a, name, arg);
+	a->xattrs_added |= c == OPT_XATTRS_ADD;
+	return take_named(a, name, arg);
 }
 
 /* The long name of a switch of the table above, as the library takes it. */
@@ -351,7 +351,6 @@ static const char *switch_name(int c)
 int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 {
 	uint64_t v;
-	uint32_t u;
 	int c, rc;
 
 	a->comp_name = "zstd";
@@ -371,10 +370,10 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			a->comp_given = 1;
 			break;
 		case 'L':
-			if (sqk_parse_uint(optarg, 1000, &v))
-				return cli_usage_error("invalid level '%s'", optarg);
-			a->level = (int)v;
 			rc = cli_mkimage_set(a, "level", optarg);
+			/* The library took it: a number up to 1000. */
+			if (!rc && !sqk_parse_uint(optarg, 1000, &v))
+				a->level = (int)v;
 			break;
 		case 'X':
 			rc = cli_mkimage_set(a, "comp-opt", optarg);
@@ -406,15 +405,11 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_UID:
 		case OPT_GID:
-			if (cli_mkimage_parse_u32(c == OPT_UID ? "uid" : "gid", optarg, &u))
-				return EXIT_USAGE;
 			rc = cli_mkimage_set(a, switch_name(c), optarg);
 			break;
 		case OPT_MTIME:
 		case OPT_FSTIME:
-			if (sqk_parse_time(optarg, &u))
-				return bad_time(c == OPT_MTIME ? "--mtime" : "--fstime", optarg);
-			rc = cli_mkimage_set(a, switch_name(c), optarg);
+			rc = take_named(a, switch_name(c), optarg);
 			break;
 		case 'e':
 			rc = cli_mkimage_set(a, "exclude", optarg);
@@ -539,6 +534,5 @@ void cli_mkimage_args_free(struct args *a)
 	strv_free(&a->listings);
 	strv_free(&a->archives);
 	strv_free(&a->reuse);
-	cli_attropt_release(&a->attr);
 	sqk_build_opts_destroy(a->bo);
 }

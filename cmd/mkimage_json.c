@@ -4,7 +4,7 @@
 
 #include "cmd.h"
 #include "mkimage.h"
-#include "util/json.h"
+#include "fe.h"
 
 uint64_t cli_mkimage_stat(const struct sqk_build *b, const char *name)
 {

@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 #include "mkimage.h"
-#include "util/json.h"
+#include "fe.h"
 #include "verityopt.h"
 
 int cli_mkimage_verity_check(const struct args *a, const char *image)

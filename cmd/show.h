@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "util/json.h"
+#include "fe.h"
 
 struct sqk_image;
 struct sqk_inode;
@@ -69,14 +69,5 @@ void cli_time_string(uint32_t t, int seconds, char *out, size_t len);
 const char *cli_api_why(int err);
 /* The same for a failure whose errno was kept (0: none). */
 const char *cli_api_text(int err, int errnum);
-
-/*
- * Type names and sizes from the format's codec (show_type.c), for listings
- * the public API has no words for yet.
- */
-/* The JSON name of a file type ("file", "block_device", ...) from its mode. */
-const char *cli_mode_type(mode_t mode);
-/* The same in words ("file", "block device", ...). */
-const char *cli_mode_name(mode_t mode);
 
 #endif

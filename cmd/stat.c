@@ -28,7 +28,7 @@
 
 #include "cmd.h"
 #include "show.h"
-#include "util/json.h"
+#include "fe.h"
 
 static const char usage_text[] =
 	"Usage: squashkit stat [OPTIONS] IMAGE PATH\n"
@@ -78,7 +78,7 @@ static void print_text(const struct view *v)
 	cli_time_string(st->mtime, 1, when, sizeof(when));
 	fputs("path: ", stdout);
 	cli_print_escaped(stdout, v->path);
-	printf("\ninode: %u\ntype: %s\nextended: %s\n", st->ino, cli_mode_type(st->mode),
+	printf("\ninode: %u\ntype: %s\nextended: %s\n", st->ino, sqk_type_key(st->mode),
 	       st->extended ? "yes" : "no");
 	printf("inode position: block %llu offset %u\n", (unsigned long long)l->inode_block,
 	       l->inode_offset);
@@ -161,7 +161,7 @@ static int print_json(struct sqk_json *j, const struct view *v)
 	sqk_json_begin_object(j, 0);
 	sqk_json_key_string(j, "path", v->path);
 	sqk_json_key_uint(j, "inode", st->ino);
-	sqk_json_key_string(j, "type", cli_mode_type(st->mode));
+	sqk_json_key_string(j, "type", sqk_type_key(st->mode));
 	sqk_json_key_bool(j, "extended", st->extended);
 	sqk_json_key_uint(j, "mode", st->mode & 07777);
 	sqk_json_key_string(j, "mode_string", mode);

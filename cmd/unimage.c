@@ -16,12 +16,11 @@
 
 #include <squashkit/squashkit.h>
 
-#include "attropt.h"
 #include "cmd.h"
 #include "imageopt.h"
 #include "verityopt.h"
 #include "progress.h"
-#include "util/pool.h"
+#include "fe.h"
 
 static const char usage_text[] =
 	"Usage: squashkit unimage [OPTIONS] IMAGE [PATH...]\n"
@@ -59,6 +58,8 @@ static const char usage_text[] =
 enum {
 	OPT_FORMAT = 256,
 	OPT_NO_XATTRS,
+	OPT_XATTRS_INCLUDE,
+	OPT_XATTRS_EXCLUDE,
 	OPT_NO_OWNER,
 	OPT_POLICY,
 	OPT_CACHE,
@@ -100,10 +101,8 @@ struct unimage {
 	int out_is_dir;
 	struct sqk_image *img;
 	unsigned threads;
-	struct sqk_image_opts io;
-	int cache_set;
+	struct cli_image_opts io;
 	struct sqk_progress *bar; /* NULL unless stderr is a terminal */
-	struct sqk_attropt attr;  /* the xattr filter, checked as given */
 	struct sqk_extract_opts *xo;
 };
 
@@ -264,8 +263,7 @@ static int run(struct unimage *u, int argc, char **argv)
 		cli_error(NULL, "%s", sqk_strerror(SQK_ERR_NOMEM));
 		return EXIT_FAIL;
 	}
-	sqk_image_opts_default(&u->io);
-	u->threads = sqk_online_cpus();
+	u->threads = cli_online_cpus();
 	while ((c = cli_getopt(argc, argv, "d:fo:kj:qh", longopts)) != -1) {
 		switch (c) {
 		case 'd':
@@ -299,11 +297,9 @@ static int run(struct unimage *u, int argc, char **argv)
 			const char *name =
 				c == OPT_XATTRS_INCLUDE ? "xattrs-include" : "xattrs-exclude";
 
-			/* Checked here too, for a bad pattern's usage error line. */
-			if ((c = cli_attropt_take(&u->attr, c, optarg)) != 0)
-				return c;
+			/* The library checks the pattern; its words, the option as given. */
 			if (sqk_extract_opts_set(u->xo, name, optarg) != 0)
-				return cli_usage_error("%s", sqk_error_message());
+				return cli_refused(name);
 			break;
 		}
 		case 'j':
@@ -317,7 +313,6 @@ static int run(struct unimage *u, int argc, char **argv)
 		case OPT_CACHE:
 			if (cli_cache_option(optarg, &u->io) != 0)
 				return EXIT_USAGE;
-			u->cache_set = 1;
 			break;
 		case OPT_STATS:
 			u->stats = 1;
@@ -337,14 +332,10 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
-				int rc = cli_verity_option(c - OPT_VERITY, optarg);
-
-				if (rc)
-					return rc;
-				break;
-			}
-			return EXIT_USAGE;
+			/* The verity options, or one getopt has refused already. */
+			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
+				return c;
+			break;
 		}
 	}
 	if (cli_verity_options_check())
@@ -371,9 +362,8 @@ static int run(struct unimage *u, int argc, char **argv)
 		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;
 	}
-	if (!u->cache_set)
-		cli_extract_cache_sizes(&u->io, u->threads);
-	u->io.decompressors = u->threads + 1;
+	u->io.threads = u->threads;
+	u->io.extract = 1;
 	raise_fd_limit();
 
 	u->img = cli_open_image(u->image, &u->io);
@@ -405,7 +395,6 @@ int cli_unimage(int argc, char **argv)
 	struct unimage u = {.dest = "squashfs-root"};
 	int ret = run(&u, argc, argv);
 
-	cli_attropt_release(&u.attr);
 	sqk_extract_opts_destroy(u.xo);
 	return ret;
 }

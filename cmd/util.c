@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "util/error.h"
 
 const char *cli_cmd_name = "squashkit";
 

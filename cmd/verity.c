@@ -12,7 +12,7 @@
 #include <squashkit/squashkit.h>
 
 #include "cmd.h"
-#include "util/json.h"
+#include "fe.h"
 #include "verityopt.h"
 
 static const char usage_text[] =

@@ -5,10 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "read/image_verity.h"
-#include "util/file.h"
-#include "util/json.h"
-#include "util/parse.h"
+#include "fe.h"
 #include "verityopt.h"
 
 /* The first line of path, the root hash: 0, or EXIT_FAIL after its line. */
@@ -143,6 +140,13 @@ int cli_verity_option(int which, const char *arg)
 	return cli_verity_take(&reader, which, arg);
 }
 
+int cli_verity_default(int c, int base, const char *arg)
+{
+	if (c >= base && c < base + CLI_VERITY_NOPTS)
+		return cli_verity_option(c - base, arg);
+	return EXIT_USAGE;
+}
+
 int cli_verity_options_check(void)
 {
 	return cli_verity_check(&reader);
@@ -158,41 +162,9 @@ int cli_verity_open_opts(struct sqk_open_opts *o, const char *path)
 	return cli_verity_apply(current, o, path);
 }
 
-int cli_verity_wrap(struct sqk_file **f, const char *path)
+const struct cli_verity *cli_verity_reader(void)
 {
-	struct sqk_verity_where w = {.offset = SQK_VERITY_AT_END};
-	const char *why = NULL;
-	int err;
-
-	if (!reader.given)
-		return 0;
-	if (sqk_verity_where_root(&w, reader.root)) {
-		cli_usage_error("invalid root hash '%s'", reader.root);
-		sqk_file_destroy(*f);
-		return -1;
-	}
-	w.hash_path = reader.hash_file;
-	if (reader.offset_given)
-		w.offset = reader.offset;
-	else if (reader.hash_file)
-		w.offset = 0;
-	if (reader.salt && sqk_verity_where_plain(&w, reader.hash, reader.salt, &why)) {
-		cli_usage_error("--verity-salt, --verity-hash: %s", why);
-		sqk_file_destroy(*f);
-		return -1;
-	}
-	errno = 0;
-	err = sqk_image_verity_file(*f, &w, f, &why);
-	if (err) {
-		const char *where = reader.hash_file ? reader.hash_file : path;
-
-		if (why)
-			cli_error(where, "dm-verity: %s", why);
-		else
-			cli_error_errno(where, err, err == SQK_ERR_IO ? errno : 0);
-		return -1;
-	}
-	return 0;
+	return &reader;
 }
 
 void cli_verity_failures(const char *path, struct sqk_image *img)

@@ -51,6 +51,12 @@ int cli_verity_apply(const struct cli_verity *v, struct sqk_open_opts *o, const 
  * through imageopt.h is then read through.
  */
 int cli_verity_option(int which, const char *arg);
+/*
+ * The default: of a command's option loop: option c, when it is one of
+ * these (numbered from base), taken with arg. 0, or the exit code
+ * (EXIT_USAGE for an option that is none of them: getopt said why).
+ */
+int cli_verity_default(int c, int base, const char *arg);
 /* Their checks against each other: 0, or EXIT_USAGE after saying why. */
 int cli_verity_options_check(void);
 /* Open images through v's options (diff's per side) instead, until called with NULL. */
@@ -59,12 +65,8 @@ void cli_verity_use(const struct cli_verity *v);
 int cli_verity_given(void);
 /* Into o, for an image opened through the public API: 0, or -1 after the error line. */
 int cli_verity_open_opts(struct sqk_open_opts *o, const char *path);
-struct sqk_file;
-/*
- * For an image opened on the reader (mount, bench): *f (taken) read
- * through the tree when --root-hash was given. 0, or -1 after the error line.
- */
-int cli_verity_wrap(struct sqk_file **f, const char *path);
+/* The reader options of the command running (bincmd/reader.c reads through them). */
+const struct cli_verity *cli_verity_reader(void);
 
 /*
  * After reading img through its tree: one line saying how many blocks

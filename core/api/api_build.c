@@ -22,14 +22,14 @@
 #include "verity/verity_build.h"
 
 /* The step of sqk_build_create under way in this thread, or that failed. */
-static __thread const char *create_step = "";
+static __thread enum sqk_build_step create_step = SQK_STEP_NONE;
 /* The driver's failure in parts when create itself failed: no build to hold it. */
 static __thread struct {
 	int err, errnum, in_image;
 	char path[4096], words[512];
 } create_failure;
 
-void sqk_api_build_step(const char *step)
+void sqk_api_build_step(enum sqk_build_step step)
 {
 	create_step = step;
 }
@@ -87,7 +87,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	int err;
 
 	*out = NULL;
-	sqk_api_build_step("options");
+	sqk_api_build_step(SQK_STEP_OPTIONS);
 	create_failure.err = 0;
 	create_failure.path[0] = create_failure.words[0] = '\0';
 	create_failure.errnum = create_failure.in_image = 0;
@@ -129,7 +129,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		sqk_build_destroy(b);
 		return err;
 	}
-	sqk_api_build_step("options");
+	sqk_api_build_step(SQK_STEP_OPTIONS);
 	if (b->mo.tail_ends && b->mo.no_fragments) {
 		sqk_build_destroy(b);
 		return sqk_api_fail(SQK_ERR_ARG, 0, path,
@@ -151,7 +151,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		sqk_build_destroy(b);
 		return err;
 	}
-	sqk_api_build_step("driver");
+	sqk_api_build_step(SQK_STEP_DRIVER);
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
 	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : sqk_api_build_file(b));
 	err = sqk_mkfs_create(&b->mo,
@@ -169,7 +169,7 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 		return err;
 	}
 	b->opts_pseudo = sqk_api_pseudo_ref(o->pseudo);
-	sqk_api_build_step("");
+	sqk_api_build_step(SQK_STEP_NONE);
 	*out = b;
 	return sqk_api_ok();
 }
@@ -211,7 +211,7 @@ int sqk_build_add_dir(struct sqk_build *b, const char *dir)
 
 	if (err)
 		return err;
-	b->step = "source";
+	b->step = SQK_STEP_SOURCE;
 	if (b->source_mode == SQK_API_NAMED_SOURCES)
 		return done(b, sqk_mkfs_add_entry(b->m, dir), NULL);
 	if (b->source_mode == SQK_API_FULL_PATHS)
@@ -223,7 +223,7 @@ int sqk_build_add_archive(struct sqk_build *b, const char *path)
 {
 	int err = usable(b);
 
-	b->step = "source";
+	b->step = SQK_STEP_SOURCE;
 	return err ? err : done(b, sqk_mkfs_add_archive(b->m, path), NULL);
 }
 
@@ -231,7 +231,7 @@ int sqk_build_add_listing(struct sqk_build *b, const char *path)
 {
 	int err = usable(b);
 
-	b->step = "source";
+	b->step = SQK_STEP_SOURCE;
 	return err ? err : done(b, sqk_mkfs_add_listing(b->m, path), NULL);
 }
 
@@ -271,7 +271,7 @@ static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
 	e->uid = a->uid;
 	e->gid = a->gid;
 	e->mtime = a->mtime;
-	b->step = "entry";
+	b->step = SQK_STEP_ENTRY;
 	err = sqk_mkfs_add_node(b->m, path, e, node ? node : &n);
 	return done(b, err, path);
 }
@@ -372,7 +372,7 @@ int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
 
 	if (err)
 		return err;
-	b->step = "entry";
+	b->step = SQK_STEP_ENTRY;
 	err = sqk_mkfs_link(b->m, path, existing);
 	if (err == SQK_ERR_NOENT || err == SQK_ERR_ARG)
 		return sqk_api_fail(err, 0, b->path, "%s: %s", existing,
@@ -388,7 +388,7 @@ int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name,
 
 	if (err)
 		return err;
-	b->step = "entry";
+	b->step = SQK_STEP_ENTRY;
 	err = sqk_mkfs_set_xattr(b->m, path, name, value, size);
 	switch (err) {
 	case SQK_ERR_ARG:
@@ -412,7 +412,7 @@ static int verity_failed(struct sqk_build *b, int err)
 	if (!path)
 		return 0;
 	b->failed = 1;
-	b->fail_step = "verity";
+	b->fail_step = SQK_STEP_VERITY;
 	b->fail_err = err;
 	b->fail_errnum = errnum;
 	sqk_api_fail(err, errnum, path, NULL);
@@ -426,12 +426,12 @@ int sqk_build_finish(struct sqk_build *b)
 
 	if (err)
 		return err;
-	b->step = "pseudo";
+	b->step = SQK_STEP_PSEUDO;
 	if (b->opts_pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->opts_pseudo->p)))
 		return done(b, err, NULL);
 	if (b->pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->pseudo)))
 		return done(b, err, NULL);
-	b->step = "write";
+	b->step = SQK_STEP_WRITE;
 	err = sqk_mkfs_finish(b->m, &b->st);
 	if (err)
 		return verity_failed(b, err) ? err : done(b, err, NULL);
@@ -461,7 +461,7 @@ int sqk_build_finish(struct sqk_build *b)
 		const char *what = e ? strerror(e) : sqk_strerror(err);
 
 		b->failed = 1;
-		b->fail_step = "commit";
+		b->fail_step = SQK_STEP_COMMIT;
 		b->fail_err = err;
 		b->fail_errnum = e;
 		b->fail_path[0] = '\0';
@@ -518,9 +518,12 @@ int sqk_build_failure(const struct sqk_build *b, const char **path, const char *
 
 const char *sqk_build_failed_step(const struct sqk_build *b)
 {
-	if (!b)
-		return create_step;
-	return b->fail_step ? b->fail_step : "";
+	return sqk_api_step_name(sqk_build_failed_step_id(b));
+}
+
+enum sqk_build_step sqk_build_failed_step_id(const struct sqk_build *b)
+{
+	return b ? b->fail_step : create_step;
 }
 
 uint64_t sqk_build_written(const struct sqk_build *b)

@@ -93,7 +93,9 @@ int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 void sqk_api_attrs_release(struct sqk_api_attrs *a);
 
 /* The step of sqk_build_create now under way, for sqk_build_failed_step. */
-void sqk_api_build_step(const char *step);
+void sqk_api_build_step(enum sqk_build_step step);
+/* The name of a step, as sqk_build_failed_step() gives it (api_build_step.c). */
+const char *sqk_api_step_name(enum sqk_build_step step);
 /* A holder of pseudo definitions: one reference more, one less (freed at none). */
 struct sqk_api_pseudo *sqk_api_pseudo_ref(struct sqk_api_pseudo *h);
 void sqk_api_pseudo_unref(struct sqk_api_pseudo *h);
@@ -150,7 +152,7 @@ struct sqk_build {
 	/* The driver's last failure, in parts (sqk_build_failure). */
 	int fail_err, fail_errnum, fail_in_image;
 	char fail_path[4096], fail_words[512];
-	const char *step, *fail_step; /* under way, and of the last failure */
+	enum sqk_build_step step, fail_step; /* under way, and of the last failure */
 	int finished, failed;
 	int device; /* the output is a block device, written in place */
 	struct sqk_api_verity_build *verity; /* "verity" (api_build_verity.c) */

@@ -79,7 +79,7 @@ static int set_sort(struct sqk_build_opts *o, const char *v)
 
 	sqk_sort_free(s);
 	if (err == SQK_ERR_ARG)
-		return sqk_api_fail(err, 0, v, "line %u: %s", line, why);
+		return sqk_api_fail(err, 0, NULL, "%s:%u: %s", v, line, why);
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, v, NULL);
 	return set_string(&o->sort, v);
@@ -193,7 +193,7 @@ static int make_reuse(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 
 	if (!o->reuse.n)
 		return 0;
-	sqk_api_build_step("reuse");
+	sqk_api_build_step(SQK_STEP_REUSE);
 	a->reuse = calloc(o->reuse.n, sizeof(*a->reuse));
 	a->given = calloc(o->reuse.n, sizeof(*a->given));
 	if (!a->reuse || !a->given)
@@ -245,10 +245,10 @@ int sqk_api_attrs_make(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 	if (make_xattrs(a, o, mo))
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
 	if (o->sort) {
-		sqk_api_build_step("sort");
+		sqk_api_build_step(SQK_STEP_SORT);
 		err = sqk_sort_load(o->sort, &a->sort, &line, why, sizeof(why));
 		if (err == SQK_ERR_ARG)
-			return sqk_api_fail(err, 0, o->sort, "line %u: %s", line, why);
+			return sqk_api_fail(err, 0, NULL, "%s:%u: %s", o->sort, line, why);
 		if (err)
 			return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, o->sort, NULL);
 		mo->sort = a->sort;

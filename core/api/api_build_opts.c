@@ -129,7 +129,11 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 		}
 	} else if (!strcmp(name, "mtime") || !strcmp(name, "fstime")) {
 		if (sqk_parse_time(v, &t))
-			return bad(name, v);
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+					    "invalid %s '%s' (seconds since 1970, @SECONDS, or a date "
+					    "and time: 2024-01-01, 2024-01-01T12:00[:00], local unless "
+					    "Z or +HH:MM follows)",
+					    name, v);
 		if (name[0] == 'm') {
 			o->mo.mtime = t;
 			o->mo.set_mtime = 1;

@@ -40,7 +40,7 @@ static int spool_fail(int err)
 	const char *dir = getenv("TMPDIR");
 	int e = errno;
 
-	sqk_api_build_step("output-spool");
+	sqk_api_build_step(SQK_STEP_OUTPUT_SPOOL);
 	return sqk_api_fail(err, e, dir && *dir ? dir : "/tmp", "cannot create a spool file: %s",
 			    strerror(e));
 }
@@ -89,11 +89,11 @@ static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 	const char *path = b->path;
 	int err, opened;
 
-	sqk_api_build_step("offset");
+	sqk_api_build_step(SQK_STEP_OFFSET);
 	err = o->offset ? leading_check(path, o->offset, o->force) : 0;
 	if (err)
 		return err;
-	sqk_api_build_step("output");
+	sqk_api_build_step(SQK_STEP_OUTPUT);
 	errno = 0;
 	err = sqk_outfile_create(path, &how, &b->of, &opened);
 	if (err) {
@@ -105,14 +105,14 @@ static int open_output(struct sqk_build *b, const struct sqk_build_opts *o)
 		if (opened == 2)
 			return spool_fail(err);
 		if (opened)
-			sqk_api_build_step("output-open");
+			sqk_api_build_step(SQK_STEP_OUTPUT_OPEN);
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, path, NULL);
 	}
 	skip_output(b);
 	b->device = sqk_outfile_kind(b->of) == SQK_OUT_DEVICE;
 	if (!o->offset)
 		return 0;
-	sqk_api_build_step("offset-copy");
+	sqk_api_build_step(SQK_STEP_OFFSET_COPY);
 	err = 0;
 	if (sqk_outfile_kind(b->of) == SQK_OUT_FILE)
 		err = sqk_mkfs_leading_copy(path, sqk_outfile_file(b->of), o->offset);
@@ -131,17 +131,17 @@ static int open_append(struct sqk_build *b, const struct sqk_build_opts *o)
 	char words[256];
 	int why, errnum, err;
 
-	sqk_api_build_step("append");
+	sqk_api_build_step(SQK_STEP_APPEND);
 	err = sqk_mkfs_append_open(b->path, o->offset, &b->append, &why, &errnum);
 	if (err) {
-		static const char *const steps[] = {
-			[SQK_APPEND_OPEN] = "append-open",
-			[SQK_APPEND_NOT_REGULAR] = "append-not-regular",
-			[SQK_APPEND_LOCKED] = "append-locked",
-			[SQK_APPEND_PAST_END] = "append-past-end",
-			[SQK_APPEND_NOT_IMAGE] = "append-not-image",
-			[SQK_APPEND_IO] = "append-io",
-			[SQK_APPEND_IMAGE] = "append",
+		static const enum sqk_build_step steps[] = {
+			[SQK_APPEND_OPEN] = SQK_STEP_APPEND_OPEN,
+			[SQK_APPEND_NOT_REGULAR] = SQK_STEP_APPEND_NOT_REGULAR,
+			[SQK_APPEND_LOCKED] = SQK_STEP_APPEND_LOCKED,
+			[SQK_APPEND_PAST_END] = SQK_STEP_APPEND_PAST_END,
+			[SQK_APPEND_NOT_IMAGE] = SQK_STEP_APPEND_NOT_IMAGE,
+			[SQK_APPEND_IO] = SQK_STEP_APPEND_IO,
+			[SQK_APPEND_IMAGE] = SQK_STEP_APPEND,
 		};
 
 		if (why > 0 && why <= SQK_APPEND_IMAGE)
@@ -172,7 +172,7 @@ static int open_fd(struct sqk_build *b, const struct sqk_build_opts *o, int fd)
 	struct sqk_outfile_how how = {0, 1, NULL, NULL};
 	int err;
 
-	sqk_api_build_step("descriptor");
+	sqk_api_build_step(SQK_STEP_DESCRIPTOR);
 	if (o->append || o->offset)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
 				    "an image written to a descriptor takes no %s",

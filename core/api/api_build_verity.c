@@ -226,7 +226,7 @@ int sqk_api_verity_open(struct sqk_api_verity_build **out, const struct sqk_buil
 	*out = NULL;
 	if (err || !vo->on)
 		return err;
-	sqk_api_build_step("verity");
+	sqk_api_build_step(SQK_STEP_VERITY);
 	v = *out = calloc(1, sizeof(*v));
 	if (!v || paths(v, vo, path))
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);

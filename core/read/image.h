@@ -42,6 +42,11 @@ struct sqk_image_opts {
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
+/*
+ * The cache sizes of --cache, "meta=N,frag=N,data=N,comp=N" (any subset),
+ * into o: 0, or -1 (o unchanged) for a bad one.
+ */
+int sqk_image_opts_cache(const char *s, struct sqk_image_opts *o);
 
 struct sqk_image;
 

@@ -319,6 +319,39 @@ SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, cons
  * written), "commit" (its sync and rename). The string is static.
  */
 SQK_API const char *sqk_build_failed_step(const struct sqk_build *b);
+/** The steps sqk_build_failed_step() names, as values to branch on. */
+enum sqk_build_step {
+	SQK_STEP_NONE = 0,		  /**< "": none failed */
+	SQK_STEP_OPTIONS = 1,		  /**< "options" */
+	SQK_STEP_SORT = 2,		  /**< "sort" */
+	SQK_STEP_REUSE = 3,		  /**< "reuse" */
+	SQK_STEP_OFFSET = 4,		  /**< "offset" */
+	SQK_STEP_OUTPUT = 5,		  /**< "output" */
+	SQK_STEP_OUTPUT_OPEN = 6,	  /**< "output-open" */
+	SQK_STEP_OUTPUT_SPOOL = 7,	  /**< "output-spool" */
+	SQK_STEP_OFFSET_COPY = 8,	  /**< "offset-copy" */
+	SQK_STEP_APPEND = 9,		  /**< "append" */
+	SQK_STEP_APPEND_OPEN = 10,	  /**< "append-open" */
+	SQK_STEP_APPEND_NOT_REGULAR = 11, /**< "append-not-regular" */
+	SQK_STEP_APPEND_LOCKED = 12,	  /**< "append-locked" */
+	SQK_STEP_APPEND_PAST_END = 13,	  /**< "append-past-end" */
+	SQK_STEP_APPEND_NOT_IMAGE = 14,	  /**< "append-not-image" */
+	SQK_STEP_APPEND_IO = 15,	  /**< "append-io" */
+	SQK_STEP_DESCRIPTOR = 16,	  /**< "descriptor" */
+	SQK_STEP_DRIVER = 17,		  /**< "driver" */
+	SQK_STEP_VERITY = 18,		  /**< "verity" */
+	SQK_STEP_SOURCE = 19,		  /**< "source" */
+	SQK_STEP_ENTRY = 20,		  /**< "entry" */
+	SQK_STEP_PSEUDO = 21,		  /**< "pseudo" */
+	SQK_STEP_WRITE = 22,		  /**< "write" */
+	SQK_STEP_COMMIT = 23,		  /**< "commit" */
+	SQK_STEP_OTHER = 255,		  /**< a step a later library names */
+};
+/**
+ * sqk_build_failed_step() as a value: the same step, for a caller that
+ * branches on it (@p b NULL: the last create in this thread that failed).
+ */
+SQK_API enum sqk_build_step sqk_build_failed_step_id(const struct sqk_build *b);
 /**
  * The bytes of the output file so far (with "offset", the bytes kept in
  * front too; with "append", the image appended to), for a progress bar

@@ -78,6 +78,15 @@ SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
  * this. sqk_check() always does.
  */
 SQK_API int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on);
+/**
+ * Set an option by the name the command line gives it, from its text:
+ * "cache" ("meta=N,frag=N,data=N,comp=N", any of them: the entries of
+ * each cache, up to 65536; only comp may be 0), "cache-policy" ("herd",
+ * "exclusive", "keyed"), "decompressors" (N, at least 1). SQK_ERR_ARG for
+ * an unknown name or a bad value, o unchanged; sqk_error_message() then
+ * says it as a usage line would ("invalid cache sizes 'x'").
+ */
+SQK_API int sqk_open_opts_set(struct sqk_open_opts *o, const char *name, const char *value);
 
 /**
  * Reading an image through callbacks: a file in memory, a network stream
@@ -195,6 +204,14 @@ struct sqk_superblock {
 
 /** Fill @p sb with the superblock of @p img. Thread-safe. */
 SQK_API int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *sb);
+/**
+ * The entries of a lookup table of @p img: SQK_TABLE_FRAG (fragment
+ * blocks), SQK_TABLE_EXPORT (inodes), SQK_TABLE_ID (uids and gids),
+ * SQK_TABLE_XATTR (xattr ids, from its header). SQK_ERR_NOENT when the
+ * image has no such table, SQK_ERR_ARG for the inode and directory tables.
+ */
+SQK_API int sqk_image_table_entries(const struct sqk_image *img, enum sqk_table_kind kind,
+				    uint64_t *entries);
 
 /**
  * The flag @p i (from 0) of the superblock's flag word, in the order

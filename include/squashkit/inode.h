@@ -46,6 +46,15 @@ struct sqk_stat {
 };
 
 /**
+ * The name of the file type of @p mode (its S_IFMT bits), in words:
+ * "directory", "file", "symlink", "block device", "char device", "fifo",
+ * "socket"; "unknown" for another. Static.
+ */
+SQK_API const char *sqk_type_name(mode_t mode);
+/** The same as a key (JSON): "block_device", "char_device", the others as above. */
+SQK_API const char *sqk_type_key(mode_t mode);
+
+/**
  * Open the inode at @p path ("/a/b" or "a/b"; "" and "/" are the root) as
  * sqk_inode_open_lstat() does: a symlink on the way is followed, the last
  * component is not.

@@ -3,7 +3,8 @@
 # prefix (sqk_ or SQK_): the library can be linked beside others (libsquashfs
 # uses sqfs_) without a clash, and a name says whose it is. So do the parts
 # only the binary links (libsquashkit-bin.a: core/mount, core/lab). The front
-# ends' objects (cmd/) carry their own, cli_, and the library none of those:
+# ends' objects (cmd/, bincmd/ and their private library fe/) carry their
+# own, cli_, and the library none of those:
 # what a front end defines is never mistaken for the library's.
 . "$SQK_SRCDIR/tests/lib.sh"
 
@@ -32,7 +33,7 @@ ok $? "no global of the library with the front ends' cli_ prefix"
 sed 's/^/#   a front end'"'"'s: /' "$TMP/bad" | head -50
 
 # The front ends' objects, beside the library in the same build.
-set -- "$(dirname "$lib")"/cmd/*.o
+set -- "$(dirname "$lib")"/cmd/*.o "$(dirname "$lib")"/bincmd/*.o "$(dirname "$lib")"/fe/*.o
 test -f "$1"
 ok $? "the front ends' objects are built"
 nm -g --defined-only "$@" | awk 'NF == 3 { print $3 }' |
@@ -41,7 +42,7 @@ grep -q '^cli_' "$TMP/cli"
 ok $? "nm lists the front ends' globals"
 grep -v -e '^cli_' -e '^main$' "$TMP/cli" >"$TMP/bad"
 test ! -s "$TMP/bad"
-ok $? "every global of cmd/ but main has the cli_ prefix"
+ok $? "every global of cmd/, bincmd/ and fe/ but main has the cli_ prefix"
 sed 's/^/#   not cli_: /' "$TMP/bad" | head -50
 
 done_testing

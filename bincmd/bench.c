@@ -17,7 +17,7 @@
 
 #include "bench_cmd.h"
 #include "cmd.h"
-#include "imageopt.h"
+#include "reader.h"
 #include "read/image.h"
 #include "util/error.h"
 #include "util/pool.h"
@@ -204,7 +204,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			unsigned data = b->io.data_entries;
 
 			b->io.data_entries = 0;
-			if (cli_cache_option(optarg, &b->io) != 0)
+			if (cli_reader_cache_option(optarg, &b->io) != 0)
 				return EXIT_USAGE;
 			b->data_set = b->io.data_entries != 0;
 			if (!b->data_set)

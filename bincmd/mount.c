@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "imageopt.h"
+#include "reader.h"
 #include "mount/fs.h"
 #include "mount/serve.h"
 #include "read/image.h"
@@ -120,11 +120,11 @@ static int parse_args(struct mount *m, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:
-			if (cli_policy_option(optarg, &m->io) != 0)
+			if (cli_reader_policy_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_CACHE:
-			if (cli_cache_option(optarg, &m->io) != 0)
+			if (cli_reader_cache_option(optarg, &m->io) != 0)
 				return EXIT_USAGE;
 			m->cache_set = 1;
 			break;
@@ -144,14 +144,10 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
-			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
-				int rc = cli_verity_option(c - OPT_VERITY, optarg);
-
-				if (rc)
-					return rc;
-				break;
-			}
-			return EXIT_USAGE;
+			/* The verity options, or one getopt has refused already. */
+			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
+				return c;
+			break;
 		}
 	}
 	if (cli_verity_options_check())

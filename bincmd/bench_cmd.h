@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "cache/cache.h"
-#include "imageopt.h"
+#include "reader.h"
 #include "lab/lab.h"
 #include "lab/lab_dev.h"
 #include "read/image.h"
