@@ -84,11 +84,11 @@ BIN := $(BUILD)/squashkit
 # The shared library: the library's objects, position-independent and with
 # every symbol hidden but those the public headers mark SQK_API
 # (include/squashkit), linked with only the export map's names exported,
-# under the version node SQUASHKIT_0. The soname changes with an
+# under the version node SQUASHKIT_1. The soname changes with an
 # incompatible change of the ABI (abi/libsquashkit.abi, `make abi-baseline`).
 # The same objects make libsquashkit.a (hidden symbols link statically as
 # any other), so that each build compiles the library once.
-SONAME := libsquashkit.so.0
+SONAME := libsquashkit.so.1
 SO := $(BUILD)/$(SONAME)
 LIB_MAP := core/api/libsquashkit.map
 PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))

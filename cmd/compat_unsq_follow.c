@@ -106,7 +106,7 @@ int cli_usq_through(struct usq *u, struct sqk_image *img, char **names, int n)
 			err = sqk_inode_open_trace(img, names[i], SQK_TRACE_NOFOLLOW, note, &nd,
 						   &ino);
 		if (literal && !err) {
-			sqk_inode_close(ino);
+			sqk_inode_destroy(ino);
 			through = nd.n && !has_magic(&u->filter, nd.result);
 			if (through && (add_needs(&u->filter, &nd) != 0 ||
 					cli_usq_filter_add(&u->filter, 0, nd.result) != 0))
@@ -133,7 +133,7 @@ int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 					       &ino);
 
 		if (!err) {
-			sqk_inode_close(ino);
+			sqk_inode_destroy(ino);
 			err = add_needs(&u->filter, &nd);
 			if (!err && cli_usq_filter_add(&u->filter, 0, nd.result) != 0)
 				err = SQK_ERR_NOMEM;

@@ -387,7 +387,7 @@ int cli_diff(int argc, char **argv)
 	ret = run(&dc, argc, argv);
 	sqk_diff_destroy(dc.d);
 	for (s = 0; s < 2; s++)
-		sqk_image_close(dc.side[s].img);
+		sqk_image_destroy(dc.side[s].img);
 	sqk_diff_opts_destroy(dc.opts);
 	return ret;
 }

@@ -112,7 +112,7 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		ret = EXIT_FAIL;
 	if (stats)
 		cli_print_stats(stderr, s.img);
-	sqk_image_close(s.img);
+	sqk_image_destroy(s.img);
 	return ret;
 }
 

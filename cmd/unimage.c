@@ -396,7 +396,7 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (u->stats)
 		cli_print_stats_as(!u->out_is_dir && !strcmp(u->out, "-") ? stderr : stdout, u->img,
 				   u->json);
-	sqk_image_close(u->img);
+	sqk_image_destroy(u->img);
 	return ret;
 }
 

@@ -205,7 +205,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		threads = sqk_online_cpus();
 	if (o.verity.on && (err = check_tree(r, f, name, &o, threads))) {
 		sqk_file_destroy(f);
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return err;
 	}
 	/* The tree alone, sound: nothing to name. */
@@ -224,7 +224,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 	errno = 0;
 	err = sqk_fsck_create(f, &fo, &fsck);
 	if (err) {
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
 	}
 	err = sqk_fsck_run(fsck);
@@ -234,7 +234,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		int errnum = err == SQK_ERR_IO ? f->errnum : 0;
 
 		sqk_fsck_destroy(fsck);
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return sqk_api_fail(err, errnum, name, NULL);
 	}
 	sqk_fsck_counts(fsck, &c);
@@ -323,13 +323,13 @@ struct sqk_image *sqk_report_image(const struct sqk_report *r)
 	return r->img;
 }
 
-void sqk_report_free(struct sqk_report *r)
+void sqk_report_destroy(struct sqk_report *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
-	sqk_image_close(r->img);
+	sqk_image_destroy(r->img);
 	sqk_file_destroy(r->file);
 	free(r->bad);
 	for (i = 0; i < r->n; i++) {

@@ -63,7 +63,7 @@ int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
 	return 1;
 }
 
-void sqk_dir_close(struct sqk_dir *d)
+void sqk_dir_destroy(struct sqk_dir *d)
 {
 	if (!d)
 		return;

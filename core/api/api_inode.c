@@ -113,7 +113,7 @@ int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **o
 	return open_inode(img, NULL, 0, ref, out);
 }
 
-void sqk_inode_close(struct sqk_inode *ino)
+void sqk_inode_destroy(struct sqk_inode *ino)
 {
 	if (!ino)
 		return;
@@ -207,7 +207,7 @@ int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
 	if (err)
 		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
 				    "the xattrs of inode %u: %s", ino->number, sqk_strerror(err));
-	/* The pairs take the reader's strings; sqk_xattrs_free() gives them back. */
+	/* The pairs take the reader's strings; sqk_inode_xattrs_destroy() gives them back. */
 	p = calloc(n ? n : 1, sizeof(*p));
 	if (!p) {
 		sqk_xattr_free(x, n);
@@ -224,7 +224,7 @@ int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
 	return sqk_api_ok();
 }
 
-void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count)
+void sqk_inode_xattrs_destroy(struct sqk_xattr_pair *list, size_t count)
 {
 	size_t i;
 

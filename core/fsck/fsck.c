@@ -496,7 +496,7 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 		sqk_fsck_ms_free(f->inode_ms);
 		free(f->inode_ms);
 	}
-	sqk_image_close(f->img);
+	sqk_image_destroy(f->img);
 	sqk_file_destroy(f->file);
 	if (f->comp)
 		f->comp->destroy(f->comp);

@@ -235,13 +235,13 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 fail:
 	/* The file goes with the image: its errno stays, as image.h says. */
 	e = file->errnum;
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	if (err == SQK_ERR_IO)
 		errno = e ? e : EIO;
 	return err;
 }
 
-void sqk_image_close(struct sqk_image *img)
+void sqk_image_destroy(struct sqk_image *img)
 {
 	unsigned i;
 

@@ -51,7 +51,7 @@ struct sqk_image;
  */
 int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		   struct sqk_image **out);
-void sqk_image_close(struct sqk_image *img);
+void sqk_image_destroy(struct sqk_image *img);
 
 const struct sqk_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);

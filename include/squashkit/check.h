@@ -67,7 +67,7 @@ SQK_API void sqk_report_counts(const struct sqk_report *r, struct sqk_check_coun
  */
 SQK_API struct sqk_image *sqk_report_image(const struct sqk_report *r);
 /** NULL is ignored. */
-SQK_API void sqk_report_free(struct sqk_report *r);
+SQK_API void sqk_report_destroy(struct sqk_report *r);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
  * caches: metadata, fragment and data blocks (and, optionally, compressed
  * blocks), each a fixed number of entries with a wait policy for when all
  * are in use. Once open, an image may be used from any number of threads at
- * once by every function that takes it, until sqk_image_close().
+ * once by every function that takes it, until sqk_image_destroy().
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -88,7 +88,7 @@ struct sqk_io {
 	int (*read_at)(void *ctx, uint64_t pos, void *buf, size_t len);
 	/** The size in bytes of what is read. */
 	uint64_t (*size)(void *ctx);
-	/** Called once by sqk_image_close() (or a failed open); may be NULL. */
+	/** Called once by sqk_image_destroy() (or a failed open); may be NULL. */
 	void (*close)(void *ctx);
 	/** Passed to each callback. read_at may be called from several threads at once. */
 	void *ctx;
@@ -103,7 +103,7 @@ SQK_API int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct s
 SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
 			      struct sqk_image **out);
 /** Close the image and free what it holds. NULL is ignored. */
-SQK_API void sqk_image_close(struct sqk_image *img);
+SQK_API void sqk_image_destroy(struct sqk_image *img);
 
 /**
  * Where SquashFS images start inside a file (an AppImage's runtime before

@@ -8,7 +8,7 @@
  * targets, extended attributes, and walking a tree.
  *
  * An inode is opened from a path (sqk_inode_open()) or from a directory
- * entry (sqk_inode_open_ref()) and closed with sqk_inode_close(). An open
+ * entry (sqk_inode_open_ref()) and closed with sqk_inode_destroy(). An open
  * inode is read-only: any number of threads may read the same file through
  * it at once (sqk_inode_pread()), each block coming through the image's
  * shared caches. A directory is listed one entry at a time, without
@@ -95,7 +95,7 @@ SQK_API int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsign
 /** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
 SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
 /** NULL is ignored. */
-SQK_API void sqk_inode_close(struct sqk_inode *ino);
+SQK_API void sqk_inode_destroy(struct sqk_inode *ino);
 /** Fill @p st. Thread-safe. */
 SQK_API void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st);
 
@@ -129,11 +129,11 @@ struct sqk_xattr_pair {
 };
 /**
  * The extended attributes of an inode, in the order they are stored. *list
- * (of *count pairs) is freed with sqk_xattrs_free().
+ * (of *count pairs) is freed with sqk_inode_xattrs_destroy().
  */
 SQK_API int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
 			     struct sqk_xattr_pair **list, size_t *count);
-SQK_API void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count);
+SQK_API void sqk_inode_xattrs_destroy(struct sqk_xattr_pair *list, size_t count);
 
 /** Where an inode and its data are stored, as `squashkit stat` shows it. */
 struct sqk_inode_layout {
@@ -188,7 +188,7 @@ SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, str
  */
 SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
 /** NULL is ignored. */
-SQK_API void sqk_dir_close(struct sqk_dir *d);
+SQK_API void sqk_dir_destroy(struct sqk_dir *d);
 /**
  * A guard for a program that goes down a tree itself (sqk_dir_next, then
  * sqk_dirent_open): a damaged image can list a directory inside itself,

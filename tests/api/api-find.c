@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		if (!failed) {
 			sqk_image_info(img, &info);
 			check(info.offset == at[i], "and says so");
-			sqk_image_close(img);
+			sqk_image_destroy(img);
 		}
 		sqk_open_opts_destroy(o);
 	}

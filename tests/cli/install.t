@@ -32,8 +32,8 @@ ls "$p/include/squashkit" >"$TMP/headers"
 ls "$SQK_SRCDIR/include/squashkit" >"$TMP/src-headers"
 same_file "$TMP/src-headers" "$TMP/headers" "and nothing else is"
 same_file "$(dirname "$SQUASHKIT")/libsquashkit.a" "$p/lib/libsquashkit.a" "libsquashkit.a is in lib/"
-same_file "$(dirname "$SQUASHKIT")/libsquashkit.so.0" "$p/lib/libsquashkit.so.0" "libsquashkit.so.0 is in lib/"
-is "$(readlink "$p/lib/libsquashkit.so")" libsquashkit.so.0 "libsquashkit.so links to it, for -lsquashkit"
+same_file "$(dirname "$SQUASHKIT")/libsquashkit.so.1" "$p/lib/libsquashkit.so.1" "libsquashkit.so.1 is in lib/"
+is "$(readlink "$p/lib/libsquashkit.so")" libsquashkit.so.1 "libsquashkit.so links to it, for -lsquashkit"
 for page in "$SQK_SRCDIR"/man/*.3; do
 	cmp -s "$page" "$p/share/man/man3/$(basename "$page")" || break
 done
@@ -47,7 +47,7 @@ PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --static --libs squashkit >"$TMP/sta
 grep -q -e '-lzstd' "$TMP/static" && grep -q -e '-larchive' "$TMP/static"
 ok $? "a static link gets the compression and archive libraries"
 expect_success "make install LIBDIR=.../lib64" mk "$TMP/r64" LIBDIR=/usr/local/lib64 install
-test -f "$TMP/r64/usr/local/lib64/libsquashkit.so.0" && test -f "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
+test -f "$TMP/r64/usr/local/lib64/libsquashkit.so.1" && test -f "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
 ok $? "LIBDIR places the libraries and squashkit.pc"
 grep -q '^libdir=/usr/local/lib64$' "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
 ok $? "and squashkit.pc says so"
