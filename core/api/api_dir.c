@@ -42,10 +42,14 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 	return sqk_api_ok();
 }
 
-int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
+int(sqk_dir_next)(struct sqk_dir *d, struct sqk_dirent *given, size_t size)
 {
-	int r = sqk_dir_iter_next(&d->it, &d->e);
+	struct sqk_dirent one, *ent = &one;
+	int r;
 
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_dirent, type), "sqk_dirent"))
+		return SQK_ERR_ARG;
+	r = sqk_dir_iter_next(&d->it, &d->e);
 	if (r < 0) {
 		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
 			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)d->e.name_len,
@@ -55,11 +59,13 @@ int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
 	sqk_api_ok();
 	if (!r)
 		return 0;
+	memset(ent, 0, sizeof(*ent));
 	ent->name = d->e.name;
 	ent->name_len = d->e.name_len;
 	ent->ref = d->e.ref;
 	ent->ino = d->e.number;
 	ent->type = sqk_fmt_type_mode(d->e.type);
+	sqk_api_out(given, size, &one, sizeof(one), 0, NULL);
 	return 1;
 }
 
@@ -71,13 +77,20 @@ void sqk_dir_destroy(struct sqk_dir *d)
 	free(d);
 }
 
-int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent, struct sqk_inode **out)
+int(sqk_dirent_open)(struct sqk_image *img, const struct sqk_dirent *given, struct sqk_inode **out,
+		     size_t size)
 {
 	struct sqk_dir_entry e;
-	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	struct sqk_dirent one, *ent = &one;
+	struct sqk_inode *ino;
 	int err;
 
 	*out = NULL;
+	err = sqk_api_in(&one, sizeof(one), given, size, SQK_API_V1(struct sqk_dirent, type),
+			 "sqk_dirent");
+	if (err)
+		return err;
+	ino = calloc(1, sizeof(*ino));
 	if (!ino)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	memset(&e, 0, sizeof(e));

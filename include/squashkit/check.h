@@ -51,14 +51,17 @@ SQK_API int sqk_check_path(const char *path, const struct sqk_open_opts *opts, u
 			   struct sqk_report **out);
 /** The same for an image read through callbacks (see sqk_image_open_io()). */
 SQK_API int sqk_check_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
-			 unsigned threads, struct sqk_report **out);
+			 unsigned threads, struct sqk_report **out, size_t struct_size);
+#define sqk_check_io(...) sqk_check_io(__VA_ARGS__, sizeof(struct sqk_io))
 
 /** 1 when no problem was found. */
 SQK_API int sqk_report_clean(const struct sqk_report *r);
 /** How many problems are listed, and the i-th (in a stable order), valid until freed. */
 SQK_API size_t sqk_report_count(const struct sqk_report *r);
 SQK_API const struct sqk_problem *sqk_report_problem(const struct sqk_report *r, size_t i);
-SQK_API void sqk_report_counts(const struct sqk_report *r, struct sqk_check_counts *c);
+SQK_API int sqk_report_counts(const struct sqk_report *r, struct sqk_check_counts *c,
+			      size_t struct_size);
+#define sqk_report_counts(...) sqk_report_counts(__VA_ARGS__, sizeof(struct sqk_check_counts))
 /**
  * The image the check read, with its cache counters (sqk_image_counter())
  * as the check left them, and its facts; it may be read. NULL when it could

@@ -43,6 +43,8 @@ struct sqk_stat {
 	int has_tail;	   /**< the file's last bytes are in a fragment block */
 	int extended;	   /**< stored as an extended inode */
 	int has_xattrs;	   /**< has extended attributes (sqk_inode_xattrs() lists them) */
+	/* Fields added since the first version (a program built before lacks them). */
+	uint32_t parent; /**< a directory: its parent's inode number, as stored; else 0 */
 };
 
 /**
@@ -97,7 +99,8 @@ SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_i
 /** NULL is ignored. */
 SQK_API void sqk_inode_destroy(struct sqk_inode *ino);
 /** Fill @p st. Thread-safe. */
-SQK_API void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st);
+SQK_API int sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st, size_t struct_size);
+#define sqk_inode_stat(...) sqk_inode_stat(__VA_ARGS__, sizeof(struct sqk_stat))
 
 /**
  * Read up to @p len bytes of a file at @p off into @p buf; *got is what was
@@ -132,8 +135,19 @@ struct sqk_xattr_pair {
  * (of *count pairs) is freed with sqk_inode_xattrs_destroy().
  */
 SQK_API int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
-			     struct sqk_xattr_pair **list, size_t *count);
+			     struct sqk_xattr_pair **list, size_t *count, size_t struct_size);
+#define sqk_inode_xattrs(...) sqk_inode_xattrs(__VA_ARGS__, sizeof(struct sqk_xattr_pair))
+/** Free what sqk_inode_xattrs() gave; NULL is ignored. */
 SQK_API void sqk_inode_xattrs_destroy(struct sqk_xattr_pair *list, size_t count);
+/**
+ * The value of the extended attribute @p name ("user.comment") of an
+ * inode, as getxattr(2) gives one: *size (may be NULL) gets its length;
+ * with @p buf, the value is copied there when @p cap bytes hold it, else
+ * SQK_ERR_OVERFLOW (errno ERANGE). SQK_ERR_NOENT (errno ENODATA) when the
+ * inode has none by that name. @p buf NULL asks for the length alone.
+ */
+SQK_API int sqk_inode_getxattr(struct sqk_image *img, const struct sqk_inode *ino, const char *name,
+			       void *buf, size_t cap, size_t *size);
 
 /** Where an inode and its data are stored, as `squashkit stat` shows it. */
 struct sqk_inode_layout {
@@ -155,7 +169,8 @@ struct sqk_inode_layout {
 };
 /** Fill @p l for @p ino (of the open image @p img). Thread-safe. */
 SQK_API int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino,
-			     struct sqk_inode_layout *l);
+			     struct sqk_inode_layout *l, size_t struct_size);
+#define sqk_inode_layout(...) sqk_inode_layout(__VA_ARGS__, sizeof(struct sqk_inode_layout))
 
 /** One data block of a file, as stored. */
 struct sqk_block {
@@ -168,7 +183,9 @@ struct sqk_block {
  * counted): up to @p max of them into @p blocks; returns how many the file
  * has (more than max when blocks was too short). SQK_ERR_ARG for another type.
  */
-SQK_API int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max);
+SQK_API int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max,
+			     size_t struct_size);
+#define sqk_inode_blocks(...) sqk_inode_blocks(__VA_ARGS__, sizeof(struct sqk_block))
 
 /** A directory entry. */
 struct sqk_dirent {
@@ -186,7 +203,8 @@ SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, str
  * 0 at the end, or an error (a name that is unsafe, "." or ".." or with a
  * '/', entries out of order: the image is corrupt).
  */
-SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
+SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent, size_t struct_size);
+#define sqk_dir_next(...) sqk_dir_next(__VA_ARGS__, sizeof(struct sqk_dirent))
 /** NULL is ignored. */
 SQK_API void sqk_dir_destroy(struct sqk_dir *d);
 /**
@@ -214,7 +232,8 @@ SQK_API int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned 
  * closed since.
  */
 SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
-			    struct sqk_inode **out);
+			    struct sqk_inode **out, size_t struct_size);
+#define sqk_dirent_open(...) sqk_dirent_open(__VA_ARGS__, sizeof(struct sqk_dirent))
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's
