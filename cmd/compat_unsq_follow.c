@@ -19,6 +19,7 @@
 
 #include <squashkit/squashkit.h>
 
+#include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
 
@@ -36,6 +37,7 @@ static int note(void *ctx, const char *path, enum sqk_trace_kind kind)
 	int is_link = kind == SQK_TRACE_LINK;
 	char **p;
 
+	path = cli_relpath(path);
 	if (kind == SQK_TRACE_RESULT)
 		return (nd->result = strdup(path)) ? 0 : SQK_ERR_NOMEM;
 	p = realloc(nd->path, (nd->n + 1) * sizeof(*p));

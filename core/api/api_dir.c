@@ -116,7 +116,6 @@ struct visit_sink {
 	size_t start_len;
 	char *skip; /* a directory whose entries are not visited (visit said 1) */
 	size_t skip_len;
-	char path[SQK_FAULT_PATH_MAX + 1];
 };
 
 /* Is path ("a/b") the start or below it, and not below a skipped directory? */
@@ -137,16 +136,20 @@ static int call(struct visit_sink *v, const char *path, const struct sqk_inode *
 		const char *link_to, int is_dir)
 {
 	struct sqk_stat st;
-	char to[SQK_FAULT_PATH_MAX + 1];
+	struct sqk_api_abs at, to;
+	const char *p, *l = NULL;
 	int r;
 
 	if (!wanted(v, path))
 		return 0;
 	sqk_inode_stat(ino, &st);
-	snprintf(v->path, sizeof(v->path), "/%s", path);
-	if (link_to)
-		snprintf(to, sizeof(to), "/%s", link_to);
-	r = v->visit(v->ctx, v->path, &st, link_to ? to : NULL);
+	p = sqk_api_abspath(&at, path);
+	to.big = NULL;
+	if (p && link_to)
+		l = sqk_api_abspath(&to, link_to);
+	r = !p || (link_to && !l) ? SQK_ERR_NOMEM : v->visit(v->ctx, p, &st, l);
+	sqk_api_abs_done(&at);
+	sqk_api_abs_done(&to);
 	if (r == 1 && is_dir) {
 		free(v->skip);
 		v->skip = strdup(path);

@@ -2,6 +2,7 @@
 /* The calling thread's last failure, and the library's version. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_int.h"
@@ -46,6 +47,29 @@ const char *sqk_api_relpath(const char *path)
 	while (*path == '/')
 		path++;
 	return path;
+}
+
+const char *sqk_api_abspath(struct sqk_api_abs *a, const char *path)
+{
+	size_t len = strlen(path);
+	char *to = a->small;
+
+	a->big = NULL;
+	while (path[0] == '/' && path[1] == '/')
+		path++;
+	if (*path == '/')
+		return path;
+	if (len + 2 > sizeof(a->small) && !(to = a->big = malloc(len + 2)))
+		return NULL;
+	to[0] = '/';
+	memcpy(to + 1, path, len + 1);
+	return to;
+}
+
+void sqk_api_abs_done(struct sqk_api_abs *a)
+{
+	free(a->big);
+	a->big = NULL;
 }
 
 int sqk_api_io_errnum(const struct sqk_image *img, int err)

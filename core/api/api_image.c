@@ -349,8 +349,9 @@ int(sqk_image_superblock)(const struct sqk_image *img, struct sqk_superblock *gi
 	COPY(fragment_count)
 	COPY(compressor)
 	COPY(block_log)
-	COPY(flags) COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode)
-		COPY(bytes_used) COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
+	COPY(flags)
+	COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used)
+		COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
 			COPY(fragment_table) COPY(export_table)
 #undef COPY
 				out->root_block = SQK_REF_BLOCK(sb->root_inode);

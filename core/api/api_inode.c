@@ -78,11 +78,20 @@ struct trace {
 	void *ctx;
 };
 
+/* The trace callback told of path ("a/b", "" for the root) as "/a/b". */
+static int trace_call(struct trace *t, const char *path, enum sqk_trace_kind kind)
+{
+	struct sqk_api_abs at;
+	const char *p = sqk_api_abspath(&at, path);
+	int r = p ? t->fn(t->ctx, p, kind) : SQK_ERR_NOMEM;
+
+	sqk_api_abs_done(&at);
+	return r;
+}
+
 static int trace_visit(void *ctx, const char *path, int is_link)
 {
-	struct trace *t = ctx;
-
-	return t->fn(t->ctx, path, is_link ? SQK_TRACE_LINK : SQK_TRACE_PARENT);
+	return trace_call(ctx, path, is_link ? SQK_TRACE_LINK : SQK_TRACE_PARENT);
 }
 
 int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags, sqk_trace_fn fn,
@@ -98,7 +107,7 @@ int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags
 	if (!ino)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
 	err = sqk_resolve_trace(img, path, !(flags & SQK_TRACE_NOFOLLOW), &rt, ino);
-	if (!err && fn && (err = fn(ctx, rt.path, SQK_TRACE_RESULT)) != 0)
+	if (!err && fn && (err = trace_call(&t, rt.path ? rt.path : "", SQK_TRACE_RESULT)) != 0)
 		sqk_inode_free(ino);
 	free(rt.path);
 	if (err) {

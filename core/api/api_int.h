@@ -25,8 +25,20 @@ int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The same from a filled fault: "where: /a/b: what", the fault's path and words. */
 int sqk_api_fault(const struct sqk_fault *f, const char *where);
-/* An image path as the API names it: "a/b", never "/a/b". */
+/* An image path without its leading "/": "a/b" (for messages that add their own). */
 const char *sqk_api_relpath(const char *path);
+/*
+ * An image path as every callback of the API gets it: "/a/b", "/" for the
+ * root. Kept in a caller's struct sqk_api_abs for the callback's time;
+ * sqk_api_abs_done() frees what a long one took.
+ */
+struct sqk_api_abs {
+	char small[512];
+	char *big;
+};
+/* path ("a/b", "/a/b", "//a/b" or "") as "/a/b"; NULL when out of memory. */
+const char *sqk_api_abspath(struct sqk_api_abs *a, const char *path);
+void sqk_api_abs_done(struct sqk_api_abs *a);
 /* The errno behind err when it is a failed read of img's file, else 0. */
 int sqk_api_io_errnum(const struct sqk_image *img, int err);
 /* A call succeeded: the message is "" again. Returns 0. */

@@ -56,7 +56,8 @@ int sqk_api_io_file(const struct sqk_io *given, size_t given_size, struct sqk_fi
 
 	if (!given)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no struct sqk_io");
-	err = sqk_api_in(&io, sizeof(io), given, given_size, SQK_API_V1(struct sqk_io, ctx), "sqk_io");
+	err = sqk_api_in(&io, sizeof(io), given, given_size, SQK_API_V1(struct sqk_io, ctx),
+			 "sqk_io");
 	if (err)
 		return err;
 	if (!io.read_at || !io.size)

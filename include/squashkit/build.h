@@ -150,7 +150,7 @@ SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn,
  * SQK_ERR_ARG when it is no regular file or block device, or "offset" is
  * past its end;
  * SQK_ERR_MAGIC and the reader's codes when it holds no image this library
- * reads.
+ * reads. After any failure *out is NULL and nothing is left behind.
  */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);

@@ -45,7 +45,7 @@ struct sqk_report;
  * Check the image at @p path (opts: offset, caches; may be NULL) with
  * @p threads workers (0: online CPUs). Returns 0 when the image was
  * checked, clean or not (see sqk_report_clean()); an error only when the
- * check could not be made (the file cannot be read, memory).
+ * check could not be made (the file cannot be read, memory), with *out NULL.
  */
 SQK_API int sqk_check_path(const char *path, const struct sqk_open_opts *opts, unsigned threads,
 			   struct sqk_report **out);
@@ -66,10 +66,11 @@ SQK_API int sqk_report_counts(const struct sqk_report *r, struct sqk_check_count
  * The image the check read, with its cache counters (sqk_image_counter())
  * as the check left them, and its facts; it may be read. NULL when it could
  * not be opened (the superblock's problem says why). It stays open, with
- * its caches and its file, until the report is freed.
+ * its caches and its file, until sqk_report_destroy(), which closes it: the
+ * caller does not destroy it.
  */
 SQK_API struct sqk_image *sqk_report_image(const struct sqk_report *r);
-/** NULL is ignored. */
+/** Free the report and the image it lent. NULL is ignored. */
 SQK_API void sqk_report_destroy(struct sqk_report *r);
 
 #ifdef __cplusplus

@@ -103,7 +103,11 @@ SQK_API int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct s
 SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
 			      struct sqk_image **out, size_t struct_size);
 #define sqk_image_open_io(...) sqk_image_open_io(__VA_ARGS__, sizeof(struct sqk_io))
-/** Close the image and free what it holds. NULL is ignored. */
+/**
+ * Close the image and free what it holds. NULL is ignored. Every listing
+ * and comparison of it is destroyed before; its inodes may outlive it
+ * (inode.h). After a failed open, *out is NULL.
+ */
 SQK_API void sqk_image_destroy(struct sqk_image *img);
 
 /**

@@ -8,7 +8,12 @@
  * targets, extended attributes, and walking a tree.
  *
  * An inode is opened from a path (sqk_inode_open()) or from a directory
- * entry (sqk_inode_open_ref()) and closed with sqk_inode_destroy(). An open
+ * entry (sqk_inode_open_ref()) and freed with sqk_inode_destroy(). After a
+ * failed open, *out is NULL. An inode keeps no hold on its image: it may
+ * be destroyed after sqk_image_destroy(), and sqk_inode_stat(),
+ * sqk_inode_readlink() and sqk_inode_blocks() work on it then; the calls
+ * that take the image need that image open. A listing (struct sqk_dir)
+ * reads its image: destroy it before the image. An open
  * inode is read-only: any number of threads may read the same file through
  * it at once (sqk_inode_pread()), each block coming through the image's
  * shared caches. A directory is listed one entry at a time, without
@@ -74,7 +79,7 @@ enum sqk_trace_kind {
 	SQK_TRACE_RESULT = 2, /**< where it ended: the path of the inode opened, once */
 };
 /**
- * Called with the image path ("a/b", no symlink in it; "" for the root)
+ * Called with the image path ("/a/b", no symlink in it; "/" for the root)
  * of each thing a resolution went through, in order; a nonzero return
  * ends the resolution with it.
  */

@@ -24,12 +24,11 @@
  * (SQK_ERR_UNSUPPORTED). Structs the library hands out by pointer (a
  * callback's struct sqk_stat, struct sqk_entry, struct sqk_change, the
  * survey's figures) may also grow: read the fields your header has.
- * An object made by a call ending in _create or _open (or given by one,
- * as an image by sqk_report_image()) ends with the matching _destroy.
- * After a failure, each *out a call has is NULL (or, for a struct it
- * fills, untouched); no object lives past the one it came from: an inode,
- * a listing, a comparison of an image die with sqk_image_destroy() of the
- * image, and must be destroyed before it.
+ * An object a call makes (_create, _open) ends with its _destroy; one the
+ * library lends (the image of sqk_report_image()) is not destroyed by the
+ * caller. After a failure, each *out of a call is NULL; a struct it was to
+ * fill holds nothing to rely on. What each object may outlive is said in
+ * its header (an inode may outlive its image; a listing may not).
  */
 #include "build.h"
 #include "check.h"

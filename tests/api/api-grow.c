@@ -172,8 +172,13 @@ int main(int argc, char **argv)
 	sqk_build_destroy(b);
 	sqk_build_opts_destroy(o);
 
-	sqk_inode_destroy(ino);
+	/* An inode may outlive its image (inode.h): stat it once the image is gone. */
 	sqk_image_destroy(img);
+	memset(&s, GUARD, sizeof(s));
+	CHECK(sqk_inode_stat(ino, &s.st) == 0 && untouched(s.guard, sizeof(s.guard)),
+	      "sqk_inode_stat after sqk_image_destroy");
+	printf("after the image ino %u\n", s.st.ino);
+	sqk_inode_destroy(ino);
 	free(m.data);
 	return failed;
 }

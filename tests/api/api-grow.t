@@ -54,6 +54,8 @@ for v in old new; do
 	is "$(sed -n 's/^io inodes //p' "$TMP/$v")" "$inodes" \
 		"$v header: the image opens through its struct sqk_io"
 	is "$(sed -n 's/^io closed //p' "$TMP/$v")" 1 "$v header: its close callback is called once"
+	is "$(sed -n 's/^after the image //p' "$TMP/$v")" "$(echo "$kernel_d" | cut -d' ' -f1,2)" \
+		"$v header: an inode outlives its image"
 	is "$(sed -n 's/^small //p' "$TMP/$v")" -5 "$v header: a struct too small for any version is SQK_ERR_ARG"
 	is "$(sed -n 's/^newer set //p' "$TMP/$v")" -4 \
 		"$v header: a newer struct with an unknown field set is SQK_ERR_UNSUPPORTED"
