@@ -156,7 +156,8 @@ static int open_diff(struct diff_cmd *dc)
 	 */
 	if (dirs == 1 && err != SQK_ERR_NOMEM)
 		cli_error_errno(ab[0].dir ? ab[0].dir : ab[1].dir, err,
-				err == SQK_ERR_IO ? sqk_error_errno() : 0);
+				(err == SQK_ERR_IO || err == SQK_ERR_NOFILE) ? sqk_error_errno()
+									     : 0);
 	else
 		cli_error(NULL, "%s", sqk_error_message());
 	return -1;
@@ -170,8 +171,9 @@ static const char *report(struct diff_cmd *dc, int err)
 
 	sqk_diff_failure(dc->d, &side, &path, &errnum);
 	/* An errno: the I/O error's, or ELOOP for a path through too many symlinks. */
-	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_LOOP) ? strerror(errnum)
-								    : sqk_strerror(err);
+	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_LOOP)
+		       ? strerror(errnum)
+		       : sqk_strerror(err);
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);

@@ -138,7 +138,7 @@ static int setup_codec(struct args *a)
 /* An I/O failure's line: the errno behind it, else what the code says. */
 static void say_io(const char *path, int err, int errnum)
 {
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_NOSPACE)
 		cli_error_errno(path, err, errnum ? errnum : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
 		cli_error_errno(path, err, 0);
@@ -153,7 +153,7 @@ static int report(const char *image, int err, const char *path, const char *word
 {
 	if (*words)
 		cli_error(*path ? path : image, "%s", words);
-	else if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+	else if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_NOSPACE)
 		say_io(image, err, errnum);
 	else
 		cli_error_errno(*path ? path : image, err, 0);
@@ -179,7 +179,7 @@ static int create_error(const struct args *a, const char *image, int err)
 		return cli_mkimage_append_error(a, image, err);
 	if (!strcmp(step, "offset")) {
 		/* --offset N: the existing IMAGE must hold N bytes, and no more unless --force. */
-		if (err == SQK_ERR_IO)
+		if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE)
 			cli_error(image, "--offset needs the existing file: %s", strerror(e));
 		else if (err == SQK_ERR_ARG)
 			cli_error(image, "--offset needs a regular file");
@@ -204,7 +204,7 @@ static int create_error(const struct args *a, const char *image, int err)
 		cli_error(image, "path too long");
 	} else if (!strcmp(step, "output-open")) {
 		cli_error(image, "%s", strerror(e));
-	} else if (!strcmp(step, "output") && err == SQK_ERR_IO) {
+	} else if (!strcmp(step, "output") && (err == SQK_ERR_IO || err == SQK_ERR_NOFILE)) {
 		cli_error(image, "cannot create a temporary file beside it: %s", strerror(e));
 	} else if (!strcmp(step, "output") || !strcmp(step, "offset-copy")) {
 		say_io(image, err, e);
@@ -230,7 +230,8 @@ static int build_error(const struct args *a, const char *image, struct sqk_build
 			say_io(to_stdout ? "stdout" : image, err, e);
 		return EXIT_FAIL;
 	}
-	/* A file of the tree's (the hash file, the root hash, the signature): named by the library. */
+	/* A file of the tree's (the hash file, the root hash, the signature): named by the library.
+	 */
 	if (!strcmp(step, "verity")) {
 		cli_error(NULL, "%s", sqk_error_message());
 		return EXIT_FAIL;

@@ -189,7 +189,8 @@ int cli_verity_wrap(struct sqk_file **f, const char *path)
 		if (why)
 			cli_error(where, "dm-verity: %s", why);
 		else
-			cli_error_errno(where, err, err == SQK_ERR_IO ? errno : 0);
+			cli_error_errno(where, err,
+					(err == SQK_ERR_IO || err == SQK_ERR_NOFILE) ? errno : 0);
 		return -1;
 	}
 	return 0;

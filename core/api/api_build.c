@@ -45,6 +45,7 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 		where = entry;
 	if ((err == SQK_ERR_IO || err == SQK_ERR_NOSPACE) && !errnum && (b->of || b->append))
 		errnum = sqk_api_build_file(b)->errnum;
+	err = sqk_api_code(err, errnum);
 	b->fail_err = err;
 	b->fail_step = b->step;
 	b->fail_errnum = errnum;
@@ -322,15 +323,18 @@ int(sqk_build_add_file_fn)(struct sqk_build *b, const char *path, const struct s
 {
 	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
 	struct sqk_node *n;
-	int err = add(b, path, a, attr_size, &e, &n);
+	int err;
 
+	if (!read)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "%s: no read callback", path);
+	err = add(b, path, a, attr_size, &e, &n);
 	if (err)
 		return err;
-	err = sqk_mkfs_feed(b->m, n, read, ctx);
+	/* Read when the image's data is written, as build.h promises. */
+	err = sqk_mkfs_feed_later(b->m, n, path, read, ctx);
 	if (err) {
 		b->failed = 1;
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, b->path, "%s: %s", path,
-				    sqk_strerror(err));
+		return sqk_api_fail(err, 0, b->path, "%s: %s", path, sqk_strerror(err));
 	}
 	return sqk_api_ok();
 }
@@ -338,9 +342,20 @@ int(sqk_build_add_file_fn)(struct sqk_build *b, const char *path, const struct s
 int(sqk_build_add_file_data)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
 			     const void *data, size_t size, size_t attr_size)
 {
+	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
 	struct buffer buf = {data};
+	struct sqk_node *n;
+	int err = add(b, path, a, attr_size, &e, &n);
 
-	return (sqk_build_add_file_fn)(b, path, a, size, read_buffer, &buf, attr_size);
+	if (err)
+		return err;
+	/* Placed now: the caller's buffer is free once this returns. */
+	err = sqk_mkfs_feed(b->m, n, read_buffer, &buf);
+	if (err) {
+		b->failed = 1;
+		return sqk_api_fail(err, 0, b->path, "%s: %s", path, sqk_strerror(err));
+	}
+	return sqk_api_ok();
 }
 
 int(sqk_build_symlink)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
@@ -423,7 +438,7 @@ static int verity_failed(struct sqk_build *b, int err)
 		return 0;
 	b->failed = 1;
 	b->fail_step = "verity";
-	b->fail_err = err;
+	b->fail_err = sqk_api_code(err, errnum);
 	b->fail_errnum = errnum;
 	sqk_api_fail(err, errnum, path, NULL);
 	return 1;

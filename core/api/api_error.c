@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The calling thread's last failure, and the library's version. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,17 @@
 static __thread char message[SQK_FAULT_PATH_MAX + 512];
 static __thread int message_errno;
 
+int sqk_api_code(int err, int errnum)
+{
+	return err == SQK_ERR_IO && errnum == ENOENT ? SQK_ERR_NOFILE : err;
+}
+
 int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
 
+	err = sqk_api_code(err, errnum);
 	if (fmt) {
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);

@@ -170,6 +170,7 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	int err;
 
 	struct sqk_verity_bad bad;
+	struct sqk_fmt_issue why;
 	char words[160];
 
 	*out = NULL;
@@ -183,11 +184,16 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	sqk_verity_reader_on_bad(f, first_bad, &bad);
 	bad.why = 0;
 	errno = 0;
+	o.image.why = &why;
 	err = sqk_image_open(f, &o.image, out);
 	if (err && bad.why) {
 		sqk_verity_bad_text(&bad, words, sizeof(words));
 		return sqk_api_fail(err, EIO, name, "dm-verity: %s", words);
 	}
+	/* Named as the check names it: the field, its value, the rule. */
+	if (err == SQK_ERR_CORRUPT && *why.field)
+		return sqk_api_fail(err, 0, name, "%s: %s %llu %s", sqk_strerror(err), why.field,
+				    (unsigned long long)why.value, why.why);
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
 	sqk_verity_reader_on_bad(sqk_image_file(*out), NULL, NULL);
@@ -317,7 +323,7 @@ static void image_info(const struct sqk_image *img, struct sqk_image_info *info)
 		}
 	info->exportable = l->t[SQK_TABLE_EXPORT].present;
 	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
-	info->offset = sqk_file_window_base(sqk_verity_reader_inner(sqk_image_file(img)));
+	info->offset = sqk_image_file(img)->origin;
 	info->version_major = sb->version_major;
 	info->version_minor = sb->version_minor;
 }
@@ -350,9 +356,10 @@ int(sqk_image_superblock)(const struct sqk_image *img, struct sqk_superblock *gi
 	COPY(compressor)
 	COPY(block_log)
 	COPY(flags)
-	COPY(id_count) COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used)
-		COPY(id_table) COPY(xattr_table) COPY(inode_table) COPY(dir_table)
-			COPY(fragment_table) COPY(export_table)
+	COPY(id_count)
+	COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used) COPY(id_table)
+		COPY(xattr_table) COPY(inode_table) COPY(dir_table) COPY(fragment_table)
+			COPY(export_table)
 #undef COPY
 				out->root_block = SQK_REF_BLOCK(sb->root_inode);
 	out->root_offset = SQK_REF_OFFSET(sb->root_inode);

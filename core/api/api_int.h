@@ -16,8 +16,11 @@
 #include "util/error.h"
 #include "verity/verity_area.h"
 
+/* The code a failure is told with: a file that is not there (ENOENT) is SQK_ERR_NOFILE. */
+int sqk_api_code(int err, int errnum);
 /*
- * Record the calling thread's failure: "where: what" (where may be NULL or
+ * Record the calling thread's failure (its code as sqk_api_code() says): "where: what" (where may
+ * be NULL or
  * "", what is printf-like; NULL: err's words, or errnum's when set).
  * Returns err, so that a call ends with `return sqk_api_fail(...)`.
  */

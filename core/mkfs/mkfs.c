@@ -360,6 +360,8 @@ static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t
 		sqk_data_next_key(m->dw, n->file.key);
 		if (n->file.src) {
 			err = sqk_src_feed_file(&m->src, n->file.data, n->file.src, n->size);
+		} else if (n->file.fn) {
+			err = sqk_mkfs_feed_now(m, n);
 		} else {
 			err = sqk_data_file_begin(m->dw, n->file.data, 0);
 		}
@@ -390,7 +392,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 		if (err)
 			return err;
 	}
-	/* Dedup may have rewound over bytes already in the file: cut them off (a device or a stream is not cut). */
+	/* Dedup may have rewound over bytes already in the file: cut them off (a device or a stream
+	 * is not cut). */
 	if (m->out->truncate && (err = m->out->truncate(m->out, padded)))
 		return err;
 	/* Appending, everything new is on disk before the superblock points at it. */
@@ -458,8 +461,13 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	err = settle_attrs(m, &newest);
 	if (err)
 		return err;
-	if (root->flags & SQK_NODE_IMPLICIT)
-		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
+	/*
+	 * Directories no source described (the root, the parents of a path
+	 * added) take the build's time: "mtime", else the newest entry's.
+	 */
+	for (i = 0; i < m->count; i++)
+		if ((m->order[i]->flags & (SQK_NODE_IMPLICIT | SQK_NODE_KEPT)) == SQK_NODE_IMPLICIT)
+			m->order[i]->mtime = m->o.set_mtime ? m->o.mtime : newest;
 	err = sqk_attrs_add_xattrs(&m->o, m->xattrs, m->order, m->count, m->src.err_path,
 				   sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
 	/* Nothing the reader would refuse: checked before any data is written. */

@@ -14,6 +14,7 @@
 #include "block.h"
 #include "cache/cache.h"
 #include "compressors/compressor.h"
+#include "format/fmt_check.h"
 #include "format/format.h"
 #include "layout.h"
 #include "util/file.h"
@@ -39,6 +40,12 @@ struct sqk_image_opts {
 	 * above are meant for the usual block sizes.
 	 */
 	size_t block_cache_max;
+	/*
+	 * When set: after an open that fails with SQK_ERR_CORRUPT at the
+	 * superblock or the tables' layout, the rule it broke, as the checker
+	 * words it (field "" when the failure came later).
+	 */
+	struct sqk_fmt_issue *why;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);

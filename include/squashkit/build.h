@@ -193,8 +193,10 @@ struct sqk_attr {
 
 /**
  * Entries one by one, at @p path ("a/b" or "/a/b"). Missing parent
- * directories are made (0755, root, the build's time) and may be added
- * later with their own attributes; a path added twice is SQK_ERR_EXIST.
+ * directories are made (0755, root, the build's time: "mtime" when set,
+ * else the newest time of the image's entries, as a root no source
+ * describes gets) and may be added later with their own attributes; a
+ * path added twice is SQK_ERR_EXIST.
  * A refused entry (a path taken, a bad name, a target too long) leaves the
  * build as it was; any other failure fails the build.
  */
@@ -210,9 +212,12 @@ SQK_API int sqk_build_add_file_data(struct sqk_build *b, const char *path, const
 				    const void *data, size_t size, size_t struct_size);
 #define sqk_build_add_file_data(...) sqk_build_add_file_data(__VA_ARGS__, sizeof(struct sqk_attr))
 /**
- * A file of @p size bytes that @p read supplies when the image is written,
- * in order, a block at a time: read(ctx, off, buf, len) fills buf with len
- * bytes at off and returns 0, or a negative code that fails the build.
+ * A file of @p size bytes that @p read supplies when the image is written
+ * (by sqk_build_finish(), in the order of the image's data, which a "sort"
+ * file sets), in order, a block at a time: read(ctx, off, buf, len) fills
+ * buf with len bytes at off and returns 0, or a negative code that fails
+ * the build (its message names the entry). @p ctx must stay valid until
+ * sqk_build_finish() returns.
  */
 typedef int (*sqk_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
 SQK_API int sqk_build_add_file_fn(struct sqk_build *b, const char *path, const struct sqk_attr *a,

@@ -75,7 +75,7 @@ SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
  * Decode blocks as the Linux kernel does (default: off). Readers decode
  * gzip with a faster decoder that also reads a few damaged blocks whose
  * checksum still matches; a checker that must agree with the kernel sets
- * this. sqk_check() always does.
+ * this. sqk_check_path() and sqk_check_io() always do.
  */
 SQK_API int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on);
 

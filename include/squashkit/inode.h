@@ -215,7 +215,7 @@ SQK_API void sqk_dir_destroy(struct sqk_dir *d);
 /**
  * A guard for a program that goes down a tree itself (sqk_dir_next, then
  * sqk_dirent_open): a damaged image can list a directory inside itself,
- * and a walk that follows it never ends. sqk_walk() has its own.
+ * and a walk that follows it never ends. sqk_walk_tree() has its own.
  */
 struct sqk_dir_guard;
 /** A guard that has seen no directory yet. */

@@ -27,6 +27,23 @@ diff "$TMP/declared" "$TMP/exported" >"$TMP/diff"
 ok $? "nm -D lists exactly the declared functions"
 sed -n 's/^< /#   declared, not exported: /p; s/^> /#   exported, not declared: /p' "$TMP/diff"
 
+# Every function the headers declare is described in libsquashkit.3 (.Fn NAME).
+: >"$TMP/undocumented"
+while read -r n; do
+	grep -qE "(^|[ .])Fn $n( |$)" "$SQK_SRCDIR/man/libsquashkit.3" || echo "$n" >>"$TMP/undocumented"
+done <"$TMP/declared"
+test ! -s "$TMP/undocumented"
+ok $? "libsquashkit.3 describes every declared function"
+sed 's/^/#   not in libsquashkit.3: /' "$TMP/undocumented"
+
+# Every function the headers and the man page name, as "sqk_x()", is one of them.
+grep -oh 'sqk_[a-z_0-9]*()' "$SQK_SRCDIR"/include/squashkit/*.h "$SQK_SRCDIR"/man/libsquashkit.3 |
+	sed 's/()$//' | LC_ALL=C sort -u >"$TMP/named"
+LC_ALL=C sort "$TMP/declared" | LC_ALL=C comm -23 "$TMP/named" - >"$TMP/unknown"
+test -s "$TMP/named" && test ! -s "$TMP/unknown"
+ok $? "the headers and libsquashkit.3 name only functions that exist ($(wc -l <"$TMP/named") named)"
+sed 's/^/#   named, not declared: /' "$TMP/unknown"
+
 sed -n 's/^\t\(sqk_[a-z_0-9]*\);$/\1/p' "$SQK_SRCDIR/core/api/libsquashkit.map" | sort >"$TMP/map"
 same_file "$TMP/declared" "$TMP/map" "the export map names the same functions"
 
