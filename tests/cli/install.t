@@ -38,6 +38,23 @@ for page in "$SQK_SRCDIR"/man/*.3; do
 	cmp -s "$page" "$p/share/man/man3/$(basename "$page")" || break
 done
 ok $? "the library's man pages are in share/man/man3/"
+# man(1) finds a page for every exported function: a link to libsquashkit(3)
+# (symbols.t checks that it describes each).
+sed -n 's/^\t\(sqk_[a-z_0-9]*\);$/\1/p' "$SQK_SRCDIR/core/api/libsquashkit.map" >"$TMP/names"
+: >"$TMP/no-page"
+while read -r n; do
+	f=$(man -M "$p/share/man" -w 3 "$n" 2>/dev/null)
+	[ "$f" = "$p/share/man/man3/libsquashkit.3" ] &&
+		[ "$(cat "$p/share/man/man3/$n.3")" = ".so man3/libsquashkit.3" ] ||
+		echo "$n" >>"$TMP/no-page"
+done <"$TMP/names"
+test -s "$TMP/names" && test ! -s "$TMP/no-page"
+ok $? "man -w 3 NAME finds a link to libsquashkit(3) for each of the $(wc -l <"$TMP/names") exported functions"
+sed 's/^/#   no page: /' "$TMP/no-page" | head
+n=$(tail -1 "$TMP/names")
+MANWIDTH=100 man -M "$p/share/man" 3 "$n" 2>/dev/null | col -b >"$TMP/page"
+head -1 "$TMP/page" | grep -q '^LIBSQUASHKIT(3)' && grep -q "$n(" "$TMP/page"
+ok $? "man 3 $n shows libsquashkit(3), which describes it"
 pc=$p/lib/pkgconfig/squashkit.pc
 is "$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --variable=includedir squashkit 2>&1)" \
 	/usr/local/include "squashkit.pc knows the prefix it was installed under"
