@@ -470,11 +470,6 @@ void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)
 	*out = f->counts;
 }
 
-struct sqk_image *sqk_fsck_image(struct sqk_fsck *f)
-{
-	return f->img;
-}
-
 void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file)
 {
 	*img = f->img;
