@@ -119,7 +119,8 @@ typedef int (*sqk_diff_entry_fn)(void *ctx, const struct sqk_diff_entry *e);
  * 0 with the comparison in *out, or SQK_ERR_NOMEM, SQK_ERR_ARG for a side
  * with neither an image nor a directory, or the error of a host directory
  * that would not open (its errno in sqk_error_errno(), the message names
- * the directory).
+ * the directory), with *out NULL. The comparison may not outlive an image
+ * side: destroy it first.
  */
 SQK_API int sqk_diff_open(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
 			  const struct sqk_diff_opts *o, struct sqk_diff **out, size_t struct_size);

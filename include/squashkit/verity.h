@@ -148,7 +148,7 @@ SQK_API uint64_t sqk_image_verity_failures(struct sqk_image *img, struct sqk_ver
  * block is bad, the image's structures are read to name the files and
  * tables holding it. The problems' checks are "verity" and
  * "verity-signature". 0 when the check was made; an error when it could
- * not be (a file that cannot be read, no root hash set).
+ * not be (a file that cannot be read, no root hash set), with *out NULL.
  */
 SQK_API int sqk_verity_check_path(const char *path, const struct sqk_open_opts *opts,
 				  unsigned threads, struct sqk_report **out);
