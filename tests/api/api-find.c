@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	}
 	n = sqk_image_find_path(argv[1], limit, at, MAX);
 	if (n < 0) {
-		printf("error %s errno %s message %s\n", n == SQK_ERR_IO ? "SQK_ERR_IO" : "another",
+		printf("error %s errno %s message %s\n", n == SQK_ERR_NOFILE ? "SQK_ERR_NOFILE" : "another",
 		       sqk_error_errno() == ENOENT ? "ENOENT" : "another", sqk_error_message());
 		return 0;
 	}

@@ -254,8 +254,8 @@ static void failures(struct sqk_image *img)
 	uint64_t v;
 	char buf[16];
 
-	CHECK(sqk_image_open_path("/nonexistent/x.img", NULL, &none) == SQK_ERR_IO && !none,
-	      "a missing file is SQK_ERR_IO");
+	CHECK(sqk_image_open_path("/nonexistent/x.img", NULL, &none) == SQK_ERR_NOFILE && !none,
+	      "a missing file is SQK_ERR_NOFILE");
 	CHECK(sqk_error_errno() == ENOENT, "its errno is ENOENT");
 	CHECK(strstr(sqk_error_message(), "/nonexistent/x.img") &&
 		      strstr(sqk_error_message(), strerror(ENOENT)),
