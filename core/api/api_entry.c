@@ -21,8 +21,8 @@ void sqk_api_failure_of(struct sqk_image *img, const struct sqk_fault *f,
 	int ie = f->output || f->errnum ? 0 : sqk_api_io_errnum(img, f->err);
 
 	memset(x, 0, sizeof(*x));
-	x->err = f->err;
 	x->errnum = f->errnum ? f->errnum : ie;
+	x->err = sqk_api_code(f->err, x->errnum);
 	x->stage = SQK_EXTRACT_ENTRY;
 	x->output = f->output;
 	/* "" is about no one entry; a path cut to its end ("...") stays so. */

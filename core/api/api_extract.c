@@ -106,7 +106,7 @@ static void tell(const struct run *r, const struct sqk_extract_failure *x)
 static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
 		      const char *where, const char *what)
 {
-	struct sqk_extract_failure x = {err, errnum, stage, 0, "", what, 0};
+	struct sqk_extract_failure x = {sqk_api_code(err, errnum), errnum, stage, 0, "", what, 0};
 
 	if (!what)
 		x.what = errnum ? strerror(errnum) : sqk_strerror(err);

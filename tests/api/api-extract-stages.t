@@ -35,7 +35,7 @@ x dir "$TMP/img" "$TMP/out"
 is "$?:$(failure)" "1:failure 1 0 -11 0 0 |destination exists (set \"force\")" \
 	"an existing destination: stage DEST, SQK_ERR_EXIST"
 x dir "$TMP/img" "$TMP/none/out"
-is "$?:$(failure)" "1:failure 1 0 -2 2 0 |No such file or directory" \
+is "$?:$(failure)" "1:failure 1 0 -22 2 0 |No such file or directory" \
 	"a destination that cannot be made: stage DEST, its errno"
 mkdir "$TMP/adir"
 x archive "$TMP/img" "$TMP/adir" force

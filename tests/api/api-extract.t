@@ -60,7 +60,7 @@ ok $? "before anything is made"
 
 # The errno and the path of the call that failed.
 x dir "$TMP/img" "$TMP/none/out"
-is "$?:$(grep ^error "$TMP/err")" "1:error -2 2 $TMP/none/out: No such file or directory" \
+is "$?:$(grep ^error "$TMP/err")" "1:error -22 2 $TMP/none/out: No such file or directory" \
 	"a destination that cannot be made: its errno and path"
 mkdir "$TMP/small"
 mount -t tmpfs -o size=256k tmpfs "$TMP/small" && at_exit "umount '$TMP/small' 2>/dev/null"
