@@ -99,11 +99,11 @@ BIN := $(BUILD)/squashkit
 # The shared library: the library's objects, position-independent and with
 # every symbol hidden but those the public headers mark SQK_API
 # (include/squashkit), linked with only the export map's names exported,
-# under the version node SQUASHKIT_0. The soname changes with an
+# under the version node SQUASHKIT_1. The soname changes with an
 # incompatible change of the ABI (abi/libsquashkit.abi, `make abi-baseline`).
 # The same objects make libsquashkit.a (hidden symbols link statically as
 # any other), so that each build compiles the library once.
-SONAME := libsquashkit.so.0
+SONAME := libsquashkit.so.1
 SO := $(BUILD)/$(SONAME)
 LIB_MAP := core/api/libsquashkit.map
 PUBLIC_HEADERS := $(sort $(wildcard include/squashkit/*.h))
@@ -350,12 +350,19 @@ CMD_LINKS := mkimage unimage
 # `make install-compat`, and never over the peers' own programs.
 COMPAT_LINKS := mksquashfs unsquashfs
 
+# Every function the library exports, as its export map names them: each
+# gets a page sqk_NAME(3) that man(1) finds, a link to libsquashkit(3).
+API_NAMES := $(shell sed -n 's/^\t\(sqk_[a-z_0-9]*\);$$/\1/p' $(LIB_MAP))
+
 # install-lib: the library alone (headers, both libraries, squashkit.pc, the
 # section 3 pages); install: that and the program, its pages and completions.
 install-lib: $(LIB) $(SO)
 	install -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/squashkit \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(MANPAGES3) $(DESTDIR)$(MANDIR)/man3/
+	@for n in $(API_NAMES); do \
+		printf '.so man3/libsquashkit.3\n' >$(DESTDIR)$(MANDIR)/man3/$$n.3 || exit 1; \
+	done
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/squashkit/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libsquashkit.a
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -404,6 +411,7 @@ uninstall:
 	done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MANPAGES3)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(addsuffix .3,$(API_NAMES)))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/squashkit/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(DESTDIR)$(LIBDIR)/libsquashkit.a $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libsquashkit.so $(DESTDIR)$(PKGCONFIGDIR)/squashkit.pc

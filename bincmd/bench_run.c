@@ -151,7 +151,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 			  b->seed + run, r);
 	if (err) {
 		cli_error_code(b->image, err);
-		sqk_image_close(t.img);
+		sqk_image_destroy(t.img);
 		return -1;
 	}
 	for (i = 0; i < SQK_CACHE_COUNT; i++) {
@@ -159,7 +159,7 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 		if (present[i])
 			sqk_cache_stats(sqk_image_cache(t.img, i), &s[i]);
 	}
-	sqk_image_close(t.img);
+	sqk_image_destroy(t.img);
 	from_caches(rv, run, s, present);
 	if (!present[SQK_CACHE_COMPRESSED])
 		rv->comp_cache_kib[run] = 0;
@@ -357,10 +357,10 @@ int cli_bench_setup(struct bench *b, const char *image)
 		/* An I/O error in the words of the image's errno, while it is open. */
 		cli_error(image, "%s",
 			  err ? cli_image_err_text(img, err) : "the image holds no files");
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		return -1;
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	/* Where --offset auto found it, now that it has been found. */
 	b->offset = cli_offset_value();
 	if (!b->against[WHERE_KERNEL] && !b->against[WHERE_MOUNT] && !b->slow)

@@ -399,7 +399,7 @@ int cli_mount(int argc, char **argv)
 	err = sqk_fs_create(img, &fs);
 	if (err) {
 		cli_error_code(m.image, err);
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		return EXIT_FAIL;
 	}
 	if (m.stats) {
@@ -411,7 +411,7 @@ int cli_mount(int argc, char **argv)
 	if (stats || !m.stats)
 		ret = serve(&m, img, fs, stats);
 	sqk_fs_destroy(fs);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	if (stats && stats != stderr)
 		fclose(stats);
 	return ret;

@@ -76,7 +76,7 @@ static int cat_path(struct sqk_show *s, const char *path)
 			err = -1;
 		}
 	}
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 	return err;
 }
 

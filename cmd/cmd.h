@@ -47,24 +47,24 @@ void cli_error_errno(const char *path, int err, int errnum);
 #define SQK_HELP_VERITY                                                                            \
 	"      --root-hash HEX\n"                                                                  \
 	"                    read through the image's dm-verity hash tree, every\n"                \
-	"                    block checked before use (the area after the image)\n"               \
+	"                    block checked before use (the area after the image)\n"                \
 	"      --root-hash-file F\n"                                                               \
-	"                    the root hash is the first line of F\n"                              \
+	"                    the root hash is the first line of F\n"                               \
 	"      --verity-hash-file F\n"                                                             \
-	"                    the hash area is in F\n"                                             \
+	"                    the hash area is in F\n"                                              \
 	"      --verity-hash-offset N\n"                                                           \
-	"                    the hash area starts N bytes into its file\n"                        \
+	"                    the hash area starts N bytes into its file\n"                         \
 	"      --verity-salt HEX\n"                                                                \
-	"                    the area has no superblock: the salt (- for none)\n"                 \
+	"                    the area has no superblock: the salt (- for none)\n"                  \
 	"      --verity-hash ALG\n"                                                                \
 	"                    ... and the hash, sha256 (default) or sha512\n"
 /* The same after --root-hash, in the wider columns of unimage and mount. */
 #define SQK_HELP_VERITY_MORE                                                                       \
-	"      --root-hash-file F    the root hash is the first line of F\n"                         \
-	"      --verity-hash-file F  the hash area is in F (default: after the image)\n"             \
+	"      --root-hash-file F    the root hash is the first line of F\n"                       \
+	"      --verity-hash-file F  the hash area is in F (default: after the image)\n"           \
 	"      --verity-hash-offset N\n"                                                           \
-	"                            the hash area starts N bytes into its file\n"                  \
-	"      --verity-salt HEX     the area has no superblock: its salt (- for none)\n"           \
+	"                            the hash area starts N bytes into its file\n"                 \
+	"      --verity-salt HEX     the area has no superblock: its salt (- for none)\n"          \
 	"      --verity-hash ALG     ... and its hash, sha256 (default) or sha512\n"
 /* The end of the help of inspect, ls, cat and stat. */
 #define SQK_HELP_INSPECTOR_TAIL                                                                    \
@@ -112,6 +112,11 @@ extern int cli_usage_hint;
  * as it is. The _len form takes a byte count, so NULs are fine.
  */
 void cli_print_escaped(FILE *out, const char *s);
+/* An image path of the library's callbacks ("/a/b", "/") as the front ends print it: "a/b", "". */
+static inline const char *cli_relpath(const char *path)
+{
+	return path + (*path == '/');
+}
 void cli_print_escaped_len(FILE *out, const void *buf, size_t len);
 
 /*

@@ -54,28 +54,29 @@ static void image_line(struct usq *u, const char *path, const char *what)
 static void entry_line(struct usq *u, const struct sqk_extract_failure *f)
 {
 	if (f->output && *f->path)
-		dest_line(u, f->path, f->what);
+		dest_line(u, cli_relpath(f->path), f->what);
 	else if (f->output)
 		fprintf(stderr, "squashkit unsquashfs: %s: %s\n", u->dest, f->what);
 	else
-		image_line(u, f->path, f->what);
+		image_line(u, cli_relpath(f->path), f->what);
 }
 
 /* An entry before it is made: chosen by the names, printed, its blocks counted. */
 static int begin(struct usq *u, const struct sqk_entry *e)
 {
-	int m = cli_usq_filter_match(&u->filter, e->path);
+	const char *path = cli_relpath(e->path);
+	int m = cli_usq_filter_match(&u->filter, path);
 
 	flush_pending(u, 0);
 	if (S_ISDIR(e->st->mode) ? m == USQ_OUT : m != USQ_IN)
 		return SQK_ENTRY_SKIP;
 	if (u->print && u->concise && S_ISDIR(e->st->mode)) {
-		if (!(u->pending = strdup(e->path)))
+		if (!(u->pending = strdup(path)))
 			return SQK_ERR_NOMEM;
 		u->pending_st = *e->st;
 		u->pending_size = e->size_mounted;
 	} else if (u->print) {
-		cli_usq_print_entry(stdout, &u->fmt, e->path, e->st, e->size_mounted, e->target);
+		cli_usq_print_entry(stdout, &u->fmt, path, e->st, e->size_mounted, e->target);
 	}
 	if (!e->link_to && S_ISREG(e->st->mode))
 		u->blocks += (e->st->size + u->block_size - 1) / u->block_size;
@@ -125,7 +126,7 @@ static int entry(void *ctx, const struct sqk_entry *e)
 		break;
 	case SQK_ENTRY_END:
 		/* -lc: a directory nothing was printed in. */
-		flush_pending(u, u->pending && strcmp(u->pending, e->path) == 0);
+		flush_pending(u, u->pending && strcmp(u->pending, cli_relpath(e->path)) == 0);
 		break;
 	case SQK_ENTRY_PASSED_OVER:
 		entry_line(u, e->failure);
@@ -144,6 +145,7 @@ static void problem(void *ctx, const char *path, int err, const char *what)
 {
 	struct usq *u = ctx;
 
+	path = cli_relpath(path);
 	if (err) {
 		if (u->extracting) {
 			image_line(u, path, what);

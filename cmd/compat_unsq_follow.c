@@ -19,6 +19,7 @@
 
 #include <squashkit/squashkit.h>
 
+#include "cmd.h"
 #include "compat.h"
 #include "compat_unsq.h"
 
@@ -36,6 +37,7 @@ static int note(void *ctx, const char *path, enum sqk_trace_kind kind)
 	int is_link = kind == SQK_TRACE_LINK;
 	char **p;
 
+	path = cli_relpath(path);
 	if (kind == SQK_TRACE_RESULT)
 		return (nd->result = strdup(path)) ? 0 : SQK_ERR_NOMEM;
 	p = realloc(nd->path, (nd->n + 1) * sizeof(*p));
@@ -106,7 +108,7 @@ int cli_usq_through(struct usq *u, struct sqk_image *img, char **names, int n)
 			err = sqk_inode_open_trace(img, names[i], SQK_TRACE_NOFOLLOW, note, &nd,
 						   &ino);
 		if (literal && !err) {
-			sqk_inode_close(ino);
+			sqk_inode_destroy(ino);
 			through = nd.n && !has_magic(&u->filter, nd.result);
 			if (through && (add_needs(&u->filter, &nd) != 0 ||
 					cli_usq_filter_add(&u->filter, 0, nd.result) != 0))
@@ -133,7 +135,7 @@ int cli_usq_follow(struct usq *u, struct sqk_image *img, char **names, int n)
 					       &ino);
 
 		if (!err) {
-			sqk_inode_close(ino);
+			sqk_inode_destroy(ino);
 			err = add_needs(&u->filter, &nd);
 			if (!err && cli_usq_filter_add(&u->filter, 0, nd.result) != 0)
 				err = SQK_ERR_NOMEM;

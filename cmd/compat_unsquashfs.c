@@ -380,7 +380,7 @@ static int run(struct usq *u, int argc, char **argv)
 		return COMPAT_FATAL;
 	if (u->cat) {
 		/* The image opens: a name that cannot be written is non-fatal, as with the peer. */
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		ret = native(u, cli_cat, "cat", NULL, argv + first + 1, argc - first - 1);
 		return ret == EXIT_OK || !u->exit_code ? COMPAT_OK : COMPAT_NONFATAL;
 	}
@@ -407,7 +407,7 @@ static int run(struct usq *u, int argc, char **argv)
 	} else {
 		ret = cli_usq_extract(u, img);
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	if (cli_stdout_flush() != 0)
 		ret = COMPAT_FATAL;
 	return ret;

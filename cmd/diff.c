@@ -156,7 +156,8 @@ static int open_diff(struct diff_cmd *dc)
 	 */
 	if (dirs == 1 && err != SQK_ERR_NOMEM)
 		cli_error_errno(ab[0].dir ? ab[0].dir : ab[1].dir, err,
-				err == SQK_ERR_IO ? sqk_error_errno() : 0);
+				(err == SQK_ERR_IO || err == SQK_ERR_NOFILE) ? sqk_error_errno()
+									     : 0);
 	else
 		cli_error(NULL, "%s", sqk_error_message());
 	return -1;
@@ -170,8 +171,9 @@ static const char *report(struct diff_cmd *dc, int err)
 
 	sqk_diff_failure(dc->d, &side, &path, &errnum);
 	/* An errno: the I/O error's, or ELOOP for a path through too many symlinks. */
-	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_LOOP) ? strerror(errnum)
-								    : sqk_strerror(err);
+	what = errnum && (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_LOOP)
+		       ? strerror(errnum)
+		       : sqk_strerror(err);
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);
@@ -383,7 +385,7 @@ int cli_diff(int argc, char **argv)
 	ret = run(&dc, argc, argv);
 	sqk_diff_destroy(dc.d);
 	for (s = 0; s < 2; s++)
-		sqk_image_close(dc.side[s].img);
+		sqk_image_destroy(dc.side[s].img);
 	sqk_diff_opts_destroy(dc.opts);
 	return ret;
 }

@@ -264,7 +264,7 @@ int cli_fsck(int argc, char **argv)
 	ret = c.problems ? FSCK_ERRORS : FSCK_CLEAN;
 	if (cli_stdout_flush() != 0)
 		ret |= FSCK_OPERATIONAL;
-	sqk_report_free(r);
+	sqk_report_destroy(r);
 	cli_image_file_close(file);
 	return ret;
 }

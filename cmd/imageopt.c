@@ -179,7 +179,7 @@ void cli_image_hint(const char *path)
 	if (offset.given)
 		return;
 	err = sqk_image_open_path(path, NULL, &img);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	if (err == SQK_ERR_MAGIC)
 		say_further_in(path, NULL, images_further_in(path, &offset, at), at, &offset);
 }

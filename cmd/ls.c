@@ -247,7 +247,7 @@ static int read_listing(struct ls *ls, const struct sqk_inode *dir, struct entry
 		ents[n].d.name = ents[n].name;
 		n++;
 	}
-	sqk_dir_close(d);
+	sqk_dir_destroy(d);
 	if (r < 0) {
 		free_entries(ents, n);
 		return r;
@@ -281,7 +281,7 @@ static int read_infos(struct ls *ls, const char *path, const struct entry *ents,
 
 		if (!err)
 			err = info_from(ls, &infos[i], ino);
-		sqk_inode_close(ino);
+		sqk_inode_destroy(ino);
 		if (err) {
 			set_err_path(ls, path, ents[i].name);
 			free_infos(infos, n);
@@ -366,7 +366,7 @@ static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path
 				set_err_path(ls, child, NULL);
 			else
 				err = list_dir(ls, sub, child, depth + 1);
-			sqk_inode_close(sub);
+			sqk_inode_destroy(sub);
 		} else {
 			set_err_path(ls, child, NULL);
 		}
@@ -447,7 +447,7 @@ static int list(struct ls *ls, const char *path, int dirs)
 		err = list_file(ls, ino, path, norm);
 		ls->files++;
 	}
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 	if (err)
 		cli_show_path_error(ls->show->image, ls->err_path,
 				    cli_api_text(err, ls->err_errno));

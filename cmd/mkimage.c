@@ -137,7 +137,7 @@ static int setup_codec(struct args *a)
 /* An I/O failure's line: the errno behind it, else what the code says. */
 static void say_io(const char *path, int err, int errnum)
 {
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_NOSPACE)
 		cli_error_errno(path, err, errnum ? errnum : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
 		cli_error_errno(path, err, 0);
@@ -152,7 +152,7 @@ static int report(const char *image, int err, const char *path, const char *word
 {
 	if (*words)
 		cli_error(*path ? path : image, "%s", words);
-	else if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+	else if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_NOSPACE)
 		say_io(image, err, errnum);
 	else
 		cli_error_errno(*path ? path : image, err, 0);
@@ -179,7 +179,7 @@ static int create_error(const struct args *a, const char *image, int err)
 		return cli_mkimage_append_error(a, image, err);
 	if (step == SQK_STEP_OFFSET) {
 		/* --offset N: the existing IMAGE must hold N bytes, and no more unless --force. */
-		if (err == SQK_ERR_IO)
+		if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE)
 			cli_error(image, "--offset needs the existing file: %s", strerror(e));
 		else if (err == SQK_ERR_ARG)
 			cli_error(image, "--offset needs a regular file");
@@ -204,7 +204,7 @@ static int create_error(const struct args *a, const char *image, int err)
 		cli_error(image, "path too long");
 	} else if (step == SQK_STEP_OUTPUT_OPEN) {
 		cli_error(image, "%s", strerror(e));
-	} else if (step == SQK_STEP_OUTPUT && err == SQK_ERR_IO) {
+	} else if (step == SQK_STEP_OUTPUT && (err == SQK_ERR_IO || err == SQK_ERR_NOFILE)) {
 		cli_error(image, "cannot create a temporary file beside it: %s", strerror(e));
 	} else if (step == SQK_STEP_OUTPUT || step == SQK_STEP_OFFSET_COPY) {
 		say_io(image, err, e);

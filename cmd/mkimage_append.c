@@ -42,7 +42,7 @@ static int settings(const struct args *a, const char *image, int err)
 		rc = cli_usage_error("%s has a block size of %u; --append cannot use %llu", image,
 				     info.block_size, (unsigned long long)a->block_size);
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	sqk_open_opts_destroy(oo);
 	return rc;
 }

@@ -31,7 +31,7 @@ int cli_mkimage_reuse_check(const struct args *a)
 		img = cli_open_image_at(a->reuse.v[i], &o, NULL);
 		if (!img)
 			return EXIT_FAIL;
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 	}
 	return 0;
 }

@@ -112,7 +112,7 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		ret = EXIT_FAIL;
 	if (stats)
 		cli_print_stats(stderr, s.img);
-	sqk_image_close(s.img);
+	sqk_image_destroy(s.img);
 	return ret;
 }
 
@@ -186,7 +186,7 @@ void cli_time_string(uint32_t t, int seconds, char *out, size_t len)
 
 const char *cli_api_text(int err, int errnum)
 {
-	if (!errnum && err == SQK_ERR_IO)
+	if (!errnum && (err == SQK_ERR_IO || err == SQK_ERR_NOFILE))
 		errnum = EIO;
 	return errnum ? strerror(errnum) : sqk_strerror(err);
 }

@@ -301,10 +301,10 @@ static int run(struct sqk_show *s)
 	}
 	if (err)
 		cli_show_path_error(s->image, v.path, cli_api_why(err));
-	sqk_xattrs_free(v.xattrs, v.nxattrs);
+	sqk_inode_xattrs_destroy(v.xattrs, v.nxattrs);
 	free(v.target);
 	free(v.blocks);
-	sqk_inode_close(v.ino);
+	sqk_inode_destroy(v.ino);
 	free((char *)v.path);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

@@ -138,6 +138,7 @@ static void problem(void *ctx, const char *path, int err, const char *what)
 {
 	struct unimage *u = ctx;
 
+	path = cli_relpath(path);
 	cli_progress_clear(u->bar);
 	if (err) {
 		image_line(u, path, what);
@@ -182,9 +183,9 @@ static void failure(void *ctx, const struct sqk_extract_failure *f)
 		break;
 	case SQK_EXTRACT_ENTRY:
 		if (!f->output)
-			image_line(u, f->path, f->what);
+			image_line(u, cli_relpath(f->path), f->what);
 		else if (u->out_is_dir && *f->path)
-			dest_line(u, f->path, f->what);
+			dest_line(u, cli_relpath(f->path), f->what);
 		else
 			cli_error(out, "%s", f->what);
 		break;
@@ -386,7 +387,7 @@ static int run(struct unimage *u, int argc, char **argv)
 	if (u->stats)
 		cli_print_stats_as(!u->out_is_dir && !strcmp(u->out, "-") ? stderr : stdout, u->img,
 				   u->json);
-	sqk_image_close(u->img);
+	sqk_image_destroy(u->img);
 	return ret;
 }
 

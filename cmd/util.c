@@ -41,7 +41,7 @@ void cli_error_code(const char *path, int err)
 {
 	int e = errno;
 
-	if (err == SQK_ERR_IO || err == SQK_ERR_NOSPACE)
+	if (err == SQK_ERR_IO || err == SQK_ERR_NOFILE || err == SQK_ERR_NOSPACE)
 		cli_error_errno(path, err, e ? e : err == SQK_ERR_NOSPACE ? ENOSPC : EIO);
 	else
 		cli_error_errno(path, err, 0);

@@ -12,6 +12,7 @@
 
 #include "codec.h"
 #include "format/format.h"
+#include "liblzma_run.h"
 #include "util/le.h"
 
 #define LZMA_HEADER_SIZE   13
@@ -59,11 +60,6 @@ static int lzma_describe(const struct sqk_comp_config *cfg, struct sqk_comp_kv *
 	return 0;
 }
 
-static int lzma_err(lzma_ret r)
-{
-	return r == LZMA_MEM_ERROR ? SQK_ERR_NOMEM : SQK_ERR_COMPRESSOR;
-}
-
 static int lzma_decompress(struct sqk_compressor *base, const uint8_t *src, size_t srclen,
 			   uint8_t *dst, size_t cap, size_t *outlen)
 {
@@ -79,19 +75,11 @@ static int lzma_decompress(struct sqk_compressor *base, const uint8_t *src, size
 		return SQK_ERR_COMPRESSOR;
 	r = lzma_alone_decoder(s, LZMA_MEMLIMIT);
 	if (r != LZMA_OK)
-		return lzma_err(r);
-	s->next_in = src;
-	s->avail_in = srclen;
-	s->next_out = dst;
-	s->avail_out = cap;
-	do
-		r = lzma_code(s, LZMA_FINISH);
-	while (r == LZMA_OK);
-	if (r != LZMA_STREAM_END || s->avail_in != 0)
+		return sqk_liblzma_err(r);
+	if (sqk_liblzma_decode(s, src, srclen, dst, cap, outlen))
 		return SQK_ERR_COMPRESSOR;
 	if (size != LZMA_SIZE_UNKNOWN && s->total_out != size)
 		return SQK_ERR_COMPRESSOR;
-	*outlen = cap - s->avail_out;
 	return 0;
 }
 
@@ -107,21 +95,12 @@ static int lzma_compress(struct sqk_compressor *base, const uint8_t *src, size_t
 		return SQK_ERR_OVERFLOW;
 	r = lzma_alone_encoder(s, &c->opt);
 	if (r != LZMA_OK)
-		return lzma_err(r);
-	s->next_in = src;
-	s->avail_in = srclen;
-	s->next_out = dst;
-	s->avail_out = limit;
-	do
-		r = lzma_code(s, LZMA_FINISH);
-	while (r == LZMA_OK && s->avail_out > 0);
-	if (r == LZMA_OK || r == LZMA_BUF_ERROR)
-		return SQK_ERR_OVERFLOW;
-	if (r != LZMA_STREAM_END)
-		return lzma_err(r);
+		return sqk_liblzma_err(r);
+	r = sqk_liblzma_encode(s, src, srclen, dst, limit, outlen);
+	if (r)
+		return r;
 	/* The encoder wrote "size unknown"; state the real one, as mksquashfs does. */
 	put_le64(dst + LZMA_SIZE_OFFSET, srclen);
-	*outlen = limit - s->avail_out;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "format/format.h"
+#include "liblzma_run.h"
 #include "util/le.h"
 
 #define XZ_OPTS_SIZE	 8
@@ -238,11 +239,6 @@ static int xz_describe(const struct sqk_comp_config *cfg, struct sqk_comp_kv *kv
 	return n;
 }
 
-static int xz_lzma_err(lzma_ret r)
-{
-	return r == LZMA_MEM_ERROR ? SQK_ERR_NOMEM : SQK_ERR_COMPRESSOR;
-}
-
 static int xz_decompress(struct sqk_compressor *base, const uint8_t *src, size_t srclen,
 			 uint8_t *dst, size_t cap, size_t *outlen)
 {
@@ -255,43 +251,19 @@ static int xz_decompress(struct sqk_compressor *base, const uint8_t *src, size_t
 	/* Any check type is accepted; one stream, nothing after it. */
 	r = lzma_stream_decoder(s, XZ_MEMLIMIT, 0);
 	if (r != LZMA_OK)
-		return xz_lzma_err(r);
-	s->next_in = src;
-	s->avail_in = srclen;
-	s->next_out = dst;
-	s->avail_out = cap;
-	do
-		r = lzma_code(s, LZMA_FINISH);
-	while (r == LZMA_OK);
-	if (r != LZMA_STREAM_END || s->avail_in != 0)
-		return SQK_ERR_COMPRESSOR;
-	*outlen = cap - s->avail_out;
-	return 0;
+		return sqk_liblzma_err(r);
+	return sqk_liblzma_decode(s, src, srclen, dst, cap, outlen);
 }
 
 /* Encode one candidate with the given chain into out, at most limit bytes. */
 static int xz_encode(lzma_stream *s, const lzma_filter *chain, const uint8_t *src, size_t srclen,
 		     uint8_t *out, size_t limit, size_t *outlen)
 {
-	lzma_ret r;
+	lzma_ret r = lzma_stream_encoder(s, chain, LZMA_CHECK_CRC32);
 
-	r = lzma_stream_encoder(s, chain, LZMA_CHECK_CRC32);
 	if (r != LZMA_OK)
-		return xz_lzma_err(r);
-	s->next_in = src;
-	s->avail_in = srclen;
-	s->next_out = out;
-	s->avail_out = limit;
-	do
-		r = lzma_code(s, LZMA_FINISH);
-	while (r == LZMA_OK && s->avail_out > 0);
-	if (r == LZMA_STREAM_END) {
-		*outlen = limit - s->avail_out;
-		return 0;
-	}
-	if (r == LZMA_OK || r == LZMA_BUF_ERROR)
-		return SQK_ERR_OVERFLOW;
-	return xz_lzma_err(r);
+		return sqk_liblzma_err(r);
+	return sqk_liblzma_encode(s, src, srclen, out, limit, outlen);
 }
 
 static int xz_compress(struct sqk_compressor *base, const uint8_t *src, size_t srclen, uint8_t *dst,

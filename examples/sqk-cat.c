@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		fprintf(stderr, "sqk-cat: %s\n", sqk_error_message());
-	sqk_inode_close(ino);
-	sqk_image_close(img);
+	sqk_inode_destroy(ino);
+	sqk_image_destroy(img);
 	return err || fflush(stdout) ? 1 : 0;
 }

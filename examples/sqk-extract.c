@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 		err = sqk_extract_dir(img, argv[2], o, problem, argv[1]);
 	if (err)
 		fprintf(stderr, "sqk-extract: %s\n", sqk_error_message());
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	sqk_extract_opts_destroy(o);
 	return err ? 1 : 0;
 }

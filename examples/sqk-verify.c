@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 		if (!sqk_report_clean(r) && status == 0)
 			status = 1;
 		printf("%s: %s\n", argv[i], sqk_report_clean(r) ? "clean" : "PROBLEMS");
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 	}
 	return status;
 }

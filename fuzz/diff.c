@@ -70,9 +70,9 @@ static void compare(const uint8_t *a, const uint8_t *b, size_t size)
 	sqk_dtree_destroy(ta);
 	sqk_dtree_destroy(tb);
 	if (ia)
-		sqk_image_close(ia);
+		sqk_image_destroy(ia);
 	if (ib)
-		sqk_image_close(ib);
+		sqk_image_destroy(ib);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

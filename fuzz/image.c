@@ -155,6 +155,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sqk_inode_free(&ino);
 	if (s.claimed <= ARCHIVE_BYTES)
 		to_archive(s.img);
-	sqk_image_close(s.img);
+	sqk_image_destroy(s.img);
 	return 0;
 }

@@ -144,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&w, 0, sizeof(w));
 	if (sqk_fs_create(img, &w.fs) != 0) {
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		return 0;
 	}
 	sqk_fs_statfs(w.fs, &sv);
@@ -161,6 +161,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sqk_fs_nodes(w.fs) != 1)
 		abort();
 	sqk_fs_destroy(w.fs);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return 0;
 }

@@ -93,7 +93,7 @@ static int digest(const uint8_t *img, size_t len, uint64_t *h)
 	w.img = d.img;
 	w.sink = &d.sink;
 	err = sqk_walk(&w);
-	sqk_image_close(d.img);
+	sqk_image_destroy(d.img);
 	*h = d.h;
 	return err;
 }
@@ -191,7 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	codec = sqk_codec_by_id(sb->compressor);
 	comp = *sqk_image_comp(old);
 	if (!codec || sqk_reuse_check(old, codec, &comp, sb->block_size, 0, 0)) {
-		sqk_image_close(old);
+		sqk_image_destroy(old);
 		return 0;
 	}
 	if (!plain || plain_bs != sb->block_size || memcmp(&plain_comp, &comp, sizeof(comp))) {
@@ -211,6 +211,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	free(got);
-	sqk_image_close(old);
+	sqk_image_destroy(old);
 	return 0;
 }

@@ -45,6 +45,7 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 		where = entry;
 	if ((err == SQK_ERR_IO || err == SQK_ERR_NOSPACE) && !errnum && (b->of || b->append))
 		errnum = sqk_api_build_file(b)->errnum;
+	err = sqk_api_code(err, errnum);
 	b->fail_err = err;
 	b->fail_step = b->step;
 	b->fail_errnum = errnum;
@@ -154,10 +155,9 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	sqk_api_build_step(SQK_STEP_DRIVER);
 	/* The whole file, bytes kept in front included, as a user sees it grow. */
 	b->out_fd = sqk_file_fd(b->window ? sqk_outfile_file(b->of) : sqk_api_build_file(b));
-	err = sqk_mkfs_create(&b->mo,
-			      b->mo.verity ? sqk_verity_build_file(b->mo.verity)
-					   : sqk_api_build_file(b),
-			      &b->m);
+	err = sqk_mkfs_create(
+		&b->mo, b->mo.verity ? sqk_verity_build_file(b->mo.verity) : sqk_api_build_file(b),
+		&b->m);
 	if (err) {
 		mkfs_fail(b, err, NULL);
 		create_failure.err = b->fail_err;
@@ -256,17 +256,28 @@ int sqk_build_add_pseudo_file(struct sqk_build *b, const char *path)
 	return add_pseudo(b, path, 1);
 }
 
-/* An entry of the given type at path with a's attributes. */
-static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+/* The caller's attributes of size bytes into *a: 0, or the error, said. */
+static int attr_in(struct sqk_build *b, const char *path, const struct sqk_attr *given, size_t size,
+		   struct sqk_attr *a)
+{
+	if (!given)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "%s: no attributes", path);
+	return sqk_api_in(a, sizeof(*a), given, size, SQK_API_V1(struct sqk_attr, mtime),
+			  "sqk_attr");
+}
+
+/* An entry of the given type at path with the caller's attributes (size bytes). */
+static int add(struct sqk_build *b, const char *path, const struct sqk_attr *given, size_t size,
 	       struct sqk_mkfs_entry *e, struct sqk_node **node)
 {
+	struct sqk_attr attr, *a = &attr;
 	struct sqk_node *n;
 	int err = usable(b);
 
+	if (!err)
+		err = attr_in(b, path, given, size, &attr);
 	if (err)
 		return err;
-	if (!a)
-		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "%s: no attributes", path);
 	e->mode = (uint16_t)(a->mode & 07777);
 	e->uid = a->uid;
 	e->gid = a->gid;
@@ -276,15 +287,15 @@ static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
 	return done(b, err, path);
 }
 
-int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a)
+int(sqk_build_mkdir)(struct sqk_build *b, const char *path, const struct sqk_attr *a, size_t size)
 {
 	struct sqk_mkfs_entry e = {.type = SQK_DIR};
 
-	return add(b, path, a, &e, NULL);
+	return add(b, path, a, size, &e, NULL);
 }
 
-int sqk_build_add_file(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-		       const char *host_path)
+int(sqk_build_add_file)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			const char *host_path, size_t size)
 {
 	struct sqk_mkfs_entry e = {.type = SQK_FILE, .host = host_path};
 	struct stat st;
@@ -294,7 +305,7 @@ int sqk_build_add_file(struct sqk_build *b, const char *path, const struct sqk_a
 	if (!S_ISREG(st.st_mode))
 		return sqk_api_fail(SQK_ERR_ARG, 0, host_path, "not a regular file");
 	e.size = (uint64_t)st.st_size;
-	return add(b, path, a, &e, NULL);
+	return add(b, path, a, size, &e, NULL);
 }
 
 struct buffer {
@@ -307,42 +318,56 @@ static int read_buffer(void *ctx, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
-int sqk_build_add_file_fn(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-			  uint64_t size, sqk_read_fn read, void *ctx)
+int(sqk_build_add_file_fn)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			   uint64_t size, sqk_read_fn read, void *ctx, size_t attr_size)
 {
 	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
 	struct sqk_node *n;
-	int err = add(b, path, a, &e, &n);
+	int err;
 
+	if (!read)
+		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "%s: no read callback", path);
+	err = add(b, path, a, attr_size, &e, &n);
 	if (err)
 		return err;
-	err = sqk_mkfs_feed(b->m, n, read, ctx);
+	/* Read when the image's data is written, as build.h promises. */
+	err = sqk_mkfs_feed_later(b->m, n, path, read, ctx);
 	if (err) {
 		b->failed = 1;
-		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, b->path, "%s: %s", path,
-				    sqk_strerror(err));
+		return sqk_api_fail(err, 0, b->path, "%s: %s", path, sqk_strerror(err));
 	}
 	return sqk_api_ok();
 }
 
-int sqk_build_add_file_data(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-			    const void *data, size_t size)
+int(sqk_build_add_file_data)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			     const void *data, size_t size, size_t attr_size)
 {
+	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
 	struct buffer buf = {data};
+	struct sqk_node *n;
+	int err = add(b, path, a, attr_size, &e, &n);
 
-	return sqk_build_add_file_fn(b, path, a, size, read_buffer, &buf);
+	if (err)
+		return err;
+	/* Placed now: the caller's buffer is free once this returns. */
+	err = sqk_mkfs_feed(b->m, n, read_buffer, &buf);
+	if (err) {
+		b->failed = 1;
+		return sqk_api_fail(err, 0, b->path, "%s: %s", path, sqk_strerror(err));
+	}
+	return sqk_api_ok();
 }
 
-int sqk_build_symlink(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-		      const char *target)
+int(sqk_build_symlink)(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+		       const char *target, size_t size)
 {
 	struct sqk_mkfs_entry e = {.type = SQK_SYMLINK, .target = target};
 
-	return add(b, path, a, &e, NULL);
+	return add(b, path, a, size, &e, NULL);
 }
 
-int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type, const struct sqk_attr *a,
-		    dev_t rdev)
+int(sqk_build_mknod)(struct sqk_build *b, const char *path, mode_t type, const struct sqk_attr *a,
+		     dev_t rdev, size_t size)
 {
 	struct sqk_mkfs_entry e = {.major = major(rdev), .minor = minor(rdev)};
 
@@ -363,7 +388,7 @@ int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type, const st
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path,
 				    "%s: mknod makes devices, fifos and sockets", path);
 	}
-	return add(b, path, a, &e, NULL);
+	return add(b, path, a, size, &e, NULL);
 }
 
 int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
@@ -413,7 +438,7 @@ static int verity_failed(struct sqk_build *b, int err)
 		return 0;
 	b->failed = 1;
 	b->fail_step = SQK_STEP_VERITY;
-	b->fail_err = err;
+	b->fail_err = sqk_api_code(err, errnum);
 	b->fail_errnum = errnum;
 	sqk_api_fail(err, errnum, path, NULL);
 	return 1;

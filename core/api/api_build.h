@@ -154,7 +154,7 @@ struct sqk_build {
 	char fail_path[4096], fail_words[512];
 	enum sqk_build_step step, fail_step; /* under way, and of the last failure */
 	int finished, failed;
-	int device; /* the output is a block device, written in place */
+	int device;			     /* the output is a block device, written in place */
 	struct sqk_api_verity_build *verity; /* "verity" (api_build_verity.c) */
 };
 

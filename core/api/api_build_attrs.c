@@ -219,7 +219,7 @@ static int make_reuse(struct sqk_api_attrs *a, const struct sqk_build_opts *o,
 			return sqk_api_fail(SQK_ERR_ARG, 0, o->reuse.v[i], "cannot be reused: %s",
 					    g->why);
 		/* Left out: its blocks cannot serve this build. */
-		sqk_image_close(*img);
+		sqk_image_destroy(*img);
 		*img = NULL;
 		a->nreuse--;
 		g->used = -1;
@@ -266,7 +266,7 @@ void sqk_api_attrs_release(struct sqk_api_attrs *a)
 	free(a->adds);
 	sqk_sort_free(a->sort);
 	for (i = 0; i < a->nreuse; i++)
-		sqk_image_close(a->reuse[i]);
+		sqk_image_destroy(a->reuse[i]);
 	free(a->reuse);
 	free(a->given);
 	memset(a, 0, sizeof(*a));

@@ -394,12 +394,17 @@ int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verit
 	return 0;
 }
 
-int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *info)
+int(sqk_build_verity)(const struct sqk_build *b, struct sqk_verity_info *given, size_t size)
 {
+	struct sqk_verity_info info;
+
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_verity_info, hash_type), "sqk_verity_info"))
+		return SQK_ERR_ARG;
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
-	if (sqk_api_verity_result(b->verity, info))
+	if (sqk_api_verity_result(b->verity, &info))
 		return sqk_api_fail(SQK_ERR_NOENT, 0, b->path, "the build made no verity tree");
+	sqk_api_out(given, size, &info, sizeof(info), 0, NULL);
 	return sqk_api_ok();
 }
 

@@ -205,7 +205,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		threads = sqk_online_cpus();
 	if (o.verity.on && (err = check_tree(r, f, name, &o, threads))) {
 		sqk_file_destroy(f);
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return err;
 	}
 	/* The tree alone, sound: nothing to name. */
@@ -224,7 +224,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 	errno = 0;
 	err = sqk_fsck_create(f, &fo, &fsck);
 	if (err) {
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
 	}
 	err = sqk_fsck_run(fsck);
@@ -234,7 +234,7 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		int errnum = err == SQK_ERR_IO ? f->errnum : 0;
 
 		sqk_fsck_destroy(fsck);
-		sqk_report_free(r);
+		sqk_report_destroy(r);
 		return sqk_api_fail(err, errnum, name, NULL);
 	}
 	sqk_fsck_counts(fsck, &c);
@@ -260,11 +260,11 @@ int sqk_check_path(const char *path, const struct sqk_open_opts *opts, unsigned 
 	return err ? err : check_file(f, path, opts, threads, 0, out);
 }
 
-int sqk_check_io(const struct sqk_io *io, const struct sqk_open_opts *opts, unsigned threads,
-		 struct sqk_report **out)
+int(sqk_check_io)(const struct sqk_io *io, const struct sqk_open_opts *opts, unsigned threads,
+		  struct sqk_report **out, size_t io_size)
 {
 	struct sqk_file *f;
-	int err = sqk_api_io_file(io, &f);
+	int err = sqk_api_io_file(io, io_size, &f);
 
 	*out = NULL;
 	return err ? err : check_file(f, SQK_API_IO_NAME, opts, threads, 0, out);
@@ -280,21 +280,23 @@ int sqk_verity_check_path(const char *path, const struct sqk_open_opts *opts, un
 	return err ? err : check_file(f, path, opts, threads, 1, out);
 }
 
-int sqk_verity_check_io(const struct sqk_io *io, const struct sqk_open_opts *opts, unsigned threads,
-			struct sqk_report **out)
+int(sqk_verity_check_io)(const struct sqk_io *io, const struct sqk_open_opts *opts,
+			 unsigned threads, struct sqk_report **out, size_t io_size)
 {
 	struct sqk_file *f;
-	int err = sqk_api_io_file(io, &f);
+	int err = sqk_api_io_file(io, io_size, &f);
 
 	*out = NULL;
 	return err ? err : check_file(f, SQK_API_IO_NAME, opts, threads, 1, out);
 }
 
-int sqk_report_verity(const struct sqk_report *r, struct sqk_verity_info *info)
+int(sqk_report_verity)(const struct sqk_report *r, struct sqk_verity_info *info, size_t size)
 {
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_verity_info, hash_type), "sqk_verity_info"))
+		return SQK_ERR_ARG;
 	if (!r->verity || !r->vinfo.hash[0])
 		return SQK_ERR_NOENT;
-	*info = r->vinfo;
+	sqk_api_out(info, size, &r->vinfo, sizeof(r->vinfo), 0, NULL);
 	return 0;
 }
 
@@ -313,9 +315,10 @@ const struct sqk_problem *sqk_report_problem(const struct sqk_report *r, size_t 
 	return i < r->n ? &r->list[i] : NULL;
 }
 
-void sqk_report_counts(const struct sqk_report *r, struct sqk_check_counts *c)
+int(sqk_report_counts)(const struct sqk_report *r, struct sqk_check_counts *c, size_t size)
 {
-	*c = r->counts;
+	return sqk_api_out(c, size, &r->counts, sizeof(r->counts),
+			   SQK_API_V1(struct sqk_check_counts, problems), "sqk_check_counts");
 }
 
 struct sqk_image *sqk_report_image(const struct sqk_report *r)
@@ -323,13 +326,13 @@ struct sqk_image *sqk_report_image(const struct sqk_report *r)
 	return r->img;
 }
 
-void sqk_report_free(struct sqk_report *r)
+void sqk_report_destroy(struct sqk_report *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
-	sqk_image_close(r->img);
+	sqk_image_destroy(r->img);
 	sqk_file_destroy(r->file);
 	free(r->bad);
 	for (i = 0; i < r->n; i++) {

@@ -214,13 +214,24 @@ static int copy_opts(struct sqk_diff *d, const struct sqk_diff_opts *o)
 	return err;
 }
 
-int sqk_diff_open(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
-		  const struct sqk_diff_opts *o, struct sqk_diff **out)
+int(sqk_diff_open)(const struct sqk_diff_side *given_a, const struct sqk_diff_side *given_b,
+		   const struct sqk_diff_opts *o, struct sqk_diff **out, size_t size)
 {
-	struct sqk_diff *d = calloc(1, sizeof(*d));
+	struct sqk_diff_side sides[2], *a = &sides[0], *b = &sides[1];
+	struct sqk_diff *d;
 	int err;
 
 	*out = NULL;
+	if (!given_a || !given_b)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "a side is missing");
+	err = sqk_api_in(a, sizeof(*a), given_a, size, SQK_API_V1(struct sqk_diff_side, dir),
+			 "sqk_diff_side");
+	if (!err)
+		err = sqk_api_in(b, sizeof(*b), given_b, size,
+				 SQK_API_V1(struct sqk_diff_side, dir), "sqk_diff_side");
+	if (err)
+		return err;
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	d->s.change = change;
@@ -371,12 +382,12 @@ static int to_change(void *ctx, const struct sqk_diff_entry *e)
 	return c->fn ? c->fn(c->ctx, e->change) : 0;
 }
 
-int sqk_diff_compare(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
-		     const struct sqk_diff_opts *o, sqk_change_fn fn, void *ctx)
+int(sqk_diff_compare)(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
+		      const struct sqk_diff_opts *o, sqk_change_fn fn, void *ctx, size_t size)
 {
 	struct change_fn c = {fn, ctx};
 	struct sqk_diff *d;
-	int err = sqk_diff_open(a, b, o, &d);
+	int err = (sqk_diff_open)(a, b, o, &d, size);
 
 	if (err)
 		return err;

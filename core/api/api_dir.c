@@ -42,10 +42,14 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 	return sqk_api_ok();
 }
 
-int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
+int(sqk_dir_next)(struct sqk_dir *d, struct sqk_dirent *given, size_t size)
 {
-	int r = sqk_dir_iter_next(&d->it, &d->e);
+	struct sqk_dirent one, *ent = &one;
+	int r;
 
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_dirent, type), "sqk_dirent"))
+		return SQK_ERR_ARG;
+	r = sqk_dir_iter_next(&d->it, &d->e);
 	if (r < 0) {
 		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
 			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)d->e.name_len,
@@ -55,15 +59,17 @@ int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent)
 	sqk_api_ok();
 	if (!r)
 		return 0;
+	memset(ent, 0, sizeof(*ent));
 	ent->name = d->e.name;
 	ent->name_len = d->e.name_len;
 	ent->ref = d->e.ref;
 	ent->ino = d->e.number;
 	ent->type = sqk_fmt_type_mode(d->e.type);
+	sqk_api_out(given, size, &one, sizeof(one), 0, NULL);
 	return 1;
 }
 
-void sqk_dir_close(struct sqk_dir *d)
+void sqk_dir_destroy(struct sqk_dir *d)
 {
 	if (!d)
 		return;
@@ -71,13 +77,20 @@ void sqk_dir_close(struct sqk_dir *d)
 	free(d);
 }
 
-int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent, struct sqk_inode **out)
+int(sqk_dirent_open)(struct sqk_image *img, const struct sqk_dirent *given, struct sqk_inode **out,
+		     size_t size)
 {
 	struct sqk_dir_entry e;
-	struct sqk_inode *ino = calloc(1, sizeof(*ino));
+	struct sqk_dirent one, *ent = &one;
+	struct sqk_inode *ino;
 	int err;
 
 	*out = NULL;
+	err = sqk_api_in(&one, sizeof(one), given, size, SQK_API_V1(struct sqk_dirent, type),
+			 "sqk_dirent");
+	if (err)
+		return err;
+	ino = calloc(1, sizeof(*ino));
 	if (!ino)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	memset(&e, 0, sizeof(e));
@@ -103,7 +116,6 @@ struct visit_sink {
 	size_t start_len;
 	char *skip; /* a directory whose entries are not visited (visit said 1) */
 	size_t skip_len;
-	char path[SQK_FAULT_PATH_MAX + 1];
 };
 
 /* Is path ("a/b") the start or below it, and not below a skipped directory? */
@@ -124,16 +136,20 @@ static int call(struct visit_sink *v, const char *path, const struct sqk_inode *
 		const char *link_to, int is_dir)
 {
 	struct sqk_stat st;
-	char to[SQK_FAULT_PATH_MAX + 1];
+	struct sqk_api_abs at, to;
+	const char *p, *l = NULL;
 	int r;
 
 	if (!wanted(v, path))
 		return 0;
 	sqk_inode_stat(ino, &st);
-	snprintf(v->path, sizeof(v->path), "/%s", path);
-	if (link_to)
-		snprintf(to, sizeof(to), "/%s", link_to);
-	r = v->visit(v->ctx, v->path, &st, link_to ? to : NULL);
+	p = sqk_api_abspath(&at, path);
+	to.big = NULL;
+	if (p && link_to)
+		l = sqk_api_abspath(&to, link_to);
+	r = !p || (link_to && !l) ? SQK_ERR_NOMEM : v->visit(v->ctx, p, &st, l);
+	sqk_api_abs_done(&at);
+	sqk_api_abs_done(&to);
 	if (r == 1 && is_dir) {
 		free(v->skip);
 		v->skip = strdup(path);

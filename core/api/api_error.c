@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The calling thread's last failure, and the library's version. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_int.h"
@@ -9,11 +11,17 @@
 static __thread char message[SQK_FAULT_PATH_MAX + 512];
 static __thread int message_errno;
 
+int sqk_api_code(int err, int errnum)
+{
+	return err == SQK_ERR_IO && errnum == ENOENT ? SQK_ERR_NOFILE : err;
+}
+
 int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
 
+	err = sqk_api_code(err, errnum);
 	if (fmt) {
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
@@ -46,6 +54,29 @@ const char *sqk_api_relpath(const char *path)
 	while (*path == '/')
 		path++;
 	return path;
+}
+
+const char *sqk_api_abspath(struct sqk_api_abs *a, const char *path)
+{
+	size_t len = strlen(path);
+	char *to = a->small;
+
+	a->big = NULL;
+	while (path[0] == '/' && path[1] == '/')
+		path++;
+	if (*path == '/')
+		return path;
+	if (len + 2 > sizeof(a->small) && !(to = a->big = malloc(len + 2)))
+		return NULL;
+	to[0] = '/';
+	memcpy(to + 1, path, len + 1);
+	return to;
+}
+
+void sqk_api_abs_done(struct sqk_api_abs *a)
+{
+	free(a->big);
+	a->big = NULL;
 }
 
 int sqk_api_io_errnum(const struct sqk_image *img, int err)

@@ -41,9 +41,14 @@ static int image_errnum(const struct run *r, const struct sqk_fault *f)
 static void warn(void *ctx, const char *path, const char *what)
 {
 	struct run *r = ctx;
+	struct sqk_api_abs at;
+	const char *p;
 
-	if (r->problem)
-		r->problem(r->ctx, sqk_api_relpath(path), 0, what);
+	if (!r->problem)
+		return;
+	p = sqk_api_abspath(&at, path);
+	r->problem(r->ctx, p ? p : path, 0, what);
+	sqk_api_abs_done(&at);
 }
 
 /* "keep-going": an entry that cannot be read, left out. */
@@ -53,9 +58,13 @@ static int lost(void *ctx, const struct sqk_fault *f)
 
 	if (!r->lost++)
 		r->first = *f;
-	if (r->problem)
-		r->problem(r->ctx, sqk_api_relpath(f->path), f->err,
-			   sqk_fault_text(f, image_errnum(r, f)));
+	if (r->problem) {
+		struct sqk_api_abs at;
+		const char *p = sqk_api_abspath(&at, f->path);
+
+		r->problem(r->ctx, p ? p : f->path, f->err, sqk_fault_text(f, image_errnum(r, f)));
+		sqk_api_abs_done(&at);
+	}
 	return 0;
 }
 
@@ -97,7 +106,7 @@ static void tell(const struct run *r, const struct sqk_extract_failure *x)
 static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err, int errnum,
 		      const char *where, const char *what)
 {
-	struct sqk_extract_failure x = {err, errnum, stage, 0, "", what, 0};
+	struct sqk_extract_failure x = {sqk_api_code(err, errnum), errnum, stage, 0, "", what, 0};
 
 	if (!what)
 		x.what = errnum ? strerror(errnum) : sqk_strerror(err);
@@ -109,9 +118,11 @@ static int stage_fail(const struct run *r, enum sqk_extract_stage stage, int err
 static int entry_fail(const struct run *r, const struct sqk_fault *f, const char *where)
 {
 	struct sqk_extract_failure x;
+	struct sqk_api_abs at;
 
-	sqk_api_failure_of(r->w.img, f, &x);
+	sqk_api_failure_of(r->w.img, f, &x, &at);
 	tell(r, &x);
+	sqk_api_abs_done(&at);
 	return sqk_api_fault(f, where);
 }
 

@@ -27,9 +27,9 @@ struct sqk_walk;
 struct sqk_sink;
 struct sqk_extract;
 
-/* A failure at an entry told by a fault, as data (its strings: f's, or static). */
+/* A failure at an entry told by a fault, as data (its strings: f's, path's, or static). */
 void sqk_api_failure_of(struct sqk_image *img, const struct sqk_fault *f,
-			struct sqk_extract_failure *x);
+			struct sqk_extract_failure *x, struct sqk_api_abs *path);
 /*
  * Walk w (its image, selection and lost set) into inner (NULL: a listing)
  * through o's entry callback; x passes over what cannot be made.

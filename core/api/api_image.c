@@ -170,8 +170,10 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	int err;
 
 	struct sqk_verity_bad bad;
+	struct sqk_fmt_issue why;
 	char words[160];
 
+	*out = NULL;
 	sqk_api_open_defaults(opts, &o);
 	err = sqk_api_place(f, name, &o, &f);
 	if (!err)
@@ -182,11 +184,16 @@ static int open_file(struct sqk_file *f, const char *name, const struct sqk_open
 	sqk_verity_reader_on_bad(f, first_bad, &bad);
 	bad.why = 0;
 	errno = 0;
+	o.image.why = &why;
 	err = sqk_image_open(f, &o.image, out);
 	if (err && bad.why) {
 		sqk_verity_bad_text(&bad, words, sizeof(words));
 		return sqk_api_fail(err, EIO, name, "dm-verity: %s", words);
 	}
+	/* Named as the check names it: the field, its value, the rule. */
+	if (err == SQK_ERR_CORRUPT && *why.field)
+		return sqk_api_fail(err, 0, name, "%s: %s %llu %s", sqk_strerror(err), why.field,
+				    (unsigned long long)why.value, why.why);
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, name, NULL);
 	sqk_verity_reader_on_bad(sqk_image_file(*out), NULL, NULL);
@@ -198,6 +205,8 @@ int sqk_image_open_path(const char *path, const struct sqk_open_opts *opts, stru
 	struct sqk_file *f;
 	int err = sqk_api_path_file(path, &f);
 
+	if (err)
+		*out = NULL;
 	return err ? err : open_file(f, path, opts, out);
 }
 
@@ -223,15 +232,19 @@ int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image
 	char name[32];
 	int err = fd_file(fd, name, &f);
 
+	if (err)
+		*out = NULL;
 	return err ? err : open_file(f, name, opts, out);
 }
 
-int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
-		      struct sqk_image **out)
+int(sqk_image_open_io)(const struct sqk_io *io, const struct sqk_open_opts *opts,
+		       struct sqk_image **out, size_t io_size)
 {
 	struct sqk_file *f;
-	int err = sqk_api_io_file(io, &f);
+	int err = sqk_api_io_file(io, io_size, &f);
 
+	if (err)
+		*out = NULL;
 	return err ? err : open_file(f, SQK_API_IO_NAME, opts, out);
 }
 
@@ -268,15 +281,16 @@ int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max)
 	return err ? err : find_in(f, name, limit, found, max);
 }
 
-int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max)
+int(sqk_image_find_io)(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max,
+		       size_t io_size)
 {
 	struct sqk_file *f;
-	int err = sqk_api_io_file(io, &f);
+	int err = sqk_api_io_file(io, io_size, &f);
 
 	return err ? err : find_in(f, SQK_API_IO_NAME, limit, found, max);
 }
 
-int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
+static void image_info(const struct sqk_image *img, struct sqk_image_info *info)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_layout *l = sqk_image_layout(img);
@@ -309,14 +323,29 @@ int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info)
 		}
 	info->exportable = l->t[SQK_TABLE_EXPORT].present;
 	info->has_xattrs = l->t[SQK_TABLE_XATTR].present;
-	info->offset = sqk_file_window_base(sqk_verity_reader_inner(sqk_image_file(img)));
+	info->offset = sqk_image_file(img)->origin;
+	info->version_major = sb->version_major;
+	info->version_minor = sb->version_minor;
+}
+
+int(sqk_image_info)(const struct sqk_image *img, struct sqk_image_info *out, size_t size)
+{
+	struct sqk_image_info info;
+
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_image_info, xattr_table), "sqk_image_info"))
+		return SQK_ERR_ARG;
+	image_info(img, &info);
+	sqk_api_out(out, size, &info, sizeof(info), 0, NULL);
 	return sqk_api_ok();
 }
 
-int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out)
+int(sqk_image_superblock)(const struct sqk_image *img, struct sqk_superblock *given, size_t size)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
+	struct sqk_superblock s, *out = &s;
 
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_superblock, root_offset), "sqk_superblock"))
+		return SQK_ERR_ARG;
 	memset(out, 0, sizeof(*out));
 #define COPY(field) out->field = sb->field;
 	COPY(magic)
@@ -325,19 +354,29 @@ int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *out
 	COPY(block_size)
 	COPY(fragment_count)
 	COPY(compressor)
-	COPY(block_log) COPY(flags) COPY(id_count) COPY(version_major) COPY(version_minor)
-		COPY(root_inode) COPY(bytes_used) COPY(id_table) COPY(xattr_table) COPY(inode_table)
-			COPY(dir_table) COPY(fragment_table) COPY(export_table)
+	COPY(block_log)
+	COPY(flags)
+	COPY(id_count)
+	COPY(version_major) COPY(version_minor) COPY(root_inode) COPY(bytes_used) COPY(id_table)
+		COPY(xattr_table) COPY(inode_table) COPY(dir_table) COPY(fragment_table)
+			COPY(export_table)
 #undef COPY
 				out->root_block = SQK_REF_BLOCK(sb->root_inode);
 	out->root_offset = SQK_REF_OFFSET(sb->root_inode);
+	sqk_api_out(given, size, &s, sizeof(s), 0, NULL);
 	return sqk_api_ok();
 }
 
-int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name)
+int(sqk_superblock_flag)(const struct sqk_superblock *given, unsigned i, const char **name,
+			 size_t size)
 {
+	struct sqk_superblock s, *sb = &s;
 	unsigned n;
+	int err = sqk_api_in(&s, sizeof(s), given, size,
+			     SQK_API_V1(struct sqk_superblock, root_offset), "sqk_superblock");
 
+	if (err)
+		return err;
 	for (n = 0; n < i && sqk_fmt_super_flags[n].name; n++)
 		;
 	if (!sqk_fmt_super_flags[n].name)
@@ -347,16 +386,23 @@ int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char 
 	return !!(sb->flags & sqk_fmt_super_flags[n].bit);
 }
 
-int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts, int max)
+int(sqk_image_compressor_options)(const struct sqk_image *img, struct sqk_comp_option *opts,
+				  int max, size_t size)
 {
 	const struct sqk_codec *codec = sqk_codec_by_id(sqk_image_super(img)->compressor);
 	struct sqk_comp_kv kv[16];
+	struct sqk_comp_option one;
 	int i, n;
 
+	if (max > 0 &&
+	    sqk_api_size(size, SQK_API_V1(struct sqk_comp_option, value), "sqk_comp_option"))
+		return SQK_ERR_ARG;
 	n = codec && codec->describe ? codec->describe(sqk_image_comp(img), kv, 16) : 0;
 	for (i = 0; i < n && i < max; i++) {
-		opts[i].key = kv[i].key;
-		snprintf(opts[i].value, sizeof(opts[i].value), "%s", kv[i].value);
+		memset(&one, 0, sizeof(one));
+		one.key = kv[i].key;
+		snprintf(one.value, sizeof(one.value), "%s", kv[i].value);
+		sqk_api_out((char *)opts + (size_t)i * size, size, &one, sizeof(one), 0, NULL);
 	}
 	sqk_api_ok();
 	return n;

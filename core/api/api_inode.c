@@ -4,6 +4,7 @@
  * opened from a path or a reference, read through the shared caches.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,11 +78,20 @@ struct trace {
 	void *ctx;
 };
 
+/* The trace callback told of path ("a/b", "" for the root) as "/a/b". */
+static int trace_call(struct trace *t, const char *path, enum sqk_trace_kind kind)
+{
+	struct sqk_api_abs at;
+	const char *p = sqk_api_abspath(&at, path);
+	int r = p ? t->fn(t->ctx, p, kind) : SQK_ERR_NOMEM;
+
+	sqk_api_abs_done(&at);
+	return r;
+}
+
 static int trace_visit(void *ctx, const char *path, int is_link)
 {
-	struct trace *t = ctx;
-
-	return t->fn(t->ctx, path, is_link ? SQK_TRACE_LINK : SQK_TRACE_PARENT);
+	return trace_call(ctx, path, is_link ? SQK_TRACE_LINK : SQK_TRACE_PARENT);
 }
 
 int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags, sqk_trace_fn fn,
@@ -97,7 +107,7 @@ int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsigned flags
 	if (!ino)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, path, NULL);
 	err = sqk_resolve_trace(img, path, !(flags & SQK_TRACE_NOFOLLOW), &rt, ino);
-	if (!err && fn && (err = fn(ctx, rt.path, SQK_TRACE_RESULT)) != 0)
+	if (!err && fn && (err = trace_call(&t, rt.path ? rt.path : "", SQK_TRACE_RESULT)) != 0)
 		sqk_inode_free(ino);
 	free(rt.path);
 	if (err) {
@@ -113,7 +123,7 @@ int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **o
 	return open_inode(img, NULL, 0, ref, out);
 }
 
-void sqk_inode_close(struct sqk_inode *ino)
+void sqk_inode_destroy(struct sqk_inode *ino)
 {
 	if (!ino)
 		return;
@@ -121,8 +131,12 @@ void sqk_inode_close(struct sqk_inode *ino)
 	free(ino);
 }
 
-void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st)
+int(sqk_inode_stat)(const struct sqk_inode *ino, struct sqk_stat *given, size_t size)
 {
+	struct sqk_stat s, *st = &s;
+
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_stat, has_xattrs), "sqk_stat"))
+		return SQK_ERR_ARG;
 	memset(st, 0, sizeof(*st));
 	st->ref = ino->ref;
 	st->ino = ino->number;
@@ -141,6 +155,10 @@ void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st)
 	}
 	st->extended = sqk_inode_extended(ino);
 	st->has_xattrs = ino->xattr != SQK_INVALID_XATTR;
+	if (S_ISDIR(ino->mode))
+		st->parent = ino->parent;
+	sqk_api_out(given, size, &s, sizeof(s), 0, NULL);
+	return sqk_api_ok();
 }
 
 static int need_file(const struct sqk_inode *ino)
@@ -191,48 +209,105 @@ int sqk_inode_readlink(const struct sqk_inode *ino, char *buf, size_t cap)
 	return (int)ino->size;
 }
 
-int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
-		     struct sqk_xattr_pair **list, size_t *count)
+/*
+ * A list of pairs as the caller's struct is laid out (size bytes each),
+ * after a header that keeps the reader's attributes, whose strings the
+ * pairs point at, for sqk_inode_xattrs_destroy().
+ */
+struct pairs {
+	struct sqk_xattr *x;
+	uint32_t n;
+	max_align_t align[];
+};
+
+static int read_xattrs(struct sqk_image *img, const struct sqk_inode *ino, struct sqk_xattr **x,
+		       uint32_t *n)
 {
-	struct sqk_xattr *x = NULL;
-	struct sqk_xattr_pair *p;
-	uint32_t n = 0, i;
+	int err;
+
+	*x = NULL;
+	*n = 0;
+	if (ino->xattr == SQK_INVALID_XATTR)
+		return 0;
+	err = sqk_xattr_read(img, ino->xattr, x, n);
+	if (err)
+		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
+				    "the xattrs of inode %u: %s", ino->number, sqk_strerror(err));
+	return 0;
+}
+
+int(sqk_inode_xattrs)(struct sqk_image *img, const struct sqk_inode *ino,
+		      struct sqk_xattr_pair **list, size_t *count, size_t size)
+{
+	struct sqk_xattr *x;
+	struct sqk_xattr_pair one;
+	struct pairs *h;
+	uint32_t n, i;
 	int err;
 
 	*list = NULL;
 	*count = 0;
-	if (ino->xattr == SQK_INVALID_XATTR)
-		return sqk_api_ok();
-	err = sqk_xattr_read(img, ino->xattr, &x, &n);
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_xattr_pair, size), "sqk_xattr_pair"))
+		return SQK_ERR_ARG;
+	err = read_xattrs(img, ino, &x, &n);
 	if (err)
-		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
-				    "the xattrs of inode %u: %s", ino->number, sqk_strerror(err));
-	/* The pairs take the reader's strings; sqk_xattrs_free() gives them back. */
-	p = calloc(n ? n : 1, sizeof(*p));
-	if (!p) {
+		return err;
+	if (!n)
+		return sqk_api_ok();
+	h = calloc(1, sizeof(*h) + (size_t)n * size);
+	if (!h) {
 		sqk_xattr_free(x, n);
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	}
+	h->x = x;
+	h->n = n;
 	for (i = 0; i < n; i++) {
-		p[i].name = x[i].name;
-		p[i].value = x[i].value;
-		p[i].size = x[i].value_len;
+		memset(&one, 0, sizeof(one));
+		one.name = x[i].name;
+		one.value = x[i].value;
+		one.size = x[i].value_len;
+		sqk_api_out((char *)h->align + (size_t)i * size, size, &one, sizeof(one), 0, NULL);
 	}
-	free(x);
-	*list = p;
+	*list = (struct sqk_xattr_pair *)h->align;
 	*count = n;
 	return sqk_api_ok();
 }
 
-void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count)
+void sqk_inode_xattrs_destroy(struct sqk_xattr_pair *list, size_t count)
 {
-	size_t i;
+	struct pairs *h;
 
 	if (!list)
 		return;
-	for (i = 0; i < count; i++) {
-		free((char *)list[i].name);
-		free((void *)list[i].value);
-	}
-	free(list);
+	h = (struct pairs *)((char *)list - offsetof(struct pairs, align));
+	sqk_xattr_free(h->x, h->n);
+	free(h);
+}
+
+int sqk_inode_getxattr(struct sqk_image *img, const struct sqk_inode *ino, const char *name,
+		       void *buf, size_t cap, size_t *size)
+{
+	struct sqk_xattr *x;
+	uint32_t n, i;
+	int err = read_xattrs(img, ino, &x, &n);
+
+	if (size)
+		*size = 0;
+	if (err)
+		return err;
+	for (i = 0; i < n && strcmp(x[i].name, name); i++)
+		;
+	if (i == n)
+		err = sqk_api_fail(SQK_ERR_NOENT, ENODATA, NULL, "inode %u has no attribute %s",
+				   ino->number, name);
+	else if (size)
+		*size = x[i].value_len;
+	if (!err && x[i].value_len > cap && buf)
+		err = sqk_api_fail(SQK_ERR_OVERFLOW, ERANGE, NULL,
+				   "attribute %s of inode %u has %zu bytes", name, ino->number,
+				   (size_t)x[i].value_len);
+	else if (!err && buf)
+		memcpy(buf, x[i].value, x[i].value_len);
+	sqk_xattr_free(x, n);
+	return err ? err : sqk_api_ok();
 }

@@ -8,14 +8,19 @@
  * The API is a thin face over the library's parts; it computes nothing of
  * its own.
  */
+#include <stddef.h>
+
 #include <squashkit/squashkit.h>
 
 #include "read/image.h"
 #include "util/error.h"
 #include "verity/verity_area.h"
 
+/* The code a failure is told with: a file that is not there (ENOENT) is SQK_ERR_NOFILE. */
+int sqk_api_code(int err, int errnum);
 /*
- * Record the calling thread's failure: "where: what" (where may be NULL or
+ * Record the calling thread's failure (its code as sqk_api_code() says): "where: what" (where may
+ * be NULL or
  * "", what is printf-like; NULL: err's words, or errnum's when set).
  * Returns err, so that a call ends with `return sqk_api_fail(...)`.
  */
@@ -23,8 +28,20 @@ int sqk_api_fail(int err, int errnum, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The same from a filled fault: "where: /a/b: what", the fault's path and words. */
 int sqk_api_fault(const struct sqk_fault *f, const char *where);
-/* An image path as the API names it: "a/b", never "/a/b". */
+/* An image path without its leading "/": "a/b" (for messages that add their own). */
 const char *sqk_api_relpath(const char *path);
+/*
+ * An image path as every callback of the API gets it: "/a/b", "/" for the
+ * root. Kept in a caller's struct sqk_api_abs for the callback's time;
+ * sqk_api_abs_done() frees what a long one took.
+ */
+struct sqk_api_abs {
+	char small[512];
+	char *big;
+};
+/* path ("a/b", "/a/b", "//a/b" or "") as "/a/b"; NULL when out of memory. */
+const char *sqk_api_abspath(struct sqk_api_abs *a, const char *path);
+void sqk_api_abs_done(struct sqk_api_abs *a);
 /* The errno behind err when it is a failed read of img's file, else 0. */
 int sqk_api_io_errnum(const struct sqk_image *img, int err);
 /* A call succeeded: the message is "" again. Returns 0. */
@@ -79,7 +96,7 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
  * destroyed, or at once when this fails). 0, or the error, said.
  */
 int sqk_api_path_file(const char *path, struct sqk_file **out);
-int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out);
+int sqk_api_io_file(const struct sqk_io *io, size_t io_size, struct sqk_file **out);
 /* A list of strings the options own (api_build_opts.c). */
 struct sqk_api_strv {
 	char **v;
@@ -88,6 +105,26 @@ struct sqk_api_strv {
 int sqk_api_strv_add(struct sqk_api_strv *v, const char *s);
 void sqk_api_strv_free(struct sqk_api_strv *v);
 
+/*
+ * A struct the caller allocates comes with its size (the header's macro
+ * passes sizeof; api_sized.c). SQK_API_V1(type, field): the size of its
+ * first version, which ended with field; a smaller one is SQK_ERR_ARG.
+ */
+#define SQK_API_V1(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+/*
+ * The library's filled *src (have bytes) out to the caller's dst of given
+ * bytes: what both know copied, the rest of dst zeroed. 0, or the error, said.
+ */
+int sqk_api_out(void *dst, size_t given, const void *src, size_t have, size_t min,
+		const char *what);
+/*
+ * The caller's src of given bytes into the library's dst (have bytes):
+ * fields the caller's version lacks are 0; bytes past what the library
+ * knows must be 0 (SQK_ERR_UNSUPPORTED: a setting it cannot honour).
+ */
+/* SQK_ERR_ARG, said, when given < min; else 0. */
+int sqk_api_size(size_t given, size_t min, const char *what);
+int sqk_api_in(void *dst, size_t have, const void *src, size_t given, size_t min, const char *what);
 /* How an image read through callbacks is named in messages. */
 #define SQK_API_IO_NAME "the image read through callbacks"
 

@@ -48,19 +48,27 @@ static void io_destroy(struct sqk_file *f)
 	free(x);
 }
 
-int sqk_api_io_file(const struct sqk_io *io, struct sqk_file **out)
+int sqk_api_io_file(const struct sqk_io *given, size_t given_size, struct sqk_file **out)
 {
+	struct sqk_io io;
 	struct io_file *x;
+	int err;
 
-	if (!io || !io->read_at || !io->size)
+	if (!given)
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "no struct sqk_io");
+	err = sqk_api_in(&io, sizeof(io), given, given_size, SQK_API_V1(struct sqk_io, ctx),
+			 "sqk_io");
+	if (err)
+		return err;
+	if (!io.read_at || !io.size)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "read_at and size are required");
 	x = calloc(1, sizeof(*x));
 	if (!x) {
-		if (io->close)
-			io->close(io->ctx);
+		if (io.close)
+			io.close(io.ctx);
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
 	}
-	x->io = *io;
+	x->io = io;
 	x->f.read_at = io_read_at;
 	x->f.write_at = io_write_at;
 	x->f.size = io_size;

@@ -13,10 +13,15 @@
 #include "format/format.h"
 #include "read/inode.h"
 
-int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino, struct sqk_inode_layout *l)
+int(sqk_inode_layout)(struct sqk_image *img, const struct sqk_inode *ino,
+		      struct sqk_inode_layout *given, size_t size)
 {
 	uint32_t bs = sqk_image_super(img)->block_size, i;
+	struct sqk_inode_layout layout, *l = &layout;
 
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_inode_layout, size_mounted),
+			 "sqk_inode_layout"))
+		return SQK_ERR_ARG;
 	memset(l, 0, sizeof(*l));
 	l->inode_block = SQK_REF_BLOCK(ino->ref);
 	l->inode_offset = SQK_REF_OFFSET(ino->ref);
@@ -40,26 +45,33 @@ int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino, struct 
 		l->index_count = ino->index_count;
 		l->size_mounted = sqk_fmt_dir_size(ino->size);
 	}
+	sqk_api_out(given, size, &layout, sizeof(layout), 0, NULL);
 	return sqk_api_ok();
 }
 
-int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max)
+int(sqk_inode_blocks)(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max,
+		      size_t size)
 {
 	uint64_t pos = ino->blocks_start;
+	struct sqk_block one;
 	uint32_t i;
 
+	if (max && sqk_api_size(size, SQK_API_V1(struct sqk_block, compressed), "sqk_block"))
+		return SQK_ERR_ARG;
 	if (!S_ISREG(ino->mode))
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode %u is not a regular file",
 				    ino->number);
 	for (i = 0; i < ino->nblocks; i++) {
-		uint32_t w = ino->blocks[i], size = sqk_fmt_block_size(w);
+		uint32_t w = ino->blocks[i], stored = sqk_fmt_block_size(w);
 
 		if (i < max) {
-			blocks[i].start = pos;
-			blocks[i].size = size;
-			blocks[i].compressed = size && !sqk_fmt_block_raw(w);
+			memset(&one, 0, sizeof(one));
+			one.start = pos;
+			one.size = stored;
+			one.compressed = stored && !sqk_fmt_block_raw(w);
+			sqk_api_out((char *)blocks + i * size, size, &one, sizeof(one), 0, NULL);
 		}
-		pos += size;
+		pos += stored;
 	}
 	sqk_api_ok();
 	return (int)ino->nblocks;

@@ -120,7 +120,7 @@ void sqk_api_verity_info(const struct sqk_verity_params *p, const uint8_t *root,
 	info_of(p, root, digest, size, in_image, info);
 }
 
-int sqk_image_verity(struct sqk_image *img, struct sqk_verity_info *info)
+static int image_verity(struct sqk_image *img, struct sqk_verity_info *info)
 {
 	struct sqk_file *f = sqk_image_file(img);
 	const struct sqk_verity_area *a = sqk_verity_reader_area(f);
@@ -148,18 +148,36 @@ int sqk_image_verity(struct sqk_image *img, struct sqk_verity_info *info)
 	return sqk_api_ok();
 }
 
-uint64_t sqk_image_verity_failures(struct sqk_image *img, struct sqk_verity_block *first)
+int(sqk_image_verity)(struct sqk_image *img, struct sqk_verity_info *given, size_t size)
+{
+	struct sqk_verity_info info;
+	int err;
+
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_verity_info, hash_type), "sqk_verity_info"))
+		return SQK_ERR_ARG;
+	err = image_verity(img, &info);
+	if (!err)
+		sqk_api_out(given, size, &info, sizeof(info), 0, NULL);
+	return err;
+}
+
+uint64_t(sqk_image_verity_failures)(struct sqk_image *img, struct sqk_verity_block *first,
+				    size_t size)
 {
 	struct sqk_verity_bad b;
+	struct sqk_verity_block one;
 	uint64_t n = sqk_verity_reader_failures(sqk_image_file(img), &b);
 
-	if (n && first) {
-		first->level = b.level;
-		first->block = b.block;
-		first->pos = b.pos;
-		first->covers = b.covers;
-		first->ncovers = b.ncovers;
-		sqk_verity_bad_text(&b, first->what, sizeof(first->what));
+	/* A struct too small to hold the first version gets nothing. */
+	if (n && first && size >= SQK_API_V1(struct sqk_verity_block, what)) {
+		memset(&one, 0, sizeof(one));
+		one.level = b.level;
+		one.block = b.block;
+		one.pos = b.pos;
+		one.covers = b.covers;
+		one.ncovers = b.ncovers;
+		sqk_verity_bad_text(&b, one.what, sizeof(one.what));
+		sqk_api_out(first, size, &one, sizeof(one), 0, NULL);
 	}
 	return n;
 }

@@ -93,7 +93,8 @@ static int place(struct adding *a, const struct sqk_build_opts *o, uint64_t *end
 	return 0;
 }
 
-int sqk_verity_add(const char *path, const struct sqk_build_opts *o, struct sqk_verity_info *info)
+static int verity_add(const char *path, const struct sqk_build_opts *o,
+		      struct sqk_verity_info *info)
 {
 	struct adding a = {.path = path, .fd = -1, .slot = -1};
 	struct sqk_api_verity_build *v = NULL;
@@ -143,4 +144,17 @@ int sqk_verity_add(const char *path, const struct sqk_build_opts *o, struct sqk_
 	if (a.fd >= 0)
 		close(a.fd);
 	return err ? err : sqk_api_ok();
+}
+
+int(sqk_verity_add)(const char *path, const struct sqk_build_opts *o, struct sqk_verity_info *given,
+		    size_t size)
+{
+	struct sqk_verity_info info;
+	int err;
+
+	if (sqk_api_size(size, SQK_API_V1(struct sqk_verity_info, hash_type), "sqk_verity_info"))
+		return SQK_ERR_ARG;
+	err = verity_add(path, o, &info);
+	sqk_api_out(given, size, &info, sizeof(info), 0, NULL);
+	return err;
 }

@@ -298,19 +298,9 @@ void sqk_cache_destroy(struct sqk_cache *c)
 	free(c);
 }
 
-size_t sqk_cache_block_size(const struct sqk_cache *c)
-{
-	return c->block_size;
-}
-
 unsigned sqk_cache_entries(const struct sqk_cache *c)
 {
 	return c->entries;
-}
-
-const char *sqk_cache_name(const struct sqk_cache *c)
-{
-	return c->name;
 }
 
 void sqk_cache_set_stall_timeout(struct sqk_cache *c, unsigned ms)

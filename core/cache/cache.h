@@ -41,7 +41,7 @@ struct sqk_cache_entry {
 #define SQK_CACHE_NO_BLOCK UINT64_MAX
 
 /*
- * Fill e->data (capacity sqk_cache_block_size()) for e->block/e->info;
+ * Fill e->data (capacity: the cache's block size) for e->block/e->info;
  * set e->length (and e->next where it means something). Returns 0 or a
  * negative sqk_err. Runs in the calling thread without the cache lock.
  */
@@ -77,9 +77,7 @@ void sqk_cache_put(struct sqk_cache_entry *e);
 /* The cache e belongs to. */
 struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e);
 
-size_t sqk_cache_block_size(const struct sqk_cache *c);
 unsigned sqk_cache_entries(const struct sqk_cache *c);
-const char *sqk_cache_name(const struct sqk_cache *c);
 void sqk_cache_stats(struct sqk_cache *c, struct sqk_cache_stats *out);
 
 /* What the counters come to, the same for every front end that shows them. */

@@ -470,11 +470,6 @@ void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)
 	*out = f->counts;
 }
 
-struct sqk_image *sqk_fsck_image(struct sqk_fsck *f)
-{
-	return f->img;
-}
-
 void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file)
 {
 	*img = f->img;
@@ -496,7 +491,7 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 		sqk_fsck_ms_free(f->inode_ms);
 		free(f->inode_ms);
 	}
-	sqk_image_close(f->img);
+	sqk_image_destroy(f->img);
 	sqk_file_destroy(f->file);
 	if (f->comp)
 		f->comp->destroy(f->comp);

@@ -77,8 +77,6 @@ int sqk_fsck_create(struct sqk_file *file, const struct sqk_fsck_opts *opts, str
  */
 int sqk_fsck_run(struct sqk_fsck *f);
 void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out);
-/* The open image (for its cache counters), or NULL when it could not be opened. */
-struct sqk_image *sqk_fsck_image(struct sqk_fsck *f);
 /*
  * Take the image the check opened (NULL when it could not be) and the file
  * under it, for a caller that looks at them after the checker is gone: it

@@ -236,6 +236,7 @@ static int open_image(struct sqk_fsck *f)
 		view.bytes_used = f->xids.end;
 	sqk_fmt_super_encode(&view, o->sb);
 	o->inner = f->file;
+	o->base.origin = f->file->origin;
 	o->base.read_at = ov_read;
 	o->base.write_at = ov_write;
 	o->base.size = ov_size;

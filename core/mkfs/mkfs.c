@@ -82,7 +82,7 @@ static int check_kept(struct sqk_mkfs *m, int err)
 	return err;
 }
 
-static int fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
+int sqk_mkfs_fail(struct sqk_mkfs *m, int err, const char *path, const char *msg)
 {
 	errno = 0;
 	sqk_src_fail(&m->src, path, "%s", msg);
@@ -96,7 +96,7 @@ static int refuse(struct sqk_mkfs *m, const char *what, const struct sqk_fmt_iss
 
 	snprintf(why, sizeof(why), "%s %s %llu %s: the writer refuses to write it", what,
 		 issue->field, (unsigned long long)issue->value, issue->why);
-	return fail(m, SQK_ERR_OVERFLOW, "", why);
+	return sqk_mkfs_fail(m, SQK_ERR_OVERFLOW, "", why);
 }
 
 /* Where the data area starts: after the superblock and the compressor options. */
@@ -295,84 +295,6 @@ int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p)
 	return check_kept(m, sqk_src_pseudo(&m->src, p));
 }
 
-/* Owners, times and the id table, in inode order; fails early on too many ids. */
-static int settle_attrs(struct sqk_mkfs *m, uint32_t *newest)
-{
-	uint32_t i, top = 0;
-	uint16_t idx;
-	int err;
-
-	/* Times the sources clamped, unless --mtime replaces them all. */
-	if (!m->o.set_mtime)
-		sqk_src_warn_times(&m->src, !m->o.have_epoch);
-	for (i = 0; i < m->count; i++) {
-		struct sqk_node *n = m->order[i];
-
-		if (!(n->flags & SQK_NODE_KEPT)) {
-			sqk_attrs_force(&m->o, n, i == m->count - 1);
-			if (m->o.set_mtime)
-				n->mtime = m->o.mtime;
-			else if (m->o.have_epoch && n->mtime > m->o.epoch)
-				n->mtime = m->o.epoch;
-		}
-		if (n->mtime > top)
-			top = n->mtime;
-		err = sqk_id_table_get(&m->ids, n->uid, &idx);
-		if (!err)
-			err = sqk_id_table_get(&m->ids, n->gid, &idx);
-		if (err == SQK_ERR_OVERFLOW) {
-			char why[128];
-
-			snprintf(why, sizeof(why),
-				 "more than %u distinct owner and group ids; the format stores at "
-				 "most %u",
-				 SQK_FMT_MAX_IDS, SQK_FMT_MAX_IDS);
-			return fail(m, err, "", why);
-		}
-		if (err)
-			return err;
-	}
-	*newest = top;
-	return 0;
-}
-
-/* The data of the files in list[0..count), in that order. */
-static int write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t count)
-{
-	uint64_t total = 0, done = 0;
-	uint32_t i;
-	int err;
-
-	for (i = 0; i < count; i++) {
-		const struct sqk_node *n = list[i];
-
-		if (n->type == SQK_FILE && !(n->flags & SQK_NODE_DATA_DONE))
-			total += n->size;
-	}
-	for (i = 0; i < count; i++) {
-		struct sqk_node *n = list[i];
-
-		if (n->type != SQK_FILE || (n->flags & SQK_NODE_DATA_DONE))
-			continue;
-		n->file.data = sqk_tree_alloc(m->tree, sizeof(*n->file.data));
-		if (!n->file.data)
-			return SQK_ERR_NOMEM;
-		sqk_data_next_key(m->dw, n->file.key);
-		if (n->file.src) {
-			err = sqk_src_feed_file(&m->src, n->file.data, n->file.src, n->size);
-		} else {
-			err = sqk_data_file_begin(m->dw, n->file.data, 0);
-		}
-		if (err)
-			return err;
-		n->flags |= SQK_NODE_DATA_DONE;
-		done += n->size;
-		if (m->o.progress)
-			m->o.progress(m->o.progress_ctx, done, total);
-	}
-	return 0;
-}
-
 static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 			 struct sqk_mkfs_stats *st)
 {
@@ -390,7 +312,8 @@ static int pad_and_super(struct sqk_mkfs *m, struct sqk_super *sb, uint64_t end,
 		if (err)
 			return err;
 	}
-	/* Dedup may have rewound over bytes already in the file: cut them off (a device or a stream is not cut). */
+	/* Dedup may have rewound over bytes already in the file: cut them off (a device or a stream
+	 * is not cut). */
 	if (m->out->truncate && (err = m->out->truncate(m->out, padded)))
 		return err;
 	/* Appending, everything new is on disk before the superblock points at it. */
@@ -455,11 +378,16 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	/* No source described the root: a plain directory of the newest time. */
 	if (root->flags & SQK_NODE_IMPLICIT)
 		root->mode = 0755;
-	err = settle_attrs(m, &newest);
+	err = sqk_mkfs_settle_attrs(m, &newest);
 	if (err)
 		return err;
-	if (root->flags & SQK_NODE_IMPLICIT)
-		root->mtime = m->o.set_mtime ? m->o.mtime : newest;
+	/*
+	 * Directories no source described (the root, the parents of a path
+	 * added) take the build's time: "mtime", else the newest entry's.
+	 */
+	for (i = 0; i < m->count; i++)
+		if ((m->order[i]->flags & (SQK_NODE_IMPLICIT | SQK_NODE_KEPT)) == SQK_NODE_IMPLICIT)
+			m->order[i]->mtime = m->o.set_mtime ? m->o.mtime : newest;
 	err = sqk_attrs_add_xattrs(&m->o, m->xattrs, m->order, m->count, m->src.err_path,
 				   sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
 	/* Nothing the reader would refuse: checked before any data is written. */
@@ -476,7 +404,8 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 			m->ndirs, m->o.warn, m->o.warn_ctx, &files, &nfiles, m->src.err_path,
 			sizeof(m->src.err_path), m->src.err_msg, sizeof(m->src.err_msg));
 	if (!err)
-		err = files ? write_data(m, files, nfiles) : write_data(m, m->order, m->count);
+		err = files ? sqk_mkfs_write_data(m, files, nfiles)
+			    : sqk_mkfs_write_data(m, m->order, m->count);
 	free(files);
 	if (!err)
 		err = sqk_data_finish(m->dw, &pos);

@@ -113,6 +113,14 @@ int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkf
 /* The data of file node n (its size bytes), read now, in order, through read. */
 typedef int (*sqk_mkfs_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
 int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read, void *ctx);
+/*
+ * The same, read when the image's data is written, in the data's order
+ * (path, the entry's, names it in a failure); ctx must live until then.
+ */
+int sqk_mkfs_feed_later(struct sqk_mkfs *m, struct sqk_node *n, const char *path,
+			sqk_mkfs_read_fn read, void *ctx);
+/* What feed_later kept of file node n, read into n->file.data (begun): 0 or the error, said. */
+int sqk_mkfs_feed_now(struct sqk_mkfs *m, struct sqk_node *n);
 /* A hard link at path to the non-directory at existing. */
 int sqk_mkfs_link(struct sqk_mkfs *m, const char *path, const char *existing);
 /* An extended attribute ("user.x") of the entry at path. */

@@ -210,7 +210,7 @@ void sqk_mkfs_append_close(struct sqk_mkfs_append *a, int failed)
 	sqk_file_destroy(a->window);
 	sqk_file_destroy(a->file);
 	if (a->img)
-		sqk_image_close(a->img);
+		sqk_image_destroy(a->img);
 	if (a->fd >= 0)
 		close(a->fd);
 	free(a);

@@ -7,6 +7,7 @@
  * fed to the block pipeline at once (a buffer, a callback), as an
  * archive's.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "format/fmt_inode.h"
@@ -114,6 +115,41 @@ int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read,
 	n->file.data = fdata;
 	n->flags |= SQK_NODE_DATA_DONE;
 	return 0;
+}
+
+/* A file's data from a caller's callback, read when the data is written. */
+struct sqk_node_fn {
+	sqk_mkfs_read_fn read;
+	void *ctx;
+	char path[];
+};
+
+int sqk_mkfs_feed_later(struct sqk_mkfs *m, struct sqk_node *n, const char *path,
+			sqk_mkfs_read_fn read, void *ctx)
+{
+	size_t len = strlen(path);
+	struct sqk_node_fn *fn = sqk_tree_alloc(m->tree, sizeof(*fn) + len + 1);
+
+	if (!fn)
+		return SQK_ERR_NOMEM;
+	fn->read = read;
+	fn->ctx = ctx;
+	memcpy(fn->path, path, len + 1);
+	n->file.src = NULL;
+	n->file.fn = fn;
+	return 0;
+}
+
+int sqk_mkfs_feed_now(struct sqk_mkfs *m, struct sqk_node *n)
+{
+	int err = sqk_data_feed(m->dw, n->file.data, n->size, n->file.fn->read, n->file.fn->ctx);
+
+	/* The caller's code says it all: no errno of ours goes with it. */
+	errno = 0;
+	if (err && err != SQK_ERR_NOMEM)
+		sqk_src_fail(&m->src, n->file.fn->path, "its data callback failed: %s",
+			     sqk_strerror(err));
+	return err;
 }
 
 int sqk_mkfs_link(struct sqk_mkfs *m, const char *path, const char *existing)

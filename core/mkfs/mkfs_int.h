@@ -2,7 +2,7 @@
 #ifndef SQK_MKFS_INT_H
 #define SQK_MKFS_INT_H
 
-/* The build driver's state, shared by its files (mkfs.c, mkfs_entry.c). */
+/* The build driver's state, shared by its files (mkfs.c, mkfs_entry.c, mkfs_files.c). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +31,12 @@ struct sqk_mkfs {
 	size_t ndirs;
 	int in_image; /* the last collision was with the image appended to */
 };
+
+/* A failure said as the sources' are (path "" for the image): returns err. */
+int sqk_mkfs_fail(struct sqk_mkfs *m, int err, const char *path, const char *msg);
+/* Owners, times and the id table, in inode order (mkfs_files.c); *newest: the latest time. */
+int sqk_mkfs_settle_attrs(struct sqk_mkfs *m, uint32_t *newest);
+/* The data of the files in list[0..count), in that order (mkfs_files.c). */
+int sqk_mkfs_write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t count);
 
 #endif

@@ -168,7 +168,7 @@ static int make_caches(struct sqk_image *img, const struct sqk_image_opts *o)
 }
 
 /* The superblock; a short file is truncated only if it starts like an image. */
-static int read_super(struct sqk_image *img)
+static int read_super(struct sqk_image *img, struct sqk_fmt_report *r)
 {
 	struct sqk_file *file = img->file;
 	uint8_t raw[SQK_SUPER_SIZE];
@@ -189,12 +189,13 @@ static int read_super(struct sqk_image *img)
 	if (err)
 		return err;
 	sqk_fmt_super_decode(&img->sb, raw);
-	return sqk_fmt_super_check(&img->sb, file->size(file), NULL);
+	return sqk_fmt_super_check(&img->sb, file->size(file), r);
 }
 
 int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, struct sqk_image **out)
 {
 	struct sqk_image_opts defaults;
+	struct sqk_fmt_report why, *r = NULL;
 	struct sqk_image *img;
 	int err, e;
 
@@ -203,13 +204,18 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 		sqk_image_opts_default(&defaults);
 		opts = &defaults;
 	}
+	if (opts->why) {
+		*opts->why = (struct sqk_fmt_issue){"", 0, ""};
+		why = (struct sqk_fmt_report){sqk_fmt_keep_first, opts->why, 0};
+		r = &why;
+	}
 	img = calloc(1, sizeof(*img));
 	if (!img) {
 		sqk_file_destroy(file);
 		return SQK_ERR_NOMEM;
 	}
 	img->file = file;
-	err = read_super(img);
+	err = read_super(img, r);
 	if (err)
 		goto fail;
 	img->codec = sqk_codec_by_id(img->sb.compressor);
@@ -217,7 +223,7 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 		err = SQK_ERR_UNSUPPORTED;
 		goto fail;
 	}
-	err = sqk_layout_read(&img->layout, file, &img->sb, NULL);
+	err = sqk_layout_read(&img->layout, file, &img->sb, r);
 	if (!err)
 		err = read_comp_options(img);
 	if (!err)
@@ -235,13 +241,13 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 fail:
 	/* The file goes with the image: its errno stays, as image.h says. */
 	e = file->errnum;
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	if (err == SQK_ERR_IO)
 		errno = e ? e : EIO;
 	return err;
 }
 
-void sqk_image_close(struct sqk_image *img)
+void sqk_image_destroy(struct sqk_image *img)
 {
 	unsigned i;
 

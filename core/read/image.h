@@ -14,6 +14,7 @@
 #include "block.h"
 #include "cache/cache.h"
 #include "compressors/compressor.h"
+#include "format/fmt_check.h"
 #include "format/format.h"
 #include "layout.h"
 #include "util/file.h"
@@ -39,6 +40,12 @@ struct sqk_image_opts {
 	 * above are meant for the usual block sizes.
 	 */
 	size_t block_cache_max;
+	/*
+	 * When set: after an open that fails with SQK_ERR_CORRUPT at the
+	 * superblock or the tables' layout, the rule it broke, as the checker
+	 * words it (field "" when the failure came later).
+	 */
+	struct sqk_fmt_issue *why;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
@@ -56,7 +63,7 @@ struct sqk_image;
  */
 int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts,
 		   struct sqk_image **out);
-void sqk_image_close(struct sqk_image *img);
+void sqk_image_destroy(struct sqk_image *img);
 
 const struct sqk_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);

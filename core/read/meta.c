@@ -108,8 +108,3 @@ int sqk_meta_read(struct sqk_meta_cursor *m, void *buf, size_t len)
 	}
 	return 0;
 }
-
-int sqk_meta_skip(struct sqk_meta_cursor *m, size_t len)
-{
-	return sqk_meta_read(m, NULL, len);
-}

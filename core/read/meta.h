@@ -27,7 +27,6 @@ int sqk_meta_seek(struct sqk_meta_cursor *m, struct sqk_image *img, uint64_t tab
 		  uint64_t rel_block, uint32_t offset);
 /* Read len bytes; SQK_ERR_CORRUPT when the table ends first. */
 int sqk_meta_read(struct sqk_meta_cursor *m, void *buf, size_t len);
-int sqk_meta_skip(struct sqk_meta_cursor *m, size_t len);
 void sqk_meta_release(struct sqk_meta_cursor *m);
 
 /* The cursor's place as a reference relative to its table. */

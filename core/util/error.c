@@ -57,6 +57,8 @@ const char *sqk_strerror(int err)
 		return "timed out";
 	case SQK_ERR_DEPTH:
 		return "directories nested too deep for squashkit to walk";
+	case SQK_ERR_NOFILE:
+		return "no such file or directory";
 	}
 	return "unknown error";
 }

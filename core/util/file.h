@@ -27,6 +27,12 @@ struct sqk_file {
 	 * what it no longer wants.
 	 */
 	int (*truncate)(struct sqk_file *f, uint64_t size);
+	/*
+	 * Where byte 0 of this file lies in the file it is read from at the
+	 * bottom (a window's start, through every wrapper over it): the offset
+	 * an image was found or opened at. Set when made; 0 for a whole file.
+	 */
+	uint64_t origin;
 	/* Counters, for bench and tests. */
 	uint64_t reads, bytes_read;
 	/*
@@ -86,7 +92,5 @@ struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
  * bytes kept in front of it; inner stays the caller's. NULL without memory.
  */
 struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
-/* Where a window starts in its inner file; 0 for a file that is no window. */
-uint64_t sqk_file_window_base(struct sqk_file *f);
 
 #endif

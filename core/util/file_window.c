@@ -95,6 +95,7 @@ static struct sqk_file *window_new(struct sqk_file *inner, uint64_t base, int ow
 	w->base.sync = window_sync;
 	w->base.destroy = window_destroy;
 	w->base.truncate = owned ? NULL : window_truncate;
+	w->base.origin = inner->origin + base;
 	w->inner = inner;
 	w->start = base;
 	w->owned = owned;
@@ -109,9 +110,4 @@ struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base)
 struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base)
 {
 	return window_new(inner, base, 0);
-}
-
-uint64_t sqk_file_window_base(struct sqk_file *f)
-{
-	return f->destroy == window_destroy ? ((struct window *)f)->start : 0;
 }

@@ -151,11 +151,6 @@ void sqk_pool_destroy(struct sqk_pool *p)
 	free(p);
 }
 
-unsigned sqk_pool_threads(const struct sqk_pool *p)
-{
-	return p->nthreads;
-}
-
 unsigned sqk_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -23,7 +23,6 @@ int sqk_pool_submit(struct sqk_pool *p, sqk_task_fn fn, void *arg);
 void sqk_pool_wait(struct sqk_pool *p);
 /* Wait, then stop and join the workers. NULL is allowed. */
 void sqk_pool_destroy(struct sqk_pool *p);
-unsigned sqk_pool_threads(const struct sqk_pool *p);
 
 /* Online CPUs, at least 1: the default for -j. */
 unsigned sqk_online_cpus(void);

@@ -285,11 +285,6 @@ struct sqk_file *sqk_verity_build_file(struct sqk_verity_build *vb)
 	return &vb->base;
 }
 
-const struct sqk_verity_params *sqk_verity_build_params(const struct sqk_verity_build *vb)
-{
-	return &vb->o.p;
-}
-
 /* Every block not hashed as written, read back from the image and hashed. */
 static int hash_rest(struct sqk_verity_build *vb, uint64_t blocks, const uint8_t *need,
 		     uint64_t *reread)

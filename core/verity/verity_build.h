@@ -73,8 +73,6 @@ int sqk_verity_build_create(struct sqk_file *image, const struct sqk_verity_buil
 			    struct sqk_verity_build **out);
 /* The file to write the image through, while the build lives; destroying it does nothing. */
 struct sqk_file *sqk_verity_build_file(struct sqk_verity_build *vb);
-/* The salt hashing uses (what the superblock will hold; empty until the end when derived). */
-const struct sqk_verity_params *sqk_verity_build_params(const struct sqk_verity_build *vb);
 /*
  * The image is size bytes (a multiple of 4096), of which head (len bytes
  * at offset 0) is still to be written, after this: hash what is left,

@@ -239,6 +239,7 @@ int sqk_verity_reader_create(struct sqk_file *image, struct sqk_verity_area *a,
 	r->base.size = reader_size;
 	r->base.sync = reader_sync;
 	r->base.destroy = reader_destroy;
+	r->base.origin = image->origin;
 	*out = &r->base;
 	return 0;
 }
@@ -277,9 +278,4 @@ uint64_t sqk_verity_reader_failures(struct sqk_file *f, struct sqk_verity_bad *f
 const struct sqk_verity_area *sqk_verity_reader_area(const struct sqk_file *f)
 {
 	return sqk_verity_is_reader(f) ? ((const struct reader *)f)->a : NULL;
-}
-
-struct sqk_file *sqk_verity_reader_inner(struct sqk_file *f)
-{
-	return sqk_verity_is_reader(f) ? ((struct reader *)f)->image : f;
 }

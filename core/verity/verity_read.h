@@ -36,8 +36,6 @@ int sqk_verity_is_reader(const struct sqk_file *f);
  * first may be NULL). 0 for a file that is no reader.
  */
 uint64_t sqk_verity_reader_failures(struct sqk_file *f, struct sqk_verity_bad *first);
-/* The file a reader reads (f itself for a file that is no reader). */
-struct sqk_file *sqk_verity_reader_inner(struct sqk_file *f);
 /* Its area (NULL for a file that is no reader). */
 const struct sqk_verity_area *sqk_verity_reader_area(const struct sqk_file *f);
 

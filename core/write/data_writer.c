@@ -192,11 +192,6 @@ struct sqk_data_stats *sqk_data_stats(struct sqk_data_writer *dw)
 	return &dw->st;
 }
 
-uint64_t sqk_data_progress(const struct sqk_data_writer *dw)
-{
-	return dw->progress;
-}
-
 int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor **comps,
 			   struct sqk_compressor *main, struct sqk_file *out, uint64_t pos,
 			   struct sqk_data_writer **res)

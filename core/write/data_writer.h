@@ -108,8 +108,6 @@ int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);
 const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count);
 struct sqk_data_stats *sqk_data_stats(struct sqk_data_writer *dw);
 
-/* Progress: bytes placed so far. */
-uint64_t sqk_data_progress(const struct sqk_data_writer *dw);
 
 /* Block hashes, exposed for tests. */
 uint64_t sqk_hash64(const void *data, size_t len);

@@ -51,7 +51,8 @@ struct sqk_node {
 			uint32_t namelen;
 		} dir;
 		struct {
-			const char *src; /* host path to read, or NULL (empty or placed) */
+			const char *src;	/* host path to read, or NULL (empty or placed) */
+			struct sqk_node_fn *fn; /* or a caller's callback to read (core/mkfs) */
 			struct sqk_file_data *data;
 			uint64_t key; /* --reuse: its path's key (reuse.h), 0 until known */
 		} file;
@@ -63,6 +64,7 @@ struct sqk_node {
 };
 
 struct sqk_tree;
+struct sqk_node_fn;
 
 struct sqk_tree *sqk_tree_create(void);
 void sqk_tree_destroy(struct sqk_tree *t);

@@ -150,7 +150,7 @@ SQK_API void sqk_build_opts_warn(struct sqk_build_opts *o, sqk_build_warn_fn fn,
  * SQK_ERR_ARG when it is no regular file or block device, or "offset" is
  * past its end;
  * SQK_ERR_MAGIC and the reader's codes when it holds no image this library
- * reads.
+ * reads. After any failure *out is NULL and nothing is left behind.
  */
 SQK_API int sqk_build_create(const char *path, const struct sqk_build_opts *o,
 			     struct sqk_build **out);
@@ -193,31 +193,43 @@ struct sqk_attr {
 
 /**
  * Entries one by one, at @p path ("a/b" or "/a/b"). Missing parent
- * directories are made (0755, root, the build's time) and may be added
- * later with their own attributes; a path added twice is SQK_ERR_EXIST.
+ * directories are made (0755, root, the build's time: "mtime" when set,
+ * else the newest time of the image's entries, as a root no source
+ * describes gets) and may be added later with their own attributes; a
+ * path added twice is SQK_ERR_EXIST.
  * A refused entry (a path taken, a bad name, a target too long) leaves the
  * build as it was; any other failure fails the build.
  */
-SQK_API int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a);
+SQK_API int sqk_build_mkdir(struct sqk_build *b, const char *path, const struct sqk_attr *a,
+			    size_t struct_size);
+#define sqk_build_mkdir(...) sqk_build_mkdir(__VA_ARGS__, sizeof(struct sqk_attr))
 /** A file read from the host file @p host_path when the image is written. */
 SQK_API int sqk_build_add_file(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-			       const char *host_path);
+			       const char *host_path, size_t struct_size);
+#define sqk_build_add_file(...) sqk_build_add_file(__VA_ARGS__, sizeof(struct sqk_attr))
 /** A file holding @p size bytes of @p data (copied). */
 SQK_API int sqk_build_add_file_data(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-				    const void *data, size_t size);
+				    const void *data, size_t size, size_t struct_size);
+#define sqk_build_add_file_data(...) sqk_build_add_file_data(__VA_ARGS__, sizeof(struct sqk_attr))
 /**
- * A file of @p size bytes that @p read supplies when the image is written,
- * in order, a block at a time: read(ctx, off, buf, len) fills buf with len
- * bytes at off and returns 0, or a negative code that fails the build.
+ * A file of @p size bytes that @p read supplies when the image is written
+ * (by sqk_build_finish(), in the order of the image's data, which a "sort"
+ * file sets), in order, a block at a time: read(ctx, off, buf, len) fills
+ * buf with len bytes at off and returns 0, or a negative code that fails
+ * the build (its message names the entry). @p ctx must stay valid until
+ * sqk_build_finish() returns.
  */
 typedef int (*sqk_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
 SQK_API int sqk_build_add_file_fn(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-				  uint64_t size, sqk_read_fn read, void *ctx);
+				  uint64_t size, sqk_read_fn read, void *ctx, size_t struct_size);
+#define sqk_build_add_file_fn(...) sqk_build_add_file_fn(__VA_ARGS__, sizeof(struct sqk_attr))
 SQK_API int sqk_build_symlink(struct sqk_build *b, const char *path, const struct sqk_attr *a,
-			      const char *target);
+			      const char *target, size_t struct_size);
+#define sqk_build_symlink(...) sqk_build_symlink(__VA_ARGS__, sizeof(struct sqk_attr))
 /** A device (S_IFBLK, S_IFCHR with @p rdev), a fifo (S_IFIFO) or a socket (S_IFSOCK). */
 SQK_API int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type,
-			    const struct sqk_attr *a, dev_t rdev);
+			    const struct sqk_attr *a, dev_t rdev, size_t struct_size);
+#define sqk_build_mknod(...) sqk_build_mknod(__VA_ARGS__, sizeof(struct sqk_attr))
 /** A hard link: @p path names the entry already at @p existing. */
 SQK_API int sqk_build_link(struct sqk_build *b, const char *path, const char *existing);
 /** An extended attribute ("user.x", "trusted.x", "security.x") of the entry at @p path. */

@@ -78,7 +78,9 @@ typedef int (*sqk_change_fn)(void *ctx, const struct sqk_change *c);
  * is never called the same).
  */
 SQK_API int sqk_diff_compare(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
-			     const struct sqk_diff_opts *o, sqk_change_fn change, void *ctx);
+			     const struct sqk_diff_opts *o, sqk_change_fn change, void *ctx,
+			     size_t struct_size);
+#define sqk_diff_compare(...) sqk_diff_compare(__VA_ARGS__, sizeof(struct sqk_diff_side))
 
 /**
  * A comparison as an object, for a caller that shows it as `squashkit
@@ -117,10 +119,12 @@ typedef int (*sqk_diff_entry_fn)(void *ctx, const struct sqk_diff_entry *e);
  * 0 with the comparison in *out, or SQK_ERR_NOMEM, SQK_ERR_ARG for a side
  * with neither an image nor a directory, or the error of a host directory
  * that would not open (its errno in sqk_error_errno(), the message names
- * the directory).
+ * the directory), with *out NULL. The comparison may not outlive an image
+ * side: destroy it first.
  */
 SQK_API int sqk_diff_open(const struct sqk_diff_side *a, const struct sqk_diff_side *b,
-			  const struct sqk_diff_opts *o, struct sqk_diff **out);
+			  const struct sqk_diff_opts *o, struct sqk_diff **out, size_t struct_size);
+#define sqk_diff_open(...) sqk_diff_open(__VA_ARGS__, sizeof(struct sqk_diff_side))
 /**
  * Compare, once: each change to @p fn in the order of the tree (fn may be
  * NULL). Returns as sqk_diff_compare() does: 1 different, 0 the same, or a

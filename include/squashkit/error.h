@@ -46,6 +46,7 @@ enum sqk_error {
 	SQK_ERR_ARCHIVE = -19,	  /**< the archive could not be read or written */
 	SQK_ERR_TIMEOUT = -20,	  /**< a bounded wait ran out */
 	SQK_ERR_DEPTH = -21,	  /**< directories nested deeper than the walk allows */
+	SQK_ERR_NOFILE = -22,	  /**< a file or directory named does not exist (errno ENOENT) */
 };
 
 /** The words for a code ("corrupt image", ...); never NULL. Thread-safe. */

@@ -113,9 +113,9 @@ struct sqk_extract_failure {
 	 */
 	int output;
 	/**
-	 * The entry, "a/b" (in the image, or inside a destination directory);
-	 * "" when the failure is about no one entry. A path too long to keep
-	 * is "..." and its end.
+	 * The entry, "/a/b" (in the image, or from the destination directory's
+	 * root); "" when the failure is about no one entry. A path too long to
+	 * keep is "..." and its end.
 	 */
 	const char *path;
 	/**
@@ -153,7 +153,7 @@ SQK_API int sqk_extract_opts_set_notice(struct sqk_extract_opts *o, sqk_notice_f
  * An entry that was left out ("keep-going": @p err is its error), or a
  * warning about one that was extracted (@p err is 0: an owner, mode, time
  * or attribute the destination refused, a socket an archive cannot hold).
- * @p path is the entry's path in the image ("a/b"), @p message the words.
+ * @p path is the entry's path in the image ("/a/b"), @p message the words.
  * Called from the calling thread or the workers, one call at a time.
  */
 typedef void (*sqk_problem_fn)(void *ctx, const char *path, int err, const char *message);
@@ -187,10 +187,10 @@ enum sqk_entry_event {
 /** One entry, as an entry callback is told of it; it lives for the call. */
 struct sqk_entry {
 	enum sqk_entry_event event;
-	const char *path;	   /**< "a/b"; "" for the root */
+	const char *path;	   /**< "/a/b"; "/" for the root */
 	const struct sqk_stat *st; /**< its inode (squashkit/inode.h) */
 	/**
-	 * A hard link: the path of the name it is made as a link to, or
+	 * A hard link: the path ("/a/b") of the name it is made as a link to, or
 	 * NULL. When the first name of an inode is skipped, the first of its
 	 * names that is extracted is made whole and the later ones link to it.
 	 */

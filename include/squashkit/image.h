@@ -11,7 +11,7 @@
  * caches: metadata, fragment and data blocks (and, optionally, compressed
  * blocks), each a fixed number of entries with a wait policy for when all
  * are in use. Once open, an image may be used from any number of threads at
- * once by every function that takes it, until sqk_image_close().
+ * once by every function that takes it, until sqk_image_destroy().
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -75,7 +75,7 @@ SQK_API int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
  * Decode blocks as the Linux kernel does (default: off). Readers decode
  * gzip with a faster decoder that also reads a few damaged blocks whose
  * checksum still matches; a checker that must agree with the kernel sets
- * this. sqk_check() always does.
+ * this. sqk_check_path() and sqk_check_io() always do.
  */
 SQK_API int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on);
 /**
@@ -97,7 +97,7 @@ struct sqk_io {
 	int (*read_at)(void *ctx, uint64_t pos, void *buf, size_t len);
 	/** The size in bytes of what is read. */
 	uint64_t (*size)(void *ctx);
-	/** Called once by sqk_image_close() (or a failed open); may be NULL. */
+	/** Called once by sqk_image_destroy() (or a failed open); may be NULL. */
 	void (*close)(void *ctx);
 	/** Passed to each callback. read_at may be called from several threads at once. */
 	void *ctx;
@@ -110,9 +110,14 @@ SQK_API int sqk_image_open_path(const char *path, const struct sqk_open_opts *op
 SQK_API int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out);
 /** Open the image read through @p io (copied); io->close is called when the image closes. */
 SQK_API int sqk_image_open_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
-			      struct sqk_image **out);
-/** Close the image and free what it holds. NULL is ignored. */
-SQK_API void sqk_image_close(struct sqk_image *img);
+			      struct sqk_image **out, size_t struct_size);
+#define sqk_image_open_io(...) sqk_image_open_io(__VA_ARGS__, sizeof(struct sqk_io))
+/**
+ * Close the image and free what it holds. NULL is ignored. Every listing
+ * and comparison of it is destroyed before; its inodes may outlive it
+ * (inode.h). After a failed open, *out is NULL.
+ */
+SQK_API void sqk_image_destroy(struct sqk_image *img);
 
 /**
  * Where SquashFS images start inside a file (an AppImage's runtime before
@@ -127,7 +132,9 @@ SQK_API int sqk_image_find_path(const char *path, uint64_t limit, uint64_t *foun
 /** The same in the file read from @p fd (the caller keeps fd; its offset is not used). */
 SQK_API int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max);
 /** The same in what @p io reads (copied; io->close is called before this returns). */
-SQK_API int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max);
+SQK_API int sqk_image_find_io(const struct sqk_io *io, uint64_t limit, uint64_t *found, size_t max,
+			      size_t struct_size);
+#define sqk_image_find_io(...) sqk_image_find_io(__VA_ARGS__, sizeof(struct sqk_io))
 
 /** Facts from the superblock and the table layout. */
 struct sqk_image_info {
@@ -146,10 +153,15 @@ struct sqk_image_info {
 	struct {
 		uint64_t start, size;
 	} inode_table, directory_table, fragment_table, export_table, id_table, xattr_table;
+	/* Fields added since the first version (a program built before lacks them). */
+	uint16_t version_major; /**< the format's version: 4 ... */
+	uint16_t version_minor; /**< ... .0 */
 };
 
 /** Fill @p info; the strings live as long as the image. */
-SQK_API int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info);
+SQK_API int sqk_image_info(const struct sqk_image *img, struct sqk_image_info *info,
+			   size_t struct_size);
+#define sqk_image_info(...) sqk_image_info(__VA_ARGS__, sizeof(struct sqk_image_info))
 
 /** One setting of the compressor, as `squashkit inspect` shows it. */
 struct sqk_comp_option {
@@ -162,7 +174,9 @@ struct sqk_comp_option {
  * many there are (more than max when opts was too short).
  */
 SQK_API int sqk_image_compressor_options(const struct sqk_image *img, struct sqk_comp_option *opts,
-					 int max);
+					 int max, size_t struct_size);
+#define sqk_image_compressor_options(...)                                                          \
+	sqk_image_compressor_options(__VA_ARGS__, sizeof(struct sqk_comp_option))
 
 /** The tables of an image, in the order they follow the data area. */
 enum sqk_table_kind {
@@ -203,7 +217,9 @@ struct sqk_superblock {
 };
 
 /** Fill @p sb with the superblock of @p img. Thread-safe. */
-SQK_API int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *sb);
+SQK_API int sqk_image_superblock(const struct sqk_image *img, struct sqk_superblock *sb,
+				 size_t struct_size);
+#define sqk_image_superblock(...) sqk_image_superblock(__VA_ARGS__, sizeof(struct sqk_superblock))
 /**
  * The entries of a lookup table of @p img: SQK_TABLE_FRAG (fragment
  * blocks), SQK_TABLE_EXPORT (inodes), SQK_TABLE_ID (uids and gids),
@@ -220,7 +236,9 @@ SQK_API int sqk_image_table_entries(const struct sqk_image *img, enum sqk_table_
  * "check"), and 1 when @p sb has it set, 0 when not. SQK_ERR_ARG past the
  * last flag.
  */
-SQK_API int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name);
+SQK_API int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, const char **name,
+				size_t struct_size);
+#define sqk_superblock_flag(...) sqk_superblock_flag(__VA_ARGS__, sizeof(struct sqk_superblock))
 
 /**
  * The counters of one cache by name, as `--stats --json` names them

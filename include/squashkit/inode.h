@@ -8,7 +8,12 @@
  * targets, extended attributes, and walking a tree.
  *
  * An inode is opened from a path (sqk_inode_open()) or from a directory
- * entry (sqk_inode_open_ref()) and closed with sqk_inode_close(). An open
+ * entry (sqk_inode_open_ref()) and freed with sqk_inode_destroy(). After a
+ * failed open, *out is NULL. An inode keeps no hold on its image: it may
+ * be destroyed after sqk_image_destroy(), and sqk_inode_stat(),
+ * sqk_inode_readlink() and sqk_inode_blocks() work on it then; the calls
+ * that take the image need that image open. A listing (struct sqk_dir)
+ * reads its image: destroy it before the image. An open
  * inode is read-only: any number of threads may read the same file through
  * it at once (sqk_inode_pread()), each block coming through the image's
  * shared caches. A directory is listed one entry at a time, without
@@ -43,6 +48,8 @@ struct sqk_stat {
 	int has_tail;	   /**< the file's last bytes are in a fragment block */
 	int extended;	   /**< stored as an extended inode */
 	int has_xattrs;	   /**< has extended attributes (sqk_inode_xattrs() lists them) */
+	/* Fields added since the first version (a program built before lacks them). */
+	uint32_t parent; /**< a directory: its parent's inode number, as stored; else 0 */
 };
 
 /**
@@ -81,7 +88,7 @@ enum sqk_trace_kind {
 	SQK_TRACE_RESULT = 2, /**< where it ended: the path of the inode opened, once */
 };
 /**
- * Called with the image path ("a/b", no symlink in it; "" for the root)
+ * Called with the image path ("/a/b", no symlink in it; "/" for the root)
  * of each thing a resolution went through, in order; a nonzero return
  * ends the resolution with it.
  */
@@ -104,9 +111,10 @@ SQK_API int sqk_inode_open_trace(struct sqk_image *img, const char *path, unsign
 /** Open the inode with reference @p ref (from sqk_stat.ref or a directory entry). */
 SQK_API int sqk_inode_open_ref(struct sqk_image *img, uint64_t ref, struct sqk_inode **out);
 /** NULL is ignored. */
-SQK_API void sqk_inode_close(struct sqk_inode *ino);
+SQK_API void sqk_inode_destroy(struct sqk_inode *ino);
 /** Fill @p st. Thread-safe. */
-SQK_API void sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st);
+SQK_API int sqk_inode_stat(const struct sqk_inode *ino, struct sqk_stat *st, size_t struct_size);
+#define sqk_inode_stat(...) sqk_inode_stat(__VA_ARGS__, sizeof(struct sqk_stat))
 
 /**
  * Read up to @p len bytes of a file at @p off into @p buf; *got is what was
@@ -138,11 +146,22 @@ struct sqk_xattr_pair {
 };
 /**
  * The extended attributes of an inode, in the order they are stored. *list
- * (of *count pairs) is freed with sqk_xattrs_free().
+ * (of *count pairs) is freed with sqk_inode_xattrs_destroy().
  */
 SQK_API int sqk_inode_xattrs(struct sqk_image *img, const struct sqk_inode *ino,
-			     struct sqk_xattr_pair **list, size_t *count);
-SQK_API void sqk_xattrs_free(struct sqk_xattr_pair *list, size_t count);
+			     struct sqk_xattr_pair **list, size_t *count, size_t struct_size);
+#define sqk_inode_xattrs(...) sqk_inode_xattrs(__VA_ARGS__, sizeof(struct sqk_xattr_pair))
+/** Free what sqk_inode_xattrs() gave; NULL is ignored. */
+SQK_API void sqk_inode_xattrs_destroy(struct sqk_xattr_pair *list, size_t count);
+/**
+ * The value of the extended attribute @p name ("user.comment") of an
+ * inode, as getxattr(2) gives one: *size (may be NULL) gets its length;
+ * with @p buf, the value is copied there when @p cap bytes hold it, else
+ * SQK_ERR_OVERFLOW (errno ERANGE). SQK_ERR_NOENT (errno ENODATA) when the
+ * inode has none by that name. @p buf NULL asks for the length alone.
+ */
+SQK_API int sqk_inode_getxattr(struct sqk_image *img, const struct sqk_inode *ino, const char *name,
+			       void *buf, size_t cap, size_t *size);
 
 /** Where an inode and its data are stored, as `squashkit stat` shows it. */
 struct sqk_inode_layout {
@@ -164,7 +183,8 @@ struct sqk_inode_layout {
 };
 /** Fill @p l for @p ino (of the open image @p img). Thread-safe. */
 SQK_API int sqk_inode_layout(struct sqk_image *img, const struct sqk_inode *ino,
-			     struct sqk_inode_layout *l);
+			     struct sqk_inode_layout *l, size_t struct_size);
+#define sqk_inode_layout(...) sqk_inode_layout(__VA_ARGS__, sizeof(struct sqk_inode_layout))
 
 /** One data block of a file, as stored. */
 struct sqk_block {
@@ -177,7 +197,9 @@ struct sqk_block {
  * counted): up to @p max of them into @p blocks; returns how many the file
  * has (more than max when blocks was too short). SQK_ERR_ARG for another type.
  */
-SQK_API int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max);
+SQK_API int sqk_inode_blocks(const struct sqk_inode *ino, struct sqk_block *blocks, size_t max,
+			     size_t struct_size);
+#define sqk_inode_blocks(...) sqk_inode_blocks(__VA_ARGS__, sizeof(struct sqk_block))
 
 /** A directory entry. */
 struct sqk_dirent {
@@ -195,13 +217,14 @@ SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, str
  * 0 at the end, or an error (a name that is unsafe, "." or ".." or with a
  * '/', entries out of order: the image is corrupt).
  */
-SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent);
+SQK_API int sqk_dir_next(struct sqk_dir *d, struct sqk_dirent *ent, size_t struct_size);
+#define sqk_dir_next(...) sqk_dir_next(__VA_ARGS__, sizeof(struct sqk_dirent))
 /** NULL is ignored. */
-SQK_API void sqk_dir_close(struct sqk_dir *d);
+SQK_API void sqk_dir_destroy(struct sqk_dir *d);
 /**
  * A guard for a program that goes down a tree itself (sqk_dir_next, then
  * sqk_dirent_open): a damaged image can list a directory inside itself,
- * and a walk that follows it never ends. sqk_walk() has its own.
+ * and a walk that follows it never ends. sqk_walk_tree() has its own.
  */
 struct sqk_dir_guard;
 /** A guard that has seen no directory yet. */
@@ -223,7 +246,8 @@ SQK_API int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned 
  * closed since.
  */
 SQK_API int sqk_dirent_open(struct sqk_image *img, const struct sqk_dirent *ent,
-			    struct sqk_inode **out);
+			    struct sqk_inode **out, size_t struct_size);
+#define sqk_dirent_open(...) sqk_dirent_open(__VA_ARGS__, sizeof(struct sqk_dirent))
 
 /**
  * Walking a tree, depth first, each directory's entries in the image's

@@ -22,7 +22,8 @@ extern "C" {
 
 /**
  * A survey: made with sqk_survey_create(), filled by sqk_image_survey(),
- * read with the getters below, freed with sqk_survey_destroy().
+ * read with the getters below, freed with sqk_survey_destroy(). It keeps
+ * no hold on the image it surveyed and may outlive it.
  */
 struct sqk_survey;
 

@@ -57,7 +57,9 @@ struct sqk_verity_info {
  * The tree a finished build made with "verity": 0, SQK_ERR_NOENT when
  * the build made none, SQK_ERR_ARG before it is finished.
  */
-SQK_API int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *info);
+SQK_API int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *info,
+			     size_t struct_size);
+#define sqk_build_verity(...) sqk_build_verity(__VA_ARGS__, sizeof(struct sqk_verity_info))
 
 /**
  * Add a hash tree to the existing image at @p path (written by any
@@ -76,7 +78,8 @@ SQK_API int sqk_build_verity(const struct sqk_build *b, struct sqk_verity_info *
  * gets what was made.
  */
 SQK_API int sqk_verity_add(const char *path, const struct sqk_build_opts *o,
-			   struct sqk_verity_info *info);
+			   struct sqk_verity_info *info, size_t struct_size);
+#define sqk_verity_add(...) sqk_verity_add(__VA_ARGS__, sizeof(struct sqk_verity_info))
 
 /**
  * Read the image through its hash tree, checked against @p hex (the root
@@ -115,7 +118,9 @@ SQK_API int sqk_open_opts_set_verity_signature(struct sqk_open_opts *o, const ch
  * set), else the one whose superblock follows the image (root_hash "").
  * 0, or SQK_ERR_NOENT when there is none.
  */
-SQK_API int sqk_image_verity(struct sqk_image *img, struct sqk_verity_info *info);
+SQK_API int sqk_image_verity(struct sqk_image *img, struct sqk_verity_info *info,
+			     size_t struct_size);
+#define sqk_image_verity(...) sqk_image_verity(__VA_ARGS__, sizeof(struct sqk_verity_info))
 
 /** A block that does not match its hash tree. */
 struct sqk_verity_block {
@@ -130,7 +135,10 @@ struct sqk_verity_block {
  * How many blocks failed reads of an image opened with a root hash so
  * far, and the first of them in @p first (may be NULL). Thread-safe.
  */
-SQK_API uint64_t sqk_image_verity_failures(struct sqk_image *img, struct sqk_verity_block *first);
+SQK_API uint64_t sqk_image_verity_failures(struct sqk_image *img, struct sqk_verity_block *first,
+					   size_t struct_size);
+#define sqk_image_verity_failures(...)                                                             \
+	sqk_image_verity_failures(__VA_ARGS__, sizeof(struct sqk_verity_block))
 
 /**
  * Check the image at @p path against its hash tree alone, as `veritysetup
@@ -140,20 +148,23 @@ SQK_API uint64_t sqk_image_verity_failures(struct sqk_image *img, struct sqk_ver
  * block is bad, the image's structures are read to name the files and
  * tables holding it. The problems' checks are "verity" and
  * "verity-signature". 0 when the check was made; an error when it could
- * not be (a file that cannot be read, no root hash set).
+ * not be (a file that cannot be read, no root hash set), with *out NULL.
  */
 SQK_API int sqk_verity_check_path(const char *path, const struct sqk_open_opts *opts,
 				  unsigned threads, struct sqk_report **out);
 /** The same for an image read through callbacks (the hash area in its own file, or after it). */
 SQK_API int sqk_verity_check_io(const struct sqk_io *io, const struct sqk_open_opts *opts,
-				unsigned threads, struct sqk_report **out);
+				unsigned threads, struct sqk_report **out, size_t struct_size);
+#define sqk_verity_check_io(...) sqk_verity_check_io(__VA_ARGS__, sizeof(struct sqk_io))
 
 /**
  * The tree a check with a root hash checked (sqk_check_path(),
  * sqk_verity_check_path()): 0, or SQK_ERR_NOENT when it checked none (no
  * root hash, or no area found: a problem says why).
  */
-SQK_API int sqk_report_verity(const struct sqk_report *r, struct sqk_verity_info *info);
+SQK_API int sqk_report_verity(const struct sqk_report *r, struct sqk_verity_info *info,
+			      size_t struct_size);
+#define sqk_report_verity(...) sqk_report_verity(__VA_ARGS__, sizeof(struct sqk_verity_info))
 
 /**
  * Does the detached PKCS#7 signature in the file @p p7s sign @p root_hex

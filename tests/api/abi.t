@@ -12,7 +12,7 @@ need_cmd abidiff
 need_cmd readelf
 need_cmd cc
 
-so=$(dirname "$SQUASHKIT")/libsquashkit.so.0
+so=$(dirname "$SQUASHKIT")/libsquashkit.so.1
 base=$SQK_SRCDIR/abi/libsquashkit.abi
 test -f "$so" && test -f "$base"
 ok $? "the library and the baseline are there"

@@ -118,7 +118,7 @@ refused "error -5 $TMP/r.img: append and reuse exclude each other" \
 	"$TMP/r.img" append "reuse=$TMP/base.img"
 refused "error -5 $TMP/r.img: append keeps the image's compressor settings; level and comp-opt cannot change them" \
 	"$TMP/r.img" append level=9
-refused "error -2 $TMP/none.img: no such file (append adds to an existing image)" \
+refused "error -22 $TMP/none.img: no such file (append adds to an existing image)" \
 	"$TMP/none.img" append
 printf 'short\n' >"$TMP/short"
 refused "error -17 $TMP/short: not a squashfs image" "$TMP/short" append
@@ -136,7 +136,7 @@ is "$(cat "$TMP/err")" "squashkit mkimage: $TMP/r.img: /a/big: already in the im
 cmp -s "$TMP/r.img" "$TMP/base.img"
 ok $? "and the image is back to its old bytes"
 api_run api-build-append "$TMP/r.img" append dir="$TMP/nowhere" >"$TMP/out" 2>"$TMP/err"
-is "$(cat "$TMP/out")" "failure -2 path=$TMP/nowhere words=No such file or directory errnum=2 in_image=0" \
+is "$(cat "$TMP/out")" "failure -22 path=$TMP/nowhere words=No such file or directory errnum=2 in_image=0" \
 	"a source that is not there: its path, its errno and the errno's words"
 "$SQUASHKIT" mkimage -q --append "$TMP/nowhere" "$TMP/r.img" 2>"$TMP/err"
 is "$(cat "$TMP/err")" "squashkit mkimage: $TMP/nowhere: No such file or directory" \

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)info.bytes_used);
 	if (err)
 		fprintf(stderr, "error %d %s\n", err, sqk_error_message());
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	close(fd);
 	return err ? 1 : 0;
 }

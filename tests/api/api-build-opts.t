@@ -175,7 +175,7 @@ is "$?:$(cat "$TMP/err")" \
 	"bytes after the offset are not replaced without force"
 api_run api-build-opts "$TMP/none.img" offset=100 dir="$S" >/dev/null 2>"$TMP/err"
 is "$?:$(cat "$TMP/err")" \
-	"1:error -2 $TMP/none.img: offset needs the existing file: No such file or directory" \
+	"1:error -22 $TMP/none.img: offset needs the existing file: No such file or directory" \
 	"an offset needs the existing file"
 
 # Sources: an archive, a listing, a pseudo file beside the directory.

@@ -47,7 +47,7 @@ run "$TMP/p.img" "pseudo-file=$TMP/defs"
 is "$?:$(cat "$TMP/out")" "1:opts -5 $(mk_line --pseudo-file "$TMP/defs")" \
 	"a bad line of a file says its file and line"
 run "$TMP/p.img" "pseudo-file=$TMP/none"
-is "$?:$(cat "$TMP/out")" "1:opts -2 $TMP/none: No such file or directory" \
+is "$?:$(cat "$TMP/out")" "1:opts -22 $TMP/none: No such file or directory" \
 	"a file that cannot be read says its errno"
 run "$TMP/p.img" "pseudo=made d 0700 3 4" "pseudo=made/f f 0644 0 0 echo hi" \
 	"pseudo=made/link L made/f" dir="$S"
@@ -67,7 +67,7 @@ create_step() {
 	sed -n 's/^create -[0-9]* \([a-z-]*\) .*/\1/p' "$TMP/out"
 }
 is "$(create_step "$TMP/none.img" offset=100)" offset "an offset with no file: the offset step"
-grep -q "^create -2 offset 2 " "$TMP/out"
+grep -q "^create -22 offset 2 " "$TMP/out"
 ok $? "with the code and errno of the file that is not there"
 head -c 50 /dev/zero >"$TMP/short"
 is "$(create_step "$TMP/short" offset=100 force)" offset "fewer bytes than the offset: the offset step"

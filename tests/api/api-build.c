@@ -149,7 +149,8 @@ int main(int argc, char **argv)
 	MUST(sqk_build_add_file_data(b, "api/data", &file, data, sizeof(data)));
 	MUST(sqk_build_add_file_data(b, "api/empty", &file, "", 0));
 	MUST(sqk_build_add_file_fn(b, "api/fn", &file, FN_SIZE, fill, &calls));
-	CHECK(calls == 4, "the callback was called %d times, a block at a time", calls);
+	CHECK(calls == 0, "the callback was called %d times by the add (build.h: at the finish)",
+	      calls);
 	MUST(sqk_build_symlink(b, "api/link", &(struct sqk_attr){0777, 0, 0, MTIME}, "data"));
 	MUST(sqk_build_mknod(b, "api/blk", S_IFBLK, &file, makedev(8, 1)));
 	MUST(sqk_build_mknod(b, "api/chr", S_IFCHR, &file, makedev(1, 300)));
@@ -178,6 +179,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "api-build: finish: %s\n", sqk_error_message());
 		return 1;
 	}
+	CHECK(calls == 4, "the callback was called %d times, a block at a time", calls);
 	CHECK(!sqk_build_stat(b, "inodes", &v) && v > 20, "inodes: %llu", (unsigned long long)v);
 	CHECK(!sqk_build_stat(b, "hardlinks", &v) && v >= 1, "hardlinks: %llu",
 	      (unsigned long long)v);

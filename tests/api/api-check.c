@@ -70,9 +70,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "api-check: the reports differ\n");
 		return 1;
 	}
-	sqk_report_free(r);
-	sqk_report_free(r2);
-	sqk_report_free(NULL);
+	sqk_report_destroy(r);
+	sqk_report_destroy(r2);
+	sqk_report_destroy(NULL);
 	free(m.data);
 	if (m.closed != 1) {
 		fprintf(stderr, "api-check: io.close was called %d times\n", m.closed);

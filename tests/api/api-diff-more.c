@@ -152,8 +152,8 @@ int main(int argc, char **argv)
 		       sqk_strerror(code));
 	broke = contract(d, r);
 	sqk_diff_destroy(d);
-	sqk_image_close(a.img);
-	sqk_image_close(b.img);
+	sqk_image_destroy(a.img);
+	sqk_image_destroy(b.img);
 	if (broke)
 		return broke;
 	return r < 0 ? 2 : r;

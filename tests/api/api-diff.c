@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 		return 2;
 	r = sqk_diff_compare(&a, &b, o, change, NULL);
 	sqk_diff_opts_destroy(o);
-	sqk_image_close(a.img);
-	sqk_image_close(b.img);
+	sqk_image_destroy(a.img);
+	sqk_image_destroy(b.img);
 	if (r < 0) {
 		fprintf(stderr, "api-diff: %s\n", sqk_error_message());
 		return 2;

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	err = dir ? sqk_extract_dir(img, argv[3], o, NULL, NULL)
 		  : sqk_extract_list(img, o, NULL, NULL);
 	printf("return %d\n", err);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	sqk_extract_opts_destroy(o);
 	return err ? 1 : 0;
 }

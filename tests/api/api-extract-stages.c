@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	if (err)
 		fprintf(stderr, "error %d %d %s\n", err, sqk_error_errno(), sqk_error_message());
 	fprintf(stderr, "failures %u\n", failures);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	sqk_extract_opts_destroy(o);
 	return err ? 1 : 0;
 }

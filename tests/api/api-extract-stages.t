@@ -35,13 +35,13 @@ x dir "$TMP/img" "$TMP/out"
 is "$?:$(failure)" "1:failure 1 0 -11 0 0 |destination exists (set \"force\")" \
 	"an existing destination: stage DEST, SQK_ERR_EXIST"
 x dir "$TMP/img" "$TMP/none/out"
-is "$?:$(failure)" "1:failure 1 0 -2 2 0 |No such file or directory" \
+is "$?:$(failure)" "1:failure 1 0 -22 2 0 |No such file or directory" \
 	"a destination that cannot be made: stage DEST, its errno"
 mkdir "$TMP/adir"
 x archive "$TMP/img" "$TMP/adir" force
 is "$?:$(failure)" "1:failure 1 0 -5 0 0 |is a directory" "an archive path that is a directory"
 x dir "$TMP/img" "$TMP/sel" /no/such
-is "$?:$(failure)" "1:failure 3 0 -6 0 0 no/such|no such file or directory in the image" \
+is "$?:$(failure)" "1:failure 3 0 -6 0 0 /no/such|no such file or directory in the image" \
 	"a missing selection: stage ENTRY, the image's, its path"
 mkdir "$TMP/small"
 mount -t tmpfs -o size=256k tmpfs "$TMP/small" && at_exit "umount '$TMP/small' 2>/dev/null"
@@ -64,10 +64,10 @@ seq 1 3000 >"$src/other"
 "$SQUASHKIT" mkimage -q -c gzip -b 4K "$src" "$TMP/k.img"
 smash_block "$TMP/k.img" data /big 3
 x dir "$TMP/k.img" "$TMP/k.out"
-is "$?:$(failure | cut -d'|' -f1)" "1:failure 3 0 -8 0 0 big" \
+is "$?:$(failure | cut -d'|' -f1)" "1:failure 3 0 -8 0 0 /big" \
 	"a block that cannot be decompressed: stage ENTRY, the image's, at the file"
 x dir "$TMP/k.img" "$TMP/k.out" keep-going
-is "$?:$(grep -c '^failure ' "$TMP/err"):$(grep -c '^problem big -8 ' "$TMP/err")" "1:0:1" \
+is "$?:$(grep -c '^failure ' "$TMP/err"):$(grep -c '^problem /big -8 ' "$TMP/err")" "1:0:1" \
 	"keep-going: the lost file goes to the problem callback, no failure is told"
 
 # ---- signals ----
@@ -127,7 +127,7 @@ mount -t squashfs -o loop,ro "$TMP/back" "$MNT" && "$M" --no-holes --no-xattrs "
 umount "$MNT"
 same_file "$TMP/want" "$TMP/back.man" "mkimage --pseudo-file builds from it what the kernel shows of the image"
 x describe "$TMP/img" "$TMP/ref.pf" no-xattrs
-is "$?:$(failure | cut -d'|' -f1)" "1:failure 3 0 -4 0 0 names/with" \
+is "$?:$(failure | cut -d'|' -f1)" "1:failure 3 0 -4 0 0 /names/with" \
 	"a name the syntax cannot hold: stage ENTRY, unsupported, at the entry"
 
 # ---- the bytes read ----

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	}
 	n = sqk_image_find_path(argv[1], limit, at, MAX);
 	if (n < 0) {
-		printf("error %s errno %s message %s\n", n == SQK_ERR_IO ? "SQK_ERR_IO" : "another",
+		printf("error %s errno %s message %s\n", n == SQK_ERR_NOFILE ? "SQK_ERR_NOFILE" : "another",
 		       sqk_error_errno() == ENOENT ? "ENOENT" : "another", sqk_error_message());
 		return 0;
 	}
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		if (!failed) {
 			sqk_image_info(img, &info);
 			check(info.offset == at[i], "and says so");
-			sqk_image_close(img);
+			sqk_image_destroy(img);
 		}
 		sqk_open_opts_destroy(o);
 	}

@@ -47,7 +47,7 @@ ok $? "a file without an image"
 is "$(cat "$TMP/out")" "found 0 at" "finds none"
 
 api_run api-find "$TMP/missing" >"$TMP/out" 2>"$TMP/err"
-is "$(cat "$TMP/out")" "error SQK_ERR_IO errno ENOENT message $TMP/missing: No such file or directory" \
+is "$(cat "$TMP/out")" "error SQK_ERR_NOFILE errno ENOENT message $TMP/missing: No such file or directory" \
 	"a missing file: an error, with its path and errno"
 
 done_testing

@@ -60,7 +60,7 @@ static int tables(const char *path)
 	printf("inode table: %s\n", sqk_image_table_entries(img, SQK_TABLE_INODE, &n) == SQK_ERR_ARG
 					    ? "refused"
 					    : "taken");
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return 0;
 }
 
@@ -92,7 +92,7 @@ static int cache(const char *path, const char *sizes, const char *policy)
 			printf("%s %llu\n", names[k], (unsigned long long)v);
 		else
 			printf("%s none\n", names[k]);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return 0;
 }
 

@@ -51,7 +51,7 @@ static void check_position(const char *path, const struct sqk_stat *st,
 		fprintf(stderr, "api-layout: %s: the position opens inode %u\n", path, st2.ino);
 		exit(1);
 	}
-	sqk_inode_close(again);
+	sqk_inode_destroy(again);
 }
 
 static void file(const char *path)
@@ -81,7 +81,7 @@ static void file(const char *path)
 	       l.fragment == UINT32_MAX ? "none" : "yes",
 	       l.xattr_index == UINT32_MAX ? "none" : "yes", (unsigned long long)l.size_mounted);
 	free(b);
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 }
 
 int main(int argc, char **argv)
@@ -97,13 +97,13 @@ int main(int argc, char **argv)
 	file("/f");
 	file("/g");
 
-	sqk_inode_close(open_lstat("/", &root, &lr));
+	sqk_inode_destroy(open_lstat("/", &root, &lr));
 	ino = open_lstat("/d", &st, &l);
 	check_position("/d", &st, &l);
 	printf("/d mounted %llu parent-is-root %d blocks-of-a-dir %s\n",
 	       (unsigned long long)l.size_mounted, l.parent == root.ino,
 	       sqk_inode_blocks(ino, NULL, 0) == SQK_ERR_ARG ? "refused" : "given");
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 
 	/* The entries of /d open as what they say; an entry that says otherwise is refused. */
 	ino = open_lstat("/d", &st, &l);
@@ -122,28 +122,28 @@ int main(int argc, char **argv)
 				die(e.name);
 			sqk_inode_stat(sub, &sst);
 			n += sst.ino == e.ino && (sst.mode & S_IFMT) == e.type;
-			sqk_inode_close(sub);
+			sqk_inode_destroy(sub);
 			liar = e;
 		}
-		sqk_dir_close(d);
+		sqk_dir_destroy(d);
 		if (r < 0)
 			die("/d listing");
 		liar.type = S_IFDIR;
 		printf("/d entries %d liar %s\n", n,
 		       sqk_dirent_open(img, &liar, &sub) == SQK_ERR_CORRUPT ? "refused" : "opened");
 	}
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 
 	/* lstat(2): the last symlink is not followed, unless the path ends with "/". */
-	sqk_inode_close(open_lstat("/l", &st, &l));
+	sqk_inode_destroy(open_lstat("/l", &st, &l));
 	printf("/l %s\n", S_ISLNK(st.mode) ? "symlink" : "other");
-	sqk_inode_close(open_lstat("/l/", &st, &l));
+	sqk_inode_destroy(open_lstat("/l/", &st, &l));
 	printf("/l/ %s\n", S_ISDIR(st.mode) ? "directory" : "other");
-	sqk_inode_close(open_lstat("/l/e", &st, &l));
+	sqk_inode_destroy(open_lstat("/l/e", &st, &l));
 	printf("/l/e %s\n", S_ISREG(st.mode) ? "file" : "other");
 	if (sqk_inode_open_lstat(img, "/l/missing", &ino) != SQK_ERR_NOENT)
 		die("/l/missing opens");
 	printf("/l/missing %s\n", sqk_error_message());
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return 0;
 }

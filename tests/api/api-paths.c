@@ -36,11 +36,11 @@ int main(int argc, char **argv)
 		if (!err) {
 			sqk_inode_stat(ino, &st);
 			printf("mode %o\n", (unsigned)st.mode);
-			sqk_inode_close(ino);
+			sqk_inode_destroy(ino);
 		}
 	}
 	if (err)
 		printf("error %d %d\n", err, sqk_error_errno());
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return err ? 1 : 0;
 }

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	img = open_with(argv[1], 0);
 	check(!sqk_image_counter(img, SQK_CACHE_FRAGMENT, "entries", &entries), "entries");
 	printf("fragment entries %llu\n", (unsigned long long)entries);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	img = open_with(argv[1], 64 << 10);
 	check(!sqk_image_counter(img, SQK_CACHE_FRAGMENT, "entries", &entries), "entries");
 	printf("fragment entries for 64 KiB %llu\n", (unsigned long long)entries);
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 		i = sqk_inode_pread(img, ino, v, buf, sizeof(buf), &got);
 	while (!i && got && (v += got));
 	check(i == 0 && v == 20000, "read the file whole");
-	sqk_inode_close(ino);
+	sqk_inode_destroy(ino);
 
 	n = sqk_counter_names();
 	check(!strcmp(n[0], "entries"), "entries first");
@@ -120,6 +120,6 @@ int main(int argc, char **argv)
 	      "a cache the image has not");
 	check(sqk_image_rate(img, (enum sqk_cache_kind)9, "hit_ratio", &r) == SQK_ERR_ARG,
 	      "a cache kind that is none");
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return failed;
 }

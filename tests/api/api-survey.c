@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 			die("the survey of a damaged image succeeded");
 		printf("failed at %s: %s\n", sqk_survey_failed_at(s), sqk_error_message());
 		sqk_survey_destroy(s);
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		return 0;
 	}
 	if (err)
@@ -158,6 +158,6 @@ int main(int argc, char **argv)
 	flags(&sb, img);
 	sqk_survey_destroy(s);
 	sqk_survey_destroy(NULL);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return failed;
 }

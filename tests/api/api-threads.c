@@ -156,10 +156,10 @@ int main(int argc, char **argv)
 	       "walks\n",
 	       nfiles, nbig, (unsigned long long)entries, READERS, READS, WALKS);
 	for (i = 0; i < nfiles; i++) {
-		sqk_inode_close(files[i].ino);
+		sqk_inode_destroy(files[i].ino);
 		free(files[i].host);
 	}
 	free(files);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return failed;
 }

@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 	} else {
 		sqk_inode_stat(ino, &st);
 		printf("mode %o\n", (unsigned)st.mode);
-		sqk_inode_close(ino);
+		sqk_inode_destroy(ino);
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return err ? 1 : 0;
 }

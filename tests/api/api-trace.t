@@ -2,7 +2,7 @@
 # api-trace.t: sqk_inode_open_trace (tests/api/api-trace.c), built against
 # the installed library, on a tree of symlinks mksquashfs packs: each
 # symlink followed and each directory left through ".." is told, in order,
-# then where the resolution ended; the inode opened is what the kernel's
+# then where the resolution ended, each as "/a/b"; the inode opened is what the kernel's
 # mount shows at the same path (stat -L, or stat with nofollow). With
 # "relative", absolute targets and ".." in the root are refused, as
 # unsquashfs -follow-symlinks refuses them; a loop is SQK_ERR_LOOP.
@@ -52,18 +52,18 @@ m_link=$(printf '%o' 0x"$(kmode link1 nofollow)")
 m_abs=$(printf '%o' 0x"$(kmode d/real/f)")
 umount "$MNT"
 
-is "$(t link1/f)" "link link1;result d/real/f;mode $m_f;" "a symlink on the way, then the file"
-is "$(t d/up/x)" "link d/up;parent d;result d2/x;mode $m_x;" \
+is "$(t link1/f)" "link /link1;result /d/real/f;mode $m_f;" "a symlink on the way, then the file"
+is "$(t d/up/x)" "link /d/up;parent /d;result /d2/x;mode $m_x;" \
 	"a relative target through '..': the symlink, the directory left, the file"
-is "$(t chain)" "link chain;link link1;result d/real;mode $m_real;" \
+is "$(t chain)" "link /chain;link /link1;result /d/real;mode $m_real;" \
 	"a symlink to a symlink: both, in order"
-is "$(t link1 nofollow)" "result link1;mode $m_link;" "nofollow: the last symlink is not followed"
-is "$(t abs/f)" "link abs;result d/real/f;mode $m_abs;" "an absolute target starts at the root"
+is "$(t link1 nofollow)" "result /link1;mode $m_link;" "nofollow: the last symlink is not followed"
+is "$(t abs/f)" "link /abs;result /d/real/f;mode $m_abs;" "an absolute target starts at the root"
 is "$(t2 abs/f relative)" "error -4;" \
 	"relative: an absolute target is refused"
-is "$(t2 d/top relative)" "link d/top;parent d;error -4;" \
+is "$(t2 d/top relative)" "link /d/top;parent /d;error -4;" \
 	"relative: '..' in the root is refused"
-is "$(t2 loop1 | tr ';' '\n' | grep -v '^link loop[12]$')" "error -15" \
+is "$(t2 loop1 | tr ';' '\n' | grep -v '^link /loop[12]$')" "error -15" \
 	"a loop: the symlinks, then SQK_ERR_LOOP"
 is "$(t2 nope)" "error -6;" "a missing path is SQK_ERR_NOENT"
 

@@ -56,7 +56,7 @@ static int read_big(struct sqk_image *img, uint64_t *n)
 		*n += got;
 	}
 	if (ino)
-		sqk_inode_close(ino);
+		sqk_inode_destroy(ino);
 	return err;
 }
 
@@ -101,7 +101,7 @@ static int build(char **argv)
 	if (err)
 		return fail("read", err);
 	printf("read %llu\n", (unsigned long long)n);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	sqk_open_opts_destroy(oo);
 	strcpy(wrong, info.root_hash);
 	wrong[0] = wrong[0] == '0' ? '1' : '0';
@@ -109,7 +109,7 @@ static int build(char **argv)
 	img = NULL;
 	err = sqk_image_open_path(argv[3], oo, &img);
 	printf("wrong: %d %s\n", err, sqk_error_message());
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	snprintf(sig, sizeof(sig), "%s.roothash.p7s", argv[3]);
 	sqk_open_opts_destroy(oo);
 	oo = with_root(info.root_hash);
@@ -118,7 +118,7 @@ static int build(char **argv)
 	if (err)
 		return fail("check", err);
 	printf("check: %s\n", sqk_report_clean(r) ? "clean" : "problems");
-	sqk_report_free(r);
+	sqk_report_destroy(r);
 	sqk_open_opts_destroy(oo);
 	if (sqk_verity_signature_check(info.root_hash, sig, argv[5]))
 		return fail("signature", -1);
@@ -157,14 +157,14 @@ static int damaged(char **argv)
 	printf("read: %d %d\n", err, sqk_error_errno());
 	if (sqk_image_verity_failures(img, &first))
 		printf("first: %s\n", first.what);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	err = sqk_check_path(argv[2], oo, 2, &r);
 	if (err)
 		return fail("check", err);
 	for (i = 0; i < sqk_report_count(r); i++)
 		printf("problem %s %s\n", sqk_report_problem(r, i)->path,
 		       sqk_report_problem(r, i)->check);
-	sqk_report_free(r);
+	sqk_report_destroy(r);
 	sqk_open_opts_destroy(oo);
 	return 0;
 }

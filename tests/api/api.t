@@ -20,8 +20,8 @@ for src in "$SQK_SRCDIR"/tests/api/api-read.c "$SQK_SRCDIR"/tests/api/api-build.
 	"$SQK_SRCDIR"/examples/*.c; do
 	api_cc "$src"
 done
-LD_LIBRARY_PATH=$api_lib ldd "$TMP/bin/api-read" | grep -q "=> $api_lib/libsquashkit.so.0 "
-ok $? "the programs load the installed libsquashkit.so.0"
+LD_LIBRARY_PATH=$api_lib ldd "$TMP/bin/api-read" | grep -q "=> $api_lib/libsquashkit.so.1 "
+ok $? "the programs load the installed libsquashkit.so.1"
 
 # ---- reading: an image mksquashfs wrote, opened every way ----
 ref_tree "$TMP/tree"

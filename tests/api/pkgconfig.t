@@ -1,6 +1,6 @@
 #!/bin/sh
 # pkgconfig.t: the installed library as a distribution's user builds with it.
-# mount and bench are not in the library: libsquashkit.so.0 and .a hold no
+# mount and bench are not in the library: libsquashkit.so.1 and .a hold no
 # part of the FUSE daemon or the cache laboratory and need no libfuse3, and
 # squashkit.pc requires only the library's own packages, so that
 # `pkg-config --cflags --libs squashkit` works where fuse3's development
@@ -13,12 +13,12 @@ need_cmd nm
 need_cmd ar
 . "$SQK_SRCDIR/tests/api/api-lib.sh"
 
-so=$api_lib/libsquashkit.so.0
+so=$api_lib/libsquashkit.so.1
 readelf -d "$so" >"$TMP/dynamic" 2>&1
 grep -q 'NEEDED.*liblzma' "$TMP/dynamic"
 ok $? "readelf lists the shared library's needs (liblzma among them)"
 ! grep -q 'NEEDED.*libfuse' "$TMP/dynamic"
-ok $? "libsquashkit.so.0 does not need libfuse3"
+ok $? "libsquashkit.so.1 does not need libfuse3"
 LD_LIBRARY_PATH=$api_lib ldd "$so" >"$TMP/ldd" 2>&1
 ! grep -q libfuse "$TMP/ldd"
 ok $? "nor does anything ldd loads with it"
@@ -32,7 +32,7 @@ grep -q '^sqk_image_open_path$' "$TMP/so-syms"
 ok $? "nm lists the shared library's symbols (sqk_image_open_path among them)"
 grep -E '^sqk_(serve|fs|lab)_' "$TMP/so-syms" >"$TMP/bad"
 test ! -s "$TMP/bad"
-ok $? "no function of core/mount or core/lab in libsquashkit.so.0"
+ok $? "no function of core/mount or core/lab in libsquashkit.so.1"
 sed 's/^/#   /' "$TMP/bad" | head
 ar t "$api_lib/libsquashkit.a" >"$TMP/members"
 grep -q '^api_image.o$' "$TMP/members"
@@ -83,7 +83,7 @@ cc ${SQK_SANITIZE:-} -o "$TMP/verify-so" "$SQK_SRCDIR/examples/sqk-verify.c" $fl
 ok $? "examples/sqk-verify.c builds with those flags"
 sed 's/^/#   /' "$TMP/cc.err" | head -10
 LD_LIBRARY_PATH=$api_lib "$TMP/verify-so" "$TMP/img" >"$TMP/out" 2>&1
-ok $? "and passes the image, through libsquashkit.so.0"
+ok $? "and passes the image, through libsquashkit.so.1"
 sed 's/^/#   /' "$TMP/out" | head -5
 
 # The static library alone in an install of its own: -lsquashkit is then

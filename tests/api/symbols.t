@@ -7,7 +7,7 @@
 need_cmd nm
 need_cmd cc
 
-so=$(dirname "$SQUASHKIT")/libsquashkit.so.0
+so=$(dirname "$SQUASHKIT")/libsquashkit.so.1
 test -f "$so"
 ok $? "the shared library is built ($so)"
 
@@ -27,19 +27,36 @@ diff "$TMP/declared" "$TMP/exported" >"$TMP/diff"
 ok $? "nm -D lists exactly the declared functions"
 sed -n 's/^< /#   declared, not exported: /p; s/^> /#   exported, not declared: /p' "$TMP/diff"
 
+# Every function the headers declare is described in libsquashkit.3 (.Fn NAME).
+: >"$TMP/undocumented"
+while read -r n; do
+	grep -qE "(^|[ .])Fn $n( |$)" "$SQK_SRCDIR/man/libsquashkit.3" || echo "$n" >>"$TMP/undocumented"
+done <"$TMP/declared"
+test ! -s "$TMP/undocumented"
+ok $? "libsquashkit.3 describes every declared function"
+sed 's/^/#   not in libsquashkit.3: /' "$TMP/undocumented"
+
+# Every function the headers and the man page name, as "sqk_x()", is one of them.
+grep -oh 'sqk_[a-z_0-9]*()' "$SQK_SRCDIR"/include/squashkit/*.h "$SQK_SRCDIR"/man/libsquashkit.3 |
+	sed 's/()$//' | LC_ALL=C sort -u >"$TMP/named"
+LC_ALL=C sort "$TMP/declared" | LC_ALL=C comm -23 "$TMP/named" - >"$TMP/unknown"
+test -s "$TMP/named" && test ! -s "$TMP/unknown"
+ok $? "the headers and libsquashkit.3 name only functions that exist ($(wc -l <"$TMP/named") named)"
+sed 's/^/#   named, not declared: /' "$TMP/unknown"
+
 sed -n 's/^\t\(sqk_[a-z_0-9]*\);$/\1/p' "$SQK_SRCDIR/core/api/libsquashkit.map" | sort >"$TMP/map"
 same_file "$TMP/declared" "$TMP/map" "the export map names the same functions"
 
-# Every export is under the version node SQUASHKIT_0.
-nm -D --defined-only --with-symbol-versions "$so" | awk '$2 != "A" && $3 !~ /@@SQUASHKIT_0$/' >"$TMP/unversioned"
+# Every export is under the version node SQUASHKIT_1.
+nm -D --defined-only --with-symbol-versions "$so" | awk '$2 != "A" && $3 !~ /@@SQUASHKIT_1$/' >"$TMP/unversioned"
 test ! -s "$TMP/unversioned"
-ok $? "every export carries the version SQUASHKIT_0"
+ok $? "every export carries the version SQUASHKIT_1"
 sed 's/^/#   /' "$TMP/unversioned" | head
 
-# The Debian package's symbols file (debian/libsquashkit0.symbols, what
+# The Debian package's symbols file (debian/libsquashkit1.symbols, what
 # dpkg-gensymbols holds the built library to) lists the same functions.
-sed -n 's/^ \(sqk_[a-z_0-9]*\)@SQUASHKIT_0 .*/\1/p' "$SQK_SRCDIR/debian/libsquashkit0.symbols" |
+sed -n 's/^ \(sqk_[a-z_0-9]*\)@SQUASHKIT_1 .*/\1/p' "$SQK_SRCDIR/debian/libsquashkit1.symbols" |
 	sort >"$TMP/debian"
-same_file "$TMP/declared" "$TMP/debian" "debian/libsquashkit0.symbols names the same functions"
+same_file "$TMP/declared" "$TMP/debian" "debian/libsquashkit1.symbols names the same functions"
 
 done_testing

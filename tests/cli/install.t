@@ -32,12 +32,29 @@ ls "$p/include/squashkit" >"$TMP/headers"
 ls "$SQK_SRCDIR/include/squashkit" >"$TMP/src-headers"
 same_file "$TMP/src-headers" "$TMP/headers" "and nothing else is"
 same_file "$(dirname "$SQUASHKIT")/libsquashkit.a" "$p/lib/libsquashkit.a" "libsquashkit.a is in lib/"
-same_file "$(dirname "$SQUASHKIT")/libsquashkit.so.0" "$p/lib/libsquashkit.so.0" "libsquashkit.so.0 is in lib/"
-is "$(readlink "$p/lib/libsquashkit.so")" libsquashkit.so.0 "libsquashkit.so links to it, for -lsquashkit"
+same_file "$(dirname "$SQUASHKIT")/libsquashkit.so.1" "$p/lib/libsquashkit.so.1" "libsquashkit.so.1 is in lib/"
+is "$(readlink "$p/lib/libsquashkit.so")" libsquashkit.so.1 "libsquashkit.so links to it, for -lsquashkit"
 for page in "$SQK_SRCDIR"/man/*.3; do
 	cmp -s "$page" "$p/share/man/man3/$(basename "$page")" || break
 done
 ok $? "the library's man pages are in share/man/man3/"
+# man(1) finds a page for every exported function: a link to libsquashkit(3)
+# (symbols.t checks that it describes each).
+sed -n 's/^\t\(sqk_[a-z_0-9]*\);$/\1/p' "$SQK_SRCDIR/core/api/libsquashkit.map" >"$TMP/names"
+: >"$TMP/no-page"
+while read -r n; do
+	f=$(man -M "$p/share/man" -w 3 "$n" 2>/dev/null)
+	[ "$f" = "$p/share/man/man3/libsquashkit.3" ] &&
+		[ "$(cat "$p/share/man/man3/$n.3")" = ".so man3/libsquashkit.3" ] ||
+		echo "$n" >>"$TMP/no-page"
+done <"$TMP/names"
+test -s "$TMP/names" && test ! -s "$TMP/no-page"
+ok $? "man -w 3 NAME finds a link to libsquashkit(3) for each of the $(wc -l <"$TMP/names") exported functions"
+sed 's/^/#   no page: /' "$TMP/no-page" | head
+n=$(tail -1 "$TMP/names")
+MANWIDTH=100 man -M "$p/share/man" 3 "$n" 2>/dev/null | col -b >"$TMP/page"
+head -1 "$TMP/page" | grep -q '^LIBSQUASHKIT(3)' && grep -q "$n(" "$TMP/page"
+ok $? "man 3 $n shows libsquashkit(3), which describes it"
 pc=$p/lib/pkgconfig/squashkit.pc
 is "$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --variable=includedir squashkit 2>&1)" \
 	/usr/local/include "squashkit.pc knows the prefix it was installed under"
@@ -47,7 +64,7 @@ PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --static --libs squashkit >"$TMP/sta
 grep -q -e '-lzstd' "$TMP/static" && grep -q -e '-larchive' "$TMP/static"
 ok $? "a static link gets the compression and archive libraries"
 expect_success "make install LIBDIR=.../lib64" mk "$TMP/r64" LIBDIR=/usr/local/lib64 install
-test -f "$TMP/r64/usr/local/lib64/libsquashkit.so.0" && test -f "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
+test -f "$TMP/r64/usr/local/lib64/libsquashkit.so.1" && test -f "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
 ok $? "LIBDIR places the libraries and squashkit.pc"
 grep -q '^libdir=/usr/local/lib64$' "$TMP/r64/usr/local/lib64/pkgconfig/squashkit.pc"
 ok $? "and squashkit.pc says so"

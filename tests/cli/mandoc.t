@@ -79,6 +79,12 @@ for page in "$MAN"/*.1 "$MAN"/*.3; do
 	# Rendered, a command's page has its name and an OPTIONS part; a
 	# library's (section 3) its name, the header to include and the functions.
 	mandoc -Tascii "$page" 2>/dev/null | col -b >"$TMP/text"
+	# Quotes in pairs: a quoting macro nested in another's line renders
+	# ("a, "b"") with one quote open where another closes.
+	grep -nE '[a-z-]""|\("[a-z-]+, "' "$TMP/text" >"$TMP/quotes"
+	test ! -s "$TMP/quotes"
+	ok $? "$name renders its quotes in pairs"
+	sed 's/^/#   /' "$TMP/quotes" | head -5
 	case $name in
 	*.3)
 		grep -q '^NAME' "$TMP/text" && grep -q '^SYNOPSIS' "$TMP/text" &&

@@ -266,7 +266,7 @@ static int run_unimage(const uint8_t *buf, size_t len, const char *dest, struct 
 	if (mkdir(dest, 0755) != 0 ||
 	    (fd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		keep_line(u, dest, 0, strerror(errno));
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 		return 1;
 	}
 	memset(&w, 0, sizeof(w));
@@ -289,7 +289,7 @@ static int run_unimage(const uint8_t *buf, size_t len, const char *dest, struct 
 	sqk_extract_destroy(x);
 	sqk_pool_destroy(pool);
 	close(fd);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return err || warnings ? 1 : 0;
 }
 

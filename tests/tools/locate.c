@@ -183,6 +183,6 @@ int main(int argc, char **argv)
 		rc = argc > 4 ? users(img, argv[3], argv + 4, argc - 4) : fail("no PATH");
 	else
 		rc = locate(img, argv[2], argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 0);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return rc;
 }

@@ -208,9 +208,9 @@ out:
 	sqk_dtree_destroy(tb);
 	sqk_dtree_destroy(th);
 	if (ia)
-		sqk_image_close(ia);
+		sqk_image_destroy(ia);
 	if (ib)
-		sqk_image_close(ib);
+		sqk_image_destroy(ib);
 	free(a);
 	free(b);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", da, db);

@@ -246,7 +246,7 @@ static void test_read_back(void)
 	} else {
 		ok(0, "reader: the root's listing opens");
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 
 	is_int(fsck(w, &rep, &c), 0, "fsck runs");
 	ok(c.errors == 0 && c.inodes == NINO && c.directories == 2 && c.blocks == 4,
@@ -452,7 +452,7 @@ static int reader(const struct world *w, const struct mutation *m)
 		err = sqk_dir_lookup(img, &ino, "t13-lfifo", 9, &ent);
 	}
 	sqk_inode_free(&ino);
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return err;
 }
 

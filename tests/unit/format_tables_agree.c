@@ -108,7 +108,7 @@ static int reader(const uint8_t *img, size_t len)
 		if (!err)
 			sqk_xattr_free(xs, n);
 	}
-	sqk_image_close(im);
+	sqk_image_destroy(im);
 	return err;
 }
 

@@ -333,7 +333,7 @@ static void check_offsets(const uint8_t *img, size_t len)
 	   "an image after 1000 bytes is found there");
 	f = sqk_file_window(f, 1000);
 	ok(f && sqk_image_open(f, NULL, &image) == 0, "and opens through a window");
-	sqk_image_close(image);
+	sqk_image_destroy(image);
 	memcpy(buf + 1000 + len, img, len);
 	f = sqk_file_mem(buf, 2 * len + 1000);
 	ok(sqk_find_images(f, at, &n) == 0 && n == 2 && at[1] == 1000 + len,
@@ -375,7 +375,7 @@ int main(void)
 	check_fs(fs);
 	check_threads(fs);
 	sqk_fs_destroy(fs);
-	sqk_image_close(image);
+	sqk_image_destroy(image);
 	check_offsets(img, len);
 	free(img);
 	for (i = 0; i < NFILES; i++)

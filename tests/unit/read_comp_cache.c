@@ -112,7 +112,7 @@ static int two_passes(const uint8_t *data, size_t len, unsigned comp, struct pas
 		sqk_cache_stats(sqk_image_cache(img, SQK_CACHE_COMPRESSED), &s);
 		*held = s.held;
 	}
-	sqk_image_close(img);
+	sqk_image_destroy(img);
 	return err;
 }
 

@@ -415,7 +415,7 @@ static inline int wp_check(const struct wp_case *c, char *why, size_t cap)
 	ret = WP_BUILT;
 out:
 	if (img)
-		sqk_image_close(img);
+		sqk_image_destroy(img);
 	sqk_mkfs_destroy(m);
 	sqk_pseudo_destroy(p);
 	sqk_file_destroy(out);

@@ -74,7 +74,7 @@ int main(void)
 		   "%u threads: %llu blocks copied, %llu compressed", threads[i],
 		   (unsigned long long)st.reused_blocks, (unsigned long long)st.compressed_blocks);
 		free(r);
-		sqk_image_close(old);
+		sqk_image_destroy(old);
 	}
 
 	/* The tree unchanged since the earlier image: every block is copied. */
@@ -83,7 +83,7 @@ int main(void)
 	ok(r && rlen == blen && !memcmp(r, b, blen), "an unchanged tree: the plain build");
 	is_int(st.compressed_blocks, 0, "an unchanged tree: nothing compressed");
 	free(r);
-	sqk_image_close(old);
+	sqk_image_destroy(old);
 
 	/* Damage all over the earlier image's data: still the plain build. */
 	{
@@ -100,7 +100,7 @@ int main(void)
 		   "a damaged earlier image: its blocks compressed (%llu)",
 		   (unsigned long long)st.compressed_blocks);
 		free(r);
-		sqk_image_close(old);
+		sqk_image_destroy(old);
 	}
 
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
