@@ -225,6 +225,20 @@ static int string(struct parser *p, const char **out, size_t *out_len)
 	return 0;
 }
 
+/* A scalar as written, text[start..pos), into the arena: the document outlives the text. */
+static int copy_text(struct parser *p, struct sqk_jv *v, size_t start)
+{
+	char *t = alloc(p, p->pos - start + 1);
+
+	if (!t)
+		return -1;
+	v->len = p->pos - start;
+	memcpy(t, p->s + start, v->len);
+	t[v->len] = '\0';
+	v->str = t;
+	return 0;
+}
+
 static size_t digits(struct parser *p)
 {
 	size_t start = p->pos;
@@ -256,9 +270,7 @@ static int number(struct parser *p, struct sqk_jv *v)
 			return fail(p, "not a number");
 	}
 	v->type = SQK_JNUM;
-	v->len = p->pos - start;
-	v->str = p->s + start;
-	return 0;
+	return copy_text(p, v, start);
 }
 
 static int literal(struct parser *p, const char *word, enum sqk_jtype type, struct sqk_jv *v)
@@ -268,10 +280,8 @@ static int literal(struct parser *p, const char *word, enum sqk_jtype type, stru
 	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n))
 		return fail(p, "not a JSON value");
 	v->type = type;
-	v->str = p->s + p->pos;
-	v->len = n;
 	p->pos += n;
-	return 0;
+	return copy_text(p, v, p->pos - n);
 }
 
 static int value(struct parser *p, struct sqk_jv *v, int depth);

@@ -15,7 +15,10 @@ enum sqk_jtype { SQK_JNULL, SQK_JBOOL, SQK_JNUM, SQK_JSTR, SQK_JARR, SQK_JOBJ };
 
 struct sqk_jv {
 	enum sqk_jtype type;
-	/* A string decoded (NUL-terminated; len excludes the NUL), a number or bool as written. */
+	/*
+	 * A string decoded, a number or literal as written: NUL-terminated (len
+	 * excludes the NUL), in the document, which outlives the text.
+	 */
 	const char *str;
 	size_t len;
 	/* An array's elements or an object's members, in order. */
