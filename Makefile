@@ -19,7 +19,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # Package flags are read once, when make starts. On a fresh machine the
 # packages arrive only with `deps`, so the entry points that install them
 # (check, demo) run deps and then a new make, which reads the flags afresh.
-PKGS := liblzma libzstd liblz4 lzo2 libarchive zlib libdeflate fuse3 libcrypto
+PKGS := liblzma libzstd liblz4 lzo2 libarchive zlib libdeflate fuse3 libcrypto libselinux
 PKG_CONFIG ?= pkg-config
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
