@@ -33,7 +33,7 @@ static int open_labels(const char *file, struct sqk_labels **l)
 	char why[512];
 	int err = sqk_labels_open(file, l, why, sizeof(why));
 
-	if (err == SQK_ERR_ARG)
+	if (err == SQK_ERR_CORRUPT)
 		return sqk_api_fail(err, 0, file, "%s", why);
 	if (err == SQK_ERR_IO)
 		return sqk_api_fail(err, errno, file, NULL);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * SELinux labels (label.h) through libselinux's file-contexts backend,
- * without asking a loaded policy: contexts are taken as the file gives
- * them, as restorecon on a build host takes them. libselinux says what
+ * opened validating (each line's regular expression compiled and its
+ * context checked as it is read) without asking a loaded policy: the
+ * build host's is not the image's, so a context must only be one by its
+ * form (user:role:type[:range]). libselinux says what
  * is wrong through its log callback, which is caught here (the library
  * never prints) for the one line the caller says.
  */
 #include <errno.h>
+#include <selinux/context.h>
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 #include <stdarg.h>
@@ -26,10 +29,27 @@
 
 struct sqk_labels {
 	struct selabel_handle *h;
+	char *file;
 };
 
 /* What libselinux said last, while its callback is ours (it is one for the process). */
 static __thread char said[512];
+/* Opening: its warnings are errors (an invalid context is one). */
+static __thread int opening;
+
+/*
+ * A context as the file writes it, "user:role:type[:range]": no policy is
+ * asked, the build host's is not the image's.
+ */
+static int check_context(char **ctx)
+{
+	context_t c = context_new(*ctx);
+
+	if (!c)
+		return -1;
+	context_free(c);
+	return 0;
+}
 
 static int catch_log(int type, const char *fmt, ...)
 {
@@ -37,7 +57,7 @@ static int catch_log(int type, const char *fmt, ...)
 	va_list ap;
 	size_t i, n = 0;
 
-	if (type != SELINUX_ERROR && type != SELINUX_WARNING)
+	if (type != SELINUX_ERROR && (type != SELINUX_WARNING || !opening))
 		return 0;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -54,6 +74,19 @@ static int catch_log(int type, const char *fmt, ...)
 	return 0;
 }
 
+/* What libselinux said, without the file's name it starts with (the caller names it). */
+static const char *said_about(const char *file)
+{
+	const char *w = said;
+	size_t flen = strlen(file);
+
+	if (!strncmp(w, file, flen) && w[flen] == ':')
+		w += flen + 1;
+	while (*w == ' ')
+		w++;
+	return w;
+}
+
 static union selinux_callback hold(void)
 {
 	union selinux_callback old = selinux_get_callback(SELINUX_CB_LOG), cb;
@@ -66,35 +99,37 @@ static union selinux_callback hold(void)
 
 int sqk_labels_open(const char *file, struct sqk_labels **out, char *why, size_t why_len)
 {
-	struct selinux_opt opt = {SELABEL_OPT_PATH, file};
+	/* Validating: every regular expression compiled, every context checked, as it is read. */
+	struct selinux_opt opts[] = {{SELABEL_OPT_PATH, file}, {SELABEL_OPT_VALIDATE, (char *)1}};
 	struct sqk_labels *l = calloc(1, sizeof(*l));
-	union selinux_callback old;
-	size_t flen = strlen(file);
+	union selinux_callback old, old_check, cb;
 	int e;
 
 	why[0] = '\0';
-	if (!l)
+	if (!l || !(l->file = strdup(file))) {
+		free(l);
 		return SQK_ERR_NOMEM;
+	}
 	old = hold();
+	old_check = selinux_get_callback(SELINUX_CB_VALIDATE);
+	cb.func_validate = check_context;
+	selinux_set_callback(SELINUX_CB_VALIDATE, cb);
+	opening = 1;
 	errno = 0;
-	l->h = selabel_open(SELABEL_CTX_FILE, &opt, 1);
+	l->h = selabel_open(SELABEL_CTX_FILE, opts, 2);
 	e = errno;
+	opening = 0;
+	selinux_set_callback(SELINUX_CB_VALIDATE, old_check);
 	selinux_set_callback(SELINUX_CB_LOG, old);
 	if (l->h) {
 		*out = l;
 		return 0;
 	}
+	free(l->file);
 	free(l);
-	/* Its words name the file first: the caller names it. */
 	if (*said) {
-		const char *w = said;
-
-		if (!strncmp(w, file, flen) && w[flen] == ':')
-			w += flen + 1;
-		while (*w == ' ')
-			w++;
-		snprintf(why, why_len, "%s", w);
-		return SQK_ERR_ARG;
+		snprintf(why, why_len, "%s", said_about(file));
+		return SQK_ERR_CORRUPT;
 	}
 	errno = e ? e : EINVAL;
 	return SQK_ERR_IO;
@@ -105,6 +140,7 @@ void sqk_labels_close(struct sqk_labels *l)
 	if (!l)
 		return;
 	selabel_close(l->h);
+	free(l->file);
 	free(l);
 }
 
@@ -152,11 +188,18 @@ static int label(struct walk *w, struct sqk_node *n, size_t len)
 	if (w->keep && sqk_xattrs_has(n->xattrs, XATTR_NAME))
 		return 0;
 	w->path[len ? len : 1] = '\0';
+	said[0] = '\0';
+	errno = 0;
 	if (selabel_lookup(w->l->h, &con, w->path, type_bits(n->type) | n->mode) == 0) {
 		kv.value = con;
 		kv.value_len = strlen(con) + 1; /* with its NUL, as setfilecon(3) writes it */
+	} else if (*said) {
+		/* A line it compiles only when a path needs it (a regular expression). */
+		snprintf(w->where, w->where_len, "%s", w->l->file);
+		snprintf(w->why, w->why_len, "%s", said_about(w->l->file));
+		return SQK_ERR_CORRUPT;
 	} else if (errno != ENOENT) {
-		int e = errno;
+		int e = errno ? errno : EINVAL;
 
 		snprintf(w->where, w->where_len, "%s", w->path);
 		snprintf(w->why, w->why_len, "no label: %s", strerror(e));

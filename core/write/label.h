@@ -16,8 +16,9 @@ struct sqk_labels;
 
 /*
  * Open file (and what libselinux reads beside it: .local, .homedirs,
- * .subs). 0; SQK_ERR_IO with errno; SQK_ERR_ARG with why, libselinux's
- * words (a line that is wrong, and which).
+ * .subs), every line checked: its regular expression, its file type, the
+ * form of its context, no line given twice. 0; SQK_ERR_IO with errno;
+ * SQK_ERR_CORRUPT with why, libselinux's words (which line, what is wrong).
  */
 int sqk_labels_open(const char *file, struct sqk_labels **out, char *why, size_t why_len);
 void sqk_labels_close(struct sqk_labels *l);
