@@ -34,8 +34,10 @@ struct args {
 	struct sqk_attropt attr;
 	const char *oci;      /* --oci LAYOUT[:REF] */
 	int oci_layers;	      /* --oci-layers */
+	int platform;	      /* --platform */
 	int whiteouts;	      /* --whiteouts */
 	int labels;	      /* --file-contexts */
+	int label_opts;	      /* --selinux-root, --keep-source-labels */
 	int verity;	      /* --verity */
 	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
 };

@@ -20,12 +20,18 @@ int cli_mkimage_input_opt(struct args *a, int which, const char *name, const cha
 	case 1:
 		a->oci = arg;
 		break;
+	case 2:
+		a->platform = 1;
+		break;
 	case 3:
 		/* Each layer's build names its layer ("oci-layer"). */
 		a->oci_layers = 1;
 		return 0;
 	case 4:
 		a->labels = 1;
+		break;
+	default:
+		a->label_opts = 1;
 		break;
 	}
 	return cli_mkimage_set(a, name, arg);
@@ -35,6 +41,15 @@ int cli_mkimage_input_check(const struct args *a, int nsrc, const char *image)
 {
 	if (a->whiteouts && !a->archive_mode && !a->archives.n)
 		return cli_usage_error("--whiteouts applies to archives (--archive)");
+	if (a->append && (a->oci || a->whiteouts))
+		return cli_usage_error("--append and %s exclude each other",
+				       a->oci ? "--oci" : "--whiteouts");
+	if (a->platform && !a->oci)
+		return cli_usage_error("--platform needs --oci");
+	if (a->labels && a->no_xattrs)
+		return cli_usage_error("--file-contexts and --no-xattrs exclude each other");
+	if (a->label_opts && !a->labels)
+		return cli_usage_error("--selinux-root and --keep-source-labels need --file-contexts");
 	if (!a->oci_layers)
 		return 0;
 	if (!a->oci)

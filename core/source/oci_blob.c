@@ -129,7 +129,7 @@ static int outer_open(struct sqk_oci_blob *b, struct sqk_src_ctx *c)
 	archive_read_set_callback_data(b->a, b);
 	if (archive_read_open1(b->a) != ARCHIVE_OK)
 		return outer_failed(b, c);
-	while ((rc = archive_read_next_header(b->a, &e)) >= ARCHIVE_WARN) {
+	while ((rc = archive_read_next_header(b->a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
 		const char *p = archive_entry_pathname(e);
 
 		if (p && !strcmp(member_name(p), b->member))

@@ -48,13 +48,20 @@ static int say(struct reader *r, int err, const char *what)
 	return err;
 }
 
-/* A failure of libarchive's: the layer's own error when a read failed, else what it says. */
+/*
+ * A failure of libarchive's: the layer's own error when a read failed;
+ * bytes that are not the layer's (its digest) when they are not, whatever
+ * libarchive made of them; else what it says.
+ */
 static int archive_failed(struct reader *r, int first)
 {
-	int any = r->l->filter == SQK_LAYER_ANY;
+	int any = r->l->filter == SQK_LAYER_ANY, err;
 
 	if (r->failed)
 		return r->failed;
+	err = r->l->ops->finish(r->l->ctx, r->c);
+	if (err)
+		return err;
 	if (first && r->bytes == 0)
 		return say(r, SQK_ERR_ARCHIVE,
 			   any ? "empty input, not an archive" : "empty, not a tar archive");
