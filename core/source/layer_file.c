@@ -20,6 +20,7 @@ struct sqk_layer_file {
 	FILE *spool;	/* standard input as read so far */
 	int keep;	/* this read goes into the spool */
 	int from_spool; /* this read is of the spool */
+	int err;	/* a read failed: every read after it fails so */
 	uint8_t buf[1 << 16];
 };
 
@@ -34,7 +35,7 @@ static int file_open(void *ctx, struct sqk_src_ctx *c, int again)
 {
 	struct sqk_layer_file *f = ctx;
 
-	f->keep = f->from_spool = 0;
+	f->keep = f->from_spool = f->err = 0;
 	if (strcmp(f->path, "-") != 0) {
 		do
 			f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -64,18 +65,20 @@ static ssize_t file_read(void *ctx, struct sqk_src_ctx *c, const void **buf)
 	struct sqk_layer_file *f = ctx;
 	ssize_t n;
 
+	if (f->err)
+		return f->err;
 	if (f->from_spool) {
 		n = (ssize_t)fread(f->buf, 1, sizeof(f->buf), f->spool);
 		if (n == 0 && ferror(f->spool))
-			return read_failed(c, "temporary file", errno);
+			return f->err = read_failed(c, "temporary file", errno);
 	} else {
 		do
 			n = read(f->fd, f->buf, sizeof(f->buf));
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
-			return read_failed(c, f->name, errno);
+			return f->err = read_failed(c, f->name, errno);
 		if (n > 0 && f->keep && fwrite(f->buf, 1, (size_t)n, f->spool) != (size_t)n)
-			return read_failed(c, "temporary file", errno);
+			return f->err = read_failed(c, "temporary file", errno);
 	}
 	*buf = f->buf;
 	return n;

@@ -36,6 +36,7 @@ struct sqk_oci_blob {
 	int fd;		   /* a directory's blob */
 	struct archive *a; /* an archive's, positioned at its data */
 	int done;	   /* the end was reached and checked */
+	int err;	   /* a read failed: every read after it fails so */
 	uint8_t buf[1 << 16];
 	uint8_t raw[1 << 16]; /* the archive file's bytes, which libarchive reads the member from */
 };
@@ -202,7 +203,7 @@ const char *sqk_oci_store_path(const struct sqk_oci_store *s)
 static int begin(struct sqk_oci_blob *b, struct sqk_src_ctx *c)
 {
 	b->got = 0;
-	b->done = 0;
+	b->done = b->err = 0;
 	if (b->md && !EVP_DigestInit_ex(b->md, b->md_type, NULL))
 		return SQK_ERR_NOMEM;
 	if (b->s->archive)
@@ -256,16 +257,18 @@ static ssize_t step(struct sqk_oci_blob *b, struct sqk_src_ctx *c, const void **
 {
 	ssize_t n;
 
+	if (b->err)
+		return b->err;
 	if (b->done)
 		return 0;
 	if (b->a) {
 		n = archive_read_data(b->a, b->buf, sizeof(b->buf));
 		if (n < 0)
-			return outer_failed(b, c);
+			return b->err = outer_failed(b, c);
 	} else {
 		n = read_fd(b->fd, b->buf, sizeof(b->buf));
 		if (n < 0)
-			return failed(c, b->where, errno);
+			return b->err = failed(c, b->where, errno);
 	}
 	if (n == 0) {
 		int err = check(b, c);

@@ -140,6 +140,9 @@ static int next(struct reader *r, struct archive_entry **e, uint64_t ordinal)
 {
 	int rc = archive_read_next_header(r->a, e);
 
+	/* A failed read libarchive let pass (reading ahead past a stream's end) still fails. */
+	if (r->failed)
+		return r->failed;
 	if (rc == ARCHIVE_EOF)
 		return 0;
 	if (rc < ARCHIVE_WARN)
