@@ -90,6 +90,8 @@ struct sqk_api_attrs {
 	size_t ngiven;
 };
 
+/* *to becomes a copy of v (the old one freed): 0, or SQK_ERR_NOMEM, said. */
+int sqk_api_set_string(char **to, const char *v);
 /* Options that take a value, of those the attrs hold: 1 when name is not one. */
 int sqk_api_attrs_set(struct sqk_build_opts *o, const char *name, const char *value);
 void sqk_api_attrs_opts_free(struct sqk_build_opts *o);

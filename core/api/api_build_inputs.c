@@ -16,17 +16,6 @@
 #include "util/parse.h"
 #include "write/label.h"
 
-static int set_string(char **to, const char *v)
-{
-	char *s = strdup(v);
-
-	if (!s)
-		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	free(*to);
-	*to = s;
-	return 0;
-}
-
 /* file_contexts opened as the build will open it: its errors said where the option stands. */
 static int open_labels(const char *file, struct sqk_labels **l)
 {
@@ -68,14 +57,14 @@ int sqk_api_inputs_set(struct sqk_build_opts *o, const char *name, const char *v
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "%s needs a value", name);
 	switch (i) {
 	case 0:
-		return set_string(&in->oci, value);
+		return sqk_api_set_string(&in->oci, value);
 	case 1:
 		if (!sqk_oci_platform_valid(value))
 			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
 					    "invalid platform '%s' (os/arch[/variant], as "
 					    "linux/arm64 or linux/arm/v7)",
 					    value);
-		return set_string(&in->platform, value);
+		return sqk_api_set_string(&in->platform, value);
 	case 2:
 		if (sqk_parse_uint(value, UINT32_MAX, &n) || !n)
 			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
@@ -86,12 +75,12 @@ int sqk_api_inputs_set(struct sqk_build_opts *o, const char *name, const char *v
 	case 3:
 		err = open_labels(value, &l);
 		sqk_labels_close(l);
-		return err ? err : set_string(&in->file_contexts, value);
+		return err ? err : sqk_api_set_string(&in->file_contexts, value);
 	default:
 		if (value[0] != '/')
 			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
 					    "invalid selinux-root '%s' (an absolute path)", value);
-		return set_string(&in->selinux_root, value);
+		return sqk_api_set_string(&in->selinux_root, value);
 	}
 }
 
@@ -131,9 +120,9 @@ int sqk_api_inputs_take(struct sqk_build *b, const struct sqk_build_opts *o)
 	b->in.oci_layer = in->oci_layer;
 	b->in.whiteouts = in->whiteouts;
 	b->in.keep_labels = in->keep_labels;
-	if ((in->oci && set_string(&b->in.oci, in->oci)) ||
-	    (in->platform && set_string(&b->in.platform, in->platform)) ||
-	    (in->selinux_root && set_string(&b->in.selinux_root, in->selinux_root)))
+	if ((in->oci && sqk_api_set_string(&b->in.oci, in->oci)) ||
+	    (in->platform && sqk_api_set_string(&b->in.platform, in->platform)) ||
+	    (in->selinux_root && sqk_api_set_string(&b->in.selinux_root, in->selinux_root)))
 		return SQK_ERR_NOMEM;
 	return in->file_contexts ? open_labels(in->file_contexts, &b->labels) : 0;
 }

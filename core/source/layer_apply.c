@@ -332,30 +332,9 @@ static int regular(struct sqk_layer_state *st, struct archive_entry *e, const ch
 	err = sqk_src_archive_attrs(st->c, node, e, path);
 	if (err)
 		return err;
-	switch (type) {
-	case SQK_FILE:
-		err = take_data(st, node, e, path, parent, name, len);
-		if (err)
-			return err;
-		break;
-	case SQK_SYMLINK: {
-		const char *t = archive_entry_symlink(e);
-
-		if (!t)
-			t = "";
-		node->target = sqk_tree_strdup(st->t, t, strlen(t));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(t);
-		break;
-	}
-	case SQK_BLKDEV:
-	case SQK_CHRDEV:
-		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
-		break;
-	}
-	return sqk_layer_place(st, parent, name, len, node, path);
+	err = type == SQK_FILE ? take_data(st, node, e, path, parent, name, len)
+			       : sqk_src_archive_special(st->c, node, e);
+	return err ? err : sqk_layer_place(st, parent, name, len, node, path);
 }
 
 static int whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *path, char *base,
@@ -384,6 +363,22 @@ static int whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *p
 	return 0;
 }
 
+/* A component of path named ".wh..wh.*", but the opaque marker as its base name. */
+static int aufs_meta(const char *path, const char *base)
+{
+	const char *p = path;
+
+	for (;;) {
+		if (!strncmp(p, SQK_WH SQK_WH, 2 * SQK_WH_LEN) &&
+		    (p != base || strcmp(p, SQK_WH_OPAQUE)))
+			return 1;
+		p = strchr(p, '/');
+		if (!p)
+			return 0;
+		p++;
+	}
+}
+
 int sqk_layer_entry(struct sqk_layer_state *st, struct archive_entry *e)
 {
 	const char *raw = archive_entry_pathname(e);
@@ -398,6 +393,9 @@ int sqk_layer_entry(struct sqk_layer_state *st, struct archive_entry *e)
 		return sqk_layer_fail(st, SQK_ERR_ARCHIVE, raw, "the path is too long");
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
+	/* AUFS's own files (.wh..wh.plnk/...): no part of the image, as Docker skips them. */
+	if (aufs_meta(path, base))
+		return 0;
 	if (!strncmp(base, SQK_WH, SQK_WH_LEN))
 		return whiteout(st, e, path, base, abs);
 	if (sqk_src_archive_excluded(st->c, path))

@@ -240,6 +240,29 @@ static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *n
 	return 0;
 }
 
+/* What a symlink or a device holds besides its attributes: its target, its numbers. */
+static int special(struct sqk_tree *t, struct sqk_node *node, struct archive_entry *e)
+{
+	const char *target = archive_entry_symlink(e);
+
+	switch (node->type) {
+	case SQK_SYMLINK:
+		if (!target)
+			target = "";
+		node->target = sqk_tree_strdup(t, target, strlen(target));
+		if (!node->target)
+			return SQK_ERR_NOMEM;
+		node->size = strlen(target);
+		break;
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
+		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
+		break;
+	}
+	return 0;
+}
+
 /* Does an --exclude pattern match path? They see it without "./" and trailing '/'. */
 static int excluded(struct sqk_src_ctx *c, const char *path)
 {
@@ -364,22 +387,10 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		if (err)
 			return err;
 		break;
-	case SQK_SYMLINK: {
-		const char *t = archive_entry_symlink(e);
-
-		if (!t)
-			t = "";
-		node->target = sqk_tree_strdup(c->tree, t, strlen(t));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(t);
-		break;
-	}
-	case SQK_BLKDEV:
-	case SQK_CHRDEV:
-		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
-		break;
+	default:
+		err = special(c->tree, node, e);
+		if (err)
+			return err;
 	}
 	err = sqk_tree_add(c->tree, parent, name, len, node);
 added:
@@ -538,6 +549,11 @@ int sqk_src_archive_attrs(struct sqk_src_ctx *c, struct sqk_node *n, struct arch
 	set_attrs(c, n, e, path);
 	n->xattrs = NULL;
 	return read_xattrs(c, e, n);
+}
+
+int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e)
+{
+	return special(c->tree, n, e);
 }
 
 int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archive_entry *e,

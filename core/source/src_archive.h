@@ -20,6 +20,8 @@ unsigned sqk_src_archive_type(struct archive_entry *e);
 /* Mode, owner, time and the xattrs (through the filter) of the entry, onto n. */
 int sqk_src_archive_attrs(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e,
 			  const char *path);
+/* A symlink's target, a device's numbers (nothing for other types). */
+int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e);
 /*
  * The data of the entry just read from a, to the pipeline now, for the
  * file node; parent and name are where it stands (--reuse finds it by

@@ -272,3 +272,24 @@ signal_scenario() {
 	done <"$W/count"
 	total=$((total + runs))
 }
+
+# signal_sweep SC: the calls of a run of scenario SC counted, then SIGINT and
+# SIGTERM at each (signal_scenario), one test each.
+signal_sweep() {
+	"prep_$1"
+	rm -f "$W/count"
+	export SQK_FAULT_COUNT="$W/count"
+	"run_$1" >/dev/null 2>&1
+	unset SQK_FAULT_COUNT
+	for sig in INT TERM; do
+		[ $sig = INT ] && num=2 || num=15
+		signal_scenario "$1" $sig $num
+		[ $committed -eq 0 ] || echo "#   $1 SIG$sig: $committed runs signalled after the commit"
+		if [ $runs -eq 0 ] && [ -n "${SQK_SANITIZED:-}" ]; then
+			echo "# $1: SIG$sig not at each call under the sanitizers"
+			continue
+		fi
+		ok "$([ $runs -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
+			"$1: SIG$sig at each of $runs calls: death by the signal, nothing left behind"
+	done
+}

@@ -113,13 +113,14 @@ is "$(content "$TMP/colon.img" arch)" amd64 "a layout path with ':' in it, and a
 layer top top=top .wh.gone=
 layer low gone=g keep=k
 B=$TMP/b
+# fresh KIND:FILE: the image of low.tar and that layer, made anew.
 fresh() {
 	rm -rf "$B" "$B.entries"
 	oci_init "$B"
-	oci_image "$B" - - "tar:$TMP/low.tar" "gzip:$1"
+	oci_image "$B" - - "tar:$TMP/low.tar" "$1"
 }
 gzip -n <"$TMP/top.tar" >"$TMP/top.tar.gz"
-fresh "$TMP/top.tar.gz"
+fresh "gzip:$TMP/top.tar.gz"
 "$SQK" mkimage -q --oci "$B" "$TMP/ok.img"
 is "$("$SQK" ls "$TMP/ok.img" 2>&1 | tr '\n' ' ')" "keep top " "the image to break builds: the whiteout applied"
 blob() { echo "$B/blobs/sha256/$(sha256sum <"$1" | cut -d' ' -f1)"; }
@@ -127,50 +128,42 @@ printf 'X' | dd of="$(blob "$TMP/top.tar.gz")" bs=1 seek=30 conv=notrunc status=
 refused "a blob whose bytes are not its digest's: said so, whatever else broke in them" \
 	"$(blob "$TMP/top.tar.gz"): digest mismatch: its bytes hash to sha256:" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
-fresh "$TMP/top.tar.gz"
+fresh "gzip:$TMP/top.tar.gz"
 printf '\0' >>"$(blob "$TMP/top.tar.gz")"
 refused "a blob longer than its descriptor says" "more than the $(wc -c <"$TMP/top.tar.gz") bytes its descriptor says" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
-fresh "$TMP/top.tar.gz"
+fresh "gzip:$TMP/top.tar.gz"
 rm "$(blob "$TMP/low.tar")"
 refused "a missing blob" "$(blob "$TMP/low.tar"): No such file or directory" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
 head -c 3000 /dev/urandom | gzip -n >"$TMP/rnd.gz"
-fresh "$TMP/rnd.gz"
+fresh "gzip:$TMP/rnd.gz"
 refused "a layer that is no tar" "$(blob "$TMP/rnd.gz"): not a tar archive" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
-rm -rf "$B" "$B.entries"
-oci_init "$B"
-oci_image "$B" - - "tar:$TMP/low.tar" "gzip:$TMP/top.tar"
+fresh "gzip:$TMP/top.tar"
 refused "a layer not compressed as its media type says" \
 	"$(blob "$TMP/top.tar"): not gzip-compressed, as its media type says" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
 mkdir -p "$TMP/esc"
 : >"$TMP/esc/x"
 tar -P --transform='s,^.*/esc/x$,../.wh.keep,' -cf "$TMP/esc.tar" "$TMP/esc/x" 2>/dev/null
-rm -rf "$B" "$B.entries"
-oci_init "$B"
-oci_image "$B" - - "tar:$TMP/low.tar" "tar:$TMP/esc.tar"
+fresh "tar:$TMP/esc.tar"
 refused "a whiteout escaping the tree (../.wh.x)" \
 	"$(blob "$TMP/esc.tar"): ../.wh.keep: a whiteout outside the image's tree" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
 tar -P --transform='s,^.*/esc/x$,/keep/../.wh.keep,' -cf "$TMP/abs.tar" "$TMP/esc/x" 2>/dev/null
-rm -rf "$B" "$B.entries"
-oci_init "$B"
-oci_image "$B" - - "tar:$TMP/low.tar" "tar:$TMP/abs.tar"
+fresh "tar:$TMP/abs.tar"
 refused "an absolute whiteout" "/keep/../.wh.keep: a whiteout outside the image's tree" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
 tar -P --transform='s,^.*/esc/x$,a/.wh.,' -cf "$TMP/none.tar" "$TMP/esc/x" 2>/dev/null
-rm -rf "$B" "$B.entries"
-oci_init "$B"
-oci_image "$B" - - "tar:$TMP/low.tar" "tar:$TMP/none.tar"
+fresh "tar:$TMP/none.tar"
 refused "a whiteout that names nothing" "a/.wh.: a whiteout that names nothing" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
-fresh "$TMP/top.tar.gz"
+fresh "gzip:$TMP/top.tar.gz"
 rm "$B/oci-layout"
 refused "no oci-layout file" "$B: not an OCI image layout: it has no oci-layout file" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
-fresh "$TMP/top.tar.gz"
+fresh "gzip:$TMP/top.tar.gz"
 printf '{"schemaVersion":2,"manifests":[}' >"$B/index.json"
 refused "an index.json that is not JSON" "$B/index.json: not valid JSON: .* at byte 32" \
 	"$SQK" mkimage -q --oci "$B" "$TMP/out/x.img"
@@ -211,5 +204,9 @@ is "$("$SQK" ls "$TMP/whe.img" 2>&1 | tr '\n' ' ')" "top " "--whiteouts: an --ex
 "$SQK" mkimage -q --archive "$TMP/low.tar" "$TMP/top.tar" "$TMP/nowh.img" 2>"$TMP/e"
 is "$("$SQK" ls "$TMP/nowh.img" 2>&1 | tr '\n' ' ')" ".wh.gone gone keep top " \
 	"without --whiteouts a .wh. file is a file"
+layer aufs .wh..wh.plnk/123.456=x d/.wh..wh.aufs=y f=z
+"$SQK" mkimage -q --whiteouts --archive "$TMP/low.tar" "$TMP/aufs.tar" "$TMP/aufs.img"
+is "$("$SQK" ls -R "$TMP/aufs.img" 2>&1 | tr '\n' ' ')" "/: d f gone keep  /d: " \
+	"AUFS's own files (.wh..wh.*) are no part of the image"
 
 done_testing
