@@ -49,7 +49,8 @@ int cli_mkimage_input_check(const struct args *a, int nsrc, const char *image)
 	if (a->labels && a->no_xattrs)
 		return cli_usage_error("--file-contexts and --no-xattrs exclude each other");
 	if (a->label_opts && !a->labels)
-		return cli_usage_error("--selinux-root and --keep-source-labels need --file-contexts");
+		return cli_usage_error(
+			"--selinux-root and --keep-source-labels need --file-contexts");
 	if (!a->oci_layers)
 		return 0;
 	if (!a->oci)

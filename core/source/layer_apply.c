@@ -318,8 +318,7 @@ static int regular(struct sqk_layer_state *st, struct archive_entry *e, const ch
 	}
 	old = sqk_tree_lookup(st->t, parent, name, len);
 	if (old && old->type == SQK_DIR && type == SQK_DIR) {
-		/* A directory over a directory: its attributes replace the old ones, nothing more.
-		 */
+		/* A directory over a directory: its attributes replace the old ones, no more. */
 		old->flags &= ~SQK_NODE_IMPLICIT;
 		err = sqk_src_archive_attrs(st->c, old, e, path);
 		ename = sqk_tree_entry_name(st->t, parent, name, len);
