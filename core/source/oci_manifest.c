@@ -49,6 +49,7 @@ static const struct {
 
 struct plat {
 	char os[64], arch[64], variant[64];
+	int given; /* asked for, not this machine's by default */
 };
 
 static int say(struct sqk_src_ctx *c, const char *where, const char *fmt, ...)
@@ -233,6 +234,11 @@ static int choose(struct sqk_src_ctx *c, const char *where, const struct sqk_jv 
 		goto out;
 	}
 	if (n == 1) {
+		char have[200];
+
+		/* The only image is taken, but not for a platform asked for that it is not. */
+		if (p->given && desc_platform(cand[0], have, sizeof(have)) && !plat_match(cand[0], p))
+			err = say(c, where, "its image is for platform %s, not %s", have, pname);
 		*out = cand[0];
 		goto out;
 	}
@@ -383,6 +389,7 @@ int sqk_oci_image_find(struct sqk_oci_store *s, struct sqk_src_ctx *c, const cha
 	}
 	if (parse_platform(platform, &p))
 		return say(c, platform, "not a platform (os/arch[/variant])");
+	p.given = platform != native;
 	err = check_layout(s, c);
 	if (!err) {
 		err = sqk_oci_store_file(s, c, "index.json", MAX_DOC, &data, &len);

@@ -89,6 +89,11 @@ oci_image "$N" first - "tar:$TMP/base.tar" "tar:$TMP/amd.tar"
 oci_image "$N" second - "tar:$TMP/base.tar" "tar:$TMP/arm.tar"
 "$SQK" mkimage -q --oci "$N:second" "$TMP/s.img"
 is "$(content "$TMP/s.img" arch)" arm64 "LAYOUT:REF picks the image by its ref.name"
+refused "--platform that the only image is not for" \
+	"its image is for platform linux/arm64, not linux/s390x" \
+	sh -c "cd '$TMP' && rm -rf one one.entries && . '$SQK_SRCDIR/tests/interop/oci-lib.sh' &&
+		oci_init one && oci_image one - linux/arm64 'tar:$TMP/arm.tar' &&
+		exec '$SQK' mkimage -q --oci one --platform linux/s390x '$TMP/out/x.img'"
 refused "several images and no REF" "2 images: name one as LAYOUT:REF (first, second)" \
 	"$SQK" mkimage -q --oci "$N" "$TMP/out/x.img"
 refused "a REF the layout lacks" "no image named 'third' (it has: first, second)" \
