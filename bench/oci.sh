@@ -6,21 +6,23 @@
 # `squashkit mkimage`). Wall time, CPU time (user + system: it says more on
 # a machine shared with other work) and peak RSS, medians of RUNS runs.
 #
-# The layers are made here: a base of about 400 MB copied from /usr, a
+# The layers are made here: a base of several hundred MB from /usr, a
 # layer that replaces a tenth of its files and removes two directories
 # (whiteouts), one that makes a directory opaque and adds 60 MB, a small
 # top layer. Environment: SQUASHKIT, RUNS (3), THREADS (online CPUs),
-# COMPS, the compressors and levels to run, "zstd:15 zstd:3 lz4:0" by
+# COMPS, the compressors and levels to run, "zstd:15 lz4:0 none" by
 # default (zstd 15: both programs' default; lz4 0: mksquashfs's lz4 without
-# -Xhc), WORK (a directory for the layout and the outputs: /dev/shm by
-# default; the unpacked trees go there too).
+# -Xhc; none: nothing compressed, so that what is left is reading the
+# layers and writing the image, against unpacking alone), WORK (a
+# directory for the layout and the outputs: /dev/shm by default; the
+# unpacked trees go there too).
 set -eu
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SQK=${SQUASHKIT:-$HERE/build/squashkit}
 RUNS=${RUNS:-3}
 THREADS=${THREADS:-$(nproc)}
-COMPS=${COMPS:-"zstd:15 zstd:3 lz4:0"}
+COMPS=${COMPS:-"zstd:15 lz4:0 none"}
 for c in umoci mksquashfs gzip tar sha256sum; do
 	command -v $c >/dev/null || { echo "$c is not installed" >&2; exit 1; }
 done
@@ -83,31 +85,42 @@ run() {
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 col() { awk -v c="$2" '{ print $c }' "$W/$1" | median; }
 
-# mksquashfs's level options for COMP and LEVEL.
-mksq_level() {
+# The compressor options for COMP and LEVEL: mksquashfs's, mkimage's.
+mksq_comp() {
 	case $COMP in
-	gzip | zstd) echo "-Xcompression-level $LEVEL" ;;
-	lz4) [ "$LEVEL" -gt 0 ] && echo -Xhc ;;
+	none) echo "-noI -noD -noF -noX -noId" ;;
+	gzip | zstd) echo "-comp $COMP -Xcompression-level $LEVEL" ;;
+	lz4) echo "-comp lz4$([ "$LEVEL" -gt 0 ] && echo " -Xhc")" ;;
+	*) echo "-comp $COMP" ;;
 	esac
+}
+sqk_comp() {
+	if [ "$COMP" = none ]; then
+		echo "--uncompressed inodes,data,fragments,xattrs,ids"
+	else
+		echo "-c $COMP -L $LEVEL"
+	fi
 }
 line() { printf '%-36s %9s %9s %8s MB %12s\n' "$1" "$2" "$3" "$(($4 / 1024))" "$5"; }
 sum() { echo "$1 $2" | awk '{ print $1 + $2 }'; }
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
 
 for cl in $COMPS; do
-	COMP=${cl%:*}
+	COMP=${cl%%:*}
 	LEVEL=${cl#*:}
+	[ "$LEVEL" != "$cl" ] || LEVEL=0
 	rm -f "$W/oci" "$W/unpack" "$W/mksquashfs" "$W/mkimage"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		rm -rf "$W/bundle" "$W"/*.img
-		run oci "$SQK" mkimage -q -c "$COMP" -L "$LEVEL" -j "$THREADS" --oci "$IMG:v1" \
-			"$W/oci.img"
+		# shellcheck disable=SC2046 # the options' words
+		run oci "$SQK" mkimage -q $(sqk_comp) -j "$THREADS" --oci "$IMG:v1" "$W/oci.img"
 		run unpack umoci unpack --image "$IMG:v1" "$W/bundle"
-		# shellcheck disable=SC2046 # the level's words
+		# shellcheck disable=SC2046
 		run mksquashfs mksquashfs "$W/bundle/rootfs" "$W/m.img" -quiet -noappend \
-			-comp "$COMP" $(mksq_level) -processors "$THREADS"
-		run mkimage "$SQK" mkimage -q -c "$COMP" -L "$LEVEL" -j "$THREADS" \
-			"$W/bundle/rootfs" "$W/d.img"
+			$(mksq_comp) -processors "$THREADS"
+		# shellcheck disable=SC2046
+		run mkimage "$SQK" mkimage -q $(sqk_comp) -j "$THREADS" "$W/bundle/rootfs" "$W/d.img"
 		i=$((i + 1))
 	done
 	# The same tree every way.
@@ -126,6 +139,21 @@ for cl in $COMPS; do
 		"$(sum "$u_c" "$(col mksquashfs 2)")" "$(col mksquashfs 3)" "$(stat -c %s "$W/m.img")"
 	line "umoci unpack + mkimage" "$(sum "$u_w" "$(col mkimage 1)")" \
 		"$(sum "$u_c" "$(col mkimage 2)")" "$(col mkimage 3)" "$(stat -c %s "$W/d.img")"
+	# The ratios: mkimage --oci's figure over the other way's (under 1: --oci does better).
+	o_w=$(col oci 1) o_c=$(col oci 2) o_r=$(col oci 3)
+	for way in unpack mksquashfs mkimage; do
+		w=$(col $way 1) c=$(col $way 2) r=$(col $way 3)
+		if [ $way = unpack ]; then
+			name="umoci unpack alone"
+		else
+			name="umoci unpack + $way"
+			w=$(sum "$u_w" "$w") c=$(sum "$u_c" "$c")
+			r=$(echo "$r $(col unpack 3)" | awk '{ print ($1 > $2) ? $1 : $2 }')
+		fi
+		printf '%-36s %9s %9s %11s\n' "  --oci / $name" "$(ratio "$o_w" "$w")" \
+			"$(ratio "$o_c" "$c")" "$(ratio "$o_r" "$r")"
+	done
 done
 echo
-echo "(the peak RSS of an unpack-then-build row is the build's; the unpack's is its own row)"
+echo "(the peak RSS of an unpack-then-build row is the build's; the unpack's is its own row;"
+echo " a ratio's peak RSS is over the larger of the unpack's and the build's)"
