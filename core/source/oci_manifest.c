@@ -237,7 +237,8 @@ static int choose(struct sqk_src_ctx *c, const char *where, const struct sqk_jv 
 		char have[200];
 
 		/* The only image is taken, but not for a platform asked for that it is not. */
-		if (p->given && desc_platform(cand[0], have, sizeof(have)) && !plat_match(cand[0], p))
+		if (p->given && desc_platform(cand[0], have, sizeof(have)) &&
+		    !plat_match(cand[0], p))
 			err = say(c, where, "its image is for platform %s, not %s", have, pname);
 		*out = cand[0];
 		goto out;
