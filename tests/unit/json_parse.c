@@ -93,7 +93,7 @@ static void test_numbers(void)
 	ok(!sqk_json_u64(&r->kids[3], &v) && v == UINT64_MAX, "2^64 - 1");
 	ok(sqk_json_u64(&r->kids[4], &v) == SQK_ERR_CORRUPT, "2^64 overflows");
 	ok(r->kids[5].type == SQK_JBOOL && !strcmp(r->kids[5].str, "true") &&
-	       r->kids[7].type == SQK_JNULL,
+		   r->kids[7].type == SQK_JNULL,
 	   "true, null");
 	ok(r->kids[8].type == SQK_JARR && r->kids[8].n == 0 && r->kids[9].type == SQK_JOBJ,
 	   "empty array and object");
