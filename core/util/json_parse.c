@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "json.h"
 #include "json_parse.h"
 #include "parse.h"
 
@@ -94,36 +95,6 @@ static size_t put_utf8(char *out, uint32_t cp)
 	return 4;
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes left), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	uint32_t cp;
-	size_t k, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		k = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		k = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		k = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return k;
-}
-
 static int hex4(struct parser *p, uint32_t *out)
 {
 	uint32_t v = 0;
@@ -165,7 +136,7 @@ static int string(struct parser *p, const char **out, size_t *out_len)
 		if (c < 0x20)
 			return fail(p, "a control character in a string");
 		if (c != '\\') {
-			k = utf8_len((const unsigned char *)p->s + p->pos, p->len - p->pos);
+			k = sqk_utf8_seq(p->s + p->pos, p->len - p->pos);
 			if (!k)
 				return fail(p, "a string is not valid UTF-8");
 			memcpy(buf + n, p->s + p->pos, k);
