@@ -31,6 +31,7 @@ static const char *const step_names[] = {
 	[SQK_STEP_PSEUDO] = "pseudo",
 	[SQK_STEP_WRITE] = "write",
 	[SQK_STEP_COMMIT] = "commit",
+	[SQK_STEP_LABEL] = "label",
 };
 
 const char *sqk_api_step_name(enum sqk_build_step step)

@@ -188,9 +188,9 @@ void sqk_json_end_array(struct sqk_json *j)
 	end(j, 0, ']');
 }
 
-/* Length of the valid UTF-8 sequence at b (1..4), or 0 when it is not one. */
-static size_t utf8_seq(const uint8_t *b, size_t len)
+size_t sqk_utf8_seq(const void *buf, size_t len)
 {
+	const uint8_t *b = buf;
 	uint32_t cp;
 	size_t n, i;
 
@@ -224,7 +224,7 @@ int sqk_utf8_valid(const void *buf, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		size_t n = utf8_seq(b + i, len - i);
+		size_t n = sqk_utf8_seq(b + i, len - i);
 
 		if (!n)
 			return 0;
@@ -251,7 +251,7 @@ static void quote(struct sqk_json *j, const uint8_t *b, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			size_t n = utf8_seq(b + i, len - i);
+			size_t n = sqk_utf8_seq(b + i, len - i);
 
 			if (n) {
 				i += n;

@@ -98,5 +98,7 @@ int sqk_json_finish(struct sqk_json *j);
 
 /* Is buf valid UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF)? */
 int sqk_utf8_valid(const void *buf, size_t len);
+/* Length of the valid UTF-8 sequence at buf (1..4), or 0 when it is not one. */
+size_t sqk_utf8_seq(const void *buf, size_t len);
 
 #endif
