@@ -18,6 +18,7 @@
 #include "bench_cmd.h"
 #include "cmd.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 #include "read/image.h"
 #include "util/error.h"
 #include "util/pool.h"
@@ -64,6 +65,7 @@ enum {
 	OPT_AGAINST,
 	OPT_SLOW,
 	OPT_WIDE,
+	OPT_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -83,6 +85,7 @@ static const struct option longopts[] = {
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	CLI_REMOTE_OPTIONS(OPT_REMOTE),
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -277,7 +280,10 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return -1; /* done: the caller exits 0 */
 		default:
-			return EXIT_USAGE;
+			if (c < OPT_REMOTE || c >= OPT_REMOTE + CLI_REMOTE_NOPTS ||
+			    cli_remote_option(c - OPT_REMOTE, optarg))
+				return EXIT_USAGE;
+			break;
 		}
 	}
 	if (argc - optind > 1)

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "diff_cmd.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 #include "show.h"
 #include "util/pool.h"
 #include "verityopt.h"
@@ -65,6 +66,7 @@ enum {
 	OPT_ROOT_HASH_B,
 	OPT_HASH_FILE_A,
 	OPT_HASH_FILE_B,
+	OPT_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -86,6 +88,7 @@ static const struct option longopts[] = {
 	{"root-hash-b", required_argument, NULL, OPT_ROOT_HASH_B},
 	{"verity-hash-file-a", required_argument, NULL, OPT_HASH_FILE_A},
 	{"verity-hash-file-b", required_argument, NULL, OPT_HASH_FILE_B},
+	CLI_REMOTE_OPTIONS(OPT_REMOTE),
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -316,6 +319,9 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 1;
 		default: /* cli_getopt said what was wrong */
+			if (c >= OPT_REMOTE && c < OPT_REMOTE + CLI_REMOTE_NOPTS &&
+			    !cli_remote_option(c - OPT_REMOTE, optarg))
+				break;
 			return -1;
 		}
 	}

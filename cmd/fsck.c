@@ -23,6 +23,7 @@
 #include "util/json.h"
 #include "util/pool.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 
@@ -59,6 +60,7 @@ static const struct option longopts[] = {
 	{"verity-cert", required_argument, NULL, OPT_CERT},
 	{"verity-only", no_argument, NULL, OPT_VERITY_ONLY},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -196,6 +198,12 @@ int cli_fsck(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return FSCK_CLEAN;
 		default:
+			if (opt >= OPT_VERITY + CLI_VERITY_NOPTS &&
+			    opt < OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS) {
+				if (cli_remote_option(opt - OPT_VERITY - CLI_VERITY_NOPTS, optarg))
+					return FSCK_USAGE;
+				break;
+			}
 			if (opt >= OPT_VERITY && opt < OPT_VERITY + CLI_VERITY_NOPTS) {
 				ret = cli_verity_take(&v, opt - OPT_VERITY, optarg);
 				if (ret)

@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 #include "show.h"
 #include "util/error.h"
 #include "verityopt.h"
@@ -124,8 +125,13 @@ static const char *option_name(const struct sqk_offset *o)
 static int find_offset(const char *path, struct sqk_offset *o)
 {
 	uint64_t at[2];
-	int n = sqk_image_find_path(path, UINT64_MAX, at, 2);
+	int n = cli_is_url(path) ? cli_remote_find(path, UINT64_MAX, at, 2)
+				 : sqk_image_find_path(path, UINT64_MAX, at, 2);
 
+	if (n < 0 && cli_is_url(path)) {
+		cli_error(NULL, "%s", sqk_error_message());
+		return -1;
+	}
 	if (n < 0) {
 		cli_error(path, "%s", cli_api_why(n));
 		return -1;
@@ -151,12 +157,18 @@ static int find_offset(const char *path, struct sqk_offset *o)
 struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
+	struct sqk_io io;
 	int err = 0;
 
 	if (o->is_auto && find_offset(path, o) != 0)
 		return NULL;
 	errno = 0;
-	f = sqk_file_open(path, SQK_FILE_READ, &err);
+	if (!cli_is_url(path))
+		f = sqk_file_open(path, SQK_FILE_READ, &err);
+	else if (cli_remote_io(path, &io))
+		return NULL;
+	else if (!(f = sqk_file_io(&io)))
+		err = SQK_ERR_NOMEM;
 	if (!f) {
 		cli_error_code(path, err);
 		return NULL;
@@ -183,7 +195,7 @@ struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 /* Images that start further into path (none when an offset was given): how many, where. */
 static unsigned images_further_in(const char *path, const struct sqk_offset *o, uint64_t at[2])
 {
-	int n = o->given ? 0 : sqk_image_find_path(path, HINT_SEARCH, at, 2);
+	int n = o->given || cli_is_url(path) ? 0 : sqk_image_find_path(path, HINT_SEARCH, at, 2);
 
 	return n > 0 ? (unsigned)n : 0;
 }
@@ -235,7 +247,7 @@ void cli_image_hint(const char *path)
 	uint64_t at[2];
 	int err;
 
-	if (offset.given)
+	if (offset.given || cli_is_url(path))
 		return;
 	err = sqk_image_open_path(path, NULL, &img);
 	sqk_image_close(img);
@@ -251,9 +263,12 @@ struct sqk_file *cli_open_image_file(const char *path)
 struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = cli_open_image_file(path);
+	struct sqk_file *f;
 	int err;
 
+	/* The public policy has the reader's order (herd, exclusive, keyed). */
+	cli_remote_policy(io ? (enum sqk_policy)io->policy : SQK_POLICY_KEYED);
+	f = cli_open_image_file(path);
 	if (!f || cli_verity_wrap(&f, path))
 		return NULL;
 	err = sqk_image_open(f, io, &img);
@@ -308,11 +323,12 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 		cli_error(path, "%s", sqk_error_message());
 		return NULL;
 	}
-	if (cli_verity_open_opts(opts, path)) {
+	if (cli_verity_open_opts(opts, path) || cli_remote_apply(opts)) {
 		sqk_open_opts_destroy(opts);
 		return NULL;
 	}
-	err = sqk_image_open_path(path, opts, &img);
+	err = cli_is_url(path) ? sqk_image_open_url(path, opts, &img)
+			       : sqk_image_open_path(path, opts, &img);
 	sqk_open_opts_destroy(opts);
 	if (!err)
 		return img;
@@ -320,7 +336,7 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 	 * The options are sound (the setters took them), and reading an image
 	 * refuses no argument: one refused is the offset, past the file's end.
 	 */
-	if (cli_verity_given())
+	if (cli_verity_given() || cli_is_url(path))
 		cli_error(NULL, "%s", sqk_error_message());
 	else if (err == SQK_ERR_ARG && o->at)
 		cli_error(path, "offset %llu is past the end of the file",

@@ -23,6 +23,7 @@
 #include "util/pool.h"
 #include "verity/verity_read.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mount [OPTIONS] IMAGE MOUNTPOINT\n"
@@ -62,6 +63,7 @@ static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"decomp", required_argument, NULL, OPT_DECOMP},
@@ -144,6 +146,14 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
+			if (c >= OPT_VERITY + CLI_VERITY_NOPTS &&
+			    c < OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS) {
+				int rc = cli_remote_option(c - OPT_VERITY - CLI_VERITY_NOPTS, optarg);
+
+				if (rc)
+					return rc;
+				break;
+			}
 			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
 				int rc = cli_verity_option(c - OPT_VERITY, optarg);
 

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "imageopt.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 #include "progress.h"
 #include "util/pool.h"
 
@@ -83,6 +84,7 @@ static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -337,6 +339,14 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
+			if (c >= OPT_VERITY + CLI_VERITY_NOPTS &&
+			    c < OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS) {
+				int rc = cli_remote_option(c - OPT_VERITY - CLI_VERITY_NOPTS, optarg);
+
+				if (rc)
+					return rc;
+				break;
+			}
 			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
 				int rc = cli_verity_option(c - OPT_VERITY, optarg);
 

@@ -115,3 +115,8 @@ uint64_t sqk_file_window_base(struct sqk_file *f)
 {
 	return f->destroy == window_destroy ? ((struct window *)f)->start : 0;
 }
+
+struct sqk_file *sqk_file_window_inner(struct sqk_file *f)
+{
+	return f->destroy == window_destroy ? ((struct window *)f)->inner : NULL;
+}
