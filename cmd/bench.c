@@ -401,6 +401,7 @@ static int run_all(struct bench *b, const char *path, const char *shown)
 	if (!cells)
 		return EXIT_FAIL;
 	machine_info(b, &info, path, shown);
+	info.remote = cli_is_url(path);
 	if (cli_bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
 	    cli_bench_measure(b, cells, ncells) == 0) {
 		if (b->slow) {

@@ -116,7 +116,10 @@ static int open_side(struct diff_cmd *dc, int s, const struct sqk_image_opts *io
 	struct side *sd = &dc->side[s];
 	struct stat st;
 
-	if (stat(sd->arg, &st) != 0) {
+	/* A URL is an image. */
+	if (cli_is_url(sd->arg))
+		st.st_mode = S_IFREG;
+	else if (stat(sd->arg, &st) != 0) {
 		cli_error(sd->arg, "%s", strerror(errno));
 		return -1;
 	}

@@ -149,6 +149,16 @@ static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e, st
 	}
 }
 
+int sqk_cache_contains(struct sqk_cache *c, uint64_t block, uint32_t info)
+{
+	int found;
+
+	sqk_cache_lock(c);
+	found = lookup(c, block, info) != NULL;
+	sqk_cache_unlock(c);
+	return found;
+}
+
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out)
 {

@@ -74,6 +74,12 @@ void sqk_cache_destroy(struct sqk_cache *c);
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out);
 void sqk_cache_put(struct sqk_cache_entry *e);
+/*
+ * Whether the block is cached or being filled now (a moment later it may
+ * not be): a fill that could fetch several blocks at once stops before one
+ * that is there. Counts no lookup.
+ */
+int sqk_cache_contains(struct sqk_cache *c, uint64_t block, uint32_t info);
 /* The cache e belongs to. */
 struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e);
 

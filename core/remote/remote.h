@@ -59,6 +59,7 @@ struct sqk_remote_stats {
 	uint64_t blocks;	/* blocks fetched from the server */
 	uint64_t disk_hits;	/* blocks found in the on-disk cache */
 	uint64_t shared;	/* misses that waited for another reader's fetch */
+	uint64_t distinct;	/* distinct blocks read */
 };
 
 /* One counter by name ("requests", ...): 0, or -1 for another name. */

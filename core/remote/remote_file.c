@@ -104,7 +104,7 @@ static int fill_block(void *arg, struct sqk_cache_entry *e)
 {
 	struct read_ctx *c = arg;
 	struct remote *r = c->r;
-	uint64_t n = e->block, last = c->last;
+	uint64_t n = e->block, last = c->last, k;
 	int err;
 
 	e->length = block_len(r, n);
@@ -125,6 +125,12 @@ static int fill_block(void *arg, struct sqk_cache_entry *e)
 		last = n + MAX_RUN - 1;
 	if (last >= r->blocks)
 		last = r->blocks - 1;
+	/* Up to the first block another read has or is fetching: none is fetched twice. */
+	for (k = n + 1; k <= last; k++)
+		if (sqk_cache_contains(r->cache, k, 0)) {
+			last = k - 1;
+			break;
+		}
 	err = fetch_run(c, n, last);
 	if (!err)
 		memcpy(e->data, c->stash, e->length);
@@ -282,9 +288,12 @@ static void identity(const struct remote *r, char *out, size_t len)
 static int keep_first(struct remote *r, uint8_t *buf, size_t got)
 {
 	struct read_ctx c = {.r = r, .stash = buf, .stash_first = 0, .stash_n = 1};
-	int err = got == block_len(r, 0) ? read_block(&c, 0, 0, NULL, 0) : SQK_ERR_IO;
-
-	return err;
+	if (got != block_len(r, 0))
+		return SQK_ERR_IO;
+	r->fetched = 1;
+	if (r->disk)
+		sqk_remote_disk_put(r->disk, 0, buf, got);
+	return read_block(&c, 0, 0, NULL, 0);
 }
 
 int sqk_remote_open(const char *url, const struct sqk_remote_opts *o, struct sqk_file **out,
@@ -326,15 +335,15 @@ int sqk_remote_open(const char *url, const struct sqk_remote_opts *o, struct sqk
 	}
 	r->size = r->h.size;
 	r->blocks = (r->size + BLOCK - 1) / BLOCK;
-	r->cache = sqk_cache_create("remote", CACHED_BLOCKS, BLOCK, o->policy, SQK_LOOKUP_HASH);
-	err = r->cache ? keep_first(r, first, got) : SQK_ERR_NOMEM;
-	if (err)
-		goto fail;
 	/* Blocks on disk only for an image with a validator: else a change would go unseen. */
 	if (o->cache_dir[0] && (r->h.etag[0] || r->h.lastmod[0])) {
 		identity(r, id, sizeof(id));
 		r->disk = sqk_remote_disk_open(o->cache_dir, o->cache_max, id);
 	}
+	r->cache = sqk_cache_create("remote", CACHED_BLOCKS, BLOCK, o->policy, SQK_LOOKUP_HASH);
+	err = r->cache ? keep_first(r, first, got) : SQK_ERR_NOMEM;
+	if (err)
+		goto fail;
 	free(first);
 	*out = &r->f;
 	return 0;
@@ -365,4 +374,5 @@ void sqk_remote_stats(struct sqk_file *f, struct sqk_remote_stats *s)
 	s->blocks = __atomic_load_n(&r->fetched, __ATOMIC_RELAXED);
 	s->disk_hits = __atomic_load_n(&r->disk_hits, __ATOMIC_RELAXED);
 	s->shared = cs.shares;
+	s->distinct = cs.distinct;
 }

@@ -355,6 +355,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sa = {.sin_family = AF_INET};
 	socklen_t len = sizeof(sa);
 	const char *port_file = NULL;
+	char tmp[4096];
 	unsigned lifetime = 300;
 	FILE *pf;
 	int s, i, one = 1;
@@ -410,8 +411,11 @@ int main(int argc, char **argv)
 		perror("httpd");
 		return 1;
 	}
-	pf = fopen(port_file, "w");
-	if (!pf || fprintf(pf, "%u\n", ntohs(sa.sin_port)) < 0 || fclose(pf)) {
+	/* Written whole, then renamed: a reader never sees half a number. */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", port_file);
+	pf = fopen(tmp, "w");
+	if (!pf || fprintf(pf, "%u\n", ntohs(sa.sin_port)) < 0 || fclose(pf) ||
+	    rename(tmp, port_file)) {
 		perror(port_file);
 		return 1;
 	}
