@@ -52,7 +52,7 @@ static const char usage_text[] =
 	"      --plot FILE.svg   draw throughput and wakeups per release against threads\n"
 	"      --seed N          seed of the random choices (default 1)\n"
 	"  -q, --quiet           no progress lines\n"
-	"  -h, --help            show this help\n";
+	"  -h, --help            show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_CACHE = 256,

@@ -53,7 +53,7 @@ static const char usage_text[] =
 	"                         A's hash area is in F\n"
 	"      --verity-hash-file-b F\n"
 	"                         B's hash area is in F\n"
-	"  -h, --help             show this help\n";
+	"  -h, --help             show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_NO_XATTRS = 0x100,

@@ -42,7 +42,8 @@ static const char usage_text[] =
 	"      --verity-cert CERT\n"
 	"                    ... by the key of CERT (PEM) (check 'verity-signature')\n"
 	"      --verity-only check the tree and the signature alone, not the image's\n"
-	"                    structures (read to name files only for bad blocks)\n\n"
+	"                    structures (read to name files only for bad blocks)\n" SQK_HELP_REMOTE
+	"\n"
 	"Each problem is printed on stderr as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
 	"the superblock itself); then a summary line on stdout ('IMAGE: clean: ...').\n"

@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"                            -f, the daemon has no terminal: FILE is needed), and\n"
 	"                            the counters so far on SIGUSR1 (FILE holds the last)\n"
 	"      --json                with --stats: the counters as one JSON object\n"
-	"  -h, --help                show this help\n";
+	"  -h, --help                show this help\n" SQK_HELP_REMOTE;
 
 /*
  * Threads start as readers wait on blocks, up to this many, and go when

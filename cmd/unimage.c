@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"      --stats               print cache and decompression counters at the end\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -q, --quiet               no progress output\n"
-	"  -h, --help                show this help\n";
+	"  -h, --help                show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_FORMAT = 256,
