@@ -149,6 +149,37 @@ static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e, st
 	}
 }
 
+int sqk_cache_reserve(struct sqk_cache *c, uint64_t block, uint32_t info,
+		      struct sqk_cache_entry **out)
+{
+	sqk_cache_lock(c);
+	if (lookup(c, block, info) || c->unused == 0) {
+		sqk_cache_unlock(c);
+		return -1;
+	}
+	*out = claim(c, block, info);
+	c->policy->published(c, block, info);
+	sqk_cache_unlock(c);
+	return 0;
+}
+
+void sqk_cache_publish(struct sqk_cache_entry *e, int err)
+{
+	struct sqk_cache *c = e->cache;
+	struct wake_batch wake = {.n = 0};
+
+	sqk_cache_lock(c);
+	e->pending = 0;
+	e->error = err;
+	c->stats.fills++;
+	if (err)
+		c->stats.errors++;
+	take_fill_waiters(c, e, &wake);
+	sqk_cache_unlock(c);
+	sqk_wake_batch_flush(&wake);
+	sqk_cache_put(e);
+}
+
 int sqk_cache_contains(struct sqk_cache *c, uint64_t block, uint32_t info)
 {
 	int found;

@@ -3,9 +3,8 @@
  * A remote image as a file (see remote.h). Reads go through a block cache
  * of the file's own (core/cache/), so that threads missing one block share
  * its one fetch; a fill fetches the run of blocks its read still needs (and
- * the window ahead of a sequential reader) in one request and keeps the
- * blocks after its own in the read's stash, from which the read's next
- * fills take them without a request.
+ * the window ahead of a sequential reader) in one request, the blocks after
+ * its own claimed in the cache first, so that nobody fetches them again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,13 +47,12 @@ struct remote {
 	uint64_t fetched, disk_hits;
 };
 
-/* One read's fetches: the blocks its fills fetched after their own. */
+/* One read: how far its fills may fetch. */
 struct read_ctx {
 	struct remote *r;
 	uint64_t last;	   /* the last block the read wants */
 	unsigned ahead;	   /* blocks to fetch past a miss of a sequential reader */
-	uint8_t *stash;	   /* blocks stash_first.. stash_first + stash_n - 1 */
-	uint64_t stash_first, stash_n;
+	const uint8_t *first; /* the probe's bytes of block 0, at open */
 	int errnum;
 };
 
@@ -70,46 +68,59 @@ static void set_errnum(struct remote *r, int e)
 	__atomic_store_n(&r->f.errnum, e, __ATOMIC_RELAXED);
 }
 
-/* Fetch blocks n..last in one request into the stash (n's own bytes first). */
-static int fetch_run(struct read_ctx *c, uint64_t n, uint64_t last)
+/*
+ * Fetch e's block and the blocks after it up to last in one request: the
+ * others are claimed in the cache first (up to the first one cached, being
+ * fetched, or for which no entry is free), so that readers wanting them
+ * wait for this fetch instead of making their own.
+ */
+static int fetch_run(struct read_ctx *c, struct sqk_cache_entry *e, uint64_t last)
 {
 	struct remote *r = c->r;
-	uint64_t off = n * BLOCK, end = (last + 1) * BLOCK, k;
+	struct sqk_cache_entry *more[MAX_RUN];
+	uint64_t n = e->block, off = n * BLOCK, end, k;
+	unsigned i, got = 0;
+	uint8_t *buf;
 	size_t len;
 	int err;
 
-	if (end > r->size)
-		end = r->size;
+	for (k = n + 1; k <= last && sqk_cache_reserve(r->cache, k, 0, &more[got]) == 0; k++)
+		got++;
+	last = n + got;
+	end = (last + 1) * BLOCK < r->size ? (last + 1) * BLOCK : r->size;
 	len = (size_t)(end - off);
-	free(c->stash);
-	c->stash_n = 0;
-	c->stash = malloc(len);
-	if (!c->stash)
-		return SQK_ERR_NOMEM;
-	err = sqk_http_get(&r->h, off, c->stash, len, &c->errnum);
-	if (err) {
+	buf = got ? malloc(len) : e->data;
+	err = buf ? sqk_http_get(&r->h, off, buf, len, &c->errnum) : SQK_ERR_NOMEM;
+	if (err == SQK_ERR_IO)
 		set_errnum(r, c->errnum);
-		return err;
+	if (!err) {
+		__atomic_add_fetch(&r->fetched, got + 1, __ATOMIC_RELAXED);
+		for (k = n; r->disk && k <= last; k++)
+			sqk_remote_disk_put(r->disk, k, buf + (k - n) * BLOCK, block_len(r, k));
+		if (got)
+			memcpy(e->data, buf, e->length);
 	}
-	c->stash_first = n;
-	c->stash_n = last - n + 1;
-	__atomic_add_fetch(&r->fetched, c->stash_n, __ATOMIC_RELAXED);
-	if (r->disk)
-		for (k = n; k <= last; k++)
-			sqk_remote_disk_put(r->disk, k, c->stash + (k - n) * BLOCK, block_len(r, k));
-	return 0;
+	for (i = 0; i < got; i++) {
+		if (!err) {
+			more[i]->length = block_len(r, n + 1 + i);
+			memcpy(more[i]->data, buf + (size_t)(i + 1) * BLOCK, more[i]->length);
+		}
+		sqk_cache_publish(more[i], err);
+	}
+	if (got)
+		free(buf);
+	return err;
 }
 
 static int fill_block(void *arg, struct sqk_cache_entry *e)
 {
 	struct read_ctx *c = arg;
 	struct remote *r = c->r;
-	uint64_t n = e->block, last = c->last, k;
-	int err;
+	uint64_t n = e->block, last = c->last;
 
 	e->length = block_len(r, n);
-	if (c->stash && n >= c->stash_first && n - c->stash_first < c->stash_n) {
-		memcpy(e->data, c->stash + (n - c->stash_first) * BLOCK, e->length);
+	if (c->first && n == 0) {
+		memcpy(e->data, c->first, e->length);
 		return 0;
 	}
 	if (r->disk && sqk_remote_disk_get(r->disk, n, e->data, e->length) == 0) {
@@ -125,16 +136,7 @@ static int fill_block(void *arg, struct sqk_cache_entry *e)
 		last = n + MAX_RUN - 1;
 	if (last >= r->blocks)
 		last = r->blocks - 1;
-	/* Up to the first block another read has or is fetching: none is fetched twice. */
-	for (k = n + 1; k <= last; k++)
-		if (sqk_cache_contains(r->cache, k, 0)) {
-			last = k - 1;
-			break;
-		}
-	err = fetch_run(c, n, last);
-	if (!err)
-		memcpy(e->data, c->stash, e->length);
-	return err;
+	return fetch_run(c, e, last);
 }
 
 /*
@@ -206,11 +208,12 @@ static int remote_read_at(struct sqk_file *f, uint64_t off, void *buf, size_t le
 	c.ahead = ahead_of(r, off, len);
 	for (n = first; n <= last && !err; n++)
 		err = read_block(&c, n, off, buf, len);
-	/* What was fetched ahead goes into the cache for the reads after. */
-	for (n = last + 1; !err && c.stash && n < c.stash_first + c.stash_n; n++)
-		if (n >= c.stash_first)
+	/* The window ahead of a sequential reader whose blocks so far were all there. */
+	for (n = last + 1; !err && c.ahead && n <= last + c.ahead && n < r->blocks; n++)
+		if (!sqk_cache_contains(r->cache, n, 0)) {
 			read_block(&c, n, 0, NULL, 0);
-	free(c.stash);
+			break;
+		}
 	if (err == SQK_ERR_IO && c.errnum)
 		set_errnum(r, c.errnum);
 	return err;
@@ -287,7 +290,8 @@ static void identity(const struct remote *r, char *out, size_t len)
 /* The first block, fetched by the probe, into the cache. */
 static int keep_first(struct remote *r, uint8_t *buf, size_t got)
 {
-	struct read_ctx c = {.r = r, .stash = buf, .stash_first = 0, .stash_n = 1};
+	struct read_ctx c = {.r = r, .first = buf};
+
 	if (got != block_len(r, 0))
 		return SQK_ERR_IO;
 	r->fetched = 1;
