@@ -280,8 +280,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return -1; /* done: the caller exits 0 */
 		default:
-			if (c < OPT_REMOTE || c >= OPT_REMOTE + CLI_REMOTE_NOPTS ||
-			    cli_remote_option(c - OPT_REMOTE, optarg))
+			if (cli_remote_take(c, OPT_REMOTE, optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		}

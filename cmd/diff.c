@@ -322,8 +322,7 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 1;
 		default: /* cli_getopt said what was wrong */
-			if (c >= OPT_REMOTE && c < OPT_REMOTE + CLI_REMOTE_NOPTS &&
-			    !cli_remote_option(c - OPT_REMOTE, optarg))
+			if (cli_remote_take(c, OPT_REMOTE, optarg) == 0)
 				break;
 			return -1;
 		}

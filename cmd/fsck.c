@@ -199,12 +199,11 @@ int cli_fsck(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return FSCK_CLEAN;
 		default:
-			if (opt >= OPT_VERITY + CLI_VERITY_NOPTS &&
-			    opt < OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS) {
-				if (cli_remote_option(opt - OPT_VERITY - CLI_VERITY_NOPTS, optarg))
-					return FSCK_USAGE;
+			ret = cli_remote_take(opt, OPT_VERITY + CLI_VERITY_NOPTS, optarg);
+			if (ret > 0)
+				return FSCK_USAGE;
+			if (ret == 0)
 				break;
-			}
 			if (opt >= OPT_VERITY && opt < OPT_VERITY + CLI_VERITY_NOPTS) {
 				ret = cli_verity_take(&v, opt - OPT_VERITY, optarg);
 				if (ret)

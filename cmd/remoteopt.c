@@ -25,7 +25,8 @@ int cli_is_url(const char *path)
 	return sqk_path_is_url(path);
 }
 
-int cli_remote_option(int which, const char *arg)
+/* Option which (0..CLI_REMOTE_NOPTS-1, the order of CLI_REMOTE_OPTIONS). */
+static int remote_option(int which, const char *arg)
 {
 	uint64_t v;
 
@@ -62,6 +63,13 @@ int cli_remote_option(int which, const char *arg)
 		opt.retries_given = 1;
 		return 0;
 	}
+}
+
+int cli_remote_take(int c, int base, const char *arg)
+{
+	if (c < base || c >= base + CLI_REMOTE_NOPTS)
+		return -1;
+	return remote_option(c - base, arg);
 }
 
 void cli_remote_policy(enum sqk_policy p)

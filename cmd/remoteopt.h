@@ -22,8 +22,11 @@
 	}
 #define CLI_REMOTE_NOPTS 6
 
-/* Take option which (0..CLI_REMOTE_NOPTS-1, the order above): 0, or EXIT_USAGE after saying why. */
-int cli_remote_option(int which, const char *arg);
+/*
+ * Take option c of a table with CLI_REMOTE_OPTIONS(base): -1 when it is
+ * none of them, else 0, or EXIT_USAGE after saying why.
+ */
+int cli_remote_take(int c, int base, const char *arg);
 /* Does path name a remote image? */
 int cli_is_url(const char *path);
 /* The options into o (and the wait policy of the remote blocks): 0, or -1 after the error line. */

@@ -75,9 +75,8 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		case '?':
 			return EXIT_USAGE;
 		default:
-			if (c >= SQK_SHOW_OPT_REMOTE &&
-			    c < SQK_SHOW_OPT_REMOTE + CLI_REMOTE_NOPTS) {
-				ret = cli_remote_option(c - SQK_SHOW_OPT_REMOTE, optarg);
+			ret = cli_remote_take(c, SQK_SHOW_OPT_REMOTE, optarg);
+			if (ret >= 0) {
 				if (ret)
 					return ret;
 				break;

@@ -339,14 +339,9 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			if (c >= OPT_VERITY + CLI_VERITY_NOPTS &&
-			    c < OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS) {
-				int rc = cli_remote_option(c - OPT_VERITY - CLI_VERITY_NOPTS, optarg);
-
-				if (rc)
-					return rc;
+			/* A bad value of one was said: the usage status below. */
+			if (cli_remote_take(c, OPT_VERITY + CLI_VERITY_NOPTS, optarg) == 0)
 				break;
-			}
 			if (c >= OPT_VERITY && c < OPT_VERITY + CLI_VERITY_NOPTS) {
 				int rc = cli_verity_option(c - OPT_VERITY, optarg);
 

@@ -163,9 +163,9 @@ int sqk_cache_reserve(struct sqk_cache *c, uint64_t block, uint32_t info,
 	return 0;
 }
 
-void sqk_cache_publish(struct sqk_cache_entry *e, int err)
+/* The fill of e ended with err: it is no longer pending, and whoever waited for it wakes. */
+static void fill_done(struct sqk_cache *c, struct sqk_cache_entry *e, int err)
 {
-	struct sqk_cache *c = e->cache;
 	struct wake_batch wake = {.n = 0};
 
 	sqk_cache_lock(c);
@@ -177,6 +177,11 @@ void sqk_cache_publish(struct sqk_cache_entry *e, int err)
 	take_fill_waiters(c, e, &wake);
 	sqk_cache_unlock(c);
 	sqk_wake_batch_flush(&wake);
+}
+
+void sqk_cache_publish(struct sqk_cache_entry *e, int err)
+{
+	fill_done(e->cache, e, err);
 	sqk_cache_put(e);
 }
 
@@ -195,7 +200,6 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 {
 	struct sqk_cache_entry *e;
 	struct sqk_waiter fw;
-	struct wake_batch wake = {.n = 0};
 	int woken_for_capacity = 0;
 	int err;
 
@@ -215,16 +219,7 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 		sqk_cache_unlock(c);
 
 		err = fill(arg, e);
-
-		sqk_cache_lock(c);
-		e->pending = 0;
-		e->error = err;
-		c->stats.fills++;
-		if (err)
-			c->stats.errors++;
-		take_fill_waiters(c, e, &wake);
-		sqk_cache_unlock(c);
-		sqk_wake_batch_flush(&wake);
+		fill_done(c, e, err);
 		if (err) {
 			sqk_cache_put(e);
 			return err;
