@@ -2,8 +2,9 @@
 # remote.sh [IMAGE]: what reading an image over HTTP costs. The image (default:
 # the gzip image of lib.sh's source tree) is served by tests/tools/httpd on
 # 127.0.0.1 with LATENCY ms (default 20) added to every request, as a nearby
-# web server or CDN would answer; the server's log counts the requests and the
-# bytes sent.
+# web server or CDN would answer, its replies sharing a link of RATE bytes per
+# second (default 12500000: 100 Mbit/s; 0: loopback's speed); the server's log
+# counts the requests and the bytes sent.
 #   1. 1% of the image's files (a fixed random choice) read with one
 #      `squashkit cat URL ...`: bytes fetched against the image's size, time
 #      against downloading the image first (curl) and reading it from the file.
@@ -15,6 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${LATENCY:=20}"
+: "${RATE:=12500000}"
 : "${HTTPD:=$(dirname "$SQUASHKIT")/tests/tools/httpd}"
 [ -x "$HTTPD" ] || {
 	echo "remote.sh: $HTTPD is not built (make tests)" >&2
@@ -27,56 +29,65 @@ mkdir -p "$D/srv"
 ln -s "$(readlink -f "$IMG")" "$D/srv/image.sqfs"
 size=$(stat -L -c %s "$IMG")
 
-"$HTTPD" --root "$D/srv" --port-file "$D/port" --log "$D/log" --latency "$LATENCY" \
-	--lifetime 3600 &
-pid=$!
+pid=""
 trap 'kill $pid 2>/dev/null; mountpoint -q "$D/mnt" && umount -l "$D/mnt"' EXIT
-n=0
-while [ ! -s "$D/port" ] && [ $n -lt 100 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
-URL=http://127.0.0.1:$(cat "$D/port")/image.sqfs
+# serve RATE: (re)start the server with that link; URL is then the image's.
+serve() {
+	[ -n "$pid" ] && kill "$pid" && wait "$pid" 2>/dev/null
+	rm -f "$D/port"
+	"$HTTPD" --root "$D/srv" --port-file "$D/port" --log "$D/log" --latency "$LATENCY" \
+		--rate "$1" --lifetime 3600 &
+	pid=$!
+	n=0
+	while [ ! -s "$D/port" ] && [ $n -lt 100 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	URL=http://127.0.0.1:$(cat "$D/port")/image.sqfs
+}
 requests() { wc -l <"$D/log" | tr -d ' '; }
 fetched() { awk '{ s += $6 } END { print s + 0 }' "$D/log"; }
 
 # The regular files of the image, and 1% of them (the same choice every run).
 "$SQUASHKIT" ls -R -l "$IMG" | awk '
 	/^\/.*:$/ { dir = substr($0, 1, length($0) - 1); if (dir == "/") dir = ""; next }
-	/^-/ { sub(/^([^ ]+ +){7}/, ""); print dir "/" $0 }' >"$D/files"
+	/^-/ && match($0, / [0-9][0-9]:[0-9][0-9] /) { print dir "/" substr($0, RSTART + RLENGTH) }' \
+	>"$D/files"
 total=$(wc -l <"$D/files")
 awk 'BEGIN { srand(1) } rand() < 0.01' "$D/files" >"$D/some"
 picked=$(wc -l <"$D/some")
-bytes_picked=$(cd "$D" && "$SQUASHKIT" cat "$IMG" $(cat some) | wc -c)
-echo "image: $IMG ($size bytes, $total files); latency $LATENCY ms per request"
+bytes_picked=$(xargs -d '\n' "$SQUASHKIT" cat "$IMG" <"$D/some" | wc -c)
+echo "image: $IMG ($size bytes, $total files); latency $LATENCY ms per request, link $RATE bytes/s (0: loopback)"
 echo "1% of the files: $picked files, $bytes_picked bytes of data"
 
-# 1. Reading 1% over HTTP against downloading first.
-t_url=""
-t_dl=""
-for r in $(seq "$RUNS"); do
-	: >"$D/log"
-	s=$(date +%s.%N)
-	# shellcheck disable=SC2046 # one file a word
-	"$SQUASHKIT" cat "$URL" $(cat "$D/some") >/dev/null
-	e=$(date +%s.%N)
-	t_url="$t_url $(echo "$e - $s" | bc)"
-	req=$(requests)
-	got=$(fetched)
-	s=$(date +%s.%N)
-	curl -s -o "$D/dl.img" "$URL"
-	# shellcheck disable=SC2046
-	"$SQUASHKIT" cat "$D/dl.img" $(cat "$D/some") >/dev/null
-	e=$(date +%s.%N)
-	t_dl="$t_dl $(echo "$e - $s" | bc)"
-	rm -f "$D/dl.img"
+# 1. Reading 1% over HTTP against downloading first, on the link and on loopback.
+for link in "$RATE" 0; do
+	serve "$link"
+	t_url=""
+	t_dl=""
+	for r in $(seq "$RUNS"); do
+		: >"$D/log"
+		s=$(date +%s.%N)
+		xargs -d '\n' "$SQUASHKIT" cat "$URL" <"$D/some" >/dev/null
+		e=$(date +%s.%N)
+		t_url="$t_url $(echo "$e - $s" | bc)"
+		req=$(requests)
+		got=$(fetched)
+		s=$(date +%s.%N)
+		curl -s -o "$D/dl.img" "$URL"
+		xargs -d '\n' "$SQUASHKIT" cat "$D/dl.img" <"$D/some" >/dev/null
+		e=$(date +%s.%N)
+		t_dl="$t_dl $(echo "$e - $s" | bc)"
+		rm -f "$D/dl.img"
+	done
+	# shellcheck disable=SC2086
+	mu=$(median $t_url)
+	# shellcheck disable=SC2086
+	md=$(median $t_dl)
+	echo "[link $link B/s] cat of 1% over HTTP: $req requests, $got bytes fetched = $(awk -v a="$got" -v b="$size" 'BEGIN { printf "%.2f", 100 * a / b }')% of the image; ${mu} s (median of $RUNS)"
+	echo "[link $link B/s] download first (curl) and cat from the file: ${md} s; over HTTP takes $(ratio "$mu" "$md") of that"
 done
-# shellcheck disable=SC2086
-mu=$(median $t_url)
-# shellcheck disable=SC2086
-md=$(median $t_dl)
-echo "cat of 1% over HTTP: $req requests, $got bytes fetched = $(awk -v a="$got" -v b="$size" 'BEGIN { printf "%.2f", 100 * a / b }')% of the image; ${mu} s (median of $RUNS)"
-echo "download first (curl) and cat from the file: ${md} s; over HTTP takes $(ratio "$mu" "$md") of that"
+serve "$RATE"
 
 # 2. 64 random readers, herd against keyed.
 : >"$D/log"
@@ -93,7 +104,7 @@ if [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ]; then
 	for pass in first second; do
 		: >"$D/log"
 		"$SQUASHKIT" mount --cache-dir "$D/cache" "$URL" "$D/mnt" || exit 1
-		(cd "$D/mnt" && cat $(sed 's|^/||' "$D/some")) >/dev/null
+		sed "s|^|$D/mnt|" "$D/some" | xargs -d '\n' cat >/dev/null
 		"$SQUASHKIT" umount "$D/mnt"
 		echo "mount --cache-dir, $pass mount reading the 1%: $(requests) requests, $(fetched) bytes fetched"
 	done

@@ -23,9 +23,13 @@
 #include "util/file.h"
 
 #define BLOCK SQK_REMOTE_BLOCK
-/* Blocks of the cache, and the most one request fetches (2 MiB). */
-#define CACHED_BLOCKS 160
-#define MAX_RUN 32
+/*
+ * Blocks of the cache (64 MiB, taken as they are used), and the most one
+ * request fetches (2 MiB). Blocks are small: a read of an image's block
+ * (a few KiB of metadata, a compressed data block) fetches little more.
+ */
+#define CACHED_BLOCKS 4096
+#define MAX_RUN 128
 /* Readers followed for readahead, and the window's first and largest size in blocks. */
 #define STREAMS 8
 #define RA_FIRST 4
@@ -141,7 +145,9 @@ static int fill_block(void *arg, struct sqk_cache_entry *e)
 
 /*
  * How many blocks to fetch ahead of a read at off..off+len: none for a
- * read that follows no earlier one, a window doubling as a reader goes on.
+ * read that starts nowhere an earlier one ended, a window doubling as a
+ * reader goes on (the blocks of a file read in order, a table read
+ * through).
  */
 static unsigned ahead_of(struct remote *r, uint64_t off, size_t len)
 {
@@ -149,8 +155,7 @@ static unsigned ahead_of(struct remote *r, uint64_t off, size_t len)
 
 	pthread_mutex_lock(&r->ra_lock);
 	for (i = 0; i < STREAMS; i++)
-		if (r->stream[i].next && off + BLOCK >= r->stream[i].next &&
-		    off <= r->stream[i].next + BLOCK)
+		if (r->stream[i].next && off == r->stream[i].next)
 			break;
 	if (i < STREAMS) {
 		w = r->stream[i].window ? 2 * r->stream[i].window : RA_FIRST;

@@ -15,6 +15,7 @@
  *   KIND@N+            the same for every request from N on
  *   --no-range         every reply ignores Range
  *   --latency MS       each reply waits MS milliseconds first
+ *   --rate BYTES       the replies' bodies share a link of BYTES per second
  *   /redirect/NAME     is a 302 to /NAME
  *
  * Every request is a line of --log: "N METHOD PATH RANGE STATUS BODY-BYTES".
@@ -50,6 +51,8 @@ static struct fault faults[32];
 static unsigned nfaults;
 static const char *root = ".", *log_path, *replace_from, *replace_to;
 static unsigned latency_ms, stall_s = 5, no_range;
+static double rate; /* bytes per second of the shared link; 0: unlimited */
+static double link_free; /* when the link has sent what it was given, CLOCK_MONOTONIC s */
 static unsigned long max_requests = 1000000, served;
 static unsigned connections;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,6 +74,32 @@ static void sleep_ms(unsigned ms)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* n bytes through the shared link: wait for their turn on it. */
+static void pace(size_t n)
+{
+	double start, until, wait;
+
+	if (rate <= 0)
+		return;
+	pthread_mutex_lock(&lock);
+	start = now_s();
+	if (link_free > start)
+		start = link_free;
+	until = link_free = start + (double)n / rate;
+	pthread_mutex_unlock(&lock);
+	wait = until - now_s();
+	if (wait > 0)
+		sleep_ms((unsigned)(wait * 1000));
 }
 
 static int send_all(int fd, const void *buf, size_t len)
@@ -268,7 +297,10 @@ static int serve(int c, char *head)
 			size_t want = stop - sent < sizeof(buf) ? (size_t)(stop - sent) : sizeof(buf);
 			ssize_t got = pread(fd, buf, want, (off_t)(a + sent));
 
-			if (got <= 0 || send_all(c, buf, (size_t)got))
+			if (got <= 0)
+				break;
+			pace((size_t)got);
+			if (send_all(c, buf, (size_t)got))
 				break;
 			sent += (unsigned long long)got;
 		}
@@ -345,7 +377,7 @@ static int add_fault(const char *spec)
 static void usage(void)
 {
 	fprintf(stderr, "usage: httpd --root DIR --port-file FILE [--log FILE] [--fault KIND@N[+]]\n"
-			"       [--no-range] [--latency MS] [--stall S] [--lifetime S] [--max N]\n"
+			"       [--no-range] [--latency MS] [--rate BYTES] [--stall S] [--lifetime S] [--max N]\n"
 			"       [--replace-from FILE --replace-to FILE]\n");
 	exit(2);
 }
@@ -381,6 +413,8 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(a, "--latency"))
 			latency_ms = (unsigned)strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--rate"))
+			rate = strtod(v, NULL);
 		else if (!strcmp(a, "--stall"))
 			stall_s = (unsigned)strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--lifetime"))
