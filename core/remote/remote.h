@@ -21,7 +21,7 @@
 
 struct sqk_file;
 
-#define SQK_REMOTE_BLOCK (16u << 10)
+#define SQK_REMOTE_BLOCK   (16u << 10)
 #define SQK_REMOTE_HEADERS 4096
 
 struct sqk_remote_opts {
@@ -30,10 +30,10 @@ struct sqk_remote_opts {
 	/* The on-disk block cache ("" for none) and the bytes it may hold. */
 	char cache_dir[4096];
 	uint64_t cache_max;
-	unsigned timeout_s;   /* a connection or a reply that stalls this long fails */
-	unsigned retries;     /* attempts after the first, for transient failures */
-	unsigned connections; /* requests in flight at once */
-	int download;	      /* a server without range support: fetch it all first */
+	unsigned timeout_s;	     /* a connection or a reply that stalls this long fails */
+	unsigned retries;	     /* attempts after the first, for transient failures */
+	unsigned connections;	     /* requests in flight at once */
+	int download;		     /* a server without range support: fetch it all first */
 	enum sqk_wait_policy policy; /* of the block cache */
 };
 

@@ -29,11 +29,11 @@
  * (a few KiB of metadata, a compressed data block) fetches little more.
  */
 #define CACHED_BLOCKS 4096
-#define MAX_RUN 128
+#define MAX_RUN	      128
 /* Readers followed for readahead, and the window's first and largest size in blocks. */
-#define STREAMS 8
+#define STREAMS	 8
 #define RA_FIRST 4
-#define RA_MAX MAX_RUN
+#define RA_MAX	 MAX_RUN
 
 struct remote {
 	struct sqk_file f;
@@ -54,8 +54,8 @@ struct remote {
 /* One read: how far its fills may fetch. */
 struct read_ctx {
 	struct remote *r;
-	uint64_t last;	   /* the last block the read wants */
-	unsigned ahead;	   /* blocks to fetch past a miss of a sequential reader */
+	uint64_t last;	      /* the last block the read wants */
+	unsigned ahead;	      /* blocks to fetch past a miss of a sequential reader */
 	const uint8_t *first; /* the probe's bytes of block 0, at open */
 	int errnum;
 };
@@ -283,7 +283,8 @@ static int download(struct remote *r, const struct sqk_remote_opts *o, int *errn
 	return err;
 }
 
-/* The identity the on-disk cache names blocks by: the URL without its query, the validator, the size. */
+/* The identity the on-disk cache names blocks by: the URL without its query, the validator, the
+ * size. */
 static void identity(const struct remote *r, char *out, size_t len)
 {
 	size_t n = strcspn(r->h.url, "?#");

@@ -383,7 +383,8 @@ int sqk_http_get(struct sqk_http *h, uint64_t off, void *buf, size_t len, int *e
 			e = ESTALE;
 			again = 0;
 		} else if (r.status == 200) {
-			/* The whole file again: a changed image, or a server that stopped ranges. */
+			/* The whole file again: a changed image, or a server that stopped ranges.
+			 */
 			e = same_image(h, &r) && r.length == h->size ? EIO : ESTALE;
 			again = 0;
 		} else if (rc != CURLE_OK) {
@@ -412,8 +413,8 @@ static void say(char *why, size_t len, int e, const struct reply *r)
 		snprintf(why, len, "%s", strerror(e));
 }
 
-int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *errnum,
-		   char *why, size_t whylen)
+int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *errnum, char *why,
+		   size_t whylen)
 {
 	unsigned attempt;
 	int again = 0, e = EIO;

@@ -22,7 +22,7 @@ struct sqk_http {
 	unsigned timeout_s, retries, connections;
 	pthread_mutex_t lock;
 	pthread_cond_t free_cond;
-	void **free;	/* idle handles */
+	void **free; /* idle handles */
 	unsigned nfree, made;
 	/* The identity pinned by the first reply. */
 	char etag[256], lastmod[64];
@@ -39,8 +39,8 @@ void sqk_http_release(struct sqk_http *h);
  * 0 with *got bytes in buf; SQK_ERR_UNSUPPORTED when the server ignored the
  * range (a 200 reply); else a code with *errnum and why.
  */
-int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *errnum,
-		   char *why, size_t whylen);
+int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *errnum, char *why,
+		   size_t whylen);
 /* Bytes off..off+len-1 of the pinned image: 0, or SQK_ERR_IO with *errnum. */
 int sqk_http_get(struct sqk_http *h, uint64_t off, void *buf, size_t len, int *errnum);
 /* The whole image into fd (a server without ranges): 0, or a code with *errnum and why. */

@@ -33,8 +33,9 @@ int sqk_remote_opts_header(struct sqk_remote_opts *o, const char *line)
 	return 0;
 }
 
-static const char *const names[] = {"requests", "bytes_fetched", "retries", "blocks_fetched",
-				    "disk_hits", "fetches_shared", "distinct_blocks", NULL};
+static const char *const names[] = {
+	"requests",  "bytes_fetched",  "retries",	  "blocks_fetched",
+	"disk_hits", "fetches_shared", "distinct_blocks", NULL};
 
 const char *const *sqk_remote_stat_names(void)
 {
@@ -43,8 +44,8 @@ const char *const *sqk_remote_stat_names(void)
 
 int sqk_remote_stat(const struct sqk_remote_stats *s, const char *name, uint64_t *v)
 {
-	const uint64_t of[] = {s->requests, s->bytes_fetched, s->retries,
-			       s->blocks,   s->disk_hits,     s->shared, s->distinct};
+	const uint64_t of[] = {s->requests,  s->bytes_fetched, s->retries, s->blocks,
+			       s->disk_hits, s->shared,	       s->distinct};
 	size_t i;
 
 	for (i = 0; names[i]; i++)

@@ -68,8 +68,7 @@ SQK_API int sqk_image_find_url(const char *url, const struct sqk_open_opts *opts
  * sqk_image_find_io(), sqk_check_io(): 0 and @p io filled (its close frees
  * it; call it when io is given to none of them), or a negative code.
  */
-SQK_API int sqk_io_open_url(const char *url, const struct sqk_open_opts *opts,
-			    struct sqk_io *io);
+SQK_API int sqk_io_open_url(const char *url, const struct sqk_open_opts *opts, struct sqk_io *io);
 
 /**
  * A counter of the remote file under @p img by name: "requests" (sent,

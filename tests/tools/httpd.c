@@ -51,7 +51,7 @@ static struct fault faults[32];
 static unsigned nfaults;
 static const char *root = ".", *log_path, *replace_from, *replace_to;
 static unsigned latency_ms, stall_s = 5, no_range;
-static double rate; /* bytes per second of the shared link; 0: unlimited */
+static double rate;	 /* bytes per second of the shared link; 0: unlimited */
 static double link_free; /* when the link has sent what it was given, CLOCK_MONOTONIC s */
 static unsigned long max_requests = 1000000, served;
 static unsigned connections;
@@ -63,7 +63,8 @@ static int fault_at(unsigned long n, int kind)
 	unsigned i;
 
 	for (i = 0; i < nfaults; i++)
-		if (faults[i].kind == kind && (faults[i].n == n || (faults[i].onward && n > faults[i].n)))
+		if (faults[i].kind == kind &&
+		    (faults[i].n == n || (faults[i].onward && n > faults[i].n)))
 			return 1;
 	return 0;
 }
@@ -187,7 +188,8 @@ static void log_line(unsigned long n, const char *method, const char *path, cons
 /* Serve one request whose head is in head; 0 to go on with the connection, -1 to close. */
 static int serve(int c, char *head)
 {
-	char method[16], path[512], file[1024], range[128], ifmatch[256], ifunmod[128], ifrange[256];
+	char method[16], path[512], file[1024], range[128], ifmatch[256], ifunmod[128],
+		ifrange[256];
 	char etag[96], lastmod[64], hdr[1024], conn[32];
 	unsigned long long size, a = 0, b = 0;
 	unsigned long n;
@@ -219,15 +221,17 @@ static int serve(int c, char *head)
 		return -1;
 	}
 	if (fault_at(n, F_503)) {
-		hl = (size_t)snprintf(hdr, sizeof(hdr),
-				      "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
+		hl = (size_t)snprintf(
+			hdr, sizeof(hdr),
+			"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
 		log_line(n, method, path, range, 503, 0);
 		return send_all(c, hdr, hl) ? -1 : 0;
 	}
 	if (strncmp(path, "/redirect/", 10) == 0) {
-		hl = (size_t)snprintf(hdr, sizeof(hdr),
-				      "HTTP/1.1 302 Found\r\nLocation: /%s\r\nContent-Length: 0\r\n\r\n",
-				      path + 10);
+		hl = (size_t)snprintf(
+			hdr, sizeof(hdr),
+			"HTTP/1.1 302 Found\r\nLocation: /%s\r\nContent-Length: 0\r\n\r\n",
+			path + 10);
 		log_line(n, method, path, range, 302, 0);
 		return send_all(c, hdr, hl) ? -1 : 0;
 	}
@@ -263,11 +267,12 @@ static int serve(int c, char *head)
 		status = 206;
 	}
 	if (status >= 400) {
-		hl = (size_t)snprintf(hdr, sizeof(hdr),
-				      "HTTP/1.1 %d %s\r\nContent-Range: bytes */%llu\r\n"
-				      "Content-Length: 0\r\n\r\n",
-				      status, status == 412 ? "Precondition Failed" : "Range Not Satisfiable",
-				      size);
+		hl = (size_t)snprintf(
+			hdr, sizeof(hdr),
+			"HTTP/1.1 %d %s\r\nContent-Range: bytes */%llu\r\n"
+			"Content-Length: 0\r\n\r\n",
+			status, status == 412 ? "Precondition Failed" : "Range Not Satisfiable",
+			size);
 		close(fd);
 		log_line(n, method, path, range, status, 0);
 		return send_all(c, hdr, hl) ? -1 : 0;
@@ -294,7 +299,8 @@ static int serve(int c, char *head)
 		if (fault_at(n, F_CUT))
 			stop = left / 2;
 		while (sent < stop) {
-			size_t want = stop - sent < sizeof(buf) ? (size_t)(stop - sent) : sizeof(buf);
+			size_t want =
+				stop - sent < sizeof(buf) ? (size_t)(stop - sent) : sizeof(buf);
 			ssize_t got = pread(fd, buf, want, (off_t)(a + sent));
 
 			if (got <= 0)
@@ -376,9 +382,11 @@ static int add_fault(const char *spec)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: httpd --root DIR --port-file FILE [--log FILE] [--fault KIND@N[+]]\n"
-			"       [--no-range] [--latency MS] [--rate BYTES] [--stall S] [--lifetime S] [--max N]\n"
-			"       [--replace-from FILE --replace-to FILE]\n");
+	fprintf(stderr,
+		"usage: httpd --root DIR --port-file FILE [--log FILE] [--fault KIND@N[+]]\n"
+		"       [--no-range] [--latency MS] [--rate BYTES] [--stall S] [--lifetime S] "
+		"[--max N]\n"
+		"       [--replace-from FILE --replace-to FILE]\n");
 	exit(2);
 }
 
@@ -430,7 +438,8 @@ int main(int argc, char **argv)
 	}
 	if (!port_file)
 		usage();
-	if (log_path && (log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0644)) < 0) {
+	if (log_path &&
+	    (log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0644)) < 0) {
 		perror(log_path);
 		return 1;
 	}

@@ -175,8 +175,8 @@ static void *get_one(void *p)
 	struct sqk_cache_entry *e;
 	unsigned seed = 3;
 
-	g->err = sqk_cache_get(g->c, g->block, 0, g->block == 5 ? fail_fill : fail5_fill, &seed,
-			       &e);
+	g->err =
+		sqk_cache_get(g->c, g->block, 0, g->block == 5 ? fail_fill : fail5_fill, &seed, &e);
 	if (!g->err) {
 		g->first = e->data[0];
 		sqk_cache_put(e);
@@ -187,7 +187,8 @@ static void *get_one(void *p)
 /* A block claimed for a fetch of several: others wait for it, then share it or its error. */
 static void reserved(void)
 {
-	struct sqk_cache *c = sqk_cache_create("reserve", 2, BLOCK, SQK_WAIT_KEYED, SQK_LOOKUP_HASH);
+	struct sqk_cache *c =
+		sqk_cache_create("reserve", 2, BLOCK, SQK_WAIT_KEYED, SQK_LOOKUP_HASH);
 	struct sqk_cache_entry *e, *f, *g;
 	struct getter w = {c, 5, -1, 0};
 	struct sqk_cache_stats st;
