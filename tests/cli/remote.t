@@ -196,6 +196,20 @@ held=$(du -sb "$TMP/cache3" | cut -f1)
 [ "$held" -le $((1024 * 1024 + 16384 + 8192)) ]
 ok $? "--cache-size 1M keeps the directory near its bound ($held bytes)"
 
+# --header: a server that wants a token gets it with every request.
+http_stop
+http_start "$srv" "$TMP/log" --require "Authorization: Bearer t0ken"
+sqk cat "$BASE/ref.sqfs" big.bin >/dev/null 2>"$TMP/h.err"
+is "$? $(wc -l <"$TMP/h.err")" "1 1" "without the header the server says 401: exit 1, one line"
+grep -q "HTTP 401" "$TMP/h.err"
+ok $? "which says HTTP 401"
+sqk cat --header "Authorization: Bearer t0ken" "$BASE/ref.sqfs" big.bin >"$TMP/h.out" 2>"$TMP/h.err"
+cmp -s "$TMP/h.out" "$tree/big.bin"
+ok $? "with --header every request has it, and the bytes are right"
+http_stop
+http_start "$srv" "$TMP/log"
+url=$BASE/ref.sqfs
+
 # Errors: a missing image, a server that is gone, bad options.
 sqk ls "$BASE/none.sqfs" >/dev/null 2>"$TMP/e.err"
 is "$? $(wc -l <"$TMP/e.err")" "1 1" "a missing image: exit 1, one line"

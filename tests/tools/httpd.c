@@ -16,6 +16,7 @@
  *   --no-range         every reply ignores Range
  *   --latency MS       each reply waits MS milliseconds first
  *   --rate BYTES       the replies' bodies share a link of BYTES per second
+ *   --require LINE     a request without the header line LINE is 401
  *   /redirect/NAME     is a 302 to /NAME
  *
  * Every request is a line of --log: "N METHOD PATH RANGE STATUS BODY-BYTES".
@@ -49,7 +50,7 @@ struct fault {
 
 static struct fault faults[32];
 static unsigned nfaults;
-static const char *root = ".", *log_path, *replace_from, *replace_to;
+static const char *root = ".", *log_path, *replace_from, *replace_to, *require;
 static unsigned latency_ms, stall_s = 5, no_range;
 static double rate;	 /* bytes per second of the shared link; 0: unlimited */
 static double link_free; /* when the link has sent what it was given, CLOCK_MONOTONIC s */
@@ -227,6 +228,12 @@ static int serve(int c, char *head)
 		log_line(n, method, path, range, 503, 0);
 		return send_all(c, hdr, hl) ? -1 : 0;
 	}
+	if (require && !strstr(head, require)) {
+		hl = (size_t)snprintf(hdr, sizeof(hdr),
+				      "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
+		log_line(n, method, path, range, 401, 0);
+		return send_all(c, hdr, hl) ? -1 : 0;
+	}
 	if (strncmp(path, "/redirect/", 10) == 0) {
 		hl = (size_t)snprintf(
 			hdr, sizeof(hdr),
@@ -386,7 +393,7 @@ static void usage(void)
 		"usage: httpd --root DIR --port-file FILE [--log FILE] [--fault KIND@N[+]]\n"
 		"       [--no-range] [--latency MS] [--rate BYTES] [--stall S] [--lifetime S] "
 		"[--max N]\n"
-		"       [--replace-from FILE --replace-to FILE]\n");
+		"       [--replace-from FILE --replace-to FILE] [--require LINE]\n");
 	exit(2);
 }
 
@@ -421,6 +428,8 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(a, "--latency"))
 			latency_ms = (unsigned)strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--require"))
+			require = v;
 		else if (!strcmp(a, "--rate"))
 			rate = strtod(v, NULL);
 		else if (!strcmp(a, "--stall"))
