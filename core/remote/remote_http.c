@@ -357,28 +357,39 @@ static void reply_init(struct reply *r, void *buf, size_t want, int fd)
 	r->length = UINT64_MAX;
 }
 
+/*
+ * Attempt i (from 0) of a request: after the backoff its number asks for,
+ * on a handle of the set. libcurl's code; r holds the reply.
+ */
+static CURLcode attempt(struct sqk_http *h, unsigned i, uint64_t off, size_t len, int cond,
+			struct reply *r)
+{
+	CURLcode rc;
+	CURL *c;
+
+	if (i) {
+		__atomic_add_fetch(&h->retried, 1, __ATOMIC_RELAXED);
+		backoff(i);
+	}
+	c = take_handle(h);
+	if (!c)
+		return CURLE_OUT_OF_MEMORY;
+	rc = send_request(h, c, off, len, cond, r);
+	give_handle(h, c);
+	return rc;
+}
+
 int sqk_http_get(struct sqk_http *h, uint64_t off, void *buf, size_t len, int *errnum)
 {
-	unsigned attempt;
+	unsigned i;
 	int again = 0, e = EIO;
 
-	for (attempt = 0; attempt <= h->retries; attempt++) {
+	for (i = 0; i <= h->retries; i++) {
 		struct reply r;
-		CURL *c;
 		CURLcode rc;
 
-		if (attempt) {
-			__atomic_add_fetch(&h->retried, 1, __ATOMIC_RELAXED);
-			backoff(attempt);
-		}
-		c = take_handle(h);
-		if (!c) {
-			*errnum = ENOMEM;
-			return SQK_ERR_NOMEM;
-		}
 		reply_init(&r, buf, len, -1);
-		rc = send_request(h, c, off, len, 1, &r);
-		give_handle(h, c);
+		rc = attempt(h, i, off, len, 1, &r);
 		if (r.status == 206 && (!same_image(h, &r) || !r.has_range || r.total != h->size)) {
 			e = ESTALE;
 			again = 0;
@@ -416,26 +427,15 @@ static void say(char *why, size_t len, int e, const struct reply *r)
 int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *errnum, char *why,
 		   size_t whylen)
 {
-	unsigned attempt;
+	unsigned i;
 	int again = 0, e = EIO;
 	struct reply r;
 
-	for (attempt = 0; attempt <= h->retries; attempt++) {
-		CURL *c;
+	for (i = 0; i <= h->retries; i++) {
 		CURLcode rc;
 
-		if (attempt) {
-			__atomic_add_fetch(&h->retried, 1, __ATOMIC_RELAXED);
-			backoff(attempt);
-		}
-		c = take_handle(h);
-		if (!c) {
-			*errnum = ENOMEM;
-			return SQK_ERR_NOMEM;
-		}
 		reply_init(&r, buf, len, -1);
-		rc = send_request(h, c, 0, len, 0, &r);
-		give_handle(h, c);
+		rc = attempt(h, i, 0, len, 0, &r);
 		if (r.status == 200 && (rc == CURLE_OK || r.overflow)) {
 			/* No range support: the body is the whole file. */
 			snprintf(why, whylen,
@@ -457,7 +457,7 @@ int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *
 			e = EIO, again = 1;
 		else
 			break;
-		if (!again || attempt == h->retries) {
+		if (!again || i == h->retries) {
 			say(why, whylen, e, &r);
 			*errnum = e;
 			return SQK_ERR_IO;
@@ -472,31 +472,21 @@ int sqk_http_probe(struct sqk_http *h, void *buf, size_t len, size_t *got, int *
 
 int sqk_http_download(struct sqk_http *h, int fd, int *errnum, char *why, size_t whylen)
 {
-	unsigned attempt;
+	unsigned i;
 	int again = 0, e = EIO;
 	struct reply r;
 
 	reply_init(&r, NULL, 0, fd);
-	for (attempt = 0; attempt <= h->retries; attempt++) {
-		CURL *c;
+	for (i = 0; i <= h->retries; i++) {
 		CURLcode rc;
 
-		if (attempt) {
-			__atomic_add_fetch(&h->retried, 1, __ATOMIC_RELAXED);
-			backoff(attempt);
-		}
+		/* A try again starts the file again. */
 		if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
 			e = errno;
 			break;
 		}
-		c = take_handle(h);
-		if (!c) {
-			*errnum = ENOMEM;
-			return SQK_ERR_NOMEM;
-		}
 		reply_init(&r, NULL, 0, fd);
-		rc = send_request(h, c, 0, 0, 0, &r);
-		give_handle(h, c);
+		rc = attempt(h, i, 0, 0, 0, &r);
 		if (r.write_errno) {
 			e = r.write_errno;
 			again = 0;
