@@ -21,7 +21,7 @@
 
 struct sqk_file;
 
-#define SQK_REMOTE_BLOCK   (16u << 10)
+#define SQK_REMOTE_BLOCK   (4u << 10)
 #define SQK_REMOTE_HEADERS 4096
 
 struct sqk_remote_opts {

@@ -28,8 +28,8 @@
  * request fetches (2 MiB). Blocks are small: a read of an image's block
  * (a few KiB of metadata, a compressed data block) fetches little more.
  */
-#define CACHED_BLOCKS 4096
-#define MAX_RUN	      128
+#define CACHED_BLOCKS 16384
+#define MAX_RUN	      512
 /* Readers followed for readahead, and the window's first and largest size in blocks. */
 #define STREAMS	 8
 #define RA_FIRST 4
@@ -45,7 +45,7 @@ struct remote {
 	pthread_mutex_t ra_lock;
 	struct {
 		uint64_t next;
-		unsigned window;
+		unsigned window, run; /* run: reads in a row that started where the last ended */
 	} stream[STREAMS];
 	unsigned stream_next;
 	uint64_t fetched, disk_hits;
@@ -151,14 +151,20 @@ static int fill_block(void *arg, struct sqk_cache_entry *e)
  */
 static unsigned ahead_of(struct remote *r, uint64_t off, size_t len)
 {
-	unsigned i, w = 0;
+	unsigned i, w = 0, run = 0;
 
 	pthread_mutex_lock(&r->ra_lock);
 	for (i = 0; i < STREAMS; i++)
 		if (r->stream[i].next && off == r->stream[i].next)
 			break;
 	if (i < STREAMS) {
-		w = r->stream[i].window ? 2 * r->stream[i].window : RA_FIRST;
+		run = r->stream[i].run + 1;
+		/*
+		 * From the third read in a row: a table's metadata blocks read
+		 * across a boundary are two, a file read in order many more.
+		 */
+		if (run >= 2)
+			w = r->stream[i].window ? 2 * r->stream[i].window : RA_FIRST;
 		if (w > RA_MAX)
 			w = RA_MAX;
 	} else {
@@ -166,6 +172,7 @@ static unsigned ahead_of(struct remote *r, uint64_t off, size_t len)
 	}
 	r->stream[i].next = off + len;
 	r->stream[i].window = w;
+	r->stream[i].run = run;
 	pthread_mutex_unlock(&r->ra_lock);
 	return w;
 }

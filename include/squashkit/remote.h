@@ -75,7 +75,7 @@ SQK_API int sqk_io_open_url(const char *url, const struct sqk_open_opts *opts, s
  * retries included), "bytes_fetched", "retries", "blocks_fetched",
  * "disk_hits" (blocks found in the cache directory), "fetches_shared"
  * (misses that waited for another thread's fetch of their block),
- * "distinct_blocks" (blocks of 16 KiB read at least once). 0 and
+ * "distinct_blocks" (blocks of 4 KiB read at least once). 0 and
  * *value; SQK_ERR_ARG for another name or an image that is not remote.
  */
 SQK_API int sqk_image_remote_counter(const struct sqk_image *img, const char *name,

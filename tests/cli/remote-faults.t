@@ -117,16 +117,16 @@ is "$s $(ls -A "$TMP/arch" | wc -l)" "1 0" "unimage -o: exit 1, no archive and n
 http_start "$TMP/srv" "$log" --fault cut@3+
 sqk cat --retries 0 --cache-dir "$TMP/cache" "$BASE/img.sqfs" big.bin >/dev/null 2>&1
 http_stop
-# Block N (the hex after '-') holds 16 KiB, the last what is left of the image.
+# Block N (the hex after '-') holds 4 KiB, the last what is left of the image.
 size=$(stat -c %s "$TMP/srv/img.sqfs")
 bad=0
 for f in "$TMP/cache"/*-*; do
 	[ -e "$f" ] || continue
 	n=$(printf '%d' "0x${f##*-}")
-	want=$((size - n * 16384))
-	[ $want -gt 16384 ] && want=16384
+	want=$((size - n * 4096))
+	[ $want -gt 4096 ] && want=4096
 	[ "$(stat -c %s "$f")" -eq $want ] &&
-		dd if="$TMP/srv/img.sqfs" bs=16384 skip="$n" count=1 2>/dev/null | cmp -s - "$f" ||
+		dd if="$TMP/srv/img.sqfs" bs=4096 skip="$n" count=1 2>/dev/null | cmp -s - "$f" ||
 		bad=$((bad + 1))
 done
 is "$bad" 0 "after cut replies the cache holds only whole blocks, each the image's bytes"

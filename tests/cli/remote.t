@@ -20,7 +20,7 @@ sqk() { "$SQUASHKIT" "$@"; }
 
 tree=$TMP/tree
 ref_tree "$tree"
-# Data over several remote blocks (16 KiB), so that runs and readahead are used.
+# Data over several remote blocks (4 KiB), so that runs and readahead are used.
 head -c 3000000 /dev/urandom >"$tree/big.bin"
 srv=$TMP/srv
 mkdir -p "$srv"
@@ -171,7 +171,7 @@ cmp -s "$TMP/c2.out" "$tree/big.bin"
 ok $? "a second run reads the same bytes from the cache"
 second_bytes=$(http_bytes "$TMP/log")
 # The second run asks for the first block again: it pins the image's identity.
-[ "$second_bytes" -le 16384 ] && [ "$first_bytes" -gt 1000000 ]
+[ "$second_bytes" -le 4096 ] && [ "$first_bytes" -gt 1000000 ]
 ok $? "and fetches only the first block again ($second_bytes bytes; the first run $first_bytes)"
 ls "$cache" | grep -c -- '-' >"$TMP/c.n"
 [ "$(cat "$TMP/c.n")" -gt 10 ]
@@ -193,7 +193,7 @@ is "$bad" 0 "four runs sharing a new cache directory all read the right bytes"
 sqk cat --cache-dir "$TMP/cache3" --cache-size 1M "$url" big.bin >/dev/null 2>"$TMP/c3.err"
 sed 's/^/#   /' "$TMP/c3.err" | head -3
 held=$(du -sb "$TMP/cache3" | cut -f1)
-[ "$held" -le $((1024 * 1024 + 16384 + 8192)) ]
+[ "$held" -le $((1024 * 1024 + 4096 + 8192)) ]
 ok $? "--cache-size 1M keeps the directory near its bound ($held bytes)"
 
 # --header: a server that wants a token gets it with every request.

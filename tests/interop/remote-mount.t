@@ -78,9 +78,10 @@ fi
 # A server that fails for good after the mount: EIO, and the mount goes on.
 http_stop
 "$SQUASHKIT" mkimage -q "$tree" "$img.new" && mv "$img.new" "$img"
-http_start "$TMP/srv" "$TMP/log" --fault 503@4+
+http_start "$TMP/srv" "$TMP/log" --fail-while "$TMP/fail"
 if mount_start "$BASE/ref.sqfs" "$mnt" --retries 1; then
 	ok 0 "a mount on a server about to fail comes up"
+	: >"$TMP/fail"
 	timeout 30 cat "$mnt/big.bin" >/dev/null 2>"$TMP/big.err"
 	s=$?
 	grep -q "Input/output error" "$TMP/big.err"

@@ -17,6 +17,7 @@
  *   --latency MS       each reply waits MS milliseconds first
  *   --rate BYTES       the replies' bodies share a link of BYTES per second
  *   --require LINE     a request without the header line LINE is 401
+ *   --fail-while FILE  every reply is 503 while FILE exists
  *   /redirect/NAME     is a 302 to /NAME
  *
  * Every request is a line of --log: "N METHOD PATH RANGE STATUS BODY-BYTES".
@@ -50,7 +51,7 @@ struct fault {
 
 static struct fault faults[32];
 static unsigned nfaults;
-static const char *root = ".", *log_path, *replace_from, *replace_to, *require;
+static const char *root = ".", *log_path, *replace_from, *replace_to, *require, *fail_while;
 static unsigned latency_ms, stall_s = 5, no_range;
 static double rate;	 /* bytes per second of the shared link; 0: unlimited */
 static double link_free; /* when the link has sent what it was given, CLOCK_MONOTONIC s */
@@ -221,7 +222,7 @@ static int serve(int c, char *head)
 		log_line(n, method, path, range, 0, 0);
 		return -1;
 	}
-	if (fault_at(n, F_503)) {
+	if (fault_at(n, F_503) || (fail_while && access(fail_while, F_OK) == 0)) {
 		hl = (size_t)snprintf(
 			hdr, sizeof(hdr),
 			"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
@@ -393,7 +394,8 @@ static void usage(void)
 		"usage: httpd --root DIR --port-file FILE [--log FILE] [--fault KIND@N[+]]\n"
 		"       [--no-range] [--latency MS] [--rate BYTES] [--stall S] [--lifetime S] "
 		"[--max N]\n"
-		"       [--replace-from FILE --replace-to FILE] [--require LINE]\n");
+		"       [--replace-from FILE --replace-to FILE] [--require LINE]\n"
+		"       [--fail-while FILE]\n");
 	exit(2);
 }
 
@@ -428,6 +430,8 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(a, "--latency"))
 			latency_ms = (unsigned)strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--fail-while"))
+			fail_while = v;
 		else if (!strcmp(a, "--require"))
 			require = v;
 		else if (!strcmp(a, "--rate"))
