@@ -18,6 +18,7 @@
 #include "bench_cmd.h"
 #include "cmd.h"
 #include "reader.h"
+#include "remoteopt.h"
 #include "read/image.h"
 #include "util/error.h"
 #include "util/pool.h"
@@ -51,7 +52,7 @@ static const char usage_text[] =
 	"      --plot FILE.svg   draw throughput and wakeups per release against threads\n"
 	"      --seed N          seed of the random choices (default 1)\n"
 	"  -q, --quiet           no progress lines\n"
-	"  -h, --help            show this help\n";
+	"  -h, --help            show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_CACHE = 256,
@@ -64,6 +65,7 @@ enum {
 	OPT_AGAINST,
 	OPT_SLOW,
 	OPT_WIDE,
+	OPT_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -83,6 +85,7 @@ static const struct option longopts[] = {
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	CLI_REMOTE_OPTIONS(OPT_REMOTE),
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -277,7 +280,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return -1; /* done: the caller exits 0 */
 		default:
-			return EXIT_USAGE;
+			if (cli_remote_take(c, OPT_REMOTE, optarg) != 0)
+				return EXIT_USAGE;
+			break;
 		}
 	}
 	if (argc - optind > 1)
@@ -395,6 +400,7 @@ static int run_all(struct bench *b, const char *path, const char *shown)
 	if (!cells)
 		return EXIT_FAIL;
 	machine_info(b, &info, path, shown);
+	info.remote = cli_is_url(path);
 	if (cli_bench_setup(b, path) == 0 && (ncells = make_cells(b, cells)) > 0 &&
 	    cli_bench_measure(b, cells, ncells) == 0) {
 		if (b->slow) {

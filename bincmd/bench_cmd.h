@@ -39,6 +39,8 @@ struct bench_cell {
 		frag_dpb; /* decompressions per block of the metadata and fragment caches */
 	double dev_reads_per_op, dev_mib_per_s, comp_cache_kib;
 	double errors;
+	/* An image read over HTTP: requests sent, MiB fetched, fetches saved, fetches per block. */
+	double requests, fetched_mib, fetches_saved, fetches_per_block;
 	/* throughput over the same series' at the previous thread count, and that over the kernel's
 	 */
 	double step, step_vs_kernel;
@@ -105,6 +107,7 @@ struct bench_info {
 	double load[3];	    /* load averages when the bench started */
 	const char *device; /* the slow device, if any */
 	uint64_t slow_iops, slow_bps;
+	int remote; /* the image is read over HTTP: the columns of its requests */
 };
 
 void cli_bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,

@@ -17,7 +17,8 @@
 	X(ivcsw, 0) X(system_context_switches, 0) X(fills, 0) X(refills, 0)                        \
 	X(decompressions_per_block, 3) X(meta_decompressions_per_block, 3)                         \
 	X(frag_decompressions_per_block, 3) X(hit_ratio, 4) X(device_reads_per_op, 3)              \
-	X(device_mib_per_s, 2) X(comp_cache_kib, 1) X(errors, 0) X(step, 3) X(step_vs_kernel, 3)
+	X(device_mib_per_s, 2) X(comp_cache_kib, 1) X(errors, 0) X(requests, 0) X(fetched_mib, 2)   \
+	X(fetches_saved, 0) X(fetches_per_block, 3) X(step, 3) X(step_vs_kernel, 3)
 
 #define spurious_wakeups spurious
 #define meta_decompressions_per_block meta_dpb
@@ -152,6 +153,12 @@ static const struct column {
 	COL("hit%", 6, 1, hit_ratio, 100, 1, "cache lookups served without a decompression of their own")
 	COL("devrd/op", 9, 2, dev_reads_per_op, 1, 0, "device reads per operation")
 	COL("comp_KiB", 9, 0, comp_cache_kib, 1, 0, "KiB held by the cache of compressed blocks")
+	COL("requests", 8, 0, requests, 1, 2, "HTTP requests sent (an image read over HTTP)")
+	COL("fetch_MiB", 9, 2, fetched_mib, 1, 2, "MiB fetched from the server")
+	COL("saved", 6, 0, fetches_saved, 1, 2,
+	    "fetches saved: misses that waited for another reader's fetch of their block")
+	COL("fetch/blk", 9, 3, fetches_per_block, 1, 2,
+	    "remote blocks fetched per distinct block read (1: each block once)")
 	COL("step", 6, 2, step, 1, 0, "throughput over the same row's at the thread count before")
 	COL("vs_kern", 7, 2, step_vs_kernel, 1, 0,
 	    "step over the kernel's step (1: scales as the kernel does)")
@@ -197,14 +204,20 @@ static void print_shape(FILE *out, const struct bench_cell *c, unsigned n)
 	}
 }
 
+/* Is col in the table? basic 1: always; 2: for an image read over HTTP; 0: with --wide. */
+static int shown(const struct column *col, int wide, int remote)
+{
+	return col->basic == 1 || (col->basic == 2 && remote) || (wide && col->basic != 2);
+}
+
 /* What each column of the table means, and what "-" does. */
-static void print_legend(FILE *out, int wide, int places)
+static void print_legend(FILE *out, int wide, int remote, int places)
 {
 	size_t k;
 
 	fputs("columns:\n", out);
 	for (k = 0; k < NCOLUMNS; k++)
-		if (wide || columns[k].basic)
+		if (shown(&columns[k], wide, remote))
 			fprintf(out, "  %-10s %s\n", columns[k].head, columns[k].means);
 	if (places || wide)
 		fputs("  -          a figure the place cannot give (the kernel's caches are out of "
@@ -245,7 +258,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 			     "fills\n");
 	fprintf(out, "%-6s %-8s %-9s %4s", "where", "work", "policy", "thr");
 	for (k = 0; k < NCOLUMNS; k++)
-		if (info->wide || columns[k].basic)
+		if (shown(&columns[k], info->wide, info->remote))
 			fprintf(out, " %*s", columns[k].width, columns[k].head);
 	fputc('\n', out);
 	for (i = 0; i < n; i++, c++) {
@@ -255,7 +268,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 			const struct column *col = &columns[k];
 			double v = *(const double *)((const char *)c + col->off);
 
-			if (!info->wide && !col->basic)
+			if (!shown(col, info->wide, info->remote))
 				continue;
 			if (isnan(v))
 				fprintf(out, " %*s", col->width, "-");
@@ -265,7 +278,7 @@ static void print_table(FILE *out, const struct bench_info *info, const struct b
 		fputc('\n', out);
 	}
 	print_shape(out, c - n, n);
-	print_legend(out, info->wide, places != 1u << WHERE_MODEL);
+	print_legend(out, info->wide, info->remote, places != 1u << WHERE_MODEL);
 }
 
 void cli_bench_print(FILE *out, enum bench_format fmt, const struct bench_info *info,

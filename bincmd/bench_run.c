@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <squashkit/remote.h>
+
 #include "bench_cmd.h"
 #include "cmd.h"
 #include "imageopt.h"
@@ -33,7 +35,8 @@ const char *cli_bench_where_name(enum bench_where w)
 	X(wake_calls) X(wakeups) X(wakeups_per_release) X(spurious) X(handoffs) X(stalls)          \
 	X(unclaimed_free_ms) X(vcsw) X(ivcsw) X(sys_cs) X(fills) X(refills)                        \
 	X(decompressions_per_block) X(meta_dpb) X(frag_dpb) X(hit_ratio) X(dev_reads_per_op)       \
-	X(dev_mib_per_s) X(comp_cache_kib) X(errors)
+	X(dev_mib_per_s) X(comp_cache_kib) X(errors) X(requests) X(fetched_mib)                   \
+	X(fetches_saved) X(fetches_per_block)
 // clang-format on
 
 struct run_values {
@@ -112,6 +115,26 @@ static void no_caches(struct run_values *rv, unsigned run)
 	RUN_FIELDS(UNKNOWN)
 }
 
+/* What the requests of an image read over HTTP came to (NAN for others: no such figures). */
+static void remote_figures(struct run_values *rv, unsigned run, const struct sqk_image *img)
+{
+	uint64_t req, bytes, saved, blocks, distinct;
+
+	if (!img || sqk_image_remote_counter(img, "requests", &req) ||
+	    sqk_image_remote_counter(img, "bytes_fetched", &bytes) ||
+	    sqk_image_remote_counter(img, "fetches_shared", &saved) ||
+	    sqk_image_remote_counter(img, "blocks_fetched", &blocks) ||
+	    sqk_image_remote_counter(img, "distinct_blocks", &distinct)) {
+		rv->requests[run] = rv->fetched_mib[run] = rv->fetches_saved[run] = NAN;
+		rv->fetches_per_block[run] = NAN;
+		return;
+	}
+	rv->requests[run] = (double)req;
+	rv->fetched_mib[run] = (double)bytes / 1048576.0;
+	rv->fetches_saved[run] = (double)saved;
+	rv->fetches_per_block[run] = distinct ? (double)blocks / (double)distinct : NAN;
+}
+
 static struct sqk_image *open_model(struct bench *b, const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
@@ -159,8 +182,9 @@ static int run_model(struct bench *b, const struct bench_cell *cell, unsigned ru
 		if (present[i])
 			sqk_cache_stats(sqk_image_cache(t.img, i), &s[i]);
 	}
-	sqk_image_destroy(t.img);
 	from_caches(rv, run, s, present);
+	remote_figures(rv, run, t.img);
+	sqk_image_destroy(t.img);
 	if (!present[SQK_CACHE_COMPRESSED])
 		rv->comp_cache_kib[run] = 0;
 	rv->vcsw[run] = (double)r->vcsw;
@@ -220,6 +244,7 @@ static int run_mount(struct bench *b, const struct bench_cell *cell, unsigned ru
 		return -1;
 	}
 	from_caches(rv, run, st.cache, st.present);
+	remote_figures(rv, run, NULL);
 	rv->vcsw[run] = (double)st.vcsw;
 	rv->ivcsw[run] = (double)st.ivcsw;
 	return 0;

@@ -23,6 +23,7 @@
 #include "util/pool.h"
 #include "verity/verity_read.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 
 static const char usage_text[] =
 	"Usage: squashkit mount [OPTIONS] IMAGE MOUNTPOINT\n"
@@ -47,7 +48,7 @@ static const char usage_text[] =
 	"                            -f, the daemon has no terminal: FILE is needed), and\n"
 	"                            the counters so far on SIGUSR1 (FILE holds the last)\n"
 	"      --json                with --stats: the counters as one JSON object\n"
-	"  -h, --help                show this help\n";
+	"  -h, --help                show this help\n" SQK_HELP_REMOTE;
 
 /*
  * Threads start as readers wait on blocks, up to this many, and go when
@@ -62,6 +63,7 @@ static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"decomp", required_argument, NULL, OPT_DECOMP},
@@ -144,6 +146,9 @@ static int parse_args(struct mount *m, int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
 		default:
+			/* A bad value of one was said: the usage status below. */
+			if (cli_remote_take(c, OPT_VERITY + CLI_VERITY_NOPTS, optarg) == 0)
+				break;
 			/* The verity options, or one getopt has refused already. */
 			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
 				return c;

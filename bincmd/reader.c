@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "reader.h"
+#include "remoteopt.h"
 #include "read/image_verity.h"
 #include "util/file.h"
 #include "verityopt.h"
@@ -37,12 +38,18 @@ int cli_reader_policy_option(const char *arg, struct sqk_image_opts *o)
 struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 {
 	struct sqk_file *f, *w;
+	struct sqk_io io;
 	int err = 0;
 
 	if (o->is_auto && cli_offset_find(path, o) != 0)
 		return NULL;
 	errno = 0;
-	f = sqk_file_open(path, SQK_FILE_READ, &err);
+	if (!cli_is_url(path))
+		f = sqk_file_open(path, SQK_FILE_READ, &err);
+	else if (cli_remote_io(path, &io))
+		return NULL;
+	else if (!(f = sqk_file_io(&io)))
+		err = SQK_ERR_NOMEM;
 	if (!f) {
 		cli_error_code(path, err);
 		return NULL;
@@ -66,9 +73,12 @@ struct sqk_file *cli_open_image_file_at(const char *path, struct sqk_offset *o)
 struct sqk_image *cli_open_image_reader(const char *path, const struct sqk_image_opts *io)
 {
 	struct sqk_image *img;
-	struct sqk_file *f = cli_open_image_file_at(path, cli_offset_setting());
+	struct sqk_file *f;
 	int err;
 
+	/* The public policy has the reader's order (herd, exclusive, keyed). */
+	cli_remote_policy(io ? (enum sqk_policy)io->policy : SQK_POLICY_KEYED);
+	f = cli_open_image_file_at(path, cli_offset_setting());
 	if (!f || cli_verity_wrap(&f, path))
 		return NULL;
 	err = sqk_image_open(f, io, &img);

@@ -66,12 +66,24 @@ void cli_error_errno(const char *path, int err, int errnum);
 	"                            the hash area starts N bytes into its file\n"                 \
 	"      --verity-salt HEX     the area has no superblock: its salt (- for none)\n"          \
 	"      --verity-hash ALG     ... and its hash, sha256 (default) or sha512\n"
+/* An image read over HTTP (remoteopt.h). */
+#define SQK_HELP_REMOTE                                                                            \
+	"\nIMAGE may be an http:// or https:// URL, read through range requests:\n"                \
+	"      --header H    send the header H ('Name: value') with each request\n"                \
+	"      --cache-dir DIR\n"                                                                  \
+	"                    keep fetched blocks in DIR for the runs after\n"                      \
+	"      --cache-size SIZE\n"                                                                \
+	"                    at most SIZE bytes in --cache-dir (default 1G)\n"                     \
+	"      --download    fetch the whole image first from a server that ignores\n"             \
+	"                    range requests (else refused)\n"                                      \
+	"      --timeout S   a request that stalls S seconds fails (default 30)\n"                 \
+	"      --retries N   try a failed request again N times (default 4)\n"
 /* The end of the help of inspect, ls, cat and stat. */
 #define SQK_HELP_INSPECTOR_TAIL                                                                    \
 	SQK_HELP_OFFSET                                                                            \
 	SQK_HELP_VERITY                                                                            \
 	"      --stats       print cache counters on stderr at the end\n"                          \
-	"  -h, --help        show this help\n"
+	"  -h, --help        show this help\n" SQK_HELP_REMOTE
 
 /* A usage error: the message, then "Try 'squashkit CMD --help'."; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

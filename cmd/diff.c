@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "diff_cmd.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 #include "show.h"
 #include "fe.h"
 #include "verityopt.h"
@@ -52,7 +53,7 @@ static const char usage_text[] =
 	"                         A's hash area is in F\n"
 	"      --verity-hash-file-b F\n"
 	"                         B's hash area is in F\n"
-	"  -h, --help             show this help\n";
+	"  -h, --help             show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_NO_XATTRS = 0x100,
@@ -65,6 +66,7 @@ enum {
 	OPT_ROOT_HASH_B,
 	OPT_HASH_FILE_A,
 	OPT_HASH_FILE_B,
+	OPT_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -86,6 +88,7 @@ static const struct option longopts[] = {
 	{"root-hash-b", required_argument, NULL, OPT_ROOT_HASH_B},
 	{"verity-hash-file-a", required_argument, NULL, OPT_HASH_FILE_A},
 	{"verity-hash-file-b", required_argument, NULL, OPT_HASH_FILE_B},
+	CLI_REMOTE_OPTIONS(OPT_REMOTE),
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -113,7 +116,10 @@ static int open_side(struct diff_cmd *dc, int s, const struct cli_image_opts *io
 	struct side *sd = &dc->side[s];
 	struct stat st;
 
-	if (stat(sd->arg, &st) != 0) {
+	/* A URL is an image. */
+	if (cli_is_url(sd->arg))
+		st.st_mode = S_IFREG;
+	else if (stat(sd->arg, &st) != 0) {
 		cli_error(sd->arg, "%s", strerror(errno));
 		return -1;
 	}
@@ -318,6 +324,8 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 1;
 		default: /* cli_getopt said what was wrong */
+			if (cli_remote_take(c, OPT_REMOTE, optarg) == 0)
+				break;
 			return -1;
 		}
 	}

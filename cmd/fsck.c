@@ -22,6 +22,7 @@
 #include "imagefile.h"
 #include "fe.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 
 enum { FSCK_CLEAN = 0, FSCK_ERRORS = 4, FSCK_OPERATIONAL = 8, FSCK_USAGE = 16 };
 
@@ -40,7 +41,8 @@ static const char usage_text[] =
 	"      --verity-cert CERT\n"
 	"                    ... by the key of CERT (PEM) (check 'verity-signature')\n"
 	"      --verity-only check the tree and the signature alone, not the image's\n"
-	"                    structures (read to name files only for bad blocks)\n\n"
+	"                    structures (read to name files only for bad blocks)\n" SQK_HELP_REMOTE
+	"\n"
 	"Each problem is printed on stderr as 'PATH: CHECK: what', PATH being the\n"
 	"entry's path in the image or the table concerned ('superblock: what' for\n"
 	"the superblock itself); then a summary line on stdout ('IMAGE: clean: ...').\n"
@@ -58,6 +60,7 @@ static const struct option longopts[] = {
 	{"verity-cert", required_argument, NULL, OPT_CERT},
 	{"verity-only", no_argument, NULL, OPT_VERITY_ONLY},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -180,6 +183,11 @@ int cli_fsck(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return FSCK_CLEAN;
 		default:
+			ret = cli_remote_take(opt, OPT_VERITY + CLI_VERITY_NOPTS, optarg);
+			if (ret > 0)
+				return FSCK_USAGE;
+			if (ret == 0)
+				break;
 			if (opt >= OPT_VERITY && opt < OPT_VERITY + CLI_VERITY_NOPTS) {
 				ret = cli_verity_take(&v, opt - OPT_VERITY, optarg);
 				if (ret)

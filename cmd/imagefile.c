@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "imagefile.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 
 /* Exactly len bytes at pos of the image: 0, SQK_ERR_TRUNCATED at the end, SQK_ERR_IO. */
 static int read_at(void *ctx, uint64_t pos, void *buf, size_t len)
@@ -20,6 +21,8 @@ static int read_at(void *ctx, uint64_t pos, void *buf, size_t len)
 	uint64_t off = f->base + pos;
 
 	__atomic_add_fetch(&f->bytes_read, len, __ATOMIC_RELAXED);
+	if (f->fd < 0)
+		return f->remote.read_at(f->remote.ctx, off, buf, len);
 	while (len > 0) {
 		ssize_t n = pread(f->fd, p, len, (off_t)off);
 
@@ -56,6 +59,33 @@ static uint64_t file_bytes(int fd)
 	return (uint64_t)st.st_size;
 }
 
+/* A remote image, read through the library's callbacks for its URL. */
+static struct cli_image_file *open_url(const char *path, const struct sqk_offset *o)
+{
+	struct cli_image_file *f = calloc(1, sizeof(*f));
+	uint64_t bytes;
+
+	if (!f) {
+		cli_error_code(path, SQK_ERR_NOMEM);
+		return NULL;
+	}
+	f->fd = -1;
+	if (cli_remote_io(path, &f->remote)) {
+		free(f);
+		return NULL;
+	}
+	bytes = f->remote.size(f->remote.ctx);
+	if (o->at && o->at >= bytes) {
+		cli_error(path, "offset %llu is past the end of the file",
+			  (unsigned long long)o->at);
+		cli_image_file_close(f);
+		return NULL;
+	}
+	f->base = o->at;
+	f->size = bytes - o->at;
+	return f;
+}
+
 struct cli_image_file *cli_image_file_open(const char *path)
 {
 	struct sqk_offset *o = cli_offset_setting();
@@ -65,6 +95,8 @@ struct cli_image_file *cli_image_file_open(const char *path)
 
 	if (o->is_auto && cli_offset_find(path, o) != 0)
 		return NULL;
+	if (cli_is_url(path))
+		return open_url(path, o);
 	do
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
@@ -98,8 +130,11 @@ struct sqk_io cli_image_file_io(struct cli_image_file *f)
 
 void cli_image_file_close(struct cli_image_file *f)
 {
-	if (f) {
+	if (!f)
+		return;
+	if (f->fd >= 0)
 		close(f->fd);
-		free(f);
-	}
+	else if (f->remote.close)
+		f->remote.close(f->remote.ctx);
+	free(f);
 }

@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "imageopt.h"
+#include "remoteopt.h"
 #include "show.h"
 #include "verityopt.h"
 
@@ -94,8 +95,13 @@ struct sqk_offset *cli_offset_setting(void)
 int cli_offset_find(const char *path, struct sqk_offset *o)
 {
 	uint64_t at[2];
-	int n = sqk_image_find_path(path, UINT64_MAX, at, 2);
+	int n = cli_is_url(path) ? cli_remote_find(path, UINT64_MAX, at, 2)
+				 : sqk_image_find_path(path, UINT64_MAX, at, 2);
 
+	if (n < 0 && cli_is_url(path)) {
+		cli_error(NULL, "%s", sqk_error_message());
+		return -1;
+	}
 	if (n < 0) {
 		cli_error(path, "%s", cli_api_why(n));
 		return -1;
@@ -124,7 +130,7 @@ int cli_offset_find(const char *path, struct sqk_offset *o)
 /* Images that start further into path (none when an offset was given): how many, where. */
 static unsigned images_further_in(const char *path, const struct sqk_offset *o, uint64_t at[2])
 {
-	int n = o->given ? 0 : sqk_image_find_path(path, HINT_SEARCH, at, 2);
+	int n = o->given || cli_is_url(path) ? 0 : sqk_image_find_path(path, HINT_SEARCH, at, 2);
 
 	return n > 0 ? (unsigned)n : 0;
 }
@@ -176,7 +182,7 @@ void cli_image_hint(const char *path)
 	uint64_t at[2];
 	int err;
 
-	if (offset.given)
+	if (offset.given || cli_is_url(path))
 		return;
 	err = sqk_image_open_path(path, NULL, &img);
 	sqk_image_destroy(img);
@@ -225,11 +231,12 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 		cli_error(path, "%s", sqk_error_message());
 		return NULL;
 	}
-	if (cli_verity_open_opts(opts, path)) {
+	if (cli_verity_open_opts(opts, path) || cli_remote_apply(opts)) {
 		sqk_open_opts_destroy(opts);
 		return NULL;
 	}
-	err = sqk_image_open_path(path, opts, &img);
+	err = cli_is_url(path) ? sqk_image_open_url(path, opts, &img)
+			       : sqk_image_open_path(path, opts, &img);
 	sqk_open_opts_destroy(opts);
 	if (!err)
 		return img;
@@ -237,7 +244,7 @@ struct sqk_image *cli_open_image_at(const char *path, struct sqk_offset *o,
 	 * The options are sound (the setters took them), and reading an image
 	 * refuses no argument: one refused is the offset, past the file's end.
 	 */
-	if (cli_verity_given())
+	if (cli_verity_given() || cli_is_url(path))
 		cli_error(NULL, "%s", sqk_error_message());
 	else if (err == SQK_ERR_ARG && o->at)
 		cli_error(path, "offset %llu is past the end of the file",

@@ -12,15 +12,17 @@
 #include "imageopt.h"
 #include "show.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 
 /* Room for a command's own long options, the driver's and the end. */
-#define MAX_LONGOPTS 24
+#define MAX_LONGOPTS 32
 
 static const struct option common_opts[] = {
 	{"json", no_argument, NULL, SQK_SHOW_OPT_JSON},
 	{"stats", no_argument, NULL, SQK_SHOW_OPT_STATS},
 	{"offset", required_argument, NULL, SQK_SHOW_OPT_OFFSET},
 	CLI_VERITY_OPTIONS(SQK_SHOW_OPT_VERITY),
+	CLI_REMOTE_OPTIONS(SQK_SHOW_OPT_REMOTE),
 	{"help", no_argument, NULL, 'h'},
 };
 
@@ -73,6 +75,12 @@ int cli_show_main(int argc, char **argv, const struct sqk_show_cmd *cmd, void *c
 		case '?':
 			return EXIT_USAGE;
 		default:
+			ret = cli_remote_take(c, SQK_SHOW_OPT_REMOTE, optarg);
+			if (ret >= 0) {
+				if (ret)
+					return ret;
+				break;
+			}
 			if (c >= SQK_SHOW_OPT_VERITY &&
 			    c < SQK_SHOW_OPT_VERITY + CLI_VERITY_NOPTS) {
 				ret = cli_verity_option(c - SQK_SHOW_OPT_VERITY, optarg);

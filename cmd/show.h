@@ -24,6 +24,8 @@ struct sqk_show;
 
 /* Option values the driver keeps for itself: a command's own stay below. */
 enum { SQK_SHOW_OPT_JSON = 0x1000, SQK_SHOW_OPT_STATS, SQK_SHOW_OPT_OFFSET, SQK_SHOW_OPT_VERITY };
+/* The remote options after the six of verity. */
+#define SQK_SHOW_OPT_REMOTE (SQK_SHOW_OPT_VERITY + 6)
 
 struct sqk_show_cmd {
 	const char *usage;	       /* the --help text */

@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "imageopt.h"
 #include "verityopt.h"
+#include "remoteopt.h"
 #include "progress.h"
 #include "fe.h"
 
@@ -53,7 +54,7 @@ static const char usage_text[] =
 	"      --stats               print cache and decompression counters at the end\n"
 	"      --json                with --stats: the counters as one JSON object\n"
 	"  -q, --quiet               no progress output\n"
-	"  -h, --help                show this help\n";
+	"  -h, --help                show this help\n" SQK_HELP_REMOTE;
 
 enum {
 	OPT_FORMAT = 256,
@@ -84,6 +85,7 @@ static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
+	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -333,6 +335,9 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
+			/* A bad value of one was said: the usage status below. */
+			if (cli_remote_take(c, OPT_VERITY + CLI_VERITY_NOPTS, optarg) == 0)
+				break;
 			/* The verity options, or one getopt has refused already. */
 			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
 				return c;

@@ -14,6 +14,8 @@ _squashkit_commands="mkimage unimage inspect ls cat stat fsck verity diff bench 
 	mksquashfs unsquashfs"
 # The options that read an image through its dm-verity tree, all of which take a value.
 _squashkit_verity_opts="--root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash"
+# The options that read an image over HTTP that take a value (and --download, which takes none).
+_squashkit_remote_opts="--header --cache-dir --cache-size --timeout --retries"
 
 # Per command: every option (_sqk_opts) and those that take a value
 # (_sqk_argopts).
@@ -38,29 +40,29 @@ _squashkit_options()
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
-			--xattrs-include --xattrs-exclude $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
+			--xattrs-include --xattrs-exclude $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
 	inspect)
-		_sqk_argopts="--offset $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts --json --stats -h --help"
+		_sqk_argopts="--offset $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download --json --stats -h --help"
 		;;
 	stat)
-		_sqk_argopts="--offset $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts -L --dereference --json --stats -h --help"
+		_sqk_argopts="--offset $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download -L --dereference --json --stats -h --help"
 		;;
 	ls)
-		_sqk_argopts="--offset $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts -l --long -R --recursive --json --stats -h --help"
+		_sqk_argopts="--offset $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download -l --long -R --recursive --json --stats -h --help"
 		;;
 	cat)
-		_sqk_argopts="--offset $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts --stats -h --help"
+		_sqk_argopts="--offset $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download --stats -h --help"
 		;;
 	fsck)
-		_sqk_argopts="-j --threads --offset $_squashkit_verity_opts --verity-sig --verity-cert"
-		_sqk_opts="$_sqk_argopts --verity-only --json --stats -q --quiet -h --help"
+		_sqk_argopts="-j --threads --offset $_squashkit_verity_opts --verity-sig --verity-cert $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download --verity-only --json --stats -q --quiet -h --help"
 		;;
 	verity)
 		_sqk_argopts="--hash-file --salt --hash --root-hash-file --sign --cert --sig --sig-json
@@ -69,18 +71,18 @@ _squashkit_options()
 		;;
 	diff)
 		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a
-			--root-hash-b --verity-hash-file-a --verity-hash-file-b"
-		_sqk_opts="$_sqk_argopts -C --no-contents -O --no-owner -P --no-permissions
+			--root-hash-b --verity-hash-file-a --verity-hash-file-b $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download -C --no-contents -O --no-owner -P --no-permissions
 			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
 		;;
 	bench)
 		_sqk_argopts="-w --workload -t --threads -p --policy --cache --decomp --lookup
-			--against --slow-device -d --duration -r --runs -f --format --plot --seed --offset"
-		_sqk_opts="$_sqk_argopts --cold --wide -q --quiet -h --help"
+			--against --slow-device -d --duration -r --runs -f --format --plot --seed --offset $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download --cold --wide -q --quiet -h --help"
 		;;
 	mount)
-		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp $_squashkit_verity_opts"
-		_sqk_opts="$_sqk_argopts -f --foreground --stats --json -h --help"
+		_sqk_argopts="-j --threads --offset --cache-policy --cache --decomp $_squashkit_verity_opts $_squashkit_remote_opts"
+		_sqk_opts="$_sqk_argopts --download -f --foreground --stats --json -h --help"
 		;;
 	umount)
 		_sqk_argopts=""
@@ -289,7 +291,7 @@ _squashkit_value()
 	diff:--offset-b)
 		_squashkit_words "auto"
 		;;
-	mount:--stats)
+	mount:--stats | *:--cache-dir)
 		_squashkit_files
 		;;
 	*:--root-hash-file | *:--verity-hash-file | *:--verity-hash-file-a | \

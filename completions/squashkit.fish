@@ -23,22 +23,22 @@ function __squashkit_argopts
                 --oci --platform --file-contexts --selinux-root
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
-                --xattrs-include --xattrs-exclude --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
+                --xattrs-include --xattrs-exclude --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
         case inspect ls cat stat
-            echo --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
+            echo --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
         case fsck
-            echo -j --threads --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --verity-sig --verity-cert
+            echo -j --threads --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --verity-sig --verity-cert --header --cache-dir --cache-size --timeout --retries
         case verity
             echo --hash-file --salt --hash --root-hash-file --sign --cert --sig --sig-json \
                 --offset -j --threads
         case diff
             echo -e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a \
-                --root-hash-b --verity-hash-file-a --verity-hash-file-b
+                --root-hash-b --verity-hash-file-a --verity-hash-file-b --header --cache-dir --cache-size --timeout --retries
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
-                -d --duration -r --runs -f --format --plot --seed --offset
+                -d --duration -r --runs -f --format --plot --seed --offset --header --cache-dir --cache-size --timeout --retries
         case mount
-            echo -j --threads --offset --cache-policy --cache --decomp --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
+            echo -j --threads --offset --cache-policy --cache --decomp --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
     end
 end
 
@@ -339,3 +339,10 @@ complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -F
 complete -c squashkit -n '__fish_seen_subcommand_from mksquashfs' -a '(__squashkit_compat_options mksquashfs)'
 complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -F
 complete -c squashkit -n '__fish_seen_subcommand_from unsquashfs' -a '(__squashkit_compat_options unsquashfs)'
+# An image read over HTTP.
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l header -x -d 'send this header with each request'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l cache-dir -r -a '(__fish_complete_directories)' -d 'keep fetched blocks in this directory'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l cache-size -x -d 'at most this many bytes in --cache-dir'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l download -d 'fetch it whole from a server without range requests'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l timeout -x -d 'seconds a request may stall'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage inspect ls cat stat fsck diff bench mount' -l retries -x -d 'tries again after a failure'

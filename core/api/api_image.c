@@ -43,6 +43,7 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
 	/* Readers on every CPU: a data entry and a decompressor each. */
 	out->image.data_entries = sqk_online_cpus();
 	out->image.decompressors = sqk_online_cpus();
+	sqk_remote_opts_default(&out->remote);
 }
 
 int sqk_open_opts_set_offset(struct sqk_open_opts *o, uint64_t offset)
@@ -226,6 +227,14 @@ static int fd_file(int fd, char name[32], struct sqk_file **out)
 	return 0;
 }
 
+int sqk_image_open_url(const char *url, const struct sqk_open_opts *opts, struct sqk_image **out)
+{
+	struct sqk_file *f;
+	int err = sqk_api_url_file(url, opts, &f);
+
+	return err ? err : open_file(f, url, opts, out);
+}
+
 int sqk_image_open_fd(int fd, const struct sqk_open_opts *opts, struct sqk_image **out)
 {
 	struct sqk_file *f;
@@ -270,6 +279,15 @@ int sqk_image_find_path(const char *path, uint64_t limit, uint64_t *found, size_
 	int err = sqk_api_path_file(path, &f);
 
 	return err ? err : find_in(f, path, limit, found, max);
+}
+
+int sqk_image_find_url(const char *url, const struct sqk_open_opts *opts, uint64_t limit,
+		       uint64_t *found, size_t max)
+{
+	struct sqk_file *f;
+	int err = sqk_api_url_file(url, opts, &f);
+
+	return err ? err : find_in(f, url, limit, found, max);
 }
 
 int sqk_image_find_fd(int fd, uint64_t limit, uint64_t *found, size_t max)

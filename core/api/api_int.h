@@ -13,6 +13,7 @@
 #include <squashkit/squashkit.h>
 
 #include "read/image.h"
+#include "remote/remote.h"
 #include "util/error.h"
 #include "verity/verity_area.h"
 
@@ -60,6 +61,7 @@ struct sqk_open_opts {
 	int offset_auto;
 	struct sqk_image_opts image;
 	struct sqk_api_verity verity;
+	struct sqk_remote_opts remote; /* for a URL */
 };
 
 /* Where o's hash area is, its path pointing into o. */
@@ -97,6 +99,14 @@ int sqk_api_place(struct sqk_file *f, const char *name, const struct sqk_open_op
  */
 int sqk_api_path_file(const char *path, struct sqk_file **out);
 int sqk_api_io_file(const struct sqk_io *io, size_t io_size, struct sqk_file **out);
+/* The file at url, read over HTTP with o's settings (NULL: the defaults). 0, or the error, said. */
+int sqk_api_url_file(const char *url, const struct sqk_open_opts *o, struct sqk_file **out);
+/* The remote file under f (through verity, a window, callbacks of sqk_io_open_url), or NULL. */
+struct sqk_file *sqk_api_remote_under(struct sqk_file *f);
+/* The read callback of sqk_io_open_url's callbacks (how api_io.c knows them). */
+int sqk_api_url_read_at(void *ctx, uint64_t pos, void *buf, size_t len);
+/* The file behind callbacks made by sqk_io_open_url, or NULL. */
+struct sqk_file *sqk_api_io_url_file(struct sqk_file *f);
 /* A list of strings the options own (api_build_opts.c). */
 struct sqk_api_strv {
 	char **v;

@@ -149,12 +149,57 @@ static void take_fill_waiters(struct sqk_cache *c, struct sqk_cache_entry *e, st
 	}
 }
 
+int sqk_cache_reserve(struct sqk_cache *c, uint64_t block, uint32_t info,
+		      struct sqk_cache_entry **out)
+{
+	sqk_cache_lock(c);
+	if (lookup(c, block, info) || c->unused == 0) {
+		sqk_cache_unlock(c);
+		return -1;
+	}
+	*out = claim(c, block, info);
+	c->policy->published(c, block, info);
+	sqk_cache_unlock(c);
+	return 0;
+}
+
+/* The fill of e ended with err: it is no longer pending, and whoever waited for it wakes. */
+static void fill_done(struct sqk_cache *c, struct sqk_cache_entry *e, int err)
+{
+	struct wake_batch wake = {.n = 0};
+
+	sqk_cache_lock(c);
+	e->pending = 0;
+	e->error = err;
+	c->stats.fills++;
+	if (err)
+		c->stats.errors++;
+	take_fill_waiters(c, e, &wake);
+	sqk_cache_unlock(c);
+	sqk_wake_batch_flush(&wake);
+}
+
+void sqk_cache_publish(struct sqk_cache_entry *e, int err)
+{
+	fill_done(e->cache, e, err);
+	sqk_cache_put(e);
+}
+
+int sqk_cache_contains(struct sqk_cache *c, uint64_t block, uint32_t info)
+{
+	int found;
+
+	sqk_cache_lock(c);
+	found = lookup(c, block, info) != NULL;
+	sqk_cache_unlock(c);
+	return found;
+}
+
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out)
 {
 	struct sqk_cache_entry *e;
 	struct sqk_waiter fw;
-	struct wake_batch wake = {.n = 0};
 	int woken_for_capacity = 0;
 	int err;
 
@@ -174,16 +219,7 @@ int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_f
 		sqk_cache_unlock(c);
 
 		err = fill(arg, e);
-
-		sqk_cache_lock(c);
-		e->pending = 0;
-		e->error = err;
-		c->stats.fills++;
-		if (err)
-			c->stats.errors++;
-		take_fill_waiters(c, e, &wake);
-		sqk_cache_unlock(c);
-		sqk_wake_batch_flush(&wake);
+		fill_done(c, e, err);
 		if (err) {
 			sqk_cache_put(e);
 			return err;

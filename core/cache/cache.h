@@ -74,6 +74,24 @@ void sqk_cache_destroy(struct sqk_cache *c);
 int sqk_cache_get(struct sqk_cache *c, uint64_t block, uint32_t info, sqk_fill_fn fill, void *arg,
 		  struct sqk_cache_entry **out);
 void sqk_cache_put(struct sqk_cache_entry *e);
+/*
+ * Whether the block is cached or being filled now (a moment later it may
+ * not be): a fill that could fetch several blocks at once stops before one
+ * that is there. Counts no lookup.
+ */
+int sqk_cache_contains(struct sqk_cache *c, uint64_t block, uint32_t info);
+/*
+ * A fill that fetches several blocks at once (a run of a remote file)
+ * claims the blocks after its own before it fetches them, so that threads
+ * wanting one wait for that fetch rather than make their own: 0 and *out,
+ * an entry pending for the caller, or -1 when the block is cached or being
+ * filled, or no entry is free (it never waits). sqk_cache_publish() ends
+ * it: e->data and e->length filled (err 0) or err for everyone who waited,
+ * and the caller's reference dropped.
+ */
+int sqk_cache_reserve(struct sqk_cache *c, uint64_t block, uint32_t info,
+		      struct sqk_cache_entry **out);
+void sqk_cache_publish(struct sqk_cache_entry *e, int err);
 /* The cache e belongs to. */
 struct sqk_cache *sqk_cache_of(const struct sqk_cache_entry *e);
 

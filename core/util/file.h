@@ -76,6 +76,15 @@ struct sqk_file *sqk_file_mem(const void *data, size_t len);
 /* The contents of a memory file (valid until the next write). */
 const uint8_t *sqk_file_mem_data(struct sqk_file *f, size_t *len);
 
+/*
+ * A read-only file through a caller's callbacks (copied; io->close is
+ * called on destroy, or at once when this fails for want of memory).
+ */
+struct sqk_io;
+struct sqk_file *sqk_file_io(const struct sqk_io *io);
+/* The callbacks behind a file made by sqk_file_io, or NULL. */
+const struct sqk_io *sqk_file_io_of(const struct sqk_file *f);
+
 static inline void sqk_file_destroy(struct sqk_file *f)
 {
 	if (f)
@@ -92,5 +101,9 @@ struct sqk_file *sqk_file_window(struct sqk_file *inner, uint64_t base);
  * bytes kept in front of it; inner stays the caller's. NULL without memory.
  */
 struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base);
+/* Where a window starts in its inner file; 0 for a file that is no window. */
+uint64_t sqk_file_window_base(struct sqk_file *f);
+/* The file a window looks into; NULL for a file that is no window. */
+struct sqk_file *sqk_file_window_inner(struct sqk_file *f);
 
 #endif

@@ -111,3 +111,13 @@ struct sqk_file *sqk_file_window_rw(struct sqk_file *inner, uint64_t base)
 {
 	return window_new(inner, base, 0);
 }
+
+uint64_t sqk_file_window_base(struct sqk_file *f)
+{
+	return f->destroy == window_destroy ? ((struct window *)f)->start : 0;
+}
+
+struct sqk_file *sqk_file_window_inner(struct sqk_file *f)
+{
+	return f->destroy == window_destroy ? ((struct window *)f)->inner : NULL;
+}

@@ -279,3 +279,8 @@ const struct sqk_verity_area *sqk_verity_reader_area(const struct sqk_file *f)
 {
 	return sqk_verity_is_reader(f) ? ((const struct reader *)f)->a : NULL;
 }
+
+struct sqk_file *sqk_verity_reader_inner(struct sqk_file *f)
+{
+	return sqk_verity_is_reader(f) ? ((struct reader *)f)->image : f;
+}

@@ -31,6 +31,8 @@ void sqk_verity_reader_on_bad(struct sqk_file *f,
 			      void (*fn)(void *ctx, const struct sqk_verity_bad *b), void *ctx);
 /* Is f such a file? */
 int sqk_verity_is_reader(const struct sqk_file *f);
+/* The file a reader reads (f itself for a file that is no reader). */
+struct sqk_file *sqk_verity_reader_inner(struct sqk_file *f);
 /*
  * How many blocks failed a read of f so far, and the first (a snapshot;
  * first may be NULL). 0 for a file that is no reader.

@@ -37,6 +37,7 @@
 #include "extract.h"
 #include "image.h"
 #include "inode.h"
+#include "remote.h"
 #include "survey.h"
 #include "verity.h"
 

@@ -156,12 +156,80 @@ static void basics(void)
 	sqk_cache_destroy(c);
 }
 
+struct getter {
+	struct sqk_cache *c;
+	uint64_t block;
+	int err;
+	uint8_t first;
+};
+
+/* A fill of its own would fail with -5 (a get that came after a failed publish). */
+static int fail5_fill(void *arg, struct sqk_cache_entry *e)
+{
+	return -5;
+}
+
+static void *get_one(void *p)
+{
+	struct getter *g = p;
+	struct sqk_cache_entry *e;
+	unsigned seed = 3;
+
+	g->err =
+		sqk_cache_get(g->c, g->block, 0, g->block == 5 ? fail_fill : fail5_fill, &seed, &e);
+	if (!g->err) {
+		g->first = e->data[0];
+		sqk_cache_put(e);
+	}
+	return NULL;
+}
+
+/* A block claimed for a fetch of several: others wait for it, then share it or its error. */
+static void reserved(void)
+{
+	struct sqk_cache *c =
+		sqk_cache_create("reserve", 2, BLOCK, SQK_WAIT_KEYED, SQK_LOOKUP_HASH);
+	struct sqk_cache_entry *e, *f, *g;
+	struct getter w = {c, 5, -1, 0};
+	struct sqk_cache_stats st;
+	pthread_t t;
+	unsigned seed = 1;
+
+	is_int(sqk_cache_reserve(c, 5, 0, &e), 0, "reserve claims a block that is not there");
+	ok(sqk_cache_contains(c, 5, 0), "which is then there (pending)");
+	is_int(sqk_cache_reserve(c, 5, 0, &f), -1, "a block pending is not reserved twice");
+	pthread_create(&t, NULL, get_one, &w);
+	usleep(20000);
+	pattern(5, e->data);
+	e->length = BLOCK;
+	sqk_cache_publish(e, 0);
+	pthread_join(t, NULL);
+	is_int(w.err, 0, "a get made while it was pending shares it (its own fill would fail)");
+	is_int(w.first, (int)(5 * 31), "and sees the published bytes");
+	is_int(sqk_cache_reserve(c, 5, 0, &f), -1, "a cached block is not reserved");
+	is_int(sqk_cache_get(c, 6, 0, fill, &seed, &f), 0, "one entry held");
+	is_int(sqk_cache_reserve(c, 7, 0, &g), 0, "the other reserved");
+	is_int(sqk_cache_reserve(c, 8, 0, &e), -1, "no entry free: refused, never waits");
+	w.block = 7;
+	pthread_create(&t, NULL, get_one, &w);
+	usleep(20000);
+	sqk_cache_publish(g, -5);
+	pthread_join(t, NULL);
+	is_int(w.err, -5, "a reserved fetch that fails gives its error to who waited");
+	ok(!sqk_cache_contains(c, 7, 0), "and the block is not cached");
+	sqk_cache_put(f);
+	sqk_cache_stats(c, &st);
+	is_int(st.fills, 3, "each reserve and fill counts as one fill");
+	sqk_cache_destroy(c);
+}
+
 int main(void)
 {
 	enum sqk_wait_policy p;
 
 	alarm(120);
 	basics();
+	reserved();
 	ok(sqk_policy_parse("herd", &p) == 0 && p == SQK_WAIT_HERD, "policy names parse");
 	ok(sqk_policy_parse("nonsense", &p) != 0, "unknown policy is refused");
 	stress(SQK_WAIT_HERD, SQK_LOOKUP_SCAN);
