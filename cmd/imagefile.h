@@ -13,15 +13,16 @@
 #include <squashkit/squashkit.h>
 
 struct cli_image_file {
-	int fd;		     /* -1 for a remote image */
+	int fd;		      /* -1 for a remote image */
 	struct sqk_io remote; /* a URL's callbacks (sqk_io_open_url) */
-	uint64_t base;	     /* where the image starts in the file (--offset) */
-	uint64_t size;	     /* the bytes from there to the end */
-	uint64_t bytes_read; /* counted as the check reads, from its threads */
-	int errnum;	     /* the errno of the last read that failed */
+	uint64_t base;	      /* where the image starts in the file (--offset) */
+	uint64_t size;	      /* the bytes from there to the end */
+	uint64_t bytes_read;  /* counted as the check reads, from its threads */
+	int errnum;	      /* the errno of the last read that failed */
 };
 
-/* Open path (a file, a device or a URL) after --offset; prints the error line and returns NULL on failure. */
+/* Open path (a file, a device or a URL) after --offset; prints the error line and returns NULL on
+ * failure. */
 struct cli_image_file *cli_image_file_open(const char *path);
 /* The callbacks that read f (f stays the caller's: no close callback). */
 struct sqk_io cli_image_file_io(struct cli_image_file *f);

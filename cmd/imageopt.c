@@ -370,3 +370,12 @@ void cli_print_stats_as(FILE *out, struct sqk_image *img, int json)
 	cli_print_stats_json(&j, img);
 	sqk_json_finish(&j);
 }
+
+int cli_image_option_default(int c, int verity_base, const char *arg)
+{
+	/* A bad value of one was said: the usage status below. */
+	if (cli_remote_take(c, verity_base + CLI_VERITY_NOPTS, arg) == 0)
+		return 0;
+	/* The verity options, or one getopt has refused already. */
+	return cli_verity_default(c, verity_base, arg);
+}

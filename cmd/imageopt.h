@@ -97,4 +97,12 @@ void cli_print_stats_as(FILE *out, struct sqk_image *img, int json);
 /* Where the image starts in the file after --offset (auto: once it has been found). */
 uint64_t cli_offset_value(void);
 
+/*
+ * The default case of a reading command's getopt loop: a remote option
+ * (remoteopt.h, numbered after the verity ones) or a verity option
+ * (verityopt.h, from verity_base). 0 when taken, else the usage status
+ * (the bad value or option already said).
+ */
+int cli_image_option_default(int c, int verity_base, const char *arg);
+
 #endif

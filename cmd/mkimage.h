@@ -49,7 +49,8 @@ struct args {
 	int labels;	      /* --file-contexts */
 	int label_opts;	      /* --selinux-root, --keep-source-labels */
 	int verity;	      /* --verity */
-	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
+	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's
+				 order */
 };
 
 /* The bits of verity_opts (the order of mkimage_args.c's options). */

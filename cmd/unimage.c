@@ -335,11 +335,7 @@ static int run(struct unimage *u, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		default:
-			/* A bad value of one was said: the usage status below. */
-			if (cli_remote_take(c, OPT_VERITY + CLI_VERITY_NOPTS, optarg) == 0)
-				break;
-			/* The verity options, or one getopt has refused already. */
-			if ((c = cli_verity_default(c, OPT_VERITY, optarg)) != 0)
+			if ((c = cli_image_option_default(c, OPT_VERITY, optarg)) != 0)
 				return c;
 			break;
 		}
