@@ -22,7 +22,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # (check, demo) run deps and then a new make, which reads the flags afresh.
 # The library's packages (squashkit.pc's Requires.private), and libfuse3,
 # which only the binary's mount daemon links.
-LIB_PKGS := liblzma libzstd liblz4 lzo2 libarchive zlib libdeflate libcrypto
+LIB_PKGS := liblzma libzstd liblz4 lzo2 libarchive zlib libdeflate libcrypto libselinux
 BIN_PKGS := fuse3
 PKG_CONFIG ?= pkg-config
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS) $(BIN_PKGS) 2>/dev/null)

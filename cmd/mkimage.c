@@ -357,13 +357,72 @@ static int check_args(struct args *a, const char *image)
 	return 0;
 }
 
+/* What each build of the command line takes: its SOURCEs, and whether IMAGE is stdout. */
+struct run {
+	char **src;
+	int nsrc;
+};
+
+/* One image, at image: 0, or the exit status after the error line. *layers: the OCI image's. */
+static int build(struct args *a, const char *image, void *ctx, unsigned *layers)
+{
+	const struct run *r = ctx;
+	struct sqk_build *b = NULL;
+	struct bar bar = {0};
+	int rc, err, to_stdout = strcmp(image, "-") == 0;
+	uint64_t n = 0;
+
+	sqk_build_opts_progress(a->bo, progress_cb, &bar);
+	sqk_build_opts_warn(a->bo, warn_cb, &bar);
+	if (to_stdout) {
+		if (cli_refuse_terminal("an image", a->force))
+			return EXIT_FAIL;
+		/* A reader gone mid-way is an error to report, not a signal to die of. */
+		signal(SIGPIPE, SIG_IGN);
+		stdout_start();
+		err = sqk_build_create_fd(1, a->bo, &b);
+	} else {
+		err = sqk_build_create(image, a->bo, &b);
+	}
+	if (err) {
+		rc = create_error(a, image, err);
+		goto done;
+	}
+	cli_mkimage_reuse_refused(a, b);
+	bar.b = b;
+	bar.p = cli_progress_start(0, NULL, a->quiet);
+	if (bar.p) {
+		bar.polling = 1;
+		cli_progress_poll(bar.p, image_bytes, b);
+	}
+	err = add_sources(a, b, r->src, r->nsrc);
+	if (!err)
+		err = sqk_build_finish(b);
+	if (err) {
+		bar_finish(&bar, 0);
+		rc = build_error(a, image, b, err, to_stdout);
+		goto done;
+	}
+	/* The bar completes once the image is in place. */
+	bar_finish(&bar, 1);
+	cli_mkimage_verity_print(a, b);
+	if (!to_stdout && (a->stats || a->json))
+		print_stats(a, b, image);
+	rc = EXIT_OK;
+	cli_mkimage_reuse_notes(a, b);
+	if (layers && !sqk_build_stat(b, "oci_layers", &n))
+		*layers = (unsigned)n;
+done:
+	sqk_build_destroy(b);
+	return rc;
+}
+
 int cli_mkimage(int argc, char **argv)
 {
 	struct args a;
-	struct sqk_build *b = NULL;
-	struct bar bar = {0};
+	struct run r;
 	const char *image;
-	int rc, err, nsrc, to_stdout;
+	int rc, nsrc;
 
 	memset(&a, 0, sizeof(a));
 	rc = cli_mkimage_parse_args(argc, argv, &a);
@@ -376,13 +435,14 @@ int cli_mkimage(int argc, char **argv)
 		rc = cli_usage_error("missing IMAGE");
 		goto done;
 	}
-	if (nsrc < 1 && !a.listings.n && !a.archives.n && !a.has_pseudo) {
+	if (nsrc < 1 && !a.listings.n && !a.archives.n && !a.has_pseudo && !a.oci) {
 		rc = cli_usage_error("missing SOURCE");
 		goto done;
 	}
 	image = argv[argc - 1];
-	to_stdout = strcmp(image, "-") == 0;
 	rc = image_is_dir(image, argv + optind, nsrc, a.archive_mode);
+	if (!rc)
+		rc = cli_mkimage_input_check(&a, nsrc, image);
 	if (!rc)
 		rc = setup_codec(&a);
 	if (!rc)
@@ -394,48 +454,10 @@ int cli_mkimage(int argc, char **argv)
 		rc = settle_opts(&a);
 	if (rc)
 		goto done;
-	sqk_build_opts_progress(a.bo, progress_cb, &bar);
-	sqk_build_opts_warn(a.bo, warn_cb, &bar);
-	if (to_stdout) {
-		if (cli_refuse_terminal("an image", a.force)) {
-			rc = EXIT_FAIL;
-			goto done;
-		}
-		/* A reader gone mid-way is an error to report, not a signal to die of. */
-		signal(SIGPIPE, SIG_IGN);
-		stdout_start();
-		err = sqk_build_create_fd(1, a.bo, &b);
-	} else {
-		err = sqk_build_create(image, a.bo, &b);
-	}
-	if (err) {
-		rc = create_error(&a, image, err);
-		goto done;
-	}
-	cli_mkimage_reuse_refused(&a, b);
-	bar.b = b;
-	bar.p = cli_progress_start(0, NULL, a.quiet);
-	if (bar.p) {
-		bar.polling = 1;
-		cli_progress_poll(bar.p, image_bytes, b);
-	}
-	err = add_sources(&a, b, argv + optind, nsrc);
-	if (!err)
-		err = sqk_build_finish(b);
-	if (err) {
-		bar_finish(&bar, 0);
-		rc = build_error(&a, image, b, err, to_stdout);
-		goto done;
-	}
-	/* The bar completes once the image is in place. */
-	bar_finish(&bar, 1);
-	cli_mkimage_verity_print(&a, b);
-	if (!to_stdout && (a.stats || a.json))
-		print_stats(&a, b, image);
-	rc = EXIT_OK;
-	cli_mkimage_reuse_notes(&a, b);
+	r = (struct run){argv + optind, nsrc};
+	rc = a.oci_layers ? cli_mkimage_oci_layers(&a, image, build, &r)
+			  : build(&a, image, &r, NULL);
 done:
-	sqk_build_destroy(b);
 	cli_mkimage_args_free(&a);
 	return rc;
 }

@@ -32,6 +32,12 @@ struct args {
 	int tail_ends, no_fragments, no_xattrs, no_pad, exclude_style, has_pseudo;
 	/* Checked here for their usage lines, then handed to the library. */
 	struct sqk_attropt attr;
+	const char *oci;      /* --oci LAYOUT[:REF] */
+	int oci_layers;	      /* --oci-layers */
+	int platform;	      /* --platform */
+	int whiteouts;	      /* --whiteouts */
+	int labels;	      /* --file-contexts */
+	int label_opts;	      /* --selinux-root, --keep-source-labels */
 	int verity;	      /* --verity */
 	unsigned verity_opts; /* the other --verity-* options given, a bit each, in mkimage_args.c's order */
 };
@@ -82,6 +88,22 @@ void cli_mkimage_reuse_print(const struct args *a, const struct sqk_build *b);
 uint64_t cli_mkimage_stat(const struct sqk_build *b, const char *name);
 /* The --stats summary as one JSON object. */
 void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, const char *image);
+
+/*
+ * The container and label options: which (0: --whiteouts, then --oci,
+ * --platform, --oci-layers, --file-contexts, --selinux-root,
+ * --keep-source-labels), its long name and value. 0, or the exit status.
+ */
+int cli_mkimage_input_opt(struct args *a, int which, const char *name, const char *arg);
+/* Those options against the others and the operands: 0, or the exit status after why. */
+int cli_mkimage_input_check(const struct args *a, int nsrc, const char *image);
+/*
+ * --oci-layers: build(a, name, ctx, &layers) for IMAGE.1, then as many
+ * more as the image has layers; 0, or the first failure's exit status.
+ */
+typedef int (*cli_mkimage_build_fn)(struct args *a, const char *image, void *ctx, unsigned *layers);
+int cli_mkimage_oci_layers(struct args *a, const char *image, cli_mkimage_build_fn build,
+			   void *ctx);
 
 /* 0 to go on, -1 after --help, or the exit status of a usage error. */
 int cli_mkimage_parse_args(int argc, char **argv, struct args *a);

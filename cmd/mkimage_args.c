@@ -98,6 +98,27 @@ static const char usage_text[] =
 	"      --pseudo-warn        a pseudo definition that cannot be applied (a path\n"
 	"                           a source has, m with nothing to modify) is a\n"
 	"                           warning and is left out, as mksquashfs does\n"
+	"      --whiteouts          the archives are container layers, applied in order:\n"
+	"                           .wh.NAME removes NAME, .wh..wh..opq the lower\n"
+	"                           contents of its directory (the OCI image spec)\n"
+	"\n"
+	"Container images (no SOURCE needed; the config's entrypoint and environment\n"
+	"are not part of the image):\n"
+	"      --oci LAYOUT[:REF]   the OCI image named REF (or the only one) of the image\n"
+	"                           layout directory LAYOUT, or of oci-archive:FILE (a tar\n"
+	"                           of one): its layers applied in order, digests checked\n"
+	"      --platform OS/ARCH[/VARIANT]\n"
+	"                           the image of this platform from an index of several\n"
+	"                           (default: this machine's)\n"
+	"      --oci-layers         one image per layer, IMAGE.1 (the lowest) to IMAGE.N,\n"
+	"                           whiteouts kept as overlayfs reads them\n"
+	"\n"
+	"SELinux:\n"
+	"      --file-contexts FILE give every inode the security.selinux label that FILE\n"
+	"                           (a policy's file_contexts) gives its path and type,\n"
+	"                           as restorecon would set it\n"
+	"      --selinux-root PATH  match paths as PATH/path (the image mounted at PATH)\n"
+	"      --keep-source-labels a label a source gives stays\n"
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
@@ -186,6 +207,14 @@ enum {
 	OPT_VERITY_CERT,
 	OPT_VERITY_SIG,
 	OPT_VERITY_SIG_JSON,
+	/* The container and label options (mkimage_inputs.c), in this order. */
+	OPT_WHITEOUTS,
+	OPT_OCI,
+	OPT_PLATFORM,
+	OPT_OCI_LAYERS,
+	OPT_FILE_CONTEXTS,
+	OPT_SELINUX_ROOT,
+	OPT_KEEP_SOURCE_LABELS,
 };
 
 static const struct option long_opts[] = {
@@ -243,6 +272,13 @@ static const struct option long_opts[] = {
 	{"verity-cert", required_argument, NULL, OPT_VERITY_CERT},
 	{"verity-sig", required_argument, NULL, OPT_VERITY_SIG},
 	{"verity-sig-json", required_argument, NULL, OPT_VERITY_SIG_JSON},
+	{"whiteouts", no_argument, NULL, OPT_WHITEOUTS},
+	{"oci", required_argument, NULL, OPT_OCI},
+	{"platform", required_argument, NULL, OPT_PLATFORM},
+	{"oci-layers", no_argument, NULL, OPT_OCI_LAYERS},
+	{"file-contexts", required_argument, NULL, OPT_FILE_CONTEXTS},
+	{"selinux-root", required_argument, NULL, OPT_SELINUX_ROOT},
+	{"keep-source-labels", no_argument, NULL, OPT_KEEP_SOURCE_LABELS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -512,6 +548,15 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			 */
 			a->verity_opts |= 1u << (c - OPT_VERITY_SALT);
 			rc = cli_mkimage_set(a, switch_name(c), optarg);
+			break;
+		case OPT_WHITEOUTS:
+		case OPT_OCI:
+		case OPT_PLATFORM:
+		case OPT_OCI_LAYERS:
+		case OPT_FILE_CONTEXTS:
+		case OPT_SELINUX_ROOT:
+		case OPT_KEEP_SOURCE_LABELS:
+			rc = cli_mkimage_input_opt(a, c - OPT_WHITEOUTS, switch_name(c), optarg);
 			break;
 		case 'q':
 			a->quiet = 1;

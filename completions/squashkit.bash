@@ -26,8 +26,10 @@ _squashkit_options()
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
 			--uncompressed --reuse --reuse-offset --verity-salt --verity-hash
-			--verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json"
+			--verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json
+			--oci --platform --file-contexts --selinux-root"
 		_sqk_opts="$_sqk_argopts --verity --verity-no-superblock --named-sources --full-paths
+			--whiteouts --oci-layers --keep-source-labels
 			--regex --wildcards
 			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
@@ -242,8 +244,17 @@ _squashkit_value()
 		_squashkit_words "4K 8K 16K 32K 64K 128K 256K 512K 1M"
 		;;
 	mkimage:--exclude-from | mkimage:--listing | mkimage:--archive | mkimage:--sort | \
-		mkimage:--pseudo-file)
+		mkimage:--pseudo-file | mkimage:--file-contexts)
 		_squashkit_files
+		;;
+	mkimage:--oci)
+		_squashkit_dirs
+		;;
+	mkimage:--selinux-root)
+		_squashkit_dirs
+		;;
+	mkimage:--platform)
+		_squashkit_words "linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64"
 		;;
 	mkimage:--uncompressed)
 		_squashkit_list "inodes data fragments xattrs ids"

@@ -19,7 +19,8 @@ function __squashkit_argopts
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
                 --xattrs-include --xattrs-exclude --xattrs-add --sort --offset \
                 --uncompressed --reuse --reuse-offset --verity-salt --verity-hash \
-                --verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json
+                --verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json \
+                --oci --platform --file-contexts --selinux-root
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
                 --xattrs-include --xattrs-exclude --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash
@@ -181,6 +182,13 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l archive -d 'so
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo -x -d 'add a pseudo definition (mksquashfs syntax)'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-file -r -F -d 'add the pseudo definitions of a file'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l pseudo-warn -d 'a pseudo definition that cannot be applied is a warning'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l whiteouts -d 'the archives are container layers, applied in order'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l oci -r -a '(__fish_complete_directories)' -d 'the OCI image of a layout (LAYOUT[:REF], oci-archive:FILE)'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l platform -x -a 'linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -d 'the image of this platform from an index'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l oci-layers -d 'one image per layer, as overlayfs layers'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l file-contexts -r -F -d 'SELinux labels from a file_contexts'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l selinux-root -r -a '(__fish_complete_directories)' -d 'match the labels below this path'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l keep-source-labels -d "a source's SELinux label stays"
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s j -l threads -x -d 'compression threads'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s f -l force -d 'overwrite an existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add the sources to the existing image'

@@ -124,7 +124,11 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	}
 	err = append_refusal(o, path);
 	if (!err)
+		err = sqk_api_inputs_refuse(o, path);
+	if (!err)
 		err = sqk_api_attrs_make(&b->attrs, o, &b->mo, path);
+	if (!err)
+		err = sqk_api_inputs_take(b, o);
 	if (err) {
 		sqk_build_destroy(b);
 		return err;
@@ -205,9 +209,29 @@ static int usable(struct sqk_build *b)
 	return 0;
 }
 
+/* Usable, and the sources that wait (an OCI image first, archives queued as layers) in. */
+static int ready(struct sqk_build *b)
+{
+	const char *step = b->step;
+	int err = usable(b);
+
+	if (err)
+		return err;
+	b->step = "source";
+	err = sqk_api_inputs_settle(b);
+	if (err) {
+		/* A layer applied in part leaves no tree to build on. */
+		err = done(b, err, NULL);
+		b->failed = 1;
+		return err;
+	}
+	b->step = step;
+	return 0;
+}
+
 int sqk_build_add_dir(struct sqk_build *b, const char *dir)
 {
-	int err = usable(b);
+	int err = ready(b);
 
 	if (err)
 		return err;
@@ -224,12 +248,16 @@ int sqk_build_add_archive(struct sqk_build *b, const char *path)
 	int err = usable(b);
 
 	b->step = "source";
+	/* With "whiteouts", a layer: applied with the others before the next source. */
+	if (!err && (err = sqk_api_inputs_queue(b, path)) <= 0)
+		return err ? sqk_api_fail(err, 0, b->path, NULL) : sqk_api_ok();
+	err = ready(b);
 	return err ? err : done(b, sqk_mkfs_add_archive(b->m, path), NULL);
 }
 
 int sqk_build_add_listing(struct sqk_build *b, const char *path)
 {
-	int err = usable(b);
+	int err = ready(b);
 
 	b->step = "source";
 	return err ? err : done(b, sqk_mkfs_add_listing(b->m, path), NULL);
@@ -261,7 +289,7 @@ static int add(struct sqk_build *b, const char *path, const struct sqk_attr *a,
 	       struct sqk_mkfs_entry *e, struct sqk_node **node)
 {
 	struct sqk_node *n;
-	int err = usable(b);
+	int err = ready(b);
 
 	if (err)
 		return err;
@@ -368,7 +396,7 @@ int sqk_build_mknod(struct sqk_build *b, const char *path, mode_t type, const st
 
 int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
 {
-	int err = usable(b);
+	int err = ready(b);
 
 	if (err)
 		return err;
@@ -384,7 +412,7 @@ int sqk_build_link(struct sqk_build *b, const char *path, const char *existing)
 int sqk_build_set_xattr(struct sqk_build *b, const char *path, const char *name, const void *value,
 			size_t size)
 {
-	int err = usable(b);
+	int err = ready(b);
 
 	if (err)
 		return err;
@@ -422,7 +450,7 @@ static int verity_failed(struct sqk_build *b, int err)
 int sqk_build_finish(struct sqk_build *b)
 {
 	sigset_t old;
-	int err = usable(b), e, blocked;
+	int err = ready(b), e, blocked;
 
 	if (err)
 		return err;
@@ -430,6 +458,9 @@ int sqk_build_finish(struct sqk_build *b)
 	if (b->opts_pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->opts_pseudo->p)))
 		return done(b, err, NULL);
 	if (b->pseudo && (err = sqk_mkfs_add_pseudo(b->m, b->pseudo)))
+		return done(b, err, NULL);
+	b->step = "label";
+	if ((err = sqk_api_inputs_label(b)))
 		return done(b, err, NULL);
 	b->step = "write";
 	err = sqk_mkfs_finish(b->m, &b->st);
@@ -487,6 +518,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	sqk_api_pseudo_unref(b->opts_pseudo);
 	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
+	sqk_api_inputs_release(b);
 	free(b->path);
 	free(b);
 }

@@ -39,6 +39,15 @@ struct sqk_api_verity_opts {
 	char *root_hash_file, *key, *cert, *sig, *sig_json;
 };
 
+/* The inputs of container pipelines, as set (api_build_inputs.c). */
+struct sqk_api_inputs {
+	char *oci, *platform; /* "oci", "platform" */
+	unsigned oci_layer;   /* "oci-layer": that layer alone (from 1), 0: all */
+	int whiteouts;	      /* "whiteouts": the archives are layers */
+	char *file_contexts, *selinux_root;
+	int keep_labels; /* "keep-source-labels" */
+};
+
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
 	 */
@@ -61,6 +70,7 @@ struct sqk_build_opts {
 	int reuse_skip_unfit;	       /* an image that cannot serve is left out, not refused */
 	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
 	struct sqk_api_verity_opts verity;
+	struct sqk_api_inputs in;
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -80,6 +90,8 @@ struct sqk_api_attrs {
 	size_t ngiven;
 };
 
+/* *to becomes a copy of v (the old one freed): 0, or SQK_ERR_NOMEM, said. */
+int sqk_api_set_string(char **to, const char *v);
 /* Options that take a value, of those the attrs hold: 1 when name is not one. */
 int sqk_api_attrs_set(struct sqk_build_opts *o, const char *name, const char *value);
 void sqk_api_attrs_opts_free(struct sqk_build_opts *o);
@@ -132,6 +144,25 @@ int sqk_api_verity_result(const struct sqk_api_verity_build *v, struct sqk_verit
 uint64_t sqk_api_verity_reread(const struct sqk_api_verity_build *v);
 void sqk_api_verity_release(struct sqk_api_verity_build *v);
 
+/* An input option: 0, 1 when name is none, or the error, said. */
+int sqk_api_inputs_set(struct sqk_build_opts *o, const char *name, const char *value);
+void sqk_api_inputs_free(struct sqk_api_inputs *in);
+/* What the inputs cannot go with, said about path before anything is opened: 0 or the error. */
+int sqk_api_inputs_refuse(const struct sqk_build_opts *o, const char *path);
+/* The build's own copy of o's inputs, the file_contexts opened: 0, or the error, said. */
+struct sqk_build;
+int sqk_api_inputs_take(struct sqk_build *b, const struct sqk_build_opts *o);
+/*
+ * The sources that wait: the OCI image (before any other), the archives
+ * queued as layers. 0, or the driver's error (not said: the caller's done()).
+ */
+int sqk_api_inputs_settle(struct sqk_build *b);
+/* An archive added under "whiteouts": queued as a layer (0), or 1 when it is no layer. */
+int sqk_api_inputs_queue(struct sqk_build *b, const char *path);
+/* The labels, once every source and definition is in: 0, or the driver's error. */
+int sqk_api_inputs_label(struct sqk_build *b);
+void sqk_api_inputs_release(struct sqk_build *b);
+
 /* A build (api_build.c), its figures read by api_build_stat.c. */
 struct sqk_build {
 	char *path;
@@ -154,6 +185,11 @@ struct sqk_build {
 	int finished, failed;
 	int device; /* the output is a block device, written in place */
 	struct sqk_api_verity_build *verity; /* "verity" (api_build_verity.c) */
+	struct sqk_api_inputs in;	     /* api_build_inputs.c */
+	struct sqk_api_strv layers;	     /* archives queued as layers */
+	int oci_done;
+	unsigned oci_layers; /* the OCI image's, once read */
+	struct sqk_labels *labels;
 };
 
 /*

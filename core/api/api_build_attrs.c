@@ -18,7 +18,7 @@
 
 static const char *const mode_names[3] = {"file-mode", "dir-mode", "root-mode"};
 
-static int set_string(char **to, const char *v)
+int sqk_api_set_string(char **to, const char *v)
 {
 	char *s = strdup(v);
 
@@ -39,7 +39,7 @@ static int set_filter(struct sqk_build_opts *o, int exclude, const char *v)
 				    "invalid regular expression '%s' for %s: %s", v,
 				    exclude ? "xattrs-exclude" : "xattrs-include", why);
 	sqk_xattr_filter_release(&f);
-	return set_string(exclude ? &o->xattrs_exclude : &o->xattrs_include, v);
+	return sqk_api_set_string(exclude ? &o->xattrs_exclude : &o->xattrs_include, v);
 }
 
 static int add_xattr(struct sqk_build_opts *o, const char *v)
@@ -82,7 +82,7 @@ static int set_sort(struct sqk_build_opts *o, const char *v)
 		return sqk_api_fail(err, 0, v, "line %u: %s", line, why);
 	if (err)
 		return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, v, NULL);
-	return set_string(&o->sort, v);
+	return sqk_api_set_string(&o->sort, v);
 }
 
 int sqk_api_attrs_set(struct sqk_build_opts *o, const char *name, const char *v)

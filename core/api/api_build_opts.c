@@ -56,6 +56,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 	sqk_api_strv_free(&o->excludes);
 	sqk_api_attrs_opts_free(o);
 	sqk_api_verity_opts_free(o);
+	sqk_api_inputs_free(&o->in);
 	sqk_api_pseudo_unref(o->pseudo);
 	free(o);
 }
@@ -166,6 +167,9 @@ int sqk_build_opts_set(struct sqk_build_opts *o, const char *name, const char *v
 	size_t i;
 	int err = sqk_api_verity_set(o, name, value);
 
+	if (err <= 0)
+		return err ? err : sqk_api_ok();
+	err = sqk_api_inputs_set(o, name, value);
 	if (err <= 0)
 		return err ? err : sqk_api_ok();
 	if (value)

@@ -64,6 +64,10 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
+	if (!strcmp(name, "oci_layers")) {
+		*value = b->oci_layers;
+		return sqk_api_ok();
+	}
 	if (!strcmp(name, "verity_reread_blocks")) {
 		*value = sqk_api_verity_reread(b->verity);
 		return sqk_api_ok();

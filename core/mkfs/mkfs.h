@@ -88,6 +88,18 @@ int sqk_mkfs_add_entry(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_full_path(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_listing(struct sqk_mkfs *m, const char *path);
 int sqk_mkfs_add_archive(struct sqk_mkfs *m, const char *path);
+/* Archives as container image layers, the first lowest (source/layers.h): whiteouts applied. */
+int sqk_mkfs_add_layers(struct sqk_mkfs *m, const char *const *paths, size_t n);
+/* An OCI image (source/src.h, sqk_src_oci): its layers applied, or one alone. */
+int sqk_mkfs_add_oci(struct sqk_mkfs *m, const char *spec, const char *platform, unsigned layer,
+		     unsigned *nlayers);
+/*
+ * Every inode's security.selinux from the file_contexts l (write/label.h),
+ * matched under root; with keep_source, the sources' labels stay. After
+ * every source and pseudo definition, before sqk_mkfs_finish.
+ */
+struct sqk_labels;
+int sqk_mkfs_label(struct sqk_mkfs *m, struct sqk_labels *l, const char *root, int keep_source);
 /* Pseudo definitions, on top of every source added before (see pseudo.h). */
 struct sqk_pseudo;
 int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);

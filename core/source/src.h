@@ -86,6 +86,17 @@ int sqk_src_entry(struct sqk_src_ctx *c, const char *path);
 int sqk_src_full_path(struct sqk_src_ctx *c, const char *path);
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path);
 int sqk_src_archive(struct sqk_src_ctx *c, const char *path);
+/* Archives applied one over the other as container image layers (layers.h), the first lowest. */
+int sqk_src_layer_files(struct sqk_src_ctx *c, const char *const *paths, size_t n);
+/*
+ * The OCI image at spec, LAYOUT[:REF] or oci-archive:FILE[:REF], for
+ * platform "os/arch[/variant]" (NULL: this machine's): its layers applied
+ * (layer 0), or its layer'th alone as overlayfs keeps a layer
+ * (layers.h). *nlayers: how many layers the image has (0 when it was not
+ * found). SQK_ERR_NOENT for a layer past the last.
+ */
+int sqk_src_oci(struct sqk_src_ctx *c, const char *spec, const char *platform, unsigned layer,
+		unsigned *nlayers);
 
 /*
  * Feed the host file at path (size bytes when it was described) to the

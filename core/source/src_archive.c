@@ -17,6 +17,7 @@
 
 #include "format/format.h"
 #include "src.h"
+#include "src_archive.h"
 #include "util/error.h"
 #include "write/reuse.h"
 
@@ -239,6 +240,47 @@ static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *n
 	return 0;
 }
 
+/* What a symlink or a device holds besides its attributes: its target, its numbers. */
+static int special(struct sqk_tree *t, struct sqk_node *node, struct archive_entry *e)
+{
+	const char *target = archive_entry_symlink(e);
+
+	switch (node->type) {
+	case SQK_SYMLINK:
+		if (!target)
+			target = "";
+		node->target = sqk_tree_strdup(t, target, strlen(target));
+		if (!node->target)
+			return SQK_ERR_NOMEM;
+		node->size = strlen(target);
+		break;
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
+		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
+		break;
+	}
+	return 0;
+}
+
+/* Does an --exclude pattern match path? They see it without "./" and trailing '/'. */
+static int excluded(struct sqk_src_ctx *c, const char *path)
+{
+	char norm[4096];
+	size_t n;
+
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	n = strlen(path);
+	if (n >= sizeof(norm))
+		n = sizeof(norm) - 1;
+	memcpy(norm, path, n);
+	while (n && norm[n - 1] == '/')
+		n--;
+	norm[n] = '\0';
+	return n && sqk_src_excluded_path(c, norm);
+}
+
 static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *e,
 		 const char *apath)
 {
@@ -258,24 +300,8 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	}
 	while (path[0] == '/')
 		path++;
-	{
-		/* Exclude patterns see the path without "./" and trailing '/'. */
-		char norm[4096];
-		size_t n;
-		const char *p = path;
-
-		while (p[0] == '.' && p[1] == '/')
-			p += 2;
-		n = strlen(p);
-		if (n >= sizeof(norm))
-			n = sizeof(norm) - 1;
-		memcpy(norm, p, n);
-		while (n && norm[n - 1] == '/')
-			n--;
-		norm[n] = '\0';
-		if (n && sqk_src_excluded_path(c, norm))
-			return 0;
-	}
+	if (excluded(c, path))
+		return 0;
 	err = sqk_tree_walk_parent(c->tree, path, &parent, &name, &len);
 	if (err) {
 		errno = 0;
@@ -361,22 +387,10 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		if (err)
 			return err;
 		break;
-	case SQK_SYMLINK: {
-		const char *t = archive_entry_symlink(e);
-
-		if (!t)
-			t = "";
-		node->target = sqk_tree_strdup(c->tree, t, strlen(t));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(t);
-		break;
-	}
-	case SQK_BLKDEV:
-	case SQK_CHRDEV:
-		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
-		break;
+	default:
+		err = special(c->tree, node, e);
+		if (err)
+			return err;
 	}
 	err = sqk_tree_add(c->tree, parent, name, len, node);
 added:
@@ -513,4 +527,50 @@ out:
 		close(in->fd);
 	free(in);
 	return err;
+}
+
+/*
+ * What layered sources (src_layers.c) make of an archive's entries, the
+ * same way as an archive source: wrappers of the functions above.
+ */
+int sqk_src_archive_excluded(struct sqk_src_ctx *c, const char *path)
+{
+	return excluded(c, path);
+}
+
+unsigned sqk_src_archive_type(struct archive_entry *e)
+{
+	return node_type(archive_entry_filetype(e));
+}
+
+int sqk_src_archive_attrs(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e,
+			  const char *path)
+{
+	set_attrs(c, n, e, path);
+	n->xattrs = NULL;
+	return read_xattrs(c, e, n);
+}
+
+int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e)
+{
+	return special(c->tree, n, e);
+}
+
+int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archive_entry *e,
+			 struct sqk_node *node, const char *path, struct sqk_node *parent,
+			 const char *name, size_t len)
+{
+	struct stream s = {.a = a};
+
+	return feed_node(c, &s, node, e, path, parent, name, len);
+}
+
+void sqk_src_archive_formats(struct archive *a)
+{
+	support(a);
+}
+
+int sqk_src_archive_fail(struct sqk_src_ctx *c, struct archive *a, const char *what)
+{
+	return fail_archive(c, a, what);
 }

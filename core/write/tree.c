@@ -198,6 +198,35 @@ int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, siz
 	return 0;
 }
 
+const char *sqk_tree_entry_name(struct sqk_tree *t, struct sqk_node *dir, const char *name,
+				size_t len)
+{
+	struct name_ref *r = find_name(t, dir, name, len, name_hash(dir, name, len));
+
+	return r ? r->name : NULL;
+}
+
+int sqk_tree_remove(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len)
+{
+	uint64_t h = name_hash(dir, name, len);
+	struct name_ref *r = find_name(t, dir, name, len, h);
+	uint32_t i;
+
+	if (!r)
+		return SQK_ERR_NOENT;
+	/* From the end: a caller emptying a directory takes its entries last first. */
+	for (i = dir->dir.n; i-- > 0;)
+		if (dir->dir.ents[i].name == r->name)
+			break;
+	/* The order is settled by sqk_tree_sort: the last entry takes the freed place. */
+	if (i < dir->dir.n)
+		dir->dir.ents[i] = dir->dir.ents[--dir->dir.n];
+	if (r->node->nlink)
+		r->node->nlink--;
+	sqk_hash_remove(&t->names, h, (uintptr_t)r);
+	return 0;
+}
+
 int sqk_tree_walk_parent(struct sqk_tree *t, const char *path, struct sqk_node **parent,
 			 const char **name, size_t *len)
 {

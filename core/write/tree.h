@@ -85,6 +85,20 @@ int sqk_tree_add(struct sqk_tree *t, struct sqk_node *dir, const char *name, siz
 /* The node dir holds under name, or NULL. */
 struct sqk_node *sqk_tree_lookup(struct sqk_tree *t, struct sqk_node *dir, const char *name,
 				 size_t len);
+/*
+ * The name of dir's entry name as the tree keeps it, or NULL: the same
+ * pointer for as long as the entry lives, and no other entry's, so it
+ * stands for the entry (layers mark which layer made each).
+ */
+const char *sqk_tree_entry_name(struct sqk_tree *t, struct sqk_node *dir, const char *name,
+				size_t len);
+/*
+ * Take the entry name out of dir (layers: a whiteout, a path replaced):
+ * its node loses a link, and a directory with everything under it is no
+ * longer reached (the arena keeps their memory). SQK_ERR_NOENT when dir
+ * has no such entry.
+ */
+int sqk_tree_remove(struct sqk_tree *t, struct sqk_node *dir, const char *name, size_t len);
 
 /*
  * Walk path (relative to root, '/'-separated, "." and empty components

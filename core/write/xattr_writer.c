@@ -182,26 +182,22 @@ int sqk_xattrs_intern(struct sqk_xattrs *x, const struct sqk_xattr_in *in, size_
 	return 0;
 }
 
-int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
-		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
-		      size_t *dup)
+/*
+ * The attributes of set as the writer takes them in, into in[0..count):
+ * their full names (the prefix put back) in *names (malloc'd). 0 or
+ * SQK_ERR_NOMEM.
+ */
+static int unpack(const struct sqk_xattr_set *set, struct sqk_xattr_in *in, char **names)
 {
-	size_t have = set ? set->count : 0, bytes = 0, i, k;
-	struct sqk_xattr_in *in;
-	char *names, *p;
-	int err;
+	size_t have = set ? set->count : 0, bytes = 0, i;
+	char *p;
 
 	for (i = 0; i < have; i++)
 		bytes += strlen("security.") + set->kv[i].name_len + 1;
-	in = calloc(have + n + 1, sizeof(*in));
-	names = malloc(bytes + 1);
-	if (!in || !names) {
-		free(in);
-		free(names);
+	*names = p = malloc(bytes + 1);
+	if (!p)
 		return SQK_ERR_NOMEM;
-	}
-	/* The set keeps names without their prefix: put it back. */
-	for (i = 0, p = names; i < have; i++) {
+	for (i = 0; i < have; i++) {
 		const struct kv *kv = &set->kv[i];
 		struct sqk_fmt_xattr_key key = {kv->type, kv->name_len};
 		const char *prefix = sqk_fmt_xattr_prefix(&key);
@@ -213,7 +209,18 @@ int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 		in[i] = (struct sqk_xattr_in){p, kv->value, kv->value_len};
 		p += plen + kv->name_len + 1;
 	}
-	err = 0;
+	return 0;
+}
+
+int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
+		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
+		      size_t *dup)
+{
+	size_t have = set ? set->count : 0, i, k;
+	struct sqk_xattr_in *in = calloc(have + n + 1, sizeof(*in));
+	char *names = NULL;
+	int err = in ? unpack(set, in, &names) : SQK_ERR_NOMEM;
+
 	for (k = 0; k < n && !err; k++) {
 		for (i = 0; i < have; i++) {
 			if (strcmp(in[i].name, add[k].name) == 0) {
@@ -229,6 +236,40 @@ int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 	free(in);
 	free(names);
 	return err;
+}
+
+int sqk_xattrs_put(struct sqk_xattrs *x, struct sqk_xattr_set *set, const struct sqk_xattr_in *kv,
+		   struct sqk_xattr_set **out)
+{
+	size_t have = set ? set->count : 0, i, k = 0;
+	struct sqk_xattr_in *in = calloc(have + 1, sizeof(*in));
+	char *names = NULL;
+	int err = in ? unpack(set, in, &names) : SQK_ERR_NOMEM;
+
+	if (!err) {
+		for (i = 0; i < have; i++)
+			if (strcmp(in[i].name, kv->name) != 0)
+				in[k++] = in[i];
+		if (kv->value)
+			in[k++] = *kv;
+		err = sqk_xattrs_intern(x, in, k, out, NULL);
+	}
+	free(in);
+	free(names);
+	return err;
+}
+
+int sqk_xattrs_has(const struct sqk_xattr_set *set, const char *name)
+{
+	size_t plen = 0;
+	int type = sqk_fmt_xattr_type(name, &plen);
+	uint32_t i;
+
+	for (i = 0; set && type >= 0 && i < set->count; i++)
+		if (set->kv[i].type == type && set->kv[i].name_len == strlen(name) - plen &&
+		    !memcmp(set->kv[i].name, name + plen, set->kv[i].name_len))
+			return 1;
+	return 0;
 }
 
 uint32_t sqk_xattrs_id(struct sqk_xattrs *x, struct sqk_xattr_set *set)

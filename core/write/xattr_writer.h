@@ -42,6 +42,15 @@ int sqk_xattrs_extend(struct sqk_xattrs *x, struct sqk_xattr_set *set,
 		      const struct sqk_xattr_in *add, size_t n, struct sqk_xattr_set **out,
 		      size_t *dup);
 /*
+ * The set of set's attributes with kv in place of its attribute of that
+ * name (kv->value NULL: without it); set may be NULL, and *out is NULL
+ * when nothing is left.
+ */
+int sqk_xattrs_put(struct sqk_xattrs *x, struct sqk_xattr_set *set, const struct sqk_xattr_in *kv,
+		   struct sqk_xattr_set **out);
+/* Does set (NULL: none) hold the attribute name ("security.selinux")? */
+int sqk_xattrs_has(const struct sqk_xattr_set *set, const char *name);
+/*
  * The codec's rules on each attribute of set (fmt_xattr.h): a name of
  * 1..255 bytes after its prefix, a value of at most 64 KiB. 0, or
  * SQK_ERR_CORRUPT after reporting the first broken rule through r.

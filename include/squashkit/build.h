@@ -72,7 +72,22 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * file), "verity-salt" HEX|random|-, "verity-hash" sha256|sha512,
  * "verity-no-superblock", "verity-root-hash-file" F, "verity-sign" KEY,
  * "verity-cert" CERT, "verity-sig" P7S, "verity-sig-json" F (see
- * squashkit/verity.h and mkimage(1)).
+ * squashkit/verity.h and mkimage(1)); "oci" LAYOUT[:REF] (or
+ * oci-archive:FILE[:REF]: the OCI image's layers applied in order, before
+ * any other source, at the first add or at sqk_build_finish(); digests
+ * checked as the blobs stream), "platform" OS/ARCH[/VARIANT] (the image of
+ * an index of several; default: this machine's), "oci-layer" N (that layer
+ * alone, as an overlayfs lower directory holds it: whiteouts character
+ * devices 0/0, opaque directories trusted.overlay.opaque=y); "whiteouts"
+ * (the archives sqk_build_add_archive() adds are container layers, applied
+ * in order, with their whiteouts, before the next source of another kind
+ * or at sqk_build_finish(); no data a later layer removes is written);
+ * "file-contexts" FILE (each inode's security.selinux from an SELinux
+ * file_contexts, read and checked when set, applied at sqk_build_finish()
+ * after the pseudo definitions), "selinux-root" PATH (the paths matched
+ * below it), "keep-source-labels" (a source's own label stays). "oci" and
+ * "whiteouts" exclude "append"; "oci-layer" and "file-contexts" exclude
+ * "no-xattrs".
  * SQK_ERR_ARG (and a message) for an unknown name or a bad value; the
  * codec's settings are checked when the build is created. A build keeps
  * what it needs: the options may be destroyed once it is created.
@@ -236,7 +251,9 @@ SQK_API int sqk_build_finish(struct sqk_build *b);
  * "dedup_bytes", "dedup_tails", "dedup_tail_bytes", "sparse_blocks",
  * "sparse_bytes", "lseeks", "xattrs_skipped", "reused_blocks",
  * "reused_bytes", and the settings it wrote with, "block_size" and
- * "threads"; with "verity", "verity_reread_blocks" (blocks of the image
+ * "threads"; with "oci", "oci_layers" (how many layers the image has,
+ * whichever "oci-layer" was built); with "verity", "verity_reread_blocks"
+ * (blocks of the image
  * read back to hash them: a block rewound over, or an image appended to).
  * SQK_ERR_ARG before the build is finished.
  */
@@ -313,10 +330,12 @@ SQK_API int sqk_build_failure(const struct sqk_build *b, const char **path, cons
  * (it ends before a superblock would), "append-io" (a read failed: the
  * errno); "descriptor", "driver".
  * With a build: the step of its last failure, "" when none: "source" (an
- * add of a directory, archive or listing), "entry" (an entry added one by
- * one), "pseudo" (applying the pseudo definitions: SQK_ERR_ARG is one
- * that clashes with what the sources gave), "write" (the image being
- * written), "commit" (its sync and rename). The string is static.
+ * add of a directory, archive or listing, and the OCI image or the layers
+ * applied before the next add or the finish), "entry" (an entry added one
+ * by one), "pseudo" (applying the pseudo definitions: SQK_ERR_ARG is one
+ * that clashes with what the sources gave), "label" (the SELinux labels),
+ * "write" (the image being written), "commit" (its sync and rename). The
+ * string is static.
  */
 SQK_API const char *sqk_build_failed_step(const struct sqk_build *b);
 /**

@@ -63,7 +63,7 @@ else
 	skip "this machine has no fuse3.pc to hide"
 fi
 is "$(pc_in "$api_root" --print-requires-private squashkit | awk '{ print $1 }' | sort | tr '\n' ' ')" \
-	"libarchive libcrypto libdeflate liblz4 liblzma libzstd lzo2 zlib " \
+	"libarchive libcrypto libdeflate liblz4 liblzma libselinux libzstd lzo2 zlib " \
 	"squashkit.pc requires the compression and archive libraries, and not fuse3"
 flags=$(pc_in "$api_root" --cflags --libs squashkit 2>"$TMP/pc.err")
 ok $? "pkg-config --cflags --libs squashkit works without fuse3.pc"

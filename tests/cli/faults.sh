@@ -225,16 +225,22 @@ signalled() {
 	fi
 }
 
-# sweep_scenario SC [SKIP]: count the calls of a run of scenario SC, check
-# that it runs as without the library, then fail each call of each class in
-# turn (sweep ... actions), one test a class; SKIP is a class left out.
-# Adds the runs to total.
-sweep_scenario() {
+# count_calls SC: scenario SC prepared and run once under the fault library
+# without faults, its calls counted by class into $W/count.
+count_calls() {
 	"prep_$1"
 	rm -f "$W/count"
 	export SQK_FAULT_COUNT="$W/count"
 	"run_$1" >/dev/null 2>&1
 	unset SQK_FAULT_COUNT
+}
+
+# sweep_scenario SC [SKIP]: count the calls of a run of scenario SC, check
+# that it runs as without the library, then fail each call of each class in
+# turn (sweep ... actions), one test a class; SKIP is a class left out.
+# Adds the runs to total.
+sweep_scenario() {
+	count_calls "$1"
 	"same_$1"
 	ok $? "$1: runs as it should under the fault library, without faults"
 	while read -r cls n; do
@@ -271,4 +277,21 @@ signal_scenario() {
 		done
 	done <"$W/count"
 	total=$((total + runs))
+}
+
+# signal_sweep SC: the calls of a run of scenario SC counted, then SIGINT and
+# SIGTERM at each (signal_scenario), one test each.
+signal_sweep() {
+	count_calls "$1"
+	for sig in INT TERM; do
+		[ $sig = INT ] && num=2 || num=15
+		signal_scenario "$1" $sig $num
+		[ $committed -eq 0 ] || echo "#   $1 SIG$sig: $committed runs signalled after the commit"
+		if [ $runs -eq 0 ] && [ -n "${SQK_SANITIZED:-}" ]; then
+			echo "# $1: SIG$sig not at each call under the sanitizers"
+			continue
+		fi
+		ok "$([ $runs -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
+			"$1: SIG$sig at each of $runs calls: death by the signal, nothing left behind"
+	done
 }

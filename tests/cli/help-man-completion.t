@@ -1,11 +1,13 @@
 #!/bin/sh
 # The options of every command, as --help, the man page and the bash, zsh
-# and fish completions name them, are the same. Each list is derived from
-# its source, so whoever adds an option is told here what else to update.
+# and fish completions name them, are the same, and docs/CLI.md names each
+# (by its long or its short form). Each list is derived from its source, so
+# whoever adds an option is told here what else to update.
 . "${SQK_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 MAN=$SQK_SRCDIR/man
 COMP=$SQK_SRCDIR/completions
+CLI=$SQK_SRCDIR/docs/CLI.md
 
 # Options in the option column of --help: "  -c, --compressor NAME  text".
 help_opts() {
@@ -32,6 +34,36 @@ help_commands() {
 help_compat() {
 	awk '/^Compatibility front ends/ { on = 1; next } on && /^$/ { on = 0 }
 	on && /^  [a-z]/ { print $1 }' "$1" | sort -u
+}
+
+# The forms of each option of --help, one option a line: "-l --long".
+help_forms() {
+	awk '/^ +-/ {
+		sub(/^ +/, "")
+		i = index($0, "  ")
+		if (i) $0 = substr($0, 1, i - 1)
+		n = split($0, w, /[ ,]+/)
+		out = ""
+		for (k = 1; k <= n; k++)
+			if (w[k] ~ /^--?[A-Za-z0-9]/) {
+				o = w[k]
+				sub(/[=[].*/, "", o)
+				out = out (out == "" ? "" : " ") o
+			}
+		if (out != "") print out
+	}' "$1"
+}
+
+# undocumented HELP DOC: the options of HELP (help_forms lines) of which
+# DOC names no form (a form stands alone: "-l" is not in "-lz" or "x-l").
+undocumented() {
+	while read -r forms; do
+		found=0
+		for f in $forms; do
+			grep -qE -- "(^|[^A-Za-z0-9_-])$f([^A-Za-z0-9_-]|\$)" "$2" && found=1
+		done
+		[ $found -eq 1 ] || echo "$forms"
+	done <"$1"
 }
 
 # Options of a front end in squashkit-compat(1): in its .Ss section, the
@@ -251,6 +283,13 @@ for cmd in $(cat "$TMP/cmds.help"); do
 		agree "squashkit $cmd --help" "$TMP/$cmd.help" "man/squashkit-$cmd.1" "$TMP/$cmd.man" \
 			"$cmd: the man page lists the options --help lists"
 	fi
+	if [ -s "$TMP/$cmd.help" ]; then
+		help_forms "$TMP/$cmd.helptext" >"$TMP/$cmd.forms"
+		undocumented "$TMP/$cmd.forms" "$CLI" >"$TMP/$cmd.undoc"
+		ok $([ -s "$TMP/$cmd.undoc" ]; echo $((!$?))) \
+			"$cmd: docs/CLI.md names every option --help lists"
+		sed 's|^|#   not in docs/CLI.md: |' "$TMP/$cmd.undoc"
+	fi
 	bash_complete "$cmd" >"$TMP/$cmd.bash"
 	agree "man/squashkit-$cmd.1" "$TMP/$cmd.man" "completions/squashkit.bash" "$TMP/$cmd.bash" \
 		"$cmd: bash completes the options of the man page"
@@ -288,5 +327,9 @@ sed 's/^\.It Fl -json$/.It Fl -json\n.It Fl -not-an-option/' "$MAN/squashkit-ins
 man_opts "$TMP/mutant.1" >"$TMP/mutant.man"
 grep -qx -- --not-an-option "$TMP/mutant.man" && ! cmp -s "$TMP/mutant.man" "$TMP/inspect.man"
 ok $? "an option added to a man page alone is noticed"
+printf '  -q, --quiet   no output\n      --not-an-option  none\n' >"$TMP/mutant.help"
+help_forms "$TMP/mutant.help" >"$TMP/mutant.forms"
+is "$(undocumented "$TMP/mutant.forms" "$CLI")" "--not-an-option" \
+	"an option added to --help alone is noticed as not in docs/CLI.md"
 
 done_testing

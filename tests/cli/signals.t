@@ -16,22 +16,7 @@ SCRATCH=shm
 
 total=0
 for sc in build append dir tar; do
-	"prep_$sc"
-	rm -f "$W/count"
-	export SQK_FAULT_COUNT="$W/count"
-	"run_$sc" >/dev/null 2>&1
-	unset SQK_FAULT_COUNT
-	for sig in INT TERM; do
-		[ $sig = INT ] && num=2 || num=15
-		signal_scenario $sc $sig $num
-		[ $committed -eq 0 ] || echo "#   $sc SIG$sig: $committed runs signalled after the commit"
-		if [ $runs -eq 0 ] && [ -n "${SQK_SANITIZED:-}" ]; then
-			echo "# $sc: SIG$sig at timed moments only under the sanitizers"
-			continue
-		fi
-		ok "$([ $runs -gt 0 ] && [ $bad -eq 0 ]; echo $?)" \
-			"$sc: SIG$sig at each of $runs calls: death by the signal, nothing left behind"
-	done
+	signal_sweep $sc
 done
 echo "# $total signalled calls"
 

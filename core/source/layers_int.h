@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef SQK_LAYERS_INT_H
+#define SQK_LAYERS_INT_H
+
+/*
+ * Between the layers' driver (src_layers.c) and what applies one entry
+ * (layer_apply.c): the state of a layering.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layers.h"
+#include "util/hash.h"
+
+struct archive;
+struct archive_entry;
+
+/* The OCI image spec's whiteout names: ".wh.NAME", and the opaque marker. */
+#define SQK_WH	      ".wh."
+#define SQK_WH_LEN    4
+#define SQK_WH_OPAQUE ".wh..wh..opq"
+
+/* A file whose data is an entry of a lower layer, to be fed in the second pass. */
+struct sqk_layer_pending {
+	struct sqk_node *node;
+	uint32_t layer;	  /* from 1 */
+	uint64_t ordinal; /* the entry's place in its layer, from 0 */
+	uint64_t check;	  /* a hash of its path and size, to find the same entry again */
+	struct sqk_node *parent;
+	const char *name; /* where it stood (--reuse finds its data by it) */
+	uint32_t len;
+};
+
+struct sqk_layer_state {
+	struct sqk_src_ctx *c;
+	struct sqk_tree *t;
+	enum sqk_layers_mode mode;
+	uint32_t layer;	  /* the layer being applied, from 1 */
+	uint64_t ordinal; /* the entry being applied */
+	const char *name; /* the layer's, in messages */
+	/* Its data goes to the pipeline as it streams (no layer above can hide it). */
+	int feed_now;
+	struct archive *a;
+	/* Entry (its name as the tree keeps it) -> the layer that made it | attrs' layer << 32. */
+	struct sqk_hash stamps;
+	/* Node -> index + 1 into pending. */
+	struct sqk_hash by_node;
+	struct sqk_layer_pending *pending;
+	size_t npending, cap_pending;
+	/* SQK_LAYERS_OVERLAY: the directories ".wh..wh..opq" made opaque, the whiteouts. */
+	struct sqk_node **opaque;
+	size_t nopaque, cap_opaque;
+	struct sqk_layer_whiteout *whiteouts;
+	size_t nwhiteouts, cap_whiteouts;
+};
+
+/* A whiteout of an overlayfs layer, placed once the layer's own entries are known. */
+struct sqk_layer_whiteout {
+	struct sqk_node *dir;
+	const char *name;
+	uint32_t len;
+	struct sqk_node *dev; /* the character device 0/0, with the whiteout's attributes */
+};
+
+/* Apply entry e (the st->ordinal-th of layer st->layer). 0, or the error, said. */
+int sqk_layer_entry(struct sqk_layer_state *st, struct archive_entry *e);
+/* The layer's last entry is applied: 0, or the error, said (layer_overlay.c). */
+int sqk_layer_end(struct sqk_layer_state *st);
+/* A whiteout (its path, its base name in it) of an overlayfs layer (layer_overlay.c). */
+int sqk_layer_overlay_whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *path,
+			       char *base);
+/* Put node at parent/name, over whatever this layer or those below left there. */
+int sqk_layer_place(struct sqk_layer_state *st, struct sqk_node *parent, const char *name,
+		    size_t len, struct sqk_node *node, const char *path);
+/* The layer's entry path is wrong: what, said in the layer's name. */
+int sqk_layer_fail(struct sqk_layer_state *st, int err, const char *path, const char *what);
+/* The entry's check (sqk_layer_pending.check) as its header says it. */
+uint64_t sqk_layer_check(struct archive_entry *e);
+void sqk_layer_state_release(struct sqk_layer_state *st);
+
+#endif

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Layers applied in order (layers.h): the first pass reads every layer
+ * through libarchive and makes the tree (layer_apply.c), feeding the top
+ * layer's data as it goes; the second reads again the lower layers whose
+ * data the finished tree still names, and feeds that data alone.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format.h"
+#include "layers_int.h"
+#include "src_archive.h"
+#include "util/array.h"
+#include "util/error.h"
+#include "util/signals.h"
+
+/* libarchive's view of a layer: its bytes through the layer's ops. */
+struct reader {
+	const struct sqk_layer *l;
+	struct sqk_src_ctx *c;
+	struct archive *a;
+	uint64_t bytes;
+	int failed; /* the layer's own error, said in c */
+};
+
+static la_ssize_t read_cb(struct archive *a, void *ctx, const void **buf)
+{
+	struct reader *r = ctx;
+	ssize_t n = r->l->ops->read(r->l->ctx, r->c, buf);
+
+	if (n < 0) {
+		r->failed = (int)n;
+		archive_set_error(a, EIO, "the layer could not be read");
+		return -1;
+	}
+	r->bytes += (uint64_t)n;
+	return n;
+}
+
+static int say(struct reader *r, int err, const char *what)
+{
+	errno = 0;
+	sqk_src_fail(r->c, r->l->name, "%s", what);
+	return err;
+}
+
+/*
+ * A failure of libarchive's: the layer's own error when a read failed;
+ * bytes that are not the layer's (its digest) when they are not, whatever
+ * libarchive made of them; else what it says.
+ */
+static int archive_failed(struct reader *r, int first)
+{
+	int any = r->l->filter == SQK_LAYER_ANY, err;
+
+	if (r->failed)
+		return r->failed;
+	err = r->l->ops->finish(r->l->ctx, r->c);
+	if (err)
+		return err;
+	if (first && r->bytes == 0)
+		return say(r, SQK_ERR_ARCHIVE,
+			   any ? "empty input, not an archive" : "empty, not a tar archive");
+	if (first && archive_format(r->a) == 0)
+		return say(r, SQK_ERR_ARCHIVE,
+			   any ? "not a tar, cpio or zip archive" : "not a tar archive");
+	return sqk_src_archive_fail(r->c, r->a, r->l->name);
+}
+
+static void reader_close(struct reader *r)
+{
+	archive_read_free(r->a);
+	r->a = NULL;
+	r->l->ops->close(r->l->ctx);
+}
+
+static int reader_open(struct reader *r, const struct sqk_layer *l, struct sqk_src_ctx *c,
+		       int again)
+{
+	int err;
+
+	*r = (struct reader){l, c, archive_read_new(), 0, 0};
+	if (!r->a)
+		return SQK_ERR_NOMEM;
+	if (l->filter == SQK_LAYER_ANY) {
+		sqk_src_archive_formats(r->a);
+	} else {
+		archive_read_support_format_tar(r->a);
+		if (l->filter == SQK_LAYER_GZIP)
+			archive_read_support_filter_gzip(r->a);
+		if (l->filter == SQK_LAYER_ZSTD)
+			archive_read_support_filter_zstd(r->a);
+	}
+	err = l->ops->open(l->ctx, c, again);
+	if (err) {
+		archive_read_free(r->a);
+		r->a = NULL;
+		return err;
+	}
+	if (archive_read_open(r->a, r, NULL, read_cb, NULL) != ARCHIVE_OK) {
+		err = archive_failed(r, 1);
+		reader_close(r);
+	}
+	return err;
+}
+
+/* The compression found is the one the layer's media type names. */
+static int check_filter(struct reader *r)
+{
+	static const char *const words[] = {"", "uncompressed", "gzip-compressed",
+					    "zstd-compressed"};
+	int want, got = archive_filter_code(r->a, 0);
+	char why[128];
+
+	switch (r->l->filter) {
+	case SQK_LAYER_TAR:
+		want = ARCHIVE_FILTER_NONE;
+		break;
+	case SQK_LAYER_GZIP:
+		want = ARCHIVE_FILTER_GZIP;
+		break;
+	case SQK_LAYER_ZSTD:
+		want = ARCHIVE_FILTER_ZSTD;
+		break;
+	default:
+		return 0;
+	}
+	if (got == want)
+		return 0;
+	snprintf(why, sizeof(why), "not %s, as its media type says", words[r->l->filter]);
+	return say(r, SQK_ERR_ARCHIVE, why);
+}
+
+/* The next header: 1 and *e, 0 at the archive's end, or the error. */
+static int next(struct reader *r, struct archive_entry **e, uint64_t ordinal)
+{
+	int rc = archive_read_next_header(r->a, e);
+
+	/* A failed read libarchive let pass (reading ahead past a stream's end) still fails. */
+	if (r->failed)
+		return r->failed;
+	if (rc == ARCHIVE_EOF)
+		return 0;
+	if (rc < ARCHIVE_WARN)
+		return archive_failed(r, ordinal == 0);
+	if (ordinal == 0 && (rc = check_filter(r)))
+		return rc;
+	/* Written in place on a device, a build stops at a signal (util/signals.h). */
+	if (sqk_sig_caught())
+		return SQK_ERR_INTR;
+	return 1;
+}
+
+/* The first pass over layer i: its entries into the tree. */
+static int apply(struct sqk_layer_state *st, const struct sqk_layer *l, uint32_t i, int top)
+{
+	struct archive_entry *e;
+	struct reader r;
+	uint64_t ordinal = 0;
+	int err = reader_open(&r, l, st->c, !top), rc;
+
+	if (err)
+		return err;
+	st->layer = i;
+	st->name = l->name;
+	st->feed_now = top;
+	st->a = r.a;
+	while ((rc = next(&r, &e, ordinal)) == 1) {
+		st->ordinal = ordinal++;
+		err = sqk_layer_entry(st, e);
+		if (err)
+			break;
+	}
+	if (!err)
+		err = rc;
+	if (!err)
+		err = sqk_layer_end(st);
+	if (!err)
+		err = l->ops->finish(l->ctx, st->c);
+	reader_close(&r);
+	return err;
+}
+
+static int by_layer(const void *x, const void *y)
+{
+	const struct sqk_layer_pending *a = *(const struct sqk_layer_pending *const *)x;
+	const struct sqk_layer_pending *b = *(const struct sqk_layer_pending *const *)y;
+
+	if (a->layer != b->layer)
+		return a->layer < b->layer ? -1 : 1;
+	if (a->ordinal != b->ordinal)
+		return a->ordinal < b->ordinal ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The pending files the finished tree names, by layer and place, each once. */
+static int collect(struct sqk_layer_state *st, struct sqk_layer_pending ***out, size_t *count)
+{
+	struct sqk_node **dirs = NULL;
+	struct sqk_layer_pending **want = NULL;
+	size_t ndirs = 0, cdirs = 0, n = 0, cap = 0, i, k;
+	uint32_t j;
+
+	if (SQK_ARRAY_GROW(dirs, cdirs, 1))
+		return SQK_ERR_NOMEM;
+	dirs[ndirs++] = sqk_tree_root(st->t);
+	while (ndirs) {
+		struct sqk_node *d = dirs[--ndirs];
+
+		for (j = 0; j < d->dir.n; j++) {
+			struct sqk_node *c = d->dir.ents[j].node;
+			uint64_t idx;
+
+			if (c->type == SQK_DIR) {
+				if (SQK_ARRAY_GROW(dirs, cdirs, ndirs + 1))
+					goto nomem;
+				dirs[ndirs++] = c;
+				continue;
+			}
+			idx = sqk_hash_get(&st->by_node, (uintptr_t)c);
+			if (!idx || !st->pending[idx - 1].layer || (c->flags & SQK_NODE_DATA_DONE))
+				continue;
+			if (SQK_ARRAY_GROW(want, cap, n + 1))
+				goto nomem;
+			want[n++] = &st->pending[idx - 1];
+		}
+	}
+	free(dirs);
+	if (n > 1)
+		qsort(want, n, sizeof(*want), by_layer);
+	/* A file with several links was found once for each. */
+	for (i = k = 0; i < n; i++)
+		if (!k || want[i] != want[k - 1])
+			want[k++] = want[i];
+	*out = want;
+	*count = k;
+	return 0;
+nomem:
+	free(dirs);
+	free(want);
+	return SQK_ERR_NOMEM;
+}
+
+/* The second pass over layer l: the data of want[0..n) (its pending files, in order). */
+static int feed(struct sqk_src_ctx *c, const struct sqk_layer *l,
+		struct sqk_layer_pending *const *want, size_t n)
+{
+	struct archive_entry *e;
+	struct reader r;
+	uint64_t ordinal = 0;
+	size_t k = 0;
+	int err = reader_open(&r, l, c, 0), rc = 1;
+
+	if (err)
+		return err;
+	while (k < n && (rc = next(&r, &e, ordinal)) == 1) {
+		struct sqk_layer_pending *p = want[k];
+
+		if (ordinal++ != p->ordinal)
+			continue;
+		if (sqk_layer_check(e) != p->check) {
+			err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read");
+			break;
+		}
+		err = sqk_src_archive_feed(c, r.a, e, p->node, archive_entry_pathname(e), p->parent,
+					   p->name, p->len);
+		if (err)
+			break;
+		/* Copies of the file (--no-hardlinks) share what was placed. */
+		for (k++; k < n && want[k]->ordinal == p->ordinal; k++) {
+			want[k]->node->file.data = p->node->file.data;
+			want[k]->node->size = p->node->size;
+			want[k]->node->flags |= SQK_NODE_DATA_DONE;
+		}
+	}
+	if (!err && rc == 0)
+		err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read: it ends earlier");
+	if (!err && rc < 0)
+		err = rc;
+	/* The rest is only checked: its digest covers every byte. */
+	if (!err)
+		err = l->ops->finish(l->ctx, c);
+	reader_close(&r);
+	return err;
+}
+
+int sqk_src_layers(struct sqk_src_ctx *c, const struct sqk_layer *layers, size_t n,
+		   enum sqk_layers_mode mode)
+{
+	struct sqk_layer_state st = {.c = c, .t = c->tree, .mode = mode};
+	struct sqk_layer_pending **want = NULL;
+	size_t i, k, nwant = 0;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = apply(&st, &layers[i], (uint32_t)i + 1, i + 1 == n);
+	if (!err)
+		err = collect(&st, &want, &nwant);
+	for (i = 0; !err && i < nwant; i = k) {
+		for (k = i; k < nwant && want[k]->layer == want[i]->layer; k++)
+			;
+		err = feed(c, &layers[want[i]->layer - 1], want + i, k - i);
+	}
+	free(want);
+	sqk_layer_state_release(&st);
+	return err;
+}
