@@ -65,13 +65,21 @@ struct slot {
 	uint32_t frag_index;
 };
 
-/* A tail already packed: where its bytes are. */
+/*
+ * A tail already packed: where its bytes are, and a short one's bytes too,
+ * so that finding it again compares them without reading its block back.
+ */
+#define TAIL_INLINE 20
 struct tail_ref {
 	uint64_t hash;
 	uint32_t len, idx, off;
+	uint8_t bytes[TAIL_INLINE];
 };
 
 #define OBUF_SIZE (1u << 20)
+/* Fragment blocks kept decompressed for tail dedup: at most this many, and 8 MiB. */
+#define RB_SLOTS 32
+#define RB_BYTES (8u << 20)
 
 struct sqk_data_writer {
 	struct sqk_data_opts o;
@@ -110,9 +118,20 @@ struct sqk_data_writer {
 	uint8_t *frag_buf;
 	uint32_t frag_len, frag_idx;
 	uint8_t *frag_table;
-	size_t frag_table_cap;	  /* bytes */
-	uint8_t *rb_buf, *rb_tmp; /* a fragment read back for comparison */
-	uint32_t rb_idx;
+	size_t frag_table_cap; /* bytes */
+	/*
+	 * Fragments read back for tail dedup to compare, the most recently
+	 * used kept: a tail found again is most often one of a few popular
+	 * ones, whose blocks are read back and decompressed once, not each time.
+	 */
+	struct rb_slot {
+		uint8_t *buf;
+		uint32_t idx;
+		uint64_t used;
+	} rb[RB_SLOTS];
+	unsigned nrb;
+	uint64_t rb_clock;
+	uint8_t *rb_tmp;
 
 	/* Tail dedup: every packed tail, by the hash of its bytes (index + 1). */
 	struct tail_ref *tails;
@@ -146,6 +165,7 @@ struct sqk_data_writer {
 	size_t nowned, owned_cap;
 	struct sqk_data_stats st;
 	uint64_t last_frag_pos; /* where the latest fragment block went */
+	uint32_t frags_placed;	/* fragment blocks below this index are in the output */
 	uint64_t progress;
 	int err;
 };
@@ -219,8 +239,9 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole);
 int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd);
 /* A packed tail equal to tail_buf[0..len): *found, and the current file points at it. */
 int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found);
-/* Remember the tail just packed for the current file. */
-int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len);
+/* Remember a tail packed at frag idx, offset off (the current file's, or an adopted one). */
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, const uint8_t *tail, uint64_t hash,
+			 uint32_t len, uint32_t idx, uint32_t off);
 /* An adopted file (data_adopt.c) whose stored blocks equal fd's: *found, fd points at it. */
 int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
 		    int *found);

@@ -45,6 +45,7 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
 		dw->st.fragments++;
 		dw->st.fragment_bytes += s->out_len;
+		dw->frags_placed = s->frag_index + 1;
 		sqk_dw_reuse_placed(dw, s);
 		break;
 	case K_END:
@@ -204,17 +205,18 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->main = main;
 	dw->out = out;
 	dw->obuf_start = pos;
-	dw->rb_idx = SQK_INVALID_FRAG;
+	dw->nrb = RB_BYTES / dw->bs < RB_SLOTS ? RB_BYTES / dw->bs : RB_SLOTS;
+	if (dw->nrb < 2)
+		dw->nrb = 2;
 	err = sqk_dw_ring_init(dw, threads);
 	dw->obuf = malloc(OBUF_SIZE);
 	dw->tail_buf = malloc(dw->bs);
 	dw->frag_buf = malloc(dw->bs);
-	dw->rb_buf = malloc(dw->bs);
 	dw->rb_tmp = malloc(dw->bs);
 	dw->cmp_a = malloc(dw->bs);
 	dw->cmp_b = malloc(dw->bs);
-	if (err || !dw->obuf || !dw->tail_buf || !dw->frag_buf || !dw->rb_buf || !dw->rb_tmp ||
-	    !dw->cmp_a || !dw->cmp_b) {
+	if (err || !dw->obuf || !dw->tail_buf || !dw->frag_buf || !dw->rb_tmp || !dw->cmp_a ||
+	    !dw->cmp_b) {
 		sqk_data_writer_destroy(dw);
 		return SQK_ERR_NOMEM;
 	}
@@ -233,7 +235,8 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	free(dw->obuf);
 	free(dw->tail_buf);
 	free(dw->frag_buf);
-	free(dw->rb_buf);
+	for (k = 0; k < dw->nrb; k++)
+		free(dw->rb[k].buf);
 	free(dw->rb_tmp);
 	free(dw->cmp_a);
 	free(dw->cmp_b);

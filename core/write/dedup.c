@@ -127,14 +127,17 @@ int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, in
 	*found = 0;
 	for (v = sqk_hash_first(&dw->tails_by_hash, hash, &it); v; v = sqk_hash_next(&it)) {
 		struct tail_ref *t = &dw->tails[v - 1];
-		const uint8_t *data;
+		const uint8_t *data = t->bytes;
 
 		if (t->len != len)
 			continue;
-		err = sqk_dw_frag_content(dw, t->idx, &data);
-		if (err)
-			return err;
-		if (memcmp(data + t->off, dw->tail_buf, len) == 0) {
+		if (len > TAIL_INLINE) {
+			err = sqk_dw_frag_content(dw, t->idx, &data);
+			if (err)
+				return err;
+			data += t->off;
+		}
+		if (memcmp(data, dw->tail_buf, len) == 0) {
 			fd->frag_index = t->idx;
 			fd->frag_offset = t->off;
 			dw->st.dedup_tails++;
@@ -146,13 +149,17 @@ int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, in
 	return 0;
 }
 
-int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len)
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, const uint8_t *tail, uint64_t hash,
+			 uint32_t len, uint32_t idx, uint32_t off)
 {
-	struct sqk_file_data *fd = dw->cur;
+	struct tail_ref *t;
 
 	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
-	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag_index, fd->frag_offset};
+	t = &dw->tails[dw->ntails];
+	*t = (struct tail_ref){.hash = hash, .len = len, .idx = idx, .off = off};
+	if (len <= TAIL_INLINE)
+		memcpy(t->bytes, tail, len);
 	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
 		return SQK_ERR_NOMEM;
 	dw->ntails++;
