@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The budget of a job and its temporary files (spill.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "file.h"
+#include "signals.h"
+#include "spill.h"
+
+int sqk_spill_init(struct sqk_spill *sp, const char *dir, uint64_t budget, int tiny)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->dir = strdup(dir && *dir ? dir : ".");
+	sp->budget = budget;
+	sp->tiny = tiny;
+	return sp->dir ? 0 : SQK_ERR_NOMEM;
+}
+
+void sqk_spill_release(struct sqk_spill *sp)
+{
+	free(sp->dir);
+	sp->dir = NULL;
+}
+
+uint64_t sqk_spill_share(const struct sqk_spill *sp, unsigned percent, uint64_t floor)
+{
+	uint64_t v = sp->budget / 100 * percent;
+
+	return sp->tiny || v < floor ? floor : v;
+}
+
+void sqk_spill_count(uint64_t *figure, uint64_t n)
+{
+	__atomic_add_fetch(figure, n, __ATOMIC_RELAXED);
+}
+
+uint64_t sqk_spill_figure(const struct sqk_spill *sp, const char *name)
+{
+	const uint64_t *v = !strcmp(name, "bytes")    ? &sp->bytes
+			    : !strcmp(name, "files")  ? &sp->files
+			    : !strcmp(name, "runs")   ? &sp->runs
+			    : !strcmp(name, "merges") ? &sp->merges
+						      : NULL;
+
+	return v ? __atomic_load_n(v, __ATOMIC_RELAXED) : 0;
+}
+
+/* The first failure is the one said: its errno and the temporary's path. */
+static int failed(struct sqk_spill *sp, const char *path, int e)
+{
+	int err;
+
+	errno = e ? e : EIO;
+	err = sqk_err_from_errno();
+	if (!sp->errnum) {
+		sp->errnum = errno;
+		snprintf(sp->path, sizeof(sp->path), "%s", path);
+	}
+	return err;
+}
+
+int sqk_tmp_create(struct sqk_spill *sp, struct sqk_tmp **out)
+{
+	static const char name[] = ".squashkit-spill.XXXXXX";
+	size_t len = strlen(sp->dir) + 1 + sizeof(name);
+	struct sqk_tmp *t = malloc(sizeof(*t) + len);
+	sigset_t old;
+	int e;
+
+	*out = NULL;
+	if (!t)
+		return SQK_ERR_NOMEM;
+	snprintf(t->path, len, "%s/%s", sp->dir, name);
+	t->sp = sp;
+	t->size = 0;
+	/* Unlinked before a signal can come: no name is ever left behind. */
+	sqk_sig_block(&old);
+	t->fd = mkostemp(t->path, O_CLOEXEC);
+	e = errno;
+	if (t->fd >= 0)
+		unlink(t->path);
+	sqk_sig_restore(&old);
+	if (t->fd < 0) {
+		int err;
+
+		/* The directory is what failed: its path, not the pattern's. */
+		snprintf(t->path, len, "%s", sp->dir);
+		err = failed(sp, t->path, e);
+		free(t);
+		return err;
+	}
+	sqk_spill_count(&sp->files, 1);
+	*out = t;
+	return 0;
+}
+
+void sqk_tmp_destroy(struct sqk_tmp *t)
+{
+	if (!t)
+		return;
+	close(t->fd);
+	free(t);
+}
+
+int sqk_tmp_write(struct sqk_tmp *t, uint64_t off, const void *buf, size_t len)
+{
+	if (sqk_write_full(t->fd, buf, len, off) != 0)
+		return failed(t->sp, t->path, errno);
+	if (off + len > t->size) {
+		sqk_spill_count(&t->sp->bytes, off + len - t->size);
+		t->size = off + len;
+	}
+	return 0;
+}
+
+int sqk_tmp_read(struct sqk_tmp *t, uint64_t off, void *buf, size_t len)
+{
+	int r = sqk_read_full(t->fd, buf, len, off);
+
+	if (r < 0)
+		return failed(t->sp, t->path, errno);
+	/* Shorter than what was written: the temporary was cut under us. */
+	return r ? failed(t->sp, t->path, EIO) : 0;
+}
+
+int sqk_tmp_clear(struct sqk_tmp *t)
+{
+	if (ftruncate(t->fd, 0) != 0)
+		return failed(t->sp, t->path, errno);
+	t->size = 0;
+	return 0;
+}
