@@ -101,6 +101,11 @@ static const char usage_text[] =
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
+	"      --memory SIZE        memory the build may hold (K/M/G suffixes; default\n"
+	"                           a quarter of RAM, at most 2G); what does not fit\n"
+	"                           waits in temporary files, and the image is the same\n"
+	"      --tmpdir DIR         where those temporary files go (default: the\n"
+	"                           directory of IMAGE)\n"
 	"  -f, --force              overwrite an existing IMAGE\n"
 	"      --append             add the SOURCEs to the existing IMAGE, with its\n"
 	"                           compressor and block size; its bytes stay as they\n"
@@ -153,6 +158,8 @@ enum {
 	OPT_PSEUDO_WARN,
 	OPT_REUSE,
 	OPT_REUSE_OFFSET,
+	OPT_MEMORY,
+	OPT_TMPDIR,
 };
 
 static const struct option long_opts[] = {
@@ -201,6 +208,8 @@ static const struct option long_opts[] = {
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"reuse", required_argument, NULL, OPT_REUSE},
 	{"reuse-offset", required_argument, NULL, OPT_REUSE_OFFSET},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -451,6 +460,15 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 			if (strcmp(optarg, "auto") != 0 && sqk_parse_size(optarg, &v) != 0)
 				return cli_usage_error("invalid offset '%s'", optarg);
 			a->reuse_offset = optarg;
+			break;
+		case OPT_MEMORY:
+			if (sqk_parse_size(optarg, &v) != 0 || v < (8u << 20))
+				return cli_usage_error("invalid --memory size '%s' (at least 8M)",
+						       optarg);
+			rc = cli_mkimage_set(a, "memory", optarg);
+			break;
+		case OPT_TMPDIR:
+			rc = cli_mkimage_set(a, "tmpdir", optarg);
 			break;
 		case 'q':
 			a->quiet = 1;

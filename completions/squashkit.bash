@@ -23,7 +23,7 @@ _squashkit_options()
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
-			--uncompressed --reuse --reuse-offset"
+			--uncompressed --reuse --reuse-offset --memory --tmpdir"
 		_sqk_opts="$_sqk_argopts --named-sources --full-paths --regex --wildcards
 			--one-file-system --no-fragments --tail-ends --no-dedup --no-sparse
 			--no-xattrs --no-hardlinks --no-export --no-pad --pseudo-warn --all-root
@@ -247,6 +247,9 @@ _squashkit_value()
 		;;
 	mkimage:--reuse-offset)
 		_squashkit_words "auto"
+		;;
+	mkimage:--tmpdir)
+		_squashkit_dirs
 		;;
 	unimage:-d | unimage:--dest)
 		_squashkit_dirs

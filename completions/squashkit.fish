@@ -18,7 +18,7 @@ function __squashkit_argopts
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
                 --xattrs-include --xattrs-exclude --xattrs-add --sort --offset \
-                --uncompressed --reuse --reuse-offset
+                --uncompressed --reuse --reuse-offset --memory --tmpdir
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
                 --xattrs-include --xattrs-exclude
@@ -181,6 +181,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l append -d 'add
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l offset -x -d 'write after the first N bytes of the existing image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse -r -F -d 'copy unchanged blocks from an earlier image'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l reuse-offset -x -a auto -d 'where each earlier image starts in its file'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l memory -x -d 'memory the build may hold'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where the temporary files go'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'

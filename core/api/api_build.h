@@ -27,6 +27,9 @@ struct sqk_api_pseudo {
 
 enum { SQK_API_NAMED_SOURCES = 1, SQK_API_FULL_PATHS };
 
+/* The least "memory" a build takes: every structure works in a share of it. */
+#define SQK_API_MEMORY_MIN (8u << 20)
+
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
 	 */
@@ -48,6 +51,7 @@ struct sqk_build_opts {
 	int reuse_auto;
 	int reuse_skip_unfit;	       /* an image that cannot serve is left out, not refused */
 	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
+	char *tmpdir;		       /* "tmpdir", or NULL: beside the image */
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -108,6 +112,7 @@ struct sqk_build {
 	char fail_path[4096], fail_words[512];
 	const char *step, *fail_step; /* under way, and of the last failure */
 	int finished, failed;
+	char *tmpdir; /* where the build's temporaries go (mo.tmpdir) */
 };
 
 #endif

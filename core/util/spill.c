@@ -75,22 +75,30 @@ int sqk_tmp_create(struct sqk_spill *sp, struct sqk_tmp **out)
 	*out = NULL;
 	if (!t)
 		return SQK_ERR_NOMEM;
-	snprintf(t->path, len, "%s/%s", sp->dir, name);
 	t->sp = sp;
 	t->size = 0;
-	/* Unlinked before a signal can come: no name is ever left behind. */
-	sqk_sig_block(&old);
-	t->fd = mkostemp(t->path, O_CLOEXEC);
+	/*
+	 * A file without a name: nothing to remove, ever, and the directory is
+	 * not touched (its time stays, should it be a source being read).
+	 */
+	snprintf(t->path, len, "%s", sp->dir);
+	t->fd = open(sp->dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
 	e = errno;
-	if (t->fd >= 0)
-		unlink(t->path);
-	sqk_sig_restore(&old);
-	if (t->fd < 0) {
-		int err;
-
-		/* The directory is what failed: its path, not the pattern's. */
+	if (t->fd < 0 && (e == EOPNOTSUPP || e == EISDIR || e == EINVAL)) {
+		/* A file system without O_TMPFILE: a name, unlinked before a signal can come. */
+		snprintf(t->path, len, "%s/%s", sp->dir, name);
+		sqk_sig_block(&old);
+		t->fd = mkostemp(t->path, O_CLOEXEC);
+		e = errno;
+		if (t->fd >= 0)
+			unlink(t->path);
+		sqk_sig_restore(&old);
+		/* The directory is what failed, or what holds it: its path, not the pattern's. */
 		snprintf(t->path, len, "%s", sp->dir);
-		err = failed(sp, t->path, e);
+	}
+	if (t->fd < 0) {
+		int err = failed(sp, t->path, e);
+
 		free(t);
 		return err;
 	}

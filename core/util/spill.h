@@ -9,11 +9,12 @@
  * can grow with the input takes a share of the budget and keeps the rest
  * in temporaries (parray.h, run.h, extsort.h, spool.h, smap.h).
  *
- * A temporary is made and unlinked at once, with the signals blocked in
- * between: it never has a name a failure, a signal or even SIGKILL could
- * leave behind, and it is gone with its descriptor. Its path is kept for
- * the words of a failure. Temporaries are not thread-safe; one thread
- * uses each.
+ * A temporary is made without a name (O_TMPFILE; where the file system
+ * has none, made and unlinked at once with the signals blocked in
+ * between): nothing a failure, a signal or even SIGKILL could leave
+ * behind, gone with its descriptor, and the directory's time untouched
+ * (it may be a source being read). A failure names the directory.
+ * Temporaries are not thread-safe; one thread uses each.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ struct sqk_spill {
 	int tiny;
 	/* What went to disk (read with sqk_spill_figure from any thread). */
 	uint64_t bytes, files, runs, merges;
-	/* The first failure: the errno and the temporary it was about. */
+	/* The first failure: the errno and the directory of the temporary it was about. */
 	int errnum;
 	char path[4096 + 64];
 };

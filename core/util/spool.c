@@ -121,6 +121,20 @@ int sqk_spool_read(struct sqk_spool *s, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
+void sqk_spool_truncate(struct sqk_spool *s, uint64_t size)
+{
+	if (size >= s->size)
+		return;
+	if (size < s->flushed) {
+		/* Cut into the temporary: what memory held goes, the file's tail is written over.
+		 */
+		s->flushed = size;
+		if (s->win_off + s->win_len > size)
+			s->win_len = s->win_off < size ? (size_t)(size - s->win_off) : 0;
+	}
+	s->size = size;
+}
+
 int sqk_spool_clear(struct sqk_spool *s)
 {
 	int err = s->tmp && s->flushed ? sqk_tmp_clear(s->tmp) : 0;

@@ -36,5 +36,7 @@ int sqk_spool_write(struct sqk_spool *s, const void *buf, size_t len);
 int sqk_spool_read(struct sqk_spool *s, uint64_t off, void *buf, size_t len);
 /* Forget every byte; the memory and the temporary stay for reuse. */
 int sqk_spool_clear(struct sqk_spool *s);
+/* Forget the bytes from size on (a stack's top popped). */
+void sqk_spool_truncate(struct sqk_spool *s, uint64_t size);
 
 #endif

@@ -23,12 +23,17 @@ int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t
 	return err;
 }
 
-int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd)
+int sqk_data_adopt_file(struct sqk_data_writer *dw, const struct sqk_file_data *fd, uint64_t *id)
 {
+	struct sqk_file_data f = *fd;
+	int err;
+
+	f.id = *id = dw->nfiles++;
+	err = sqk_dw_result_put(dw, &f);
 	/* A file without blocks is all tail: tail dedup finds it. */
-	if (dw->o.no_dedup || !fd->nblocks)
-		return 0;
-	return sqk_hash_add(&dw->old_files, fd->size, (uintptr_t)fd);
+	if (err || dw->o.no_dedup || !fd->nblocks)
+		return err;
+	return sqk_smap_add(&dw->old_files, fd->size, id);
 }
 
 int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,

@@ -17,12 +17,10 @@
 int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word)
 {
 	struct sqk_fmt_frag e = {start, word, 0};
+	uint8_t b[SQK_FMT_FRAG_SIZE];
 
-	if (SQK_ARRAY_GROW(dw->frag_table, dw->frag_table_cap,
-			   ((size_t)idx + 1) * SQK_FMT_FRAG_SIZE))
-		return SQK_ERR_NOMEM;
-	sqk_fmt_frag_encode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
-	return 0;
+	sqk_fmt_frag_encode(&e, b);
+	return sqk_parray_put(&dw->frag_table, idx, b);
 }
 
 /* The filling fragment block's buffer moves to the slot, the slot's becomes the new one. */
@@ -54,6 +52,7 @@ int sqk_dw_close_frag(struct sqk_data_writer *dw)
 int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t **data)
 {
 	struct rb_slot *slot = NULL;
+	uint8_t b[SQK_FMT_FRAG_SIZE];
 	struct sqk_fmt_frag e;
 	unsigned i;
 	uint32_t n;
@@ -86,7 +85,10 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 	}
 	if (!slot->buf && !(slot->buf = malloc(dw->bs)))
 		return SQK_ERR_NOMEM;
-	sqk_fmt_frag_decode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
+	err = sqk_parray_get(&dw->frag_table, idx, b);
+	if (err)
+		return err;
+	sqk_fmt_frag_decode(&e, b);
 	n = sqk_fmt_block_size(e.size);
 	if (n > dw->bs)
 		return SQK_ERR_CORRUPT;
@@ -139,8 +141,12 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
 	return sqk_dw_tail_remember(dw, dw->tail_buf, hash, len, fd->frag_index, fd->frag_offset);
 }
 
-const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count)
+uint32_t sqk_data_fragments(const struct sqk_data_writer *dw)
 {
-	*count = dw->frag_idx;
-	return dw->frag_table;
+	return dw->frag_idx;
+}
+
+int sqk_data_fragment(struct sqk_data_writer *dw, uint32_t i, uint8_t *e)
+{
+	return i < dw->frag_idx ? sqk_parray_get(&dw->frag_table, i, e) : SQK_ERR_ARG;
 }

@@ -19,6 +19,7 @@ void sqk_mw_init(struct sqk_meta_writer *mw, struct sqk_compressor *comp, struct
 	mw->mem_cap = 0;
 	mw->starts = NULL;
 	mw->nstarts = mw->starts_cap = 0;
+	mw->spool = NULL;
 	mw->comp = comp;
 	mw->file = file;
 	mw->base = base;
@@ -42,6 +43,11 @@ static int emit(struct sqk_meta_writer *mw, const uint8_t *blk, size_t len)
 	}
 	if (mw->file) {
 		int err = mw->file->write_at(mw->file, mw->base + mw->out_len, blk, len);
+
+		if (err)
+			return err;
+	} else if (mw->spool) {
+		int err = sqk_spool_write(mw->spool, blk, len);
 
 		if (err)
 			return err;
@@ -117,7 +123,22 @@ uint64_t sqk_mw_ref(const struct sqk_meta_writer *mw)
 
 int sqk_mw_copy_out(const struct sqk_meta_writer *mw, struct sqk_file *file, uint64_t pos)
 {
+	uint8_t buf[65536];
+	uint64_t off;
+
 	if (!mw->out_len)
 		return 0;
-	return file->write_at(file, pos, mw->mem, mw->out_len);
+	if (!mw->spool)
+		return file->write_at(file, pos, mw->mem, mw->out_len);
+	for (off = 0; off < mw->out_len; off += sizeof(buf)) {
+		size_t n =
+			mw->out_len - off < sizeof(buf) ? (size_t)(mw->out_len - off) : sizeof(buf);
+		int err = sqk_spool_read(mw->spool, off, buf, n);
+
+		if (!err)
+			err = file->write_at(file, pos + off, buf, n);
+		if (err)
+			return err;
+	}
+	return 0;
 }

@@ -15,6 +15,7 @@
 #include "compressors/compressor.h"
 #include "format/fmt_meta.h"
 #include "util/file.h"
+#include "util/spool.h"
 
 struct sqk_meta_writer {
 	struct sqk_compressor *comp;
@@ -26,7 +27,8 @@ struct sqk_meta_writer {
 	uint64_t total;	  /* uncompressed bytes written */
 	uint8_t *mem;	  /* memory sink */
 	size_t mem_cap;
-	uint64_t *starts; /* start of every emitted block, relative */
+	struct sqk_spool *spool; /* or a spool sink (set after init), for a table that waits */
+	uint64_t *starts;	 /* start of every emitted block, relative */
 	size_t nstarts, starts_cap;
 	int keep_starts;
 	uint8_t scratch[SQK_FMT_META_HDR_SIZE + SQK_META_SIZE];
@@ -40,7 +42,7 @@ int sqk_mw_write(struct sqk_meta_writer *mw, const void *data, size_t len);
 uint64_t sqk_mw_ref(const struct sqk_meta_writer *mw);
 /* Emit the partial block, if any. */
 int sqk_mw_flush(struct sqk_meta_writer *mw);
-/* Copy a memory writer's blocks to file at pos. */
+/* Copy a memory (or spool) writer's blocks to file at pos. */
 int sqk_mw_copy_out(const struct sqk_meta_writer *mw, struct sqk_file *file, uint64_t pos);
 
 #endif
