@@ -24,6 +24,7 @@
 #include "source/src.h"
 #include "util/error.h"
 #include "util/extsort.h"
+#include "util/pool.h"
 #include "util/spool.h"
 #include "write/append.h"
 #include "write/data_writer.h"
@@ -142,8 +143,8 @@ static int write_data(struct sqk_mkfs *m, struct sqk_number *nb)
 }
 
 /* The fragment table: each entry as the reader checks it, then the table. */
-static int write_frags(struct sqk_mkfs *m, struct sqk_compressor *fc, uint64_t *pos,
-		       uint64_t area_end, uint64_t *table)
+static int write_frags(struct sqk_mkfs *m, struct sqk_pool *pool, struct sqk_compressor **fc,
+		       uint64_t *pos, uint64_t area_end, uint64_t *table)
 {
 	struct sqk_fmt_issue issue = {"", 0, ""};
 	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
@@ -164,7 +165,7 @@ static int write_frags(struct sqk_mkfs *m, struct sqk_compressor *fc, uint64_t *
 		if (sqk_fmt_frag_check(&e, m->o.block_size, data_start(m), area_end, &r))
 			return refuse(m, "fragment", &issue);
 	}
-	err = sqk_table_begin(&ts, fc, m->out, *pos);
+	err = sqk_table_begin_async(&ts, pool, fc, m->out, *pos);
 	for (i = 0; !err && i < n; i++) {
 		err = sqk_data_fragment(m->dw, i, b);
 		if (!err)
@@ -178,20 +179,21 @@ static int write_frags(struct sqk_mkfs *m, struct sqk_compressor *fc, uint64_t *
 }
 
 /* The export table: the references of every inode in inode order, spooled as written. */
-static int write_export(struct sqk_mkfs *m, struct sqk_spool *refs, struct sqk_compressor *ic,
+static int write_export(struct sqk_mkfs *m, struct sqk_spool *refs, struct sqk_pool *pool,
+			struct sqk_compressor **ic, const struct sqk_meta_writer *imw,
 			uint64_t *pos, uint64_t *table)
 {
 	struct sqk_table_stream ts;
 	uint8_t buf[SQK_FMT_EXPORT_SIZE * 1024];
 	uint64_t at, ref;
 	size_t k = 0;
-	int err = sqk_table_begin(&ts, ic, m->out, *pos);
+	int err = sqk_table_begin_async(&ts, pool, ic, m->out, *pos);
 
 	for (at = 0; !err && at < refs->size; at += sizeof(ref)) {
 		err = sqk_spool_read(refs, at, &ref, sizeof(ref));
 		if (err)
 			break;
-		sqk_fmt_export_encode(buf + SQK_FMT_EXPORT_SIZE * k++, ref);
+		sqk_fmt_export_encode(buf + SQK_FMT_EXPORT_SIZE * k++, sqk_mw_real_ref(imw, ref));
 		if (k == 1024 || at + sizeof(ref) == refs->size) {
 			err = sqk_table_add(&ts, buf, k * SQK_FMT_EXPORT_SIZE);
 			k = 0;
@@ -315,13 +317,20 @@ static void super_flags(struct sqk_mkfs *m, struct sqk_super *sb)
 		sb->flags |= SQK_FLAG_UNCOMPRESSED_IDS;
 }
 
-/* The inode and directory tables; *pos moves past them. */
+/*
+ * The inode and directory tables, compressed on a pool of the build's
+ * threads (each with its worker's compressor: the data's pool is done);
+ * *pos moves past them. imw stays for the references the export table and
+ * the superblock need (sqk_mw_real_ref).
+ */
 static int write_tables(struct sqk_mkfs *m, struct sqk_number *nb, struct sqk_super *sb,
-			uint64_t *pos, struct sqk_spool *export, struct sqk_mkfs_stats *st)
+			uint64_t *pos, struct sqk_spool *export, struct sqk_mkfs_stats *st,
+			struct sqk_meta_writer *imw, struct sqk_pool *pool)
 {
 	struct sqk_compressor *mc = m->comps[m->o.threads];
-	struct sqk_compressor *ic = m->o.raw & SQK_RAW_INODES ? NULL : mc;
-	struct sqk_meta_writer *imw = malloc(sizeof(*imw)), *dmw = malloc(sizeof(*dmw));
+	int raw = !!(m->o.raw & SQK_RAW_INODES);
+	struct sqk_compressor *ic = raw ? NULL : mc;
+	struct sqk_meta_writer *dmw = malloc(sizeof(*dmw));
 	struct sqk_spool dirs;
 	struct sqk_fmt_limits lim = {m->o.block_size, nb->count, sqk_data_fragments(m->dw),
 				     m->ids.count};
@@ -346,14 +355,21 @@ static int write_tables(struct sqk_mkfs *m, struct sqk_number *nb, struct sqk_su
 
 	sqk_spool_init(&dirs, &m->sp,
 		       sqk_spill_share(&m->sp, DIRS_SHARE, m->sp.tiny ? 64 : 1 << 20));
-	if (!imw || !dmw) {
+	/* The inode table streams to the file; the directory table waits in a spool. */
+	sqk_mw_init(imw, ic, m->out, *pos, 0);
+	if (!dmw) {
 		err = SQK_ERR_NOMEM;
 		goto out;
 	}
-	/* The inode table streams to the file; the directory table waits in a spool. */
-	sqk_mw_init(imw, ic, m->out, *pos, 0);
 	sqk_mw_init(dmw, ic, NULL, 0, 0);
 	dmw->spool = &dirs;
+	err = sqk_mw_async(imw, pool, raw ? NULL : m->comps);
+	if (!err)
+		err = sqk_mw_async(dmw, pool, raw ? NULL : m->comps);
+	if (err)
+		goto out;
+	imw->peer = dmw;
+	dmw->peer = imw;
 	sb->inode_table = *pos;
 	err = sqk_mkfs_write_inodes(&in, &m->sp);
 	if (!err)
@@ -364,7 +380,7 @@ static int write_tables(struct sqk_mkfs *m, struct sqk_number *nb, struct sqk_su
 		err = sqk_tree_get(m->tree, SQK_NID_ROOT, &root);
 	if (err)
 		goto out;
-	sb->root_inode = root.ref;
+	sb->root_inode = sqk_mw_real_ref(imw, root.ref);
 	*pos += imw->out_len;
 	sb->dir_table = *pos;
 	err = sqk_mw_copy_out(dmw, m->out, *pos);
@@ -374,12 +390,12 @@ static int write_tables(struct sqk_mkfs *m, struct sqk_number *nb, struct sqk_su
 	st->inode_table_bytes = imw->out_len;
 	st->dir_table_bytes = dmw->out_len;
 out:
-	if (imw)
-		sqk_mw_release(imw);
+	/* Nothing of either table in flight when the pool goes. */
 	if (dmw)
 		sqk_mw_release(dmw);
-	free(imw);
+	sqk_mw_async_release(imw);
 	free(dmw);
+	imw->peer = NULL;
 	sqk_spool_release(&dirs);
 	return err;
 }
@@ -389,8 +405,9 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	struct sqk_compressor *mc = m->comps[m->o.threads];
 	/* A NULL compressor makes the metadata writers store blocks as they are. */
 	unsigned raw = m->o.raw;
-	struct sqk_compressor *ic = raw & SQK_RAW_INODES ? NULL : mc;
-	struct sqk_compressor *fc = raw & SQK_RAW_FRAGMENTS ? NULL : mc;
+	struct sqk_compressor **ic = raw & SQK_RAW_INODES ? NULL : m->comps;
+	struct sqk_compressor **fc = raw & SQK_RAW_FRAGMENTS ? NULL : m->comps;
+	struct sqk_pool *pool = NULL;
 	struct sqk_compressor *xc = raw & SQK_RAW_XATTRS ? NULL : mc;
 	struct sqk_compressor *idc = raw & (SQK_RAW_INODES | SQK_RAW_IDS) ? NULL : mc;
 	struct sqk_number nb = {
@@ -404,6 +421,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		.where_len = sizeof(m->src.err_path),
 		.why_len = sizeof(m->src.err_msg),
 	};
+	struct sqk_meta_writer *imw = calloc(1, sizeof(*imw));
 	struct sqk_super sb = {0};
 	struct sqk_spool export;
 	uint64_t pos, lookup;
@@ -415,7 +433,7 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	/* Times the sources clamped, unless --mtime replaces them all. */
 	if (!m->o.set_mtime)
 		sqk_src_warn_times(&m->src, !m->o.have_epoch);
-	err = sqk_tree_err(m->tree);
+	err = imw ? sqk_tree_err(m->tree) : SQK_ERR_NOMEM;
 	/* --sort: each line's priority on the node it names, before the tree is numbered. */
 	if (!err && m->o.sort)
 		err = sqk_sort_mark(m->o.sort, m->tree, (const char *const *)m->dirs, m->ndirs,
@@ -433,12 +451,14 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 		goto out;
 	if (m->o.append)
 		sqk_append_stage("data");
-	err = write_tables(m, &nb, &sb, &pos, &export, st);
+	/* The tables' blocks on a pool of the build's threads; the data's is done with them. */
+	pool = sqk_pool_create(m->o.threads, 0);
+	err = pool ? write_tables(m, &nb, &sb, &pos, &export, st, imw, pool) : SQK_ERR_NOMEM;
 	if (!err)
-		err = write_frags(m, fc, &pos, sb.inode_table, &sb.fragment_table);
+		err = write_frags(m, pool, fc, &pos, sb.inode_table, &sb.fragment_table);
 	sb.export_table = SQK_INVALID_TABLE;
 	if (!err && !m->o.no_export)
-		err = write_export(m, &export, ic, &pos, &sb.export_table);
+		err = write_export(m, &export, pool, ic, imw, &pos, &sb.export_table);
 	if (!err)
 		err = sqk_id_table_write(&m->ids, idc, m->out, &pos, &lookup);
 	if (err)
@@ -471,6 +491,10 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st)
 	st->mkfs_time = sb.mkfs_time;
 	counts(m, st, sb.fragment_count);
 out:
+	if (imw)
+		sqk_mw_release(imw);
+	free(imw);
+	sqk_pool_destroy(pool);
 	sqk_spool_release(&export);
 	sqk_mkfs_number_release(&nb);
 	return sqk_mkfs_said(m, err);

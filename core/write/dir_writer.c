@@ -35,6 +35,15 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 	return 0;
 }
 
+/* A header as it is once its entries' inode block has a start. */
+static void fix_header(const void *data, uint64_t start, uint8_t *out)
+{
+	struct sqk_fmt_dir_header h = *(const struct sqk_fmt_dir_header *)data;
+
+	h.start = (uint32_t)start;
+	sqk_fmt_dir_header_encode(&h, out);
+}
+
 /* Write one header and its entries ents[0..count). */
 static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32_t count)
 {
@@ -57,8 +66,9 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 
 	if (s->lim && sqk_fmt_dir_header_check(&h, s->r))
 		return SQK_ERR_OVERFLOW;
-	sqk_fmt_dir_header_encode(&h, b);
-	err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_HEADER_SIZE);
+	/* Where the entries' inodes are: known once their block is placed (meta_writer.h). */
+	err = sqk_mw_write_fixed(s->mw, h.start, fix_header, &h, sizeof(h),
+				 SQK_FMT_DIR_HEADER_SIZE);
 	if (err)
 		return err;
 	for (i = 0; i < count; i++) {

@@ -21,6 +21,18 @@ int sqk_table_begin(struct sqk_table_stream *ts, struct sqk_compressor *comp, st
 	return 0;
 }
 
+int sqk_table_begin_async(struct sqk_table_stream *ts, struct sqk_pool *pool,
+			  struct sqk_compressor **comps, struct sqk_file *f, uint64_t pos)
+{
+	int err = sqk_table_begin(ts, comps ? comps[0] : NULL, f, pos);
+
+	if (!err)
+		err = sqk_mw_async(ts->mw, pool, comps);
+	if (err)
+		sqk_table_abort(ts);
+	return err;
+}
+
 int sqk_table_add(struct sqk_table_stream *ts, const void *data, size_t len)
 {
 	return sqk_mw_write(ts->mw, data, len);
