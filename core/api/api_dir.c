@@ -11,7 +11,7 @@
 #include "format/fmt_type.h"
 #include "read/dir.h"
 #include "read/inode.h"
-#include "util/u64set.h"
+#include "util/store.h"
 #include "walk/resolve.h"
 #include "walk/walk.h"
 
@@ -209,31 +209,46 @@ int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, v
 	return sqk_api_ok();
 }
 
+/* Its own budget: a guard may go down any number of images. */
 struct sqk_dir_guard {
-	struct sqk_u64set seen;
+	struct sqk_budget budget;
+	struct sqk_store *seen;
 };
 
 int sqk_dir_guard_create(struct sqk_dir_guard **out)
 {
-	*out = calloc(1, sizeof(**out));
-	return *out ? sqk_api_ok() : sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	struct sqk_dir_guard *g = calloc(1, sizeof(*g));
+
+	*out = g;
+	if (!g)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	sqk_budget_init(&g->budget, sqk_budget_default(), NULL);
+	if (sqk_store_create(&g->budget, &g->seen)) {
+		free(g);
+		*out = NULL;
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	}
+	return sqk_api_ok();
 }
 
 void sqk_dir_guard_destroy(struct sqk_dir_guard *g)
 {
 	if (!g)
 		return;
-	sqk_u64set_free(&g->seen);
+	sqk_store_destroy(g->seen);
 	free(g);
 }
 
 int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned depth)
 {
+	struct sqk_fault f;
 	int err;
 
 	if (ino > UINT32_MAX)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode number %llu is past 32 bits",
 				    (unsigned long long)ino);
-	err = sqk_dir_enter(&g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
+	err = sqk_dir_enter(g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
+	if (err && sqk_budget_failed(&g->budget, err, &f))
+		return sqk_api_fault(&f, NULL);
 	return err ? sqk_api_fail(err, 0, NULL, NULL) : sqk_api_ok();
 }

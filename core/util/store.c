@@ -65,6 +65,21 @@ const char *sqk_budget_dir(const struct sqk_budget *b)
 	return d && *d ? d : "/tmp";
 }
 
+int sqk_budget_failed(const struct sqk_budget *b, int err, struct sqk_fault *f)
+{
+	int e = __atomic_load_n(&b->errnum, __ATOMIC_RELAXED);
+
+	if (!e || (err != SQK_ERR_IO && err != SQK_ERR_NOSPACE))
+		return 0;
+	if (f) {
+		memset(f, 0, sizeof(*f));
+		sqk_fault_set(f, err, e, 0, "");
+		snprintf(f->what, sizeof(f->what), "temporary file in %.160s: %s", b->where,
+			 strerror(e));
+	}
+	return 1;
+}
+
 int sqk_store_create(struct sqk_budget *b, struct sqk_store **out)
 {
 	struct sqk_store *s = calloc(1, sizeof(*s));
@@ -83,7 +98,7 @@ void sqk_store_clear(struct sqk_store *s)
 
 	for (i = 0; i < s->nslots; i++)
 		free(s->slot[i].mem);
-	s->b->used -= (uint64_t)s->nslots * PAGE;
+	__atomic_sub_fetch(&s->b->used, (uint64_t)s->nslots * PAGE, __ATOMIC_RELAXED);
 	free(s->slot);
 	free(s->where);
 	if (s->fd >= 0)
@@ -118,8 +133,8 @@ static int failed(struct sqk_store *s)
 {
 	int e = errno ? errno : EIO;
 
-	s->b->errnum = e;
 	snprintf(s->b->where, sizeof(s->b->where), "%s", sqk_budget_dir(s->b));
+	__atomic_store_n(&s->b->errnum, e, __ATOMIC_RELAXED);
 	errno = e;
 	return sqk_err_from_errno();
 }
@@ -155,7 +170,7 @@ static int open_file(struct sqk_store *s)
 	if (fd < 0)
 		return failed(s);
 	s->fd = fd;
-	s->b->files++;
+	__atomic_add_fetch(&s->b->files, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -170,7 +185,7 @@ static int write_back(struct sqk_store *s, struct slot *sl)
 		return failed(s);
 	if (off + PAGE > s->file_end)
 		s->file_end = off + PAGE;
-	s->b->spilled += PAGE;
+	__atomic_add_fetch(&s->b->spilled, PAGE, __ATOMIC_RELAXED);
 	sl->dirty = 0;
 	return 0;
 }
@@ -182,7 +197,8 @@ static int free_slot(struct sqk_store *s, size_t *k)
 	struct slot *sl;
 	int err;
 
-	if (s->nslots < MIN_SLOTS || b->used + PAGE <= b->limit) {
+	if (s->nslots < MIN_SLOTS ||
+	    __atomic_load_n(&b->used, __ATOMIC_RELAXED) + PAGE <= b->limit) {
 		uint8_t *mem;
 
 		if (SQK_ARRAY_GROW(s->slot, s->slotcap, s->nslots + 1))
@@ -192,7 +208,7 @@ static int free_slot(struct sqk_store *s, size_t *k)
 			return SQK_ERR_NOMEM;
 		s->slot[s->nslots] = (struct slot){UINT64_MAX, mem, 0, 0};
 		*k = s->nslots++;
-		b->used += PAGE;
+		__atomic_add_fetch(&b->used, PAGE, __ATOMIC_RELAXED);
 		return 0;
 	}
 	for (;;) {

@@ -15,8 +15,9 @@
  * once the budget is spent, least recently used first (a clock), so a run
  * that fits writes nothing.
  *
- * A store is one thread's. Its calls return 0 or a negative code; a failed
- * call of the temporary file leaves its errno and directory in the budget.
+ * A store is one thread's; a budget may be shared by stores of several
+ * threads. Calls return 0 or a negative code; a failed call of the
+ * temporary file leaves its errno and directory in the budget.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,12 @@ void sqk_budget_init(struct sqk_budget *b, uint64_t limit, const char *tmpdir);
 uint64_t sqk_budget_default(void);
 /* The directory temporary files go to. */
 const char *sqk_budget_dir(const struct sqk_budget *b);
+struct sqk_fault;
+/*
+ * Is err a failure of b's temporary files? Then f (when not NULL) gets its
+ * story: err, the errno, and "temporary file in DIR: " and the errno's words.
+ */
+int sqk_budget_failed(const struct sqk_budget *b, int err, struct sqk_fault *f);
 
 struct sqk_store;
 
