@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/pool.h"
+#include "util/store.h"
 
 static const char *const check_names[C_COUNT] = {
 	[C_SUPER] = "superblock",
@@ -427,6 +428,11 @@ int sqk_fsck_run(struct sqk_fsck *f)
 	return 0;
 }
 
+int sqk_fsck_temp_failed(const struct sqk_fsck *f, int err, struct sqk_fault *fault)
+{
+	return f->budget && sqk_budget_failed(f->budget, err, fault);
+}
+
 void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)
 {
 	*out = f->counts;
@@ -439,6 +445,11 @@ struct sqk_image *sqk_fsck_image(struct sqk_fsck *f)
 
 void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file)
 {
+	/* The stores go first: they draw on the image's budget. */
+	sqk_pool_destroy(f->pool);
+	f->pool = NULL;
+	sqk_fsck_data_free(f);
+	sqk_fsck_recs_free(f);
 	*img = f->img;
 	*file = f->file;
 	f->img = NULL;
@@ -452,7 +463,9 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 	if (!f)
 		return;
 	sqk_pool_destroy(f->pool);
+	/* The stores first: they draw on the image's budget. */
 	sqk_fsck_data_free(f);
+	sqk_fsck_recs_free(f);
 	if (f->inode_ms) {
 		sqk_fsck_ms_free(f->inode_ms);
 		free(f->inode_ms);
@@ -464,7 +477,6 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 	for (i = 0; i < f->nerrs; i++)
 		free(f->errs[i].detail);
 	free(f->errs);
-	sqk_fsck_recs_free(f);
 	free(f->frag.pos);
 	free(f->exp.pos);
 	free(f->ids.pos);

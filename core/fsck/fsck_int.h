@@ -220,12 +220,16 @@ struct sqk_fsck {
 	struct fsck_frag *frags;
 	uint32_t nfrags;
 
-	/* Blocks handed out for checking (duplicate files share them). */
-	struct fsck_dup *dups;
-	size_t ndups, dupcap;
+	/*
+	 * Blocks handed out for checking (duplicate files share them): records
+	 * in a store, found by position through a map (fsck_data.c).
+	 */
+	struct sqk_store *dups;
+	struct sqk_store_hash *dup_at;
+	uint64_t ndups;
 	/* Files met sharing a block checked for another, named if it is bad or refused. */
-	struct fsck_shared *shared;
-	size_t nshared, sharedcap;
+	struct sqk_store *shared;
+	uint64_t nshared;
 	/* Under lock: data blocks that do not decompress; those only the readers' decoder reads. */
 	struct sqk_u64set bad, refused;
 	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
