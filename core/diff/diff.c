@@ -21,6 +21,21 @@
 #include "util/file.h"
 #include "walk/walk.h"
 
+/* A temporary file of b failed: side -1, its directory as the path, its errno. */
+static int temp_fail(struct diff *d, const struct sqk_budget *b, int err)
+{
+	struct sqk_fault f;
+
+	if (d->failed)
+		return err;
+	sqk_budget_failed(b, err, &f);
+	d->failed = 1;
+	d->e->side = -1;
+	d->e->errnum = f.errnum;
+	snprintf(d->e->path, sizeof(d->e->path), "%s", b->where);
+	return err;
+}
+
 /* The errno of a tree's failed call: an image's file's, a directory's the thread's. */
 static int tree_errnum(const struct sqk_dtree *t)
 {
@@ -33,6 +48,10 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 
 	if (err >= 0 || d->failed)
 		return err;
+	/* An image side's store (the directories it entered) that failed: a temporary file's. */
+	if ((side == 0 || side == 1) && d->t[side]->img &&
+	    sqk_budget_failed(sqk_image_budget(d->t[side]->img), err, NULL))
+		return temp_fail(d, sqk_image_budget(d->t[side]->img), err);
 	d->failed = 1;
 	e->side = side;
 	e->errnum = 0;
@@ -45,14 +64,9 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 
 int sqk_diff_store_fail(struct diff *d, int err)
 {
-	struct sqk_fault f;
-
-	if (!sqk_budget_failed(&d->budget, err, &f) || d->failed)
+	if (!sqk_budget_failed(&d->budget, err, NULL))
 		return sqk_diff_fail(d, -1, err);
-	sqk_diff_fail(d, -1, err);
-	snprintf(d->e->path, sizeof(d->e->path), "%s", d->budget.where);
-	d->e->errnum = f.errnum;
-	return err;
+	return temp_fail(d, &d->budget, err);
 }
 
 /* The path of name in the directory at path[0..plen); *len its length. */
