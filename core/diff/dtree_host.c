@@ -49,7 +49,7 @@ struct host_tree {
 	/* The directories entered, root first: one met again below itself is a loop (a bind mount).
 	 */
 	struct dir_id *up;
-	struct listing *ls; /* nls of them: a level's stays for the next walk */
+	struct listing **ls; /* nls of them: a level's stays for the next walk */
 	size_t nup, up_cap, nls;
 };
 
@@ -171,20 +171,23 @@ static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir)
 			err = SQK_ERR_LOOP;
 	if (!err && SQK_ARRAY_GROW(h->up, h->up_cap, h->nup + 1))
 		err = SQK_ERR_NOMEM;
-	if (!err && h->up_cap > h->nls) {
-		/* A listing a level, kept for the next walk down to that depth. */
-		struct listing *p = realloc(h->ls, h->up_cap * sizeof(*p));
+	if (!err && h->nup == h->nls) {
+		/*
+		 * A listing a level, kept for the next walk down to that depth;
+		 * each allocated on its own, as the nodes of a level point into
+		 * its entry while the levels below are entered.
+		 */
+		struct listing **p = realloc(h->ls, (h->nls + 1) * sizeof(*p));
 
-		if (!p) {
-			err = SQK_ERR_NOMEM;
-		} else {
-			memset(p + h->nls, 0, (h->up_cap - h->nls) * sizeof(*p));
+		if (p)
 			h->ls = p;
-			h->nls = h->up_cap;
-		}
+		if (!p || !(p[h->nls] = calloc(1, sizeof(**p))))
+			err = SQK_ERR_NOMEM;
+		else
+			h->nls++;
 	}
 	if (!err)
-		err = list(fd, &h->ls[h->nup]);
+		err = list(fd, h->ls[h->nup]);
 	if (!err) {
 		err = sqk_dirstack_push(&h->dirs, fd, dir->name, 0, 0);
 		if (!err)
@@ -202,7 +205,7 @@ static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir)
 static int host_next(struct sqk_dtree *t, const struct sqk_dir_entry **e)
 {
 	struct host_tree *h = (struct host_tree *)t;
-	struct listing *l = &h->ls[h->nup - 1];
+	struct listing *l = h->ls[h->nup - 1];
 	const char *name;
 
 	if (l->next == l->n)
@@ -218,7 +221,7 @@ static int host_rewind(struct sqk_dtree *t)
 {
 	struct host_tree *h = (struct host_tree *)t;
 
-	h->ls[h->nup - 1].next = 0;
+	h->ls[h->nup - 1]->next = 0;
 	return 0;
 }
 
@@ -243,7 +246,7 @@ static void host_leave(struct sqk_dtree *t)
 	sqk_dirstack_pop(&h->dirs, &fd, &owner_ok);
 	if (fd >= 0)
 		close(fd);
-	forget_names(&h->ls[--h->nup]);
+	forget_names(h->ls[--h->nup]);
 }
 
 static int read_target(int dirfd, const char *name, struct sqk_dnode *n)
@@ -484,8 +487,9 @@ static void host_destroy(struct sqk_dtree *t)
 	close(h->root_fd);
 	free(h->up);
 	for (i = 0; i < h->nls; i++) {
-		free(h->ls[i].names);
-		free(h->ls[i].at);
+		free(h->ls[i]->names);
+		free(h->ls[i]->at);
+		free(h->ls[i]);
 	}
 	free(h->ls);
 	free(h);
