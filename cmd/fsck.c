@@ -29,7 +29,12 @@ static const char usage_text[] =
 	"Usage: squashkit fsck [OPTIONS] IMAGE\n"
 	"Check every structure of IMAGE and decompress every block.\n\n"
 	"  -j, --threads N   worker threads for data blocks (default: online "
-	"CPUs)\n" SQK_HELP_OFFSET "      --json        print the result as one JSON object\n"
+	"CPUs)\n" SQK_HELP_OFFSET
+	"      --memory SIZE memory for the records of every inode (K/M/G; default\n"
+	"                    a quarter of RAM, at most 256M); the rest goes to\n"
+	"                    unnamed temporary files\n"
+	"      --tmpdir DIR  where those go (default $TMPDIR, else /tmp)\n"
+	"      --json        print the result as one JSON object\n"
 	"      --stats       also print the cache and decompression counters\n"
 	"  -q, --quiet       no summary line\n"
 	"  -h, --help        show this help\n\n"
@@ -38,7 +43,7 @@ static const char usage_text[] =
 	"the superblock itself), then a summary line ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
-enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET };
+enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_MEMORY, OPT_TMPDIR };
 
 static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
@@ -46,6 +51,8 @@ static const struct option longopts[] = {
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"offset", required_argument, NULL, OPT_OFFSET},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -117,6 +124,24 @@ static uint64_t file_size(void *ctx)
 	return f->size(f);
 }
 
+/*
+ * The check's options with --memory and --tmpdir (mem); the cache sizes are
+ * those the check picks for threads workers when it is given no options.
+ */
+static struct sqk_open_opts *fsck_opts(const struct sqk_image_opts *mem, unsigned threads)
+{
+	struct sqk_open_opts *o = sqk_open_opts_create();
+
+	if (o && !sqk_open_opts_set_memory(o, mem->memory) &&
+	    !sqk_open_opts_set_tmpdir(o, mem->tmpdir) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_METADATA, 16) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_FRAGMENT, threads + 2) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_DATA, threads + 2))
+		return o;
+	sqk_open_opts_destroy(o);
+	return NULL;
+}
+
 int cli_fsck(int argc, char **argv)
 {
 	struct sqk_check_counts c;
@@ -127,6 +152,8 @@ int cli_fsck(int argc, char **argv)
 	const char *image;
 	unsigned threads = sqk_online_cpus();
 	int opt, quiet = 0, stats = 0, json = 0, err, ret;
+	struct sqk_image_opts mem = {0}; /* --memory and --tmpdir */
+	struct sqk_open_opts *opts = NULL;
 	size_t i, n;
 
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
@@ -143,6 +170,14 @@ int cli_fsck(int argc, char **argv)
 			break;
 		case OPT_OFFSET:
 			if (cli_offset_option(optarg) != 0)
+				return FSCK_USAGE;
+			break;
+		case OPT_MEMORY:
+			if (cli_memory_option(optarg, &mem) != 0)
+				return FSCK_USAGE;
+			break;
+		case OPT_TMPDIR:
+			if (cli_tmpdir_option(optarg, &mem) != 0)
 				return FSCK_USAGE;
 			break;
 		case 'q':
@@ -172,11 +207,25 @@ int cli_fsck(int argc, char **argv)
 	io = (struct sqk_io){file_read_at, file_size, NULL, file};
 	/* The bar: bytes of the image read (counted by the file) against its size. */
 	bar = cli_progress_start(file->size(file), &file->bytes_read, quiet);
-	err = sqk_check_io(&io, NULL, threads, &r);
+	if (mem.memory || mem.tmpdir) {
+		opts = fsck_opts(&mem, threads);
+		if (!opts) {
+			cli_error(NULL, "%s", sqk_error_message());
+			sqk_file_destroy(file);
+			return FSCK_OPERATIONAL;
+		}
+	}
+	err = sqk_check_io(&io, opts, threads, &r);
+	sqk_open_opts_destroy(opts);
 	cli_progress_finish(bar, !err);
 	if (err) {
-		cli_error_errno(image, err,
-				err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
+		/* Not the image's read but a temporary file's: the library words it. */
+		if ((err == SQK_ERR_IO || err == SQK_ERR_NOSPACE) && !file->errnum &&
+		    sqk_error_errno())
+			cli_error(image, "%s", sqk_error_message());
+		else
+			cli_error_errno(image, err,
+					err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);
 		sqk_file_destroy(file);
 		return FSCK_OPERATIONAL;
 	}
@@ -191,7 +240,8 @@ int cli_fsck(int argc, char **argv)
 			cli_print_stats(stdout, sqk_report_image(r));
 		/* The summary last, on stdout with the problems, as fsck(8) tools put it. */
 		if (!quiet)
-			printf("%s: %s: %llu inodes, %llu directories, %llu blocks, %llu fragments, "
+			printf("%s: %s: %llu inodes, %llu directories, %llu blocks, %llu "
+			       "fragments, "
 			       "%llu bytes checked\n",
 			       image, c.problems ? "errors found" : "clean",
 			       (unsigned long long)c.inodes, (unsigned long long)c.directories,

@@ -32,7 +32,7 @@ _squashkit_options()
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
-			--xattrs-include --xattrs-exclude"
+			--xattrs-include --xattrs-exclude --memory --tmpdir"
 		_sqk_opts="$_sqk_argopts --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
@@ -53,11 +53,11 @@ _squashkit_options()
 		_sqk_opts="$_sqk_argopts --stats -h --help"
 		;;
 	fsck)
-		_sqk_argopts="-j --threads --offset"
+		_sqk_argopts="-j --threads --offset --memory --tmpdir"
 		_sqk_opts="$_sqk_argopts --json --stats -q --quiet -h --help"
 		;;
 	diff)
-		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b"
+		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b --memory --tmpdir"
 		_sqk_opts="$_sqk_argopts -C --no-contents -O --no-owner -P --no-permissions
 			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
 		;;
@@ -248,10 +248,7 @@ _squashkit_value()
 	mkimage:--reuse-offset)
 		_squashkit_words "auto"
 		;;
-	mkimage:--tmpdir)
-		_squashkit_dirs
-		;;
-	unimage:-d | unimage:--dest)
+	mkimage:--tmpdir | unimage:-d | unimage:--dest | unimage:--tmpdir | fsck:--tmpdir | diff:--tmpdir)
 		_squashkit_dirs
 		;;
 	unimage:-o | unimage:--tar | unimage:--describe | bench:--plot)

@@ -21,13 +21,13 @@ function __squashkit_argopts
                 --uncompressed --reuse --reuse-offset --memory --tmpdir
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
-                --xattrs-include --xattrs-exclude
+                --xattrs-include --xattrs-exclude --memory --tmpdir
         case inspect ls cat stat
             echo --offset
         case fsck
-            echo -j --threads --offset
+            echo -j --threads --offset --memory --tmpdir
         case diff
-            echo -e --exclude -j --threads --offset --offset-a --offset-b
+            echo -e --exclude -j --threads --offset --offset-a --offset-b --memory --tmpdir
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed --offset
@@ -199,6 +199,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-include
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-exclude -x -d 'do not restore xattrs whose names match a regex'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-owner -d 'do not restore owners'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s j -l threads -x -d 'worker threads'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage fsck diff' -l memory -x -d 'memory for what is kept about the whole image'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage fsck diff' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where temporary files go'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache-policy -x -a 'herd exclusive keyed' -d 'cache wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l stats -d 'print cache counters'

@@ -33,6 +33,7 @@ struct sqk_open_opts {
 	uint64_t offset;
 	int offset_auto;
 	struct sqk_image_opts image;
+	char tmpdir[4096]; /* image.tmpdir points here when set */
 };
 
 /* The options of an open, or the defaults for NULL. */
