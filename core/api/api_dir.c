@@ -224,7 +224,7 @@ int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, v
 
 /* Its own budget: a guard may go down any number of images. */
 struct sqk_dir_guard {
-	struct sqk_budget budget;
+	struct sqk_spill budget;
 	struct sqk_store *seen;
 };
 
@@ -235,8 +235,9 @@ int sqk_dir_guard_create(struct sqk_dir_guard **out)
 	*out = g;
 	if (!g)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	sqk_budget_init(&g->budget, sqk_budget_default(), NULL);
-	if (sqk_store_create(&g->budget, &g->seen)) {
+	if (sqk_spill_init(&g->budget, NULL, sqk_spill_default(SQK_SPILL_READ_MOST), 0) ||
+	    sqk_store_create(&g->budget, 0, 0, &g->seen)) {
+		sqk_spill_release(&g->budget);
 		free(g);
 		*out = NULL;
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
@@ -249,6 +250,7 @@ void sqk_dir_guard_destroy(struct sqk_dir_guard *g)
 	if (!g)
 		return;
 	sqk_store_destroy(g->seen);
+	sqk_spill_release(&g->budget);
 	free(g);
 }
 
@@ -261,7 +263,7 @@ int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned depth)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode number %llu is past 32 bits",
 				    (unsigned long long)ino);
 	err = sqk_dir_enter(g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
-	if (err && sqk_budget_failed(&g->budget, err, &f))
+	if (err && sqk_spill_failed(&g->budget, err, &f))
 		return sqk_api_fault(&f, NULL);
 	return err ? sqk_api_fail(err, 0, NULL, NULL) : sqk_api_ok();
 }

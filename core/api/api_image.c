@@ -383,10 +383,9 @@ int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const cha
 		return sqk_api_ok();
 	}
 	if (!strcmp(name, "temporary_files") || !strcmp(name, "spilled")) {
-		struct sqk_budget *b = sqk_image_budget(img);
+		struct sqk_spill *b = sqk_image_budget(img);
 
-		*value =
-			__atomic_load_n(name[0] == 't' ? &b->files : &b->spilled, __ATOMIC_RELAXED);
+		*value = __atomic_load_n(name[0] == 't' ? &b->files : &b->bytes, __ATOMIC_RELAXED);
 		return sqk_api_ok();
 	}
 	err = cache_of(img, kind, &c);

@@ -22,17 +22,17 @@
 #include "walk/walk.h"
 
 /* A temporary file of b failed: side -1, its directory as the path, its errno. */
-static int temp_fail(struct diff *d, const struct sqk_budget *b, int err)
+static int temp_fail(struct diff *d, const struct sqk_spill *b, int err)
 {
 	struct sqk_fault f;
 
 	if (d->failed)
 		return err;
-	sqk_budget_failed(b, err, &f);
+	sqk_spill_failed(b, err, &f);
 	d->failed = 1;
 	d->e->side = -1;
 	d->e->errnum = f.errnum;
-	snprintf(d->e->path, sizeof(d->e->path), "%s", b->where);
+	snprintf(d->e->path, sizeof(d->e->path), "%s", b->path);
 	return err;
 }
 
@@ -50,7 +50,7 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 		return err;
 	/* An image side's store (the directories it entered) that failed: a temporary file's. */
 	if ((side == 0 || side == 1) && d->t[side]->img &&
-	    sqk_budget_failed(sqk_image_budget(d->t[side]->img), err, NULL))
+	    sqk_spill_failed(sqk_image_budget(d->t[side]->img), err, NULL))
 		return temp_fail(d, sqk_image_budget(d->t[side]->img), err);
 	d->failed = 1;
 	e->side = side;
@@ -64,7 +64,7 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 
 int sqk_diff_store_fail(struct diff *d, int err)
 {
-	if (!sqk_budget_failed(&d->budget, err, NULL))
+	if (!sqk_spill_failed(&d->budget, err, NULL))
 		return sqk_diff_fail(d, -1, err);
 	return temp_fail(d, &d->budget, err);
 }
@@ -308,7 +308,10 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 	d.sink = sink;
 	d.st = st;
 	d.e = e;
-	sqk_budget_init(&d.budget, o->memory ? o->memory : sqk_budget_default(), o->tmpdir);
+	err = sqk_spill_init(&d.budget, o->tmpdir,
+			     o->memory ? o->memory : sqk_spill_default(SQK_SPILL_READ_MOST), 0);
+	if (err)
+		return err;
 	sqk_store_hash_init(&d.links[0].by_id, &d.budget);
 	sqk_store_hash_init(&d.links[1].by_id, &d.budget);
 	d.path_cap = 4096;
@@ -335,5 +338,6 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 	sqk_diff_links_release(&d.links[0]);
 	sqk_diff_links_release(&d.links[1]);
 	free(d.path);
+	sqk_spill_release(&d.budget);
 	return err < 0 ? err : 0;
 }

@@ -73,8 +73,11 @@ struct sqk_diff_conf {
 	int (*excluded)(void *ctx, const char *path);
 	void *exclude_ctx;
 	unsigned threads; /* comparing contents; 0 = 1 */
-	/* What is kept about the whole trees (hard links) may hold this much memory
-	 * (0: sqk_budget_default()), the rest in temporary files in tmpdir (NULL: $TMPDIR). */
+	/*
+	 * What is kept about the whole trees (hard links) may hold this much
+	 * memory (0: sqk_spill_default(SQK_SPILL_READ_MOST)), the rest in
+	 * temporary files in tmpdir (NULL: $TMPDIR).
+	 */
 	uint64_t memory;
 	const char *tmpdir;
 };

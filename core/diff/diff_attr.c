@@ -55,12 +55,12 @@ static int link_find(struct diff_links *l, const struct sqk_dnode *n, const char
 	return err < 0 ? err : 0;
 }
 
-static int link_add(struct diff_links *l, struct sqk_budget *b, const struct sqk_dnode *n,
+static int link_add(struct diff_links *l, struct sqk_spill *b, const struct sqk_dnode *n,
 		    const char *path)
 {
 	uint64_t key = link_key(n->dev, n->ino), first = 0;
 	struct link_rec r = {n->dev, n->ino, 0, (uint32_t)strlen(path), 0};
-	int err = l->recs ? 0 : sqk_store_create(b, &l->recs);
+	int err = l->recs ? 0 : sqk_store_create(b, 0, 0, &l->recs);
 
 	if (!err)
 		err = sqk_store_hash_get(&l->by_id, key, &first);

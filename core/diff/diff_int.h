@@ -46,7 +46,7 @@ struct diff {
 	/* The entry being compared: "/a/b", or "" for the root. */
 	char *path;
 	size_t path_cap;
-	struct sqk_budget budget; /* of the stores the comparison keeps */
+	struct sqk_spill budget; /* of the stores the comparison keeps */
 	struct diff_links links[2];
 
 	/* The queue: changes behind a file being compared (diff_queue.c). */

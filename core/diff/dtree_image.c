@@ -63,7 +63,7 @@ static int img_root(struct sqk_dtree *t, struct sqk_dnode *out)
 	/* A new walk: no directory entered yet. */
 	if (it->dirs)
 		sqk_store_clear(it->dirs);
-	else if ((err = sqk_store_create(sqk_image_budget(t->img), &it->dirs)) != 0)
+	else if ((err = sqk_store_create(sqk_image_budget(t->img), 0, 0, &it->dirs)) != 0)
 		return err;
 	err = sqk_inode_read(t->img, sqk_image_super(t->img)->root_inode, &ino);
 

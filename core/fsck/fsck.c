@@ -430,7 +430,7 @@ int sqk_fsck_run(struct sqk_fsck *f)
 
 int sqk_fsck_temp_failed(const struct sqk_fsck *f, int err, struct sqk_fault *fault)
 {
-	return f->budget && sqk_budget_failed(f->budget, err, fault);
+	return f->budget && sqk_spill_failed(f->budget, err, fault);
 }
 
 void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)

@@ -179,7 +179,7 @@ static void keep_shared(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64
 	s.pos = pos;
 	s.rec = rec;
 	s.index = index;
-	err = f->shared ? 0 : sqk_store_create(f->budget, &f->shared);
+	err = f->shared ? 0 : sqk_store_create(f->budget, 0, 0, &f->shared);
 	if (!err)
 		err = sqk_store_put(f->shared, f->nshared, &s, sizeof(s));
 	sqk_fsck_fail(f, err);
@@ -226,7 +226,7 @@ static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t
 
 	if (!f->dups) {
 		f->dup_at = calloc(1, sizeof(*f->dup_at));
-		err = f->dup_at ? sqk_store_create(f->budget, &f->dups) : SQK_ERR_NOMEM;
+		err = f->dup_at ? sqk_store_create(f->budget, 0, 0, &f->dups) : SQK_ERR_NOMEM;
 		if (f->dup_at)
 			sqk_store_hash_init(f->dup_at, f->budget);
 	}

@@ -18,6 +18,7 @@
 #include "read/inode.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/extsort.h"
 #include "util/store.h"
 
 /* Bytes read out of order across all listings, whatever the image says. */
@@ -176,7 +177,7 @@ static int keep_hdr(struct listing *l, uint32_t loff, uint64_t at, const struct 
 	struct hdr h;
 	int err;
 
-	if (!l->hdrs && (err = sqk_store_create(l->f->budget, &l->hdrs)) != 0)
+	if (!l->hdrs && (err = sqk_store_create(l->f->budget, 0, 0, &l->hdrs)) != 0)
 		return err;
 	memset(&h, 0, sizeof(h));
 	h.loff = loff;
@@ -431,20 +432,27 @@ static void do_listing(struct sqk_fsck *f, uint32_t di, struct fsck_rd *rd)
 	sqk_store_destroy(l.hdrs);
 }
 
-/* Where a listing starts, for the order of the table. */
-struct listing_pos {
-	uint64_t at;
-	uint32_t dir, pad;
-};
+/*
+ * Where a listing starts, as a key of the external sort: its reference,
+ * then the directory's number, both big-endian, so that the keys' bytes
+ * sort listings in table order (by block, then offset), and as they were
+ * found among equals.
+ */
+#define POS_KEY 12
 
-/* Listings in table order: by block, then offset; as they were found among equals. */
-static int cmp_pos(const void *a, const void *b)
+static void pos_key(uint8_t *k, uint64_t at, uint32_t dir)
 {
-	const struct listing_pos *x = a, *y = b;
+	int i;
 
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->dir < y->dir ? -1 : x->dir > y->dir;
+	for (i = 0; i < 8; i++)
+		k[i] = (uint8_t)(at >> (56 - 8 * i));
+	for (i = 0; i < 4; i++)
+		k[8 + i] = (uint8_t)(dir >> (24 - 8 * i));
+}
+
+static uint32_t pos_dir(const uint8_t *k)
+{
+	return (uint32_t)k[8] << 24 | (uint32_t)k[9] << 16 | (uint32_t)k[10] << 8 | k[11];
 }
 
 static void empty_listing(struct sqk_fsck *f, uint32_t di, const struct fsck_dir *d)
@@ -521,30 +529,32 @@ static void one_dir(struct sqk_fsck *f, struct fsck_ms *ms, uint32_t di, uint64_
 	f->listing_cut = 1;
 }
 
-/* Where each directory's listing starts, sorted (util/store.h: in runs past the budget). */
-static int listing_order(struct sqk_fsck *f, uint32_t n, struct sqk_store **order)
+/*
+ * Where each directory's listing starts, sorted (util/extsort.h: in runs
+ * past a quarter of the budget).
+ */
+static int listing_order(struct sqk_fsck *f, uint32_t n, struct sqk_sorter *order)
 {
-	struct listing_pos p = {0, 0, 0};
 	uint32_t i;
-	int err = sqk_store_create(f->budget, order);
+	int err = 0;
 
+	sqk_sorter_init(order, f->budget, f->budget->budget / 4);
 	for (i = 0; !err && i < n && !fsck_stopped(f); i++) {
 		struct fsck_dir d = sqk_fsck_dir(f, i);
+		uint8_t key[POS_KEY];
 
-		p.at = SQK_MKREF(d.block, d.offset);
-		p.dir = i;
-		err = sqk_store_put(*order, i, &p, sizeof(p));
+		pos_key(key, SQK_MKREF(d.block, d.offset), i);
+		err = sqk_sorter_add(order, key, sizeof(key), "", 0);
 	}
-	if (!err)
-		err = sqk_store_sort(order, n, sizeof(p), cmp_pos);
-	return err;
+	return err ? err : sqk_sorter_done(order);
 }
 
 void sqk_fsck_directories(struct sqk_fsck *f)
 {
-	uint32_t n = f->ndirs, i, done;
-	struct sqk_store *order = NULL;
+	uint32_t n = f->ndirs, done;
+	struct sqk_sorter order;
 	uint64_t prev_end = 0;
+	struct sqk_rec rec;
 	struct fsck_ms ms;
 	int err;
 
@@ -552,19 +562,15 @@ void sqk_fsck_directories(struct sqk_fsck *f)
 	err = listing_order(f, n, &order);
 	if (err) {
 		sqk_fsck_fail(f, err);
-		sqk_store_destroy(order);
+		sqk_sorter_release(&order);
 		return;
 	}
 	sqk_fsck_ms_init(&ms, f, T_DIR, f->sb.dir_table, f->dir_end);
-	for (i = 0; i < n && !fsck_stopped(f); i++) {
-		struct listing_pos p;
-
-		err = sqk_store_get(order, i, &p, sizeof(p));
+	while (!fsck_stopped(f) && (err = sqk_sorter_next(&order, &rec)) == 0)
+		one_dir(f, &ms, pos_dir(rec.key), &prev_end);
+	if (err < 0)
 		sqk_fsck_fail(f, err);
-		if (!err)
-			one_dir(f, &ms, p.dir, &prev_end);
-	}
-	sqk_store_destroy(order);
+	sqk_sorter_release(&order);
 	/* Directories found only by following entries past a damaged inode table. */
 	for (done = n; done < f->ndirs && !fsck_stopped(f); done++)
 		one_dir(f, &ms, done, NULL);

@@ -165,7 +165,7 @@ struct sqk_fsck_err {
 
 struct sqk_pool;
 struct sqk_store;
-struct sqk_budget;
+struct sqk_spill;
 
 struct sqk_fsck {
 	struct sqk_fsck_opts o;
@@ -192,7 +192,7 @@ struct sqk_fsck {
 	uint64_t seq; /* next sort key */
 
 	/* Inodes, in stores within the image's budget (fsck_recs.c). */
-	struct sqk_budget *budget;
+	struct sqk_spill *budget;
 	struct sqk_store *recs; /* struct fsck_rec, in the order found */
 	uint32_t nrecs;
 	struct sqk_store *map;	/* by inode number: record index + 1 (uint32_t) */

@@ -18,17 +18,17 @@
 
 int sqk_fsck_recs_init(struct sqk_fsck *f)
 {
-	struct sqk_budget *b = sqk_image_budget(f->img);
+	struct sqk_spill *b = sqk_image_budget(f->img);
 	int err;
 
 	f->budget = b;
-	err = sqk_store_create(b, &f->recs);
+	err = sqk_store_create(b, 0, 0, &f->recs);
 	if (!err)
-		err = sqk_store_create(b, &f->map);
+		err = sqk_store_create(b, 0, 0, &f->map);
 	if (!err)
-		err = sqk_store_create(b, &f->dirs);
+		err = sqk_store_create(b, 0, 0, &f->dirs);
 	if (!err)
-		err = sqk_store_create(b, &f->links);
+		err = sqk_store_create(b, 0, 0, &f->links);
 	return err;
 }
 

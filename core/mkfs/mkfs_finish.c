@@ -60,11 +60,8 @@ static uint64_t data_start(const struct sqk_mkfs *m)
 
 uint64_t sqk_mkfs_default_memory(void)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t v = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
+	uint64_t v = sqk_spill_default(2ull << 30);
 
-	if (v > (2ull << 30) || !v)
-		v = 2ull << 30;
 	return v < (64u << 20) ? 64u << 20 : v;
 }
 

@@ -20,8 +20,7 @@ struct sqk_image {
 	/* read at open */
 	struct sqk_layout layout;
 	uint32_t *ids;
-	struct sqk_budget budget;
-	char *tmpdir;
+	struct sqk_spill budget;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o)
@@ -36,7 +35,7 @@ void sqk_image_opts_default(struct sqk_image_opts *o)
 	o->stall_ms = 1000;
 }
 
-struct sqk_budget *sqk_image_budget(struct sqk_image *img)
+struct sqk_spill *sqk_image_budget(struct sqk_image *img)
 {
 	return &img->budget;
 }
@@ -220,12 +219,11 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 	err = read_super(img);
 	if (err)
 		goto fail;
-	if (opts->tmpdir && !(img->tmpdir = strdup(opts->tmpdir))) {
-		err = SQK_ERR_NOMEM;
+	err = sqk_spill_init(&img->budget, opts->tmpdir,
+			     opts->memory ? opts->memory : sqk_spill_default(SQK_SPILL_READ_MOST),
+			     0);
+	if (err)
 		goto fail;
-	}
-	sqk_budget_init(&img->budget, opts->memory ? opts->memory : sqk_budget_default(),
-			img->tmpdir);
 	img->codec = sqk_codec_by_id(img->sb.compressor);
 	if (!img->codec) {
 		err = SQK_ERR_UNSUPPORTED;
@@ -266,7 +264,7 @@ void sqk_image_close(struct sqk_image *img)
 	sqk_blocks_destroy(img->blocks);
 	sqk_layout_free(&img->layout);
 	free(img->ids);
-	free(img->tmpdir);
+	sqk_spill_release(&img->budget);
 	sqk_file_destroy(img->file);
 	free(img);
 }

@@ -42,7 +42,7 @@ struct sqk_image_opts {
 	/*
 	 * What the readers of the image keep about all of it (a walk's hard
 	 * links and directories, fsck's inodes) may hold this many bytes in
-	 * memory (0: sqk_budget_default()), the rest in temporary files in
+	 * memory (0: sqk_spill_default(SQK_SPILL_READ_MOST)), the rest in temporary files in
 	 * tmpdir (NULL: $TMPDIR, else /tmp).
 	 */
 	uint64_t memory;
@@ -66,7 +66,7 @@ const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
 /* The budget of the stores its readers keep (util/store.h). */
-struct sqk_budget *sqk_image_budget(struct sqk_image *img);
+struct sqk_spill *sqk_image_budget(struct sqk_image *img);
 /*
  * which: enum sqk_cache_kind of the public API (the open image is its
  * struct sqk_image). The compressed-block cache is optional:

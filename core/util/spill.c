@@ -15,7 +15,9 @@
 int sqk_spill_init(struct sqk_spill *sp, const char *dir, uint64_t budget, int tiny)
 {
 	memset(sp, 0, sizeof(*sp));
-	sp->dir = strdup(dir && *dir ? dir : ".");
+	if (!dir || !*dir)
+		dir = getenv("TMPDIR");
+	sp->dir = strdup(dir && *dir ? dir : "/tmp");
 	sp->budget = budget;
 	sp->tiny = tiny;
 	return sp->dir ? 0 : SQK_ERR_NOMEM;
@@ -25,6 +27,29 @@ void sqk_spill_release(struct sqk_spill *sp)
 {
 	free(sp->dir);
 	sp->dir = NULL;
+}
+
+uint64_t sqk_spill_default(uint64_t most)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t quarter = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
+
+	return quarter && quarter < most ? quarter : most;
+}
+
+int sqk_spill_failed(const struct sqk_spill *sp, int err, struct sqk_fault *f)
+{
+	int e = __atomic_load_n(&sp->errnum, __ATOMIC_ACQUIRE);
+
+	if (!e || (err != SQK_ERR_IO && err != SQK_ERR_NOSPACE))
+		return 0;
+	if (f) {
+		memset(f, 0, sizeof(*f));
+		sqk_fault_set(f, err, e, 0, "");
+		snprintf(f->what, sizeof(f->what), "temporary file in %.160s: %s", sp->path,
+			 strerror(e));
+	}
+	return 1;
 }
 
 uint64_t sqk_spill_share(const struct sqk_spill *sp, unsigned percent, uint64_t floor)
@@ -55,12 +80,17 @@ static int failed(struct sqk_spill *sp, const char *path, int e)
 {
 	int err;
 
+	int none = 0;
+
 	errno = e ? e : EIO;
 	err = sqk_err_from_errno();
-	if (!sp->errnum) {
-		sp->errnum = errno;
+	/* Several threads may share the budget: the first to fail says where. */
+	if (__atomic_compare_exchange_n(&sp->errnum, &none, -1, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED)) {
 		snprintf(sp->path, sizeof(sp->path), "%s", path);
+		__atomic_store_n(&sp->errnum, errno, __ATOMIC_RELEASE);
 	}
+	errno = e ? e : EIO;
 	return err;
 }
 

@@ -1,30 +1,20 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The store's pages: a table from page number to the slot holding it, the
- * slots in a clock, and the temporary file the pages the clock passes over
- * go to once the budget is spent.
+ * The store's pages (store.h): a table from page number to the slot holding
+ * it, the slots in a clock, and the temporary (spill.h) the pages the clock
+ * passes over go to once the budget, or the store's own cap, is spent.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "array.h"
 #include "error.h"
-#include "file.h"
 #include "store.h"
 
-#define PAGE_SHIFT 12
-#define PAGE	   ((size_t)1 << PAGE_SHIFT)
-/*
- * Pages a store may always hold, whatever the budget (it needs one at a
- * time): with a budget of nothing, every store spills, which the tests ask for.
- */
-#define MIN_SLOTS 1
+#define PAGE_SHIFT_MIN 4
+#define PAGE_SHIFT_STD 12
+#define PAGE_SHIFT_MAX 20
 
 struct slot {
 	uint64_t page;
@@ -33,65 +23,35 @@ struct slot {
 };
 
 struct sqk_store {
-	struct sqk_budget *b;
-	uint32_t *where; /* page -> slot + 1; 0: not in memory */
+	struct sqk_spill *sp;
+	unsigned shift; /* pages of 1 << shift bytes */
+	size_t page;
+	size_t max_slots; /* the store's own cap, in pages (0: none) */
+	uint32_t *where;  /* page -> slot + 1; 0: not in memory */
 	size_t nwhere;
 	struct slot *slot;
 	size_t nslots, slotcap, hand;
-	size_t last; /* the slot used last + 1, for runs of calls in one page */
-	int fd;	     /* the temporary file, -1 until a page goes there */
+	size_t last;	     /* the slot used last + 1, for runs of calls in one page */
+	struct sqk_tmp *tmp; /* made when a page first goes out */
 	uint64_t file_end;
 	uint64_t size;
 };
 
-void sqk_budget_init(struct sqk_budget *b, uint64_t limit, const char *tmpdir)
-{
-	memset(b, 0, sizeof(*b));
-	b->limit = limit;
-	b->tmpdir = tmpdir;
-}
-
-uint64_t sqk_budget_default(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t quarter = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
-
-	return quarter && quarter < (256ull << 20) ? quarter : 256ull << 20;
-}
-
-const char *sqk_budget_dir(const struct sqk_budget *b)
-{
-	const char *d = b->tmpdir;
-
-	if (!d || !*d)
-		d = getenv("TMPDIR");
-	return d && *d ? d : "/tmp";
-}
-
-int sqk_budget_failed(const struct sqk_budget *b, int err, struct sqk_fault *f)
-{
-	int e = __atomic_load_n(&b->errnum, __ATOMIC_RELAXED);
-
-	if (!e || (err != SQK_ERR_IO && err != SQK_ERR_NOSPACE))
-		return 0;
-	if (f) {
-		memset(f, 0, sizeof(*f));
-		sqk_fault_set(f, err, e, 0, "");
-		snprintf(f->what, sizeof(f->what), "temporary file in %.160s: %s", b->where,
-			 strerror(e));
-	}
-	return 1;
-}
-
-int sqk_store_create(struct sqk_budget *b, struct sqk_store **out)
+int sqk_store_create(struct sqk_spill *sp, size_t page, uint64_t cap, struct sqk_store **out)
 {
 	struct sqk_store *s = calloc(1, sizeof(*s));
 
 	*out = s;
 	if (!s)
 		return SQK_ERR_NOMEM;
-	s->b = b;
-	s->fd = -1;
+	s->sp = sp;
+	s->shift = page ? PAGE_SHIFT_MIN : PAGE_SHIFT_STD;
+	while (s->shift < PAGE_SHIFT_MAX && ((size_t)1 << s->shift) < page)
+		s->shift++;
+	s->page = (size_t)1 << s->shift;
+	s->max_slots = cap ? (size_t)(cap / s->page) : 0;
+	if (cap && !s->max_slots)
+		s->max_slots = 1;
 	return 0;
 }
 
@@ -101,15 +61,14 @@ void sqk_store_clear(struct sqk_store *s)
 
 	for (i = 0; i < s->nslots; i++)
 		free(s->slot[i].mem);
-	__atomic_sub_fetch(&s->b->used, (uint64_t)s->nslots * PAGE, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&s->sp->used, (uint64_t)s->nslots * s->page, __ATOMIC_RELAXED);
 	free(s->slot);
 	free(s->where);
-	if (s->fd >= 0)
-		close(s->fd);
+	sqk_tmp_destroy(s->tmp);
+	s->tmp = NULL;
 	s->slot = NULL;
 	s->where = NULL;
 	s->nslots = s->slotcap = s->nwhere = s->hand = s->last = 0;
-	s->fd = -1;
 	s->file_end = s->size = 0;
 }
 
@@ -126,92 +85,59 @@ uint64_t sqk_store_size(const struct sqk_store *s)
 	return s->size;
 }
 
-struct sqk_budget *sqk_store_budget(const struct sqk_store *s)
+uint64_t sqk_store_memory(const struct sqk_store *s)
 {
-	return s->b;
+	return (uint64_t)s->nslots * s->page;
 }
 
-/* The failed call's errno and where, for the one line that says it. */
-static int failed(struct sqk_store *s)
+struct sqk_spill *sqk_store_spill(const struct sqk_store *s)
 {
-	int e = errno ? errno : EIO;
-
-	snprintf(s->b->where, sizeof(s->b->where), "%s", sqk_budget_dir(s->b));
-	__atomic_store_n(&s->b->errnum, e, __ATOMIC_RELAXED);
-	errno = e;
-	return sqk_err_from_errno();
-}
-
-/*
- * An unnamed file in the budget's directory. Without O_TMPFILE it is made
- * and removed with every signal held, so none comes between the two.
- */
-static int open_file(struct sqk_store *s)
-{
-	const char *dir = sqk_budget_dir(s->b);
-	char path[PATH_MAX];
-	sigset_t all, old;
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		if (snprintf(path, sizeof(path), "%s/squashkit.XXXXXX", dir) >= (int)sizeof(path)) {
-			errno = ENAMETOOLONG;
-			return failed(s);
-		}
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		fd = mkostemp(path, O_CLOEXEC);
-		if (fd >= 0 && unlink(path) != 0) {
-			int e = errno;
-
-			close(fd);
-			fd = -1;
-			errno = e;
-		}
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	if (fd < 0)
-		return failed(s);
-	s->fd = fd;
-	__atomic_add_fetch(&s->b->files, 1, __ATOMIC_RELAXED);
-	return 0;
+	return s->sp;
 }
 
 static int write_back(struct sqk_store *s, struct slot *sl)
 {
-	uint64_t off = sl->page << PAGE_SHIFT;
+	uint64_t off = sl->page << s->shift;
 	int err;
 
-	if (s->fd < 0 && (err = open_file(s)) != 0)
+	if (!s->tmp && (err = sqk_tmp_create(s->sp, &s->tmp)) != 0)
 		return err;
-	if (sqk_write_full(s->fd, sl->mem, PAGE, off) != 0)
-		return failed(s);
-	if (off + PAGE > s->file_end)
-		s->file_end = off + PAGE;
-	__atomic_add_fetch(&s->b->spilled, PAGE, __ATOMIC_RELAXED);
+	err = sqk_tmp_write(s->tmp, off, sl->mem, s->page);
+	if (err)
+		return err;
+	if (off + s->page > s->file_end)
+		s->file_end = off + s->page;
 	sl->dirty = 0;
 	return 0;
+}
+
+/* May the store hold one more page? Always one; then within its cap and the budget. */
+static int may_grow(const struct sqk_store *s)
+{
+	if (!s->nslots)
+		return 1;
+	if (s->max_slots && s->nslots >= s->max_slots)
+		return 0;
+	return __atomic_load_n(&s->sp->used, __ATOMIC_RELAXED) + s->page <= s->sp->budget;
 }
 
 /* A slot for a page not in memory: a new one while the budget lasts, else the clock's. */
 static int free_slot(struct sqk_store *s, size_t *k)
 {
-	struct sqk_budget *b = s->b;
 	struct slot *sl;
 	int err;
 
-	if (s->nslots < MIN_SLOTS ||
-	    __atomic_load_n(&b->used, __ATOMIC_RELAXED) + PAGE <= b->limit) {
+	if (may_grow(s)) {
 		uint8_t *mem;
 
 		if (SQK_ARRAY_GROW(s->slot, s->slotcap, s->nslots + 1))
 			return SQK_ERR_NOMEM;
-		mem = malloc(PAGE);
+		mem = malloc(s->page);
 		if (!mem)
 			return SQK_ERR_NOMEM;
 		s->slot[s->nslots] = (struct slot){UINT64_MAX, mem, 0, 0};
 		*k = s->nslots++;
-		__atomic_add_fetch(&b->used, PAGE, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&s->sp->used, s->page, __ATOMIC_RELAXED);
 		return 0;
 	}
 	for (;;) {
@@ -235,7 +161,7 @@ static int free_slot(struct sqk_store *s, size_t *k)
 static int load(struct sqk_store *s, uint64_t page, size_t *k)
 {
 	struct slot *sl;
-	uint64_t off = page << PAGE_SHIFT;
+	uint64_t off = page << s->shift;
 	size_t had = s->nwhere;
 	int err;
 
@@ -246,11 +172,15 @@ static int load(struct sqk_store *s, uint64_t page, size_t *k)
 	if (err)
 		return err;
 	sl = &s->slot[*k];
-	if (s->fd >= 0 && off < s->file_end) {
-		if (sqk_read_full(s->fd, sl->mem, PAGE, off) < 0)
-			return failed(s);
+	if (s->tmp && off < s->file_end) {
+		err = sqk_tmp_read(s->tmp, off, sl->mem, s->page);
+		if (err) {
+			/* The slot holds no page now: nothing of it may be written back. */
+			s->slot[*k].page = UINT64_MAX;
+			return err;
+		}
 	} else {
-		memset(sl->mem, 0, PAGE);
+		memset(sl->mem, 0, s->page);
 	}
 	sl->page = page;
 	sl->dirty = 0;
@@ -284,9 +214,9 @@ static int page_mem(struct sqk_store *s, uint64_t page, int write, uint8_t **mem
 static int access_bytes(struct sqk_store *s, uint64_t off, uint8_t *buf, size_t len, int write)
 {
 	while (len > 0) {
-		size_t in = (size_t)(off & (PAGE - 1)), n = PAGE - in;
+		size_t in = (size_t)(off & (s->page - 1)), n = s->page - in;
 		uint8_t *mem;
-		int err = page_mem(s, off >> PAGE_SHIFT, write, &mem);
+		int err = page_mem(s, off >> s->shift, write, &mem);
 
 		if (err)
 			return err;
@@ -317,15 +247,21 @@ int sqk_store_write(struct sqk_store *s, uint64_t off, const void *buf, size_t l
 	return err;
 }
 
+int sqk_store_append(struct sqk_store *s, const void *buf, size_t len, uint64_t *off)
+{
+	*off = s->size;
+	return sqk_store_write(s, s->size, buf, len);
+}
+
 int sqk_store_bit(struct sqk_store *s, uint64_t idx, int set)
 {
 	uint8_t *mem, bit = (uint8_t)(1u << (idx & 7));
 	uint64_t byte = idx >> 3;
-	int err = page_mem(s, byte >> PAGE_SHIFT, 0, &mem), was;
+	int err = page_mem(s, byte >> s->shift, 0, &mem), was;
 
 	if (err)
 		return err;
-	mem += byte & (PAGE - 1);
+	mem += byte & (s->page - 1);
 	was = (*mem & bit) != 0;
 	if (set && !was) {
 		*mem |= bit;

@@ -17,7 +17,7 @@ struct slot {
 /* Slots read at a time while the table is copied into a larger one. */
 #define BATCH 256
 
-void sqk_store_hash_init(struct sqk_store_hash *h, struct sqk_budget *b)
+void sqk_store_hash_init(struct sqk_store_hash *h, struct sqk_spill *b)
 {
 	memset(h, 0, sizeof(*h));
 	h->b = b;
@@ -54,7 +54,7 @@ static int grow(struct sqk_store_hash *h)
 	uint64_t cap = h->cap ? h->cap * 2 : 1024, i, j, k;
 	struct slot batch[BATCH], sl;
 	struct sqk_store *t;
-	int err = sqk_store_create(h->b, &t);
+	int err = sqk_store_create(h->b, 0, 0, &t);
 
 	for (i = 0; !err && i < h->cap; i += BATCH) {
 		err = sqk_store_read(h->s, i * sizeof(sl), batch, sizeof(batch));

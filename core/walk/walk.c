@@ -20,7 +20,7 @@
  */
 struct walk_state {
 	struct sqk_walk *w;
-	struct sqk_budget *budget;
+	struct sqk_spill *budget;
 	struct sqk_store *dirs;	    /* a bit by inode number: the directories entered */
 	struct sqk_store_hash seen; /* inode number -> offset + 1 into paths */
 	struct sqk_store *paths;    /* each path: its length (4 bytes), then its bytes */
@@ -286,9 +286,9 @@ int sqk_walk(struct sqk_walk *w)
 	}
 	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
 	if (!err)
-		err = sqk_store_create(st.budget, &st.dirs);
+		err = sqk_store_create(st.budget, 0, 0, &st.dirs);
 	if (!err)
-		err = sqk_store_create(st.budget, &st.paths);
+		err = sqk_store_create(st.budget, 0, 0, &st.paths);
 	if (!err) {
 		st.path[0] = '\0';
 		err = store_result(&st, sqk_dir_enter(st.dirs, root.number, 0, SQK_WALK_MAX_DEPTH));
@@ -299,7 +299,7 @@ int sqk_walk(struct sqk_walk *w)
 	 * The walk's own failure, where it was (a temporary file's, where that
 	 * is); the sink's came with its story.
 	 */
-	if (err && st.store_failed && sqk_budget_failed(st.budget, err, &w->fault))
+	if (err && st.store_failed && sqk_spill_failed(st.budget, err, &w->fault))
 		;
 	else if (err)
 		sqk_fault_set(&w->fault, err, 0, 0, st.path ? st.path : "");

@@ -27,7 +27,7 @@
 #include "tree.h"
 #include "util/error.h"
 #include "util/file.h"
-#include "util/parray.h"
+#include "util/store.h"
 #include "util/spill.h"
 #include "xattr_writer.h"
 
@@ -39,7 +39,7 @@ struct loader {
 	int dedup;
 	uint64_t area_start, area_end;
 	uint32_t block_size, nfrags;
-	struct sqk_parray by_number; /* the node of inode number - 1 (sqk_nid), once made */
+	struct sqk_store *by_number; /* the node of inode number - 1 (sqk_nid), once made */
 	uint32_t count;
 	struct sqk_xattr_set **sets; /* by xattr index, read once */
 	uint8_t *set_read;
@@ -218,7 +218,7 @@ static int keep_entry(struct loader *l, sqk_nid dir, const struct sqk_dir_entry 
 	if (ent->number < 1 || ent->number > l->count)
 		return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 			    "inode number out of range");
-	err = sqk_parray_get(&l->by_number, ent->number - 1, &id);
+	err = sqk_store_get(l->by_number, ent->number - 1, &id, sizeof(id));
 	if (!err && id)
 		err = sqk_tree_get(l->t, id, n);
 	if (err)
@@ -246,7 +246,7 @@ static int keep_entry(struct loader *l, sqk_nid dir, const struct sqk_dir_entry 
 		sqk_inode_free(&ino);
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
-		err = sqk_parray_put(&l->by_number, ent->number - 1, &id);
+		err = sqk_store_put(l->by_number, ent->number - 1, &id, sizeof(id));
 		if (!err && n->type == SQK_DIR)
 			err = push_dir(l, id, ent->ref);
 		if (err)
@@ -325,14 +325,15 @@ int sqk_append_load(const struct sqk_append_load *a)
 
 	sqk_image_data_area(a->img, &l.area_start, &l.area_end);
 	l.nsets = (uint32_t)sqk_image_table(a->img, SQK_TABLE_XATTR)->entries;
-	sqk_parray_init(&l.by_number, a->spill, sizeof(sqk_nid), a->spill->tiny ? 32 : 65536,
-			sqk_spill_share(a->spill, 2, a->spill->tiny ? 64 : 1 << 20));
+	err = sqk_store_create(a->spill, a->spill->tiny ? 32 : 65536,
+			       sqk_spill_share(a->spill, 2, a->spill->tiny ? 64 : 1 << 20),
+			       &l.by_number);
 	l.sets = calloc(l.nsets ? l.nsets : 1, sizeof(*l.sets));
 	l.set_read = calloc(l.nsets ? l.nsets : 1, 1);
-	if (!l.sets || !l.set_read) {
+	if (!err && (!l.sets || !l.set_read))
 		err = SQK_ERR_NOMEM;
+	if (err)
 		goto out;
-	}
 	err = adopt_fragments(&l);
 	if (err)
 		goto out;
@@ -357,7 +358,7 @@ int sqk_append_load(const struct sqk_append_load *a)
 		fail(&l, 0, NULL, 0, err, NULL);
 		goto out;
 	}
-	err = sqk_parray_put(&l.by_number, ino.number - 1, &id);
+	err = sqk_store_put(l.by_number, ino.number - 1, &id, sizeof(id));
 	if (!err)
 		err = push_dir(&l, SQK_NID_ROOT, sb->root_inode);
 	while (!err && l.ntodo) {
@@ -368,7 +369,7 @@ int sqk_append_load(const struct sqk_append_load *a)
 	if (!err)
 		sqk_append_stage("loaded");
 out:
-	sqk_parray_release(&l.by_number);
+	sqk_store_destroy(l.by_number);
 	free(l.sets);
 	free(l.set_read);
 	free(l.todo);

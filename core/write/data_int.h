@@ -23,10 +23,10 @@
 #include "data_writer.h"
 #include "reuse.h"
 #include "util/hash.h"
-#include "util/parray.h"
 #include "util/pool.h"
 #include "util/smap.h"
 #include "util/spill.h"
+#include "util/store.h"
 
 enum { K_BLOCK, K_FRAG, K_END };
 
@@ -139,7 +139,7 @@ struct sqk_data_writer {
 	/* Fragment packing. */
 	uint8_t *frag_buf;
 	uint32_t frag_len, frag_idx;
-	struct sqk_parray frag_table; /* 16-byte entries */
+	struct sqk_store *frag_table; /* 16-byte entries */
 	/*
 	 * Fragments read back for tail dedup to compare, the most recently
 	 * used kept: a tail found again is most often one of a few popular
@@ -155,7 +155,7 @@ struct sqk_data_writer {
 	uint8_t *rb_tmp;
 
 	/* Every file's result, by id, and their size words (data_results.c). */
-	struct sqk_parray results, words;
+	struct sqk_store *results, *words;
 	uint64_t nfiles; /* ids given */
 	uint32_t *cand_words;
 	size_t cand_cap;

@@ -17,9 +17,9 @@ int sqk_dw_result_put(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	int err = 0;
 
 	if (fd->nblocks)
-		err = sqk_parray_append(&dw->words, fd->blocks, (size_t)fd->nblocks * 4, &r.words);
+		err = sqk_store_append(dw->words, fd->blocks, (size_t)fd->nblocks * 4, &r.words);
 	if (!err)
-		err = sqk_parray_put(&dw->results, fd->id, &r);
+		err = sqk_store_put(dw->results, fd->id, &r, sizeof(r));
 	return err;
 }
 
@@ -31,7 +31,7 @@ int sqk_dw_result_get(struct sqk_data_writer *dw, uint64_t id, struct sqk_file_d
 
 	if (id >= dw->nfiles)
 		return SQK_ERR_ARG;
-	err = sqk_parray_get(&dw->results, id, &r);
+	err = sqk_store_get(dw->results, id, &r, sizeof(r));
 	if (err)
 		return err;
 	memset(fd, 0, sizeof(*fd));
@@ -47,7 +47,7 @@ int sqk_dw_result_get(struct sqk_data_writer *dw, uint64_t id, struct sqk_file_d
 	if (SQK_ARRAY_GROW(*words, *cap, r.nblocks))
 		return SQK_ERR_NOMEM;
 	fd->blocks = *words;
-	return sqk_parray_read(&dw->words, r.words, *words, (size_t)r.nblocks * 4);
+	return sqk_store_read(dw->words, r.words, *words, (size_t)r.nblocks * 4);
 }
 
 int sqk_data_result(struct sqk_data_writer *dw, uint64_t id, struct sqk_file_data *fd,

@@ -209,21 +209,24 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->bs = o->block_size;
 	if (!o->spill) {
 		/* No budget given (a test): one that never spills. */
-		const char *tmp = getenv("TMPDIR");
-
-		if (sqk_spill_init(&dw->own_spill, tmp ? tmp : "/tmp", UINT64_MAX / 4, 0)) {
+		if (sqk_spill_init(&dw->own_spill, NULL, UINT64_MAX / 4, 0)) {
 			free(dw);
 			return SQK_ERR_NOMEM;
 		}
 		dw->o.spill = &dw->own_spill;
 	}
 	sp = dw->o.spill;
-	sqk_parray_init(&dw->results, sp, sizeof(struct result), sp->tiny ? 96 : 49152,
-			sqk_spill_share(sp, RESULTS_SHARE, sp->tiny ? 192 : 1 << 20));
-	sqk_parray_init(&dw->words, sp, 1, sp->tiny ? 64 : 65536,
-			sqk_spill_share(sp, WORDS_SHARE, sp->tiny ? 128 : 1 << 20));
-	sqk_parray_init(&dw->frag_table, sp, SQK_FMT_FRAG_SIZE, sp->tiny ? 64 : 65536,
-			sqk_spill_share(sp, FRAGS_SHARE, sp->tiny ? 128 : 1 << 20));
+	err = sqk_store_create(sp, sp->tiny ? 96 : 49152,
+			       sqk_spill_share(sp, RESULTS_SHARE, sp->tiny ? 192 : 1 << 20),
+			       &dw->results);
+	if (!err)
+		err = sqk_store_create(sp, sp->tiny ? 64 : 65536,
+				       sqk_spill_share(sp, WORDS_SHARE, sp->tiny ? 128 : 1 << 20),
+				       &dw->words);
+	if (!err)
+		err = sqk_store_create(sp, sp->tiny ? 64 : 65536,
+				       sqk_spill_share(sp, FRAGS_SHARE, sp->tiny ? 128 : 1 << 20),
+				       &dw->frag_table);
 	sqk_smap_init(&dw->files, sp, sizeof(struct file_ref),
 		      sqk_spill_share(sp, FILES_SHARE, sp->tiny ? 256 : 1 << 20));
 	sqk_smap_init(&dw->tails, sp, sizeof(struct tail_ref),
@@ -237,7 +240,8 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 	dw->nrb = RB_BYTES / dw->bs < RB_SLOTS ? RB_BYTES / dw->bs : RB_SLOTS;
 	if (dw->nrb < 2)
 		dw->nrb = 2;
-	err = sqk_dw_ring_init(dw, threads);
+	if (!err)
+		err = sqk_dw_ring_init(dw, threads);
 	dw->obuf = malloc(OBUF_SIZE);
 	dw->tail_buf = malloc(dw->bs);
 	dw->frag_buf = malloc(dw->bs);
@@ -281,9 +285,9 @@ void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 	free(dw->cmp_a);
 	free(dw->cmp_b);
 	free(dw->cand_words);
-	sqk_parray_release(&dw->frag_table);
-	sqk_parray_release(&dw->results);
-	sqk_parray_release(&dw->words);
+	sqk_store_destroy(dw->frag_table);
+	sqk_store_destroy(dw->results);
+	sqk_store_destroy(dw->words);
 	sqk_smap_release(&dw->tails);
 	sqk_smap_release(&dw->files);
 	sqk_smap_release(&dw->old_files);

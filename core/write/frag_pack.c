@@ -20,7 +20,7 @@ int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, 
 	uint8_t b[SQK_FMT_FRAG_SIZE];
 
 	sqk_fmt_frag_encode(&e, b);
-	return sqk_parray_put(&dw->frag_table, idx, b);
+	return sqk_store_put(dw->frag_table, idx, b, SQK_FMT_FRAG_SIZE);
 }
 
 /* The filling fragment block's buffer moves to the slot, the slot's becomes the new one. */
@@ -85,7 +85,7 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 	}
 	if (!slot->buf && !(slot->buf = malloc(dw->bs)))
 		return SQK_ERR_NOMEM;
-	err = sqk_parray_get(&dw->frag_table, idx, b);
+	err = sqk_store_get(dw->frag_table, idx, b, SQK_FMT_FRAG_SIZE);
 	if (err)
 		return err;
 	sqk_fmt_frag_decode(&e, b);
@@ -148,5 +148,6 @@ uint32_t sqk_data_fragments(const struct sqk_data_writer *dw)
 
 int sqk_data_fragment(struct sqk_data_writer *dw, uint32_t i, uint8_t *e)
 {
-	return i < dw->frag_idx ? sqk_parray_get(&dw->frag_table, i, e) : SQK_ERR_ARG;
+	return i < dw->frag_idx ? sqk_store_get(dw->frag_table, i, e, SQK_FMT_FRAG_SIZE)
+				: SQK_ERR_ARG;
 }

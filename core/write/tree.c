@@ -41,14 +41,14 @@ int sqk_tree_err(const struct sqk_tree *t)
 
 int sqk_tree_get(struct sqk_tree *t, sqk_nid id, struct sqk_node *n)
 {
-	int err = sqk_parray_get(&t->nodes, id - 1, n);
+	int err = sqk_store_get(t->nodes, id - 1, n, sizeof(*n));
 
 	return err ? sqk_tree_fail(t, err) : 0;
 }
 
 int sqk_tree_put(struct sqk_tree *t, sqk_nid id, const struct sqk_node *n)
 {
-	int err = t->err ? t->err : sqk_parray_put(&t->nodes, id - 1, n);
+	int err = t->err ? t->err : sqk_store_put(t->nodes, id - 1, n, sizeof(*n));
 
 	return err ? sqk_tree_fail(t, err) : 0;
 }
@@ -81,14 +81,14 @@ int sqk_tree_clone(struct sqk_tree *t, sqk_nid id, sqk_nid *copy)
 
 int sqk_tree_str(struct sqk_tree *t, const char *s, size_t len, uint64_t *ref)
 {
-	int err = t->err ? t->err : sqk_parray_append(&t->heap, s, len, ref);
+	int err = t->err ? t->err : sqk_store_append(t->heap, s, len, ref);
 
 	return err ? sqk_tree_fail(t, err) : 0;
 }
 
 int sqk_tree_str_get(struct sqk_tree *t, uint64_t ref, size_t len, char *buf)
 {
-	int err = len ? sqk_parray_read(&t->heap, ref, buf, len) : 0;
+	int err = len ? sqk_store_read(t->heap, ref, buf, len) : 0;
 
 	buf[err ? 0 : len] = '\0';
 	return err ? sqk_tree_fail(t, err) : 0;
@@ -105,10 +105,15 @@ struct sqk_tree *sqk_tree_create(struct sqk_spill *sp)
 	t->sp = sp;
 	sqk_hash_init(&t->by_name);
 	/* In pages a few nodes and bytes long under a tiny budget: every path taken. */
-	sqk_parray_init(&t->nodes, sp, sizeof(struct sqk_node), sp->tiny ? 4 * sizeof(root) : 98304,
-			sqk_spill_share(sp, NODES_SHARE, sp->tiny ? 8 * sizeof(root) : 1 << 20));
-	sqk_parray_init(&t->heap, sp, 1, sp->tiny ? 256 : 65536,
-			sqk_spill_share(sp, HEAP_SHARE, sp->tiny ? 512 : 1 << 20));
+	if (sqk_store_create(
+		    sp, sp->tiny ? 4 * sizeof(root) : 98304,
+		    sqk_spill_share(sp, NODES_SHARE, sp->tiny ? 8 * sizeof(root) : 1 << 20),
+		    &t->nodes) ||
+	    sqk_store_create(sp, sp->tiny ? 256 : 65536,
+			     sqk_spill_share(sp, HEAP_SHARE, sp->tiny ? 512 : 1 << 20), &t->heap)) {
+		sqk_tree_destroy(t);
+		return NULL;
+	}
 	t->mem_limit = sqk_spill_share(sp, ENTRIES_SHARE, sp->tiny ? 2048 : 1 << 20);
 	if (sqk_tree_new(t, SQK_DIR, &id, &root)) {
 		sqk_tree_destroy(t);
@@ -128,8 +133,8 @@ void sqk_tree_destroy(struct sqk_tree *t)
 	if (!t)
 		return;
 	sqk_tree_index_release(t);
-	sqk_parray_release(&t->nodes);
-	sqk_parray_release(&t->heap);
+	sqk_store_destroy(t->nodes);
+	sqk_store_destroy(t->heap);
 	free(t->last);
 	free(t->last_dir);
 	free(t->last_end);
@@ -143,7 +148,7 @@ uint64_t sqk_tree_nodes(const struct sqk_tree *t)
 
 uint64_t sqk_tree_memory(const struct sqk_tree *t)
 {
-	return sqk_parray_memory(&t->nodes) + sqk_parray_memory(&t->heap) +
+	return sqk_store_memory(t->nodes) + sqk_store_memory(t->heap) +
 	       t->ments_cap * sizeof(*t->ments) + t->names_cap + t->by_name.mask * 16;
 }
 
@@ -331,10 +336,10 @@ void sqk_tree_dir_path(struct sqk_tree *t, sqk_nid dir, char *buf, size_t cap)
 	if (!cap)
 		return;
 	buf[0] = '\0';
-	if (sqk_parray_get(&t->nodes, dir - 1, &d) || d.type != SQK_DIR || !d.dir.pathlen)
+	if (sqk_store_get(t->nodes, dir - 1, &d, sizeof(d)) || d.type != SQK_DIR || !d.dir.pathlen)
 		return;
 	p = malloc((size_t)d.dir.pathlen + 1);
-	if (!p || sqk_parray_read(&t->heap, d.dir.path, p, d.dir.pathlen)) {
+	if (!p || sqk_store_read(t->heap, d.dir.path, p, d.dir.pathlen)) {
 		free(p);
 		return;
 	}

@@ -9,7 +9,7 @@
  *
  * A node is an inode to be: it has an id, and its value (struct sqk_node)
  * is copied in and out (sqk_tree_get, sqk_tree_put), so that the nodes can
- * wait in a paged array (util/parray.h) while the budget is short. Strings
+ * wait in a paged array (util/store.h) while the budget is short. Strings
  * (symlink targets, host paths, a directory's path) go to a heap of bytes,
  * paged the same way, and a node keeps their offset.
  *

@@ -13,7 +13,7 @@
 
 #include "tree.h"
 #include "util/hash.h"
-#include "util/parray.h"
+#include "util/store.h"
 #include "util/run.h"
 
 /* An entry in memory: its name is in the tree's names buffer. */
@@ -37,8 +37,8 @@ struct erun {
 
 struct sqk_tree {
 	struct sqk_spill *sp;
-	struct sqk_parray nodes; /* by id - 1 */
-	struct sqk_parray heap;
+	struct sqk_store *nodes; /* by id - 1 */
+	struct sqk_store *heap;
 	uint64_t nnodes;
 	/* The entries in memory. */
 	struct ment *ments;

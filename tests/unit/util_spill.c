@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * What a build keeps on disk when its memory is short (core/util: spill,
- * parray, run, extsort, spool, smap), each against a plain copy in memory,
- * under a budget so small that everything goes to temporaries.
+ * The spill module of core/util: what a build or a reader keeps on disk when
+ * its memory is short (spill: the budget and its temporaries; store: pages
+ * by offset, the bitmap and the map on it; run, extsort, spool, smap), each
+ * against a plain copy in memory, under a budget that holds everything and
+ * one so small that everything goes to temporaries.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,9 +16,9 @@
 #include "tap.h"
 #include "util/error.h"
 #include "util/extsort.h"
-#include "util/parray.h"
 #include "util/smap.h"
 #include "util/spool.h"
+#include "util/store.h"
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -45,54 +47,53 @@ static int dir_empty(void)
 	return c == EOF;
 }
 
-static void test_parray(struct sqk_spill *sp)
+/* Records through a store held to a cap of two pages of its own, as a build's are. */
+static void test_store_records(struct sqk_spill *sp)
 {
 	enum { N = 20000, REC = 24 };
-	struct sqk_parray pa;
+	struct sqk_store *s;
 	uint8_t(*shadow)[REC] = calloc(N, REC), buf[REC];
 	uint64_t i, bad = 0;
-	int err = 0;
+	int err = sqk_store_create(sp, 256, 512, &s);
 
-	sqk_parray_init(&pa, sp, REC, 256, 512);
 	for (i = 0; i < 4 * N && !err; i++) {
 		uint64_t k = rnd() % N;
 
 		memset(shadow[k], (int)(rnd() & 0xff), REC);
 		memcpy(shadow[k], &i, sizeof(i));
-		err = sqk_parray_put(&pa, k, shadow[k]);
+		err = sqk_store_put(s, k, shadow[k], REC);
 		if (!err && rnd() % 3 == 0) {
 			uint64_t j = rnd() % N;
 
-			err = sqk_parray_get(&pa, j, buf);
+			err = sqk_store_get(s, j, buf, REC);
 			if (!err && memcmp(buf, shadow[j], REC))
 				bad++;
 		}
 	}
 	for (i = 0; i < N && !err; i++) {
-		err = sqk_parray_get(&pa, i, buf);
+		err = sqk_store_get(s, i, buf, REC);
 		if (!err && memcmp(buf, shadow[i], REC))
 			bad++;
 	}
-	is_int(err, 0, "parray: 80000 puts and gets through 2 pages of memory");
-	is_int((int)bad, 0, "parray: every record reads back as last put");
-	ok(pa.tmp && pa.tmp->size > 0, "parray: pages went to a temporary");
-	ok(sqk_parray_memory(&pa) <= 512, "parray: memory stays in its share");
-	sqk_parray_release(&pa);
+	is_int(err, 0, "store records: 80000 puts and gets through 2 pages of memory");
+	is_int((int)bad, 0, "store records: every record reads back as last put");
+	ok(sqk_spill_figure(sp, "bytes") > 0, "store records: pages went to a temporary");
+	ok(sqk_store_memory(s) <= 512, "store records: memory stays in its cap");
+	sqk_store_destroy(s);
 
 	/* Bytes: appends spanning pages, read back at odd offsets. */
 	{
 		uint8_t *ref = malloc(100000), out[3000];
 		uint64_t off, total = 0;
 
-		sqk_parray_init(&pa, sp, 1, 1000, 1000);
-		err = 0;
+		err = sqk_store_create(sp, 1000, 1000, &s);
 		bad = 0;
 		while (total < 90000 && !err) {
 			size_t n = 1 + rnd() % 2500;
 
 			for (i = 0; i < n; i++)
 				ref[total + i] = (uint8_t)rnd();
-			err = sqk_parray_append(&pa, ref + total, n, &off);
+			err = sqk_store_append(s, ref + total, n, &off);
 			if (!err && off != total)
 				bad++;
 			total += n;
@@ -101,18 +102,159 @@ static void test_parray(struct sqk_spill *sp)
 			uint64_t at = rnd() % (total - 3000);
 			size_t n = 1 + rnd() % 3000;
 
-			err = sqk_parray_read(&pa, at, out, n);
+			err = sqk_store_read(s, at, out, n);
 			if (!err && memcmp(out, ref + at, n))
 				bad++;
 		}
-		is_int(err, 0, "parray bytes: appends and reads across one-page memory");
-		is_int((int)bad, 0, "parray bytes: every range reads back");
-		is_int(sqk_parray_read(&pa, total - 1, out, 2), SQK_ERR_CORRUPT,
-		       "parray bytes: a read past the end is refused");
-		sqk_parray_release(&pa);
+		is_int(err, 0, "store bytes: appends and reads across one-page memory");
+		is_int((int)bad, 0, "store bytes: every range reads back");
+		is_int(sqk_store_size(s), total, "store bytes: its size");
+		sqk_store_destroy(s);
 		free(ref);
 	}
 	free(shadow);
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ull;
+	return x ^ (x >> 29);
+}
+
+static void test_bytes(uint64_t limit, const char *what)
+{
+	struct sqk_spill b;
+	struct sqk_store *s;
+	enum { N = 300000 }; /* uint32s: 1.2 MB, about 300 pages */
+	uint32_t v, i, bad = 0;
+	uint8_t buf[10000];
+	int err = 0;
+
+	sqk_spill_init(&b, dir, limit, 0);
+	is_int(sqk_store_create(&b, 0, 0, &s), 0, "%s: a store", what);
+	for (i = 0; i < N && !err; i++) {
+		v = (uint32_t)mix(i);
+		err = sqk_store_put(s, i, &v, sizeof(v));
+	}
+	is_int(err, 0, "%s: 1.2 MB written", what);
+	for (i = 0; i < N && !err; i++) {
+		uint32_t k = (uint32_t)(mix(i + 7) % N);
+
+		err = sqk_store_get(s, k, &v, sizeof(v));
+		bad += v != (uint32_t)mix(k);
+	}
+	ok(!err && !bad, "%s: read back in random order (%u wrong)", what, bad);
+	/* Across pages, and past everything written: zeros. */
+	err = sqk_store_read(s, 4000, buf, sizeof(buf));
+	ok(!err && memcmp(buf, &(uint32_t){(uint32_t)mix(1000)}, 4) == 0,
+	   "%s: a read across three pages", what);
+	err = sqk_store_read(s, (uint64_t)N * 4 + 100, buf, sizeof(buf));
+	for (i = 0; i < sizeof(buf) && !buf[i]; i++)
+		;
+	ok(!err && i == sizeof(buf), "%s: bytes never written read as zeros", what);
+	is_int(sqk_store_size(s), (uint64_t)N * 4, "%s: its size", what);
+	if (limit)
+		ok(b.files == 0 && b.bytes == 0, "%s: nothing went to a file", what);
+	else
+		ok(b.files == 1 && b.bytes > 0 && b.used == 4096,
+		   "%s: one file, %llu bytes written to it, %llu in memory", what,
+		   (unsigned long long)b.bytes, (unsigned long long)b.used);
+	ok(dir_empty(), "%s: the temporary file has no name", what);
+	sqk_store_clear(s);
+	is_int(b.used, 0, "%s: cleared: no memory held", what);
+	err = sqk_store_get(s, 5, &v, sizeof(v));
+	ok(!err && v == 0 && sqk_store_size(s) == 0, "%s: cleared: zeros", what);
+	sqk_store_destroy(s);
+	sqk_spill_release(&b);
+}
+
+static void test_bits(uint64_t limit, const char *what)
+{
+	struct sqk_spill b;
+	struct sqk_store *s;
+	uint64_t i, wrong = 0;
+	int r = 0;
+
+	sqk_spill_init(&b, dir, limit, 0);
+	sqk_store_create(&b, 0, 0, &s);
+	/* Every third bit of 10 million: 1.25 MB of bitmap. */
+	for (i = 0; i < 10000000 && r >= 0; i += 3) {
+		r = sqk_store_bit(s, i, 1);
+		wrong += r != 0;
+	}
+	ok(r >= 0 && !wrong, "%s: bits set, none was set before", what);
+	for (i = 0; i < 10000000 && r >= 0; i += 1 + i % 5) {
+		r = sqk_store_bit(s, i, 0);
+		wrong += r != (i % 3 == 0);
+	}
+	ok(r >= 0 && !wrong, "%s: bits read back (%llu wrong)", what, (unsigned long long)wrong);
+	is_int(sqk_store_bit(s, 9999999, 1), 1, "%s: setting a set bit says it was", what);
+	sqk_store_destroy(s);
+	is_int(b.used, 0, "%s: all memory given back", what);
+	sqk_spill_release(&b);
+}
+
+static void test_hash(uint64_t limit, const char *what)
+{
+	struct sqk_spill b;
+	struct sqk_store_hash h;
+	uint64_t i, v, wrong = 0;
+	int r = 0;
+
+	sqk_spill_init(&b, dir, limit, 0);
+	sqk_store_hash_init(&h, &b);
+	is_int(sqk_store_hash_get(&h, 42, &v), 0, "%s: an empty map has no key", what);
+	for (i = 0; i < 200000 && !r; i++)
+		r = sqk_store_hash_set(&h, mix(i), i + 1);
+	ok(!r && h.count == 200000, "%s: 200000 keys", what);
+	for (i = 0; i < 200000 && !r; i += 2)
+		r = sqk_store_hash_set(&h, mix(i), i + 1000000);
+	ok(!r && h.count == 200000, "%s: half of them given new values", what);
+	for (i = 0; i < 400000 && r >= 0; i++) {
+		r = sqk_store_hash_get(&h, mix(i), &v);
+		if (i >= 200000)
+			wrong += r != 0;
+		else
+			wrong += r != 1 || v != (i % 2 ? i + 1 : i + 1000000);
+	}
+	ok(r >= 0 && !wrong, "%s: every key's value, no value for others (%llu wrong)", what,
+	   (unsigned long long)wrong);
+	sqk_store_hash_release(&h);
+	is_int(b.used, 0, "%s: all memory given back", what);
+	sqk_spill_release(&b);
+}
+
+static void test_failures(void)
+{
+	struct sqk_spill b;
+	struct sqk_store *s;
+	uint8_t page[4096] = {1};
+	uint64_t i;
+	int err = 0;
+
+	sqk_spill_init(&b, "/nonexistent/sqk-store", 0, 0);
+	sqk_store_create(&b, 0, 0, &s);
+	for (i = 0; i < 64 && !err; i++)
+		err = sqk_store_write(s, i * sizeof(page), page, sizeof(page));
+	is_int(err, SQK_ERR_IO, "no such directory: an I/O error once pages must leave memory");
+	ok(b.errnum == ENOENT && strcmp(b.path, "/nonexistent/sqk-store") == 0,
+	   "the budget says why and where (errno %d, '%s')", b.errnum, b.path);
+	is_int(i, 2, "the one page a store always holds was written first");
+	sqk_store_destroy(s);
+	sqk_spill_release(&b);
+
+	setenv("TMPDIR", dir, 1);
+	sqk_spill_init(&b, NULL, 0, 0);
+	ok(strcmp(b.dir, dir) == 0, "no directory given: $TMPDIR");
+	sqk_spill_release(&b);
+	unsetenv("TMPDIR");
+	sqk_spill_init(&b, "", 0, 0);
+	ok(strcmp(b.dir, "/tmp") == 0, "no $TMPDIR: /tmp");
+	sqk_spill_release(&b);
+	ok(sqk_spill_default(SQK_SPILL_READ_MOST) > 0 &&
+		   sqk_spill_default(SQK_SPILL_READ_MOST) <= SQK_SPILL_READ_MOST,
+	   "the default budget: at most what is asked");
 }
 
 struct key {
@@ -258,7 +400,14 @@ int main(void)
 		return 1;
 	}
 	sqk_spill_init(&sp, dir, 0, 1);
-	test_parray(&sp);
+	test_store_records(&sp);
+	test_bytes(64 << 20, "store in memory");
+	test_bytes(0, "store spilled");
+	test_bits(64 << 20, "bits in memory");
+	test_bits(0, "bits spilled");
+	test_hash(64 << 20, "map in memory");
+	test_hash(0, "map spilled");
+	test_failures();
 	test_sort(&sp, 1 << 20, "in memory");
 	test_sort(&sp, 600, "through runs and merges");
 	test_smap(&sp);
