@@ -8,7 +8,8 @@
 #
 # IMAGE-SPEC is SHAPE:N with SHAPE flat (N files in one directory) or tree
 # (a software-like tree of about N entries, hard links included), built
-# once from bench/gen-tar.pl's stream (default: flat:1000000 tree:3000000).
+# once from tests/tools/gentar's stream (flat: gentar -f; tree: its software
+# tree, hard links included; default: flat:1000000 tree:3000000).
 #
 # Environment: SQUASHKIT (the build measured), BEFORE (another build, e.g.
 # the one before a change, measured in the same runs, interleaved), RUNS
@@ -27,6 +28,7 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 : "${WORK:=/dev/shm/sqk-scale-read}"
 . "$HERE/lib.sh"
+: "${GENTAR:=$HERE/../build/tests/tools/gentar}"
 : "${RUNS:=3}"
 : "${OPS:=unimage-d unimage-o ls-R fsck diff-img diff-dir mount}"
 : "${DROP:=1}"
@@ -48,7 +50,7 @@ image() {
 	img=$WORK/${1%%:*}-${1#*:}.img
 	if [ ! -f "$img" ]; then
 		echo "building $img" >&2
-		perl "$HERE/gen-tar.pl" "${1%%:*}" "${1#*:}" |
+		"$GENTAR" $([ "${1%%:*}" = flat ] && echo -f) "${1#*:}" |
 			"$SQUASHKIT" mkimage -q --archive - "$img.part"
 		mv "$img.part" "$img"
 	fi

@@ -3,7 +3,7 @@
  * gentar: a tar stream of N entries shaped like a software tree, written to
  * stdout, with no file on disk; the same arguments give the same bytes.
  *
- *   gentar [-s SEED] [-m MEDIAN] [-o ORDER] N
+ *   gentar [-s SEED] [-m MEDIAN] [-o ORDER] [-f] N
  *
  * Packages at the top, each a tree of directories a few levels deep; most
  * directories hold a dozen entries, a few hold thousands. Names are words
@@ -17,6 +17,9 @@
  * a hashed order, as tar of a real file system gives), "sorted" (by raw
  * bytes), or "reverse". Directories always come before what they hold.
  * Paths too long for ustar get a pax header.
+ *
+ * -f: flat instead, N files of a few lines each in one directory, big/
+ * (named f00000000 on), for the readers' largest listing.
  */
 #include <errno.h>
 #include <math.h>
@@ -356,9 +359,9 @@ int main(int argc, char **argv)
 {
 	char path[MAX_PATH];
 	unsigned pkg = 0;
-	int c;
+	int c, flat = 0;
 
-	while ((c = getopt(argc, argv, "s:m:o:")) != -1) {
+	while ((c = getopt(argc, argv, "s:m:o:f")) != -1) {
 		switch (c) {
 		case 's':
 			rng_state ^= strtoull(optarg, NULL, 0) * 0x100000001b3ull;
@@ -373,14 +376,33 @@ int main(int argc, char **argv)
 			if (order == 0 && strcmp(optarg, "readdir"))
 				die("ORDER is readdir, sorted or reverse");
 			break;
+		case 'f':
+			flat = 1;
+			break;
 		default:
-			die("usage: gentar [-s SEED] [-m MEDIAN] [-o ORDER] N");
+			die("usage: gentar [-s SEED] [-m MEDIAN] [-o ORDER] [-f] N");
 		}
 	}
 	if (optind != argc - 1)
-		die("usage: gentar [-s SEED] [-m MEDIAN] [-o ORDER] N");
+		die("usage: gentar [-s SEED] [-m MEDIAN] [-o ORDER] [-f] N");
 	left = strtoull(argv[optind], NULL, 0);
 	make_pools();
+	if (flat) {
+		uint64_t i;
+
+		header("big", '5', 0755, 0, 1700000000u, NULL);
+		for (i = 0; i < left; i++) {
+			char text[64];
+			int n = snprintf(text, sizeof(text), "file %llu\nof the flat directory\n",
+					 (unsigned long long)i);
+
+			snprintf(path, sizeof(path), "big/f%08llu", (unsigned long long)i);
+			header(path, '0', 0644, (uint64_t)n, 1700000000u, NULL);
+			out(text, (size_t)n);
+			pad((uint64_t)n);
+		}
+		left = 0;
+	}
 	while (left) {
 		/* A package: a few dozen to tens of thousands of entries. */
 		uint64_t want = 20 + (uint64_t)(exp(unit() * 7.0) * 4);
