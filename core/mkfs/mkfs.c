@@ -96,9 +96,12 @@ int sqk_mkfs_fail(struct sqk_mkfs *m, int err, const char *path, const char *msg
 
 int sqk_mkfs_said(struct sqk_mkfs *m, int err)
 {
-	if (err && m->sp.errnum) {
-		errno = m->sp.errnum;
-		sqk_src_fail(&m->src, m->sp.path, "temporary file: %s", strerror(m->sp.errnum));
+	struct sqk_fault f;
+
+	/* As the readers say it (the image is where the line starts). */
+	if (err && sqk_spill_failed(&m->sp, err, &f)) {
+		errno = f.errnum;
+		sqk_src_fail(&m->src, "", "%s", f.what);
 		m->in_image = 0;
 	}
 	return err;

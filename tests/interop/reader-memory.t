@@ -179,13 +179,6 @@ if [ ! -f "$FAULT" ]; then
 fi
 asan=$(ldd "$SQUASHKIT" | awk '/libasan/ { print $3 }')
 PRELOAD="${asan:+$asan }$FAULT"
-under() { # SPEC RUN: RUN (a function) with the fault; st, the stderr in $W/err, the faulted path in f
-	rm -f "$W/log"
-	SQK_FAULT="$1" SQK_FAULT_LOG="$W/log" "$2" >/dev/null 2>"$W/err"
-	st=$?
-	f=
-	[ -f "$W/log" ] && read -r _ _ f <"$W/log"
-}
 # squashkit under the fault library with no memory; a run that hangs is a failure.
 faulty() {
 	cmd=$1
@@ -207,44 +200,7 @@ left_dir() { [ ! -e "$W/x" ]; }
 run_diff() { faulty diff -q "$W/small.img" "$W/small2.img"; }
 prep_diff() { :; }
 left_diff() { :; }
-# sweep NAME STATUS: each call of the temporary files of run_NAME, in turn (up
-# to about 40 of each class, fewer under the sanitizers); runs is how many, bad
-# how many went wrong.
-sweep() {
-	name=$1 want=$2
-	rm -f "$W/count"
-	"prep_$name"
-	SQK_FAULT_COUNT="$W/count" "run_$name" >/dev/null 2>&1
-	runs=0 bad=0
-	for cls in open write read; do
-		n=$(awk -v c=$cls '$1 == c { print $2 }' "$W/count")
-		step=$(((${n:-0} + 39) / 40))
-		[ -n "${SQK_SANITIZED:-}" ] && step=$((step * 2))
-		[ $step -gt 0 ] || step=1
-		i=1
-		while [ $i -le "${n:-0}" ]; do
-			e=EIO
-			[ $cls = write ] && [ $((i % 2)) -eq 1 ] && e=ENOSPC
-			"prep_$name"
-			under "$cls:$i:$e" "run_$name"
-			at=$i
-			i=$((i + step))
-			case $f in
-			"$T" | "$T"/*) ;;
-			*) continue ;; # the image's, or the output's: tests/cli/faults.t's
-			esac
-			runs=$((runs + 1))
-			[ $e = ENOSPC ] && words="No space left on device" || words="Input/output error"
-			line=$(head -1 "$W/err")
-			if [ $st -ne "$want" ] || [ "$(wc -l <"$W/err")" -ne 1 ] ||
-				! echo "$line" | grep -q "temporary file in $T: $words\$" || ! t_empty ||
-				! "left_$name"; then
-				bad=$((bad + 1))
-				[ $bad -gt 3 ] || echo "#   $name $cls:$at:$e: exit $st: $line"
-			fi
-		done
-	done
-}
+. "$SQK_SRCDIR/tests/interop/spill-faults.sh"
 sweep fsck 8
 [ $runs -gt 5 ] && [ $bad -eq 0 ]
 ok $? "fsck: $runs calls of its temporary files failed in turn: exit 8, the line, nothing left"

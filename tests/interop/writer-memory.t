@@ -124,51 +124,18 @@ fi
 asan=$(ldd "$SQUASHKIT" | awk '/libasan/ { print $3 }')
 PRELOAD="${asan:+$asan }$FAULT"
 "$GENTAR" -s 3 -m 600 400 >"$W/f.tar"
-mkdir "$W/out"
-run() {
+run_build() {
 	SQK_TEST_SPILL=tiny timeout 120 env --default-signal=INT LD_PRELOAD="$PRELOAD" \
 		"$SQUASHKIT" mkimage -q -j 2 --memory 8M --tmpdir "$T" --archive "$W/f.tar" \
 		"$W/out/img"
 }
-# under SPEC: run with the fault; st, the stderr in $W/err, the faulted path in f.
-under() {
-	rm -rf "$W/log" "$W/out"/* "$W/out"/.[!.]*
-	SQK_FAULT="$1" SQK_FAULT_LOG="$W/log" run >/dev/null 2>"$W/err"
-	st=$?
-	f=
-	[ -f "$W/log" ] && read -r _ _ f <"$W/log"
-}
-rm -f "$W/count"
-SQK_FAULT_COUNT="$W/count" run >/dev/null 2>&1
+prep_build() { rm -rf "$W/out" && mkdir "$W/out"; }
+left_build() { [ -z "$(ls -A "$W/out")" ]; }
+. "$SQK_SRCDIR/tests/interop/spill-faults.sh"
+prep_build
+run_build >/dev/null 2>&1
 cp "$W/out/img" "$W/f.img"
-runs=0 bad=0
-for cls in open write read; do
-	n=$(awk -v c=$cls '$1 == c { print $2 }' "$W/count")
-	step=$(((${n:-0} + 19) / 20))
-	[ -n "${SQK_SANITIZED:-}" ] && step=$((step * 2))
-	[ $step -gt 0 ] || step=1
-	i=1
-	while [ $i -le "${n:-0}" ]; do
-		e=EIO
-		[ $cls = write ] && [ $((i % 2)) -eq 1 ] && e=ENOSPC
-		under "$cls:$i:$e"
-		at=$i
-		i=$((i + step))
-		case $f in
-		"$T" | "$T"/*) ;;
-		*) continue ;; # the archive's or the image's own: tests/cli/faults.t's
-		esac
-		runs=$((runs + 1))
-		[ $e = ENOSPC ] && words="No space left on device" || words="Input/output error"
-		line=$(head -1 "$W/err")
-		if [ $st -ne 1 ] || [ "$(wc -l <"$W/err")" -ne 1 ] ||
-			! echo "$line" | grep -q "$T: temporary file: $words\$" || ! t_empty ||
-			[ -n "$(ls -A "$W/out")" ]; then
-			bad=$((bad + 1))
-			[ $bad -gt 3 ] || echo "#   $cls:$at:$e: exit $st: $line"
-		fi
-	done
-done
+sweep build 1 20
 [ $runs -gt 8 ] && [ $bad -eq 0 ]
 ok $? "$runs calls of the temporary files failed in turn: exit 1, the line, nothing left"
 
@@ -178,11 +145,12 @@ n=$(awk '$1 == "write" { print $2 }' "$W/count")
 hits=0 bad=0
 i=$((n * 2 / 3))
 while [ $i -le "$n" ] && [ $hits -lt 6 ]; do
-	under "write:$i:SIGINT"
+	prep_build
+	under "write:$i:SIGINT" run_build
 	case $f in
 	"$T"/*)
 		hits=$((hits + 1))
-		if [ $st -ne 130 ] || ! t_empty || [ -n "$(ls -A "$W/out")" ]; then
+		if [ $st -ne 130 ] || ! t_empty || ! left_build; then
 			bad=$((bad + 1))
 			echo "#   write:$i:SIGINT: exit $st, left: $(ls -A "$T" "$W/out" | tr '\n' ' ')"
 		fi
@@ -192,8 +160,8 @@ while [ $i -le "$n" ] && [ $hits -lt 6 ]; do
 done
 [ $hits -gt 2 ] && [ $bad -eq 0 ]
 ok $? "SIGINT at $hits late writes of the temporary files: exit 130, nothing left"
-rm -rf "$W/out"/*
-run >/dev/null 2>&1 && cmp -s "$W/out/img" "$W/f.img"
+prep_build
+run_build >/dev/null 2>&1 && cmp -s "$W/out/img" "$W/f.img"
 ok $? "the same build without a fault: the image it made before"
 
 done_testing
