@@ -38,6 +38,10 @@ static const char usage_text[] =
 	"  -S, --super            compare the superblocks of two images too\n"
 	"  -e, --exclude GLOB     leave out what matches, as mkimage --exclude does\n"
 	"  -j, --threads N        compare contents on N threads (default: online CPUs)\n"
+	"      --memory SIZE      memory for what is kept about the whole trees (K/M/G;\n"
+	"                         default a quarter of RAM, at most 256M); the rest\n"
+	"                         goes to unnamed temporary files\n"
+	"      --tmpdir DIR       where those go (default $TMPDIR, else /tmp)\n"
 	"      --stat             print a summary instead of the differences\n"
 	"      --json             one JSON object: the differences and the summary\n"
 	"  -q, --quiet            print nothing: the exit status says it (a usage\n"
@@ -65,6 +69,8 @@ enum {
 	OPT_ROOT_HASH_B,
 	OPT_HASH_FILE_A,
 	OPT_HASH_FILE_B,
+	OPT_MEMORY,
+	OPT_TMPDIR,
 };
 
 static const struct option longopts[] = {
@@ -76,6 +82,8 @@ static const struct option longopts[] = {
 	{"super", no_argument, NULL, 'S'},
 	{"exclude", required_argument, NULL, 'e'},
 	{"threads", required_argument, NULL, 'j'},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"stat", no_argument, NULL, OPT_STAT},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"quiet", no_argument, NULL, 'q'},
@@ -102,6 +110,7 @@ struct side {
 struct diff_cmd {
 	struct sqk_diff_opts *opts;
 	unsigned threads;
+	struct sqk_image_opts mem; /* --memory and --tmpdir, for the images too */
 	int super;
 	struct side side[2];
 	struct diff_out out;
@@ -175,6 +184,10 @@ static const char *report(struct diff_cmd *dc, int err)
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);
+	} else if (side < 0 && *path) {
+		/* A temporary file, in the directory path names. */
+		what = errnum ? strerror(errnum) : sqk_strerror(err);
+		cli_error(NULL, "temporary file in %s: %s", path, what);
 	} else if (side < 0) {
 		cli_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
 	} else if (dc->side[side].img) {
@@ -288,6 +301,18 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			    set(dc, "threads", optarg) != 0)
 				return -1;
 			break;
+		case OPT_MEMORY:
+			if (cli_memory_option(optarg, &dc->mem) != 0)
+				return -1;
+			if (set(dc, "memory", optarg) != 0)
+				return -1;
+			break;
+		case OPT_TMPDIR:
+			if (cli_tmpdir_option(optarg, &dc->mem) != 0)
+				return -1;
+			if (set(dc, "tmpdir", optarg) != 0)
+				return -1;
+			break;
 		case OPT_STAT:
 			dc->out.stat = 1;
 			break;
@@ -365,6 +390,8 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 	io.frag_entries = dc->threads + 3;
 	io.data_entries = dc->threads + 1;
 	io.decompressors = dc->threads + 1;
+	io.memory = dc->mem.memory;
+	io.tmpdir = dc->mem.tmpdir;
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <squashkit/squashkit.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "imageopt.h"
@@ -73,6 +74,28 @@ int cli_policy_option(const char *arg, struct sqk_image_opts *o)
 		cli_usage_error("unknown cache policy '%s'", arg);
 		return -1;
 	}
+	return 0;
+}
+
+int cli_memory_option(const char *arg, struct sqk_image_opts *o)
+{
+	if (sqk_parse_size(arg, &o->memory) != 0 || o->memory == 0) {
+		cli_usage_error("invalid memory size '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_tmpdir_option(const char *arg, struct sqk_image_opts *o)
+{
+	struct stat st;
+	int e = stat(arg, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+
+	if (e) {
+		cli_usage_error("--tmpdir %s: %s", arg, strerror(e));
+		return -1;
+	}
+	o->tmpdir = arg;
 	return 0;
 }
 
@@ -288,7 +311,8 @@ static struct sqk_open_opts *open_opts(const struct sqk_image_opts *io, uint64_t
 	    !sqk_open_opts_set_policy(o, policies[io->policy]) &&
 	    /* The reader takes no decompressor as one. */
 	    !sqk_open_opts_set_decompressors(o, io->decompressors ? io->decompressors : 1) &&
-	    !sqk_open_opts_set_kernel_decode(o, io->strict))
+	    !sqk_open_opts_set_kernel_decode(o, io->strict) &&
+	    !sqk_open_opts_set_memory(o, io->memory) && !sqk_open_opts_set_tmpdir(o, io->tmpdir))
 		return o;
 	sqk_open_opts_destroy(o);
 	return NULL;
@@ -402,6 +426,9 @@ void cli_print_stats(FILE *out, struct sqk_image *img)
 	usage_of_self(&ru);
 	fprintf(out, "decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
 		(unsigned long long)counter(img, 0, "decompressions"), ru.ru_nvcsw, ru.ru_nivcsw);
+	fprintf(out, "temporary files: %llu, %llu bytes written\n",
+		(unsigned long long)counter(img, 0, "temporary_files"),
+		(unsigned long long)counter(img, 0, "spilled"));
 	for (k = 0; k < NCACHES; k++) {
 		if (!has_cache(img, k))
 			continue;
@@ -432,6 +459,8 @@ void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	sqk_json_int(j, ru.ru_nvcsw);
 	sqk_json_key(j, "ivcsw");
 	sqk_json_int(j, ru.ru_nivcsw);
+	sqk_json_key_uint(j, "temporary_files", counter(img, 0, "temporary_files"));
+	sqk_json_key_uint(j, "spilled", counter(img, 0, "spilled"));
 	sqk_json_key(j, "caches");
 	sqk_json_begin_object(j, 0);
 	for (k = 0; k < NCACHES; k++) {

@@ -25,6 +25,13 @@ int cli_cache_option(const char *arg, struct sqk_image_opts *o);
 int cli_policy_option(const char *arg, struct sqk_image_opts *o);
 
 /*
+ * --memory SIZE and --tmpdir DIR into o, for the commands that go over a
+ * whole image (unimage, ls, fsck, diff): 0, or -1 after printing the
+ * usage error. The directory must be one.
+ */
+int cli_memory_option(const char *arg, struct sqk_image_opts *o);
+int cli_tmpdir_option(const char *arg, struct sqk_image_opts *o);
+/*
  * --offset N|auto, for every command that reads an image: where the image
  * starts in the file. 0, or -1 after printing the usage error line.
  */

@@ -43,6 +43,7 @@ struct sqk_open_opts {
 	int offset_auto;
 	struct sqk_image_opts image;
 	struct sqk_api_verity verity;
+	char tmpdir[4096]; /* image.tmpdir points here when set */
 };
 
 /* Where o's hash area is, its path pointing into o. */

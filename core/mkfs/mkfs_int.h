@@ -9,6 +9,7 @@
 #include "compressors/compressor.h"
 #include "source/src.h"
 #include "write/mkfs_opts.h"
+#include "util/spill.h"
 #include "write/table_writer.h"
 
 struct sqk_mkfs {
@@ -25,11 +26,20 @@ struct sqk_mkfs {
 	struct sqk_reuse *reuse;
 	struct sqk_src_ctx src;
 	struct sqk_id_table ids;
-	struct sqk_node **order;
-	uint32_t count;
-	char **dirs; /* real paths of the directory sources, for --sort */
+	struct sqk_spill sp; /* the budget, and where temporaries go */
+	char **dirs;	     /* real paths of the directory sources, for --sort */
 	size_t ndirs;
 	int in_image; /* the last collision was with the image appended to */
 };
+
+/*
+ * err, with a temporary that failed (the first) as what failed: its path
+ * and its errno's words, whatever the caller saw of it.
+ */
+int sqk_mkfs_said(struct sqk_mkfs *m, int err);
+/* A failure at path, said in words of its own (errno cleared). */
+int sqk_mkfs_fail(struct sqk_mkfs *m, int err, const char *path, const char *msg);
+/* The budget when none is given: a quarter of the memory, at most 2 GiB, at least 64 MiB. */
+uint64_t sqk_mkfs_default_memory(void);
 
 #endif
