@@ -282,6 +282,26 @@ static int hard_link(struct sqk_src_ctx *c, struct stream *s, struct archive_ent
 	return sqk_tree_add(c->tree, parent, name, len, node);
 }
 
+/* What a symlink or a device holds besides its attributes: its target, its numbers. */
+static int special(struct sqk_tree *t, struct sqk_node *n, struct archive_entry *e)
+{
+	const char *target = archive_entry_symlink(e);
+
+	switch (n->type) {
+	case SQK_SYMLINK:
+		if (!target)
+			target = "";
+		n->size = strlen(target);
+		return sqk_tree_str(t, target, n->size, &n->target);
+	case SQK_BLKDEV:
+	case SQK_CHRDEV:
+		n->dev.major = (uint32_t)archive_entry_rdevmajor(e);
+		n->dev.minor = (uint32_t)archive_entry_rdevminor(e);
+		break;
+	}
+	return 0;
+}
+
 /* A new node for the entry, and what it holds: data, a target, device numbers. */
 static int new_node(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *e,
 		    const char *path, unsigned type, sqk_nid parent, const char *name, size_t len,
@@ -296,50 +316,10 @@ static int new_node(struct sqk_src_ctx *c, struct stream *s, struct archive_entr
 	err = read_xattrs(c, e, &n);
 	if (err)
 		return err;
-	switch (type) {
-	case SQK_FILE:
+	if (type == SQK_FILE)
 		return feed_node(c, s, *id, &n, e, path, parent, name, len);
-	case SQK_SYMLINK: {
-		const char *t = archive_entry_symlink(e);
-
-		if (!t)
-			t = "";
-		n.size = strlen(t);
-		err = sqk_tree_str(c->tree, t, strlen(t), &n.target);
-		if (err)
-			return err;
-		break;
-	}
-	case SQK_BLKDEV:
-	case SQK_CHRDEV:
-		n.dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		n.dev.minor = (uint32_t)archive_entry_rdevminor(e);
-		break;
-	}
-	return sqk_tree_put(c->tree, *id, &n);
-}
-
-/* What a symlink or a device holds besides its attributes: its target, its numbers. */
-static int special(struct sqk_tree *t, struct sqk_node *node, struct archive_entry *e)
-{
-	const char *target = archive_entry_symlink(e);
-
-	switch (node->type) {
-	case SQK_SYMLINK:
-		if (!target)
-			target = "";
-		node->target = sqk_tree_strdup(t, target, strlen(target));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(target);
-		break;
-	case SQK_BLKDEV:
-	case SQK_CHRDEV:
-		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
-		break;
-	}
-	return 0;
+	err = special(c->tree, &n, e);
+	return err ? err : sqk_tree_put(c->tree, *id, &n);
 }
 
 /* Does an --exclude pattern match path? They see it without "./" and trailing '/'. */
@@ -604,12 +584,12 @@ int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct ar
 }
 
 int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archive_entry *e,
-			 struct sqk_node *node, const char *path, struct sqk_node *parent,
+			 sqk_nid id, struct sqk_node *n, const char *path, sqk_nid parent,
 			 const char *name, size_t len)
 {
 	struct stream s = {.a = a};
 
-	return feed_node(c, &s, node, e, path, parent, name, len);
+	return feed_node(c, &s, id, n, e, path, parent, name, len);
 }
 
 void sqk_src_archive_formats(struct archive *a)

@@ -200,36 +200,32 @@ static int by_layer(const void *x, const void *y)
 /* The pending files the finished tree names, by layer and place, each once. */
 static int collect(struct sqk_layer_state *st, struct sqk_layer_pending ***out, size_t *count)
 {
-	struct sqk_node **dirs = NULL;
 	struct sqk_layer_pending **want = NULL;
-	size_t ndirs = 0, cdirs = 0, n = 0, cap = 0, i, k;
-	uint32_t j;
+	struct sqk_tree_walk *w = NULL;
+	struct sqk_tree_item it;
+	size_t n = 0, cap = 0, i, k;
+	int err = st->npending ? sqk_tree_walk_start(st->t, &w) : 1;
 
-	if (SQK_ARRAY_GROW(dirs, cdirs, 1))
-		return SQK_ERR_NOMEM;
-	dirs[ndirs++] = sqk_tree_root(st->t);
-	while (ndirs) {
-		struct sqk_node *d = dirs[--ndirs];
+	while (!err && !(err = sqk_tree_walk_next(w, &it))) {
+		uint64_t idx = sqk_hash_get(&st->by_node, it.node);
+		struct sqk_node c;
 
-		for (j = 0; j < d->dir.n; j++) {
-			struct sqk_node *c = d->dir.ents[j].node;
-			uint64_t idx;
-
-			if (c->type == SQK_DIR) {
-				if (SQK_ARRAY_GROW(dirs, cdirs, ndirs + 1))
-					goto nomem;
-				dirs[ndirs++] = c;
-				continue;
-			}
-			idx = sqk_hash_get(&st->by_node, (uintptr_t)c);
-			if (!idx || !st->pending[idx - 1].layer || (c->flags & SQK_NODE_DATA_DONE))
-				continue;
-			if (SQK_ARRAY_GROW(want, cap, n + 1))
-				goto nomem;
+		/* Only a file is pending; a directory's id is never in by_node. */
+		if (!idx || !st->pending[idx - 1].layer)
+			continue;
+		err = sqk_tree_get(st->t, it.node, &c);
+		if (err || (c.flags & SQK_NODE_DATA_DONE))
+			continue;
+		if (SQK_ARRAY_GROW(want, cap, n + 1))
+			err = SQK_ERR_NOMEM;
+		else
 			want[n++] = &st->pending[idx - 1];
-		}
 	}
-	free(dirs);
+	sqk_tree_walk_end(w);
+	if (err != 1) {
+		free(want);
+		return err;
+	}
 	if (n > 1)
 		qsort(want, n, sizeof(*want), by_layer);
 	/* A file with several links was found once for each. */
@@ -239,17 +235,15 @@ static int collect(struct sqk_layer_state *st, struct sqk_layer_pending ***out, 
 	*out = want;
 	*count = k;
 	return 0;
-nomem:
-	free(dirs);
-	free(want);
-	return SQK_ERR_NOMEM;
 }
 
 /* The second pass over layer l: the data of want[0..n) (its pending files, in order). */
 static int feed(struct sqk_src_ctx *c, const struct sqk_layer *l,
 		struct sqk_layer_pending *const *want, size_t n)
 {
+	char name[SQK_NAME_MAX + 1];
 	struct archive_entry *e;
+	struct sqk_node fed;
 	struct reader r;
 	uint64_t ordinal = 0;
 	size_t k = 0;
@@ -266,16 +260,28 @@ static int feed(struct sqk_src_ctx *c, const struct sqk_layer *l,
 			err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read");
 			break;
 		}
-		err = sqk_src_archive_feed(c, r.a, e, p->node, archive_entry_pathname(e), p->parent,
-					   p->name, p->len);
+		err = p->len > SQK_NAME_MAX ? SQK_ERR_CORRUPT
+					    : sqk_tree_str_get(c->tree, p->name, p->len, name);
+		if (!err)
+			err = sqk_tree_get(c->tree, p->node, &fed);
+		if (!err)
+			err = sqk_src_archive_feed(c, r.a, e, p->node, &fed, archive_entry_pathname(e),
+						   p->parent, name, p->len);
+		/* Copies of the file (--no-hardlinks) share what was placed. */
+		for (k++; !err && k < n && want[k]->ordinal == p->ordinal; k++) {
+			struct sqk_node copy;
+
+			err = sqk_tree_get(c->tree, want[k]->node, &copy);
+			if (err)
+				break;
+			copy.file.data = fed.file.data;
+			copy.file.srclen = 0;
+			copy.size = fed.size;
+			copy.flags |= SQK_NODE_DATA_DONE;
+			err = sqk_tree_put(c->tree, want[k]->node, &copy);
+		}
 		if (err)
 			break;
-		/* Copies of the file (--no-hardlinks) share what was placed. */
-		for (k++; k < n && want[k]->ordinal == p->ordinal; k++) {
-			want[k]->node->file.data = p->node->file.data;
-			want[k]->node->size = p->node->size;
-			want[k]->node->flags |= SQK_NODE_DATA_DONE;
-		}
 	}
 	if (!err && rc == 0)
 		err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read: it ends earlier");

@@ -243,18 +243,11 @@ int sqk_run_cursor_next(void *cursor, struct sqk_rec *rec)
 	return 0;
 }
 
-int sqk_run_find(struct sqk_run *r, const void *key, uint32_t klen, uint64_t hash,
-		 sqk_run_found_fn fn, void *ctx)
+/* A cursor at the last mark strictly below key: equal keys may begin before a mark. */
+static int cursor_below(struct sqk_run *r, const void *key, uint32_t klen, struct sqk_run_cursor *c)
 {
-	struct sqk_run_cursor c;
-	struct sqk_rec rec;
 	size_t lo = 0, hi = r->nmarks;
-	uint64_t start = 0;
-	int err;
 
-	if (!sqk_run_maybe(r, hash))
-		return 0;
-	/* The last mark strictly below the key: equal keys may begin before a mark. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -263,9 +256,19 @@ int sqk_run_find(struct sqk_run *r, const void *key, uint32_t klen, uint64_t has
 		else
 			hi = mid;
 	}
-	if (lo)
-		start = r->marks[lo - 1].off;
-	err = cursor_at(r, &c, start);
+	return cursor_at(r, c, lo ? r->marks[lo - 1].off : 0);
+}
+
+int sqk_run_find(struct sqk_run *r, const void *key, uint32_t klen, uint64_t hash,
+		 sqk_run_found_fn fn, void *ctx)
+{
+	struct sqk_run_cursor c;
+	struct sqk_rec rec;
+	int err;
+
+	if (!sqk_run_maybe(r, hash))
+		return 0;
+	err = cursor_below(r, key, klen, &c);
 	while (!err && !(err = sqk_run_cursor_next(&c, &rec))) {
 		int cmp = sqk_run_keycmp(rec.key, rec.klen, key, klen);
 
@@ -274,6 +277,20 @@ int sqk_run_find(struct sqk_run *r, const void *key, uint32_t klen, uint64_t has
 		if (cmp == 0 && (err = fn(ctx, &rec)))
 			break;
 	}
+	sqk_run_cursor_close(&c);
+	return err == 1 ? 0 : err;
+}
+
+int sqk_run_scan(struct sqk_run *r, const void *key, uint32_t klen, sqk_run_found_fn fn,
+		 void *ctx)
+{
+	struct sqk_run_cursor c;
+	struct sqk_rec rec;
+	int err = cursor_below(r, key, klen, &c);
+
+	while (!err && !(err = sqk_run_cursor_next(&c, &rec)))
+		if (sqk_run_keycmp(rec.key, rec.klen, key, klen) >= 0 && (err = fn(ctx, &rec)))
+			break;
 	sqk_run_cursor_close(&c);
 	return err == 1 ? 0 : err;
 }

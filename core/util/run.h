@@ -74,6 +74,9 @@ void sqk_run_cursor_close(struct sqk_run_cursor *c);
 typedef int (*sqk_run_found_fn)(void *ctx, const struct sqk_rec *rec);
 int sqk_run_find(struct sqk_run *r, const void *key, uint32_t klen, uint64_t hash,
 		 sqk_run_found_fn fn, void *ctx);
+/* Every record from key on, in order, to fn until it returns non-zero (1: 0 returned). */
+int sqk_run_scan(struct sqk_run *r, const void *key, uint32_t klen, sqk_run_found_fn fn,
+		 void *ctx);
 
 /*
  * A k-way merge of sources into one stream in key order; of equal keys,

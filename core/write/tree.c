@@ -104,6 +104,7 @@ struct sqk_tree *sqk_tree_create(struct sqk_spill *sp)
 		return NULL;
 	t->sp = sp;
 	sqk_hash_init(&t->by_name);
+	sqk_hash_init(&t->by_dir);
 	/* In pages a few nodes and bytes long under a tiny budget: every path taken. */
 	if (sqk_store_create(
 		    sp, sp->tiny ? 4 * sizeof(root) : 98304,
@@ -149,7 +150,8 @@ uint64_t sqk_tree_nodes(const struct sqk_tree *t)
 uint64_t sqk_tree_memory(const struct sqk_tree *t)
 {
 	return sqk_store_memory(t->nodes) + sqk_store_memory(t->heap) +
-	       t->ments_cap * sizeof(*t->ments) + t->names_cap + t->by_name.mask * 16;
+	       t->ments_cap * sizeof(*t->ments) + t->names_cap +
+	       (t->by_name.mask + t->by_dir.mask) * 16;
 }
 
 int sqk_tree_lookup(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid *out)
@@ -161,7 +163,7 @@ int sqk_tree_lookup(struct sqk_tree *t, sqk_nid dir, const char *name, size_t le
 	err = sqk_tree_get(t, dir, &d);
 	if (err)
 		return err;
-	return sqk_tree_index_find(t, dir, d.dir.epoch, name, len, out);
+	return sqk_tree_index_find(t, dir, d.dir.epoch, name, len, out, NULL);
 }
 
 int sqk_tree_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid node)
@@ -174,7 +176,7 @@ int sqk_tree_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, 
 		return SQK_ERR_BADNAME;
 	err = sqk_tree_get(t, dir, &d);
 	if (!err)
-		err = sqk_tree_index_find(t, dir, d.dir.epoch, name, len, &old);
+		err = sqk_tree_index_find(t, dir, d.dir.epoch, name, len, &old, NULL);
 	if (err)
 		return err;
 	if (old)
@@ -209,7 +211,7 @@ int sqk_tree_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, 
 	n.nlink++;
 	err = sqk_tree_put(t, node, &n);
 	if (!err)
-		err = sqk_tree_index_add(t, dir, name, len, node);
+		err = sqk_tree_index_add(t, dir, name, len, node, 0);
 	return err;
 }
 

@@ -109,6 +109,31 @@ int sqk_tree_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, 
 int sqk_tree_lookup(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid *out);
 
 /*
+ * An entry's tag: a number kept with the entry, and spilled with it, for
+ * the source that made it (layers mark which layer made each entry); 0
+ * when added. sqk_tree_lookup_tag gives node and tag (0 and 0: none);
+ * sqk_tree_tag sets it, SQK_ERR_NOENT when dir has no such entry.
+ */
+int sqk_tree_lookup_tag(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len,
+			sqk_nid *out, uint64_t *tag);
+int sqk_tree_tag(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, uint64_t tag);
+/*
+ * Every entry of dir, in the format's order, to fn until it returns
+ * non-zero (returned). They are listed first (one directory's listing in
+ * memory), so fn may change the tree. SQK_ERR_NOTDIR for a non-directory.
+ */
+typedef int (*sqk_tree_list_fn)(void *ctx, const char *name, size_t len, sqk_nid node,
+				uint64_t tag);
+int sqk_tree_list(struct sqk_tree *t, sqk_nid dir, sqk_tree_list_fn fn, void *ctx);
+/*
+ * Take the entry name out of dir (layers: a whiteout, a path replaced),
+ * and for a directory everything under it: each node named loses that
+ * link. Nodes stay (their ids are not given again); one no entry names is
+ * not written. SQK_ERR_NOENT when dir has no such entry.
+ */
+int sqk_tree_remove(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len);
+
+/*
  * Walk path (relative to root, '/'-separated, "." and empty components
  * ignored, ".." refused) to its parent directory, making missing parents
  * as implicit directories. On success *parent is the parent and

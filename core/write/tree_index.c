@@ -17,8 +17,8 @@
 #include "util/spill.h"
 
 #define MAX_RUNS 16
-/* Memory an entry costs beside its name: itself, and two slots of the hash table. */
-#define ENTRY_COST (sizeof(struct ment) + 32)
+/* Memory an entry costs beside its name: itself, two slots of each hash table. */
+#define ENTRY_COST (sizeof(struct ment) + 64)
 
 void sqk_tree_index_release(struct sqk_tree *t)
 {
@@ -30,35 +30,68 @@ void sqk_tree_index_release(struct sqk_tree *t)
 	free(t->ments);
 	free(t->names);
 	sqk_hash_release(&t->by_name);
+	sqk_hash_release(&t->by_dir);
 	t->runs = NULL;
 	t->ments = NULL;
 	t->names = NULL;
 	t->nruns = t->nments = 0;
 }
 
-int sqk_tree_index_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid node)
+/* The index + 1 of dir's entry name in memory, or 0. */
+static uint64_t mem_slot(const struct sqk_tree *t, sqk_nid dir, const char *name, size_t len)
 {
+	struct sqk_hash_iter it;
+	uint64_t v;
+
+	for (v = sqk_hash_first(&t->by_name, sqk_tree_name_hash(dir, name, len), &it); v;
+	     v = sqk_hash_next(&it)) {
+		const struct ment *m = &t->ments[v - 1];
+
+		if (m->parent == dir && m->len == len && !memcmp(t->names + m->name, name, len))
+			return v;
+	}
+	return 0;
+}
+
+int sqk_tree_index_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid node,
+		       uint64_t tag)
+{
+	uint64_t v = t->err ? 0 : mem_slot(t, dir, name, len), head;
 	struct ment *m;
 	int err;
 
+	if (t->err)
+		return t->err;
+	if (v) {
+		/* Written again in memory: one record of a name there, the newest. */
+		t->ments[v - 1].node = node;
+		t->ments[v - 1].tag = tag;
+		return 0;
+	}
 	if ((t->nments + 1) * ENTRY_COST + t->names_len + len > t->mem_limit && t->nments &&
 	    (err = sqk_tree_index_flush(t)))
 		return err;
+	head = sqk_hash_get(&t->by_dir, dir);
 	if (SQK_ARRAY_GROW(t->ments, t->ments_cap, t->nments + 1) ||
 	    SQK_ARRAY_GROW(t->names, t->names_cap, t->names_len + len) ||
+	    sqk_hash_reserve(&t->by_dir, t->by_dir.count + 1) ||
 	    sqk_hash_add(&t->by_name, sqk_tree_name_hash(dir, name, len), t->nments + 1))
 		return sqk_tree_fail(t, SQK_ERR_NOMEM);
+	if (head)
+		sqk_hash_remove(&t->by_dir, dir, head);
+	sqk_hash_add(&t->by_dir, dir, t->nments + 1);
 	m = &t->ments[t->nments++];
-	*m = (struct ment){dir, node, t->names_len, (uint32_t)len, 0};
+	*m = (struct ment){dir, node, t->names_len, tag, (uint32_t)len, 0, (uint32_t)head};
 	memcpy(t->names + t->names_len, name, len);
 	t->names_len += len;
 	return 0;
 }
 
 struct want {
-	const char *name;
-	uint32_t len;
+	sqk_nid dir;
+	int seen;
 	sqk_nid *out;
+	uint64_t *tag;
 };
 
 static int found(void *ctx, const struct sqk_rec *rec)
@@ -66,36 +99,65 @@ static int found(void *ctx, const struct sqk_rec *rec)
 	struct want *w = ctx;
 	struct erec e;
 
-	/* The key ends in the name: equal keys mean equal paths. */
+	/*
+	 * The key ends in the name: equal keys mean equal paths, of this
+	 * directory or of one removed before it was made again. Of the
+	 * directory's, the last is the newest.
+	 */
 	memcpy(&e, rec->val, sizeof(e));
-	*w->out = e.node;
-	return 1;
+	if (e.parent == w->dir) {
+		w->seen = 1;
+		*w->out = e.node;
+		*w->tag = e.tag;
+	}
+	return 0;
+}
+
+int sqk_tree_dir_key(struct sqk_tree *t, const struct sqk_node *d, uint8_t **buf, size_t *len)
+{
+	size_t n = d->dir.pathlen + (d->dir.pathlen ? 1 : 0);
+	uint8_t *k = malloc(n + SQK_NAME_MAX + 1);
+	int err;
+
+	*buf = NULL;
+	if (!k)
+		return SQK_ERR_NOMEM;
+	err = sqk_tree_str_get(t, d->dir.path, d->dir.pathlen, (char *)k);
+	if (err) {
+		free(k);
+		return err;
+	}
+	if (d->dir.pathlen)
+		k[d->dir.pathlen] = '\0';
+	*buf = k;
+	*len = n;
+	return 0;
 }
 
 int sqk_tree_index_find(struct sqk_tree *t, sqk_nid dir, uint64_t epoch, const char *name,
-			size_t len, sqk_nid *out)
+			size_t len, sqk_nid *out, uint64_t *tag)
 {
-	uint64_t h = sqk_tree_name_hash(dir, name, len);
-	struct sqk_hash_iter it;
+	uint64_t h = sqk_tree_name_hash(dir, name, len), v, tg;
 	uint8_t *key = NULL;
-	uint64_t v;
 	size_t i, klen = 0;
 	int err = 0;
 
 	*out = 0;
+	if (!tag)
+		tag = &tg;
+	*tag = 0;
 	if (t->err)
 		return t->err;
-	for (v = sqk_hash_first(&t->by_name, h, &it); v; v = sqk_hash_next(&it)) {
-		const struct ment *m = &t->ments[v - 1];
-
-		if (m->parent == dir && m->len == len && !memcmp(t->names + m->name, name, len)) {
-			*out = m->node;
-			return 0;
-		}
+	v = mem_slot(t, dir, name, len);
+	if (v) {
+		*out = t->ments[v - 1].node;
+		*tag = t->ments[v - 1].tag;
+		return 0;
 	}
-	for (i = t->nruns; i-- > 0 && !*out;) {
+	/* No longer name was ever added. */
+	for (i = len <= SQK_NAME_MAX ? t->nruns : 0; i-- > 0;) {
 		struct sqk_node d;
-		struct want w = {name, (uint32_t)len, out};
+		struct want w = {dir, 0, out, tag};
 
 		if (t->runs[i].seq < epoch)
 			break;
@@ -104,23 +166,15 @@ int sqk_tree_index_find(struct sqk_tree *t, sqk_nid dir, uint64_t epoch, const c
 		/* The key is the directory's path, a NUL, the name. */
 		if (!key) {
 			err = sqk_tree_get(t, dir, &d);
+			if (!err)
+				err = sqk_tree_dir_key(t, &d, &key, &klen);
 			if (err)
 				break;
-			klen = d.dir.pathlen + (d.dir.pathlen ? 1 : 0) + len;
-			key = malloc(klen + 1);
-			if (!key) {
-				err = SQK_ERR_NOMEM;
-				break;
-			}
-			err = sqk_tree_str_get(t, d.dir.path, d.dir.pathlen, (char *)key);
-			if (err)
-				break;
-			if (d.dir.pathlen)
-				key[d.dir.pathlen] = '\0';
-			memcpy(key + klen - len, name, len);
+			memcpy(key + klen, name, len);
+			klen += len;
 		}
 		err = sqk_run_find(t->runs[i].run, key, (uint32_t)klen, h, found, &w);
-		if (err)
+		if (err || w.seen)
 			break;
 	}
 	free(key);
@@ -304,7 +358,7 @@ int sqk_tree_index_flush(struct sqk_tree *t)
 		err = sqk_run_create(t->sp, t->nments, &r);
 	for (i = 0; !err && i < t->nments; i++) {
 		const struct ment *m = &t->ments[order[i]];
-		struct erec e = {m->node, m->parent};
+		struct erec e = {m->node, m->parent, m->tag};
 
 		err = sqk_tree_ment_key(t, m, ppaths, &key, &cap, &klen);
 		if (!err)
@@ -326,6 +380,8 @@ int sqk_tree_index_flush(struct sqk_tree *t)
 	t->names_len = 0;
 	sqk_hash_release(&t->by_name);
 	sqk_hash_init(&t->by_name);
+	sqk_hash_release(&t->by_dir);
+	sqk_hash_init(&t->by_dir);
 	if (t->nruns > (t->sp->tiny ? 3 : MAX_RUNS)) {
 		struct sqk_run **all = malloc(t->nruns * sizeof(*all));
 		uint64_t seq = t->runs[t->nruns - 1].seq;

@@ -7,6 +7,11 @@
  *   tree.c        nodes, strings, adding and finding entries, paths
  *   tree_index.c  the entries: in memory, then sorted runs; finding one again
  *   tree_walk.c   every entry in tree order, from memory and the runs merged
+ *   tree_edit.c   a directory's entries listed, an entry's tag set, an entry removed
+ *
+ * An entry is written again, not changed where it lies: a later record of
+ * the same directory and name (in memory, or in a newer run) stands over
+ * an earlier one, and a record of node 0 says the entry was removed.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,17 +21,20 @@
 #include "util/store.h"
 #include "util/run.h"
 
-/* An entry in memory: its name is in the tree's names buffer. */
+/* An entry in memory (node 0: removed); its name is in the tree's names buffer. */
 struct ment {
 	sqk_nid parent, node;
 	uint64_t name;
+	uint64_t tag;
 	uint32_t len;
 	uint32_t ppath; /* sorting: where its parent's path is in the scratch buffer */
+	uint32_t sib;	/* the index + 1 of the parent's entry in memory before it, or 0 */
 };
 
-/* An entry run's record value: the node and the directory holding it. */
+/* An entry run's record value: the node (0: removed), the directory holding it, the tag. */
 struct erec {
 	sqk_nid node, parent;
+	uint64_t tag;
 };
 
 /* A run of entries, and the count of runs made before it (dir.epoch). */
@@ -46,6 +54,7 @@ struct sqk_tree {
 	char *names;
 	size_t names_len, names_cap;
 	struct sqk_hash by_name; /* sqk_tree_name_hash -> index + 1 */
+	struct sqk_hash by_dir;	 /* directory -> index + 1 of its last entry in memory */
 	uint64_t mem_limit;
 	/* The runs, oldest first. */
 	struct erun *runs;
@@ -64,11 +73,14 @@ uint64_t sqk_tree_name_hash(sqk_nid dir, const char *name, size_t len);
 /* Record a failure: the first one sticks. */
 int sqk_tree_fail(struct sqk_tree *t, int err);
 
-/* The entries (tree_index.c). */
-int sqk_tree_index_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid node);
+/* The entries (tree_index.c): dir's name is node (0: removed) with tag, over what it was. */
+int sqk_tree_index_add(struct sqk_tree *t, sqk_nid dir, const char *name, size_t len, sqk_nid node,
+		       uint64_t tag);
 /* epoch: the directory's (no run made before it holds its entries). */
 int sqk_tree_index_find(struct sqk_tree *t, sqk_nid dir, uint64_t epoch, const char *name,
-			size_t len, sqk_nid *out);
+			size_t len, sqk_nid *out, uint64_t *tag);
+/* The key of the directory's entries, its path and a NUL unless the root (*buf: malloc). */
+int sqk_tree_dir_key(struct sqk_tree *t, const struct sqk_node *d, uint8_t **buf, size_t *len);
 /* The entries in memory become a run. */
 int sqk_tree_index_flush(struct sqk_tree *t);
 /* The entries in memory sorted into *order (indexes of ments); their keys from sqk_tree_ment_key.

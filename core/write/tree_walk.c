@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Every entry of the tree in order (tree.h): the runs and the entries in
- * memory (sorted for the walk) merged into one stream by path.
+ * memory (sorted for the walk) merged into one stream by path. Records of
+ * one path come together, the older first: of those of the directory the
+ * walk is in, the newest stands (none when it says removed); those of a
+ * directory removed, even one made again at the same path, are passed by.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tree_int.h"
+#include "util/array.h"
 #include "util/error.h"
 
 struct sqk_tree_walk {
@@ -20,6 +24,15 @@ struct sqk_tree_walk {
 	struct sqk_rec_src *src;
 	size_t nsrc;
 	struct sqk_merge merge;
+	/* The record read ahead (have), and the path given last (in key above). */
+	uint8_t *ahead;
+	size_t acap;
+	uint32_t alen;
+	struct erec aval;
+	int have, done;
+	/* dirs[d], d < ndirs: the node given last at depth d (0 when none was), the path's. */
+	sqk_nid *dirs;
+	size_t dcap, ndirs;
 };
 
 static int mem_next(void *ctx, struct sqk_rec *rec)
@@ -34,7 +47,7 @@ static int mem_next(void *ctx, struct sqk_rec *rec)
 	err = sqk_tree_ment_key(w->t, m, w->ppaths, &w->key, &w->kcap, &rec->klen);
 	if (err)
 		return err;
-	w->val = (struct erec){m->node, m->parent};
+	w->val = (struct erec){m->node, m->parent, m->tag};
 	rec->key = w->key;
 	rec->val = (const uint8_t *)&w->val;
 	rec->vlen = sizeof(w->val);
@@ -73,29 +86,71 @@ int sqk_tree_walk_start(struct sqk_tree *t, struct sqk_tree_walk **out)
 	return 0;
 }
 
-int sqk_tree_walk_next(struct sqk_tree_walk *w, struct sqk_tree_item *it)
+/* The next record of the merge, read ahead: 0, 1 at the end, or an error. */
+static int read_ahead(struct sqk_tree_walk *w)
 {
 	struct sqk_rec rec;
-	struct erec e;
-	uint32_t i, last = 0;
 	int err = sqk_merge_next(&w->merge, &rec);
 
-	if (err)
-		return err < 0 ? sqk_tree_fail(w->t, err) : err;
-	memcpy(&e, rec.val, sizeof(e));
-	it->key = rec.key;
-	it->klen = rec.klen;
-	it->depth = 1;
-	for (i = 0; i < rec.klen; i++)
-		if (!rec.key[i]) {
-			it->depth++;
-			last = i + 1;
-		}
-	it->name = (const char *)rec.key + last;
-	it->len = rec.klen - last;
-	it->node = e.node;
-	it->parent = e.parent;
+	w->have = 0;
+	if (err) {
+		w->done = err == 1;
+		return err;
+	}
+	if (SQK_ARRAY_GROW(w->ahead, w->acap, rec.klen ? rec.klen : 1))
+		return SQK_ERR_NOMEM;
+	memcpy(w->ahead, rec.key, rec.klen);
+	w->alen = rec.klen;
+	memcpy(&w->aval, rec.val, sizeof(w->aval));
+	w->have = 1;
 	return 0;
+}
+
+int sqk_tree_walk_next(struct sqk_tree_walk *w, struct sqk_tree_item *it)
+{
+	for (;;) {
+		struct erec best = {0, 0, 0};
+		uint32_t i, last = 0, klen;
+		unsigned depth = 1;
+		sqk_nid dir;
+		int err = w->have ? 0 : w->done ? 1 : read_ahead(w);
+
+		if (err)
+			return err < 0 ? sqk_tree_fail(w->t, err) : err;
+		/* The path's first record, kept as the one given. */
+		klen = w->alen;
+		if (SQK_ARRAY_GROW(w->key, w->kcap, klen ? klen : 1))
+			return sqk_tree_fail(w->t, SQK_ERR_NOMEM);
+		memcpy(w->key, w->ahead, klen);
+		for (i = 0; i < klen; i++)
+			if (!w->key[i]) {
+				depth++;
+				last = i + 1;
+			}
+		if (SQK_ARRAY_GROW(w->dirs, w->dcap, depth + 1))
+			return sqk_tree_fail(w->t, SQK_ERR_NOMEM);
+		dir = depth == 1 ? SQK_NID_ROOT : depth - 1 < w->ndirs ? w->dirs[depth - 1] : 0;
+		/* The path's other records: the newest of the directory the walk is in stands. */
+		do {
+			if (dir && w->aval.parent == dir)
+				best = w->aval;
+			err = read_ahead(w);
+			if (err < 0)
+				return sqk_tree_fail(w->t, err);
+		} while (w->have && !sqk_run_keycmp(w->ahead, w->alen, w->key, klen));
+		w->dirs[depth] = best.node;
+		w->ndirs = depth + 1;
+		if (!best.node)
+			continue;
+		it->key = w->key;
+		it->klen = klen;
+		it->depth = depth;
+		it->name = (const char *)w->key + last;
+		it->len = klen - last;
+		it->node = best.node;
+		it->parent = best.parent;
+		return 0;
+	}
 }
 
 void sqk_tree_walk_end(struct sqk_tree_walk *w)
@@ -112,5 +167,7 @@ void sqk_tree_walk_end(struct sqk_tree_walk *w)
 	free(w->order);
 	free(w->ppaths);
 	free(w->key);
+	free(w->ahead);
+	free(w->dirs);
 	free(w);
 }
