@@ -24,9 +24,9 @@ struct sqk_tree_walk {
 	struct sqk_rec_src *src;
 	size_t nsrc;
 	struct sqk_merge merge;
-	/* The record read ahead (have), and the path given last (in key above). */
-	uint8_t *ahead;
-	size_t acap;
+	/* The record read ahead (have), and the path given last. */
+	uint8_t *ahead, *given;
+	size_t acap, gcap;
 	uint32_t alen;
 	struct erec aval;
 	int have, done;
@@ -119,11 +119,11 @@ int sqk_tree_walk_next(struct sqk_tree_walk *w, struct sqk_tree_item *it)
 			return err < 0 ? sqk_tree_fail(w->t, err) : err;
 		/* The path's first record, kept as the one given. */
 		klen = w->alen;
-		if (SQK_ARRAY_GROW(w->key, w->kcap, klen ? klen : 1))
+		if (SQK_ARRAY_GROW(w->given, w->gcap, klen ? klen : 1))
 			return sqk_tree_fail(w->t, SQK_ERR_NOMEM);
-		memcpy(w->key, w->ahead, klen);
+		memcpy(w->given, w->ahead, klen);
 		for (i = 0; i < klen; i++)
-			if (!w->key[i]) {
+			if (!w->given[i]) {
 				depth++;
 				last = i + 1;
 			}
@@ -137,15 +137,15 @@ int sqk_tree_walk_next(struct sqk_tree_walk *w, struct sqk_tree_item *it)
 			err = read_ahead(w);
 			if (err < 0)
 				return sqk_tree_fail(w->t, err);
-		} while (w->have && !sqk_run_keycmp(w->ahead, w->alen, w->key, klen));
+		} while (w->have && !sqk_run_keycmp(w->ahead, w->alen, w->given, klen));
 		w->dirs[depth] = best.node;
 		w->ndirs = depth + 1;
 		if (!best.node)
 			continue;
-		it->key = w->key;
+		it->key = w->given;
 		it->klen = klen;
 		it->depth = depth;
-		it->name = (const char *)w->key + last;
+		it->name = (const char *)w->given + last;
 		it->len = klen - last;
 		it->node = best.node;
 		it->parent = best.parent;
@@ -168,6 +168,7 @@ void sqk_tree_walk_end(struct sqk_tree_walk *w)
 	free(w->ppaths);
 	free(w->key);
 	free(w->ahead);
+	free(w->given);
 	free(w->dirs);
 	free(w);
 }
