@@ -205,6 +205,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-cert -r
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig -r -F -d 'write the signature to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig-json -r -F -d 'write the verity signature partition to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l memory -x -d 'memory the build may hold'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where the temporary files go'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
 
