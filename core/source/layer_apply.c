@@ -38,48 +38,70 @@ uint64_t sqk_layer_check(struct archive_entry *e)
 	return h ^ (uint64_t)size * 0x9e3779b97f4a7c15ull;
 }
 
-static struct sqk_layer_pending *pending_of(struct sqk_layer_state *st, sqk_nid n)
+/* The pending record of file n: 1 and *p (its index in *at), 0 when it has none, or an error. */
+static int pending_of(struct sqk_layer_state *st, sqk_nid n, struct sqk_layer_pending *p,
+		      uint64_t *at)
 {
-	uint64_t i = sqk_hash_get(&st->by_node, n);
+	uint64_t i;
+	int r = sqk_store_hash_get(&st->by_node, n, &i);
 
-	return i ? &st->pending[i - 1] : NULL;
+	if (r <= 0)
+		return r;
+	*at = i - 1;
+	r = sqk_store_get(st->pending, *at, p, sizeof(*p));
+	return r ? r : 1;
+}
+
+/* Record p for file n: at its index, or at a new one. */
+static int pending_put(struct sqk_layer_state *st, sqk_nid n, const struct sqk_layer_pending *p)
+{
+	uint64_t at;
+	int r = sqk_store_hash_get(&st->by_node, n, &at);
+
+	if (r < 0)
+		return r;
+	if (r) {
+		at--;
+	} else {
+		if (!st->pending && (r = sqk_store_create(st->c->spill, 0, 0, &st->pending)))
+			return r;
+		at = st->npending++;
+		r = sqk_store_hash_set(&st->by_node, n, at + 1);
+		if (r)
+			return r;
+	}
+	return sqk_store_put(st->pending, at, p, sizeof(*p));
 }
 
 /* The file n waits for the data of entry e of this layer, at parent/name. */
 static int pending_set(struct sqk_layer_state *st, sqk_nid n, sqk_nid parent, const char *name,
 		       size_t len, struct archive_entry *e)
 {
-	struct sqk_layer_pending *p = pending_of(st, n);
-	uint64_t ref;
-	int err = sqk_tree_str(st->t, name, len, &ref);
+	struct sqk_layer_pending p = {0};
+	int err = sqk_tree_str(st->t, name, len, &p.name);
 
 	if (err)
 		return err;
-	if (!p) {
-		if (SQK_ARRAY_GROW(st->pending, st->cap_pending, st->npending + 1) ||
-		    sqk_hash_add(&st->by_node, n, st->npending + 1))
-			return SQK_ERR_NOMEM;
-		p = &st->pending[st->npending++];
-	}
-	*p = (struct sqk_layer_pending){n,	st->layer, st->ordinal, sqk_layer_check(e),
-					parent, ref,	   (uint32_t)len};
-	return 0;
+	p.node = n;
+	p.ordinal = st->ordinal;
+	p.check = sqk_layer_check(e);
+	p.parent = parent;
+	p.len = (uint32_t)len;
+	p.layer = st->layer;
+	return pending_put(st, n, &p);
 }
 
 /* A copy of n (--no-hardlinks) waits for the same data as n. */
 static int pending_copy(struct sqk_layer_state *st, sqk_nid n, sqk_nid copy)
 {
-	struct sqk_layer_pending *p = pending_of(st, n), q;
+	struct sqk_layer_pending p;
+	uint64_t at;
+	int r = pending_of(st, n, &p, &at);
 
-	if (!p || !p->layer)
-		return 0;
-	q = *p;
-	q.node = copy;
-	if (SQK_ARRAY_GROW(st->pending, st->cap_pending, st->npending + 1) ||
-	    sqk_hash_add(&st->by_node, copy, st->npending + 1))
-		return SQK_ERR_NOMEM;
-	st->pending[st->npending++] = q;
-	return 0;
+	if (r <= 0 || !p.layer)
+		return r;
+	p.node = copy;
+	return pending_put(st, copy, &p);
 }
 
 /*
@@ -273,14 +295,20 @@ static int take_data(struct sqk_layer_state *st, sqk_nid id, struct sqk_node *n,
 		     struct archive_entry *e, const char *path, sqk_nid parent, const char *name,
 		     size_t len)
 {
-	struct sqk_layer_pending *p;
+	struct sqk_layer_pending p;
+	uint64_t at;
 	int err;
 
 	if (st->feed_now) {
-		p = pending_of(st, id);
-		if (p)
-			p->layer = 0;
-		return sqk_src_archive_feed(st->c, st->a, e, id, n, path, parent, name, len);
+		/* Fed now: no longer waiting for a lower layer's data. */
+		err = pending_of(st, id, &p, &at);
+		if (err > 0) {
+			p.layer = 0;
+			err = sqk_store_put(st->pending, at, &p, sizeof(p));
+		}
+		return err < 0 ? err
+			       : sqk_src_archive_feed(st->c, st->a, e, id, n, path, parent, name,
+						      len);
 	}
 	n->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
 	n->file.data = 0;
@@ -473,8 +501,8 @@ int sqk_layer_entry(struct sqk_layer_state *st, struct archive_entry *e)
 
 void sqk_layer_state_release(struct sqk_layer_state *st)
 {
-	sqk_hash_release(&st->by_node);
-	free(st->pending);
+	sqk_store_hash_release(&st->by_node);
+	sqk_store_destroy(st->pending);
 	free(st->opaque);
 	free(st->whiteouts);
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "layers.h"
-#include "util/hash.h"
+#include "util/store.h"
 #include "write/tree.h"
 
 struct archive;
@@ -32,12 +32,12 @@ struct archive_entry;
 /* A file whose data is an entry of a lower layer, to be fed in the second pass. */
 struct sqk_layer_pending {
 	sqk_nid node;
-	uint32_t layer;	  /* from 1 */
 	uint64_t ordinal; /* the entry's place in its layer, from 0 */
 	uint64_t check;	  /* a hash of its path and size, to find the same entry again */
 	sqk_nid parent;
 	uint64_t name; /* where it stood, in the tree's strings (--reuse finds its data by it) */
 	uint32_t len;
+	uint32_t layer; /* from 1; 0: fed already */
 };
 
 struct sqk_layer_state {
@@ -50,10 +50,13 @@ struct sqk_layer_state {
 	/* Its data goes to the pipeline as it streams (no layer above can hide it). */
 	int feed_now;
 	struct archive *a;
-	/* Node -> index + 1 into pending. */
-	struct sqk_hash by_node;
-	struct sqk_layer_pending *pending;
-	size_t npending, cap_pending;
+	/*
+	 * The pending files, records of a store, and node -> index + 1 among
+	 * them: both of the build's budget, as the tree is.
+	 */
+	struct sqk_store *pending;
+	uint64_t npending;
+	struct sqk_store_hash by_node;
 	/* SQK_LAYERS_OVERLAY: the directories ".wh..wh..opq" made opaque, the whiteouts. */
 	sqk_nid *opaque;
 	size_t nopaque, cap_opaque;
