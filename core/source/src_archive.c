@@ -440,7 +440,7 @@ added:
  * would otherwise take any text for an mtree description, and empty input
  * for an empty archive.
  */
-static void support(struct archive *a)
+void sqk_src_archive_formats(struct archive *a)
 {
 	archive_read_support_format_tar(a); /* ustar, pax, GNU tar */
 	archive_read_support_format_cpio(a);
@@ -518,7 +518,7 @@ int sqk_src_archive(struct sqk_src_ctx *c, const char *path)
 		free(in);
 		return SQK_ERR_NOMEM;
 	}
-	support(a);
+	sqk_src_archive_formats(a);
 	in->fd = STDIN_FILENO;
 	if (strcmp(path, "-") != 0) {
 		do
@@ -590,11 +590,6 @@ int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archiv
 	struct stream s = {.a = a};
 
 	return feed_node(c, &s, id, n, e, path, parent, name, len);
-}
-
-void sqk_src_archive_formats(struct archive *a)
-{
-	support(a);
 }
 
 int sqk_src_archive_fail(struct sqk_src_ctx *c, struct archive *a, const char *what)
