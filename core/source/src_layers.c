@@ -233,8 +233,8 @@ static int collect(struct wanted *w)
 			continue;
 		be(key, p.layer, 4);
 		be(key + 4, p.ordinal, 8);
-		be(key + 12, i - 1, 8);
-		err = sqk_sorter_add(&w->sorter, key, sizeof(key), NULL, 0);
+		be(key + 12, --i, 8);
+		err = sqk_sorter_add(&w->sorter, key, sizeof(key), &i, sizeof(i));
 	}
 	sqk_tree_walk_end(tw);
 	if (err == 1)
@@ -246,8 +246,7 @@ static int collect(struct wanted *w)
 static int want_next(struct wanted *w)
 {
 	struct sqk_rec rec;
-	uint64_t i = 0;
-	unsigned k;
+	uint64_t i;
 	int err;
 
 	w->have = 0;
@@ -256,11 +255,10 @@ static int want_next(struct wanted *w)
 		if (err)
 			return err == 1 ? 0 : err;
 	} while (rec.klen == sizeof(w->last) && !memcmp(rec.key, w->last, sizeof(w->last)));
-	if (rec.klen != sizeof(w->last))
+	if (rec.klen != sizeof(w->last) || rec.vlen != sizeof(i))
 		return SQK_ERR_CORRUPT;
 	memcpy(w->last, rec.key, sizeof(w->last));
-	for (k = 12; k < 20; k++)
-		i = i << 8 | rec.key[k];
+	memcpy(&i, rec.val, sizeof(i));
 	err = sqk_store_get(w->st->pending, i, &w->p, sizeof(w->p));
 	w->have = !err;
 	return err;

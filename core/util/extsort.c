@@ -120,7 +120,9 @@ int sqk_sorter_done(struct sqk_sorter *s)
 	s->reading = 1;
 	s->next = 0;
 	if (!s->nruns) {
-		qsort_r(s->at, s->n, sizeof(*s->at), at_cmp, s->recs);
+		/* None added is an empty stream (qsort_r takes no null array, even of none). */
+		if (s->n)
+			qsort_r(s->at, s->n, sizeof(*s->at), at_cmp, s->recs);
 		return 0;
 	}
 	if (s->n && (err = spill(s)))
