@@ -52,8 +52,9 @@ static const char usage_text[] =
 	"the superblock itself); then a summary line on stdout ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
+/* The verity options take CLI_VERITY_NOPTS values from OPT_VERITY on. */
 enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_SIG, OPT_CERT, OPT_VERITY_ONLY, OPT_VERITY,
-       OPT_MEMORY, OPT_TMPDIR };
+       OPT_MEMORY = OPT_VERITY + CLI_VERITY_NOPTS, OPT_TMPDIR };
 
 static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
