@@ -109,9 +109,16 @@ static void pad(uint64_t n)
 		out(zero, 512 - n % 512);
 }
 
+/* v in width - 1 octal digits and a NUL (every value here fits its field). */
 static void octal(char *field, size_t width, uint64_t v)
 {
-	snprintf(field, width, "%0*llo", (int)width - 1, (unsigned long long)v);
+	size_t i = width - 1;
+
+	field[i] = '\0';
+	while (i-- > 0) {
+		field[i] = (char)('0' + (v & 7));
+		v >>= 3;
+	}
 }
 
 /* One header block; a path ustar cannot hold goes first in a pax header. */
