@@ -33,6 +33,9 @@ struct mksq {
 	const char **excl_files;
 	int nexcl_files;
 	int excl_style;
+	/* -mem SIZE (K/M/G), or -mem-percent of the memory: the build's --memory. */
+	const char *mem;
+	unsigned mem_percent;
 	unsigned raw; /* 1 inodes, 2 data, 4 fragments, 8 xattrs, 16 ids */
 	int noappend, quiet, no_progress, no_fragments, tail_ends, no_dedup, no_sparse, no_xattrs;
 	int no_hardlinks, no_pad, exports, tar, keep_as_dir, no_strip, named, one_fs;

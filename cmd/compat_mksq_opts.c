@@ -10,12 +10,15 @@
 #include "cmd.h"
 #include "compat.h"
 #include "compat_mksq.h"
+#include "fe.h"
 
 enum {
 	O_COMP = 1,
 	O_B,
 	O_NOAPPEND,
 	O_PROCESSORS,
+	O_MEM,
+	O_MEM_PERCENT,
 	O_QUIET,
 	O_NO_PROGRESS,
 	O_PROGRESS,
@@ -97,6 +100,8 @@ static const struct compat_opt table[] = {
 	MAP("b", 1, O_B),
 	MAP("noappend", 0, O_NOAPPEND),
 	MAP("processors", 1, O_PROCESSORS),
+	MAP("mem", 1, O_MEM),
+	MAP("mem-percent", 1, O_MEM_PERCENT),
 	MAP("quiet", 0, O_QUIET),
 	MAP("no-progress", 0, O_NO_PROGRESS),
 	MAP("progress", 0, O_PROGRESS),
@@ -158,10 +163,7 @@ static const struct compat_opt table[] = {
 	MAP("Xpb", 1, O_XPB),
 	MAP("help|h", 0, O_HELP),
 	MAP("version", 0, O_VERSION),
-	/* Memory, queues and recovery files: squashkit's memory is bounded and its output atomic.
-	 */
-	NOEFFECT("mem", 1),
-	NOEFFECT("mem-percent", 1),
+	/* Queues and recovery files: squashkit's queues are bounded and its output atomic. */
 	NOEFFECT("read-queue", 1),
 	NOEFFECT("write-queue", 1),
 	NOEFFECT("fragment-queue", 1),
@@ -297,6 +299,25 @@ static int take(struct mksq *m, int id, const char *v)
 	case O_PROCESSORS:
 		m->threads = v;
 		break;
+	case O_MEM: {
+		uint64_t size;
+
+		if (sqk_parse_size(v, &size) != 0 || size < (8u << 20))
+			return cli_compat_fail("-mem: invalid size '%s' (at least 8M)", v);
+		m->mem = v;
+		m->mem_percent = 0;
+		break;
+	}
+	case O_MEM_PERCENT: {
+		uint64_t pct;
+
+		if (sqk_parse_uint(v, 100, &pct) != 0 || pct < 1)
+			return cli_compat_fail("-mem-percent: '%s' is not a percentage from 1 to 100",
+					       v);
+		m->mem_percent = (unsigned)pct;
+		m->mem = NULL;
+		break;
+	}
 	case O_QUIET:
 		m->quiet = 1;
 		break;

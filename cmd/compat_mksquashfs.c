@@ -287,6 +287,15 @@ static void build_layout(struct mksq *m, struct nargv *a, int append)
 		add2(a, "--uncompressed", list);
 }
 
+/* percent of the machine's memory, in bytes (at least the 8M a build needs). */
+static uint64_t mem_share(unsigned percent)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t v = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 100 * percent : 0;
+
+	return v < (8u << 20) ? 8u << 20 : v;
+}
+
 /* The native command line for what the peer's was parsed into. */
 static int build(struct mksq *m, struct nargv *a)
 {
@@ -308,6 +317,10 @@ static int build(struct mksq *m, struct nargv *a)
 	build_layout(m, a, append);
 	if (m->threads)
 		add2(a, "-j", m->threads);
+	if (m->mem)
+		add2(a, "--memory", m->mem);
+	else if (m->mem_percent)
+		addf(a, "--memory", "%lu", (unsigned long)mem_share(m->mem_percent));
 	/* The peer's summary on stdout (the native --stats) unless -quiet; -no-progress: no bar. */
 	if (m->quiet || m->no_progress)
 		add(a, "-q");

@@ -39,6 +39,10 @@ static const char usage_text[] =
 	"  -S, --super            compare the superblocks of two images too\n"
 	"  -e, --exclude GLOB     leave out what matches, as mkimage --exclude does\n"
 	"  -j, --threads N        compare contents on N threads (default: online CPUs)\n"
+	"      --memory SIZE      memory for what is kept about the whole trees (K/M/G;\n"
+	"                         default a quarter of RAM, at most 256M); the rest\n"
+	"                         goes to unnamed temporary files\n"
+	"      --tmpdir DIR       where those go (default $TMPDIR, else /tmp)\n"
 	"      --stat             print a summary instead of the differences\n"
 	"      --json             one JSON object: the differences and the summary\n"
 	"  -q, --quiet            print nothing: the exit status says it (a usage\n"
@@ -66,7 +70,9 @@ enum {
 	OPT_ROOT_HASH_B,
 	OPT_HASH_FILE_A,
 	OPT_HASH_FILE_B,
-	OPT_REMOTE,
+	OPT_MEMORY,
+	OPT_TMPDIR,
+	OPT_REMOTE, /* and the CLI_REMOTE_NOPTS - 1 values after it */
 };
 
 static const struct option longopts[] = {
@@ -78,6 +84,8 @@ static const struct option longopts[] = {
 	{"super", no_argument, NULL, 'S'},
 	{"exclude", required_argument, NULL, 'e'},
 	{"threads", required_argument, NULL, 'j'},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"stat", no_argument, NULL, OPT_STAT},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"quiet", no_argument, NULL, 'q'},
@@ -105,6 +113,7 @@ struct side {
 struct diff_cmd {
 	struct sqk_diff_opts *opts;
 	unsigned threads;
+	struct cli_image_opts mem; /* --memory and --tmpdir, for the images too */
 	int super;
 	struct side side[2];
 	struct diff_out out;
@@ -183,6 +192,10 @@ static const char *report(struct diff_cmd *dc, int err)
 	if (side == 2) {
 		what = "no such path in A or B";
 		cli_error(path, "%s", what);
+	} else if (side < 0 && *path) {
+		/* A temporary file, in the directory path names. */
+		what = errnum ? strerror(errnum) : sqk_strerror(err);
+		cli_error(NULL, "temporary file in %s: %s", path, what);
 	} else if (side < 0) {
 		cli_error(err == SQK_ERR_IO ? "stdout" : NULL, "%s", what);
 	} else if (dc->side[side].img) {
@@ -296,6 +309,18 @@ static int parse(struct diff_cmd *dc, int argc, char **argv)
 			    set(dc, "threads", optarg) != 0)
 				return -1;
 			break;
+		case OPT_MEMORY:
+			if (cli_memory_option(optarg, &dc->mem) != 0)
+				return -1;
+			if (set(dc, "memory", optarg) != 0)
+				return -1;
+			break;
+		case OPT_TMPDIR:
+			if (cli_tmpdir_option(optarg, &dc->mem) != 0)
+				return -1;
+			if (set(dc, "tmpdir", optarg) != 0)
+				return -1;
+			break;
 		case OPT_STAT:
 			dc->out.stat = 1;
 			break;
@@ -371,6 +396,8 @@ static int run(struct diff_cmd *dc, int argc, char **argv)
 		}
 	/* As unimage: enough cache entries that workers never queue for one. */
 	io.threads = dc->threads;
+	io.memory = dc->mem.memory;
+	io.tmpdir = dc->mem.tmpdir;
 	for (s = 0; s < 2; s++)
 		if (open_side(dc, s, &io) != 0)
 			return DIFF_TROUBLE;

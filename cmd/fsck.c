@@ -30,7 +30,12 @@ static const char usage_text[] =
 	"Usage: squashkit fsck [OPTIONS] IMAGE\n"
 	"Check every structure of IMAGE and decompress every block.\n\n"
 	"  -j, --threads N   worker threads for data blocks (default: online "
-	"CPUs)\n" SQK_HELP_OFFSET "      --json        print the result as one JSON object\n"
+	"CPUs)\n" SQK_HELP_OFFSET
+	"      --memory SIZE memory for the records of every inode (K/M/G; default\n"
+	"                    a quarter of RAM, at most 256M); the rest goes to\n"
+	"                    unnamed temporary files\n"
+	"      --tmpdir DIR  where those go (default $TMPDIR, else /tmp)\n"
+	"      --json        print the result as one JSON object\n"
 	"      --stats       also print the cache and decompression counters\n"
 	"  -q, --quiet       no summary line\n"
 	"  -h, --help        show this help\n\n"
@@ -48,7 +53,12 @@ static const char usage_text[] =
 	"the superblock itself); then a summary line on stdout ('IMAGE: clean: ...').\n"
 	"Exit status: 0 clean, 4 problems found, 8 cannot read the image, 16 usage.\n";
 
-enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_SIG, OPT_CERT, OPT_VERITY_ONLY, OPT_VERITY };
+/*
+ * The verity options take CLI_VERITY_NOPTS values from OPT_VERITY on, the
+ * remote ones the CLI_REMOTE_NOPTS after them.
+ */
+enum { OPT_JSON = 256, OPT_STATS, OPT_OFFSET, OPT_SIG, OPT_CERT, OPT_VERITY_ONLY, OPT_VERITY,
+       OPT_MEMORY = OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS, OPT_TMPDIR };
 
 static const struct option longopts[] = {
 	{"threads", required_argument, NULL, 'j'},
@@ -61,6 +71,8 @@ static const struct option longopts[] = {
 	{"verity-only", no_argument, NULL, OPT_VERITY_ONLY},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
 	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -136,6 +148,24 @@ static void verity_summary(const char *image, const struct sqk_report *r, uint64
 		vi.root_hash);
 }
 
+/*
+ * The check's options with --memory and --tmpdir (mem); the cache sizes are
+ * those the check picks for threads workers when it is given no options.
+ */
+static struct sqk_open_opts *fsck_opts(const struct cli_image_opts *mem, unsigned threads)
+{
+	struct sqk_open_opts *o = sqk_open_opts_create();
+
+	if (o && !sqk_open_opts_set_memory(o, mem->memory) &&
+	    !sqk_open_opts_set_tmpdir(o, mem->tmpdir) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_METADATA, 16) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_FRAGMENT, threads + 2) &&
+	    !sqk_open_opts_set_cache(o, SQK_CACHE_DATA, threads + 2))
+		return o;
+	sqk_open_opts_destroy(o);
+	return NULL;
+}
+
 int cli_fsck(int argc, char **argv)
 {
 	struct sqk_check_counts c;
@@ -148,6 +178,7 @@ int cli_fsck(int argc, char **argv)
 	int opt, quiet = 0, stats = 0, json = 0, err, ret, tree_only = 0;
 	struct sqk_open_opts *oo = NULL;
 	struct cli_verity v = {0};
+	struct cli_image_opts mem = {0}; /* --memory and --tmpdir */
 	size_t i, n;
 
 	while ((opt = cli_getopt(argc, argv, "j:qh", longopts)) != -1) {
@@ -164,6 +195,14 @@ int cli_fsck(int argc, char **argv)
 			break;
 		case OPT_OFFSET:
 			if (cli_offset_option(optarg) != 0)
+				return FSCK_USAGE;
+			break;
+		case OPT_MEMORY:
+			if (cli_memory_option(optarg, &mem) != 0)
+				return FSCK_USAGE;
+			break;
+		case OPT_TMPDIR:
+			if (cli_tmpdir_option(optarg, &mem) != 0)
 				return FSCK_USAGE;
 			break;
 		case 'q':
@@ -217,8 +256,16 @@ int cli_fsck(int argc, char **argv)
 	}
 	image = argv[optind];
 
+	if (mem.memory || mem.tmpdir) {
+		oo = fsck_opts(&mem, threads);
+		if (!oo) {
+			cli_error(NULL, "%s", sqk_error_message());
+			return FSCK_OPERATIONAL;
+		}
+	}
 	if (v.given) {
-		oo = sqk_open_opts_create();
+		if (!oo)
+			oo = sqk_open_opts_create();
 		if (!oo || cli_verity_apply(&v, oo, image) ||
 		    (sig && sqk_open_opts_set_verity_signature(oo, sig, cert))) {
 			sqk_open_opts_destroy(oo);
@@ -241,6 +288,10 @@ int cli_fsck(int argc, char **argv)
 		/* A hash file, a signature or a certificate is named by the library. */
 		if (v.given && strncmp(sqk_error_message(), "the image read through", 22))
 			cli_error(NULL, "%s", sqk_error_message());
+		/* Not the image's read but a temporary file's: the library words it. */
+		else if ((err == SQK_ERR_IO || err == SQK_ERR_NOSPACE) && !file->errnum &&
+			 sqk_error_errno())
+			cli_error(image, "%s", sqk_error_message());
 		else
 			cli_error_errno(image, err,
 					err == SQK_ERR_IO ? file->errnum ? file->errnum : EIO : 0);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <squashkit/squashkit.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "imageopt.h"
@@ -43,6 +44,28 @@ int cli_policy_option(const char *arg, struct cli_image_opts *o)
 	if (open_option("cache-policy", arg))
 		return -1;
 	o->policy = arg;
+	return 0;
+}
+
+int cli_memory_option(const char *arg, struct cli_image_opts *o)
+{
+	if (sqk_parse_size(arg, &o->memory) != 0 || o->memory == 0) {
+		cli_usage_error("invalid memory size '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_tmpdir_option(const char *arg, struct cli_image_opts *o)
+{
+	struct stat st;
+	int e = stat(arg, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+
+	if (e) {
+		cli_usage_error("--tmpdir %s: %s", arg, strerror(e));
+		return -1;
+	}
+	o->tmpdir = arg;
 	return 0;
 }
 
@@ -211,6 +234,9 @@ static struct sqk_open_opts *open_opts(const struct cli_image_opts *io, uint64_t
 		err = sqk_open_opts_set(o, "cache", io->cache);
 	if (!err && io && io->policy)
 		err = sqk_open_opts_set(o, "cache-policy", io->policy);
+	if (!err && io)
+		err = sqk_open_opts_set_memory(o, io->memory) ||
+		      sqk_open_opts_set_tmpdir(o, io->tmpdir);
 	if (!err)
 		return o;
 	sqk_open_opts_destroy(o);
@@ -312,6 +338,9 @@ void cli_print_stats(FILE *out, struct sqk_image *img)
 	usage_of_self(&ru);
 	fprintf(out, "decompressions: %llu\ncontext switches: %ld voluntary, %ld involuntary\n",
 		(unsigned long long)counter(img, 0, "decompressions"), ru.ru_nvcsw, ru.ru_nivcsw);
+	fprintf(out, "temporary files: %llu, %llu bytes written\n",
+		(unsigned long long)counter(img, 0, "temporary_files"),
+		(unsigned long long)counter(img, 0, "spilled"));
 	for (k = 0; k < NCACHES; k++) {
 		if (!has_cache(img, k))
 			continue;
@@ -342,6 +371,8 @@ void cli_print_stats_members(struct sqk_json *j, struct sqk_image *img)
 	sqk_json_int(j, ru.ru_nvcsw);
 	sqk_json_key(j, "ivcsw");
 	sqk_json_int(j, ru.ru_nivcsw);
+	sqk_json_key_uint(j, "temporary_files", counter(img, 0, "temporary_files"));
+	sqk_json_key_uint(j, "spilled", counter(img, 0, "spilled"));
 	sqk_json_key(j, "caches");
 	sqk_json_begin_object(j, 0);
 	for (k = 0; k < NCACHES; k++) {

@@ -30,6 +30,8 @@ struct cli_image_opts {
 	int extract;
 	const char *cache;  /* --cache SIZES, as given */
 	const char *policy; /* --cache-policy NAME, as given */
+	uint64_t memory;    /* --memory SIZE (0: the library's default) */
+	const char *tmpdir; /* --tmpdir DIR (NULL: $TMPDIR, else /tmp) */
 };
 
 /* --cache SIZES into o: 0, or -1 after printing the usage error (the library's words). */
@@ -37,6 +39,13 @@ int cli_cache_option(const char *arg, struct cli_image_opts *o);
 /* --cache-policy NAME into o: 0, or -1 after printing the usage error. */
 int cli_policy_option(const char *arg, struct cli_image_opts *o);
 
+/*
+ * --memory SIZE and --tmpdir DIR into o, for the commands that go over a
+ * whole image (unimage, ls, fsck, diff): 0, or -1 after printing the
+ * usage error. The directory must be one.
+ */
+int cli_memory_option(const char *arg, struct cli_image_opts *o);
+int cli_tmpdir_option(const char *arg, struct cli_image_opts *o);
 /*
  * --offset N|auto, for every command that reads an image: where the image
  * starts in the file. 0, or -1 after printing the usage error line.

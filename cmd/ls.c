@@ -2,10 +2,14 @@
 /*
  * squashkit ls: list a directory of an image, one directory at a time.
  *
- * The tree is never loaded: PATH is resolved component by component, a
- * listing is read whole and its iterator closed before anything else is
- * read (the metadata cache has few entries), and -R recurses only after
- * that, keeping just the names of the subdirectories still to visit.
+ * The tree is never loaded, nor is a listing: PATH is resolved component by
+ * component, and each directory's listing is gone through in passes, the
+ * public iterator holding no block between its calls. The first pass reads
+ * every entry (and, for -l and --json, its inode, which gives -l its column
+ * widths) before a line is printed, so that a directory that cannot be read
+ * shows nothing; the second prints; with -R a third goes down into the
+ * subdirectories, a listing open at each level. A directory of millions of
+ * entries costs no more memory than one of ten.
  *
  * Past the inspectors' driver this uses the public API alone; -R guards
  * against a directory listed inside itself in a corrupt image with a
@@ -32,6 +36,7 @@ static const char usage_text[] =
 	"  -l, --long        mode, links, owner (numeric), size or device numbers,\n"
 	"                    mtime (UTC), name and symlink target\n"
 	"  -R, --recursive   list subdirectories too, each under a \"PATH:\" header\n"
+
 	"      --json        a JSON array with one object per entry\n" SQK_HELP_INSPECTOR_TAIL;
 
 static const struct option longopts[] = {
@@ -47,12 +52,6 @@ struct info {
 	dev_t rdev;
 	uint64_t size; /* as a mount reports it */
 	char *target;
-};
-
-/* An entry of a listing, kept after the listing is closed. */
-struct entry {
-	struct sqk_dirent d; /* d.name is name */
-	char *name;
 };
 
 struct ls {
@@ -209,97 +208,122 @@ static void set_err_path(struct ls *ls, const char *dir, const char *name)
 	ls->err_errno = sqk_error_errno();
 }
 
-static void free_entries(struct entry *ents, size_t n)
+/*
+ * One pass over the listing of dir (at path), each entry given to fn with
+ * its inode's info when want_info: 0, or the first failure, its path set.
+ */
+static int each_entry(struct ls *ls, const struct sqk_inode *dir, const char *path, int want_info,
+		      int (*fn)(struct ls *ls, const char *path, const struct sqk_dirent *e,
+				const struct info *i, void *arg),
+		      void *arg)
 {
-	size_t i;
-
-	for (i = 0; ents && i < n; i++)
-		free(ents[i].name);
-	free(ents);
-}
-
-/* The whole listing of dir, read before any inode is: the iterator is closed after it. */
-static int read_listing(struct ls *ls, const struct sqk_inode *dir, struct entry **out,
-			size_t *count)
-{
-	struct entry *ents = NULL;
-	size_t n = 0, cap = 0;
-	struct sqk_dir *d;
 	struct sqk_dirent e;
+	struct sqk_dir *d;
+	struct info i;
 	int r = sqk_dir_open(ls->img, dir, &d);
 
 	while (d && (r = sqk_dir_next(d, &e)) == 1) {
-		if (n == cap) {
-			struct entry *p = realloc(ents, (cap = cap ? 2 * cap : 16) * sizeof(*p));
+		struct sqk_inode *ino = NULL;
 
-			if (!p) {
-				r = SQK_ERR_NOMEM;
-				break;
+		memset(&i, 0, sizeof(i));
+		if (want_info) {
+			r = sqk_dirent_open(ls->img, &e, &ino);
+			if (!r)
+				r = info_from(ls, &i, ino);
+			sqk_inode_destroy(ino);
+			if (r) {
+				free(i.target);
+				set_err_path(ls, path, e.name);
+				sqk_dir_destroy(d);
+				return r;
 			}
-			ents = p;
 		}
-		ents[n].d = e;
-		ents[n].name = strdup(e.name);
-		if (!ents[n].name) {
-			r = SQK_ERR_NOMEM;
-			break;
+		/* fn says where it failed itself. */
+		r = fn(ls, path, &e, &i, arg);
+		free(i.target);
+		if (r) {
+			sqk_dir_destroy(d);
+			return r;
 		}
-		ents[n].d.name = ents[n].name;
-		n++;
 	}
+	/* The listing's own failure. */
+	if (r < 0)
+		set_err_path(ls, path, NULL);
 	sqk_dir_destroy(d);
-	if (r < 0) {
-		free_entries(ents, n);
-		return r;
-	}
-	*out = ents;
-	*count = n;
+	return r < 0 ? r : 0;
+}
+
+/* What the first pass learns: -l's column widths, and whether -R has a way down. */
+struct first_pass {
+	struct widths w;
+	int subdirs;
+};
+
+static int widen_entry(struct ls *ls, const char *path, const struct sqk_dirent *e,
+		       const struct info *i, void *arg)
+{
+	struct first_pass *p = arg;
+
+	widen(&p->w, i);
+	p->subdirs |= S_ISDIR(e->type);
 	return 0;
 }
 
-static void free_infos(struct info *infos, size_t n)
+/* The second: the entry's line. */
+static int print_entry(struct ls *ls, const char *path, const struct sqk_dirent *e,
+		       const struct info *i, void *arg)
 {
-	size_t i;
+	if (ls->json) {
+		char *p = join(path, e->name, e->name_len);
 
-	for (i = 0; infos && i < n; i++)
-		free(infos[i].target);
-	free(infos);
+		print_json(ls, i, e->name, p);
+		free(p);
+	} else if (ls->lng) {
+		print_long(i, arg, e->name);
+	} else {
+		cli_print_escaped(stdout, e->name);
+		fputc('\n', stdout);
+	}
+	return 0;
 }
 
-/* -l and --json: every entry's inode, and the widths of the columns. */
-static int read_infos(struct ls *ls, const char *path, const struct entry *ents, size_t n,
-		      struct info **out, struct widths *w)
-{
-	struct info *infos = calloc(n ? n : 1, sizeof(*infos));
-	size_t i;
+static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path, unsigned depth);
 
-	if (!infos)
+/* -R's third: into each subdirectory. */
+static int descend(struct ls *ls, const char *path, const struct sqk_dirent *e,
+		   const struct info *i, void *arg)
+{
+	const unsigned *depth = arg;
+	struct sqk_inode *sub;
+	char *child;
+	int err;
+
+	if (!S_ISDIR(e->type))
+		return 0;
+	child = join(path, e->name, e->name_len);
+	if (!child) {
+		set_err_path(ls, path, e->name);
 		return SQK_ERR_NOMEM;
-	for (i = 0; i < n; i++) {
-		struct sqk_inode *ino;
-		int err = sqk_dirent_open(ls->img, &ents[i].d, &ino);
-
-		if (!err)
-			err = info_from(ls, &infos[i], ino);
-		sqk_inode_destroy(ino);
-		if (err) {
-			set_err_path(ls, path, ents[i].name);
-			free_infos(infos, n);
-			return err;
-		}
-		widen(w, &infos[i]);
 	}
-	*out = infos;
-	return 0;
+	err = sqk_dirent_open(ls->img, e, &sub);
+	if (!err) {
+		err = sqk_dir_guard_enter(ls->guard, e->ino, *depth + 1);
+		if (err)
+			set_err_path(ls, child, NULL);
+		else
+			err = list_dir(ls, sub, child, *depth + 1);
+		sqk_inode_destroy(sub);
+	} else {
+		set_err_path(ls, child, NULL);
+	}
+	free(child);
+	return err;
 }
 
 static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path, unsigned depth)
 {
-	struct widths w = {1, 1, 1, 1};
-	struct entry *ents = NULL;
-	struct info *infos = NULL;
-	size_t n = 0, i, ndirs;
-	int err;
+	struct first_pass p = {{1, 1, 1, 1}, 0};
+	int info = ls->lng || ls->json, err;
 
 	if (ls->headers && !ls->json) {
 		if (ls->sections++ || ls->files)
@@ -307,72 +331,11 @@ static int list_dir(struct ls *ls, const struct sqk_inode *dir, const char *path
 		cli_print_escaped(stdout, path);
 		fputs(":\n", stdout);
 	}
-	err = read_listing(ls, dir, &ents, &n);
-	if (err) {
-		set_err_path(ls, path, NULL);
-		return err;
-	}
-	if (ls->lng || ls->json) {
-		err = read_infos(ls, path, ents, n, &infos, &w);
-		if (err) {
-			free_entries(ents, n);
-			return err;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (ls->json) {
-			char *p = join(path, ents[i].name, ents[i].d.name_len);
-
-			print_json(ls, &infos[i], ents[i].name, p);
-			free(p);
-		} else if (ls->lng) {
-			print_long(&infos[i], &w, ents[i].name);
-		} else {
-			cli_print_escaped(stdout, ents[i].name);
-			fputc('\n', stdout);
-		}
-	}
-	free_infos(infos, n);
-	if (!ls->rec) {
-		free_entries(ents, n);
-		return 0;
-	}
-	/* Keep only the subdirectories, then visit them with nothing else held. */
-	for (i = 0, ndirs = 0; i < n; i++) {
-		if (S_ISDIR(ents[i].d.type))
-			ents[ndirs++] = ents[i];
-		else
-			free(ents[i].name);
-	}
-	/* Deep trees keep one such list a level: give back what the files took. */
-	if (ndirs < n) {
-		struct entry *p = realloc(ents, (ndirs ? ndirs : 1) * sizeof(*ents));
-
-		if (p)
-			ents = p;
-	}
-	for (i = 0; !err && i < ndirs; i++) {
-		struct sqk_inode *sub;
-		char *child = join(path, ents[i].name, ents[i].d.name_len);
-
-		if (!child) {
-			err = SQK_ERR_NOMEM;
-			break;
-		}
-		err = sqk_dirent_open(ls->img, &ents[i].d, &sub);
-		if (!err) {
-			err = sqk_dir_guard_enter(ls->guard, ents[i].d.ino, depth + 1);
-			if (err)
-				set_err_path(ls, child, NULL);
-			else
-				err = list_dir(ls, sub, child, depth + 1);
-			sqk_inode_destroy(sub);
-		} else {
-			set_err_path(ls, child, NULL);
-		}
-		free(child);
-	}
-	free_entries(ents, ndirs);
+	err = each_entry(ls, dir, path, info, widen_entry, &p);
+	if (!err)
+		err = each_entry(ls, dir, path, info, print_entry, &p.w);
+	if (!err && ls->rec && p.subdirs)
+		err = each_entry(ls, dir, path, 0, descend, &depth);
 	return err;
 }
 

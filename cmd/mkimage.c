@@ -39,6 +39,14 @@ static uint64_t image_bytes(void *arg)
 	return sqk_build_written(arg);
 }
 
+/* What went to temporary files so far: safe from the bar's thread. */
+static uint64_t spilled(void *arg)
+{
+	uint64_t v = 0;
+
+	return sqk_build_stat(arg, "spill_bytes", &v) ? 0 : v;
+}
+
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	struct bar *bar = ctx;
@@ -113,6 +121,10 @@ static void print_stats(const struct args *a, const struct sqk_build *b, const c
 	printf("sparse           %" PRIu64 " blocks (%" PRIu64 " bytes)\n", S("sparse_blocks"),
 	       S("sparse_bytes"));
 	printf("lseeks           %" PRIu64 "\n", S("lseeks"));
+	printf("memory           %" PRIu64 " MiB budget; %" PRIu64 " bytes to %" PRIu64
+	       " temporary files, %" PRIu64 " sorted runs, %" PRIu64 " merges\n",
+	       S("memory") >> 20, S("spill_bytes"), S("spill_files"), S("spill_runs"),
+	       S("spill_merges"));
 #undef S
 	cli_mkimage_verity_stats(b);
 	if (a->reuse.n)
@@ -395,6 +407,7 @@ static int build(struct args *a, const char *image, void *ctx, unsigned *layers)
 	if (bar.p) {
 		bar.polling = 1;
 		cli_progress_poll(bar.p, image_bytes, b);
+		cli_progress_aside(bar.p, spilled, b, "to temporary files");
 	}
 	err = add_sources(a, b, r->src, r->nsrc);
 	if (!err)

@@ -121,6 +121,11 @@ static const char usage_text[] =
 	"\n"
 	"Running:\n"
 	"  -j, --threads N          compression threads (default: online CPUs)\n"
+	"      --memory SIZE        memory the build may hold (K/M/G suffixes; default\n"
+	"                           a quarter of RAM, at most 2G); what does not fit\n"
+	"                           waits in temporary files, and the image is the same\n"
+	"      --tmpdir DIR         where those temporary files go (default: the\n"
+	"                           directory of IMAGE)\n"
 	"  -f, --force              write over an existing IMAGE (a file is replaced,\n"
 	"                           a block device written in place, a fifo streamed)\n"
 	"      --append             add the SOURCEs to the existing IMAGE, with its\n"
@@ -214,6 +219,8 @@ enum {
 	OPT_FILE_CONTEXTS,
 	OPT_SELINUX_ROOT,
 	OPT_KEEP_SOURCE_LABELS,
+	OPT_MEMORY,
+	OPT_TMPDIR,
 };
 
 static const struct option long_opts[] = {
@@ -278,6 +285,8 @@ static const struct option long_opts[] = {
 	{"file-contexts", required_argument, NULL, OPT_FILE_CONTEXTS},
 	{"selinux-root", required_argument, NULL, OPT_SELINUX_ROOT},
 	{"keep-source-labels", no_argument, NULL, OPT_KEEP_SOURCE_LABELS},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, OPT_STATS},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -552,6 +561,15 @@ int cli_mkimage_parse_args(int argc, char **argv, struct args *a)
 		case OPT_SELINUX_ROOT:
 		case OPT_KEEP_SOURCE_LABELS:
 			rc = cli_mkimage_input_opt(a, c - OPT_WHITEOUTS, switch_name(c), optarg);
+			break;
+		case OPT_MEMORY:
+			if (sqk_parse_size(optarg, &v) != 0 || v < (8u << 20))
+				return cli_usage_error("invalid --memory size '%s' (at least 8M)",
+						       optarg);
+			rc = cli_mkimage_set(a, "memory", optarg);
+			break;
+		case OPT_TMPDIR:
+			rc = cli_mkimage_set(a, "tmpdir", optarg);
 			break;
 		case 'q':
 			a->quiet = 1;

@@ -99,6 +99,9 @@ void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, con
 	static const char *const sparse[] = {"blocks", "sparse_blocks", "bytes", "sparse_bytes",
 					     NULL};
 	static const char *const last[] = {"lseeks", "xattrs_skipped", NULL};
+	static const char *const memory[] = {
+		"budget", "memory",	"spilled_bytes", "spill_bytes",	 "files", "spill_files",
+		"runs",	  "spill_runs", "merges",	 "spill_merges", NULL};
 	uint64_t used = cli_mkimage_stat(b, "bytes_used"),
 		 raw = cli_mkimage_stat(b, "uncompressed");
 	struct sqk_json j;
@@ -125,6 +128,10 @@ void cli_mkimage_stats_json(const struct args *a, const struct sqk_build *b, con
 	renamed(&j, b, sparse);
 	sqk_json_end_object(&j);
 	figures(&j, b, last);
+	sqk_json_key(&j, "memory");
+	sqk_json_begin_object(&j, 0);
+	renamed(&j, b, memory);
+	sqk_json_end_object(&j);
 	if (a->reuse.n)
 		reuse_json(&j, a, b);
 	cli_mkimage_verity_json(&j, b);

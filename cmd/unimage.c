@@ -43,6 +43,10 @@ static const char usage_text[] =
 	"                            do not restore the attributes whose names match\n"
 	"      --no-owner            do not restore owners (never restored unless root)\n"
 	"  -j, --threads N           worker threads (default: online CPUs)\n"
+	"      --memory SIZE         memory for what is kept about the whole image\n"
+	"                            (K/M/G; default a quarter of RAM, at most 256M);\n"
+	"                            the rest goes to unnamed temporary files\n"
+	"      --tmpdir DIR          where those go (default $TMPDIR, else /tmp)\n"
 	"      --offset N|auto       the image starts N bytes into IMAGE (K/M suffixes);\n"
 	"                            auto looks for it and says where it found it\n"
 	"      --root-hash HEX       read through the image's dm-verity hash tree: a\n"
@@ -68,7 +72,9 @@ enum {
 	OPT_JSON,
 	OPT_DESCRIBE,
 	OPT_OFFSET,
-	OPT_VERITY,
+	OPT_VERITY, /* and the CLI_VERITY_NOPTS - 1 values after it */
+	OPT_MEMORY = OPT_VERITY + CLI_VERITY_NOPTS + CLI_REMOTE_NOPTS,
+	OPT_TMPDIR,
 };
 
 static const struct option longopts[] = {
@@ -86,6 +92,8 @@ static const struct option longopts[] = {
 	{"offset", required_argument, NULL, OPT_OFFSET},
 	CLI_VERITY_OPTIONS(OPT_VERITY),
 	CLI_REMOTE_OPTIONS(OPT_VERITY + CLI_VERITY_NOPTS),
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"tmpdir", required_argument, NULL, OPT_TMPDIR},
 	{"cache-policy", required_argument, NULL, OPT_POLICY},
 	{"cache", required_argument, NULL, OPT_CACHE},
 	{"stats", no_argument, NULL, OPT_STATS},
@@ -307,6 +315,14 @@ static int run(struct unimage *u, int argc, char **argv)
 		}
 		case 'j':
 			if (cli_threads_option(optarg, &u->threads) != 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_MEMORY:
+			if (cli_memory_option(optarg, &u->io) != 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_TMPDIR:
+			if (cli_tmpdir_option(optarg, &u->io) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_POLICY:

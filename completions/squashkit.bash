@@ -27,7 +27,7 @@ _squashkit_options()
 			--uid --gid --mtime --fstime -e --exclude --exclude-from --listing
 			--pseudo --pseudo-file -j --threads --file-mode --dir-mode --root-mode --root-uid
 			--root-gid --xattrs-include --xattrs-exclude --xattrs-add --sort --offset
-			--uncompressed --reuse --reuse-offset --verity-salt --verity-hash
+			--uncompressed --reuse --reuse-offset --memory --tmpdir --verity-salt --verity-hash
 			--verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json
 			--oci --platform --file-contexts --selinux-root"
 		_sqk_opts="$_sqk_argopts --verity --verity-no-superblock --named-sources --full-paths
@@ -40,7 +40,7 @@ _squashkit_options()
 		;;
 	unimage)
 		_sqk_argopts="-d --dest -o --tar --format -j --threads --offset --cache-policy --cache
-			--xattrs-include --xattrs-exclude $_squashkit_verity_opts $_squashkit_remote_opts"
+			--xattrs-include --xattrs-exclude --memory --tmpdir $_squashkit_verity_opts $_squashkit_remote_opts"
 		_sqk_opts="$_sqk_argopts --download --describe -f --force -k --keep-going --no-xattrs --no-owner
 			--stats --json -q --quiet -h --help"
 		;;
@@ -61,7 +61,8 @@ _squashkit_options()
 		_sqk_opts="$_sqk_argopts --download --stats -h --help"
 		;;
 	fsck)
-		_sqk_argopts="-j --threads --offset $_squashkit_verity_opts --verity-sig --verity-cert $_squashkit_remote_opts"
+		_sqk_argopts="-j --threads --offset --memory --tmpdir $_squashkit_verity_opts --verity-sig
+			--verity-cert $_squashkit_remote_opts"
 		_sqk_opts="$_sqk_argopts --download --verity-only --json --stats -q --quiet -h --help"
 		;;
 	verity)
@@ -71,7 +72,7 @@ _squashkit_options()
 		;;
 	diff)
 		_sqk_argopts="-e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a
-			--root-hash-b --verity-hash-file-a --verity-hash-file-b $_squashkit_remote_opts"
+			--root-hash-b --verity-hash-file-a --verity-hash-file-b --memory --tmpdir $_squashkit_remote_opts"
 		_sqk_opts="$_sqk_argopts --download -C --no-contents -O --no-owner -P --no-permissions
 			--no-xattrs -T --times -S --super --stat --json -q --quiet -h --help"
 		;;
@@ -271,7 +272,7 @@ _squashkit_value()
 	mkimage:--reuse-offset)
 		_squashkit_words "auto"
 		;;
-	unimage:-d | unimage:--dest)
+	mkimage:--tmpdir | unimage:-d | unimage:--dest | unimage:--tmpdir | fsck:--tmpdir | diff:--tmpdir)
 		_squashkit_dirs
 		;;
 	unimage:-o | unimage:--tar | unimage:--describe | bench:--plot)

@@ -18,22 +18,22 @@ function __squashkit_argopts
                 --mtime --fstime -e --exclude --exclude-from --listing --pseudo --pseudo-file \
                 -j --threads --file-mode --dir-mode --root-mode --root-uid --root-gid \
                 --xattrs-include --xattrs-exclude --xattrs-add --sort --offset \
-                --uncompressed --reuse --reuse-offset --verity-salt --verity-hash \
+                --uncompressed --reuse --reuse-offset --memory --tmpdir --verity-salt --verity-hash \
                 --verity-root-hash-file --verity-sign --verity-cert --verity-sig --verity-sig-json \
                 --oci --platform --file-contexts --selinux-root
         case unimage
             echo -d --dest -o --tar --format -j --threads --offset --cache-policy --cache \
-                --xattrs-include --xattrs-exclude --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
+                --xattrs-include --xattrs-exclude --memory --tmpdir --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
         case inspect ls cat stat
             echo --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --header --cache-dir --cache-size --timeout --retries
         case fsck
-            echo -j --threads --offset --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --verity-sig --verity-cert --header --cache-dir --cache-size --timeout --retries
+            echo -j --threads --offset --memory --tmpdir --root-hash --root-hash-file --verity-hash-file --verity-hash-offset --verity-salt --verity-hash --verity-sig --verity-cert --header --cache-dir --cache-size --timeout --retries
         case verity
             echo --hash-file --salt --hash --root-hash-file --sign --cert --sig --sig-json \
                 --offset -j --threads
         case diff
             echo -e --exclude -j --threads --offset --offset-a --offset-b --root-hash-a \
-                --root-hash-b --verity-hash-file-a --verity-hash-file-b --header --cache-dir --cache-size --timeout --retries
+                --root-hash-b --verity-hash-file-a --verity-hash-file-b --memory --tmpdir --header --cache-dir --cache-size --timeout --retries
         case bench
             echo -w --workload -t --threads -p --policy --cache --decomp --lookup \
                 -d --duration -r --runs -f --format --plot --seed --offset --header --cache-dir --cache-size --timeout --retries
@@ -205,6 +205,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-cert -r
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig -r -F -d 'write the signature to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l verity-sig-json -r -F -d 'write the verity signature partition to FILE'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -s q -l quiet -d 'no progress bar'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l memory -x -d 'memory the build may hold'
+complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where the temporary files go'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l stats -d 'print a summary'
 complete -c squashkit -n '__fish_seen_subcommand_from mkimage' -l json -d 'print the summary as JSON'
 
@@ -220,6 +222,8 @@ complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-include
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l xattrs-exclude -x -d 'do not restore xattrs whose names match a regex'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l no-owner -d 'do not restore owners'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -s j -l threads -x -d 'worker threads'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage fsck diff' -l memory -x -d 'memory for what is kept about the whole image'
+complete -c squashkit -n '__fish_seen_subcommand_from unimage fsck diff' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where temporary files go'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache-policy -x -a 'herd exclusive keyed' -d 'cache wait policy'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l cache -x -a '(__squashkit_list "meta= frag= data= comp=")' -d 'cache entries'
 complete -c squashkit -n '__fish_seen_subcommand_from unimage' -l stats -d 'print cache counters'

@@ -25,6 +25,9 @@ struct sqk_progress {
 	pthread_cond_t wake;
 	uint64_t (*poll)(void *arg);
 	void *poll_arg;
+	uint64_t (*aside)(void *arg); /* a second figure, shown after the line when not 0 */
+	void *aside_arg;
+	const char *aside_label;
 	int stop;
 	int drawn; /* the bar is on the terminal line */
 	unsigned drawn_len;
@@ -184,6 +187,15 @@ static void draw(struct sqk_progress *p, int final)
 	if (final && total && done < total)
 		done = total;
 	cli_progress_format(text, sizeof(text), term_width(), done, total, rate, elapsed, final);
+	if (p->aside) {
+		uint64_t v = p->aside(p->aside_arg);
+		char more[64], size[32];
+
+		human(size, sizeof(size), (double)v, "");
+		snprintf(more, sizeof(more), "  %s %s", size, p->aside_label);
+		if (v && strlen(text) + strlen(more) < term_width())
+			strcat(text, more);
+	}
 	put_line(p, text, final);
 }
 
@@ -259,6 +271,18 @@ void cli_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *
 	p->poll_arg = arg;
 	p->nsamples = 0;
 	p->next = 0;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void cli_progress_aside(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg,
+			const char *label)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->aside = fn;
+	p->aside_arg = arg;
+	p->aside_label = label;
 	pthread_mutex_unlock(&p->lock);
 }
 

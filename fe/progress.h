@@ -44,6 +44,13 @@ void cli_progress_set(struct sqk_progress *p, uint64_t done);
 void cli_progress_poll(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg);
 
 /*
+ * A second figure, fn(arg) bytes, shown after the line as "SIZE label"
+ * while it is not 0 and fits (mkimage: what went to temporary files).
+ */
+void cli_progress_aside(struct sqk_progress *p, uint64_t (*fn)(void *arg), void *arg,
+			const char *label);
+
+/*
  * Erase the bar before printing a message on stderr; the next redraw
  * brings it back. Call it from the thread that prints.
  */

@@ -62,6 +62,42 @@ static int mkfs_fail(struct sqk_build *b, int err, const char *entry)
 			    b->device ? b->fail_words : msg);
 }
 
+/*
+ * Where the build's temporaries go: "tmpdir", which must be a directory
+ * now, or beside the image (path), or for a descriptor, a device or a
+ * FIFO (never a place for files: /dev), TMPDIR or /tmp.
+ */
+static int temporaries(struct sqk_build *b, const struct sqk_build_opts *o, const char *path)
+{
+	const char *env = getenv("TMPDIR");
+	struct stat st;
+	char *slash;
+
+	if (o->tmpdir) {
+		if (stat(o->tmpdir, &st) != 0)
+			return sqk_api_fail(SQK_ERR_IO, errno, o->tmpdir, "tmpdir: %s",
+					    strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return sqk_api_fail(SQK_ERR_ARG, 0, o->tmpdir, "tmpdir: not a directory");
+		b->tmpdir = strdup(o->tmpdir);
+	} else if (path && !(stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+		b->tmpdir = strdup(path);
+		slash = b->tmpdir ? strrchr(b->tmpdir, '/') : NULL;
+		if (slash == b->tmpdir)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else if (b->tmpdir)
+			strcpy(b->tmpdir, ".");
+	} else {
+		b->tmpdir = strdup(env && *env ? env : "/tmp");
+	}
+	if (!b->tmpdir)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	b->mo.tmpdir = b->tmpdir;
+	return 0;
+}
+
 /* What an append cannot go with, said before anything is opened. */
 static int append_refusal(const struct sqk_build_opts *o, const char *path)
 {
@@ -113,6 +149,11 @@ static int create(const char *path, int fd, const struct sqk_build_opts *o, stru
 	b->mo = o->mo;
 	b->mo.codec = o->codec;
 	b->source_mode = o->source_mode;
+	err = temporaries(b, o, path == name ? NULL : path);
+	if (err) {
+		sqk_build_destroy(b);
+		return err;
+	}
 	err = sqk_comp_config_setup(&b->mo.comp, o->codec, b->mo.block_size, o->level,
 				    (const char *const *)o->comp_opts.v, o->comp_opts.n, &badopt);
 	if (err) {
@@ -296,10 +337,10 @@ static int attr_in(struct sqk_build *b, const char *path, const struct sqk_attr 
 
 /* An entry of the given type at path with the caller's attributes (size bytes). */
 static int add(struct sqk_build *b, const char *path, const struct sqk_attr *given, size_t size,
-	       struct sqk_mkfs_entry *e, struct sqk_node **node)
+	       struct sqk_mkfs_entry *e, sqk_nid *node)
 {
 	struct sqk_attr attr, *a = &attr;
-	struct sqk_node *n;
+	sqk_nid n;
 	int err = ready(b);
 
 	if (!err)
@@ -350,7 +391,7 @@ int(sqk_build_add_file_fn)(struct sqk_build *b, const char *path, const struct s
 			   uint64_t size, sqk_read_fn read, void *ctx, size_t attr_size)
 {
 	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
-	struct sqk_node *n;
+	sqk_nid n;
 	int err;
 
 	if (!read)
@@ -372,7 +413,7 @@ int(sqk_build_add_file_data)(struct sqk_build *b, const char *path, const struct
 {
 	struct sqk_mkfs_entry e = {.type = SQK_FILE, .size = size};
 	struct buffer buf = {data};
-	struct sqk_node *n;
+	sqk_nid n;
 	int err = add(b, path, a, attr_size, &e, &n);
 
 	if (err)
@@ -544,6 +585,7 @@ void sqk_build_destroy(struct sqk_build *b)
 	sqk_api_attrs_release(&b->attrs);
 	sqk_api_strv_free(&b->excludes);
 	sqk_api_inputs_release(b);
+	free(b->tmpdir);
 	free(b->path);
 	free(b);
 }

@@ -47,6 +47,8 @@ struct sqk_api_inputs {
 	char *file_contexts, *selinux_root;
 	int keep_labels; /* "keep-source-labels" */
 };
+/* The least "memory" a build takes: every structure works in a share of it. */
+#define SQK_API_MEMORY_MIN (8u << 20)
 
 struct sqk_build_opts {
 	/* Without the codec's config, excludes, skips, modes, xattr filter and adds, sort, reuse.
@@ -71,6 +73,7 @@ struct sqk_build_opts {
 	struct sqk_api_pseudo *pseudo; /* sqk_build_opts_add_pseudo, _pseudo_file */
 	struct sqk_api_verity_opts verity;
 	struct sqk_api_inputs in;
+	char *tmpdir;		       /* "tmpdir", or NULL: beside the image */
 };
 
 /* What a build owns of its options: the mkfs options point into it. */
@@ -192,6 +195,7 @@ struct sqk_build {
 	int oci_done;
 	unsigned oci_layers; /* the OCI image's, once read */
 	struct sqk_labels *labels;
+	char *tmpdir; /* where the build's temporaries go (mo.tmpdir) */
 };
 
 /*

@@ -58,6 +58,7 @@ void sqk_build_opts_destroy(struct sqk_build_opts *o)
 	sqk_api_verity_opts_free(o);
 	sqk_api_inputs_free(&o->in);
 	sqk_api_pseudo_unref(o->pseudo);
+	free(o->tmpdir);
 	free(o);
 }
 
@@ -150,6 +151,18 @@ static int set_value(struct sqk_build_opts *o, const char *name, const char *v)
 
 		if (err)
 			return sqk_api_fail(err, err == SQK_ERR_IO ? errno : 0, v, NULL);
+	} else if (!strcmp(name, "memory")) {
+		if (sqk_parse_size(v, &n) || n < SQK_API_MEMORY_MIN)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL,
+					    "invalid memory size '%s' (at least 8M)", v);
+		o->mo.memory = n;
+	} else if (!strcmp(name, "tmpdir")) {
+		char *d = strdup(v);
+
+		if (!d)
+			return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+		free(o->tmpdir);
+		o->tmpdir = d;
 	} else if (!strcmp(name, "threads")) {
 		if (sqk_parse_uint(v, 4096, &n) || !n)
 			return bad("thread count", v);

@@ -43,6 +43,11 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 		STAT("xattrs_skipped", xattrs_skipped),
 		STAT("reused_blocks", reused_blocks),
 		STAT("reused_bytes", reused_bytes),
+		STAT("memory", memory),
+		STAT("spill_bytes", spill_bytes),
+		STAT("spill_files", spill_files),
+		STAT("spill_runs", spill_runs),
+		STAT("spill_merges", spill_merges),
 	};
 #undef STAT
 	/* The counts per type take the codec's names for the types. */
@@ -62,6 +67,11 @@ int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value)
 #undef COUNT
 	size_t i;
 
+	/* What went to disk so far: safe from any thread while the build runs (a progress bar). */
+	if (!b->finished && b->m && !strncmp(name, "spill_", 6)) {
+		*value = sqk_mkfs_spilled(b->m, name + 6);
+		return sqk_api_ok();
+	}
 	if (!b->finished)
 		return sqk_api_fail(SQK_ERR_ARG, 0, b->path, "the build is not finished");
 	if (!strcmp(name, "oci_layers")) {

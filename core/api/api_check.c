@@ -232,7 +232,15 @@ static int check_file(struct sqk_file *f, const char *name, const struct sqk_ope
 		err = SQK_ERR_NOMEM;
 	if (err) {
 		int errnum = err == SQK_ERR_IO ? f->errnum : 0;
+		struct sqk_fault tf;
 
+		/* A temporary file's failure is told with its directory, without the image's name.
+		 */
+		if (sqk_fsck_temp_failed(fsck, err, &tf)) {
+			sqk_fsck_destroy(fsck);
+			sqk_report_destroy(r);
+			return sqk_api_fault(&tf, NULL);
+		}
 		sqk_fsck_destroy(fsck);
 		sqk_report_destroy(r);
 		return sqk_api_fail(err, errnum, name, NULL);

@@ -19,7 +19,8 @@ struct sqk_diff_opts {
 	struct sqk_diff_conf conf;
 	char **paths, **excludes;
 	size_t npaths, nexcludes;
-	int all; /* a path was "/": everything is compared */
+	int all;      /* a path was "/": everything is compared */
+	char *tmpdir; /* conf.tmpdir points here when set */
 };
 
 struct sqk_diff_opts *sqk_diff_opts_create(void)
@@ -46,6 +47,7 @@ void sqk_diff_opts_destroy(struct sqk_diff_opts *o)
 		return;
 	strv_free(o->paths, o->npaths);
 	strv_free(o->excludes, o->nexcludes);
+	free(o->tmpdir);
 	free(o);
 }
 
@@ -86,6 +88,23 @@ int sqk_diff_opts_set(struct sqk_diff_opts *o, const char *name, const char *val
 		}
 	if (!strcmp(name, "exclude") && value)
 		return strv_add(&o->excludes, &o->nexcludes, value, strlen(value));
+	if (!strcmp(name, "memory") && value) {
+		if (sqk_parse_size(value, &v) || !v)
+			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid memory size '%s'",
+					    value);
+		o->conf.memory = v;
+		return sqk_api_ok();
+	}
+	if (!strcmp(name, "tmpdir") && value && *value) {
+		char *copy = strdup(value);
+
+		if (!copy)
+			return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+		free(o->tmpdir);
+		o->tmpdir = copy;
+		o->conf.tmpdir = copy;
+		return sqk_api_ok();
+	}
 	if (!strcmp(name, "threads") && value) {
 		if (sqk_parse_uint(value, 4096, &v) || !v)
 			return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "invalid thread count '%s'",
@@ -206,6 +225,10 @@ static int copy_opts(struct sqk_diff *d, const struct sqk_diff_opts *o)
 
 	d->o.conf = o->conf;
 	d->o.all = o->all;
+	d->o.conf.tmpdir = NULL;
+	if (o->tmpdir && !(d->o.tmpdir = strdup(o->tmpdir)))
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	d->o.conf.tmpdir = d->o.tmpdir;
 	for (i = 0; !err && i < o->npaths; i++)
 		err = strv_add(&d->o.paths, &d->o.npaths, o->paths[i], strlen(o->paths[i]));
 	for (i = 0; !err && i < o->nexcludes; i++)
@@ -366,6 +389,7 @@ void sqk_diff_destroy(struct sqk_diff *d)
 	sqk_dtree_destroy(d->t[1]);
 	strv_free(d->o.paths, d->o.npaths);
 	strv_free(d->o.excludes, d->o.nexcludes);
+	free(d->o.tmpdir);
 	free(d);
 }
 

@@ -11,13 +11,15 @@
 #include "format/fmt_type.h"
 #include "read/dir.h"
 #include "read/inode.h"
-#include "util/u64set.h"
+#include "util/store.h"
 #include "walk/resolve.h"
 #include "walk/walk.h"
 
+/* A piece of the listing at a time: no metadata block is held between calls. */
 struct sqk_dir {
-	struct sqk_dir_iter it;
-	struct sqk_dir_entry e;
+	struct sqk_dir_list l;
+	size_t at; /* the next entry of the piece */
+	struct sqk_image *img;
 };
 
 int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir **out)
@@ -32,7 +34,8 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
-	err = sqk_dir_iter_open(img, dir, &d->it);
+	d->img = img;
+	err = sqk_dir_list_open(img, dir, 0, &d->l);
 	if (err) {
 		free(d);
 		return sqk_api_fail(err, sqk_api_io_errnum(img, err), NULL,
@@ -45,27 +48,36 @@ int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_
 int(sqk_dir_next)(struct sqk_dir *d, struct sqk_dirent *given, size_t size)
 {
 	struct sqk_dirent one, *ent = &one;
+	struct sqk_dir_list *l = &d->l;
+	const struct sqk_dir_entry *e;
 	int r;
 
 	if (sqk_api_size(size, SQK_API_V1(struct sqk_dirent, type), "sqk_dirent"))
 		return SQK_ERR_ARG;
-	r = sqk_dir_iter_next(&d->it, &d->e);
-	if (r < 0) {
-		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
-			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)d->e.name_len,
-					    d->e.name, sqk_strerror(r));
-		return sqk_api_fail(r, sqk_api_io_errnum(d->it.img, r), NULL, NULL);
+	while (d->at == l->n && !l->error && !l->end) {
+		r = sqk_dir_list_next(l);
+		if (r)
+			return sqk_api_fail(r, 0, NULL, NULL);
+		d->at = 0;
 	}
-	sqk_api_ok();
-	if (!r)
-		return 0;
+	if (d->at == l->n) {
+		r = l->error;
+		if (!r)
+			return sqk_api_ok();
+		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
+			return sqk_api_fail(r, 0, NULL, "entry '%.*s': %s", (int)l->bad.name_len,
+					    l->bad.name, sqk_strerror(r));
+		return sqk_api_fail(r, sqk_api_io_errnum(d->img, r), NULL, NULL);
+	}
+	e = &l->ents[d->at++];
 	memset(ent, 0, sizeof(*ent));
-	ent->name = d->e.name;
-	ent->name_len = d->e.name_len;
-	ent->ref = d->e.ref;
-	ent->ino = d->e.number;
-	ent->type = sqk_fmt_type_mode(d->e.type);
+	ent->name = e->name;
+	ent->name_len = e->name_len;
+	ent->ref = e->ref;
+	ent->ino = e->number;
+	ent->type = sqk_fmt_type_mode(e->type);
 	sqk_api_out(given, size, &one, sizeof(one), 0, NULL);
+	sqk_api_ok();
 	return 1;
 }
 
@@ -73,7 +85,7 @@ void sqk_dir_destroy(struct sqk_dir *d)
 {
 	if (!d)
 		return;
-	sqk_dir_iter_close(&d->it);
+	sqk_dir_list_close(&d->l);
 	free(d);
 }
 
@@ -225,31 +237,48 @@ int sqk_walk_tree(struct sqk_image *img, const char *path, sqk_visit_fn visit, v
 	return sqk_api_ok();
 }
 
+/* Its own budget: a guard may go down any number of images. */
 struct sqk_dir_guard {
-	struct sqk_u64set seen;
+	struct sqk_spill budget;
+	struct sqk_store *seen;
 };
 
 int sqk_dir_guard_create(struct sqk_dir_guard **out)
 {
-	*out = calloc(1, sizeof(**out));
-	return *out ? sqk_api_ok() : sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	struct sqk_dir_guard *g = calloc(1, sizeof(*g));
+
+	*out = g;
+	if (!g)
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	if (sqk_spill_init(&g->budget, NULL, sqk_spill_default(SQK_SPILL_READ_MOST), 0) ||
+	    sqk_store_create(&g->budget, 0, 0, &g->seen)) {
+		sqk_spill_release(&g->budget);
+		free(g);
+		*out = NULL;
+		return sqk_api_fail(SQK_ERR_NOMEM, 0, NULL, NULL);
+	}
+	return sqk_api_ok();
 }
 
 void sqk_dir_guard_destroy(struct sqk_dir_guard *g)
 {
 	if (!g)
 		return;
-	sqk_u64set_free(&g->seen);
+	sqk_store_destroy(g->seen);
+	sqk_spill_release(&g->budget);
 	free(g);
 }
 
 int sqk_dir_guard_enter(struct sqk_dir_guard *g, uint64_t ino, unsigned depth)
 {
+	struct sqk_fault f;
 	int err;
 
 	if (ino > UINT32_MAX)
 		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "inode number %llu is past 32 bits",
 				    (unsigned long long)ino);
-	err = sqk_dir_enter(&g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
+	err = sqk_dir_enter(g->seen, (uint32_t)ino, depth, SQK_WALK_MAX_DEPTH);
+	if (err && sqk_spill_failed(&g->budget, err, &f))
+		return sqk_api_fault(&f, NULL);
 	return err ? sqk_api_fail(err, 0, NULL, NULL) : sqk_api_ok();
 }

@@ -13,6 +13,7 @@
 #include "read/offset.h"
 #include "util/pool.h"
 #include "verity/verity_read.h"
+#include "util/store.h"
 
 struct sqk_open_opts *sqk_open_opts_create(void)
 {
@@ -35,6 +36,8 @@ void sqk_api_open_defaults(const struct sqk_open_opts *o, struct sqk_open_opts *
 {
 	if (o) {
 		*out = *o;
+		if (o->image.tmpdir)
+			out->image.tmpdir = out->tmpdir;
 		return;
 	}
 	memset(out, 0, sizeof(*out));
@@ -109,6 +112,26 @@ int sqk_open_opts_set_decompressors(struct sqk_open_opts *o, unsigned n)
 int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on)
 {
 	o->image.strict = !!on;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_memory(struct sqk_open_opts *o, uint64_t bytes)
+{
+	o->image.memory = bytes;
+	return sqk_api_ok();
+}
+
+int sqk_open_opts_set_tmpdir(struct sqk_open_opts *o, const char *dir)
+{
+	if (!dir) {
+		o->image.tmpdir = NULL;
+		return sqk_api_ok();
+	}
+	if (!*dir || strlen(dir) >= sizeof(o->tmpdir))
+		return sqk_api_fail(SQK_ERR_ARG, 0, NULL, "the directory '%s' is %s", dir,
+				    *dir ? "too long" : "empty");
+	memcpy(o->tmpdir, dir, strlen(dir) + 1);
+	o->image.tmpdir = o->tmpdir;
 	return sqk_api_ok();
 }
 
@@ -445,6 +468,12 @@ int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const cha
 
 	if (!strcmp(name, "decompressions")) {
 		*value = sqk_image_decompressions(img);
+		return sqk_api_ok();
+	}
+	if (!strcmp(name, "temporary_files") || !strcmp(name, "spilled")) {
+		struct sqk_spill *b = sqk_image_budget(img);
+
+		*value = __atomic_load_n(name[0] == 't' ? &b->files : &b->bytes, __ATOMIC_RELAXED);
 		return sqk_api_ok();
 	}
 	err = cache_of(img, kind, &c);

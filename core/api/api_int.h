@@ -62,6 +62,7 @@ struct sqk_open_opts {
 	struct sqk_image_opts image;
 	struct sqk_api_verity verity;
 	struct sqk_remote_opts remote; /* for a URL */
+	char tmpdir[4096]; /* image.tmpdir points here when set */
 };
 
 /* Where o's hash area is, its path pointing into o. */

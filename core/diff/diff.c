@@ -21,6 +21,21 @@
 #include "util/file.h"
 #include "walk/walk.h"
 
+/* A temporary file of b failed: side -1, its directory as the path, its errno. */
+static int temp_fail(struct diff *d, const struct sqk_spill *b, int err)
+{
+	struct sqk_fault f;
+
+	if (d->failed)
+		return err;
+	sqk_spill_failed(b, err, &f);
+	d->failed = 1;
+	d->e->side = -1;
+	d->e->errnum = f.errnum;
+	snprintf(d->e->path, sizeof(d->e->path), "%s", b->path);
+	return err;
+}
+
 /* The errno of a tree's failed call: an image's file's, a directory's the thread's. */
 static int tree_errnum(const struct sqk_dtree *t)
 {
@@ -33,6 +48,10 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 
 	if (err >= 0 || d->failed)
 		return err;
+	/* An image side's store (the directories it entered) that failed: a temporary file's. */
+	if ((side == 0 || side == 1) && d->t[side]->img &&
+	    sqk_spill_failed(sqk_image_budget(d->t[side]->img), err, NULL))
+		return temp_fail(d, sqk_image_budget(d->t[side]->img), err);
 	d->failed = 1;
 	e->side = side;
 	e->errnum = 0;
@@ -41,6 +60,13 @@ int sqk_diff_fail(struct diff *d, int side, int err)
 		e->errnum = side == 0 || side == 1 ? tree_errnum(d->t[side]) : errno;
 	snprintf(e->path, sizeof(e->path), "%s", d->path ? diff_path(d) : "");
 	return err;
+}
+
+int sqk_diff_store_fail(struct diff *d, int err)
+{
+	if (!sqk_spill_failed(&d->budget, err, NULL))
+		return sqk_diff_fail(d, -1, err);
+	return temp_fail(d, &d->budget, err);
 }
 
 /* The path of name in the directory at path[0..plen); *len its length. */
@@ -122,22 +148,29 @@ static int entry(struct diff *d, const struct sqk_dir_entry *e[2], size_t len, u
 
 static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsigned depth)
 {
-	struct sqk_dir_entry *ents[2] = {NULL, NULL};
-	size_t n[2] = {0, 0}, i[2] = {0, 0}, len = 0;
-	int err = 0, entered[2] = {0, 0}, s;
+	const struct sqk_dir_entry *head[2] = {NULL, NULL};
+	size_t len = 0;
+	int err = 0, entered[2] = {0, 0}, s, r;
 
 	for (s = 0; s < 2 && !err; s++) {
 		if (!dir[s])
 			continue;
-		err = d->t[s]->ops->enter(d->t[s], dir[s], &ents[s], &n[s]);
+		err = d->t[s]->ops->enter(d->t[s], dir[s]);
 		if (err)
 			err = sqk_diff_fail(d, s, err);
 		else
 			entered[s] = 1;
 	}
-	while (!err && (i[0] < n[0] || i[1] < n[1])) {
-		const struct sqk_dir_entry *e[2] = {i[0] < n[0] ? &ents[0][i[0]] : NULL,
-						    i[1] < n[1] ? &ents[1][i[1]] : NULL};
+	/* The two listings merged by name, an entry of each at a time. */
+	for (s = 0; s < 2 && !err; s++) {
+		r = entered[s] ? d->t[s]->ops->next(d->t[s], &head[s]) : 0;
+		if (r < 0)
+			err = sqk_diff_fail(d, s, r);
+		if (r <= 0)
+			head[s] = NULL;
+	}
+	while (!err && (head[0] || head[1])) {
+		const struct sqk_dir_entry *e[2] = {head[0], head[1]};
 		int c = !e[0]	? 1
 			: !e[1] ? -1
 				: sqk_name_cmp(e[0]->name, e[0]->name_len, e[1]->name,
@@ -150,14 +183,19 @@ static int walk_dir(struct diff *d, struct sqk_dnode *dir[2], size_t plen, unsig
 		err = append(d, plen, e[c > 0]->name, e[c > 0]->name_len, &len);
 		if (!err)
 			err = entry(d, e, len, depth);
-		i[0] += c <= 0;
-		i[1] += c >= 0;
+		for (s = 0; s < 2 && !err; s++) {
+			if (!e[s])
+				continue;
+			r = d->t[s]->ops->next(d->t[s], &head[s]);
+			if (r < 0)
+				err = sqk_diff_fail(d, s, r);
+			if (r <= 0)
+				head[s] = NULL;
+		}
 	}
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < 2; s++)
 		if (entered[s])
 			d->t[s]->ops->leave(d->t[s]);
-		free(ents[s]);
-	}
 	d->path[plen] = '\0';
 	return err;
 }
@@ -270,6 +308,12 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 	d.sink = sink;
 	d.st = st;
 	d.e = e;
+	err = sqk_spill_init(&d.budget, o->tmpdir,
+			     o->memory ? o->memory : sqk_spill_default(SQK_SPILL_READ_MOST), 0);
+	if (err)
+		return err;
+	sqk_store_hash_init(&d.links[0].by_id, &d.budget);
+	sqk_store_hash_init(&d.links[1].by_id, &d.budget);
 	d.path_cap = 4096;
 	for (i = 0; i < o->nselect; i++)
 		if (strlen(o->select[i]) + 2 > d.path_cap)
@@ -294,5 +338,6 @@ int sqk_diff(struct sqk_dtree *a, struct sqk_dtree *b, const struct sqk_diff_con
 	sqk_diff_links_release(&d.links[0]);
 	sqk_diff_links_release(&d.links[1]);
 	free(d.path);
+	sqk_spill_release(&d.budget);
 	return err < 0 ? err : 0;
 }

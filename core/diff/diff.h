@@ -73,6 +73,13 @@ struct sqk_diff_conf {
 	int (*excluded)(void *ctx, const char *path);
 	void *exclude_ctx;
 	unsigned threads; /* comparing contents; 0 = 1 */
+	/*
+	 * What is kept about the whole trees (hard links) may hold this much
+	 * memory (0: sqk_spill_default(SQK_SPILL_READ_MOST)), the rest in
+	 * temporary files in tmpdir (NULL: $TMPDIR).
+	 */
+	uint64_t memory;
+	const char *tmpdir;
 };
 
 struct sqk_diff_stats {
@@ -86,7 +93,7 @@ struct sqk_diff_stats {
 
 /* Where a comparison failed. */
 struct sqk_diff_error {
-	int side;	 /* 0: A, 1: B, -1: neither (memory, the sink) */
+	int side;	 /* 0: A, 1: B, -1: neither (memory, the sink, a temporary file) */
 	char path[4352]; /* "/a/b", or "" */
 	int errnum;	 /* SQK_ERR_IO: the errno (an image's: its file's; 0 unknown) */
 };

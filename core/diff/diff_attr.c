@@ -22,39 +22,66 @@ static uint64_t link_key(uint64_t dev, uint64_t ino)
 	return ino * 0x9e3779b97f4a7c15ull ^ dev;
 }
 
-static const char *link_find(const struct diff_links *l, const struct sqk_dnode *n)
-{
-	struct sqk_hash_iter it;
-	uint64_t v;
+/* A record of the links' store: who, the next record with the same key (offset + 1), the path. */
+struct link_rec {
+	uint64_t dev, ino, next;
+	uint32_t len, pad;
+};
 
-	for (v = sqk_hash_first(&l->by_id, link_key(n->dev, n->ino), &it); v;
-	     v = sqk_hash_next(&it))
-		if (l->v[v - 1].dev == n->dev && l->v[v - 1].ino == n->ino)
-			return l->v[v - 1].path;
-	return NULL;
+/* The first path of n's inode on this side: 1 and *path, 0 when it has none, or an error. */
+static int link_find(struct diff_links *l, const struct sqk_dnode *n, const char **path)
+{
+	struct link_rec r;
+	uint64_t at;
+	int err = sqk_store_hash_get(&l->by_id, link_key(n->dev, n->ino), &at);
+
+	for (; err > 0 && at; at = r.next) {
+		err = sqk_store_read(l->recs, at - 1, &r, sizeof(r));
+		if (err)
+			return err;
+		if (r.dev != n->dev || r.ino != n->ino) {
+			err = 1;
+			continue;
+		}
+		if (SQK_ARRAY_GROW(l->path, l->cap, (size_t)r.len + 1))
+			return SQK_ERR_NOMEM;
+		err = sqk_store_read(l->recs, at - 1 + sizeof(r), l->path, r.len);
+		if (err)
+			return err;
+		l->path[r.len] = '\0';
+		*path = l->path;
+		return 1;
+	}
+	return err < 0 ? err : 0;
 }
 
-static int link_add(struct diff_links *l, const struct sqk_dnode *n, const char *path)
+static int link_add(struct diff_links *l, struct sqk_spill *b, const struct sqk_dnode *n,
+		    const char *path)
 {
-	char *copy = strdup(path);
+	uint64_t key = link_key(n->dev, n->ino), first = 0;
+	struct link_rec r = {n->dev, n->ino, 0, (uint32_t)strlen(path), 0};
+	int err = l->recs ? 0 : sqk_store_create(b, 0, 0, &l->recs);
 
-	if (!copy || SQK_ARRAY_GROW(l->v, l->cap, l->n + 1) ||
-	    sqk_hash_add(&l->by_id, link_key(n->dev, n->ino), l->n + 1)) {
-		free(copy);
-		return SQK_ERR_NOMEM;
-	}
-	l->v[l->n++] = (struct diff_link){n->dev, n->ino, copy};
-	return 0;
+	if (!err)
+		err = sqk_store_hash_get(&l->by_id, key, &first);
+	if (err > 0)
+		r.next = first;
+	if (err >= 0)
+		err = sqk_store_write(l->recs, l->end, &r, sizeof(r));
+	if (!err)
+		err = sqk_store_write(l->recs, l->end + sizeof(r), path, r.len);
+	if (!err)
+		err = sqk_store_hash_set(&l->by_id, key, l->end + 1);
+	if (!err)
+		l->end += sizeof(r) + r.len;
+	return err;
 }
 
 void sqk_diff_links_release(struct diff_links *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->v[i].path);
-	free(l->v);
-	sqk_hash_release(&l->by_id);
+	sqk_store_hash_release(&l->by_id);
+	sqk_store_destroy(l->recs);
+	free(l->path);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -67,11 +94,15 @@ static int links(struct diff *d, const struct sqk_dnode *a, const struct sqk_dno
 
 	/* Only an inode with more links can be met again. */
 	for (s = 0; s < 2; s++) {
+		int r;
+
 		if (n[s]->nlink < 2)
 			continue;
-		with[s] = link_find(&d->links[s], n[s]);
-		if (!with[s] && link_add(&d->links[s], n[s], diff_path(d)))
-			return sqk_diff_fail(d, -1, SQK_ERR_NOMEM);
+		r = link_find(&d->links[s], n[s], &with[s]);
+		if (!r)
+			r = link_add(&d->links[s], &d->budget, n[s], diff_path(d));
+		if (r < 0)
+			return sqk_diff_store_fail(d, r);
 	}
 	if (!with[0] && !with[1])
 		return 0;

@@ -16,20 +16,23 @@
 #include "diff.h"
 #include "dtree.h"
 #include "util/hash.h"
+#include "util/store.h"
 
 struct sqk_pool;
 struct diff_item;
 struct diff_job;
 struct diff_batch;
 
-/* The hard-linked entries of one side met so far: who they are -> their first path. */
+/*
+ * The hard-linked entries of one side met so far: who they are -> their
+ * first path, in stores within the comparison's budget (diff_attr.c).
+ */
 struct diff_links {
-	struct sqk_hash by_id; /* diff_link_key -> index + 1 */
-	struct diff_link {
-		uint64_t dev, ino;
-		char *path;
-	} * v;
-	size_t n, cap;
+	struct sqk_store_hash by_id; /* link key -> offset + 1 of the first record with it */
+	struct sqk_store *recs;	     /* dev, ino, the next record with the key, path */
+	uint64_t end;
+	char *path; /* the path read back last */
+	size_t cap;
 };
 
 struct diff {
@@ -43,6 +46,7 @@ struct diff {
 	/* The entry being compared: "/a/b", or "" for the root. */
 	char *path;
 	size_t path_cap;
+	struct sqk_spill budget; /* of the stores the comparison keeps */
 	struct diff_links links[2];
 
 	/* The queue: changes behind a file being compared (diff_queue.c). */
@@ -75,8 +79,6 @@ static inline const char *diff_path(const struct diff *d)
 /* One side's way down to a selected path (diff_path.c): the directories entered, root first. */
 struct diff_path_level {
 	struct sqk_dnode node;
-	struct sqk_dir_entry *ents;
-	size_t n;
 };
 
 struct diff_side_path {
@@ -99,6 +101,8 @@ void sqk_diff_path_close(struct diff_side_path *p);
 
 /* Record the first error, where it happened (the current path) and errno; return err. */
 int sqk_diff_fail(struct diff *d, int side, int err);
+/* The same for a store's failure: a temporary file's is told with its directory. */
+int sqk_diff_store_fail(struct diff *d, int err);
 
 /* diff_attr.c: every change between two entries found on both sides. */
 int sqk_diff_nodes(struct diff *d, struct sqk_dnode *a, struct sqk_dnode *b);

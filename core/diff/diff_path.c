@@ -36,7 +36,7 @@ static int push(struct diff_side_path *p, struct sqk_dnode *dir)
 	}
 	l = &p->lv[p->depth];
 	l->node = *dir;
-	err = p->t->ops->enter(p->t, &l->node, &l->ents, &l->n);
+	err = p->t->ops->enter(p->t, &l->node);
 	if (err) {
 		p->t->ops->release(&l->node);
 		return err;
@@ -51,38 +51,40 @@ static void pop(struct diff_side_path *p, struct sqk_dnode *keep)
 	struct diff_path_level *l = &p->lv[--p->depth];
 
 	p->t->ops->leave(p->t);
-	free(l->ents);
 	if (keep)
 		*keep = l->node;
 	else
 		p->t->ops->release(&l->node);
 }
 
-static int by_name(const void *key, const void *ent)
+/* name in the directory entered last, its listing read from the start: 1 and *e, 0, or an error. */
+static int find(struct diff_side_path *p, const char *name, size_t len,
+		const struct sqk_dir_entry **e)
 {
-	const struct sqk_dir_entry *k = key, *e = ent;
+	int r = p->t->ops->rewind(p->t), c = 1;
 
-	return sqk_name_cmp(k->name, k->name_len, e->name, e->name_len);
+	while (!r && (r = p->t->ops->next(p->t, e)) == 1) {
+		c = sqk_name_cmp((*e)->name, (*e)->name_len, name, len);
+		if (c >= 0)
+			break;
+		r = 0;
+	}
+	return r < 0 ? r : r == 1 && c == 0;
 }
 
 static int lookup(void *ctx, const char *name, size_t len, enum sqk_path_kind *kind,
 		  const char **target)
 {
 	struct diff_side_path *p = ctx;
-	struct diff_path_level *l = &p->lv[p->depth - 1];
-	struct sqk_dir_entry key;
 	const struct sqk_dir_entry *e;
 	int err;
 
 	drop_child(p);
 	if (len > SQK_NAME_MAX)
 		return SQK_ERR_NOENT;
-	memcpy(key.name, name, len);
-	key.name[len] = '\0';
-	key.name_len = (uint32_t)len;
-	e = bsearch(&key, l->ents, l->n, sizeof(*l->ents), by_name);
-	if (!e)
-		return SQK_ERR_NOENT;
+	err = find(p, name, len, &e);
+	if (err <= 0)
+		return err ? err : SQK_ERR_NOENT;
 	err = p->t->ops->stat(p->t, e, &p->child);
 
 	if (err)

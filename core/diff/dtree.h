@@ -5,9 +5,10 @@
 /*
  * A tree to compare: what the comparison asks of each side, with one
  * implementation over an open image and one over a host directory. A walk
- * enters a directory (which lists its entries in the order of their names'
- * bytes), stats its entries, reads their xattrs and opens their contents,
- * and leaves it; the host tree does all that relative to the directory it
+ * enters a directory (which gives its entries one at a time, in the order of
+ * their names' bytes: an image's listing a piece at a time, a host
+ * directory's names packed), stats its entries, reads their xattrs and opens
+ * their contents, and leaves it; the host tree does all that relative to the directory it
  * is in, never following a symlink. A call that fails with SQK_ERR_IO
  * leaves the cause in errno.
  */
@@ -48,12 +49,20 @@ struct sqk_dtree_ops {
 	/* The root, and the start of a walk (a tree serves one walk at a time). */
 	int (*root)(struct sqk_dtree *t, struct sqk_dnode *out);
 	/*
-	 * Go into dir (a directory this tree gave) and list its entries: *n of
-	 * them in *ents (malloc'd), by sqk_name_cmp(). SQK_ERR_LOOP for a
-	 * directory met again on the way down.
+	 * Go into dir (a directory this tree gave): its listing is read whole
+	 * (an image's is checked, a host directory's names sorted by
+	 * sqk_name_cmp()), then given an entry at a time by next. SQK_ERR_LOOP
+	 * for a directory met again on the way down.
 	 */
-	int (*enter)(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
-		     size_t *n);
+	int (*enter)(struct sqk_dtree *t, struct sqk_dnode *dir);
+	/*
+	 * The next entry of the directory entered last: 1 and *e, valid until
+	 * the next call of next or rewind for that directory (going into a
+	 * subdirectory and back leaves it be); 0 at the end, or an error.
+	 */
+	int (*next)(struct sqk_dtree *t, const struct sqk_dir_entry **e);
+	/* Back to the first entry of the directory entered last. */
+	int (*rewind)(struct sqk_dtree *t);
 	void (*leave)(struct sqk_dtree *t);
 	/* An entry of the directory entered last. */
 	int (*stat)(struct sqk_dtree *t, const struct sqk_dir_entry *e, struct sqk_dnode *out);

@@ -30,6 +30,18 @@ struct dir_id {
 	ino_t ino;
 };
 
+/*
+ * A directory entered: its names packed one after another (NUL-terminated),
+ * where each starts in their order, and the entry next gives next.
+ */
+struct listing {
+	char *names;
+	size_t len, cap;
+	uint32_t *at;
+	size_t n, at_cap, next;
+	struct sqk_dir_entry e; /* the entry given last */
+};
+
 struct host_tree {
 	struct sqk_dtree t;
 	int root_fd;
@@ -37,7 +49,8 @@ struct host_tree {
 	/* The directories entered, root first: one met again below itself is a loop (a bind mount).
 	 */
 	struct dir_id *up;
-	size_t nup, up_cap;
+	struct listing **ls; /* nls of them: a level's stays for the next walk */
+	size_t nup, up_cap, nls;
 };
 
 static void node_from(struct sqk_dnode *n, const struct stat *st, const char *name)
@@ -74,22 +87,22 @@ static int host_root(struct sqk_dtree *t, struct sqk_dnode *out)
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
+static int by_name(const void *a, const void *b, void *arg)
 {
-	const struct sqk_dir_entry *x = a, *y = b;
+	const char *names = arg, *x = names + *(const uint32_t *)a,
+		   *y = names + *(const uint32_t *)b;
 
-	return sqk_name_cmp(x->name, x->name_len, y->name, y->name_len);
+	return sqk_name_cmp(x, strlen(x), y, strlen(y));
 }
 
-/* The entries of the directory open at fd (which stays open), sorted. */
-static int list(int fd, struct sqk_dir_entry **out, size_t *count)
+/* The names of the directory open at fd (which stays open), sorted into l. */
+static int list(int fd, struct listing *l)
 {
-	struct sqk_dir_entry *v = NULL;
-	size_t n = 0, cap = 0;
 	struct dirent *d;
 	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0), err = 0;
 	DIR *dir;
 
+	l->len = l->n = l->next = 0;
 	if (dfd < 0)
 		return sqk_err_from_errno();
 	dir = fdopendir(dfd);
@@ -118,33 +131,29 @@ static int list(int fd, struct sqk_dir_entry **out, size_t *count)
 			err = SQK_ERR_IO;
 			break;
 		}
-		if (SQK_ARRAY_GROW(v, cap, n + 1)) {
+		if (l->len + len + 1 > UINT32_MAX || SQK_ARRAY_GROW(l->at, l->at_cap, l->n + 1) ||
+		    SQK_ARRAY_GROW(l->names, l->cap, l->len + len + 1)) {
 			err = SQK_ERR_NOMEM;
 			break;
 		}
-		memset(&v[n], 0, sizeof(v[n]));
-		memcpy(v[n].name, d->d_name, len + 1);
-		v[n].name_len = (uint32_t)len;
-		n++;
+		memcpy(l->names + l->len, d->d_name, len + 1);
+		l->at[l->n++] = (uint32_t)l->len;
+		l->len += len + 1;
 	}
 	if (err) {
 		int saved = errno;
 
 		closedir(dir);
-		free(v);
 		errno = saved;
 		return err;
 	}
 	closedir(dir);
-	if (n > 1)
-		qsort(v, n, sizeof(*v), by_name);
-	*out = v;
-	*count = n;
+	if (l->n > 1)
+		qsort_r(l->at, l->n, sizeof(*l->at), by_name, l->names);
 	return 0;
 }
 
-static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
-		      size_t *n)
+static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir)
 {
 	struct host_tree *h = (struct host_tree *)t;
 	struct stat st;
@@ -162,14 +171,27 @@ static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir
 			err = SQK_ERR_LOOP;
 	if (!err && SQK_ARRAY_GROW(h->up, h->up_cap, h->nup + 1))
 		err = SQK_ERR_NOMEM;
+	if (!err && h->nup == h->nls) {
+		/*
+		 * A listing a level, kept for the next walk down to that depth;
+		 * each allocated on its own, as the nodes of a level point into
+		 * its entry while the levels below are entered.
+		 */
+		struct listing **p = realloc(h->ls, (h->nls + 1) * sizeof(*p));
+
+		if (p)
+			h->ls = p;
+		if (!p || !(p[h->nls] = calloc(1, sizeof(**p))))
+			err = SQK_ERR_NOMEM;
+		else
+			h->nls++;
+	}
 	if (!err)
-		err = list(fd, ents, n);
+		err = list(fd, h->ls[h->nup]);
 	if (!err) {
 		err = sqk_dirstack_push(&h->dirs, fd, dir->name, 0, 0);
 		if (!err)
 			h->up[h->nup++] = (struct dir_id){st.st_dev, st.st_ino};
-		else
-			free(*ents);
 	}
 	if (err) {
 		int saved = errno;
@@ -178,6 +200,41 @@ static int host_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir
 		errno = saved;
 	}
 	return err;
+}
+
+static int host_next(struct sqk_dtree *t, const struct sqk_dir_entry **e)
+{
+	struct host_tree *h = (struct host_tree *)t;
+	struct listing *l = h->ls[h->nup - 1];
+	const char *name;
+
+	if (l->next == l->n)
+		return 0;
+	name = l->names + l->at[l->next++];
+	l->e.name_len = (uint32_t)strlen(name);
+	memcpy(l->e.name, name, l->e.name_len + 1);
+	*e = &l->e;
+	return 1;
+}
+
+static int host_rewind(struct sqk_dtree *t)
+{
+	struct host_tree *h = (struct host_tree *)t;
+
+	h->ls[h->nup - 1]->next = 0;
+	return 0;
+}
+
+/* A listing that held many names gives their memory back. */
+static void forget_names(struct listing *l)
+{
+	if (l->cap > (64u << 10)) {
+		free(l->names);
+		free(l->at);
+		l->names = NULL;
+		l->at = NULL;
+		l->cap = l->at_cap = 0;
+	}
 }
 
 static void host_leave(struct sqk_dtree *t)
@@ -189,7 +246,7 @@ static void host_leave(struct sqk_dtree *t)
 	sqk_dirstack_pop(&h->dirs, &fd, &owner_ok);
 	if (fd >= 0)
 		close(fd);
-	h->nup--;
+	forget_names(h->ls[--h->nup]);
 }
 
 static int read_target(int dirfd, const char *name, struct sqk_dnode *n)
@@ -424,15 +481,23 @@ static void host_destroy(struct sqk_dtree *t)
 {
 	struct host_tree *h = (struct host_tree *)t;
 
+	size_t i;
+
 	sqk_dirstack_release(&h->dirs);
 	close(h->root_fd);
 	free(h->up);
+	for (i = 0; i < h->nls; i++) {
+		free(h->ls[i]->names);
+		free(h->ls[i]->at);
+		free(h->ls[i]);
+	}
+	free(h->ls);
 	free(h);
 }
 
 static const struct sqk_dtree_ops host_ops = {
-	host_root, host_enter, host_leave, host_stat,	 host_xattrs,
-	host_open, host_read,  host_close, host_release, host_destroy,
+	host_root,   host_enter, host_next, host_rewind, host_leave,   host_stat,
+	host_xattrs, host_open,	 host_read, host_close,	 host_release, host_destroy,
 };
 
 int sqk_dtree_host(const char *path, struct sqk_dtree **out)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The tree of an open image: listings, inodes, xattrs and file data, all
- * through the image's caches. A listing is read whole and its metadata
- * released before the walk goes on, as the other walks of an image do.
+ * through the image's caches. A listing is checked whole when it is
+ * entered, then read a piece at a time (read/dir.h), holding no metadata
+ * block between calls, as the other walks of an image do; the directories
+ * entered are a bitmap by inode number in a store within the image's budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +13,23 @@
 #include "format/format.h"
 #include "read/data.h"
 #include "read/image.h"
+#include "util/array.h"
 #include "util/error.h"
-#include "util/u64set.h"
+#include "util/store.h"
+
+/* A directory entered: its listing, and the entry next gives next. */
+struct level {
+	struct sqk_dir_list l;
+	struct sqk_inode dir;
+	size_t at;
+};
 
 struct image_tree {
 	struct sqk_dtree t;
 	/* Directories entered: one entered again is a loop, or listed twice. */
-	struct sqk_u64set dirs;
+	struct sqk_store *dirs;
+	struct level *lv;
+	size_t depth, cap;
 };
 
 static void node_from(struct sqk_dnode *n, struct sqk_inode *ino)
@@ -49,7 +61,10 @@ static int img_root(struct sqk_dtree *t, struct sqk_dnode *out)
 	int err;
 
 	/* A new walk: no directory entered yet. */
-	sqk_u64set_free(&it->dirs);
+	if (it->dirs)
+		sqk_store_clear(it->dirs);
+	else if ((err = sqk_store_create(sqk_image_budget(t->img), 0, 0, &it->dirs)) != 0)
+		return err;
 	err = sqk_inode_read(t->img, sqk_image_super(t->img)->root_inode, &ino);
 
 	if (err)
@@ -62,21 +77,62 @@ static int img_root(struct sqk_dtree *t, struct sqk_dnode *out)
 	return 0;
 }
 
-static int img_enter(struct sqk_dtree *t, struct sqk_dnode *dir, struct sqk_dir_entry **ents,
-		     size_t *n)
+static int img_enter(struct sqk_dtree *t, struct sqk_dnode *dir)
 {
 	struct image_tree *it = (struct image_tree *)t;
-	int seen = sqk_u64set_add(&it->dirs, dir->inode.number);
+	struct level *lv;
+	int err = sqk_store_bit(it->dirs, dir->inode.number, 1);
 
-	if (seen < 0)
-		return seen;
-	if (seen)
-		return SQK_ERR_LOOP;
-	return sqk_dir_read_all(t->img, &dir->inode, ents, n, NULL);
+	if (err)
+		return err < 0 ? err : SQK_ERR_LOOP;
+	if (SQK_ARRAY_GROW(it->lv, it->cap, it->depth + 1))
+		return SQK_ERR_NOMEM;
+	lv = &it->lv[it->depth];
+	err = sqk_dir_list_open(t->img, &dir->inode, 1, &lv->l);
+	if (err)
+		return err;
+	/* Kept for rewind: the inode without what it owns. */
+	lv->dir = dir->inode;
+	lv->dir.blocks = NULL;
+	lv->dir.target = NULL;
+	lv->at = 0;
+	it->depth++;
+	return 0;
+}
+
+static int img_next(struct sqk_dtree *t, const struct sqk_dir_entry **e)
+{
+	struct image_tree *it = (struct image_tree *)t;
+	struct level *lv = &it->lv[it->depth - 1];
+	int err;
+
+	while (lv->at == lv->l.n && !lv->l.end && !lv->l.error) {
+		err = sqk_dir_list_next(&lv->l);
+		if (err)
+			return err;
+		lv->at = 0;
+	}
+	if (lv->at == lv->l.n)
+		return lv->l.error;
+	*e = &lv->l.ents[lv->at++];
+	return 1;
+}
+
+static int img_rewind(struct sqk_dtree *t)
+{
+	struct image_tree *it = (struct image_tree *)t;
+	struct level *lv = &it->lv[it->depth - 1];
+
+	sqk_dir_list_close(&lv->l);
+	lv->at = 0;
+	return sqk_dir_list_open(t->img, &lv->dir, 1, &lv->l);
 }
 
 static void img_leave(struct sqk_dtree *t)
 {
+	struct image_tree *it = (struct image_tree *)t;
+
+	sqk_dir_list_close(&it->lv[--it->depth].l);
 }
 
 static int img_stat(struct sqk_dtree *t, const struct sqk_dir_entry *e, struct sqk_dnode *out)
@@ -146,13 +202,16 @@ static void img_destroy(struct sqk_dtree *t)
 {
 	struct image_tree *it = (struct image_tree *)t;
 
-	sqk_u64set_free(&it->dirs);
+	while (it->depth)
+		img_leave(t);
+	free(it->lv);
+	sqk_store_destroy(it->dirs);
 	free(it);
 }
 
 static const struct sqk_dtree_ops image_ops = {
-	img_root, img_enter, img_leave, img_stat,    img_xattrs,
-	img_open, img_read,  img_close, img_release, img_destroy,
+	img_root,   img_enter, img_next, img_rewind, img_leave,	  img_stat,
+	img_xattrs, img_open,  img_read, img_close,  img_release, img_destroy,
 };
 
 int sqk_dtree_image(struct sqk_image *img, struct sqk_dtree **out)

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/pool.h"
+#include "util/store.h"
 
 static const char *const check_names[C_COUNT] = {
 	[C_SUPER] = "superblock",
@@ -125,79 +126,6 @@ uint64_t sqk_fsck_reserve_keys(struct sqk_fsck *f, uint64_t n)
 	return k;
 }
 
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352du;
-	x ^= x >> 15;
-	x *= 0x846ca68bu;
-	x ^= x >> 16;
-	return x;
-}
-
-struct fsck_rec *sqk_fsck_rec_by_number(struct sqk_fsck *f, uint32_t number)
-{
-	uint32_t i;
-
-	if (!f->mapcap)
-		return NULL;
-	for (i = hash32(number) & (f->mapcap - 1); f->map[i]; i = (i + 1) & (f->mapcap - 1))
-		if (f->recs[f->map[i] - 1].number == number)
-			return &f->recs[f->map[i] - 1];
-	return NULL;
-}
-
-static int map_grow(struct sqk_fsck *f)
-{
-	uint32_t cap = f->mapcap ? f->mapcap * 2 : 1024, i, j;
-	uint32_t *map = calloc(cap, sizeof(*map));
-
-	if (!map)
-		return SQK_ERR_NOMEM;
-	for (j = 0; j < f->mapcap; j++) {
-		if (!f->map[j])
-			continue;
-		for (i = hash32(f->recs[f->map[j] - 1].number) & (cap - 1); map[i];
-		     i = (i + 1) & (cap - 1))
-			;
-		map[i] = f->map[j];
-	}
-	free(f->map);
-	f->map = map;
-	f->mapcap = cap;
-	return 0;
-}
-
-/* Add a record; its number must not be there yet. Memory grows with what the image holds. */
-int sqk_fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index)
-{
-	uint32_t i;
-	int err;
-
-	if (f->nrecs == UINT32_MAX - 1)
-		return SQK_ERR_NOMEM;
-	if (f->nrecs == f->reccap) {
-		uint32_t cap = f->reccap ? f->reccap * 2 : 256;
-		struct fsck_rec *p = realloc(f->recs, (size_t)cap * sizeof(*p));
-
-		if (!p)
-			return SQK_ERR_NOMEM;
-		f->recs = p;
-		f->reccap = cap;
-	}
-	if ((uint64_t)(f->nrecs + 1) * 2 > f->mapcap) {
-		err = map_grow(f);
-		if (err)
-			return err;
-	}
-	f->recs[f->nrecs] = *r;
-	for (i = hash32(r->number) & (f->mapcap - 1); f->map[i]; i = (i + 1) & (f->mapcap - 1))
-		;
-	f->map[i] = f->nrecs + 1;
-	*index = f->nrecs++;
-	return 0;
-}
-
 /* The image path of a record, from the entries naming it; 0 or -1 when there is none. */
 static int rec_path(struct sqk_fsck *f, uint32_t rec, char *out, size_t cap)
 {
@@ -207,16 +135,17 @@ static int rec_path(struct sqk_fsck *f, uint32_t rec, char *out, size_t cap)
 
 	out[pos] = '\0';
 	while (cur != f->root) {
-		const struct fsck_rec *r = &f->recs[cur];
+		struct fsck_rec r = sqk_fsck_rec(f, cur);
 
-		if (r->up == FSCK_NONE || r->entry == FSCK_NO_REF || ++steps > 1024)
+		if (r.up == FSCK_NONE || r.entry == FSCK_NO_REF || ++steps > 1024 ||
+		    fsck_stopped(f))
 			return -1;
-		if (sqk_fsck_entry_name(f, r->entry, name, &len) != 0 || len + 1 > pos)
+		if (sqk_fsck_entry_name(f, r.entry, name, &len) != 0 || len + 1 > pos)
 			return -1;
 		pos -= len;
 		memcpy(out + pos, name, len);
 		out[--pos] = '/';
-		cur = r->up;
+		cur = r.up;
 	}
 	if (pos == cap - 1)
 		out[--pos] = '/';
@@ -255,7 +184,8 @@ static void emit(struct sqk_fsck *f)
 			continue;
 		}
 		/* Not reachable by name: say which inode it is. */
-		if (asprintf(&detail, "inode %u: %s", f->recs[e->rec].number, e->detail) < 0)
+		if (asprintf(&detail, "inode %u: %s", sqk_fsck_rec(f, e->rec).number, e->detail) <
+		    0)
 			detail = NULL;
 		f->o.report(f->o.ctx, T_INODE, check_names[e->check], detail ? detail : e->detail);
 		free(detail);
@@ -271,119 +201,152 @@ static void emit(struct sqk_fsck *f)
 	}
 }
 
+/* The directory listing record i, for reachability: FSCK_NONE at a file or a top. */
+static uint32_t tree_parent(struct sqk_fsck *f, const struct fsck_rec *r)
+{
+	return r->dir == FSCK_NONE ? FSCK_NONE : sqk_fsck_dir(f, r->dir).tree_parent;
+}
+
 /* Is record i reachable from the root? Walks up the directories listing it. */
 static int reach_dir(struct sqk_fsck *f, uint32_t i)
 {
 	uint32_t cur = i, steps = 0, s;
+	struct fsck_rec r = sqk_fsck_rec(f, cur);
 	int state;
 
 	/* Go up until something is known, marking the way. */
-	while (f->recs[cur].state == R_UNKNOWN) {
-		struct fsck_rec *r = &f->recs[cur];
+	while (r.state == R_UNKNOWN && !fsck_stopped(f)) {
+		uint32_t up;
 
 		if (cur == f->root) {
-			r->state = R_REACHABLE;
+			r.state = R_REACHABLE;
+			sqk_fsck_rec_set(f, cur, &r);
 			break;
 		}
-		r->state = R_VISITING;
-		if (r->dir == FSCK_NONE || f->dirs[r->dir].tree_parent == FSCK_NONE) {
-			r->state = R_UNREACHABLE;
+		up = tree_parent(f, &r);
+		r.state = up == FSCK_NONE ? R_UNREACHABLE : R_VISITING;
+		sqk_fsck_rec_set(f, cur, &r);
+		if (up == FSCK_NONE)
 			break;
-		}
-		cur = f->dirs[r->dir].tree_parent;
+		cur = up;
+		r = sqk_fsck_rec(f, cur);
 		steps++;
 	}
-	state = f->recs[cur].state;
+	state = r.state;
 	if (state == R_VISITING) {
 		/* cur is on a cycle of directories each listed inside the next. */
 		sqk_fsck_err(f, FSCK_NONE, T_DIR, C_DIR_LOOP,
-			     "directory inode %u is listed inside its own subtree",
-			     f->recs[cur].number);
+			     "directory inode %u is listed inside its own subtree", r.number);
 		state = R_UNREACHABLE;
 	}
 	/* Everything on the way shares the answer. */
-	for (cur = i, s = 0; s <= steps && f->recs[cur].state == R_VISITING; s++) {
-		f->recs[cur].state = (uint8_t)state;
-		if (f->recs[cur].dir == FSCK_NONE)
+	for (cur = i, s = 0; s <= steps && !fsck_stopped(f); s++) {
+		r = sqk_fsck_rec(f, cur);
+		if (r.state != R_VISITING)
 			break;
-		cur = f->dirs[f->recs[cur].dir].tree_parent;
+		r.state = (uint8_t)state;
+		sqk_fsck_rec_set(f, cur, &r);
+		if (r.dir == FSCK_NONE)
+			break;
+		cur = tree_parent(f, &r);
 		if (cur == FSCK_NONE)
 			break;
 	}
 	return state == R_REACHABLE;
 }
 
+/* Every record, and each file as reachable as the directory its first entry is in. */
+static void reach_all(struct sqk_fsck *f)
+{
+	uint32_t i, n = f->nrecs, from, to;
+	uint64_t k;
+
+	for (i = 0; i < f->ndirs && !fsck_stopped(f); i++)
+		reach_dir(f, sqk_fsck_dir(f, i).rec);
+	for (i = 0; i < n && !fsck_stopped(f); i++) {
+		struct fsck_rec r = sqk_fsck_rec(f, i);
+
+		if (r.dir != FSCK_NONE)
+			continue;
+		r.state = r.up != FSCK_NONE && sqk_fsck_rec(f, r.up).state == R_REACHABLE
+				  ? R_REACHABLE
+				  : R_UNREACHABLE;
+		sqk_fsck_rec_set(f, i, &r);
+	}
+	for (k = 0; k < f->nlinks && !fsck_stopped(f); k++) {
+		sqk_fsck_link(f, k, &from, &to);
+		if (sqk_fsck_rec(f, from).state == R_REACHABLE) {
+			struct fsck_rec r = sqk_fsck_rec(f, to);
+
+			r.state = R_REACHABLE;
+			sqk_fsck_rec_set(f, to, &r);
+		}
+	}
+}
+
 static void check_tree(struct sqk_fsck *f)
 {
 	uint32_t i, n = f->nrecs;
-	size_t k;
 
 	if (f->root == FSCK_NONE)
 		return;
-	for (i = 0; i < f->ndirs; i++)
-		reach_dir(f, f->dirs[i].rec);
-	for (i = 0; i < n; i++) {
-		struct fsck_rec *r = &f->recs[i];
-
-		if (r->dir != FSCK_NONE)
-			continue;
-		r->state = r->up != FSCK_NONE && f->recs[r->up].state == R_REACHABLE
-				   ? R_REACHABLE
-				   : R_UNREACHABLE;
-	}
-	for (k = 0; k < f->nlinks; k++)
-		if (f->recs[f->links[k][0]].state == R_REACHABLE)
-			f->recs[f->links[k][1]].state = R_REACHABLE;
+	reach_all(f);
 
 	/* Each directory names, as its parent, the directory that lists it. */
-	for (i = 0; i < f->ndirs; i++) {
-		struct fsck_dir *d = &f->dirs[i];
+	for (i = 0; i < f->ndirs && !fsck_stopped(f); i++) {
+		struct fsck_dir d = sqk_fsck_dir(f, i);
+		uint32_t number;
 
-		if (d->tree_parent != FSCK_NONE && d->parent != f->recs[d->tree_parent].number)
-			sqk_fsck_err(f, d->rec, T_INODE, C_DIR_PARENT,
+		if (d.tree_parent == FSCK_NONE)
+			continue;
+		number = sqk_fsck_rec(f, d.tree_parent).number;
+		if (d.parent != number)
+			sqk_fsck_err(f, d.rec, T_INODE, C_DIR_PARENT,
 				     "the parent inode number is %u, but inode %u lists it",
-				     d->parent, f->recs[d->tree_parent].number);
+				     d.parent, number);
 	}
-	for (i = 0; i < n; i++) {
-		struct fsck_rec *r = &f->recs[i];
-		struct fsck_dir *d = r->dir != FSCK_NONE ? &f->dirs[r->dir] : NULL;
+	for (i = 0; i < n && !fsck_stopped(f); i++) {
+		struct fsck_rec r = sqk_fsck_rec(f, i);
+		struct fsck_dir d = {0};
 
-		if (r->state != R_REACHABLE) {
+		if (r.dir != FSCK_NONE)
+			d = sqk_fsck_dir(f, r.dir);
+		if (r.state != R_REACHABLE) {
 			/*
 			 * Only what no listing names is reported: what sits in an orphaned
 			 * directory goes with it. After a listing was cut short, what it
 			 * would have named is unknown.
 			 */
-			if (r->up == FSCK_NONE && !f->listing_cut)
+			if (r.up == FSCK_NONE && !f->listing_cut)
 				sqk_fsck_err(f, i, T_INODE, C_ORPHAN,
 					     "no directory lists this %s; it is not reachable "
 					     "from the root",
-					     d ? "directory" : "inode");
+					     r.dir != FSCK_NONE ? "directory" : "inode");
 			continue;
 		}
-		if (!d) {
-			if (r->nlink != r->links && (!f->listing_cut || r->links > r->nlink))
+		if (r.dir == FSCK_NONE) {
+			if (r.nlink != r.links && (!f->listing_cut || r.links > r.nlink))
 				sqk_fsck_err(f, i, T_INODE, C_NLINK,
 					     "link count %u, but %u directory entries name it",
-					     r->nlink, r->links);
+					     r.nlink, r.links);
 			continue;
 		}
 		/*
 		 * mksquashfs and squashkit write 2 + subdirectories; squashfs-tools-ng
 		 * writes 2 + entries. Either is accepted.
 		 */
-		if (d->listed && r->nlink != 2 + d->subdirs && r->nlink != 2 + d->entries)
+		if (d.listed && r.nlink != 2 + d.subdirs && r.nlink != 2 + d.entries)
 			sqk_fsck_err(
 				f, i, T_INODE, C_NLINK,
 				"link count %u, but the directory has %u subdirectories and %u "
 				"entries (accepted: %u or %u)",
-				r->nlink, d->subdirs, d->entries, 2 + d->subdirs, 2 + d->entries);
+				r.nlink, d.subdirs, d.entries, 2 + d.subdirs, 2 + d.entries);
 	}
 }
 
 static void check_root(struct sqk_fsck *f)
 {
-	struct fsck_rec *r;
+	struct fsck_rec r;
 	uint32_t idx;
 
 	if (f->root == FSCK_NONE && f->scan_cut &&
@@ -398,10 +361,10 @@ static void check_root(struct sqk_fsck *f)
 			SQK_REF_OFFSET(f->sb.root_inode));
 		return;
 	}
-	r = &f->recs[f->root];
-	if (r->dir == FSCK_NONE) {
+	r = sqk_fsck_rec(f, f->root);
+	if (r.dir == FSCK_NONE) {
 		sqk_fsck_err(f, FSCK_NONE, T_SUPER, C_SUPER, "the root inode %u is not a directory",
-			     r->number);
+			     r.number);
 		f->root = FSCK_NONE;
 	}
 	/* The root's parent field was checked with its inode (sqk_fmt_inode_check_links). */
@@ -434,6 +397,9 @@ int sqk_fsck_run(struct sqk_fsck *f)
 	if (err < 0 || fsck_stopped(f))
 		return fsck_stopped(f) ? f->fatal_err : err;
 	if (err == 0) {
+		err = sqk_fsck_recs_init(f);
+		if (err)
+			return err;
 		if (f->o.threads) {
 			f->pool = sqk_pool_create(f->o.threads, 0);
 			if (!f->pool)
@@ -465,6 +431,11 @@ int sqk_fsck_run(struct sqk_fsck *f)
 	return 0;
 }
 
+int sqk_fsck_temp_failed(const struct sqk_fsck *f, int err, struct sqk_fault *fault)
+{
+	return f->budget && sqk_spill_failed(f->budget, err, fault);
+}
+
 void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)
 {
 	*out = f->counts;
@@ -472,6 +443,11 @@ void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out)
 
 void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file)
 {
+	/* The stores go first: they draw on the image's budget. */
+	sqk_pool_destroy(f->pool);
+	f->pool = NULL;
+	sqk_fsck_data_free(f);
+	sqk_fsck_recs_free(f);
 	*img = f->img;
 	*file = f->file;
 	f->img = NULL;
@@ -481,12 +457,13 @@ void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_
 void sqk_fsck_destroy(struct sqk_fsck *f)
 {
 	size_t i;
-	uint32_t j;
 
 	if (!f)
 		return;
 	sqk_pool_destroy(f->pool);
+	/* The stores first: they draw on the image's budget. */
 	sqk_fsck_data_free(f);
+	sqk_fsck_recs_free(f);
 	if (f->inode_ms) {
 		sqk_fsck_ms_free(f->inode_ms);
 		free(f->inode_ms);
@@ -498,17 +475,6 @@ void sqk_fsck_destroy(struct sqk_fsck *f)
 	for (i = 0; i < f->nerrs; i++)
 		free(f->errs[i].detail);
 	free(f->errs);
-	for (j = 0; j < f->ndirs; j++) {
-		uint32_t k;
-
-		for (k = 0; k < f->dirs[j].nindex; k++)
-			free(f->dirs[j].index[k].name);
-		free(f->dirs[j].index);
-	}
-	free(f->dirs);
-	free(f->recs);
-	free(f->map);
-	free(f->links);
 	free(f->frag.pos);
 	free(f->exp.pos);
 	free(f->ids.pos);

@@ -27,6 +27,7 @@
 #include "read/image.h"
 
 struct sqk_file;
+struct sqk_fault;
 
 /* Called once per problem, in a deterministic order, at the end of the run. */
 typedef void (*sqk_fsck_report_fn)(void *ctx, const char *path, const char *check,
@@ -83,6 +84,11 @@ void sqk_fsck_counts(const struct sqk_fsck *f, struct sqk_fsck_counts *out);
  * closes the image, then destroys the file.
  */
 void sqk_fsck_take_image(struct sqk_fsck *f, struct sqk_image **img, struct sqk_file **file);
+/*
+ * After sqk_fsck_run() failed with err: was it a temporary file of the
+ * records' stores? Then fault (when not NULL) says which, and why.
+ */
+int sqk_fsck_temp_failed(const struct sqk_fsck *f, int err, struct sqk_fault *fault);
 void sqk_fsck_destroy(struct sqk_fsck *f);
 
 #endif

@@ -28,6 +28,7 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/pool.h"
+#include "util/store.h"
 #include "util/u64set.h"
 
 /* Blocks per task: enough to amortise a hand-off, few enough to spread a big file. */
@@ -50,6 +51,7 @@ struct fsck_dup {
 	uint64_t pos;
 	uint32_t word;
 	uint32_t len;
+	uint64_t next; /* another block at pos (with another size word): its index + 1 */
 };
 
 /* A file sharing a block that was checked for another. */
@@ -165,48 +167,47 @@ void sqk_fsck_fragment_block(struct sqk_fsck *f, uint32_t slot, uint64_t start, 
 	submit(f, c);
 }
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9ull;
-	return x ^ (x >> 29);
-}
-
 /*
  * A file sharing a block checked for another: reported too if the block does
  * not decompress, or the kernel refuses it.
  */
 static void keep_shared(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos)
 {
-	struct fsck_shared *s;
+	struct fsck_shared s;
+	int err;
 
-	if (SQK_ARRAY_GROW(f->shared, f->sharedcap, f->nshared + 1)) {
-		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
-		return;
-	}
-	s = &f->shared[f->nshared++];
-	s->key = sqk_fsck_reserve_keys(f, 1);
-	s->pos = pos;
-	s->rec = rec;
-	s->index = index;
+	s.key = sqk_fsck_reserve_keys(f, 1);
+	s.pos = pos;
+	s.rec = rec;
+	s.index = index;
+	err = f->shared ? 0 : sqk_store_create(f->budget, 0, 0, &f->shared);
+	if (!err)
+		err = sqk_store_put(f->shared, f->nshared, &s, sizeof(s));
+	sqk_fsck_fail(f, err);
+	if (!err)
+		f->nshared++;
 }
 
 void sqk_fsck_data_shared(struct sqk_fsck *f)
 {
-	size_t i;
+	uint64_t i;
 
-	for (i = 0; i < f->nshared; i++) {
-		struct fsck_shared *s = &f->shared[i];
+	for (i = 0; i < f->nshared && !fsck_stopped(f); i++) {
+		struct fsck_shared s;
+		int err = sqk_store_get(f->shared, i, &s, sizeof(s));
 
-		if (sqk_u64set_has(&f->bad, s->pos))
-			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_DATA,
+		sqk_fsck_fail(f, err);
+		if (err)
+			break;
+		if (sqk_u64set_has(&f->bad, s.pos))
+			sqk_fsck_err_key(f, s.key, s.rec, T_INODE, C_DATA,
 					 "block %u at %llu, which it shares with another file, "
 					 "does not decompress",
-					 s->index, (unsigned long long)s->pos);
-		else if (sqk_u64set_has(&f->refused, s->pos))
-			sqk_fsck_err_key(f, s->key, s->rec, T_INODE, C_KERNEL,
-					 "block %u at %llu: " FSCK_REFUSED, s->index,
-					 (unsigned long long)s->pos);
+					 s.index, (unsigned long long)s.pos);
+		else if (sqk_u64set_has(&f->refused, s.pos))
+			sqk_fsck_err_key(f, s.key, s.rec, T_INODE, C_KERNEL,
+					 "block %u at %llu: " FSCK_REFUSED, s.index,
+					 (unsigned long long)s.pos);
 	}
 }
 
@@ -214,51 +215,54 @@ void sqk_fsck_data_shared(struct sqk_fsck *f)
  * Remember a block handed out for checking. Returns 1 when the same block
  * (position and size word) was handed out already, so it is not
  * decompressed again (duplicate files share their blocks), 0 for a new
- * one; a block met again with another length is reported. Memory grows
- * with the blocks the inode table lists.
+ * one; a block met again with another length is reported. The blocks go to
+ * a store within the image's budget: a record each, found by position.
  */
 static int block_seen(struct sqk_fsck *f, uint32_t rec, uint32_t index, uint64_t pos, uint32_t word,
 		      uint32_t len)
 {
-	size_t i;
+	struct fsck_dup d;
+	uint64_t first = 0, k;
+	int err = 0, found;
 
-	if ((f->ndups + 1) * 2 > f->dupcap) {
-		size_t cap = f->dupcap ? f->dupcap * 2 : 1024, j;
-		struct fsck_dup *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return 0; /* then it is simply checked again */
-		for (j = 0; j < f->dupcap; j++) {
-			if (!f->dups[j].word)
-				continue;
-			for (i = hash64(f->dups[j].pos) & (cap - 1); t[i].word;
-			     i = (i + 1) & (cap - 1))
-				;
-			t[i] = f->dups[j];
-		}
-		free(f->dups);
-		f->dups = t;
-		f->dupcap = cap;
+	if (!f->dups) {
+		f->dup_at = calloc(1, sizeof(*f->dup_at));
+		err = f->dup_at ? sqk_store_create(f->budget, 0, 0, &f->dups) : SQK_ERR_NOMEM;
+		if (f->dup_at)
+			sqk_store_hash_init(f->dup_at, f->budget);
 	}
-	for (i = hash64(pos) & (f->dupcap - 1); f->dups[i].word; i = (i + 1) & (f->dupcap - 1)) {
-		struct fsck_dup *d = &f->dups[i];
-
-		if (d->pos != pos || d->word != word)
+	if (!err)
+		err = sqk_store_hash_get(f->dup_at, pos, &first);
+	found = err > 0;
+	if (found)
+		err = 0;
+	for (k = found ? first : 0; k; k = d.next) {
+		err = sqk_store_get(f->dups, k - 1, &d, sizeof(d));
+		if (err)
+			break;
+		if (d.word != word)
 			continue;
-		if (d->len != len)
+		if (d.len != len)
 			sqk_fsck_err(
 				f, rec, T_INODE, C_DATA,
 				"block %u at %llu is also a block of %u bytes of another file; "
 				"this "
 				"file needs %u",
-				index, (unsigned long long)pos, d->len, len);
+				index, (unsigned long long)pos, d.len, len);
 		else
 			keep_shared(f, rec, index, pos);
 		return 1;
 	}
-	f->dups[i].pos = pos;
-	f->dups[i].word = word; /* never 0: sparse blocks are not kept */
-	f->dups[i].len = len;
+	if (!err) {
+		d = (struct fsck_dup){pos, word, len, found ? first : 0};
+		err = sqk_store_put(f->dups, f->ndups, &d, sizeof(d));
+	}
+	if (!err)
+		err = sqk_store_hash_set(f->dup_at, pos, f->ndups + 1);
+	if (err < 0) {
+		sqk_fsck_fail(f, err);
+		return 1; /* the run stops: nothing more is handed out */
+	}
 	f->ndups++;
 	return 0;
 }
@@ -448,9 +452,13 @@ void sqk_fsck_file_data(struct sqk_fsck *f, const struct fsck_file *file)
 
 void sqk_fsck_data_free(struct sqk_fsck *f)
 {
-	free(f->dups);
+	sqk_store_destroy(f->dups);
 	f->dups = NULL;
-	free(f->shared);
+	if (f->dup_at)
+		sqk_store_hash_release(f->dup_at);
+	free(f->dup_at);
+	f->dup_at = NULL;
+	sqk_store_destroy(f->shared);
 	f->shared = NULL;
 	sqk_u64set_free(&f->bad);
 	sqk_u64set_free(&f->refused);

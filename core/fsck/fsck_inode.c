@@ -125,52 +125,39 @@ static int decode_file(struct decode *d)
 	return 0;
 }
 
+/*
+ * The index of an extended directory: each entry checked for its size and
+ * read past here; the listing pass reads it again from index_at to check it
+ * against the headers (fsck_dir.c), so nothing of it is kept.
+ */
 static int decode_index(struct decode *d, struct fsck_dir *dir)
 {
 	struct sqk_fsck *f = d->f;
 	uint32_t i, count = d->ino.index_count;
 	struct fsck_fmt ff;
 
+	dir->index_at = d->rd->tell(d->rd);
 	if (count == 0)
 		return 0;
-	dir->index = calloc(count, sizeof(*dir->index));
-	if (!dir->index) {
-		sqk_fsck_fatal(f, SQK_ERR_NOMEM);
-		return CUT;
-	}
 	sqk_fsck_fmt_init(&ff, f, d->rec, T_INODE, C_DIR_INDEX, NULL);
 	for (i = 0; i < count; i++) {
-		struct fsck_index *x = &dir->index[i];
+		struct sqk_fmt_dir_index x;
 		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];
 		int err;
 
 		err = get(d, raw, sizeof(raw), "the directory index");
 		if (err)
 			return err;
-		sqk_fmt_dir_index_decode(raw, &x->x);
+		sqk_fmt_dir_index_decode(raw, &x);
 		sqk_fsck_fmt_prefix(&ff, "index entry %u: ", i);
-		if (sqk_fmt_dir_index_check_size(&x->x, &ff.rep))
+		if (sqk_fmt_dir_index_check_size(&x, &ff.rep))
 			return CUT;
-		x->name = malloc(x->x.name_size);
-		if (!x->name) {
-			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
-			return CUT;
-		}
 		dir->nindex = i + 1;
-		err = get(d, x->name, x->x.name_size, "the directory index");
+		err = get(d, NULL, x.name_size, "the directory index");
 		if (err)
 			return err;
 	}
 	return 0;
-}
-
-static void free_index(struct fsck_dir *dir)
-{
-	uint32_t k;
-
-	for (k = 0; k < dir->nindex; k++)
-		free(dir->index[k].name);
-	free(dir->index);
 }
 
 /* Keep the directory for the listing pass; a listing the inode rules out is not read. */
@@ -178,6 +165,7 @@ static int decode_dir(struct decode *d)
 {
 	struct sqk_fsck *f = d->f;
 	struct fsck_dir dir;
+	struct fsck_rec r;
 	int err;
 
 	memset(&dir, 0, sizeof(dir));
@@ -187,28 +175,16 @@ static int decode_dir(struct decode *d)
 	dir.size = d->ino.dir_size;
 	dir.parent = d->ino.parent;
 	err = decode_index(d, &dir);
-	if (d->rec == FSCK_NONE || fsck_stopped(f)) {
-		free_index(&dir);
+	if (d->rec == FSCK_NONE || fsck_stopped(f))
 		return err;
-	}
-	if (f->ndirs == f->dircap) {
-		uint32_t cap = f->dircap ? f->dircap * 2 : 64;
-		struct fsck_dir *p = realloc(f->dirs, (size_t)cap * sizeof(*p));
-
-		if (!p) {
-			free_index(&dir);
-			sqk_fsck_fatal(f, SQK_ERR_NOMEM);
-			return CUT;
-		}
-		f->dirs = p;
-		f->dircap = cap;
-	}
 	dir.rec = d->rec;
 	/* A listing that was not fully decoded is not checked. */
 	if (err || d->listing_bad)
 		dir.size = 0;
-	f->recs[d->rec].dir = f->ndirs;
-	f->dirs[f->ndirs++] = dir;
+	r = sqk_fsck_rec(f, d->rec);
+	if (sqk_fsck_dir_add(f, &dir, &r.dir) != 0)
+		return CUT;
+	sqk_fsck_rec_set(f, d->rec, &r);
 	return err;
 }
 
@@ -254,15 +230,16 @@ static const char *body_name(unsigned type)
 static int add_record(struct decode *d)
 {
 	struct sqk_fsck *f = d->f;
-	struct fsck_rec r, *other;
+	struct fsck_rec r;
+	uint32_t other;
 	char where[64], where2[64];
 	int err;
 
-	other = sqk_fsck_rec_by_number(f, d->ino.number);
-	if (other) {
+	other = sqk_fsck_rec_find(f, d->ino.number);
+	if (other != FSCK_NONE) {
 		sqk_fsck_err(f, FSCK_NONE, T_INODE, C_NUMBER,
 			     "the inodes at %s and at %s have the same number %u",
-			     sqk_fsck_ref_str(other->ref, where2, sizeof(where2)),
+			     sqk_fsck_ref_str(sqk_fsck_rec(f, other).ref, where2, sizeof(where2)),
 			     sqk_fsck_ref_str(d->ref, where, sizeof(where)), d->ino.number);
 		return 0;
 	}
@@ -354,7 +331,10 @@ static int decode(struct sqk_fsck *f, struct fsck_rd *rd, uint64_t *budget, uint
 	sqk_fmt_inode_decode_body(raw + SQK_FMT_INODE_HEADER_SIZE, &d.ino);
 	sqk_fmt_inode_check_body(&d.ino, &d.lim, &body_rep);
 	if (d.rec != FSCK_NONE) {
-		f->recs[d.rec].nlink = d.ino.nlink;
+		struct fsck_rec r = sqk_fsck_rec(f, d.rec);
+
+		r.nlink = d.ino.nlink;
+		sqk_fsck_rec_set(f, d.rec, &r);
 		sqk_fmt_inode_check_links(&d.ino, &d.lim, d.ref == f->sb.root_inode, &d.ff.rep);
 	}
 	switch (sqk_basic_type(d.ino.type)) {

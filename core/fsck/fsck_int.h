@@ -13,6 +13,7 @@
  *   fsck_dir.c     every listing, in the order of the directory table
  *   fsck.c         the tree (reachability, loops, link counts), the
  *                  problems and their paths
+ *   fsck_recs.c    the records of every inode and directory, in stores
  *   fsck_fmt.c     the format codec's broken rules, recorded as problems
  *   fsck_verity.c  the files, fragments and tables holding bytes a dm-verity
  *                  check found bad
@@ -112,12 +113,6 @@ struct fsck_cur {
 	int open;
 };
 
-/* A directory index entry, kept from the inode table until the listing is read. */
-struct fsck_index {
-	struct sqk_fmt_dir_index x;
-	char *name; /* x.name_size bytes */
-};
-
 /* One inode found in the inode table (or, after a damaged stretch, by reference). */
 struct fsck_rec {
 	uint64_t ref;	/* where it is */
@@ -139,9 +134,9 @@ struct fsck_dir {
 	uint32_t parent; /* as stored */
 	uint32_t entries, subdirs;
 	uint32_t tree_parent; /* record of the directory listing it, or FSCK_NONE */
-	uint32_t nindex;
-	struct fsck_index *index;
-	int listed;
+	uint32_t nindex;      /* index entries, read whole with the inode */
+	uint32_t listed;
+	uint64_t index_at; /* where the index starts: inode table reference */
 };
 
 /* A lookup-indexed table: the list of its metadata blocks, read before open. */
@@ -174,6 +169,8 @@ struct sqk_fsck_err {
 };
 
 struct sqk_pool;
+struct sqk_store;
+struct sqk_spill;
 
 struct sqk_fsck {
 	struct sqk_fsck_opts o;
@@ -199,13 +196,13 @@ struct sqk_fsck {
 	uint64_t per_check[C_COUNT];
 	uint64_t seq; /* next sort key */
 
-	/* Inodes. */
-	struct fsck_rec *recs;
-	uint32_t nrecs, reccap;
-	uint32_t *map; /* open addressing: inode number -> record index + 1 */
-	uint32_t mapcap;
-	struct fsck_dir *dirs;
-	uint32_t ndirs, dircap;
+	/* Inodes, in stores within the image's budget (fsck_recs.c). */
+	struct sqk_spill *budget;
+	struct sqk_store *recs; /* struct fsck_rec, in the order found */
+	uint32_t nrecs;
+	struct sqk_store *map;	/* by inode number: record index + 1 (uint32_t) */
+	struct sqk_store *dirs; /* struct fsck_dir */
+	uint32_t ndirs;
 	uint32_t root;	       /* record of the root, or FSCK_NONE */
 	int scan_cut;	       /* the inode table could not be read to its end */
 	uint64_t scan_cut_ref; /* where the scan stopped: the last inode it began */
@@ -220,20 +217,24 @@ struct sqk_fsck {
 	uint64_t cursor_left;	  /* listing bytes out-of-order reading may still read */
 	struct fsck_ms *inode_ms; /* the inode table's stream, for its block starts */
 	uint64_t inode_bytes;	  /* decompressed bytes of the inode table */
-	/* Extra (hard link) edges: directory record -> child record. */
-	uint32_t (*links)[2];
-	size_t nlinks, linkcap;
+	/* Extra (hard link) edges: directory record -> child record (uint32_t pairs). */
+	struct sqk_store *links;
+	uint64_t nlinks;
 
 	/* Fragments read from the table, by index; len 0 = unusable. */
 	struct fsck_frag *frags;
 	uint32_t nfrags;
 
-	/* Blocks handed out for checking (duplicate files share them). */
-	struct fsck_dup *dups;
-	size_t ndups, dupcap;
+	/*
+	 * Blocks handed out for checking (duplicate files share them): records
+	 * in a store, found by position through a map (fsck_data.c).
+	 */
+	struct sqk_store *dups;
+	struct sqk_store_hash *dup_at;
+	uint64_t ndups;
 	/* Files met sharing a block checked for another, named if it is bad or refused. */
-	struct fsck_shared *shared;
-	size_t nshared, sharedcap;
+	struct sqk_store *shared;
+	uint64_t nshared;
 	/* Under lock: data blocks that do not decompress; those only the readers' decoder reads. */
 	struct sqk_u64set bad, refused;
 	uint64_t data_bytes; /* compressed bytes of the distinct blocks handed out */
@@ -297,8 +298,26 @@ uint64_t sqk_fsck_reserve_keys(struct sqk_fsck *f, uint64_t n);
 const char *sqk_fsck_why(int err);
 /* Record an operational error; returns 1 when err is one (IO, NOMEM). */
 int sqk_fsck_fatal(struct sqk_fsck *f, int err);
-struct fsck_rec *sqk_fsck_rec_by_number(struct sqk_fsck *f, uint32_t number);
+
+/*
+ * fsck_recs.c: records and directories by index, read and written back
+ * whole; a failure of their store stops the run (what is read is then zeros).
+ */
+int sqk_fsck_recs_init(struct sqk_fsck *f);
+/* A store's failure (err, when not 0) stops the run; what it was is the budget's to tell. */
+void sqk_fsck_fail(struct sqk_fsck *f, int err);
+void sqk_fsck_recs_free(struct sqk_fsck *f);
+struct fsck_rec sqk_fsck_rec(struct sqk_fsck *f, uint32_t i);
+void sqk_fsck_rec_set(struct sqk_fsck *f, uint32_t i, const struct fsck_rec *r);
+/* The record of inode number, or FSCK_NONE. */
+uint32_t sqk_fsck_rec_find(struct sqk_fsck *f, uint32_t number);
+/* Add a record; its number must not be there yet. */
 int sqk_fsck_rec_add(struct sqk_fsck *f, const struct fsck_rec *r, uint32_t *index);
+struct fsck_dir sqk_fsck_dir(struct sqk_fsck *f, uint32_t i);
+void sqk_fsck_dir_set(struct sqk_fsck *f, uint32_t i, const struct fsck_dir *d);
+int sqk_fsck_dir_add(struct sqk_fsck *f, const struct fsck_dir *d, uint32_t *index);
+void sqk_fsck_link_add(struct sqk_fsck *f, uint32_t from, uint32_t to);
+void sqk_fsck_link(struct sqk_fsck *f, uint64_t k, uint32_t *from, uint32_t *to);
 
 /* fsck_meta.c */
 void sqk_fsck_ms_init(struct fsck_ms *ms, struct sqk_fsck *f, const char *table, uint64_t start,

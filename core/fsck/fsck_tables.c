@@ -165,18 +165,19 @@ void sqk_fsck_fragments(struct sqk_fsck *f)
 static void export_entry(struct sqk_fsck *f, uint64_t idx, const uint8_t *raw, void *arg)
 {
 	uint64_t ref = sqk_fmt_export_decode(raw);
-	uint32_t number = (uint32_t)(idx + 1);
-	struct fsck_rec *r;
+	uint32_t number = (uint32_t)(idx + 1), i = sqk_fsck_rec_find(f, number);
+	struct fsck_rec r;
 	char a[64], b[64];
 
-	r = sqk_fsck_rec_by_number(f, number);
-	if (r && r->ref == ref)
+	if (i != FSCK_NONE)
+		r = sqk_fsck_rec(f, i);
+	if (i != FSCK_NONE && r.ref == ref)
 		return;
-	if (r)
+	if (i != FSCK_NONE)
 		sqk_fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
 			     "the entry for inode %u points at %s, but inode %u is at %s", number,
 			     sqk_fsck_ref_str(ref, a, sizeof(a)), number,
-			     sqk_fsck_ref_str(r->ref, b, sizeof(b)));
+			     sqk_fsck_ref_str(r.ref, b, sizeof(b)));
 	else if (!f->scan_cut)
 		sqk_fsck_err(f, FSCK_NONE, T_EXPORT, C_EXPORT,
 			     "the entry for inode %u points at %s, but there is no inode %u",

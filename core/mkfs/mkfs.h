@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "write/mkfs_opts.h"
+#include "write/tree.h"
 
 struct sqk_mkfs;
 
@@ -109,7 +110,6 @@ int sqk_mkfs_add_pseudo(struct sqk_mkfs *m, struct sqk_pseudo *p);
  * beside and over what the sources added; missing parents are made as
  * implicit directories, which a later directory entry gives attributes.
  */
-struct sqk_node;
 struct sqk_mkfs_entry {
 	unsigned type; /* basic inode type: SQK_DIR, SQK_FILE, ... */
 	uint16_t mode; /* permission bits */
@@ -121,25 +121,23 @@ struct sqk_mkfs_entry {
 };
 /* SQK_ERR_EXIST for a path taken, SQK_ERR_OVERFLOW for a target the format cannot hold. */
 int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkfs_entry *e,
-		      struct sqk_node **out);
+		      sqk_nid *out);
 /* The data of file node n (its size bytes), read now, in order, through read. */
 typedef int (*sqk_mkfs_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
-int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read, void *ctx);
+int sqk_mkfs_feed(struct sqk_mkfs *m, sqk_nid n, sqk_mkfs_read_fn read, void *ctx);
 /*
  * The same, read when the image's data is written, in the data's order
  * (path, the entry's, names it in a failure); ctx must live until then.
  */
-int sqk_mkfs_feed_later(struct sqk_mkfs *m, struct sqk_node *n, const char *path,
-			sqk_mkfs_read_fn read, void *ctx);
-/* What feed_later kept of file node n, read into n->file.data (begun): 0 or the error, said. */
-int sqk_mkfs_feed_now(struct sqk_mkfs *m, struct sqk_node *n);
+int sqk_mkfs_feed_later(struct sqk_mkfs *m, sqk_nid n, const char *path, sqk_mkfs_read_fn read,
+			void *ctx);
 /* A hard link at path to the non-directory at existing. */
 int sqk_mkfs_link(struct sqk_mkfs *m, const char *path, const char *existing);
 /* An extended attribute ("user.x") of the entry at path. */
 int sqk_mkfs_set_xattr(struct sqk_mkfs *m, const char *path, const char *name, const void *value,
 		       size_t size);
-/* The node at path ("" the root), or NULL. */
-struct sqk_node *sqk_mkfs_lookup(struct sqk_mkfs *m, const char *path);
+/* The node at path ("" the root) into *out, or 0 there. */
+int sqk_mkfs_lookup(struct sqk_mkfs *m, const char *path, sqk_nid *out);
 
 /* Write everything after the sources: data, tables, superblock. */
 int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
@@ -147,6 +145,12 @@ int sqk_mkfs_finish(struct sqk_mkfs *m, struct sqk_mkfs_stats *st);
 /* --reuse: what earlier image i (of o.reuse) gave; NULL outside 0..nreuse-1. */
 struct sqk_reuse_stats;
 const struct sqk_reuse_stats *sqk_mkfs_reuse(const struct sqk_mkfs *m, size_t i);
+
+/*
+ * What went to temporaries so far ("bytes", "files", "runs", "merges"),
+ * safe from any thread while the build runs.
+ */
+uint64_t sqk_mkfs_spilled(const struct sqk_mkfs *m, const char *what);
 
 /* Where the last error happened (a path, may be "") and what it was ("" for the code's text). */
 const char *sqk_mkfs_err_path(const struct sqk_mkfs *m);

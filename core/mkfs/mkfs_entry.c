@@ -20,22 +20,31 @@
 #include "write/tree.h"
 #include "write/xattr_writer.h"
 
-/* The node at path ("a/b", leading '/' allowed; "" the root), or NULL. */
-struct sqk_node *sqk_mkfs_lookup(struct sqk_mkfs *m, const char *path)
+int sqk_mkfs_lookup(struct sqk_mkfs *m, const char *path, sqk_nid *out)
 {
-	struct sqk_node *n = sqk_tree_root(m->tree);
+	sqk_nid n = SQK_NID_ROOT;
+	struct sqk_node node;
+	int err;
 
-	while (n && *path) {
+	*out = 0;
+	while (*path) {
 		size_t len;
 
 		path += strspn(path, "/");
 		len = strcspn(path, "/");
 		if (!len)
 			break;
-		n = n->type == SQK_DIR ? sqk_tree_lookup(m->tree, n, path, len) : NULL;
+		err = sqk_tree_get(m->tree, n, &node);
+		if (!err && node.type != SQK_DIR)
+			return 0;
+		if (!err)
+			err = sqk_tree_lookup(m->tree, n, path, len, &n);
+		if (err || !n)
+			return sqk_mkfs_said(m, err);
 		path += len;
 	}
-	return n;
+	*out = n;
+	return 0;
 }
 
 static void set_attrs(struct sqk_node *n, const struct sqk_mkfs_entry *e)
@@ -46,10 +55,11 @@ static void set_attrs(struct sqk_node *n, const struct sqk_mkfs_entry *e)
 	n->mtime = e->mtime;
 }
 
-int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkfs_entry *e,
-		      struct sqk_node **out)
+static int add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkfs_entry *e,
+		    sqk_nid *out)
 {
-	struct sqk_node *dir, *n;
+	struct sqk_node n;
+	sqk_nid dir, id;
 	const char *name;
 	size_t len;
 	int err;
@@ -59,137 +69,125 @@ int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkf
 	err = sqk_tree_walk_parent(m->tree, path, &dir, &name, &len);
 	if (err)
 		return err;
-	n = len ? sqk_tree_lookup(m->tree, dir, name, len) : dir;
-	if (n) {
+	id = dir;
+	if (len)
+		err = sqk_tree_lookup(m->tree, dir, name, len, &id);
+	if (!err && id)
+		err = sqk_tree_get(m->tree, id, &n);
+	if (err)
+		return err;
+	if (id) {
 		/* A directory made for its children takes its own attributes when added. */
-		if (e->type != SQK_DIR || n->type != SQK_DIR ||
-		    (len && !(n->flags & SQK_NODE_IMPLICIT)))
+		if (e->type != SQK_DIR || n.type != SQK_DIR ||
+		    (len && !(n.flags & SQK_NODE_IMPLICIT)))
 			return SQK_ERR_EXIST;
-		n->flags &= (uint8_t)~SQK_NODE_IMPLICIT;
-		set_attrs(n, e);
-		*out = n;
-		return 0;
+		n.flags &= (uint8_t)~SQK_NODE_IMPLICIT;
+		set_attrs(&n, e);
+		*out = id;
+		return sqk_tree_put(m->tree, id, &n);
 	}
-	n = sqk_tree_node(m->tree, e->type);
-	if (!n)
-		return SQK_ERR_NOMEM;
-	set_attrs(n, e);
+	err = sqk_tree_new(m->tree, e->type, &id, &n);
+	if (err)
+		return err;
+	set_attrs(&n, e);
 	switch (e->type) {
 	case SQK_SYMLINK:
-		n->target = sqk_tree_strdup(m->tree, e->target, strlen(e->target));
-		if (!n->target)
-			return SQK_ERR_NOMEM;
-		n->size = strlen(e->target);
+		n.size = strlen(e->target);
+		err = sqk_tree_str(m->tree, e->target, strlen(e->target), &n.target);
 		break;
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
-		n->dev.major = e->major;
-		n->dev.minor = e->minor;
+		n.dev.major = e->major;
+		n.dev.minor = e->minor;
 		break;
 	case SQK_FILE:
-		n->size = e->size;
+		n.size = e->size;
 		if (e->host) {
-			n->file.src = sqk_tree_strdup(m->tree, e->host, strlen(e->host));
-			if (!n->file.src)
-				return SQK_ERR_NOMEM;
+			n.file.srclen = (uint32_t)strlen(e->host);
+			err = sqk_tree_str(m->tree, e->host, strlen(e->host), &n.file.src);
 		}
 		break;
 	}
-	err = sqk_tree_add(m->tree, dir, name, len, n);
-	if (err)
-		return err;
-	*out = n;
-	return 0;
-}
-
-int sqk_mkfs_feed(struct sqk_mkfs *m, struct sqk_node *n, sqk_mkfs_read_fn read, void *ctx)
-{
-	struct sqk_file_data *fdata = sqk_tree_alloc(m->tree, sizeof(*fdata));
-	int err;
-
-	if (!fdata)
-		return SQK_ERR_NOMEM;
-	err = sqk_data_feed(m->dw, fdata, n->size, read, ctx);
-	if (err)
-		return err;
-	n->file.data = fdata;
-	n->flags |= SQK_NODE_DATA_DONE;
-	return 0;
-}
-
-/* A file's data from a caller's callback, read when the data is written. */
-struct sqk_node_fn {
-	sqk_mkfs_read_fn read;
-	void *ctx;
-	char path[];
-};
-
-int sqk_mkfs_feed_later(struct sqk_mkfs *m, struct sqk_node *n, const char *path,
-			sqk_mkfs_read_fn read, void *ctx)
-{
-	size_t len = strlen(path);
-	struct sqk_node_fn *fn = sqk_tree_alloc(m->tree, sizeof(*fn) + len + 1);
-
-	if (!fn)
-		return SQK_ERR_NOMEM;
-	fn->read = read;
-	fn->ctx = ctx;
-	memcpy(fn->path, path, len + 1);
-	n->file.src = NULL;
-	n->file.fn = fn;
-	return 0;
-}
-
-int sqk_mkfs_feed_now(struct sqk_mkfs *m, struct sqk_node *n)
-{
-	int err = sqk_data_feed(m->dw, n->file.data, n->size, n->file.fn->read, n->file.fn->ctx);
-
-	/* The caller's code says it all: no errno of ours goes with it. */
-	errno = 0;
-	if (err && err != SQK_ERR_NOMEM)
-		sqk_src_fail(&m->src, n->file.fn->path, "its data callback failed: %s",
-			     sqk_strerror(err));
+	if (!err)
+		err = sqk_tree_put(m->tree, id, &n);
+	if (!err)
+		err = sqk_tree_add(m->tree, dir, name, len, id);
+	if (!err)
+		*out = id;
 	return err;
+}
+
+int sqk_mkfs_add_node(struct sqk_mkfs *m, const char *path, const struct sqk_mkfs_entry *e,
+		      sqk_nid *out)
+{
+	return sqk_mkfs_said(m, add_node(m, path, e, out));
+}
+
+int sqk_mkfs_feed(struct sqk_mkfs *m, sqk_nid id, sqk_mkfs_read_fn read, void *ctx)
+{
+	struct sqk_node n;
+	uint64_t data;
+	int err = sqk_tree_get(m->tree, id, &n);
+
+	if (!err)
+		err = sqk_data_feed(m->dw, n.size, read, ctx, &data);
+	if (err)
+		return sqk_mkfs_said(m, err);
+	n.file.data = data + 1;
+	n.flags |= SQK_NODE_DATA_DONE;
+	return sqk_mkfs_said(m, sqk_tree_put(m->tree, id, &n));
 }
 
 int sqk_mkfs_link(struct sqk_mkfs *m, const char *path, const char *existing)
 {
-	struct sqk_node *target = sqk_mkfs_lookup(m, existing), *dir;
+	struct sqk_node t;
+	sqk_nid target, dir;
 	const char *name;
 	size_t len;
-	int err;
+	int err = sqk_mkfs_lookup(m, existing, &target);
 
+	if (err)
+		return err;
 	if (!target)
 		return SQK_ERR_NOENT;
-	if (target->type == SQK_DIR)
+	err = sqk_tree_get(m->tree, target, &t);
+	if (err)
+		return sqk_mkfs_said(m, err);
+	if (t.type == SQK_DIR)
 		return SQK_ERR_ARG;
 	err = sqk_tree_walk_parent(m->tree, path, &dir, &name, &len);
 	if (err)
-		return err;
+		return sqk_mkfs_said(m, err);
 	if (!len)
 		return SQK_ERR_EXIST;
-	return sqk_tree_add(m->tree, dir, name, len, target);
+	return sqk_mkfs_said(m, sqk_tree_add(m->tree, dir, name, len, target));
 }
 
 int sqk_mkfs_set_xattr(struct sqk_mkfs *m, const char *path, const char *name, const void *value,
 		       size_t size)
 {
-	struct sqk_node *n = sqk_mkfs_lookup(m, path);
 	struct sqk_xattr_in in = {name, value, size};
 	struct sqk_xattr_set *set;
+	struct sqk_node n;
 	size_t plen, dup;
-	int err;
+	sqk_nid id;
+	int err = sqk_mkfs_lookup(m, path, &id);
 
-	if (!n)
+	if (err)
+		return err;
+	if (!id)
 		return SQK_ERR_NOENT;
 	if (!m->xattrs || !m->src.xattrs)
 		return SQK_ERR_ARG;
 	/* Only the prefixes the format has a type for are storable. */
 	if (sqk_fmt_xattr_type(name, &plen) < 0 || !name[plen])
 		return SQK_ERR_UNSUPPORTED;
-	err = sqk_xattrs_extend(m->xattrs, n->xattrs, &in, 1, &set, &dup);
+	err = sqk_tree_get(m->tree, id, &n);
+	if (err)
+		return sqk_mkfs_said(m, err);
+	err = sqk_xattrs_extend(m->xattrs, n.xattrs, &in, 1, &set, &dup);
 	if (err)
 		return err;
-	n->xattrs = set;
-	return 0;
+	n.xattrs = set;
+	return sqk_mkfs_said(m, sqk_tree_put(m->tree, id, &n));
 }

@@ -2,13 +2,17 @@
 #ifndef SQK_MKFS_INT_H
 #define SQK_MKFS_INT_H
 
-/* The build driver's state, shared by its files (mkfs.c, mkfs_entry.c, mkfs_files.c). */
+/*
+ * The build driver's state, shared by its files (mkfs.c, mkfs_entry.c,
+ * mkfs_files.c, mkfs_finish.c).
+ */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "compressors/compressor.h"
 #include "source/src.h"
 #include "write/mkfs_opts.h"
+#include "util/spill.h"
 #include "write/table_writer.h"
 
 struct sqk_mkfs {
@@ -25,18 +29,29 @@ struct sqk_mkfs {
 	struct sqk_reuse *reuse;
 	struct sqk_src_ctx src;
 	struct sqk_id_table ids;
-	struct sqk_node **order;
-	uint32_t count;
-	char **dirs; /* real paths of the directory sources, for --sort */
+	struct sqk_spill sp; /* the budget, and where temporaries go */
+	char **dirs;	     /* real paths of the directory sources, for --sort */
 	size_t ndirs;
 	int in_image; /* the last collision was with the image appended to */
+	/* The callbacks of sqk_mkfs_feed_later(), by the index their nodes keep. */
+	struct sqk_node_fn *fns;
+	size_t nfns, capfns;
 };
 
-/* A failure said as the sources' are (path "" for the image): returns err. */
+struct sqk_number;
+
+/*
+ * err, with a temporary that failed (the first) as what failed: its path
+ * and its errno's words, whatever the caller saw of it.
+ */
+int sqk_mkfs_said(struct sqk_mkfs *m, int err);
+/* A failure at path, said in words of its own (errno cleared). */
 int sqk_mkfs_fail(struct sqk_mkfs *m, int err, const char *path, const char *msg);
-/* Owners, times and the id table, in inode order (mkfs_files.c); *newest: the latest time. */
-int sqk_mkfs_settle_attrs(struct sqk_mkfs *m, uint32_t *newest);
-/* The data of the files in list[0..count), in that order (mkfs_files.c). */
-int sqk_mkfs_write_data(struct sqk_mkfs *m, struct sqk_node *const *list, uint32_t count);
+/* The budget when none is given: a quarter of the memory, at most 2 GiB, at least 64 MiB. */
+uint64_t sqk_mkfs_default_memory(void);
+/* The files whose data is still to be read, in nb's inode order or --sort's (mkfs_files.c). */
+int sqk_mkfs_write_data(struct sqk_mkfs *m, struct sqk_number *nb);
+/* Free what sqk_mkfs_feed_later() kept (mkfs_files.c). */
+void sqk_mkfs_fns_release(struct sqk_mkfs *m);
 
 #endif

@@ -70,11 +70,12 @@ int sqk_fs_getxattr(struct sqk_fs *fs, uint64_t node, const char *name, uint8_t 
 struct sqk_fs_dir;
 
 struct sqk_fs_dirent {
-	const char *name;
+	const char *name; /* ".", "..", or buf */
 	size_t name_len;
 	uint32_t number; /* st_ino */
 	mode_t type;	 /* S_IFxxx */
 	uint64_t ref;
+	char buf[256 + 1];
 };
 
 int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Directory handles. The listing is read whole on the first readdir and
- * kept with the handle: offsets are then indexes into it, valid in any
- * order and from any thread, and no metadata block is held while the
- * caller looks the entries up (readdirplus).
+ * Directory handles. A listing is read as it is asked for, an entry at a
+ * time, by an iterator kept with the handle between calls (it holds no
+ * metadata block then): offsets are entry indexes, so the next call goes on
+ * where the last stopped, and one for an earlier offset reads the listing
+ * again from its start. The iterator goes once the listing's end is
+ * reached; a directory of millions of entries costs the handle a few
+ * hundred bytes, never its listing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,26 +14,26 @@
 #include "format/fmt_type.h"
 #include "fs_int.h"
 #include "read/dir.h"
-#include "util/array.h"
 #include "util/error.h"
 
-struct fs_ent {
-	uint64_t ref;
-	uint32_t number;
-	uint32_t name_off;
-	uint16_t name_len;
-	uint8_t type; /* basic type */
+/*
+ * Where a listing is being read: the iterator gives entry at next, and the
+ * entry before it is kept, for the call after one whose buffer it did not
+ * fit (the next starts at it again).
+ */
+struct place {
+	struct sqk_dir_iter it;
+	struct sqk_dir_entry last;
 };
 
 struct sqk_fs_dir {
 	pthread_mutex_t lock;
 	struct sqk_inode ino;
-	int loaded;
-	int error; /* the listing broke after count good entries */
-	struct fs_ent *ents;
-	size_t count, cap;
-	char *names;
-	size_t names_len, names_cap;
+	struct place *it; /* NULL when none is kept */
+	uint64_t at;
+	/* Once known: the listing ends (or breaks, with end_err) at entry end. */
+	int ended, end_err;
+	uint64_t end;
 };
 
 int sqk_fs_opendir(struct sqk_fs *fs, uint64_t node, struct sqk_fs_dir **out)
@@ -74,52 +77,64 @@ void sqk_fs_closedir(struct sqk_fs_dir *d)
 	if (!d)
 		return;
 	pthread_mutex_destroy(&d->lock);
-	free(d->ents);
-	free(d->names);
+	if (d->it)
+		sqk_dir_iter_close(&d->it->it);
+	free(d->it);
 	free(d);
 }
 
-static int append(struct sqk_fs_dir *d, const struct sqk_dir_entry *de)
+/* The iterator's listing is over (r: 0 at its end, or the error): it goes. */
+static void ended(struct sqk_fs_dir *d, int r)
 {
-	struct fs_ent *e;
-
-	if (SQK_ARRAY_GROW(d->ents, d->cap, d->count + 1) ||
-	    SQK_ARRAY_GROW(d->names, d->names_cap, d->names_len + de->name_len + 1))
-		return SQK_ERR_NOMEM;
-	e = &d->ents[d->count++];
-	e->ref = de->ref;
-	e->number = de->number;
-	e->type = (uint8_t)de->type;
-	e->name_len = (uint16_t)de->name_len;
-	e->name_off = (uint32_t)d->names_len;
-	memcpy(d->names + d->names_len, de->name, de->name_len + 1);
-	d->names_len += de->name_len + 1;
-	return 0;
+	d->ended = 1;
+	d->end = d->at;
+	d->end_err = r;
+	sqk_dir_iter_close(&d->it->it);
+	free(d->it);
+	d->it = NULL;
 }
 
-/* Everything up to the first broken entry is served; the error comes after it. */
-static void load(struct sqk_fs *fs, struct sqk_fs_dir *d)
+/* Entry idx into de: 1, 0 past the end, or the error the listing breaks with there. */
+static int entry_at(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t idx, struct sqk_dir_entry *de)
 {
-	struct sqk_dir_iter it;
-	struct sqk_dir_entry de;
-	int err;
+	int r;
 
-	err = sqk_dir_iter_open(fs->img, &d->ino, &it);
-	while (!err) {
-		err = sqk_dir_iter_next(&it, &de);
-		if (err <= 0)
-			break;
-		err = append(d, &de);
+	if (d->ended && idx >= d->end)
+		return d->end_err;
+	if (d->it && d->at && idx == d->at - 1) {
+		*de = d->it->last;
+		return 1;
 	}
-	sqk_dir_iter_close(&it);
-	d->error = err;
-	d->loaded = 1;
+	if (!d->it || idx < d->at) {
+		if (!d->it && !(d->it = malloc(sizeof(*d->it))))
+			return SQK_ERR_NOMEM;
+		r = sqk_dir_iter_open(fs->img, &d->ino, &d->it->it);
+		if (r) {
+			free(d->it);
+			d->it = NULL;
+			return r;
+		}
+		d->at = 0;
+	}
+	for (;;) {
+		r = sqk_dir_iter_next(&d->it->it, de);
+		if (r <= 0) {
+			ended(d, r);
+			return r;
+		}
+		if (d->at++ == idx)
+			break;
+	}
+	d->it->last = *de;
+	/* Nothing held between calls: the caller may look the entry up. */
+	sqk_dir_iter_close(&d->it->it);
+	return 1;
 }
 
 int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct sqk_fs_dirent *ent)
 {
-	const struct fs_ent *e;
-	int ret = 1;
+	struct sqk_dir_entry de;
+	int ret;
 
 	memset(ent, 0, sizeof(*ent));
 	ent->type = S_IFDIR;
@@ -137,18 +152,15 @@ int sqk_fs_readdir(struct sqk_fs *fs, struct sqk_fs_dir *d, uint64_t off, struct
 		return 1;
 	}
 	pthread_mutex_lock(&d->lock);
-	if (!d->loaded)
-		load(fs, d);
-	if (off - 2 < d->count) {
-		e = &d->ents[off - 2];
-		ent->name = d->names + e->name_off;
-		ent->name_len = e->name_len;
-		ent->number = e->number;
-		ent->type = sqk_fmt_type_mode(e->type);
-		ent->ref = e->ref;
-	} else {
-		ret = d->error;
-	}
+	ret = entry_at(fs, d, off - 2, &de);
 	pthread_mutex_unlock(&d->lock);
-	return ret;
+	if (ret != 1)
+		return ret;
+	memcpy(ent->buf, de.name, de.name_len + 1);
+	ent->name = ent->buf;
+	ent->name_len = de.name_len;
+	ent->number = de.number;
+	ent->type = sqk_fmt_type_mode(de.type);
+	ent->ref = de.ref;
+	return 1;
 }

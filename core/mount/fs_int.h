@@ -12,24 +12,29 @@
 
 /*
  * The node table is split in shards, each behind its own lock, so that
- * lookups from many threads rarely meet on one lock.
+ * lookups from many threads rarely meet on one lock. A shard is an array
+ * of slots (open addressing): a node costs its slot, no allocation of its
+ * own, and the array shrinks as forgets empty it, so that memory goes back
+ * as the kernel lets nodes go. A node keeps its inode's reference, not the
+ * inode: its attributes are read again when asked for (the kernel keeps
+ * them meanwhile).
  */
 #define FS_SHARDS 64
 
-struct fs_node {
-	struct fs_node *next;
-	uint64_t id;
+struct fs_extra;
+
+struct fs_slot {
+	uint64_t id; /* 0: empty (node ids start at 1) */
+	uint64_t ref;
 	uint64_t nlookup;
-	struct sqk_inode ino;	  /* without its block list or target */
-	uint32_t xattr_size;	  /* bytes of its xattrs, which st_blocks counts */
-	struct sqk_fs_file *file; /* a regular file's blocks, once read through the node */
-	struct sqk_fs_dir *dir;	  /* a directory's listing, likewise */
+	uint32_t xattr_size;   /* bytes of its xattrs, which st_blocks counts */
+	struct fs_extra *more; /* a file's blocks or a directory's listing, once read */
 };
 
 struct fs_shard {
 	pthread_mutex_t lock;
-	struct fs_node **bucket;
-	size_t nbuckets, count;
+	struct fs_slot *slot;
+	size_t cap, count; /* cap: a power of two */
 };
 
 struct sqk_fs {
@@ -39,6 +44,7 @@ struct sqk_fs {
 	int exportable;
 	uint8_t *zeros; /* one block of zeros, for holes */
 	struct fs_shard shard[FS_SHARDS];
+	uint64_t nodes, trimmed; /* nodes now; how many there were at the last trim */
 };
 
 /* Node id <-> inode number: the root and number 1 trade places. */
@@ -54,8 +60,9 @@ static inline uint64_t fs_swap(const struct sqk_fs *fs, uint64_t x)
 int sqk_fs_nodes_init(struct sqk_fs *fs);
 void sqk_fs_nodes_destroy(struct sqk_fs *fs);
 /*
- * The inode of node id (a copy) and its xattr size (xsize may be NULL);
- * SQK_ERR_NOENT when the kernel cannot know it.
+ * The inode of node id, read again without its block list or target, and
+ * its xattr size (xsize may be NULL); SQK_ERR_NOENT when the kernel cannot
+ * know it.
  */
 int sqk_fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize);
 /*
@@ -63,7 +70,7 @@ int sqk_fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint3
  * another inode reference is corruption: two inodes with one number.
  */
 int sqk_fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count);
-/* 1 and a copy of the node's inode if id is known at ref, 0 if not known. */
+/* 1 and the node's inode (as sqk_fs_node_get) if id is known at ref, 0 if not known. */
 int sqk_fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
 		     uint32_t *xsize);
 void sqk_fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count);

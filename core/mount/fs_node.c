@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The node table: node id -> inode (its reference and attributes), with
- * the kernel's lookup count. Filled by lookups, emptied by forgets, so it
- * holds what the kernel holds and no more.
+ * The node table: node id -> inode reference and xattr size, with the
+ * kernel's lookup count. Filled by lookups, emptied by forgets, so it
+ * holds what the kernel holds and no more: 32 bytes a node (the kernel
+ * keeps about a kilobyte for each), in arrays that shrink as forgets empty
+ * them, and the heap trimmed once the nodes have halved, so that a daemon
+ * whose kernel let a million nodes go gives their memory back.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,25 +16,81 @@
 #include "read/image.h"
 #include "read/meta.h"
 #include "util/error.h"
+#include "util/hash.h"
+
+/* What a node keeps once a read or a listing came through it without an open. */
+struct fs_extra {
+	struct sqk_fs_file *file;
+	struct sqk_fs_dir *dir;
+};
+
+#define MIN_CAP 16
 
 static struct fs_shard *shard_of(struct sqk_fs *fs, uint64_t id)
 {
 	return &fs->shard[id % FS_SHARDS];
 }
 
-static size_t bucket_of(const struct fs_shard *s, uint64_t id)
+static size_t home(size_t cap, uint64_t id)
 {
-	return (size_t)((id / FS_SHARDS) * 0x9e3779b97f4a7c15ull >> 32) & (s->nbuckets - 1);
+	struct sqk_hash mask = {.mask = cap - 1};
+
+	return sqk_hash_home(&mask, id / FS_SHARDS);
 }
 
-static struct fs_node *find(struct fs_shard *s, uint64_t id)
+static struct fs_slot *find(struct fs_shard *s, uint64_t id)
 {
-	struct fs_node *n;
+	size_t i;
 
-	for (n = s->bucket[bucket_of(s, id)]; n; n = n->next)
-		if (n->id == id)
-			return n;
+	for (i = home(s->cap, id); s->slot[i].id; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i].id == id)
+			return &s->slot[i];
 	return NULL;
+}
+
+/* Every node into an array of cap slots; a failed allocation keeps the old one. */
+static int rehash(struct fs_shard *s, size_t cap)
+{
+	struct fs_slot *slot = calloc(cap, sizeof(*slot));
+	size_t i, j;
+
+	if (!slot)
+		return SQK_ERR_NOMEM;
+	for (i = 0; i < s->cap; i++) {
+		if (!s->slot[i].id)
+			continue;
+		for (j = home(cap, s->slot[i].id); slot[j].id; j = (j + 1) & (cap - 1))
+			;
+		slot[j] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->cap = cap;
+	return 0;
+}
+
+/* Empty slot i, moving up the nodes after it that would no longer be found. */
+static void remove_at(struct fs_shard *s, size_t i)
+{
+	size_t mask = s->cap - 1, j = i, k;
+
+	s->slot[i].id = 0;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!s->slot[j].id)
+			break;
+		k = home(s->cap, s->slot[j].id);
+		/* Stays when its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		s->slot[i] = s->slot[j];
+		s->slot[j].id = 0;
+		i = j;
+	}
+	s->count--;
+	/* An eighth full: half the slots (a failure keeps them). */
+	if (s->cap > MIN_CAP && s->count * 8 < s->cap)
+		rehash(s, s->cap / 2);
 }
 
 int sqk_fs_nodes_init(struct sqk_fs *fs)
@@ -41,61 +101,38 @@ int sqk_fs_nodes_init(struct sqk_fs *fs)
 		struct fs_shard *s = &fs->shard[i];
 
 		pthread_mutex_init(&s->lock, NULL);
-		s->nbuckets = 16;
-		s->bucket = calloc(s->nbuckets, sizeof(*s->bucket));
-		if (!s->bucket)
+		s->cap = MIN_CAP;
+		s->slot = calloc(s->cap, sizeof(*s->slot));
+		if (!s->slot)
 			return SQK_ERR_NOMEM;
 	}
 	return 0;
 }
 
+static void extra_free(struct fs_extra *x)
+{
+	if (!x)
+		return;
+	sqk_fs_close(x->file);
+	sqk_fs_closedir(x->dir);
+	free(x);
+}
+
 void sqk_fs_nodes_destroy(struct sqk_fs *fs)
 {
 	unsigned i;
-	size_t b;
+	size_t k;
 
 	for (i = 0; i < FS_SHARDS; i++) {
 		struct fs_shard *s = &fs->shard[i];
 
-		for (b = 0; s->bucket && b < s->nbuckets; b++) {
-			struct fs_node *n = s->bucket[b], *next;
-
-			for (; n; n = next) {
-				next = n->next;
-				sqk_fs_close(n->file);
-				sqk_fs_closedir(n->dir);
-				free(n);
-			}
-		}
-		free(s->bucket);
-		s->bucket = NULL;
+		for (k = 0; s->slot && k < s->cap; k++)
+			if (s->slot[k].id)
+				extra_free(s->slot[k].more);
+		free(s->slot);
+		s->slot = NULL;
 		pthread_mutex_destroy(&s->lock);
 	}
-}
-
-/* Twice the buckets once there are more nodes than buckets; a failed grow keeps the old. */
-static void grow(struct fs_shard *s)
-{
-	size_t n = s->nbuckets * 2, b;
-	struct fs_node **nb = calloc(n, sizeof(*nb));
-	struct fs_shard t = {.nbuckets = n, .bucket = nb};
-
-	if (!nb)
-		return;
-	for (b = 0; b < s->nbuckets; b++) {
-		struct fs_node *x = s->bucket[b], *next;
-
-		for (; x; x = next) {
-			size_t k = bucket_of(&t, x->id);
-
-			next = x->next;
-			x->next = nb[k];
-			nb[k] = x;
-		}
-	}
-	free(s->bucket);
-	s->bucket = nb;
-	s->nbuckets = n;
 }
 
 void sqk_fs_strip(struct sqk_inode *ino)
@@ -119,129 +156,160 @@ static int from_export(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, ui
 	err = sqk_meta_table_entry(fs->img, SQK_TABLE_EXPORT, number - 1, raw);
 	if (err)
 		return err;
-	err = sqk_inode_read(fs->img, sqk_fmt_export_decode(raw), ino);
+	err = sqk_inode_read_attrs(fs->img, sqk_fmt_export_decode(raw), ino);
 	if (err)
 		return err;
-	sqk_fs_strip(ino);
 	if (ino->number != number)
 		return SQK_ERR_CORRUPT;
 	return xsize ? sqk_fs_xattr_size(fs, ino, xsize) : 0;
 }
 
+/* The inode at ref, which a lookup found before: the same inode, or the image changed. */
+static int read_again(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino)
+{
+	int err = sqk_inode_read_attrs(fs->img, ref, ino);
+
+	if (!err && fs_swap(fs, ino->number) != id)
+		err = SQK_ERR_CORRUPT;
+	return err;
+}
+
 int sqk_fs_node_get(struct sqk_fs *fs, uint64_t id, struct sqk_inode *ino, uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
-	struct fs_node *n;
+	struct fs_slot *n;
+	uint64_t ref = 0;
+	uint32_t xs = 0;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
 	if (n) {
-		*ino = n->ino;
-		if (xsize)
-			*xsize = n->xattr_size;
+		ref = n->ref;
+		xs = n->xattr_size;
 	}
 	pthread_mutex_unlock(&s->lock);
-	return n ? 0 : from_export(fs, id, ino, xsize);
+	if (!n)
+		return from_export(fs, id, ino, xsize);
+	if (xsize)
+		*xsize = xs;
+	return read_again(fs, id, ref, ino);
 }
 
 int sqk_fs_node_peek(struct sqk_fs *fs, uint64_t id, uint64_t ref, struct sqk_inode *ino,
 		     uint32_t *xsize)
 {
 	struct fs_shard *s = shard_of(fs, id);
-	struct fs_node *n;
-	int ret = 0;
+	struct fs_slot *n;
+	uint64_t known = 0;
+	int err;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
 	if (n) {
-		ret = n->ino.ref == ref ? 1 : SQK_ERR_CORRUPT;
-		*ino = n->ino;
+		known = n->ref;
 		*xsize = n->xattr_size;
 	}
 	pthread_mutex_unlock(&s->lock);
-	return ret;
+	if (!n)
+		return 0;
+	if (known != ref)
+		return SQK_ERR_CORRUPT;
+	err = read_again(fs, id, ref, ino);
+	return err ? err : 1;
 }
 
 int sqk_fs_node_add(struct sqk_fs *fs, const struct sqk_inode *ino, uint32_t xsize, uint64_t count)
 {
 	uint64_t id = fs_swap(fs, ino->number);
 	struct fs_shard *s = shard_of(fs, id);
-	struct fs_node *n, *fresh;
+	struct fs_slot *n;
+	size_t i;
 	int err = 0;
 
-	/* Allocated outside the lock; freed again when another thread was first. */
-	fresh = calloc(1, sizeof(*fresh));
-	if (!fresh)
-		return SQK_ERR_NOMEM;
-	fresh->id = id;
-	/* A copy without what the caller's inode owns. */
-	fresh->ino = *ino;
-	fresh->ino.blocks = NULL;
-	fresh->ino.target = NULL;
-	fresh->ino.nblocks = 0;
-	fresh->xattr_size = xsize;
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
 	if (n) {
-		if (n->ino.ref != ino->ref)
+		if (n->ref != ino->ref)
 			err = SQK_ERR_CORRUPT;
 		else
 			n->nlookup += count;
 	} else {
-		size_t b = bucket_of(s, id);
-
-		fresh->nlookup = count;
-		fresh->next = s->bucket[b];
-		s->bucket[b] = fresh;
-		fresh = NULL;
-		if (++s->count > s->nbuckets)
-			grow(s);
+		/* Three quarters full: twice the slots. */
+		if ((s->count + 1) * 4 > s->cap * 3)
+			err = rehash(s, s->cap * 2);
+		if (!err) {
+			for (i = home(s->cap, id); s->slot[i].id; i = (i + 1) & (s->cap - 1))
+				;
+			s->slot[i] = (struct fs_slot){id, ino->ref, count, xsize, NULL};
+			s->count++;
+			__atomic_add_fetch(&fs->nodes, 1, __ATOMIC_RELAXED);
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
-	free(fresh);
 	return err;
+}
+
+/* Forgets emptied half the table since the last trim: the heap gives its free pages back. */
+static void trim(struct sqk_fs *fs)
+{
+	uint64_t now = __atomic_load_n(&fs->nodes, __ATOMIC_RELAXED);
+	uint64_t then = __atomic_load_n(&fs->trimmed, __ATOMIC_RELAXED);
+
+	if (now * 2 > then || then < 4096)
+		return;
+	if (__atomic_compare_exchange_n(&fs->trimmed, &then, now, 0, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED))
+		malloc_trim(0);
 }
 
 void sqk_fs_node_forget(struct sqk_fs *fs, uint64_t id, uint64_t count)
 {
 	struct fs_shard *s = shard_of(fs, id);
-	struct fs_node **pp, *n = NULL;
+	struct fs_extra *gone = NULL;
+	struct fs_slot *n;
+	uint64_t now;
 
 	/* The root is never looked up, so never forgotten: it stays. */
 	if (id == SQK_FS_ROOT)
 		return;
 	pthread_mutex_lock(&s->lock);
-	for (pp = &s->bucket[bucket_of(s, id)]; *pp; pp = &(*pp)->next) {
-		if ((*pp)->id != id)
-			continue;
-		n = *pp;
-		if (n->nlookup > count) {
-			n->nlookup -= count;
-			n = NULL;
-		} else {
-			*pp = n->next;
-			s->count--;
-		}
-		break;
+	n = find(s, id);
+	if (n && n->nlookup > count) {
+		n->nlookup -= count;
+		n = NULL;
+	} else if (n) {
+		gone = n->more;
+		remove_at(s, (size_t)(n - s->slot));
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (n) {
-		sqk_fs_close(n->file);
-		sqk_fs_closedir(n->dir);
-	}
-	free(n);
+	extra_free(gone);
+	if (!n)
+		return;
+	now = __atomic_sub_fetch(&fs->nodes, 1, __ATOMIC_RELAXED);
+	/* The high-water mark the next trim is measured from. */
+	if (now > __atomic_load_n(&fs->trimmed, __ATOMIC_RELAXED))
+		__atomic_store_n(&fs->trimmed, now, __ATOMIC_RELAXED);
+	trim(fs);
+}
+
+/* The node's extra, made when make is set; NULL when the node is unknown (or memory ran out). */
+static struct fs_extra *extra_of(struct fs_slot *n, int make)
+{
+	if (!n->more && make)
+		n->more = calloc(1, sizeof(*n->more));
+	return n->more;
 }
 
 struct sqk_fs_file *sqk_fs_node_file(struct sqk_fs *fs, uint64_t id)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_file *f = NULL;
-	struct fs_node *n;
+	struct fs_slot *n;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
-	if (n)
-		f = n->file;
+	if (n && n->more)
+		f = n->more->file;
 	pthread_mutex_unlock(&s->lock);
 	return f;
 }
@@ -250,14 +318,16 @@ struct sqk_fs_file *sqk_fs_node_keep_file(struct sqk_fs *fs, uint64_t id, struct
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_file *kept = NULL;
-	struct fs_node *n;
+	struct fs_extra *x;
+	struct fs_slot *n;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
-	if (n) {
-		if (!n->file)
-			n->file = f;
-		kept = n->file;
+	x = n ? extra_of(n, 1) : NULL;
+	if (x) {
+		if (!x->file)
+			x->file = f;
+		kept = x->file;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (kept != f)
@@ -269,12 +339,12 @@ struct sqk_fs_dir *sqk_fs_node_dir(struct sqk_fs *fs, uint64_t id)
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_dir *d = NULL;
-	struct fs_node *n;
+	struct fs_slot *n;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
-	if (n)
-		d = n->dir;
+	if (n && n->more)
+		d = n->more->dir;
 	pthread_mutex_unlock(&s->lock);
 	return d;
 }
@@ -283,14 +353,16 @@ struct sqk_fs_dir *sqk_fs_node_keep_dir(struct sqk_fs *fs, uint64_t id, struct s
 {
 	struct fs_shard *s = shard_of(fs, id);
 	struct sqk_fs_dir *kept = NULL;
-	struct fs_node *n;
+	struct fs_extra *x;
+	struct fs_slot *n;
 
 	pthread_mutex_lock(&s->lock);
 	n = find(s, id);
-	if (n) {
-		if (!n->dir)
-			n->dir = d;
-		kept = n->dir;
+	x = n ? extra_of(n, 1) : NULL;
+	if (x) {
+		if (!x->dir)
+			x->dir = d;
+		kept = x->dir;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (kept != d)

@@ -14,7 +14,7 @@
 #include "inode.h"
 #include "util/array.h"
 #include "util/error.h"
-#include "util/u64set.h"
+#include "util/store.h"
 
 static int dir_seek(struct sqk_image *img, struct sqk_dir_iter *it, uint64_t rel_block,
 		    uint32_t offset, uint64_t remaining)
@@ -73,6 +73,77 @@ int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct 
 	return 0;
 }
 
+/* Up to SQK_DIR_PIECE entries from where the list stands; the block is let go after. */
+static void read_piece(struct sqk_dir_list *l)
+{
+	int r = 1;
+
+	l->first += l->n;
+	l->n = 0;
+	while (l->n < SQK_DIR_PIECE && (r = sqk_dir_iter_next(&l->it, &l->ents[l->n])) == 1)
+		l->n++;
+	if (r < 0) {
+		l->error = r;
+		if (r == SQK_ERR_BADNAME || r == SQK_ERR_SEQUENCE)
+			l->bad = l->ents[l->n];
+	}
+	/* An error ends it too; a full piece may have been the last. */
+	l->end = r <= 0 || (l->it.remaining == 0 && l->it.in_header == 0);
+	sqk_dir_iter_close(&l->it);
+}
+
+/* The rest of the listing, read to check it; the list is left where it was. */
+static int check_rest(struct sqk_dir_list *l)
+{
+	struct sqk_dir_iter rest = l->it;
+	int r;
+
+	while ((r = sqk_dir_iter_next(&rest, &l->bad)) == 1)
+		;
+	sqk_dir_iter_close(&rest);
+	return r;
+}
+
+int sqk_dir_list_open(struct sqk_image *img, const struct sqk_inode *dir, int check,
+		      struct sqk_dir_list *l)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	err = sqk_dir_iter_open(img, dir, &l->it);
+	if (err)
+		return err;
+	l->ents = malloc(SQK_DIR_PIECE * sizeof(*l->ents));
+	if (!l->ents)
+		return SQK_ERR_NOMEM;
+	read_piece(l);
+	err = check ? l->error : 0;
+	if (!err && check && !l->end)
+		err = check_rest(l);
+	if (err)
+		sqk_dir_list_close(l);
+	return err;
+}
+
+int sqk_dir_list_next(struct sqk_dir_list *l)
+{
+	if (l->end) {
+		l->first += l->n;
+		l->n = 0;
+		return 0;
+	}
+	read_piece(l);
+	return 0;
+}
+
+void sqk_dir_list_close(struct sqk_dir_list *l)
+{
+	sqk_dir_iter_close(&l->it);
+	free(l->ents);
+	l->ents = NULL;
+	l->n = 0;
+}
+
 int sqk_dirent_check(const struct sqk_dir_entry *ent, const struct sqk_inode *ino)
 {
 	if (sqk_basic_type(ino->type) != ent->type || ino->number != ent->number)
@@ -89,15 +160,15 @@ int sqk_dirent_inode(struct sqk_image *img, const struct sqk_dir_entry *ent, str
 	return err;
 }
 
-int sqk_dir_enter(struct sqk_u64set *seen, uint32_t number, unsigned depth, unsigned max_depth)
+int sqk_dir_enter(struct sqk_store *seen, uint32_t number, unsigned depth, unsigned max_depth)
 {
-	int r;
+	int r = sqk_store_bit(seen, number, 0);
 
-	if (sqk_u64set_has(seen, number))
-		return SQK_ERR_LOOP;
+	if (r)
+		return r < 0 ? r : SQK_ERR_LOOP;
 	if (depth >= max_depth)
 		return SQK_ERR_DEPTH;
-	r = sqk_u64set_add(seen, number);
+	r = sqk_store_bit(seen, number, 1);
 	return r < 0 ? r : 0;
 }
 

@@ -55,6 +55,41 @@ void sqk_dir_iter_close(struct sqk_dir_iter *it);
 int sqk_dir_read_all(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir_entry **out,
 		     size_t *count, struct sqk_dir_entry *bad);
 
+/*
+ * A listing read a piece at a time, so that walking a directory of millions
+ * of entries holds a few of them: ents[0..n) are entries first.. of the
+ * listing. Between calls the list holds no metadata block, so whoever reads
+ * it may read other inodes and listings, and go down a tree with lists open
+ * on the way.
+ */
+#define SQK_DIR_PIECE 32
+
+struct sqk_dir_list {
+	struct sqk_dir_iter it; /* where the next piece starts */
+	struct sqk_dir_entry *ents;
+	size_t n;
+	uint64_t first;
+	/* The listing breaks after ents: the error (and, for SQK_ERR_BADNAME and
+	 * SQK_ERR_SEQUENCE, the offending entry in bad); 0 when it does not. */
+	int error;
+	struct sqk_dir_entry bad;
+	int end; /* no entry after ents */
+};
+
+/*
+ * Open the listing of dir and read its first piece. With check, the whole
+ * listing is read first and its first broken rule returned here, before
+ * any entry is (l->bad holds the offending entry): a walk leaves out a
+ * directory it cannot read whole, as it did when it read each listing into
+ * memory. Without, a broken rule comes in l->error after the entries before
+ * it, piece by piece. 0, or a negative code (l needs no close then).
+ */
+int sqk_dir_list_open(struct sqk_image *img, const struct sqk_inode *dir, int check,
+		      struct sqk_dir_list *l);
+/* The next piece (after one with end set: none). 0, or SQK_ERR_NOMEM. */
+int sqk_dir_list_next(struct sqk_dir_list *l);
+void sqk_dir_list_close(struct sqk_dir_list *l);
+
 /* Does ino agree with what ent says of it (type and number)? 0 or SQK_ERR_CORRUPT. */
 int sqk_dirent_check(const struct sqk_dir_entry *ent, const struct sqk_inode *ino);
 /*
@@ -63,15 +98,16 @@ int sqk_dirent_check(const struct sqk_dir_entry *ent, const struct sqk_inode *in
  */
 int sqk_dirent_inode(struct sqk_image *img, const struct sqk_dir_entry *ent, struct sqk_inode *ino);
 
-struct sqk_u64set;
+struct sqk_store;
 
 /*
  * A reader going down a tree enters the directory number at depth (the
  * root at 0). SQK_ERR_LOOP when it was entered before (a loop in a corrupt
  * image, or a directory listed twice), SQK_ERR_DEPTH at max_depth or
- * deeper, SQK_ERR_NOMEM; else 0 and seen keeps number.
+ * deeper, or the store's error; else 0 and seen, a bitmap by inode number
+ * (util/store.h: a bit an inode, whatever the tree's size), keeps number.
  */
-int sqk_dir_enter(struct sqk_u64set *seen, uint32_t number, unsigned depth, unsigned max_depth);
+int sqk_dir_enter(struct sqk_store *seen, uint32_t number, unsigned depth, unsigned max_depth);
 
 /* Find name in dir, using its index when it has one. SQK_ERR_NOENT if absent. */
 int sqk_dir_lookup(struct sqk_image *img, const struct sqk_inode *dir, const char *name, size_t len,

@@ -8,6 +8,7 @@
 #include "format/fmt_table.h"
 #include "image.h"
 #include "util/error.h"
+#include "util/store.h"
 
 struct sqk_image {
 	struct sqk_file *file;
@@ -19,6 +20,7 @@ struct sqk_image {
 	/* read at open */
 	struct sqk_layout layout;
 	uint32_t *ids;
+	struct sqk_spill budget;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o)
@@ -31,6 +33,11 @@ void sqk_image_opts_default(struct sqk_image_opts *o)
 	o->data_entries = 1;
 	o->decompressors = 1;
 	o->stall_ms = 1000;
+}
+
+struct sqk_spill *sqk_image_budget(struct sqk_image *img)
+{
+	return &img->budget;
 }
 
 const struct sqk_super *sqk_image_super(const struct sqk_image *img)
@@ -218,6 +225,11 @@ int sqk_image_open(struct sqk_file *file, const struct sqk_image_opts *opts, str
 	err = read_super(img, r);
 	if (err)
 		goto fail;
+	err = sqk_spill_init(&img->budget, opts->tmpdir,
+			     opts->memory ? opts->memory : sqk_spill_default(SQK_SPILL_READ_MOST),
+			     0);
+	if (err)
+		goto fail;
 	img->codec = sqk_codec_by_id(img->sb.compressor);
 	if (!img->codec) {
 		err = SQK_ERR_UNSUPPORTED;
@@ -258,6 +270,7 @@ void sqk_image_destroy(struct sqk_image *img)
 	sqk_blocks_destroy(img->blocks);
 	sqk_layout_free(&img->layout);
 	free(img->ids);
+	sqk_spill_release(&img->budget);
 	sqk_file_destroy(img->file);
 	free(img);
 }

@@ -46,6 +46,14 @@ struct sqk_image_opts {
 	 * words it (field "" when the failure came later).
 	 */
 	struct sqk_fmt_issue *why;
+	/*
+	 * What the readers of the image keep about all of it (a walk's hard
+	 * links and directories, fsck's inodes) may hold this many bytes in
+	 * memory (0: sqk_spill_default(SQK_SPILL_READ_MOST)), the rest in temporary files in
+	 * tmpdir (NULL: $TMPDIR, else /tmp).
+	 */
+	uint64_t memory;
+	const char *tmpdir;
 };
 
 void sqk_image_opts_default(struct sqk_image_opts *o);
@@ -69,6 +77,8 @@ const struct sqk_super *sqk_image_super(const struct sqk_image *img);
 const struct sqk_comp_config *sqk_image_comp(const struct sqk_image *img);
 struct sqk_file *sqk_image_file(const struct sqk_image *img);
 struct sqk_cache *sqk_image_cache(const struct sqk_image *img, int which);
+/* The budget of the stores its readers keep (util/store.h). */
+struct sqk_spill *sqk_image_budget(struct sqk_image *img);
 /*
  * which: enum sqk_cache_kind of the public API (the open image is its
  * struct sqk_image). The compressed-block cache is optional:

@@ -80,7 +80,9 @@ static void fill(struct sqk_inode *ino, const struct sqk_fmt_inode *fi)
 	}
 }
 
-static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct sqk_inode *ino)
+/* attrs: a file's block list and a symlink's target are skipped, not kept. */
+static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct sqk_inode *ino,
+		      int attrs)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
 	const struct sqk_fmt_limits lim = {sb->block_size, sb->inode_count, sb->fragment_count,
@@ -111,6 +113,8 @@ static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct s
 	fill(ino, &fi);
 	switch (sqk_basic_type(fi.type)) {
 	case SQK_FILE:
+		if (attrs)
+			return 0;
 		return read_blocks(
 			m, ino, sqk_fmt_file_blocks(fi.file_size, fi.frag_index, sb->block_size));
 	case SQK_DIR:
@@ -119,7 +123,7 @@ static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct s
 		ino->index_offset = m->offset;
 		return 0;
 	case SQK_SYMLINK:
-		err = read_target(m, ino, fi.target_len);
+		err = attrs ? sqk_meta_read(m, NULL, fi.target_len) : read_target(m, ino, fi.target_len);
 		if (err || !sqk_fmt_inode_tail_size(fi.type))
 			return err;
 		err = sqk_meta_read(m, raw, sqk_fmt_inode_tail_size(fi.type));
@@ -132,7 +136,7 @@ static int read_inode(struct sqk_image *img, struct sqk_meta_cursor *m, struct s
 	return 0;
 }
 
-int sqk_inode_read(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino)
+static int read_at(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino, int attrs)
 {
 	const struct sqk_super *sb = sqk_image_super(img);
 	struct sqk_meta_cursor m;
@@ -145,11 +149,21 @@ int sqk_inode_read(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino)
 	err = sqk_meta_seek(&m, img, sb->inode_table, SQK_REF_BLOCK(ref), SQK_REF_OFFSET(ref));
 	if (err)
 		return err;
-	err = read_inode(img, &m, ino);
+	err = read_inode(img, &m, ino, attrs);
 	sqk_meta_release(&m);
 	if (err)
 		sqk_inode_free(ino);
 	return err;
+}
+
+int sqk_inode_read(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino)
+{
+	return read_at(img, ref, ino, 0);
+}
+
+int sqk_inode_read_attrs(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino)
+{
+	return read_at(img, ref, ino, 1);
 }
 
 void sqk_inode_free(struct sqk_inode *ino)

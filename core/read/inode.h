@@ -48,6 +48,12 @@ struct sqk_inode {
 };
 
 int sqk_inode_read(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino);
+/*
+ * The same without a file's block list (nblocks 0, blocks NULL) and a
+ * symlink's target (NULL; size is its length): its attributes, for a
+ * reader that keeps an inode's reference and reads it again on demand.
+ */
+int sqk_inode_read_attrs(struct sqk_image *img, uint64_t ref, struct sqk_inode *ino);
 void sqk_inode_free(struct sqk_inode *ino);
 
 static inline int sqk_inode_extended(const struct sqk_inode *ino)

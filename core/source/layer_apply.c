@@ -27,27 +27,6 @@ int sqk_layer_fail(struct sqk_layer_state *st, int err, const char *path, const 
 	return err;
 }
 
-/* The layer that made the entry (its tree name), and that gave a directory its attributes. */
-static void stamps(const struct sqk_layer_state *st, const char *ename, uint32_t *made,
-		   uint32_t *attrs)
-{
-	uint64_t v = ename ? sqk_hash_get(&st->stamps, (uintptr_t)ename) : 0;
-
-	*made = (uint32_t)v;
-	*attrs = (uint32_t)(v >> 32);
-}
-
-static int stamp(struct sqk_layer_state *st, const char *ename, uint32_t made, uint32_t attrs)
-{
-	uint64_t old = sqk_hash_get(&st->stamps, (uintptr_t)ename);
-
-	if (old)
-		sqk_hash_remove(&st->stamps, (uintptr_t)ename, old);
-	if (sqk_hash_add(&st->stamps, (uintptr_t)ename, made | (uint64_t)attrs << 32))
-		return SQK_ERR_NOMEM;
-	return 0;
-}
-
 uint64_t sqk_layer_check(struct archive_entry *e)
 {
 	const char *p = archive_entry_pathname(e);
@@ -59,114 +38,190 @@ uint64_t sqk_layer_check(struct archive_entry *e)
 	return h ^ (uint64_t)size * 0x9e3779b97f4a7c15ull;
 }
 
-static struct sqk_layer_pending *pending_of(struct sqk_layer_state *st, struct sqk_node *n)
+/* The pending record of file n: 1 and *p (its index in *at), 0 when it has none, or an error. */
+static int pending_of(struct sqk_layer_state *st, sqk_nid n, struct sqk_layer_pending *p,
+		      uint64_t *at)
 {
-	uint64_t i = sqk_hash_get(&st->by_node, (uintptr_t)n);
+	uint64_t i;
+	int r = sqk_store_hash_get(&st->by_node, n, &i);
 
-	return i ? &st->pending[i - 1] : NULL;
+	if (r <= 0)
+		return r;
+	*at = i - 1;
+	r = sqk_store_get(st->pending, *at, p, sizeof(*p));
+	return r ? r : 1;
+}
+
+/* Record p for file n: at its index, or at a new one. */
+static int pending_put(struct sqk_layer_state *st, sqk_nid n, const struct sqk_layer_pending *p)
+{
+	uint64_t at;
+	int r = sqk_store_hash_get(&st->by_node, n, &at);
+
+	if (r < 0)
+		return r;
+	if (r) {
+		at--;
+	} else {
+		if (!st->pending && (r = sqk_store_create(st->c->spill, 0, 0, &st->pending)))
+			return r;
+		at = st->npending++;
+		r = sqk_store_hash_set(&st->by_node, n, at + 1);
+		if (r)
+			return r;
+	}
+	return sqk_store_put(st->pending, at, p, sizeof(*p));
 }
 
 /* The file n waits for the data of entry e of this layer, at parent/name. */
-static int pending_set(struct sqk_layer_state *st, struct sqk_node *n, struct sqk_node *parent,
-		       const char *name, size_t len, struct archive_entry *e)
+static int pending_set(struct sqk_layer_state *st, sqk_nid n, sqk_nid parent, const char *name,
+		       size_t len, struct archive_entry *e)
 {
-	struct sqk_layer_pending *p = pending_of(st, n);
+	struct sqk_layer_pending p = {0};
+	int err = sqk_tree_str(st->t, name, len, &p.name);
 
-	if (!p) {
-		if (SQK_ARRAY_GROW(st->pending, st->cap_pending, st->npending + 1) ||
-		    sqk_hash_add(&st->by_node, (uintptr_t)n, st->npending + 1))
-			return SQK_ERR_NOMEM;
-		p = &st->pending[st->npending++];
-	}
-	*p = (struct sqk_layer_pending){n,	st->layer, st->ordinal,	 sqk_layer_check(e),
-					parent, name,	   (uint32_t)len};
-	return 0;
+	if (err)
+		return err;
+	p.node = n;
+	p.ordinal = st->ordinal;
+	p.check = sqk_layer_check(e);
+	p.parent = parent;
+	p.len = (uint32_t)len;
+	p.layer = st->layer;
+	return pending_put(st, n, &p);
 }
 
 /* A copy of n (--no-hardlinks) waits for the same data as n. */
-static int pending_copy(struct sqk_layer_state *st, struct sqk_node *n, struct sqk_node *copy)
+static int pending_copy(struct sqk_layer_state *st, sqk_nid n, sqk_nid copy)
 {
-	struct sqk_layer_pending *p = pending_of(st, n), q;
+	struct sqk_layer_pending p;
+	uint64_t at;
+	int r = pending_of(st, n, &p, &at);
 
-	if (!p || !p->layer)
-		return 0;
-	q = *p;
-	q.node = copy;
-	if (SQK_ARRAY_GROW(st->pending, st->cap_pending, st->npending + 1) ||
-	    sqk_hash_add(&st->by_node, (uintptr_t)copy, st->npending + 1))
-		return SQK_ERR_NOMEM;
-	st->pending[st->npending++] = q;
-	return 0;
+	if (r <= 0 || !p.layer)
+		return r;
+	p.node = copy;
+	return pending_put(st, copy, &p);
 }
 
 /*
  * A directory kept only for what this layer put in it: the lower one it
  * was is gone, so its attributes are those of a directory made for a path.
  */
-static void make_implicit(struct sqk_node *dir)
+static int make_implicit(struct sqk_layer_state *st, sqk_nid id)
 {
-	if (dir->flags & SQK_NODE_IMPLICIT)
-		return;
-	dir->flags |= SQK_NODE_IMPLICIT;
-	dir->mode = 0755;
-	dir->uid = dir->gid = 0;
-	dir->xattrs = NULL;
-	if (dir->dir.parent)
-		dir->mtime = dir->dir.parent->mtime;
+	struct sqk_node dir, parent;
+	int err = sqk_tree_get(st->t, id, &dir);
+
+	if (err || (dir.flags & SQK_NODE_IMPLICIT))
+		return err;
+	dir.flags |= SQK_NODE_IMPLICIT;
+	dir.mode = 0755;
+	dir.uid = dir.gid = 0;
+	dir.xattrs = NULL;
+	if (dir.dir.parent) {
+		err = sqk_tree_get(st->t, dir.dir.parent, &parent);
+		if (err)
+			return err;
+		dir.mtime = parent.mtime;
+	}
+	return sqk_tree_put(st->t, id, &dir);
+}
+
+static int strip(struct sqk_layer_state *st, sqk_nid dir, const char *name, size_t len);
+
+/* Stripping a directory's entries: how many stay. */
+struct stripping {
+	struct sqk_layer_state *st;
+	sqk_nid dir;
+	uint64_t kept;
+};
+
+static int strip_entry(void *ctx, const char *name, size_t len, sqk_nid node, uint64_t tag)
+{
+	struct stripping *s = ctx;
+	int r = strip(s->st, s->dir, name, len);
+
+	(void)node;
+	(void)tag;
+	if (r < 0)
+		return r;
+	s->kept += (uint64_t)r;
+	return 0;
+}
+
+/* Strip every entry of dir (an opaque directory's, or one whited out): how many stay. */
+static int strip_all(struct sqk_layer_state *st, sqk_nid dir, uint64_t *kept)
+{
+	struct stripping s = {st, dir, 0};
+	int err = sqk_tree_list(st->t, dir, strip_entry, &s);
+
+	*kept = s.kept;
+	return err;
 }
 
 /*
  * Remove from dir's entry name what the lower layers made (a whiteout names
  * it, or an opaque directory holds it); what this layer made stays, and so
- * does a directory on the way to it. 1 when the entry stays.
+ * does a directory on the way to it. 1 when the entry stays, 0 when it is
+ * gone (or was not there), or an error.
  */
-static int strip(struct sqk_layer_state *st, struct sqk_node *dir, const char *name, size_t len)
+static int strip(struct sqk_layer_state *st, sqk_nid dir, const char *name, size_t len)
 {
-	const char *ename = sqk_tree_entry_name(st->t, dir, name, len);
-	struct sqk_node *n;
-	uint32_t made, attrs, i;
+	struct sqk_node n;
+	uint64_t tag, kept;
+	sqk_nid id;
+	int err = sqk_tree_lookup_tag(st->t, dir, name, len, &id, &tag);
 
-	if (!ename)
-		return 0;
-	stamps(st, ename, &made, &attrs);
-	if (made == st->layer)
+	if (err || !id)
+		return err;
+	if (SQK_LAYER_MADE(tag) == st->layer)
 		return 1;
-	n = sqk_tree_lookup(st->t, dir, name, len);
-	if (n->type == SQK_DIR) {
-		/* Last first: a removal moves the last entry into the freed place. */
-		for (i = n->dir.n; i-- > 0;)
-			strip(st, n, n->dir.ents[i].name, n->dir.ents[i].len);
-		if (attrs == st->layer)
+	err = sqk_tree_get(st->t, id, &n);
+	if (err)
+		return err;
+	if (n.type == SQK_DIR) {
+		err = strip_all(st, id, &kept);
+		if (err)
+			return err;
+		if (SQK_LAYER_ATTRS(tag) == st->layer)
 			return 1;
-		if (n->dir.n) {
-			make_implicit(n);
-			return 1;
+		if (kept) {
+			err = make_implicit(st, id);
+			return err ? err : 1;
 		}
 	}
-	sqk_tree_remove(st->t, dir, name, len);
-	return 0;
+	err = sqk_tree_remove(st->t, dir, name, len);
+	return err;
 }
 
-/* The node at path (as normalize leaves it), making nothing: NULL when it is not there. */
-static struct sqk_node *find(struct sqk_tree *t, const char *path, size_t plen)
+/* The node at path (as normalize leaves it), making nothing: 0 in *out when it is not there. */
+static int find(struct sqk_tree *t, const char *path, size_t plen, sqk_nid *out)
 {
-	struct sqk_node *n = sqk_tree_root(t);
+	struct sqk_node n;
+	sqk_nid id = SQK_NID_ROOT;
 	size_t i = 0, j;
+	int err;
 
+	*out = 0;
 	while (i < plen) {
 		for (j = i; j < plen && path[j] != '/'; j++)
 			;
 		if (j > i && !(j - i == 1 && path[i] == '.')) {
-			if (n->type != SQK_DIR ||
+			err = sqk_tree_get(t, id, &n);
+			if (err)
+				return err;
+			if (n.type != SQK_DIR ||
 			    (j - i == 2 && path[i] == '.' && path[i + 1] == '.'))
-				return NULL;
-			n = sqk_tree_lookup(t, n, path + i, j - i);
-			if (!n)
-				return NULL;
+				return 0;
+			err = sqk_tree_lookup(t, id, path + i, j - i, &id);
+			if (err || !id)
+				return err;
 		}
 		i = j + 1;
 	}
-	return n;
+	*out = id;
+	return 0;
 }
 
 /*
@@ -211,50 +266,75 @@ static int has_dotdot(const char *p)
 	}
 }
 
-int sqk_layer_place(struct sqk_layer_state *st, struct sqk_node *parent, const char *name,
-		    size_t len, struct sqk_node *node, const char *path)
+int sqk_layer_place(struct sqk_layer_state *st, sqk_nid parent, const char *name, size_t len,
+		    sqk_nid node, const char *path)
 {
-	int err;
+	struct sqk_node n;
+	sqk_nid old;
+	int err = sqk_tree_lookup(st->t, parent, name, len, &old);
 
-	if (sqk_tree_lookup(st->t, parent, name, len))
-		sqk_tree_remove(st->t, parent, name, len);
+	if (!err && old)
+		err = sqk_tree_remove(st->t, parent, name, len);
+	if (!err)
+		err = sqk_tree_get(st->t, node, &n);
+	if (err)
+		return err;
 	err = sqk_tree_add(st->t, parent, name, len, node);
 	if (err)
 		return sqk_layer_fail(st, err, path, sqk_strerror(err));
 	st->c->entries++;
-	return stamp(st, sqk_tree_entry_name(st->t, parent, name, len), st->layer,
-		     node->type == SQK_DIR ? st->layer : 0);
+	return sqk_tree_tag(st->t, parent, name, len,
+			    SQK_LAYER_TAG(st->layer, n.type == SQK_DIR ? st->layer : 0));
 }
 
-/* A file's data: to the pipeline now (the top layer), or pending for the second pass. */
-static int take_data(struct sqk_layer_state *st, struct sqk_node *n, struct archive_entry *e,
-		     const char *path, struct sqk_node *parent, const char *name, size_t len)
+/*
+ * A file's data: to the pipeline now (the top layer), or pending for the
+ * second pass. n (id) is put back into the tree either way.
+ */
+static int take_data(struct sqk_layer_state *st, sqk_nid id, struct sqk_node *n,
+		     struct archive_entry *e, const char *path, sqk_nid parent, const char *name,
+		     size_t len)
 {
-	struct sqk_layer_pending *p;
+	struct sqk_layer_pending p;
+	uint64_t at;
+	int err;
 
 	if (st->feed_now) {
-		p = pending_of(st, n);
-		if (p)
-			p->layer = 0;
-		return sqk_src_archive_feed(st->c, st->a, e, n, path, parent, name, len);
+		/* Fed now: no longer waiting for a lower layer's data. */
+		err = pending_of(st, id, &p, &at);
+		if (err > 0) {
+			p.layer = 0;
+			err = sqk_store_put(st->pending, at, &p, sizeof(p));
+		}
+		return err < 0 ? err
+			       : sqk_src_archive_feed(st->c, st->a, e, id, n, path, parent, name,
+						      len);
 	}
 	n->size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
-	n->file.data = NULL;
+	n->file.data = 0;
+	n->file.srclen = 0;
 	n->flags &= ~SQK_NODE_DATA_DONE;
-	if (archive_entry_size_is_set(e) && archive_entry_size(e) <= 0)
-		return 0; /* empty: the writer makes it at finish */
-	return pending_set(st, n, parent, name, len, e);
+	err = sqk_tree_put(st->t, id, n);
+	if (err || (archive_entry_size_is_set(e) && archive_entry_size(e) <= 0))
+		return err; /* empty: the writer makes it at finish */
+	return pending_set(st, id, parent, name, len, e);
 }
 
 static int hardlink(struct sqk_layer_state *st, struct archive_entry *e, const char *link,
-		    const char *path, struct sqk_node *parent, const char *name, size_t len)
+		    const char *path, sqk_nid parent, const char *name, size_t len)
 {
 	char target[4096];
-	struct sqk_node *n;
-	int abs, err;
+	struct sqk_node n;
+	sqk_nid id = 0;
+	int abs, err = 0;
 
-	if (normalize(link, target, sizeof(target), &abs) ||
-	    !(n = find(st->t, target, strlen(target))) || n->type == SQK_DIR) {
+	if (!normalize(link, target, sizeof(target), &abs))
+		err = find(st->t, target, strlen(target), &id);
+	if (!err && id)
+		err = sqk_tree_get(st->t, id, &n);
+	if (err)
+		return err;
+	if (!id || n.type == SQK_DIR) {
 		char why[4200];
 
 		snprintf(why, sizeof(why),
@@ -269,39 +349,42 @@ static int hardlink(struct sqk_layer_state *st, struct archive_entry *e, const c
 		return sqk_layer_fail(st, SQK_ERR_ARCHIVE, path,
 				      "the root entry is not a directory");
 	if (st->c->no_hardlinks) {
-		struct sqk_node *copy = sqk_tree_node(st->t, n->type);
+		sqk_nid copy;
 
-		if (!copy)
-			return SQK_ERR_NOMEM;
-		*copy = *n;
-		copy->nlink = 0;
-		err = pending_copy(st, n, copy);
+		err = sqk_tree_clone(st->t, id, &copy);
+		if (!err)
+			err = pending_copy(st, id, copy);
+		if (!err)
+			err = sqk_tree_get(st->t, copy, &n);
 		if (err)
 			return err;
-		n = copy;
+		id = copy;
 	}
 	/* A link that carries data (cpio's way) gives its file that data. */
-	if (n->type == SQK_FILE && archive_entry_size_is_set(e) && archive_entry_size(e) > 0) {
-		err = take_data(st, n, e, path, parent, name, len);
+	if (n.type == SQK_FILE && archive_entry_size_is_set(e) && archive_entry_size(e) > 0) {
+		err = take_data(st, id, &n, e, path, parent, name, len);
 		if (err)
 			return err;
 	}
-	return sqk_layer_place(st, parent, name, len, n, path);
+	return sqk_layer_place(st, parent, name, len, id, path);
 }
 
 static int regular(struct sqk_layer_state *st, struct archive_entry *e, const char *path)
 {
-	const char *link = archive_entry_hardlink(e), *name, *ename;
-	struct sqk_node *parent, *node, *old;
+	const char *link = archive_entry_hardlink(e), *name;
+	struct sqk_node n;
+	sqk_nid parent, node, old;
 	unsigned type;
-	uint32_t made, attrs;
+	uint64_t tag;
 	size_t len;
 	int err = sqk_tree_walk_parent(st->t, path, &parent, &name, &len);
 
-	if (err)
+	if (err == SQK_ERR_NOTDIR || err == SQK_ERR_BADNAME)
 		return sqk_layer_fail(st, SQK_ERR_ARCHIVE, path,
 				      err == SQK_ERR_NOTDIR ? "a parent is not a directory"
 							    : "unsafe path in the layer");
+	if (err)
+		return err;
 	if (link)
 		return hardlink(st, e, link, path, parent, name, len);
 	type = sqk_src_archive_type(e);
@@ -309,38 +392,53 @@ static int regular(struct sqk_layer_state *st, struct archive_entry *e, const ch
 		return sqk_layer_fail(st, SQK_ERR_UNSUPPORTED, path,
 				      "unsupported entry type in the layer");
 	if (!len) {
-		node = sqk_tree_root(st->t);
 		if (type != SQK_DIR)
 			return sqk_layer_fail(st, SQK_ERR_ARCHIVE, path,
 					      "the root entry is not a directory");
-		node->flags &= ~SQK_NODE_IMPLICIT;
-		return sqk_src_archive_attrs(st->c, node, e, "/");
+		err = sqk_tree_get(st->t, SQK_NID_ROOT, &n);
+		if (err)
+			return err;
+		n.flags &= ~SQK_NODE_IMPLICIT;
+		err = sqk_src_archive_attrs(st->c, &n, e, "/");
+		return err ? err : sqk_tree_put(st->t, SQK_NID_ROOT, &n);
 	}
-	old = sqk_tree_lookup(st->t, parent, name, len);
-	if (old && old->type == SQK_DIR && type == SQK_DIR) {
-		/* A directory over a directory: its attributes replace the old ones, no more. */
-		old->flags &= ~SQK_NODE_IMPLICIT;
-		err = sqk_src_archive_attrs(st->c, old, e, path);
-		ename = sqk_tree_entry_name(st->t, parent, name, len);
-		stamps(st, ename, &made, &attrs);
-		return err ? err : stamp(st, ename, made, st->layer);
-	}
-	node = sqk_tree_node(st->t, type);
-	if (!node)
-		return SQK_ERR_NOMEM;
-	err = sqk_src_archive_attrs(st->c, node, e, path);
+	err = sqk_tree_lookup_tag(st->t, parent, name, len, &old, &tag);
+	if (!err && old)
+		err = sqk_tree_get(st->t, old, &n);
 	if (err)
 		return err;
-	err = type == SQK_FILE ? take_data(st, node, e, path, parent, name, len)
-			       : sqk_src_archive_special(st->c, node, e);
+	if (old && n.type == SQK_DIR && type == SQK_DIR) {
+		/* A directory over a directory: its attributes replace the old ones, no more. */
+		n.flags &= ~SQK_NODE_IMPLICIT;
+		err = sqk_src_archive_attrs(st->c, &n, e, path);
+		if (!err)
+			err = sqk_tree_put(st->t, old, &n);
+		return err ? err
+			   : sqk_tree_tag(st->t, parent, name, len,
+					  SQK_LAYER_TAG(SQK_LAYER_MADE(tag), st->layer));
+	}
+	err = sqk_tree_new(st->t, type, &node, &n);
+	if (!err)
+		err = sqk_src_archive_attrs(st->c, &n, e, path);
+	if (err)
+		return err;
+	if (type == SQK_FILE) {
+		err = take_data(st, node, &n, e, path, parent, name, len);
+	} else {
+		err = sqk_src_archive_special(st->c, &n, e);
+		if (!err)
+			err = sqk_tree_put(st->t, node, &n);
+	}
 	return err ? err : sqk_layer_place(st, parent, name, len, node, path);
 }
 
 static int whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *path, char *base,
 		    int abs)
 {
-	struct sqk_node *dir;
-	uint32_t i;
+	struct sqk_node n;
+	uint64_t kept;
+	sqk_nid dir;
+	int err;
 
 	if (abs || has_dotdot(path))
 		return sqk_layer_fail(st, SQK_ERR_ARCHIVE, archive_entry_pathname(e),
@@ -350,16 +448,15 @@ static int whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *p
 	if (st->mode == SQK_LAYERS_OVERLAY)
 		return sqk_layer_overlay_whiteout(st, e, path, base);
 	/* What it names must be there already: a whiteout makes no directory. */
-	dir = find(st->t, path, (size_t)(base - path));
-	if (!dir || dir->type != SQK_DIR)
-		return 0;
-	if (!strcmp(base, SQK_WH_OPAQUE)) {
-		for (i = dir->dir.n; i-- > 0;)
-			strip(st, dir, dir->dir.ents[i].name, dir->dir.ents[i].len);
-		return 0;
-	}
-	strip(st, dir, base + SQK_WH_LEN, strlen(base + SQK_WH_LEN));
-	return 0;
+	err = find(st->t, path, (size_t)(base - path), &dir);
+	if (!err && dir)
+		err = sqk_tree_get(st->t, dir, &n);
+	if (err || !dir || n.type != SQK_DIR)
+		return err;
+	if (!strcmp(base, SQK_WH_OPAQUE))
+		return strip_all(st, dir, &kept);
+	err = strip(st, dir, base + SQK_WH_LEN, strlen(base + SQK_WH_LEN));
+	return err < 0 ? err : 0;
 }
 
 /* A component of path named ".wh..wh.*", but the opaque marker as its base name. */
@@ -404,9 +501,8 @@ int sqk_layer_entry(struct sqk_layer_state *st, struct archive_entry *e)
 
 void sqk_layer_state_release(struct sqk_layer_state *st)
 {
-	sqk_hash_release(&st->stamps);
-	sqk_hash_release(&st->by_node);
-	free(st->pending);
+	sqk_store_hash_release(&st->by_node);
+	sqk_store_destroy(st->pending);
 	free(st->opaque);
 	free(st->whiteouts);
 }

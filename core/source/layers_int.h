@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "layers.h"
-#include "util/hash.h"
+#include "util/store.h"
+#include "write/tree.h"
 
 struct archive;
 struct archive_entry;
@@ -20,15 +21,23 @@ struct archive_entry;
 #define SQK_WH_LEN    4
 #define SQK_WH_OPAQUE ".wh..wh..opq"
 
+/*
+ * An entry's tag in the tree (sqk_tree_tag): the layer that made it, and
+ * the layer that gave a directory its attributes.
+ */
+#define SQK_LAYER_TAG(made, attrs) ((uint64_t)(made) | (uint64_t)(attrs) << 32)
+#define SQK_LAYER_MADE(tag)	   ((uint32_t)(tag))
+#define SQK_LAYER_ATTRS(tag)	   ((uint32_t)((tag) >> 32))
+
 /* A file whose data is an entry of a lower layer, to be fed in the second pass. */
 struct sqk_layer_pending {
-	struct sqk_node *node;
-	uint32_t layer;	  /* from 1 */
+	sqk_nid node;
 	uint64_t ordinal; /* the entry's place in its layer, from 0 */
 	uint64_t check;	  /* a hash of its path and size, to find the same entry again */
-	struct sqk_node *parent;
-	const char *name; /* where it stood (--reuse finds its data by it) */
+	sqk_nid parent;
+	uint64_t name; /* where it stood, in the tree's strings (--reuse finds its data by it) */
 	uint32_t len;
+	uint32_t layer; /* from 1; 0: fed already */
 };
 
 struct sqk_layer_state {
@@ -41,14 +50,15 @@ struct sqk_layer_state {
 	/* Its data goes to the pipeline as it streams (no layer above can hide it). */
 	int feed_now;
 	struct archive *a;
-	/* Entry (its name as the tree keeps it) -> the layer that made it | attrs' layer << 32. */
-	struct sqk_hash stamps;
-	/* Node -> index + 1 into pending. */
-	struct sqk_hash by_node;
-	struct sqk_layer_pending *pending;
-	size_t npending, cap_pending;
+	/*
+	 * The pending files, records of a store, and node -> index + 1 among
+	 * them: both of the build's budget, as the tree is.
+	 */
+	struct sqk_store *pending;
+	uint64_t npending;
+	struct sqk_store_hash by_node;
 	/* SQK_LAYERS_OVERLAY: the directories ".wh..wh..opq" made opaque, the whiteouts. */
-	struct sqk_node **opaque;
+	sqk_nid *opaque;
 	size_t nopaque, cap_opaque;
 	struct sqk_layer_whiteout *whiteouts;
 	size_t nwhiteouts, cap_whiteouts;
@@ -56,10 +66,10 @@ struct sqk_layer_state {
 
 /* A whiteout of an overlayfs layer, placed once the layer's own entries are known. */
 struct sqk_layer_whiteout {
-	struct sqk_node *dir;
-	const char *name;
+	sqk_nid dir;
+	uint64_t name; /* in the tree's strings */
 	uint32_t len;
-	struct sqk_node *dev; /* the character device 0/0, with the whiteout's attributes */
+	sqk_nid dev; /* the character device 0/0, with the whiteout's attributes */
 };
 
 /* Apply entry e (the st->ordinal-th of layer st->layer). 0, or the error, said. */
@@ -70,8 +80,8 @@ int sqk_layer_end(struct sqk_layer_state *st);
 int sqk_layer_overlay_whiteout(struct sqk_layer_state *st, struct archive_entry *e, char *path,
 			       char *base);
 /* Put node at parent/name, over whatever this layer or those below left there. */
-int sqk_layer_place(struct sqk_layer_state *st, struct sqk_node *parent, const char *name,
-		    size_t len, struct sqk_node *node, const char *path);
+int sqk_layer_place(struct sqk_layer_state *st, sqk_nid parent, const char *name, size_t len,
+		    sqk_nid node, const char *path);
 /* The layer's entry path is wrong: what, said in the layer's name. */
 int sqk_layer_fail(struct sqk_layer_state *st, int err, const char *path, const char *what);
 /* The entry's check (sqk_layer_pending.check) as its header says it. */

@@ -47,7 +47,7 @@ struct sqk_pseudo_def {
 	uint64_t length, offset;     /* R; for l the host file's size */
 	uint64_t dev, ino;	     /* l: the host file */
 	int64_t host_mtime;	     /* l: its time as it is, clamped when placed */
-	struct sqk_node *node;	     /* once placed */
+	sqk_nid node;		     /* once placed */
 };
 
 struct sqk_pseudo {

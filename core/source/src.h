@@ -6,7 +6,8 @@
  * The writer's sources: each adds entries to the tree. Directory walks and
  * listings only describe files (their data is read later, in inode
  * order); an archive must be read in its own order, so its file data goes
- * to the block pipeline as it streams by.
+ * to the block pipeline as it streams by. Nodes are values (tree.h): a
+ * source gets one, changes it and puts it back before anything else can.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,7 @@ struct sqk_src_ctx {
 	 */
 	uint64_t times_before, times_after;
 	char *time_before_path, *time_after_path;
+	struct sqk_spill *spill;
 	void *links; /* hard links of directory walks, by device and inode */
 	uint64_t lseeks;
 	unsigned xattrs_skipped;
@@ -103,15 +105,16 @@ int sqk_src_oci(struct sqk_src_ctx *c, const char *spec, const char *platform, u
  * pipeline: one SEEK_DATA/SEEK_HOLE sweep maps a sparse file, then a
  * cursor walks its blocks; holes are never read.
  */
-int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fd, const char *path,
-		      uint64_t size);
+int sqk_src_feed_file(struct sqk_src_ctx *c, const char *path, uint64_t size, uint64_t *id);
 
 /* The same for an open descriptor; path names it in messages. */
-int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fd, int fdesc, const char *path,
-		    uint64_t size);
+int sqk_src_feed_fd(struct sqk_src_ctx *c, int fdesc, const char *path, uint64_t size,
+		    uint64_t *id);
+/* The data writer's file id as a file node keeps it: its data is placed. */
+void sqk_src_data_done(struct sqk_node *n, uint64_t id);
 
-/* The extended attributes of the host file at path (not followed) for node. */
-int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node);
+/* The extended attributes of the host file at path (not followed) for node n. */
+int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *n);
 
 /*
  * A source's time t of the entry at path (in the image) as the format

@@ -68,10 +68,10 @@ static int next_chunk(struct sqk_src_ctx *c, struct stream *s, const char *path)
 }
 
 /* Feed one entry's data; gaps between data blocks are holes. */
-static int feed_stream(struct sqk_src_ctx *c, struct stream *s, struct sqk_file_data *fd,
-		       uint64_t size, const char *path)
+static int feed_stream(struct sqk_src_ctx *c, struct stream *s, uint64_t size, const char *path,
+		       uint64_t *id)
 {
-	int err = sqk_data_file_begin(c->dw, fd, size);
+	int err = sqk_data_file_begin(c->dw, size, id);
 
 	s->chunk_len = 0;
 	s->eof = 0;
@@ -125,8 +125,8 @@ static int feed_stream(struct sqk_src_ctx *c, struct stream *s, struct sqk_file_
 }
 
 /* An entry without a size: spool it to learn the size, then feed the spool. */
-static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, struct sqk_file_data *fd,
-			uint64_t *size, const char *path)
+static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, uint64_t *size, const char *path,
+			uint64_t *id)
 {
 	FILE *tmp = tmpfile();
 	char buf[65536];
@@ -154,7 +154,7 @@ static int feed_unsized(struct sqk_src_ctx *c, struct archive *a, struct sqk_fil
 		return SQK_ERR_IO;
 	}
 	*size = (uint64_t)ftello(tmp);
-	err = sqk_src_feed_fd(c, fd, fileno(tmp), path, *size);
+	err = sqk_src_feed_fd(c, fileno(tmp), path, *size, id);
 	fclose(tmp);
 	return err;
 }
@@ -215,52 +215,111 @@ static unsigned node_type(mode_t t)
 	return 0;
 }
 
-static int feed_node(struct sqk_src_ctx *c, struct stream *s, struct sqk_node *node,
-		     struct archive_entry *e, const char *path, struct sqk_node *parent,
-		     const char *name, size_t len)
+/* The entry's data to the pipeline, now: node n (id) is told where it went. */
+static int feed_node(struct sqk_src_ctx *c, struct stream *s, sqk_nid id, struct sqk_node *n,
+		     struct archive_entry *e, const char *path, sqk_nid parent, const char *name,
+		     size_t len)
 {
-	struct sqk_file_data *fd = sqk_tree_alloc(c->tree, sizeof(*fd));
-	uint64_t size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0);
-	int err;
+	uint64_t size = (uint64_t)(archive_entry_size(e) > 0 ? archive_entry_size(e) : 0), data;
+	struct sqk_node d;
+	int err = sqk_tree_get(c->tree, parent, &d);
 
-	if (!fd)
-		return SQK_ERR_NOMEM;
-	/* Data goes to the pipeline now, so its path is told now (--reuse finds it by it). */
-	sqk_data_next_key(c->dw, sqk_reuse_entry_key(parent, name, len));
-	if (archive_entry_size_is_set(e))
-		err = feed_stream(c, s, fd, size, path);
-	else
-		err = feed_unsized(c, s->a, fd, &size, path);
 	if (err)
 		return err;
-	node->size = size;
-	node->file.data = fd;
-	node->file.src = NULL;
-	node->flags |= SQK_NODE_DATA_DONE;
-	return 0;
+	/* Data goes to the pipeline now, so its path is told now (--reuse finds it by it). */
+	sqk_data_next_key(c->dw, sqk_reuse_entry_key(&d, name, len));
+	if (archive_entry_size_is_set(e))
+		err = feed_stream(c, s, size, path, &data);
+	else
+		err = feed_unsized(c, s->a, &size, path, &data);
+	if (err)
+		return err;
+	n->size = size;
+	n->file.srclen = 0;
+	sqk_src_data_done(n, data);
+	return sqk_tree_put(c->tree, id, n);
+}
+
+/* A hard link to an earlier entry, at parent/name. */
+static int hard_link(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *e,
+		     const char *path, const char *link, sqk_nid parent, const char *name,
+		     size_t len)
+{
+	struct sqk_node n;
+	sqk_nid lp, node = 0;
+	const char *ln;
+	size_t ll;
+	int err;
+
+	while (link[0] == '/')
+		link++;
+	err = sqk_tree_walk_parent(c->tree, link, &lp, &ln, &ll);
+	if (!err && ll)
+		err = sqk_tree_lookup(c->tree, lp, ln, ll, &node);
+	if (!err && node)
+		err = sqk_tree_get(c->tree, node, &n);
+	if (err && err != SQK_ERR_BADNAME && err != SQK_ERR_NOTDIR)
+		return err;
+	if (err || !node || n.type == SQK_DIR) {
+		errno = 0;
+		sqk_src_fail(c, path, "hard link to '%s', which is not in the archive before it",
+			     link);
+		return SQK_ERR_ARCHIVE;
+	}
+	if (c->no_hardlinks) {
+		err = sqk_tree_clone(c->tree, node, &node);
+		if (!err)
+			err = sqk_tree_get(c->tree, node, &n);
+		if (err)
+			return err;
+	}
+	/* cpio keeps a link group's data with its last member. */
+	if (n.type == SQK_FILE && archive_entry_size_is_set(e) && archive_entry_size(e) > 0) {
+		err = feed_node(c, s, node, &n, e, path, parent, name, len);
+		if (err)
+			return err;
+	}
+	return sqk_tree_add(c->tree, parent, name, len, node);
 }
 
 /* What a symlink or a device holds besides its attributes: its target, its numbers. */
-static int special(struct sqk_tree *t, struct sqk_node *node, struct archive_entry *e)
+static int special(struct sqk_tree *t, struct sqk_node *n, struct archive_entry *e)
 {
 	const char *target = archive_entry_symlink(e);
 
-	switch (node->type) {
+	switch (n->type) {
 	case SQK_SYMLINK:
 		if (!target)
 			target = "";
-		node->target = sqk_tree_strdup(t, target, strlen(target));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(target);
-		break;
+		n->size = strlen(target);
+		return sqk_tree_str(t, target, n->size, &n->target);
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
-		node->dev.major = (uint32_t)archive_entry_rdevmajor(e);
-		node->dev.minor = (uint32_t)archive_entry_rdevminor(e);
+		n->dev.major = (uint32_t)archive_entry_rdevmajor(e);
+		n->dev.minor = (uint32_t)archive_entry_rdevminor(e);
 		break;
 	}
 	return 0;
+}
+
+/* A new node for the entry, and what it holds: data, a target, device numbers. */
+static int new_node(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *e,
+		    const char *path, unsigned type, sqk_nid parent, const char *name, size_t len,
+		    sqk_nid *id)
+{
+	struct sqk_node n;
+	int err = sqk_tree_new(c->tree, type, id, &n);
+
+	if (err)
+		return err;
+	set_attrs(c, &n, e, path);
+	err = read_xattrs(c, e, &n);
+	if (err)
+		return err;
+	if (type == SQK_FILE)
+		return feed_node(c, s, *id, &n, e, path, parent, name, len);
+	err = special(c->tree, &n, e);
+	return err ? err : sqk_tree_put(c->tree, *id, &n);
 }
 
 /* Does an --exclude pattern match path? They see it without "./" and trailing '/'. */
@@ -285,7 +344,8 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		 const char *apath)
 {
 	const char *path = archive_entry_pathname(e), *link = archive_entry_hardlink(e);
-	struct sqk_node *parent, *node, *old;
+	sqk_nid parent, node, old;
+	struct sqk_node o;
 	const char *name;
 	size_t len;
 	unsigned type;
@@ -303,45 +363,17 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 	if (excluded(c, path))
 		return 0;
 	err = sqk_tree_walk_parent(c->tree, path, &parent, &name, &len);
-	if (err) {
+	if (err == SQK_ERR_NOTDIR || err == SQK_ERR_BADNAME) {
 		errno = 0;
 		sqk_src_fail(c, path,
 			     err == SQK_ERR_NOTDIR ? "a parent is not a directory"
 						   : "unsafe path in archive");
 		return SQK_ERR_ARCHIVE;
 	}
+	if (err)
+		return err;
 	if (link) {
-		struct sqk_node *lp;
-		const char *ln;
-		size_t ll;
-
-		while (link[0] == '/')
-			link++;
-		if (sqk_tree_walk_parent(c->tree, link, &lp, &ln, &ll) || !ll ||
-		    !(node = sqk_tree_lookup(c->tree, lp, ln, ll)) || node->type == SQK_DIR) {
-			errno = 0;
-			sqk_src_fail(c, path,
-				     "hard link to '%s', which is not in the archive before it",
-				     link);
-			return SQK_ERR_ARCHIVE;
-		}
-		if (c->no_hardlinks) {
-			struct sqk_node *copy = sqk_tree_node(c->tree, node->type);
-
-			if (!copy)
-				return SQK_ERR_NOMEM;
-			*copy = *node;
-			copy->nlink = 0;
-			node = copy;
-		}
-		/* cpio keeps a link group's data with its last member. */
-		if (node->type == SQK_FILE && archive_entry_size_is_set(e) &&
-		    archive_entry_size(e) > 0) {
-			err = feed_node(c, s, node, e, path, parent, name, len);
-			if (err)
-				return err;
-		}
-		err = sqk_tree_add(c->tree, parent, name, len, node);
+		err = hard_link(c, s, e, path, link, parent, name, len);
 		goto added;
 	}
 	type = node_type(archive_entry_filetype(e));
@@ -351,47 +383,40 @@ static int entry(struct sqk_src_ctx *c, struct stream *s, struct archive_entry *
 		return SQK_ERR_UNSUPPORTED;
 	}
 	if (!len) {
-		struct sqk_node *root = sqk_tree_root(c->tree);
-
 		if (type != SQK_DIR) {
 			errno = 0;
 			sqk_src_fail(c, path, "the root entry is not a directory");
 			return SQK_ERR_ARCHIVE;
 		}
-		set_attrs(c, root, e, "/");
-		root->flags &= ~SQK_NODE_IMPLICIT;
-		return read_xattrs(c, e, root);
+		err = sqk_tree_get(c->tree, SQK_NID_ROOT, &o);
+		if (err)
+			return err;
+		set_attrs(c, &o, e, "/");
+		o.flags &= ~SQK_NODE_IMPLICIT;
+		err = read_xattrs(c, e, &o);
+		return err ? err : sqk_tree_put(c->tree, SQK_NID_ROOT, &o);
 	}
-	old = sqk_tree_lookup(c->tree, parent, name, len);
-	if (old && old->type == SQK_DIR && type == SQK_DIR) {
-		/* Made earlier as a parent, or given twice: the entry's attributes win. */
-		set_attrs(c, old, e, path);
-		old->flags &= ~SQK_NODE_IMPLICIT;
-		old->xattrs = NULL;
-		return read_xattrs(c, e, old);
-	}
-	node = sqk_tree_node(c->tree, type);
-	if (!node)
-		return SQK_ERR_NOMEM;
-	set_attrs(c, node, e, path);
-	err = read_xattrs(c, e, node);
+	err = sqk_tree_lookup(c->tree, parent, name, len, &old);
+	if (!err && old)
+		err = sqk_tree_get(c->tree, old, &o);
 	if (err)
 		return err;
-	switch (type) {
-	case SQK_FILE:
-		if (old) {
-			err = SQK_ERR_EXIST;
-			goto added;
-		}
-		err = feed_node(c, s, node, e, path, parent, name, len);
-		if (err)
-			return err;
-		break;
-	default:
-		err = special(c->tree, node, e);
-		if (err)
-			return err;
+	if (old && o.type == SQK_DIR && type == SQK_DIR) {
+		/* Made earlier as a parent, or given twice: the entry's attributes win. */
+		set_attrs(c, &o, e, path);
+		o.flags &= ~SQK_NODE_IMPLICIT;
+		o.xattrs = NULL;
+		err = read_xattrs(c, e, &o);
+		return err ? err : sqk_tree_put(c->tree, old, &o);
 	}
+	if (old && type == SQK_FILE) {
+		/* Refused before its data is read. */
+		err = SQK_ERR_EXIST;
+		goto added;
+	}
+	err = new_node(c, s, e, path, type, parent, name, len, &node);
+	if (err)
+		return err;
 	err = sqk_tree_add(c->tree, parent, name, len, node);
 added:
 	if (err == SQK_ERR_EXIST) {
@@ -399,6 +424,8 @@ added:
 		sqk_src_fail(c, path, "given more than once");
 		return err;
 	}
+	if (err == SQK_ERR_ARCHIVE)
+		return err;
 	if (err) {
 		errno = 0;
 		sqk_src_fail(c, path, "%s", sqk_strerror(err));
@@ -413,7 +440,7 @@ added:
  * would otherwise take any text for an mtree description, and empty input
  * for an empty archive.
  */
-static void support(struct archive *a)
+void sqk_src_archive_formats(struct archive *a)
 {
 	archive_read_support_format_tar(a); /* ustar, pax, GNU tar */
 	archive_read_support_format_cpio(a);
@@ -491,7 +518,7 @@ int sqk_src_archive(struct sqk_src_ctx *c, const char *path)
 		free(in);
 		return SQK_ERR_NOMEM;
 	}
-	support(a);
+	sqk_src_archive_formats(a);
 	in->fd = STDIN_FILENO;
 	if (strcmp(path, "-") != 0) {
 		do
@@ -557,17 +584,12 @@ int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct ar
 }
 
 int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archive_entry *e,
-			 struct sqk_node *node, const char *path, struct sqk_node *parent,
+			 sqk_nid id, struct sqk_node *n, const char *path, sqk_nid parent,
 			 const char *name, size_t len)
 {
 	struct stream s = {.a = a};
 
-	return feed_node(c, &s, node, e, path, parent, name, len);
-}
-
-void sqk_src_archive_formats(struct archive *a)
-{
-	support(a);
+	return feed_node(c, &s, id, n, e, path, parent, name, len);
 }
 
 int sqk_src_archive_fail(struct sqk_src_ctx *c, struct archive *a, const char *what)

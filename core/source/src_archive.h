@@ -24,11 +24,12 @@ int sqk_src_archive_attrs(struct sqk_src_ctx *c, struct sqk_node *n, struct arch
 int sqk_src_archive_special(struct sqk_src_ctx *c, struct sqk_node *n, struct archive_entry *e);
 /*
  * The data of the entry just read from a, to the pipeline now, for the
- * file node; parent and name are where it stands (--reuse finds it by
- * them). Sets its size and marks its data placed.
+ * file node id (its value n); parent and name are where it stands
+ * (--reuse finds it by them). Sets its size, marks its data placed and
+ * puts n back into the tree.
  */
 int sqk_src_archive_feed(struct sqk_src_ctx *c, struct archive *a, struct archive_entry *e,
-			 struct sqk_node *node, const char *path, struct sqk_node *parent,
+			 sqk_nid id, struct sqk_node *n, const char *path, sqk_nid parent,
 			 const char *name, size_t len);
 /* The formats and compressions --archive reads, enabled on a. */
 void sqk_src_archive_formats(struct archive *a);

@@ -19,27 +19,23 @@
 #include "util/hash.h"
 #include "util/path.h"
 #include "util/signals.h"
+#include "util/smap.h"
+#include "util/spill.h"
 
-/* Inodes seen with more than one link, to share their node. */
+/* Inodes seen with more than one link, to share their node: a map that spills. */
 struct link {
-	dev_t dev;
-	ino_t ino;
-	struct sqk_node *node;
+	uint64_t dev, ino;
+	sqk_nid node;
 };
 
-struct link_map {
-	struct sqk_hash by_inode; /* link_key -> index + 1 */
-	struct link *v;
-	size_t n, cap;
-};
+#define LINKS_SHARE 4
 
 void sqk_src_ctx_release(struct sqk_src_ctx *c)
 {
-	struct link_map *m = c->links;
+	struct sqk_smap *m = c->links;
 
 	if (m) {
-		sqk_hash_release(&m->by_inode);
-		free(m->v);
+		sqk_smap_release(m);
 		free(m);
 	}
 	c->links = NULL;
@@ -55,31 +51,55 @@ static uint64_t link_key(dev_t dev, ino_t ino)
 }
 
 /* The map, made on the first inode with several links. */
-static struct link_map *link_map(struct sqk_src_ctx *c)
+static struct sqk_smap *link_map(struct sqk_src_ctx *c)
 {
-	if (!c->links)
-		c->links = calloc(1, sizeof(struct link_map));
-	return c->links;
+	struct sqk_smap *m = c->links;
+
+	if (!m && (m = malloc(sizeof(*m)))) {
+		sqk_smap_init(
+			m, c->spill, sizeof(struct link),
+			sqk_spill_share(c->spill, LINKS_SHARE, c->spill->tiny ? 128 : 1 << 20));
+		c->links = m;
+	}
+	return m;
 }
 
-static struct sqk_node *link_find(const struct link_map *m, dev_t dev, ino_t ino)
-{
-	struct sqk_hash_iter it;
-	uint64_t v;
+struct link_want {
+	struct link l;
+};
 
-	for (v = sqk_hash_first(&m->by_inode, link_key(dev, ino), &it); v; v = sqk_hash_next(&it))
-		if (m->v[v - 1].dev == dev && m->v[v - 1].ino == ino)
-			return m->v[v - 1].node;
-	return NULL;
+static int link_is(void *ctx, const void *val)
+{
+	struct link_want *w = ctx;
+	struct link l;
+
+	memcpy(&l, val, sizeof(l));
+	if (l.dev != w->l.dev || l.ino != w->l.ino)
+		return 0;
+	w->l.node = l.node;
+	return 1;
 }
 
-static int link_add(struct link_map *m, dev_t dev, ino_t ino, struct sqk_node *node)
+static int link_find(struct sqk_smap *m, dev_t dev, ino_t ino, sqk_nid *node)
 {
-	if (SQK_ARRAY_GROW(m->v, m->cap, m->n + 1) ||
-	    sqk_hash_add(&m->by_inode, link_key(dev, ino), m->n + 1))
-		return SQK_ERR_NOMEM;
-	m->v[m->n++] = (struct link){dev, ino, node};
-	return 0;
+	struct link_want w = {{(uint64_t)dev, (uint64_t)ino, 0}};
+	int err = sqk_smap_find(m, link_key(dev, ino), link_is, &w);
+
+	*node = w.l.node;
+	return err;
+}
+
+static int link_add(struct sqk_smap *m, dev_t dev, ino_t ino, sqk_nid node)
+{
+	struct link l = {(uint64_t)dev, (uint64_t)ino, node};
+
+	return sqk_smap_add(m, link_key(dev, ino), &l);
+}
+
+void sqk_src_data_done(struct sqk_node *n, uint64_t id)
+{
+	n->file.data = id + 1;
+	n->flags |= SQK_NODE_DATA_DONE;
 }
 
 int sqk_src_read_xattrs(struct sqk_src_ctx *c, const char *path, struct sqk_node *node)
@@ -164,15 +184,55 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir);
+static int walk_dir(struct walk *w, size_t hlen, size_t ilen, sqk_nid dir);
 
-static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir,
-		     const char *name)
+/* A new node for the host file at w->host (st its lstat), its attributes, target or size. */
+static int host_node(struct walk *w, size_t hlen, const struct stat *st, unsigned type, sqk_nid *id)
+{
+	struct sqk_src_ctx *c = w->c;
+	struct sqk_node n;
+	int err = sqk_tree_new(c->tree, type, id, &n);
+
+	if (err)
+		return err;
+	set_attrs(c, &n, st, w->img);
+	if (type == SQK_FILE) {
+		n.size = (uint64_t)st->st_size;
+		n.file.srclen = (uint32_t)hlen;
+		err = sqk_tree_str(c->tree, w->host, hlen, &n.file.src);
+	} else if (type == SQK_SYMLINK) {
+		char *t = malloc((size_t)st->st_size + 1);
+		ssize_t len;
+
+		if (!t)
+			return SQK_ERR_NOMEM;
+		len = readlink(w->host, t, (size_t)st->st_size + 1);
+		if (len < 0 || len > st->st_size) {
+			sqk_src_fail(c, w->host, "%s",
+				     len < 0 ? strerror(errno) : "symlink changed while reading");
+			free(t);
+			return SQK_ERR_IO;
+		}
+		n.size = (uint64_t)len;
+		err = sqk_tree_str(c->tree, t, (size_t)len, &n.target);
+		free(t);
+	} else if (type == SQK_BLKDEV || type == SQK_CHRDEV) {
+		n.dev.major = major(st->st_rdev);
+		n.dev.minor = minor(st->st_rdev);
+	}
+	if (!err && c->xattrs)
+		err = sqk_src_read_xattrs(c, w->host, &n);
+	if (!err)
+		err = sqk_tree_put(c->tree, *id, &n);
+	return err;
+}
+
+static int add_entry(struct walk *w, size_t hlen, size_t ilen, sqk_nid dir, const char *name)
 {
 	struct sqk_src_ctx *c = w->c;
 	size_t nlen = strlen(name);
-	struct sqk_node *node = NULL;
-	struct link_map *links = NULL;
+	struct sqk_smap *links = NULL;
+	sqk_nid node = 0, old;
 	struct stat st;
 	unsigned type;
 	int err, i, cross = 0;
@@ -209,70 +269,37 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 		links = link_map(c);
 		if (!links)
 			return SQK_ERR_NOMEM;
-		node = link_find(links, st.st_dev, st.st_ino);
+		err = link_find(links, st.st_dev, st.st_ino, &node);
+		if (err)
+			return err;
 	}
 	if (!node) {
-		node = sqk_tree_node(c->tree, type);
-		if (!node)
-			return SQK_ERR_NOMEM;
-		set_attrs(c, node, &st, w->img);
-		if (type == SQK_FILE) {
-			node->size = (uint64_t)st.st_size;
-			node->file.src = sqk_tree_strdup(c->tree, w->host, hlen + 1 + nlen);
-			if (!node->file.src)
-				return SQK_ERR_NOMEM;
-		} else if (type == SQK_SYMLINK) {
-			char *t = sqk_tree_alloc(c->tree, (size_t)st.st_size + 1);
-			ssize_t n;
-
-			if (!t)
-				return SQK_ERR_NOMEM;
-			n = readlink(w->host, t, (size_t)st.st_size + 1);
-			if (n < 0 || n > st.st_size) {
-				sqk_src_fail(c, w->host, "%s",
-					     n < 0 ? strerror(errno)
-						   : "symlink changed while reading");
-				return SQK_ERR_IO;
-			}
-			t[n] = '\0';
-			node->target = t;
-			node->size = (uint64_t)n;
-		} else if (type == SQK_BLKDEV || type == SQK_CHRDEV) {
-			node->dev.major = major(st.st_rdev);
-			node->dev.minor = minor(st.st_rdev);
-		}
-		if (c->xattrs) {
-			err = sqk_src_read_xattrs(c, w->host, node);
-			if (err)
-				return err;
-		}
-		if (links) {
+		err = host_node(w, hlen + 1 + nlen, &st, type, &node);
+		if (!err && links)
 			err = link_add(links, st.st_dev, st.st_ino, node);
-			if (err)
-				return err;
-		}
+		if (err)
+			return err;
 	}
 	err = sqk_tree_add(c->tree, dir, name, nlen, node);
-	if (err == SQK_ERR_EXIST && type == SQK_DIR) {
+	if (err == SQK_ERR_EXIST) {
+		struct sqk_node o;
+		int e2 = sqk_tree_lookup(c->tree, dir, name, nlen, &old);
+
+		if (!e2 && old)
+			e2 = sqk_tree_get(c->tree, old, &o);
+		if (e2)
+			return e2;
 		/* A directory of an image appended to, or one made on the way to a
 		 * --full-paths source, takes in the source's, keeping its attributes. */
-		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
-
-		if (old && old->type == SQK_DIR &&
-		    (old->flags & (SQK_NODE_KEPT | SQK_NODE_ON_PATH)))
+		if (type == SQK_DIR && old && o.type == SQK_DIR &&
+		    (o.flags & (SQK_NODE_KEPT | SQK_NODE_ON_PATH)))
 			return cross ? 0
 				     : walk_dir(w, hlen + 1 + nlen, ilen + (ilen ? 1 : 0) + nlen,
 						old);
-	}
-	/* With whole paths one image path is one host path: given already, by this
-	 * source or one that holds it. */
-	if (err == SQK_ERR_EXIST && c->full_paths) {
-		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, nlen);
-
-		if (old && !(old->flags & SQK_NODE_KEPT))
+		/* With whole paths one image path is one host path: given already, by this
+		 * source or one that holds it. */
+		if (c->full_paths && old && !(o.flags & SQK_NODE_KEPT))
 			return 0;
-	}
-	if (err == SQK_ERR_EXIST) {
 		sqk_src_fail(c, w->img, "given by more than one source");
 		return err;
 	}
@@ -287,7 +314,7 @@ static int add_entry(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *
 }
 
 /* Names are read first and the directory closed, so depth never costs descriptors. */
-static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *dir)
+static int walk_dir(struct walk *w, size_t hlen, size_t ilen, sqk_nid dir)
 {
 	DIR *d;
 	struct dirent *de;
@@ -338,19 +365,20 @@ static int walk_dir(struct walk *w, size_t hlen, size_t ilen, struct sqk_node *d
 /* The first directory to give them sets the root's attributes (and xattrs). */
 static int root_attrs(struct sqk_src_ctx *c, const char *path, const struct stat *st)
 {
-	struct sqk_node *root = sqk_tree_root(c->tree);
+	struct sqk_node root;
+	int err = sqk_tree_get(c->tree, SQK_NID_ROOT, &root);
 
-	if (!(root->flags & SQK_NODE_IMPLICIT))
-		return 0;
-	set_attrs(c, root, st, "/");
-	root->flags &= ~SQK_NODE_IMPLICIT;
-	return c->xattrs ? sqk_src_read_xattrs(c, path, root) : 0;
+	if (err || !(root.flags & SQK_NODE_IMPLICIT))
+		return err;
+	set_attrs(c, &root, st, "/");
+	root.flags &= ~SQK_NODE_IMPLICIT;
+	err = c->xattrs ? sqk_src_read_xattrs(c, path, &root) : 0;
+	return err ? err : sqk_tree_put(c->tree, SQK_NID_ROOT, &root);
 }
 
 int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 {
 	struct walk w = {.c = c};
-	struct sqk_node *root = sqk_tree_root(c->tree);
 	struct stat st;
 	size_t len = strlen(path);
 	int err;
@@ -375,7 +403,7 @@ int sqk_src_dir(struct sqk_src_ctx *c, const char *path)
 	memcpy(w.host, path, len);
 	w.img[0] = '\0';
 	w.dev = st.st_dev;
-	err = walk_dir(&w, len, 0, root);
+	err = walk_dir(&w, len, 0, SQK_NID_ROOT);
 	free(w.host);
 	free(w.img);
 	return err;
@@ -421,7 +449,7 @@ int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
 		/* The entry itself is never left out: its own file system is the source's. */
 		if (c->one_file_system && lstat(path, &st) == 0)
 			w.dev = st.st_dev;
-		err = add_entry(&w, base ? base - 1 : 1, 0, sqk_tree_root(c->tree), name);
+		err = add_entry(&w, base ? base - 1 : 1, 0, SQK_NID_ROOT, name);
 	}
 	free(w.host);
 	free(w.img);
@@ -433,17 +461,22 @@ int sqk_src_entry(struct sqk_src_ctx *c, const char *path)
  * dir: the one already there, or a new one with the host directory's
  * attributes, which a source of the same name later merges into.
  */
-static int path_dir(struct walk *w, size_t hlen, struct sqk_node **dir, const char *name,
-		    size_t nlen)
+static int path_dir(struct walk *w, size_t hlen, sqk_nid *dir, const char *name, size_t nlen)
 {
 	struct sqk_src_ctx *c = w->c;
-	struct sqk_node *node = sqk_tree_lookup(c->tree, *dir, name, nlen);
+	struct sqk_node n;
 	struct stat st;
+	sqk_nid node;
 	int err;
 
 	w->host[hlen] = '\0';
+	err = sqk_tree_lookup(c->tree, *dir, name, nlen, &node);
+	if (!err && node)
+		err = sqk_tree_get(c->tree, node, &n);
+	if (err)
+		return err;
 	if (node) {
-		if (node->type != SQK_DIR) {
+		if (n.type != SQK_DIR) {
 			sqk_src_fail(c, w->img, "given by more than one source");
 			return SQK_ERR_EXIST;
 		}
@@ -458,14 +491,16 @@ static int path_dir(struct walk *w, size_t hlen, struct sqk_node **dir, const ch
 		sqk_src_fail(c, w->host, "not a directory");
 		return SQK_ERR_NOTDIR;
 	}
-	node = sqk_tree_node(c->tree, SQK_DIR);
-	if (!node)
-		return SQK_ERR_NOMEM;
-	set_attrs(c, node, &st, w->img);
-	node->flags |= SQK_NODE_ON_PATH;
-	if (c->xattrs && (err = sqk_src_read_xattrs(c, w->host, node)))
+	err = sqk_tree_new(c->tree, SQK_DIR, &node, &n);
+	if (err)
 		return err;
-	err = sqk_tree_add(c->tree, *dir, name, nlen, node);
+	set_attrs(c, &n, &st, w->img);
+	n.flags |= SQK_NODE_ON_PATH;
+	if (c->xattrs && (err = sqk_src_read_xattrs(c, w->host, &n)))
+		return err;
+	err = sqk_tree_put(c->tree, node, &n);
+	if (!err)
+		err = sqk_tree_add(c->tree, *dir, name, nlen, node);
 	if (err) {
 		sqk_src_fail(c, w->img, "%s", sqk_strerror(err));
 		return err;
@@ -478,7 +513,7 @@ static int path_dir(struct walk *w, size_t hlen, struct sqk_node **dir, const ch
 int sqk_src_full_path(struct sqk_src_ctx *c, const char *path)
 {
 	struct walk w = {.c = c};
-	struct sqk_node *dir = sqk_tree_root(c->tree);
+	sqk_nid dir = SQK_NID_ROOT;
 	size_t len = strlen(path), hlen = 0, ilen = 0, i = 0;
 	const char *from = path[0] == '/' ? "/" : ".";
 	struct stat st;

@@ -178,8 +178,7 @@ static int read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fdata, const char *path,
-		      uint64_t size)
+int sqk_src_feed_file(struct sqk_src_ctx *c, const char *path, uint64_t size, uint64_t *id)
 {
 	int fd = -1, err;
 
@@ -190,14 +189,13 @@ int sqk_src_feed_file(struct sqk_src_ctx *c, struct sqk_file_data *fdata, const 
 			return SQK_ERR_IO;
 		}
 	}
-	err = sqk_src_feed_fd(c, fdata, fd, path, size);
+	err = sqk_src_feed_fd(c, fd, path, size, id);
 	if (fd >= 0)
 		close(fd);
 	return err;
 }
 
-int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fdata, int fd, const char *path,
-		    uint64_t size)
+int sqk_src_feed_fd(struct sqk_src_ctx *c, int fd, const char *path, uint64_t size, uint64_t *id)
 {
 	struct extent *ext = NULL, whole;
 	size_t next = 0, n = 0;
@@ -222,7 +220,7 @@ int sqk_src_feed_fd(struct sqk_src_ctx *c, struct sqk_file_data *fdata, int fd, 
 		if (size > (1u << 20))
 			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
-	err = sqk_data_file_begin(c->dw, fdata, size);
+	err = sqk_data_file_begin(c->dw, size, id);
 	while (!err) {
 		uint8_t *buf;
 		uint32_t len;

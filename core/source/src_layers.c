@@ -16,7 +16,12 @@
 #include "src_archive.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/extsort.h"
 #include "util/signals.h"
+#include "util/spill.h"
+
+/* The share of the budget the files waiting for the second pass are sorted in. */
+#define WANT_SHARE 2
 
 /* libarchive's view of a layer: its bytes through the layer's ops. */
 struct reader {
@@ -185,97 +190,128 @@ static int apply(struct sqk_layer_state *st, const struct sqk_layer *l, uint32_t
 	return err;
 }
 
-static int by_layer(const void *x, const void *y)
+/*
+ * The pending files the finished tree names, by layer and place, each
+ * once: an external sort of the build's budget, read back a record ahead.
+ */
+struct wanted {
+	struct sqk_layer_state *st;
+	struct sqk_sorter sorter;
+	uint8_t last[20]; /* the key given last: a file of several links is found for each */
+	int have;	  /* p is the next pending file */
+	struct sqk_layer_pending p;
+};
+
+static void be(uint8_t *b, uint64_t v, unsigned n)
 {
-	const struct sqk_layer_pending *a = *(const struct sqk_layer_pending *const *)x;
-	const struct sqk_layer_pending *b = *(const struct sqk_layer_pending *const *)y;
-
-	if (a->layer != b->layer)
-		return a->layer < b->layer ? -1 : 1;
-	if (a->ordinal != b->ordinal)
-		return a->ordinal < b->ordinal ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
-/* The pending files the finished tree names, by layer and place, each once. */
-static int collect(struct sqk_layer_state *st, struct sqk_layer_pending ***out, size_t *count)
-{
-	struct sqk_node **dirs = NULL;
-	struct sqk_layer_pending **want = NULL;
-	size_t ndirs = 0, cdirs = 0, n = 0, cap = 0, i, k;
-	uint32_t j;
-
-	if (SQK_ARRAY_GROW(dirs, cdirs, 1))
-		return SQK_ERR_NOMEM;
-	dirs[ndirs++] = sqk_tree_root(st->t);
-	while (ndirs) {
-		struct sqk_node *d = dirs[--ndirs];
-
-		for (j = 0; j < d->dir.n; j++) {
-			struct sqk_node *c = d->dir.ents[j].node;
-			uint64_t idx;
-
-			if (c->type == SQK_DIR) {
-				if (SQK_ARRAY_GROW(dirs, cdirs, ndirs + 1))
-					goto nomem;
-				dirs[ndirs++] = c;
-				continue;
-			}
-			idx = sqk_hash_get(&st->by_node, (uintptr_t)c);
-			if (!idx || !st->pending[idx - 1].layer || (c->flags & SQK_NODE_DATA_DONE))
-				continue;
-			if (SQK_ARRAY_GROW(want, cap, n + 1))
-				goto nomem;
-			want[n++] = &st->pending[idx - 1];
-		}
+	while (n--) {
+		b[n] = (uint8_t)v;
+		v >>= 8;
 	}
-	free(dirs);
-	if (n > 1)
-		qsort(want, n, sizeof(*want), by_layer);
-	/* A file with several links was found once for each. */
-	for (i = k = 0; i < n; i++)
-		if (!k || want[i] != want[k - 1])
-			want[k++] = want[i];
-	*out = want;
-	*count = k;
-	return 0;
-nomem:
-	free(dirs);
-	free(want);
-	return SQK_ERR_NOMEM;
 }
 
-/* The second pass over layer l: the data of want[0..n) (its pending files, in order). */
-static int feed(struct sqk_src_ctx *c, const struct sqk_layer *l,
-		struct sqk_layer_pending *const *want, size_t n)
+static int collect(struct wanted *w)
 {
+	struct sqk_layer_state *st = w->st;
+	struct sqk_tree_walk *tw = NULL;
+	struct sqk_tree_item it;
+	int err = sqk_tree_walk_start(st->t, &tw);
+
+	while (!err && !(err = sqk_tree_walk_next(tw, &it))) {
+		struct sqk_layer_pending p;
+		struct sqk_node c;
+		uint8_t key[20];
+		uint64_t i;
+
+		err = sqk_store_hash_get(&st->by_node, it.node, &i);
+		if (err <= 0)
+			continue; /* not pending (a directory never is), or the error */
+		err = sqk_store_get(st->pending, i - 1, &p, sizeof(p));
+		if (!err && p.layer)
+			err = sqk_tree_get(st->t, it.node, &c);
+		if (err || !p.layer || (c.flags & SQK_NODE_DATA_DONE))
+			continue;
+		be(key, p.layer, 4);
+		be(key + 4, p.ordinal, 8);
+		be(key + 12, --i, 8);
+		err = sqk_sorter_add(&w->sorter, key, sizeof(key), &i, sizeof(i));
+	}
+	sqk_tree_walk_end(tw);
+	if (err == 1)
+		err = sqk_sorter_done(&w->sorter);
+	return err;
+}
+
+/* The next pending file into w->p (w->have), each once. */
+static int want_next(struct wanted *w)
+{
+	struct sqk_rec rec;
+	uint64_t i;
+	int err;
+
+	w->have = 0;
+	do {
+		err = sqk_sorter_next(&w->sorter, &rec);
+		if (err)
+			return err == 1 ? 0 : err;
+	} while (rec.klen == sizeof(w->last) && !memcmp(rec.key, w->last, sizeof(w->last)));
+	if (rec.klen != sizeof(w->last) || rec.vlen != sizeof(i))
+		return SQK_ERR_CORRUPT;
+	memcpy(w->last, rec.key, sizeof(w->last));
+	memcpy(&i, rec.val, sizeof(i));
+	err = sqk_store_get(w->st->pending, i, &w->p, sizeof(w->p));
+	w->have = !err;
+	return err;
+}
+
+/* The second pass over layer l: the data of its pending files, from w->p on, in order. */
+static int feed(struct sqk_src_ctx *c, const struct sqk_layer *l, struct wanted *w)
+{
+	char name[SQK_NAME_MAX + 1];
 	struct archive_entry *e;
+	struct sqk_node fed;
 	struct reader r;
+	uint32_t layer = w->p.layer;
 	uint64_t ordinal = 0;
-	size_t k = 0;
 	int err = reader_open(&r, l, c, 0), rc = 1;
 
 	if (err)
 		return err;
-	while (k < n && (rc = next(&r, &e, ordinal)) == 1) {
-		struct sqk_layer_pending *p = want[k];
+	while (w->have && w->p.layer == layer && (rc = next(&r, &e, ordinal)) == 1) {
+		struct sqk_layer_pending p = w->p;
 
-		if (ordinal++ != p->ordinal)
+		if (ordinal++ != p.ordinal)
 			continue;
-		if (sqk_layer_check(e) != p->check) {
+		if (sqk_layer_check(e) != p.check) {
 			err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read");
 			break;
 		}
-		err = sqk_src_archive_feed(c, r.a, e, p->node, archive_entry_pathname(e), p->parent,
-					   p->name, p->len);
+		err = p.len > SQK_NAME_MAX ? SQK_ERR_CORRUPT
+					   : sqk_tree_str_get(c->tree, p.name, p.len, name);
+		if (!err)
+			err = sqk_tree_get(c->tree, p.node, &fed);
+		if (!err)
+			err = sqk_src_archive_feed(c, r.a, e, p.node, &fed, archive_entry_pathname(e),
+						   p.parent, name, p.len);
+		if (!err)
+			err = want_next(w);
+		/* Copies of the file (--no-hardlinks) share what was placed. */
+		while (!err && w->have && w->p.layer == layer && w->p.ordinal == p.ordinal) {
+			struct sqk_node copy;
+
+			err = sqk_tree_get(c->tree, w->p.node, &copy);
+			if (err)
+				break;
+			copy.file.data = fed.file.data;
+			copy.file.srclen = 0;
+			copy.size = fed.size;
+			copy.flags |= SQK_NODE_DATA_DONE;
+			err = sqk_tree_put(c->tree, w->p.node, &copy);
+			if (!err)
+				err = want_next(w);
+		}
 		if (err)
 			break;
-		/* Copies of the file (--no-hardlinks) share what was placed. */
-		for (k++; k < n && want[k]->ordinal == p->ordinal; k++) {
-			want[k]->node->file.data = p->node->file.data;
-			want[k]->node->size = p->node->size;
-			want[k]->node->flags |= SQK_NODE_DATA_DONE;
-		}
 	}
 	if (!err && rc == 0)
 		err = say(&r, SQK_ERR_ARCHIVE, "changed since it was first read: it ends earlier");
@@ -292,20 +328,22 @@ int sqk_src_layers(struct sqk_src_ctx *c, const struct sqk_layer *layers, size_t
 		   enum sqk_layers_mode mode)
 {
 	struct sqk_layer_state st = {.c = c, .t = c->tree, .mode = mode};
-	struct sqk_layer_pending **want = NULL;
-	size_t i, k, nwant = 0;
+	struct wanted w = {.st = &st};
+	size_t i;
 	int err = 0;
 
+	sqk_store_hash_init(&st.by_node, c->spill);
+	sqk_sorter_init(&w.sorter, c->spill,
+			sqk_spill_share(c->spill, WANT_SHARE, c->spill->tiny ? 64 : 1 << 20));
 	for (i = 0; i < n && !err; i++)
 		err = apply(&st, &layers[i], (uint32_t)i + 1, i + 1 == n);
-	if (!err)
-		err = collect(&st, &want, &nwant);
-	for (i = 0; !err && i < nwant; i = k) {
-		for (k = i; k < nwant && want[k]->layer == want[i]->layer; k++)
-			;
-		err = feed(c, &layers[want[i]->layer - 1], want + i, k - i);
-	}
-	free(want);
+	if (!err && st.npending)
+		err = collect(&w);
+	if (!err && st.npending)
+		err = want_next(&w);
+	while (!err && w.have)
+		err = feed(c, &layers[w.p.layer - 1], &w);
+	sqk_sorter_release(&w.sorter);
 	sqk_layer_state_release(&st);
 	return err;
 }

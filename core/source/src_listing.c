@@ -58,49 +58,61 @@ static int bad(struct line *l, const char *what, const char *arg)
 	return SQK_ERR_ARG;
 }
 
-static int place(struct line *l, const char *path, struct sqk_node *node)
+/* The attributes a listing line gives, onto a directory there already. */
+static void take_attrs(struct sqk_node *to, const struct sqk_node *from)
+{
+	to->mode = from->mode;
+	to->uid = from->uid;
+	to->gid = from->gid;
+	to->mtime = from->mtime;
+	to->flags &= ~SQK_NODE_IMPLICIT;
+}
+
+/* Node id (value n) at path. */
+static int place(struct line *l, const char *path, sqk_nid id, const struct sqk_node *n)
 {
 	struct sqk_tree *t = l->c->tree;
-	struct sqk_node *parent, *old;
+	struct sqk_node o;
+	sqk_nid parent, old;
 	const char *name;
 	size_t len;
 	int err;
 
 	err = sqk_tree_walk_parent(t, path, &parent, &name, &len);
-	if (err)
+	if (err == SQK_ERR_NOTDIR || err == SQK_ERR_BADNAME)
 		return bad(l, err == SQK_ERR_NOTDIR ? "a parent is not a directory:" : "bad path",
 			   path);
+	if (err)
+		return err;
 	if (!len) {
 		/* "dir /" sets the root's attributes. */
-		struct sqk_node *root = sqk_tree_root(t);
-
-		if (node->type != SQK_DIR)
+		if (n->type != SQK_DIR)
 			return bad(l, "the root must be a directory:", path);
-		if (!(root->flags & SQK_NODE_IMPLICIT))
+		err = sqk_tree_get(t, SQK_NID_ROOT, &o);
+		if (err)
+			return err;
+		if (!(o.flags & SQK_NODE_IMPLICIT))
 			return bad(l, "the root is given twice:", path);
-		root->mode = node->mode;
-		root->uid = node->uid;
-		root->gid = node->gid;
-		root->mtime = node->mtime;
-		root->flags &= ~SQK_NODE_IMPLICIT;
-		return 0;
+		take_attrs(&o, n);
+		return sqk_tree_put(t, SQK_NID_ROOT, &o);
 	}
-	old = sqk_tree_lookup(t, parent, name, len);
-	if (old && old->type == SQK_DIR && node->type == SQK_DIR &&
-	    (old->flags & SQK_NODE_IMPLICIT)) {
+	err = sqk_tree_lookup(t, parent, name, len, &old);
+	if (!err && old)
+		err = sqk_tree_get(t, old, &o);
+	if (err)
+		return err;
+	if (old && o.type == SQK_DIR && n->type == SQK_DIR && (o.flags & SQK_NODE_IMPLICIT)) {
 		/* A directory listed after its children. */
-		old->mode = node->mode;
-		old->uid = node->uid;
-		old->gid = node->gid;
-		old->mtime = node->mtime;
-		old->flags &= ~SQK_NODE_IMPLICIT;
-		return 0;
+		take_attrs(&o, n);
+		return sqk_tree_put(t, old, &o);
 	}
-	err = sqk_tree_add(t, parent, name, len, node);
+	err = sqk_tree_add(t, parent, name, len, id);
 	if (err == SQK_ERR_EXIST)
 		return bad(l, "path given twice:", path);
-	if (err)
+	if (err == SQK_ERR_BADNAME)
 		return bad(l, "bad name in", path);
+	if (err)
+		return err;
 	l->c->entries++;
 	return 0;
 }
@@ -109,10 +121,11 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 {
 	struct sqk_src_ctx *c = l->c;
 	char *f[MAX_FIELDS + 1];
-	int n = 0, nmin, nmax;
+	int n = 0, nmin, nmax, err;
 	uint64_t mode, uid, gid, v;
 	unsigned type;
-	struct sqk_node *node;
+	struct sqk_node node;
+	sqk_nid id;
 	const char *kind;
 
 	while (n <= MAX_FIELDS) {
@@ -130,27 +143,32 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 	if (n > MAX_FIELDS)
 		return bad(l, "too many fields", NULL);
 	if (strcmp(kind, "link") == 0) {
-		struct sqk_node *parent, *target;
+		sqk_nid parent, target = 0;
 		const char *name;
 		size_t len;
 
 		if (n != 3 && n != 6)
 			return bad(l, "expected: link PATH TARGET", NULL);
-		if (sqk_tree_walk_parent(c->tree, f[n - 1], &parent, &name, &len) || !len ||
-		    !(target = sqk_tree_lookup(c->tree, parent, name, len)))
+		err = sqk_tree_walk_parent(c->tree, f[n - 1], &parent, &name, &len);
+		if (!err && len)
+			err = sqk_tree_lookup(c->tree, parent, name, len, &target);
+		if (!err && target)
+			err = sqk_tree_get(c->tree, target, &node);
+		if (err && err != SQK_ERR_NOTDIR && err != SQK_ERR_BADNAME)
+			return err;
+		if (err || !len || !target)
 			return bad(l, "link target not listed before:", f[n - 1]);
-		if (target->type == SQK_DIR)
+		if (node.type == SQK_DIR)
 			return bad(l, "cannot hard-link a directory:", f[n - 1]);
 		if (c->no_hardlinks) {
 			/* A copy of the target: same attributes, its own inode. */
-			node = sqk_tree_node(c->tree, target->type);
-			if (!node)
-				return SQK_ERR_NOMEM;
-			*node = *target;
-			node->nlink = 0;
-			return place(l, f[1], node);
+			err = sqk_tree_clone(c->tree, target, &target);
+			if (!err)
+				err = sqk_tree_get(c->tree, target, &node);
+			if (err)
+				return err;
 		}
-		return place(l, f[1], target);
+		return place(l, f[1], target, &node);
 	}
 	if (strcmp(kind, "dir") == 0)
 		type = SQK_DIR, nmin = nmax = 5;
@@ -182,13 +200,13 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 	}
 	if (sqk_src_excluded_path(c, f[1] + strspn(f[1], "/")))
 		return 0;
-	node = sqk_tree_node(c->tree, type);
-	if (!node)
-		return SQK_ERR_NOMEM;
-	node->mode = (uint16_t)mode;
-	node->uid = (uint32_t)uid;
-	node->gid = (uint32_t)gid;
-	node->mtime = mtime;
+	err = sqk_tree_new(c->tree, type, &id, &node);
+	if (err)
+		return err;
+	node.mode = (uint16_t)mode;
+	node.uid = (uint32_t)uid;
+	node.gid = (uint32_t)gid;
+	node.mtime = mtime;
 	switch (type) {
 	case SQK_FILE:
 		if (n == 6) {
@@ -198,29 +216,28 @@ static int parse_line(struct line *l, char *s, uint32_t mtime)
 				return bad(l, strerror(errno), f[5]);
 			if (!S_ISREG(st.st_mode))
 				return bad(l, "not a regular file:", f[5]);
-			node->size = (uint64_t)st.st_size;
-			node->file.src = sqk_tree_strdup(c->tree, f[5], strlen(f[5]));
-			if (!node->file.src)
-				return SQK_ERR_NOMEM;
+			node.size = (uint64_t)st.st_size;
+			node.file.srclen = (uint32_t)strlen(f[5]);
+			err = sqk_tree_str(c->tree, f[5], strlen(f[5]), &node.file.src);
 		}
 		break;
 	case SQK_SYMLINK:
-		node->target = sqk_tree_strdup(c->tree, f[5], strlen(f[5]));
-		if (!node->target)
-			return SQK_ERR_NOMEM;
-		node->size = strlen(f[5]);
+		node.size = strlen(f[5]);
+		err = sqk_tree_str(c->tree, f[5], strlen(f[5]), &node.target);
 		break;
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
 		if (parse_num(f[6], 10, SQK_FMT_DEV_MAJOR_MAX, &v))
 			return bad(l, "bad major number", f[6]);
-		node->dev.major = (uint32_t)v;
+		node.dev.major = (uint32_t)v;
 		if (parse_num(f[7], 10, SQK_FMT_DEV_MINOR_MAX, &v))
 			return bad(l, "bad minor number", f[7]);
-		node->dev.minor = (uint32_t)v;
+		node.dev.minor = (uint32_t)v;
 		break;
 	}
-	return place(l, f[1], node);
+	if (!err)
+		err = sqk_tree_put(c->tree, id, &node);
+	return err ? err : place(l, f[1], id, &node);
 }
 
 int sqk_src_listing(struct sqk_src_ctx *c, const char *path)

@@ -78,7 +78,7 @@ static int cannot_place(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, c
 /* Host files named by l, by device and inode: one node each, shared with the sources. */
 struct host {
 	uint64_t dev, ino;
-	struct sqk_node *node;
+	sqk_nid node;
 };
 
 struct apply {
@@ -99,7 +99,7 @@ static int host_cmp(const void *x, const void *y)
 
 static struct host *host_find(struct apply *a, uint64_t dev, uint64_t ino)
 {
-	struct host key = {dev, ino, NULL};
+	struct host key = {dev, ino, 0};
 
 	return a->nhosts ? bsearch(&key, a->hosts, a->nhosts, sizeof(key), host_cmp) : NULL;
 }
@@ -110,9 +110,12 @@ static struct host *host_find(struct apply *a, uint64_t dev, uint64_t ino)
  */
 static int find_hosts(struct apply *a)
 {
+	struct sqk_tree *t = a->c->tree;
 	struct sqk_pseudo_def *d;
-	struct sqk_node **stack = NULL;
-	size_t n = 0, cap = 0, depth = 0, scap = 0, i, k;
+	struct sqk_tree_walk *w = NULL;
+	struct sqk_tree_item it;
+	char *src = NULL;
+	size_t n = 0, cap = 0, i, k;
 	int err = 0;
 
 	if (a->c->no_hardlinks)
@@ -122,7 +125,7 @@ static int find_hosts(struct apply *a)
 			continue;
 		if (SQK_ARRAY_GROW(a->hosts, cap, n + 1))
 			return SQK_ERR_NOMEM;
-		a->hosts[n++] = (struct host){d->dev, d->ino, NULL};
+		a->hosts[n++] = (struct host){d->dev, d->ino, 0};
 	}
 	if (!n)
 		return 0;
@@ -132,49 +135,38 @@ static int find_hosts(struct apply *a)
 			a->hosts[k++] = a->hosts[i];
 	a->nhosts = k;
 	/* Every file of the sources read from a host path: one stat each. */
-	stack = malloc(16 * sizeof(*stack));
-	if (!stack)
-		return SQK_ERR_NOMEM;
-	scap = 16;
-	stack[depth++] = sqk_tree_root(a->c->tree);
-	while (depth && !err) {
-		struct sqk_node *dir = stack[--depth];
+	err = sqk_tree_walk_start(t, &w);
+	while (!err && !(err = sqk_tree_walk_next(w, &it))) {
+		struct sqk_node node;
+		struct host *h;
+		struct stat st;
 
-		for (i = 0; i < dir->dir.n; i++) {
-			struct sqk_node *node = dir->dir.ents[i].node;
-			struct host *h;
-			struct stat st;
-
-			if (node->type == SQK_DIR) {
-				if (depth == scap) {
-					struct sqk_node **s = realloc(stack, scap * 2 * sizeof(*s));
-
-					if (!s) {
-						err = SQK_ERR_NOMEM;
-						break;
-					}
-					stack = s;
-					scap *= 2;
-				}
-				stack[depth++] = node;
-				continue;
-			}
-			if (node->type != SQK_FILE || !node->file.src ||
-			    (node->flags & SQK_NODE_DATA_DONE) || stat(node->file.src, &st) != 0)
-				continue;
-			h = host_find(a, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-			if (h && !h->node)
-				h->node = node;
+		err = sqk_tree_get(t, it.node, &node);
+		if (err || node.type != SQK_FILE || !node.file.srclen ||
+		    (node.flags & SQK_NODE_DATA_DONE))
+			continue;
+		free(src);
+		src = malloc((size_t)node.file.srclen + 1);
+		if (!src) {
+			err = SQK_ERR_NOMEM;
+			break;
 		}
+		err = sqk_tree_str_get(t, node.file.src, node.file.srclen, src);
+		if (err || stat(src, &st) != 0)
+			continue;
+		h = host_find(a, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+		if (h && !h->node)
+			h->node = it.node;
 	}
-	free(stack);
-	return err;
+	free(src);
+	sqk_tree_walk_end(w);
+	return err == 1 ? 0 : err;
 }
 
 static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node *n)
 {
 	struct sqk_src_ctx *c = a->c;
-	int i;
+	int i, err = 0;
 
 	for (i = 0; i < c->nskip; i++)
 		if (d->dev == (uint64_t)c->skip_dev[i] && d->ino == (uint64_t)c->skip_ino[i])
@@ -186,23 +178,25 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 	switch (d->type) {
 	case SQK_FILE:
 		n->size = d->length;
-		n->file.src = sqk_tree_strdup(c->tree, d->arg, strlen(d->arg));
-		if (!n->file.src)
-			return SQK_ERR_NOMEM;
+		n->file.srclen = (uint32_t)strlen(d->arg);
+		err = sqk_tree_str(c->tree, d->arg, strlen(d->arg), &n->file.src);
 		break;
 	case SQK_SYMLINK: {
-		char *t = sqk_tree_alloc(c->tree, (size_t)d->length + 1);
+		char *t = malloc((size_t)d->length + 1);
 		ssize_t len;
 
 		if (!t)
 			return SQK_ERR_NOMEM;
 		len = readlink(d->arg, t, (size_t)d->length + 1);
-		if (len < 0 || (uint64_t)len > d->length)
-			return afail(c, d, SQK_ERR_IO, "%s: %s", d->arg,
-				     len < 0 ? strerror(errno) : "the symlink changed");
-		t[len] = '\0';
-		n->target = t;
+		if (len < 0 || (uint64_t)len > d->length) {
+			err = afail(c, d, SQK_ERR_IO, "%s: %s", d->arg,
+				    len < 0 ? strerror(errno) : "the symlink changed");
+			free(t);
+			return err;
+		}
 		n->size = (uint64_t)len;
+		err = sqk_tree_str(c->tree, t, (size_t)len, &n->target);
+		free(t);
 		break;
 	}
 	case SQK_BLKDEV:
@@ -211,15 +205,18 @@ static int host_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 		n->dev.minor = d->minor;
 		break;
 	}
+	if (err)
+		return err;
 	return c->xattrs ? sqk_src_read_xattrs(c, d->arg, n) : 0;
 }
 
 /* The node a definition makes: made once, shared by its hard links. */
-static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node **out)
+static int make_node(struct apply *a, struct sqk_pseudo_def *d, sqk_nid *out)
 {
 	struct sqk_src_ctx *c = a->c;
-	struct sqk_node *n;
+	struct sqk_node n;
 	struct host *h = NULL;
+	sqk_nid id;
 	int err;
 
 	if (d->node) {
@@ -227,22 +224,13 @@ static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 		return 0;
 	}
 	if (d->kind == SQK_PK_LINK) {
-		struct sqk_node *t;
-
-		err = make_node(a, d->link, &t);
+		err = make_node(a, d->link, &id);
+		/* A copy of the target (--no-hardlinks): same attributes, its own inode. */
+		if (!err && c->no_hardlinks)
+			err = sqk_tree_clone(c->tree, id, &id);
 		if (err)
 			return err;
-		if (c->no_hardlinks) {
-			/* A copy of the target: same attributes, its own inode. */
-			n = sqk_tree_node(c->tree, t->type);
-			if (!n)
-				return SQK_ERR_NOMEM;
-			*n = *t;
-			n->nlink = 0;
-		} else {
-			n = t;
-		}
-		*out = d->node = n;
+		*out = d->node = id;
 		return 0;
 	}
 	if (d->kind == SQK_PK_HOST && d->type == SQK_FILE) {
@@ -252,31 +240,34 @@ static int make_node(struct apply *a, struct sqk_pseudo_def *d, struct sqk_node 
 			return 0;
 		}
 	}
-	n = sqk_tree_node(c->tree, d->type);
-	if (!n)
-		return SQK_ERR_NOMEM;
+	err = sqk_tree_new(c->tree, d->type, &id, &n);
+	if (err)
+		return err;
 	if (d->kind == SQK_PK_HOST) {
-		err = host_node(a, d, n);
+		err = host_node(a, d, &n);
 		if (err)
 			return err;
 		if (h)
-			h->node = n;
+			h->node = id;
 	} else {
-		n->mode = d->mode;
-		n->uid = d->uid;
-		n->gid = d->gid;
-		n->mtime = d->mtime;
+		n.mode = d->mode;
+		n.uid = d->uid;
+		n.gid = d->gid;
+		n.mtime = d->mtime;
 		if (d->kind == SQK_PK_SYMLINK) {
-			n->target = sqk_tree_strdup(c->tree, d->arg, strlen(d->arg));
-			if (!n->target)
-				return SQK_ERR_NOMEM;
-			n->size = strlen(d->arg);
+			n.size = strlen(d->arg);
+			err = sqk_tree_str(c->tree, d->arg, strlen(d->arg), &n.target);
+			if (err)
+				return err;
 		} else if (d->type == SQK_BLKDEV || d->type == SQK_CHRDEV) {
-			n->dev.major = d->major;
-			n->dev.minor = d->minor;
+			n.dev.major = d->major;
+			n.dev.minor = d->minor;
 		}
 	}
-	*out = d->node = n;
+	err = sqk_tree_put(c->tree, id, &n);
+	if (err)
+		return err;
+	*out = d->node = id;
 	return 0;
 }
 
@@ -290,7 +281,19 @@ static void set_attrs(struct sqk_node *n, const struct sqk_pseudo_def *d)
 	n->flags &= ~SQK_NODE_IMPLICIT;
 }
 
-static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node *dir)
+/* The definition's attributes onto node id. */
+static int modify(struct sqk_tree *t, sqk_nid id, const struct sqk_pseudo_def *d)
+{
+	struct sqk_node n;
+	int err = sqk_tree_get(t, id, &n);
+
+	if (err)
+		return err;
+	set_attrs(&n, d);
+	return sqk_tree_put(t, id, &n);
+}
+
+static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, sqk_nid dir)
 {
 	struct sqk_src_ctx *c = a->c;
 	struct sqk_pseudo_def *d;
@@ -299,8 +302,14 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 	for (d = pd->child; d && !err; d = d->sibling) {
 		const char *name = d->path + d->namepos;
 		size_t len = strlen(name);
-		struct sqk_node *old = sqk_tree_lookup(c->tree, dir, name, len), *n;
+		struct sqk_node o = {0};
+		sqk_nid old, n;
 
+		err = sqk_tree_lookup(c->tree, dir, name, len, &old);
+		if (!err && old)
+			err = sqk_tree_get(c->tree, old, &o);
+		if (err)
+			return err;
 		switch (d->kind) {
 		case SQK_PK_NONE:
 			if (!old)
@@ -308,7 +317,7 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 					c, d,
 					"no directory /%s: define it (d) or give it in a source",
 					d->path);
-			else if (old->type != SQK_DIR)
+			else if (o.type != SQK_DIR)
 				err = cannot_place(c, d, "/%s is not a directory", d->path);
 			else
 				err = place_dir(a, d, old);
@@ -318,14 +327,14 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 				err = cannot_place(c, d, "nothing at /%s to modify", d->path);
 				break;
 			}
-			set_attrs(old, d);
-			if (d->child && old->type != SQK_DIR)
+			err = modify(c->tree, old, d);
+			if (!err && d->child && o.type != SQK_DIR)
 				err = cannot_place(c, d, "/%s is not a directory", d->path);
-			else if (d->child)
+			else if (!err && d->child)
 				err = place_dir(a, d, old);
 			break;
 		case SQK_PK_DIR:
-			if (old && old->type != SQK_DIR) {
+			if (old && o.type != SQK_DIR) {
 				err = cannot_place(
 					c, d, "/%s is already in a source, and not as a directory",
 					d->path);
@@ -333,9 +342,10 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 			}
 			if (old) {
 				/* As mksquashfs: a source's directory keeps its attributes. */
-				if (old->flags & SQK_NODE_IMPLICIT)
-					set_attrs(old, d);
-				err = place_dir(a, d, old);
+				if (o.flags & SQK_NODE_IMPLICIT)
+					err = modify(c->tree, old, d);
+				if (!err)
+					err = place_dir(a, d, old);
 				break;
 			}
 			/* fall through */
@@ -367,14 +377,16 @@ static int place_dir(struct apply *a, struct sqk_pseudo_def *pd, struct sqk_node
 int sqk_src_pseudo_place(struct sqk_src_ctx *c, struct sqk_pseudo *p)
 {
 	struct apply a = {.c = c, .p = p};
-	struct sqk_node *root = sqk_tree_root(c->tree);
+	struct sqk_node root;
 	int err;
 
 	err = find_hosts(&a);
-	if (!err && p->root->kind == SQK_PK_DIR && (root->flags & SQK_NODE_IMPLICIT))
-		set_attrs(root, p->root);
 	if (!err)
-		err = place_dir(&a, p->root, root);
+		err = sqk_tree_get(c->tree, SQK_NID_ROOT, &root);
+	if (!err && p->root->kind == SQK_PK_DIR && (root.flags & SQK_NODE_IMPLICIT))
+		err = modify(c->tree, SQK_NID_ROOT, p->root);
+	if (!err)
+		err = place_dir(&a, p->root, SQK_NID_ROOT);
 	free(a.hosts);
 	return err;
 }
@@ -399,23 +411,22 @@ static int read_fd(void *ctx, uint64_t off, void *buf, size_t len)
 static int feed(struct sqk_src_ctx *c, const struct sqk_pseudo_def *d, int fd, uint64_t base,
 		uint64_t size)
 {
-	struct sqk_node *n = d->node;
-	struct sqk_file_data *fdata = sqk_tree_alloc(c->tree, sizeof(*fdata));
 	struct fd_at at = {fd, base};
+	struct sqk_node n;
+	uint64_t id;
 	int err;
 
-	if (!fdata)
-		return SQK_ERR_NOMEM;
 	errno = 0;
-	err = sqk_data_feed(c->dw, fdata, size, read_fd, &at);
+	err = sqk_data_feed(c->dw, size, read_fd, &at, &id);
 	if (err == SQK_ERR_IO && errno)
 		return afail(c, d, SQK_ERR_IO, "reading its data: %s", strerror(errno));
+	if (!err)
+		err = sqk_tree_get(c->tree, d->node, &n);
 	if (err)
 		return err;
-	n->file.data = fdata;
-	n->size = size;
-	n->flags |= SQK_NODE_DATA_DONE;
-	return 0;
+	n.size = size;
+	sqk_src_data_done(&n, id);
+	return sqk_tree_put(c->tree, d->node, &n);
 }
 
 /* Run an f command with /bin/sh -c; its output, spooled to learn its size, is the data. */
@@ -510,9 +521,17 @@ int sqk_src_pseudo_fill(struct sqk_src_ctx *c, struct sqk_pseudo *p)
 			/* A copy (--no-hardlinks) of a file filled here shares its data. */
 			if (d->node != d->link->node &&
 			    (d->link->kind == SQK_PK_COMMAND || d->link->kind == SQK_PK_DATA)) {
-				d->node->file.data = d->link->node->file.data;
-				d->node->size = d->link->node->size;
-				d->node->flags |= SQK_NODE_DATA_DONE;
+				struct sqk_node from, to;
+
+				err = sqk_tree_get(c->tree, d->link->node, &from);
+				if (!err)
+					err = sqk_tree_get(c->tree, d->node, &to);
+				if (err)
+					break;
+				to.file.data = from.file.data;
+				to.size = from.size;
+				to.flags |= SQK_NODE_DATA_DONE;
+				err = sqk_tree_put(c->tree, d->node, &to);
 			}
 			break;
 		}

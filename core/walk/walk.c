@@ -8,23 +8,38 @@
 #include "read/image.h"
 #include "util/array.h"
 #include "util/error.h"
-#include "util/hash.h"
 #include "util/signals.h"
-#include "util/u64set.h"
+#include "util/store.h"
 #include "walk.h"
 
-/* Directories entered, and the first path of every inode with several links. */
+/*
+ * Directories entered, and the first path of every inode with several
+ * links, kept in stores (util/store.h): a walk of a tree of any size keeps
+ * a bit a directory and a path a hard-linked inode within the image's
+ * budget, the rest in temporary files.
+ */
 struct walk_state {
 	struct sqk_walk *w;
-	struct sqk_u64set dirs; /* inode numbers of the directories entered */
-	struct sqk_hash seen;	/* inode number -> index + 1 into paths */
-	char **paths;
-	size_t npaths, paths_cap;
+	struct sqk_spill *budget;
+	struct sqk_store *dirs;	    /* a bit by inode number: the directories entered */
+	struct sqk_store_hash seen; /* inode number -> offset + 1 into paths */
+	struct sqk_store *paths;    /* each path: its length (4 bytes), then its bytes */
+	uint64_t paths_end;
+	char *first; /* the path read back last */
+	size_t first_cap;
 	char *path; /* the current path: as long as the tree is deep */
 	size_t path_cap;
-	struct sqk_dir_entry bad; /* a listing's bad entry, for the error's path */
-	int sink_failed;	  /* the error came from the sink: never skipped */
+	int sink_failed;  /* the error came from the sink: never skipped */
+	int store_failed; /* from a temporary file: never skipped either */
 };
+
+/* A store's result: its failures end the walk whatever the mode. */
+static int store_result(struct walk_state *st, int err)
+{
+	if (err < 0)
+		st->store_failed = 1;
+	return err;
+}
 
 /* A sink callback's result; its failures end the walk whatever the mode. */
 static int sink_result(struct walk_state *st, int err)
@@ -43,30 +58,41 @@ static int sink_result(struct walk_state *st, int err)
 	return err;
 }
 
-/* Was number seen as a file's with several links? *path is then its first path. */
-static int seen_find(const struct walk_state *st, uint32_t number, const char **path)
+/* Was number seen as a file's with several links? 1 and *path its first path, 0, or an error. */
+static int seen_find(struct walk_state *st, uint32_t number, const char **path)
 {
-	uint64_t v = sqk_hash_get(&st->seen, number);
+	uint64_t v;
+	uint32_t len;
+	int r = sqk_store_hash_get(&st->seen, number, &v);
 
-	if (v)
-		*path = st->paths[v - 1];
-	return v != 0;
+	if (r <= 0)
+		return store_result(st, r);
+	r = sqk_store_read(st->paths, v - 1, &len, sizeof(len));
+	if (!r && SQK_ARRAY_GROW(st->first, st->first_cap, (size_t)len + 1))
+		return SQK_ERR_NOMEM;
+	if (!r)
+		r = sqk_store_read(st->paths, v - 1 + sizeof(len), st->first, len);
+	if (r)
+		return store_result(st, r);
+	st->first[len] = '\0';
+	*path = st->first;
+	return 1;
 }
 
 static int seen_add(struct walk_state *st, uint32_t number, const char *path)
 {
-	char *copy;
+	uint32_t len = (uint32_t)strlen(path);
+	uint64_t at = st->paths_end;
+	int err;
 
-	if (SQK_ARRAY_GROW(st->paths, st->paths_cap, st->npaths + 1))
-		return SQK_ERR_NOMEM;
-	copy = strdup(path);
-	if (!copy)
-		return SQK_ERR_NOMEM;
-	if (sqk_hash_add(&st->seen, number, st->npaths + 1)) {
-		free(copy);
-		return SQK_ERR_NOMEM;
-	}
-	st->paths[st->npaths++] = copy;
+	err = sqk_store_write(st->paths, at, &len, sizeof(len));
+	if (!err)
+		err = sqk_store_write(st->paths, at + sizeof(len), path, len);
+	if (!err)
+		err = sqk_store_hash_set(&st->seen, number, at + 1);
+	if (err)
+		return store_result(st, err);
+	st->paths_end += sizeof(len) + len;
 	return 0;
 }
 
@@ -121,19 +147,24 @@ static int visit(struct walk_state *st, const struct sqk_dir_entry *ent, size_t 
 		return err;
 	if (ent->type == SQK_DIR) {
 		/* A file's number on a directory, or a directory reached twice: a loop. */
-		if (seen_find(st, ino.number, &first))
+		err = seen_find(st, ino.number, &first);
+		if (err > 0)
 			err = SQK_ERR_LOOP;
 		if (!err)
-			err = sqk_dir_enter(&st->dirs, ino.number, depth + 1, SQK_WALK_MAX_DEPTH);
+			err = store_result(st, sqk_dir_enter(st->dirs, ino.number, depth + 1,
+							     SQK_WALK_MAX_DEPTH));
 		if (!err)
 			err = walk_dir(st, &ino, plen, depth + 1);
 		sqk_inode_free(&ino);
 		return err;
 	}
 	/* A directory's number on a non-directory: a loop. */
-	if (sqk_u64set_has(&st->dirs, ino.number))
+	err = store_result(st, sqk_store_bit(st->dirs, ino.number, 0));
+	if (err > 0)
 		err = SQK_ERR_LOOP;
-	seen = !err && seen_find(st, ino.number, &first);
+	seen = err ? 0 : seen_find(st, ino.number, &first);
+	if (seen < 0)
+		err = seen;
 	if (!err && seen) {
 		w->links++;
 		err = sink_result(st, w->sink->node(w->sink, st->path, &ino, first));
@@ -172,7 +203,8 @@ static int skip_lost(struct walk_state *st, int err)
 	struct sqk_walk *w = st->w;
 	struct sqk_fault f;
 
-	if (!w->lost || st->sink_failed || err == SQK_ERR_NOMEM || err == SQK_ERR_INTR)
+	if (!w->lost || st->sink_failed || st->store_failed || err == SQK_ERR_NOMEM ||
+	    err == SQK_ERR_INTR)
 		return err;
 	memset(&f, 0, sizeof(f));
 	sqk_fault_set(&f, err, 0, 0, st->path);
@@ -181,36 +213,48 @@ static int skip_lost(struct walk_state *st, int err)
 
 /*
  * The listing is read before the sink hears of the directory: one that
- * cannot be read is left out whole, as unsquashfs leaves it.
+ * cannot be read is left out whole, as unsquashfs leaves it. It is then
+ * visited a piece at a time, each read again when its turn comes, so that
+ * a directory of millions of entries costs a piece's memory.
  */
 static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
 {
 	struct sqk_walk *w = st->w;
-	struct sqk_dir_entry *ents = NULL;
-	size_t n = 0, i;
+	struct sqk_dir_list l;
+	size_t i;
 	int err;
 
 	st->path[plen] = '\0';
-	err = sqk_dir_read_all(w->img, dir, &ents, &n, &st->bad);
+	err = sqk_dir_list_open(w->img, dir, 1, &l);
 	if (err) {
 		if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
-			append(st, plen, st->bad.name, st->bad.name_len);
+			append(st, plen, l.bad.name, l.bad.name_len);
 		return err;
 	}
 	w->dirs++;
 	err = sink_result(st, w->sink->dir_begin(w->sink, st->path, dir));
-	for (i = 0; !err && i < n; i++) {
-		err = append(st, plen, ents[i].name, ents[i].name_len);
-		if (err)
-			break;
-		if (!selected(w, st->path, strlen(st->path)))
-			continue;
-		err = visit(st, &ents[i], plen ? plen + 1 + ents[i].name_len : ents[i].name_len,
-			    depth);
-		if (err)
-			err = skip_lost(st, err);
+	while (!err && l.n) {
+		for (i = 0; !err && i < l.n; i++) {
+			const struct sqk_dir_entry *e = &l.ents[i];
+
+			err = append(st, plen, e->name, e->name_len);
+			if (err)
+				break;
+			if (!selected(w, st->path, strlen(st->path)))
+				continue;
+			err = visit(st, e, plen ? plen + 1 + e->name_len : e->name_len, depth);
+			if (err)
+				err = skip_lost(st, err);
+		}
+		/* Read whole once already: a piece that fails now is the directory's failure. */
+		if (!err && l.error) {
+			st->path[plen] = '\0';
+			err = l.error;
+		}
+		if (!err)
+			err = sqk_dir_list_next(&l);
 	}
-	free(ents);
+	sqk_dir_list_close(&l);
 	if (err)
 		return err;
 	st->path[plen] = '\0';
@@ -221,11 +265,12 @@ int sqk_walk(struct sqk_walk *w)
 {
 	struct walk_state st;
 	struct sqk_inode root;
-	size_t i;
 	int err;
 
 	memset(&st, 0, sizeof(st));
 	st.w = w;
+	st.budget = sqk_image_budget(w->img);
+	sqk_store_hash_init(&st.seen, st.budget);
 	memset(&w->fault, 0, sizeof(w->fault));
 	memset(&w->sink->fault, 0, sizeof(w->sink->fault));
 	w->sink->lost = w->lost;
@@ -240,22 +285,30 @@ int sqk_walk(struct sqk_walk *w)
 		return err;
 	}
 	err = SQK_ARRAY_GROW(st.path, st.path_cap, 4096) ? SQK_ERR_NOMEM : 0;
+	if (!err)
+		err = sqk_store_create(st.budget, 0, 0, &st.dirs);
+	if (!err)
+		err = sqk_store_create(st.budget, 0, 0, &st.paths);
 	if (!err) {
 		st.path[0] = '\0';
-		err = sqk_dir_enter(&st.dirs, root.number, 0, SQK_WALK_MAX_DEPTH);
+		err = store_result(&st, sqk_dir_enter(st.dirs, root.number, 0, SQK_WALK_MAX_DEPTH));
 	}
 	if (!err)
 		err = walk_dir(&st, &root, 0, 0);
-	/* The walk's own failure, where it was; the sink's came with its story. */
-	if (err)
+	/*
+	 * The walk's own failure, where it was (a temporary file's, where that
+	 * is); the sink's came with its story.
+	 */
+	if (err && st.store_failed && sqk_spill_failed(st.budget, err, &w->fault))
+		;
+	else if (err)
 		sqk_fault_set(&w->fault, err, 0, 0, st.path ? st.path : "");
 	free(st.path);
+	free(st.first);
 	sqk_inode_free(&root);
-	for (i = 0; i < st.npaths; i++)
-		free(st.paths[i]);
-	free(st.paths);
-	sqk_hash_release(&st.seen);
-	sqk_u64set_free(&st.dirs);
+	sqk_store_hash_release(&st.seen);
+	sqk_store_destroy(st.paths);
+	sqk_store_destroy(st.dirs);
 	return err;
 }
 

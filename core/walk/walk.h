@@ -4,9 +4,11 @@
 
 /*
  * A depth-first walk of an image's tree, in directory order, feeding a
- * sink. A directory's listing is read whole and released before its
- * children are visited, so the walk never holds metadata blocks across
- * levels. The walk finds hard links (the same inode number reached
+ * sink. A directory's listing is checked whole before the sink hears of it,
+ * then visited a piece at a time (read/dir.h), each piece's metadata block
+ * released before its entries are visited, so the walk never holds metadata
+ * blocks across levels and a directory of millions of entries costs a
+ * piece's memory. The walk finds hard links (the same inode number reached
  * again), refuses directory loops and bounds the depth.
  */
 #include <stdint.h>

@@ -27,6 +27,8 @@
 #include "tree.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/store.h"
+#include "util/spill.h"
 #include "xattr_writer.h"
 
 struct loader {
@@ -37,14 +39,14 @@ struct loader {
 	int dedup;
 	uint64_t area_start, area_end;
 	uint32_t block_size, nfrags;
-	struct sqk_node **by_number; /* inode number - 1 */
+	struct sqk_store *by_number; /* the node of inode number - 1 (sqk_nid), once made */
 	uint32_t count;
 	struct sqk_xattr_set **sets; /* by xattr index, read once */
 	uint8_t *set_read;
 	uint32_t nsets;
 	/* Directories still to read: the node and its inode reference. */
 	struct pending {
-		struct sqk_node *dir;
+		sqk_nid dir;
 		uint64_t ref;
 	} * todo;
 	size_t ntodo, todo_cap;
@@ -62,14 +64,14 @@ static const char *err_text(const struct loader *l, int err)
 	return sqk_strerror(err);
 }
 
-static int fail(struct loader *l, struct sqk_node *dir, const char *name, size_t len, int err,
+static int fail(struct loader *l, sqk_nid dir, const char *name, size_t len, int err,
 		const char *why)
 {
 	char path[4096];
 
 	path[0] = '\0';
 	if (dir)
-		sqk_tree_dir_path(dir, path, sizeof(path));
+		sqk_tree_dir_path(l->t, dir, path, sizeof(path));
 	snprintf(l->where, l->where_len, "/%s%s%.*s", path, *path && len ? "/" : "", (int)len,
 		 name ? name : "");
 	if (why && err == SQK_ERR_IO)
@@ -118,14 +120,11 @@ static int get_xattrs(struct loader *l, uint32_t idx, struct sqk_xattr_set **out
 /* A file's blocks and fragment, checked against the old image's layout. */
 static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_node *n)
 {
-	struct sqk_file_data *fd = sqk_tree_alloc(l->t, sizeof(*fd));
-	uint64_t pos = ino->blocks_start;
+	struct sqk_file_data file = {0}, *fd = &file;
+	uint64_t pos = ino->blocks_start, id;
 	uint32_t i;
 	int err;
 
-	if (!fd)
-		return SQK_ERR_NOMEM;
-	memset(fd, 0, sizeof(*fd));
 	fd->size = ino->size;
 	fd->blocks_start = ino->blocks_start;
 	fd->sparse = ino->sparse;
@@ -143,16 +142,11 @@ static int keep_file(struct loader *l, const struct sqk_inode *ino, struct sqk_n
 	}
 	if (fd->frag_index != SQK_INVALID_FRAG && fd->frag_index >= l->nfrags)
 		return SQK_ERR_CORRUPT;
-	if (ino->nblocks) {
-		fd->blocks = sqk_tree_alloc(l->t, (size_t)ino->nblocks * sizeof(uint32_t));
-		if (!fd->blocks)
-			return SQK_ERR_NOMEM;
-		memcpy(fd->blocks, ino->blocks, (size_t)ino->nblocks * sizeof(uint32_t));
-	}
+	fd->blocks = ino->blocks;
 	n->size = ino->size;
-	n->file.data = fd;
+	err = sqk_data_adopt_file(l->dw, fd, &id);
+	n->file.data = id + 1;
 	n->flags |= SQK_NODE_DATA_DONE;
-	err = sqk_data_adopt_file(l->dw, fd);
 	if (!err && l->dedup && fd->frag_index != SQK_INVALID_FRAG) {
 		struct sqk_cache_entry *e = NULL;
 		const uint8_t *tail;
@@ -187,9 +181,8 @@ static int keep_inode(struct loader *l, const struct sqk_inode *ino, struct sqk_
 	case SQK_FILE:
 		return keep_file(l, ino, n);
 	case SQK_SYMLINK:
-		n->target = sqk_tree_strdup(l->t, ino->target, (size_t)ino->size);
 		n->size = ino->size;
-		return n->target ? 0 : SQK_ERR_NOMEM;
+		return sqk_tree_str(l->t, ino->target, (size_t)ino->size, &n->target);
 	case SQK_BLKDEV:
 	case SQK_CHRDEV:
 		n->dev.major = sqk_dev_major(ino->rdev);
@@ -199,7 +192,7 @@ static int keep_inode(struct loader *l, const struct sqk_inode *ino, struct sqk_
 	return 0;
 }
 
-static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
+static int push_dir(struct loader *l, sqk_nid dir, uint64_t ref)
 {
 	if (l->ntodo == l->todo_cap) {
 		size_t cap = l->todo_cap ? l->todo_cap * 2 : 64;
@@ -215,17 +208,22 @@ static int push_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
 }
 
 /* One entry of a directory: a new node, or the node a hard link shares. */
-static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_dir_entry *ent)
+static int keep_entry(struct loader *l, sqk_nid dir, const struct sqk_dir_entry *ent)
 {
-	struct sqk_node *n;
+	struct sqk_node node, *n = &node;
 	struct sqk_inode ino;
+	sqk_nid id;
 	int err;
 
 	if (ent->number < 1 || ent->number > l->count)
 		return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 			    "inode number out of range");
-	n = l->by_number[ent->number - 1];
-	if (n) {
+	err = sqk_store_get(l->by_number, ent->number - 1, &id, sizeof(id));
+	if (!err && id)
+		err = sqk_tree_get(l->t, id, n);
+	if (err)
+		return err;
+	if (id) {
 		/* A directory named twice is a loop; a file named twice is a hard link. */
 		if (n->type == SQK_DIR || ent->type == SQK_DIR || n->type != ent->type ||
 		    n->ref != ent->ref)
@@ -240,25 +238,27 @@ static int keep_entry(struct loader *l, struct sqk_node *dir, const struct sqk_d
 			return fail(l, dir, ent->name, ent->name_len, SQK_ERR_CORRUPT,
 				    "the entry and its inode disagree");
 		}
-		n = sqk_tree_node(l->t, ent->type);
-		err = n ? keep_inode(l, &ino, n) : SQK_ERR_NOMEM;
+		err = sqk_tree_new(l->t, ent->type, &id, n);
+		if (!err)
+			err = keep_inode(l, &ino, n);
+		if (!err)
+			err = sqk_tree_put(l->t, id, n);
 		sqk_inode_free(&ino);
 		if (err)
 			return fail(l, dir, ent->name, ent->name_len, err, NULL);
-		l->by_number[ent->number - 1] = n;
-		if (n->type == SQK_DIR) {
-			err = push_dir(l, n, ent->ref);
-			if (err)
-				return err;
-		}
+		err = sqk_store_put(l->by_number, ent->number - 1, &id, sizeof(id));
+		if (!err && n->type == SQK_DIR)
+			err = push_dir(l, id, ent->ref);
+		if (err)
+			return err;
 	}
-	err = sqk_tree_add(l->t, dir, ent->name, ent->name_len, n);
+	err = sqk_tree_add(l->t, dir, ent->name, ent->name_len, id);
 	if (err)
 		return fail(l, dir, ent->name, ent->name_len, err, NULL);
 	return 0;
 }
 
-static int read_dir(struct loader *l, struct sqk_node *dir, uint64_t ref)
+static int read_dir(struct loader *l, sqk_nid dir, uint64_t ref)
 {
 	struct sqk_inode ino;
 	struct sqk_dir_entry *ents = NULL;
@@ -318,19 +318,22 @@ int sqk_append_load(const struct sqk_append_load *a)
 		.where_len = a->where_len,
 		.why_len = a->why_len,
 	};
-	struct sqk_node *root = sqk_tree_root(a->tree);
+	struct sqk_node root;
+	sqk_nid id = SQK_NID_ROOT;
 	struct sqk_inode ino;
 	int err;
 
 	sqk_image_data_area(a->img, &l.area_start, &l.area_end);
 	l.nsets = (uint32_t)sqk_image_table(a->img, SQK_TABLE_XATTR)->entries;
-	l.by_number = calloc(l.count ? l.count : 1, sizeof(*l.by_number));
+	err = sqk_store_create(a->spill, a->spill->tiny ? 32 : 65536,
+			       sqk_spill_share(a->spill, 2, a->spill->tiny ? 64 : 1 << 20),
+			       &l.by_number);
 	l.sets = calloc(l.nsets ? l.nsets : 1, sizeof(*l.sets));
 	l.set_read = calloc(l.nsets ? l.nsets : 1, 1);
-	if (!l.by_number || !l.sets || !l.set_read) {
+	if (!err && (!l.sets || !l.set_read))
 		err = SQK_ERR_NOMEM;
+	if (err)
 		goto out;
-	}
 	err = adopt_fragments(&l);
 	if (err)
 		goto out;
@@ -341,18 +344,23 @@ int sqk_append_load(const struct sqk_append_load *a)
 		err = SQK_ERR_CORRUPT;
 	}
 	if (err) {
-		fail(&l, NULL, NULL, 0, err, "the root inode cannot be read");
+		fail(&l, 0, NULL, 0, err, "the root inode cannot be read");
 		goto out;
 	}
-	err = keep_inode(&l, &ino, root);
+	err = sqk_tree_get(a->tree, SQK_NID_ROOT, &root);
+	if (!err)
+		err = keep_inode(&l, &ino, &root);
 	sqk_inode_free(&ino);
+	root.flags &= ~SQK_NODE_IMPLICIT;
+	if (!err)
+		err = sqk_tree_put(a->tree, SQK_NID_ROOT, &root);
 	if (err) {
-		fail(&l, NULL, NULL, 0, err, NULL);
+		fail(&l, 0, NULL, 0, err, NULL);
 		goto out;
 	}
-	root->flags &= ~SQK_NODE_IMPLICIT;
-	l.by_number[ino.number - 1] = root;
-	err = push_dir(&l, root, sb->root_inode);
+	err = sqk_store_put(l.by_number, ino.number - 1, &id, sizeof(id));
+	if (!err)
+		err = push_dir(&l, SQK_NID_ROOT, sb->root_inode);
 	while (!err && l.ntodo) {
 		struct pending p = l.todo[--l.ntodo];
 
@@ -361,7 +369,7 @@ int sqk_append_load(const struct sqk_append_load *a)
 	if (!err)
 		sqk_append_stage("loaded");
 out:
-	free(l.by_number);
+	sqk_store_destroy(l.by_number);
 	free(l.sets);
 	free(l.set_read);
 	free(l.todo);
@@ -370,18 +378,24 @@ out:
 
 int sqk_append_kept(struct sqk_tree *t, const char *path)
 {
-	struct sqk_node *n = sqk_tree_root(t);
+	sqk_nid id = SQK_NID_ROOT;
+	struct sqk_node n;
 	const char *e;
 
-	while (n && *path) {
+	if (sqk_tree_get(t, id, &n))
+		return 0;
+	while (*path) {
 		for (e = path; *e && *e != '/'; e++)
 			;
-		if (e > path)
-			n = n->type == SQK_DIR ? sqk_tree_lookup(t, n, path, (size_t)(e - path))
-					       : NULL;
+		if (e > path) {
+			if (n.type != SQK_DIR ||
+			    sqk_tree_lookup(t, id, path, (size_t)(e - path), &id) || !id ||
+			    sqk_tree_get(t, id, &n))
+				return 0;
+		}
 		path = *e ? e + 1 : e;
 	}
-	return n && (n->flags & SQK_NODE_KEPT);
+	return !!(n.flags & SQK_NODE_KEPT);
 }
 
 void sqk_append_super(struct sqk_image *img, const struct sqk_mkfs_opts *o, struct sqk_super *sb)

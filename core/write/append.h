@@ -27,6 +27,7 @@ struct sqk_append_load {
 	struct sqk_tree *tree; /* fresh: only the implicit root */
 	struct sqk_xattrs *xattrs;
 	struct sqk_data_writer *dw; /* before any file was handed in */
+	struct sqk_spill *spill;
 	int dedup;
 	/* On failure: where (an image path, or "fragment N") and why. */
 	char *where, *why;

@@ -19,14 +19,20 @@ struct sqk_xattrs;
 void sqk_attrs_force(const struct sqk_mkfs_opts *o, struct sqk_node *n, int is_root);
 
 /*
- * Give every inode of order[0..count) the attributes of --xattrs-add:
- * user. ones to regular files and directories only (the kernel allows
- * them nowhere else), the others to every inode. An inode that has one of
- * those names already is an error (SQK_ERR_EXIST, with where and why), as
- * in mksquashfs: --xattrs-exclude can drop the old one first.
+ * The attributes of --xattrs-add, given to each inode once: user. ones to
+ * regular files and directories only (the kernel allows them nowhere
+ * else), the others to every inode; an image appended to keeps its own.
+ * *out is NULL when there is nothing to add.
  */
-int sqk_attrs_add_xattrs(const struct sqk_mkfs_opts *o, struct sqk_xattrs *x,
-			 struct sqk_node *const *order, uint32_t count, char *where,
-			 size_t where_len, char *why, size_t why_len);
+struct sqk_xattr_adder;
+int sqk_attrs_adder_create(const struct sqk_mkfs_opts *o, struct sqk_xattrs *x,
+			   struct sqk_xattr_adder **out);
+void sqk_attrs_adder_destroy(struct sqk_xattr_adder *a);
+/*
+ * The adds onto n. An inode that has one of those names already is an
+ * error (SQK_ERR_EXIST, *dup the name), as in mksquashfs:
+ * --xattrs-exclude can drop the old one first.
+ */
+int sqk_attrs_adder_apply(struct sqk_xattr_adder *a, struct sqk_node *n, const char **dup);
 
 #endif

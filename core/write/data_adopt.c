@@ -19,16 +19,21 @@ int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t
 		return SQK_ERR_OVERFLOW;
 	err = sqk_dw_frag_entry(dw, dw->frag_idx, start, size_word);
 	if (!err)
-		dw->frag_idx++;
+		dw->frags_placed = ++dw->frag_idx;
 	return err;
 }
 
-int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd)
+int sqk_data_adopt_file(struct sqk_data_writer *dw, const struct sqk_file_data *fd, uint64_t *id)
 {
+	struct sqk_file_data f = *fd;
+	int err;
+
+	f.id = *id = dw->nfiles++;
+	err = sqk_dw_result_put(dw, &f);
 	/* A file without blocks is all tail: tail dedup finds it. */
-	if (dw->o.no_dedup || !fd->nblocks)
-		return 0;
-	return sqk_hash_add(&dw->old_files, fd->size, (uintptr_t)fd);
+	if (err || dw->o.no_dedup || !fd->nblocks)
+		return err;
+	return sqk_smap_add(&dw->old_files, fd->size, id);
 }
 
 int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
@@ -41,11 +46,5 @@ int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_
 	if (frag >= dw->frag_idx || len > dw->bs)
 		return SQK_ERR_CORRUPT;
 	hash = sqk_hash64(tail, len);
-	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
-		return SQK_ERR_NOMEM;
-	dw->tails[dw->ntails] = (struct tail_ref){hash, len, frag, offset};
-	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
-		return SQK_ERR_NOMEM;
-	dw->ntails++;
-	return 0;
+	return sqk_dw_tail_remember(dw, tail, hash, len, frag, offset);
 }

@@ -10,6 +10,7 @@
  *   data_out.c     buffered output that can be read back and rewound
  *   frag_pack.c    tails packed into fragment blocks, and read back
  *   dedup.c        whole files and tails found again
+ *   data_results.c every file's result by its id, kept within the budget
  *   data_adopt.c   the data of an image appended to, for dedup and fragments
  *   data_reuse.c   blocks of earlier images (reuse.h) copied, once proven equal
  * Only the main thread touches the writer, except a slot's fields after it
@@ -23,6 +24,9 @@
 #include "reuse.h"
 #include "util/hash.h"
 #include "util/pool.h"
+#include "util/smap.h"
+#include "util/spill.h"
+#include "util/store.h"
 
 enum { K_BLOCK, K_FRAG, K_END };
 
@@ -65,13 +69,39 @@ struct slot {
 	uint32_t frag_index;
 };
 
-/* A tail already packed: where its bytes are. */
+/*
+ * A tail already packed: where its bytes are, and a short one's bytes too,
+ * so that finding it again compares them without reading its block back.
+ */
+#define TAIL_INLINE 20
 struct tail_ref {
-	uint64_t hash;
 	uint32_t len, idx, off;
+	uint8_t bytes[TAIL_INLINE];
+};
+
+/* A file kept for dedup: its layout, to compare before its words are read back. */
+struct file_ref {
+	uint64_t id, blocks_start, size;
+	uint32_t nblocks, frag_index, frag_offset, pad;
+};
+
+/* A result as the writer keeps it, by file id; its words in the words heap. */
+struct result {
+	uint64_t size, blocks_start, sparse, words;
+	uint32_t nblocks, frag_index, frag_offset, pad;
 };
 
 #define OBUF_SIZE (1u << 20)
+/* Shares of the build's budget (percent). */
+#define RESULTS_SHARE 4
+#define WORDS_SHARE   2
+#define FRAGS_SHARE   1
+#define FILES_SHARE   6
+#define TAILS_SHARE   6
+#define OLD_SHARE     2
+/* Fragment blocks kept decompressed for tail dedup: at most this many, and 8 MiB. */
+#define RB_SLOTS 32
+#define RB_BYTES (8u << 20)
 
 struct sqk_data_writer {
 	struct sqk_data_opts o;
@@ -109,21 +139,34 @@ struct sqk_data_writer {
 	/* Fragment packing. */
 	uint8_t *frag_buf;
 	uint32_t frag_len, frag_idx;
-	uint8_t *frag_table;
-	size_t frag_table_cap;	  /* bytes */
-	uint8_t *rb_buf, *rb_tmp; /* a fragment read back for comparison */
-	uint32_t rb_idx;
+	struct sqk_store *frag_table; /* 16-byte entries */
+	/*
+	 * Fragments read back for tail dedup to compare, the most recently
+	 * used kept: a tail found again is most often one of a few popular
+	 * ones, whose blocks are read back and decompressed once, not each time.
+	 */
+	struct rb_slot {
+		uint8_t *buf;
+		uint32_t idx;
+		uint64_t used;
+	} rb[RB_SLOTS];
+	unsigned nrb;
+	uint64_t rb_clock;
+	uint8_t *rb_tmp;
 
-	/* Tail dedup: every packed tail, by the hash of its bytes (index + 1). */
-	struct tail_ref *tails;
-	size_t ntails, tails_cap;
-	struct sqk_hash tails_by_hash;
+	/* Every file's result, by id, and their size words (data_results.c). */
+	struct sqk_store *results, *words;
+	uint64_t nfiles; /* ids given */
+	uint32_t *cand_words;
+	size_t cand_cap;
 
-	/* Whole-file dedup: files kept, by content hash (the sqk_file_data). */
-	struct sqk_hash files;
+	/* Tail dedup: every packed tail (struct tail_ref), by the hash of its bytes. */
+	struct sqk_smap tails;
+	/* Whole-file dedup: files kept (struct file_ref), by content hash. */
+	struct sqk_smap files;
 	uint8_t *cmp_a, *cmp_b;
-	/* Files of the image appended to (data_adopt.c), by size: no content hash is known. */
-	struct sqk_hash old_files;
+	/* Files of the image appended to (data_adopt.c), ids by size: no content hash is known. */
+	struct sqk_smap old_files;
 
 	/* --reuse (data_reuse.c): the earlier images, and a buffer per worker (and main). */
 	struct sqk_reuse *reuse;
@@ -141,11 +184,10 @@ struct sqk_data_writer {
 	} rfrag[REUSE_CANDS];
 	unsigned nrfrag;
 
-	/* Every block list handed out, freed with the writer. */
-	uint32_t **owned;
-	size_t nowned, owned_cap;
 	struct sqk_data_stats st;
-	uint64_t last_frag_pos; /* where the latest fragment block went */
+	struct sqk_spill own_spill; /* when the caller gave none */
+	uint64_t last_frag_pos;	    /* where the latest fragment block went */
+	uint32_t frags_placed;	    /* fragment blocks below this index are in the output */
 	uint64_t progress;
 	int err;
 };
@@ -214,13 +256,21 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 /* The current file's tail is in tail_buf (or a hole): share or pack it. */
 int sqk_dw_tail(struct sqk_data_writer *dw, int hole);
 
+/* Results (data_results.c). */
+/* The file is done: its result kept by its id, its memory freed. */
+int sqk_dw_result_put(struct sqk_data_writer *dw, struct sqk_file_data *fd);
+int sqk_dw_result_get(struct sqk_data_writer *dw, uint64_t id, struct sqk_file_data *fd,
+		      uint32_t **words, size_t *cap);
+void sqk_dw_file_free(struct sqk_file_data *fd);
+
 /* Dedup (dedup.c). */
 /* A file's blocks are all placed: find an earlier copy or remember this one. */
 int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd);
 /* A packed tail equal to tail_buf[0..len): *found, and the current file points at it. */
 int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found);
-/* Remember the tail just packed for the current file. */
-int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len);
+/* Remember a tail packed at frag idx, offset off (the current file's, or an adopted one). */
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, const uint8_t *tail, uint64_t hash,
+			 uint32_t len, uint32_t idx, uint32_t off);
 /* An adopted file (data_adopt.c) whose stored blocks equal fd's: *found, fd points at it. */
 int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
 		    int *found);

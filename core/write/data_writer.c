@@ -8,6 +8,7 @@
 
 #include "data_int.h"
 #include "format/fmt_block.h"
+#include "format/fmt_table.h"
 #include "format/format.h"
 #include "util/array.h"
 #include "util/error.h"
@@ -46,10 +47,14 @@ int sqk_dw_place(struct sqk_data_writer *dw, struct slot *s, struct sqk_file_dat
 			err = sqk_dw_out_write(dw, s->raw ? s->in : s->out, s->out_len);
 		dw->st.fragments++;
 		dw->st.fragment_bytes += s->out_len;
+		dw->frags_placed = s->frag_index + 1;
 		sqk_dw_reuse_placed(dw, s);
 		break;
 	case K_END:
 		err = sqk_dw_file_done(dw, fd);
+		if (!err)
+			err = sqk_dw_result_put(dw, fd);
+		sqk_dw_file_free(fd);
 		break;
 	}
 	return err;
@@ -69,16 +74,20 @@ static int push_end(struct sqk_data_writer *dw)
 	return sqk_dw_push(dw, s);
 }
 
-int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size)
+int sqk_data_file_begin(struct sqk_data_writer *dw, uint64_t size, uint64_t *id)
 {
 	uint64_t bs = dw->bs, nb;
+	struct sqk_file_data *fd;
 
 	if (dw->err)
 		return dw->err;
 	/* A signal held while the output cannot be undone (a device): the build stops here. */
 	if (sqk_sig_caught())
 		return dw->err = SQK_ERR_INTR;
-	memset(fd, 0, sizeof(*fd));
+	fd = calloc(1, sizeof(*fd));
+	if (!fd)
+		return dw->err = SQK_ERR_NOMEM;
+	fd->id = *id = dw->nfiles++;
 	fd->size = size;
 	fd->frag_index = SQK_INVALID_FRAG;
 	dw->cur = fd;
@@ -92,17 +101,14 @@ int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, ui
 		dw->cur_tail = (uint32_t)(size % bs);
 	}
 	if (nb > UINT32_MAX)
-		return SQK_ERR_OVERFLOW;
+		return dw->err = SQK_ERR_OVERFLOW;
 	dw->cur_blocks = (uint32_t)nb;
 	dw->st.bytes_in += size;
 	sqk_dw_reuse_file(dw, size);
 	if (nb) {
-		if (SQK_ARRAY_GROW(dw->owned, dw->owned_cap, dw->nowned + 1))
-			return dw->err = SQK_ERR_NOMEM;
 		fd->blocks = calloc(nb, sizeof(uint32_t));
 		if (!fd->blocks)
 			return dw->err = SQK_ERR_NOMEM;
-		dw->owned[dw->nowned++] = fd->blocks;
 	}
 	fd->nblocks = (uint32_t)nb;
 	if (!nb && !dw->cur_tail)
@@ -198,27 +204,56 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 {
 	struct sqk_data_writer *dw = calloc(1, sizeof(*dw));
 	unsigned threads = o->threads ? o->threads : 1;
+	struct sqk_spill *sp;
 	int err;
 
 	if (!dw)
 		return SQK_ERR_NOMEM;
 	dw->o = *o;
 	dw->bs = o->block_size;
+	if (!o->spill) {
+		/* No budget given (a test): one that never spills. */
+		if (sqk_spill_init(&dw->own_spill, NULL, UINT64_MAX / 4, 0)) {
+			free(dw);
+			return SQK_ERR_NOMEM;
+		}
+		dw->o.spill = &dw->own_spill;
+	}
+	sp = dw->o.spill;
+	err = sqk_store_create(sp, sp->tiny ? 96 : 49152,
+			       sqk_spill_share(sp, RESULTS_SHARE, sp->tiny ? 192 : 1 << 20),
+			       &dw->results);
+	if (!err)
+		err = sqk_store_create(sp, sp->tiny ? 64 : 65536,
+				       sqk_spill_share(sp, WORDS_SHARE, sp->tiny ? 128 : 1 << 20),
+				       &dw->words);
+	if (!err)
+		err = sqk_store_create(sp, sp->tiny ? 64 : 65536,
+				       sqk_spill_share(sp, FRAGS_SHARE, sp->tiny ? 128 : 1 << 20),
+				       &dw->frag_table);
+	sqk_smap_init(&dw->files, sp, sizeof(struct file_ref),
+		      sqk_spill_share(sp, FILES_SHARE, sp->tiny ? 256 : 1 << 20));
+	sqk_smap_init(&dw->tails, sp, sizeof(struct tail_ref),
+		      sqk_spill_share(sp, TAILS_SHARE, sp->tiny ? 256 : 1 << 20));
+	sqk_smap_init(&dw->old_files, sp, sizeof(uint64_t),
+		      sqk_spill_share(sp, OLD_SHARE, sp->tiny ? 256 : 1 << 20));
 	dw->comps = comps;
 	dw->main = main;
 	dw->out = out;
 	dw->obuf_start = pos;
-	dw->rb_idx = SQK_INVALID_FRAG;
-	err = sqk_dw_ring_init(dw, threads);
+	dw->nrb = RB_BYTES / dw->bs < RB_SLOTS ? RB_BYTES / dw->bs : RB_SLOTS;
+	if (dw->nrb < 2)
+		dw->nrb = 2;
+	if (!err)
+		err = sqk_dw_ring_init(dw, threads);
 	dw->obuf = malloc(OBUF_SIZE);
 	dw->tail_buf = malloc(dw->bs);
 	dw->frag_buf = malloc(dw->bs);
-	dw->rb_buf = malloc(dw->bs);
 	dw->rb_tmp = malloc(dw->bs);
 	dw->cmp_a = malloc(dw->bs);
 	dw->cmp_b = malloc(dw->bs);
-	if (err || !dw->obuf || !dw->tail_buf || !dw->frag_buf || !dw->rb_buf || !dw->rb_tmp ||
-	    !dw->cmp_a || !dw->cmp_b) {
+	if (err || !dw->obuf || !dw->tail_buf || !dw->frag_buf || !dw->rb_tmp || !dw->cmp_a ||
+	    !dw->cmp_b) {
 		sqk_data_writer_destroy(dw);
 		return SQK_ERR_NOMEM;
 	}
@@ -228,34 +263,47 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 
 void sqk_data_writer_destroy(struct sqk_data_writer *dw)
 {
+	unsigned i;
 	size_t k;
 
 	if (!dw)
 		return;
+	/* Files in flight: the one being handed in, and those whose ends are in the ring. */
+	if (dw->pool)
+		sqk_pool_wait(dw->pool);
+	sqk_dw_file_free(dw->cur);
+	for (i = 0; dw->ring && i < dw->count; i++) {
+		struct slot *s = &dw->ring[(dw->head + i) % dw->cap];
+
+		if (s->kind == K_END)
+			sqk_dw_file_free(s->fd);
+	}
 	sqk_dw_ring_free(dw);
 	sqk_dw_reuse_release(dw);
 	free(dw->obuf);
 	free(dw->tail_buf);
 	free(dw->frag_buf);
-	free(dw->rb_buf);
+	for (k = 0; k < dw->nrb; k++)
+		free(dw->rb[k].buf);
 	free(dw->rb_tmp);
 	free(dw->cmp_a);
 	free(dw->cmp_b);
-	free(dw->frag_table);
-	free(dw->tails);
-	sqk_hash_release(&dw->tails_by_hash);
-	sqk_hash_release(&dw->files);
-	sqk_hash_release(&dw->old_files);
-	for (k = 0; k < dw->nowned; k++)
-		free(dw->owned[k]);
-	free(dw->owned);
+	free(dw->cand_words);
+	sqk_store_destroy(dw->frag_table);
+	sqk_store_destroy(dw->results);
+	sqk_store_destroy(dw->words);
+	sqk_smap_release(&dw->tails);
+	sqk_smap_release(&dw->files);
+	sqk_smap_release(&dw->old_files);
+	if (dw->o.spill == &dw->own_spill)
+		sqk_spill_release(&dw->own_spill);
 	free(dw);
 }
 
-int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size,
-		  sqk_data_read_fn read, void *ctx)
+int sqk_data_feed(struct sqk_data_writer *dw, uint64_t size, sqk_data_read_fn read, void *ctx,
+		  uint64_t *id)
 {
-	int err = sqk_data_file_begin(dw, fd, size);
+	int err = sqk_data_file_begin(dw, size, id);
 
 	while (!err) {
 		uint8_t *buf;

@@ -11,15 +11,21 @@
  * Tails (small files, and with --tail-ends the ends of large ones) are
  * hashed and packed into fragment blocks here, in the source's order;
  * a fragment block is compressed by the pool like any other block.
- * Memory is bounded by the number of blocks in flight.
+ * Memory is the blocks in flight and the shares of the budget that the
+ * results, the dedup indexes and the fragment table take; past them they
+ * wait on disk (util/spill.h).
  */
 #include <stdint.h>
 
 #include "compressors/compressor.h"
 #include "util/file.h"
 
-/* Where a file's data ended up: what its inode needs. */
+/*
+ * Where a file's data ended up: what its inode needs. The writer keeps
+ * every file's (sqk_data_result), by the id it gave the file when begun.
+ */
 struct sqk_file_data {
+	uint64_t id;
 	uint64_t size;
 	uint64_t blocks_start;
 	uint64_t sparse;  /* bytes in sparse blocks */
@@ -30,12 +36,16 @@ struct sqk_file_data {
 	uint64_t hash; /* of the whole content, for dedup */
 };
 
+struct sqk_spill;
+
 struct sqk_data_opts {
 	uint32_t block_size;
 	unsigned threads;
 	int no_fragments, tail_ends, no_dedup, no_sparse;
 	/* Store data blocks, fragment blocks as they are (uncompressed bit set). */
 	int raw_data, raw_fragments;
+	/* The build's budget: results, dedup indexes and the fragment table spill there. */
+	struct sqk_spill *spill;
 };
 
 struct sqk_data_stats {
@@ -62,8 +72,8 @@ int sqk_data_writer_create(const struct sqk_data_opts *o, struct sqk_compressor 
 			   struct sqk_data_writer **dw);
 void sqk_data_writer_destroy(struct sqk_data_writer *dw);
 
-/* Start a file of size bytes whose result goes to fd (owned by the caller). */
-int sqk_data_file_begin(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size);
+/* Start a file of size bytes; *id is its result's, once placed (sqk_data_result). */
+int sqk_data_file_begin(struct sqk_data_writer *dw, uint64_t size, uint64_t *id);
 /*
  * The next piece of the current file: *buf to fill with *len bytes, the
  * bytes at file offset *off. Returns 0, or 1 when the file is complete.
@@ -77,8 +87,14 @@ int sqk_data_piece_done(struct sqk_data_writer *dw, int hole);
  * 0, or an error that ends the file (and is returned).
  */
 typedef int (*sqk_data_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
-int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t size,
-		  sqk_data_read_fn read, void *ctx);
+int sqk_data_feed(struct sqk_data_writer *dw, uint64_t size, sqk_data_read_fn read, void *ctx,
+		  uint64_t *id);
+/*
+ * The result of file id, after sqk_data_finish: into *fd, its size words
+ * into *words (grown as needed, *cap its room; the caller frees it).
+ */
+int sqk_data_result(struct sqk_data_writer *dw, uint64_t id, struct sqk_file_data *fd,
+		    uint32_t **words, size_t *cap);
 
 /*
  * Appending: the data of the image added to, handed in before any file.
@@ -87,8 +103,8 @@ int sqk_data_feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t
  * old bytes must be readable through the writer's output file.
  */
 int sqk_data_adopt_fragment(struct sqk_data_writer *dw, uint64_t start, uint32_t size_word);
-/* fd stays the caller's and must outlive the writer. */
-int sqk_data_adopt_file(struct sqk_data_writer *dw, struct sqk_file_data *fd);
+/* A file of the image (its words in fd->blocks) as a result of the writer's: *id. */
+int sqk_data_adopt_file(struct sqk_data_writer *dw, const struct sqk_file_data *fd, uint64_t *id);
 int sqk_data_adopt_tail(struct sqk_data_writer *dw, const uint8_t *tail, uint32_t len,
 			uint32_t frag, uint32_t offset);
 
@@ -104,8 +120,9 @@ void sqk_data_next_key(struct sqk_data_writer *dw, uint64_t key);
 
 /* Write the last fragment, drain the pipeline; *end is the data's end. */
 int sqk_data_finish(struct sqk_data_writer *dw, uint64_t *end);
-/* The fragment table entries (16 bytes each) after finish. */
-const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count);
+/* How many fragment blocks there are; entry i of the table (16 bytes) into e. */
+uint32_t sqk_data_fragments(const struct sqk_data_writer *dw);
+int sqk_data_fragment(struct sqk_data_writer *dw, uint32_t i, uint8_t *e);
 struct sqk_data_stats *sqk_data_stats(struct sqk_data_writer *dw);
 
 

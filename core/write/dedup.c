@@ -2,7 +2,9 @@
 /*
  * Content found again: a whole file whose blocks equal an earlier file's
  * is rewound and points at the earlier blocks; a tail equal to a packed
- * one points into its fragment. Hashes find candidates; bytes decide.
+ * one points into its fragment. Hashes find candidates; bytes decide. The
+ * indexes spill (util/smap.h) but never forget: what is found does not
+ * depend on the budget.
  */
 #include <stdint.h>
 
@@ -32,24 +34,25 @@ static int same_bytes(struct sqk_data_writer *dw, uint64_t a, uint64_t b, uint64
 	return 0;
 }
 
-static int same_layout(const struct sqk_file_data *c, const struct sqk_file_data *fd)
-{
-	return c->size == fd->size && c->nblocks == fd->nblocks &&
-	       c->frag_index == fd->frag_index && c->frag_offset == fd->frag_offset &&
-	       !memcmp(c->blocks, fd->blocks, fd->nblocks * sizeof(uint32_t));
-}
-
 /*
- * If the candidate c stores what fd has just written (stored bytes), rewind
- * over fd's blocks and point it at c's; *found says whether it did.
+ * If the candidate c (a kept file's layout) stores what fd has just
+ * written (stored bytes), rewind over fd's blocks and point it at c's;
+ * *found says whether it did.
  */
-static int reuse(struct sqk_data_writer *dw, const struct sqk_file_data *c,
-		 struct sqk_file_data *fd, uint64_t stored, int *found)
+static int reuse(struct sqk_data_writer *dw, const struct file_ref *c, struct sqk_file_data *fd,
+		 uint64_t stored, int *found)
 {
+	struct sqk_file_data cd;
 	int err;
 
 	*found = 0;
-	if (!same_layout(c, fd))
+	if (c->size != fd->size || c->nblocks != fd->nblocks || c->frag_index != fd->frag_index ||
+	    c->frag_offset != fd->frag_offset)
+		return 0;
+	err = sqk_dw_result_get(dw, c->id, &cd, &dw->cand_words, &dw->cand_cap);
+	if (err)
+		return err;
+	if (memcmp(cd.blocks, fd->blocks, fd->nblocks * sizeof(uint32_t)))
 		return 0;
 	err = same_bytes(dw, c->blocks_start, fd->blocks_start, stored, found);
 	if (err || !*found)
@@ -63,12 +66,30 @@ static int reuse(struct sqk_data_writer *dw, const struct sqk_file_data *c,
 	return 0;
 }
 
+/* A search of the file indexes: the file, what it stores, and what was found. */
+struct search {
+	struct sqk_data_writer *dw;
+	struct sqk_file_data *fd;
+	uint64_t stored;
+	int found, err;
+};
+
+static int try_file(void *ctx, const void *val)
+{
+	struct search *s = ctx;
+	struct file_ref c;
+
+	memcpy(&c, val, sizeof(c));
+	s->err = reuse(s->dw, &c, s->fd, s->stored, &s->found);
+	return s->err || s->found;
+}
+
 int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 {
-	struct sqk_hash_iter it;
-	uint64_t stored = 0, v;
+	struct search s = {dw, fd, 0, 0, 0};
+	struct file_ref ref;
 	uint32_t i;
-	int err, found;
+	int err;
 
 	if (!fd->nblocks)
 		fd->blocks_start = sqk_dw_out_pos(dw);
@@ -80,19 +101,36 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 	    (dw->st.fragments && dw->last_frag_pos >= fd->blocks_start))
 		return 0;
 	for (i = 0; i < fd->nblocks; i++)
-		stored += sqk_fmt_block_size(fd->blocks[i]);
+		s.stored += sqk_fmt_block_size(fd->blocks[i]);
 	/* Files are kept only when new, so at most one candidate can match. */
-	for (v = sqk_hash_first(&dw->files, fd->hash, &it); v; v = sqk_hash_next(&it)) {
-		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, &found);
-		if (err || found)
+	err = sqk_smap_find(&dw->files, fd->hash, try_file, &s);
+	if (err || s.err || s.found)
+		return err ? err : s.err;
+	if (sqk_smap_count(&dw->old_files)) {
+		err = sqk_dw_old_find(dw, fd, s.stored, &s.found);
+		if (err || s.found)
 			return err;
 	}
-	if (dw->old_files.count) {
-		err = sqk_dw_old_find(dw, fd, stored, &found);
-		if (err || found)
-			return err;
-	}
-	return sqk_hash_add(&dw->files, fd->hash, (uintptr_t)fd);
+	ref = (struct file_ref){fd->id,		fd->blocks_start, fd->size, fd->nblocks,
+				fd->frag_index, fd->frag_offset,  0};
+	return sqk_smap_add(&dw->files, fd->hash, &ref);
+}
+
+static int try_old(void *ctx, const void *val)
+{
+	struct search *s = ctx;
+	struct sqk_file_data cd;
+	struct file_ref c;
+	uint64_t id;
+
+	memcpy(&id, val, sizeof(id));
+	s->err = sqk_dw_result_get(s->dw, id, &cd, &s->dw->cand_words, &s->dw->cand_cap);
+	if (s->err)
+		return 1;
+	c = (struct file_ref){
+		id, cd.blocks_start, cd.size, cd.nblocks, cd.frag_index, cd.frag_offset, 0};
+	s->err = reuse(s->dw, &c, s->fd, s->stored, &s->found);
+	return s->err || s->found;
 }
 
 /*
@@ -104,57 +142,62 @@ int sqk_dw_file_done(struct sqk_data_writer *dw, struct sqk_file_data *fd)
 int sqk_dw_old_find(struct sqk_data_writer *dw, struct sqk_file_data *fd, uint64_t stored,
 		    int *found)
 {
-	struct sqk_hash_iter it;
-	uint64_t v;
-	int err;
+	struct search s = {dw, fd, stored, 0, 0};
+	int err = sqk_smap_find(&dw->old_files, fd->size, try_old, &s);
 
-	*found = 0;
-	for (v = sqk_hash_first(&dw->old_files, fd->size, &it); v; v = sqk_hash_next(&it)) {
-		err = reuse(dw, (struct sqk_file_data *)(uintptr_t)v, fd, stored, found);
-		if (err || *found)
-			return err;
+	*found = s.found;
+	return err ? err : s.err;
+}
+
+struct tail_search {
+	struct sqk_data_writer *dw;
+	uint32_t len;
+	int found, err;
+};
+
+static int try_tail(void *ctx, const void *val)
+{
+	struct tail_search *s = ctx;
+	struct sqk_data_writer *dw = s->dw;
+	struct sqk_file_data *fd = dw->cur;
+	const uint8_t *data;
+	struct tail_ref t;
+
+	memcpy(&t, val, sizeof(t));
+	if (t.len != s->len)
+		return 0;
+	data = t.bytes;
+	if (t.len > TAIL_INLINE) {
+		s->err = sqk_dw_frag_content(dw, t.idx, &data);
+		if (s->err)
+			return 1;
+		data += t.off;
 	}
-	return 0;
+	if (memcmp(data, dw->tail_buf, t.len))
+		return 0;
+	fd->frag_index = t.idx;
+	fd->frag_offset = t.off;
+	dw->st.dedup_tails++;
+	dw->st.dedup_tail_bytes += t.len;
+	s->found = 1;
+	return 1;
 }
 
 int sqk_dw_tail_find(struct sqk_data_writer *dw, uint64_t hash, uint32_t len, int *found)
 {
-	struct sqk_file_data *fd = dw->cur;
-	struct sqk_hash_iter it;
-	uint64_t v;
-	int err;
+	struct tail_search s = {dw, len, 0, 0};
+	int err = sqk_smap_find(&dw->tails, hash, try_tail, &s);
 
-	*found = 0;
-	for (v = sqk_hash_first(&dw->tails_by_hash, hash, &it); v; v = sqk_hash_next(&it)) {
-		struct tail_ref *t = &dw->tails[v - 1];
-		const uint8_t *data;
-
-		if (t->len != len)
-			continue;
-		err = sqk_dw_frag_content(dw, t->idx, &data);
-		if (err)
-			return err;
-		if (memcmp(data + t->off, dw->tail_buf, len) == 0) {
-			fd->frag_index = t->idx;
-			fd->frag_offset = t->off;
-			dw->st.dedup_tails++;
-			dw->st.dedup_tail_bytes += len;
-			*found = 1;
-			return 0;
-		}
-	}
-	return 0;
+	*found = s.found;
+	return err ? err : s.err;
 }
 
-int sqk_dw_tail_remember(struct sqk_data_writer *dw, uint64_t hash, uint32_t len)
+int sqk_dw_tail_remember(struct sqk_data_writer *dw, const uint8_t *tail, uint64_t hash,
+			 uint32_t len, uint32_t idx, uint32_t off)
 {
-	struct sqk_file_data *fd = dw->cur;
+	struct tail_ref t = {.len = len, .idx = idx, .off = off};
 
-	if (SQK_ARRAY_GROW(dw->tails, dw->tails_cap, dw->ntails + 1))
-		return SQK_ERR_NOMEM;
-	dw->tails[dw->ntails] = (struct tail_ref){hash, len, fd->frag_index, fd->frag_offset};
-	if (sqk_hash_add(&dw->tails_by_hash, hash, dw->ntails + 1))
-		return SQK_ERR_NOMEM;
-	dw->ntails++;
-	return 0;
+	if (len <= TAIL_INLINE)
+		memcpy(t.bytes, tail, len);
+	return sqk_smap_add(&dw->tails, hash, &t);
 }

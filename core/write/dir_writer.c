@@ -35,6 +35,15 @@ static int add_index(struct state *s, uint32_t index, uint32_t start, const char
 	return 0;
 }
 
+/* A header as it is once its entries' inode block has a start. */
+static void fix_header(const void *data, uint64_t start, uint8_t *out)
+{
+	struct sqk_fmt_dir_header h = *(const struct sqk_fmt_dir_header *)data;
+
+	h.start = (uint32_t)start;
+	sqk_fmt_dir_header_encode(&h, out);
+}
+
 /* Write one header and its entries ents[0..count). */
 static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32_t count)
 {
@@ -57,8 +66,9 @@ static int write_group(struct state *s, const struct sqk_dir_entry *ents, uint32
 
 	if (s->lim && sqk_fmt_dir_header_check(&h, s->r))
 		return SQK_ERR_OVERFLOW;
-	sqk_fmt_dir_header_encode(&h, b);
-	err = sqk_mw_write(s->mw, b, SQK_FMT_DIR_HEADER_SIZE);
+	/* Where the entries' inodes are: known once their block is placed (meta_writer.h). */
+	err = sqk_mw_write_fixed(s->mw, h.start, fix_header, &h, sizeof(h),
+				 SQK_FMT_DIR_HEADER_SIZE);
 	if (err)
 		return err;
 	for (i = 0; i < count; i++) {
@@ -102,16 +112,28 @@ static int check_index(const struct sqk_dir_result *res, struct sqk_fmt_report *
 	return 0;
 }
 
-int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
-		  const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
-		  struct sqk_dir_result *res)
+/* The group being gathered: entries with their names copied, at most a header's worth. */
+struct group {
+	struct sqk_dir_entry e[SQK_DIR_HDR_MAX];
+	char names[SQK_DIR_HDR_MAX][SQK_NAME_MAX];
+	uint32_t n;
+};
+
+int sqk_dir_write_stream(struct sqk_meta_writer *mw, sqk_dir_next_fn next, void *ctx,
+			 const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
+			 struct sqk_dir_result *res)
 {
 	struct state s = {.mw = mw, .res = res, .lim = lim, .r = r};
 	uint64_t ref = sqk_mw_ref(mw);
-	uint32_t first = 0, i;
+	struct group *g = malloc(sizeof(*g));
 	uint64_t hdr_pos, pos;
+	struct sqk_dir_entry e;
+	int err;
 
 	memset(res, 0, sizeof(*res));
+	if (!g)
+		return SQK_ERR_NOMEM;
+	g->n = 0;
 	res->start = (uint32_t)SQK_REF_BLOCK(ref);
 	res->offset = (uint16_t)SQK_REF_OFFSET(ref);
 	s.listing_start = mw->total;
@@ -119,35 +141,65 @@ int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, 
 	/* Group entries by the rules above, computing positions as the bytes will land. */
 	hdr_pos = mw->total;
 	pos = hdr_pos + SQK_FMT_DIR_HEADER_SIZE;
-	for (i = 0; i < n; i++) {
-		const struct sqk_dir_entry *h = &ents[first], *e = &ents[i];
+	while (!(err = next(ctx, &e))) {
+		const struct sqk_dir_entry *h = &g->e[0];
 		int split = 0;
 
-		if (sqk_name_check(e->name, e->len, NULL))
-			return SQK_ERR_BADNAME;
-		if (i > first) {
-			split = i - first == SQK_DIR_HDR_MAX ||
-				SQK_REF_BLOCK(e->inode_ref) != SQK_REF_BLOCK(h->inode_ref) ||
-				!sqk_fmt_dir_delta_fits(h->number, e->number) ||
+		if (sqk_name_check(e.name, e.len, NULL)) {
+			err = SQK_ERR_BADNAME;
+			break;
+		}
+		if (g->n) {
+			split = g->n == SQK_DIR_HDR_MAX ||
+				SQK_REF_BLOCK(e.inode_ref) != SQK_REF_BLOCK(h->inode_ref) ||
+				!sqk_fmt_dir_delta_fits(h->number, e.number) ||
 				pos / SQK_META_SIZE != hdr_pos / SQK_META_SIZE;
 		}
 		if (split) {
-			int err = write_group(&s, ents + first, i - first);
-
+			err = write_group(&s, g->e, g->n);
 			if (err)
-				return err;
-			first = i;
+				break;
+			g->n = 0;
 			hdr_pos = pos;
 			pos = hdr_pos + SQK_FMT_DIR_HEADER_SIZE;
 		}
-		pos += SQK_FMT_DIR_ENTRY_SIZE + e->len;
+		memcpy(g->names[g->n], e.name, e.len);
+		e.name = g->names[g->n];
+		g->e[g->n++] = e;
+		pos += SQK_FMT_DIR_ENTRY_SIZE + e.len;
 	}
-	if (n) {
-		int err = write_group(&s, ents + first, n - first);
-
-		if (err)
-			return err;
+	if (err == 1)
+		err = g->n ? write_group(&s, g->e, g->n) : 0;
+	free(g);
+	if (err) {
+		free(res->index);
+		res->index = NULL;
+		return err;
 	}
 	res->size = (uint32_t)(mw->total - s.listing_start);
 	return lim ? check_index(res, s.r) : 0;
+}
+
+struct array_src {
+	const struct sqk_dir_entry *ents;
+	uint32_t n, i;
+};
+
+static int array_next(void *ctx, struct sqk_dir_entry *e)
+{
+	struct array_src *a = ctx;
+
+	if (a->i == a->n)
+		return 1;
+	*e = a->ents[a->i++];
+	return 0;
+}
+
+int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
+		  const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
+		  struct sqk_dir_result *res)
+{
+	struct array_src a = {ents, n, 0};
+
+	return sqk_dir_write_stream(mw, array_next, &a, lim, r, res);
 }

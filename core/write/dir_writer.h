@@ -41,5 +41,14 @@ struct sqk_fmt_report;
 int sqk_dir_write(struct sqk_meta_writer *mw, const struct sqk_dir_entry *ents, uint32_t n,
 		  const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
 		  struct sqk_dir_result *res);
+/*
+ * The same for entries from next (0 and *e, its name valid until the next
+ * call; 1 at the end; or an error, returned): a listing of any length in
+ * the memory of one header's entries.
+ */
+typedef int (*sqk_dir_next_fn)(void *ctx, struct sqk_dir_entry *e);
+int sqk_dir_write_stream(struct sqk_meta_writer *mw, sqk_dir_next_fn next, void *ctx,
+			 const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r,
+			 struct sqk_dir_result *res);
 
 #endif

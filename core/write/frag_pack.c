@@ -5,6 +5,8 @@
  * compresses like any other block; the fragment table; and a fragment's
  * contents found again wherever they are now, for tail dedup to compare.
  */
+#include <stdlib.h>
+
 #include "data_int.h"
 #include "format/fmt_block.h"
 #include "format/fmt_table.h"
@@ -15,12 +17,10 @@
 int sqk_dw_frag_entry(struct sqk_data_writer *dw, uint32_t idx, uint64_t start, uint32_t word)
 {
 	struct sqk_fmt_frag e = {start, word, 0};
+	uint8_t b[SQK_FMT_FRAG_SIZE];
 
-	if (SQK_ARRAY_GROW(dw->frag_table, dw->frag_table_cap,
-			   ((size_t)idx + 1) * SQK_FMT_FRAG_SIZE))
-		return SQK_ERR_NOMEM;
-	sqk_fmt_frag_encode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
-	return 0;
+	sqk_fmt_frag_encode(&e, b);
+	return sqk_store_put(dw->frag_table, idx, b, SQK_FMT_FRAG_SIZE);
 }
 
 /* The filling fragment block's buffer moves to the slot, the slot's becomes the new one. */
@@ -48,9 +48,11 @@ int sqk_dw_close_frag(struct sqk_data_writer *dw)
 	return sqk_dw_push(dw, s);
 }
 
-/* Still filling, in flight, read back last time, or else read back from the output now. */
+/* Still filling, in flight, read back lately, or else read back from the output now. */
 int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t **data)
 {
+	struct rb_slot *slot = NULL;
+	uint8_t b[SQK_FMT_FRAG_SIZE];
 	struct sqk_fmt_frag e;
 	unsigned i;
 	uint32_t n;
@@ -61,7 +63,7 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 		*data = dw->frag_buf;
 		return 0;
 	}
-	for (i = 0; i < dw->count; i++) {
+	for (i = 0; idx >= dw->frags_placed && i < dw->count; i++) {
 		struct slot *s = &dw->ring[(dw->head + i) % dw->cap];
 
 		if (s->kind == K_FRAG && s->frag_index == idx) {
@@ -69,27 +71,42 @@ int sqk_dw_frag_content(struct sqk_data_writer *dw, uint32_t idx, const uint8_t 
 			return 0;
 		}
 	}
-	if (dw->rb_idx == idx) {
-		*data = dw->rb_buf;
-		return 0;
+	/* A slot holding it, else the least recently used one (or one never used). */
+	for (i = 0; i < dw->nrb; i++) {
+		struct rb_slot *r = &dw->rb[i];
+
+		if (r->buf && r->idx == idx) {
+			r->used = ++dw->rb_clock;
+			*data = r->buf;
+			return 0;
+		}
+		if (!slot || r->used < slot->used)
+			slot = r;
 	}
-	sqk_fmt_frag_decode(&e, dw->frag_table + (size_t)idx * SQK_FMT_FRAG_SIZE);
+	if (!slot->buf && !(slot->buf = malloc(dw->bs)))
+		return SQK_ERR_NOMEM;
+	err = sqk_store_get(dw->frag_table, idx, b, SQK_FMT_FRAG_SIZE);
+	if (err)
+		return err;
+	sqk_fmt_frag_decode(&e, b);
 	n = sqk_fmt_block_size(e.size);
 	if (n > dw->bs)
 		return SQK_ERR_CORRUPT;
-	dw->rb_idx = SQK_INVALID_FRAG;
+	slot->used = 0;
+	slot->idx = SQK_INVALID_FRAG;
 	if (sqk_fmt_block_raw(e.size)) {
-		err = sqk_dw_out_read(dw, e.start, dw->rb_buf, n);
+		err = sqk_dw_out_read(dw, e.start, slot->buf, n);
 	} else {
 		err = sqk_dw_out_read(dw, e.start, dw->rb_tmp, n);
 		if (!err)
-			err = dw->main->decompress(dw->main, dw->rb_tmp, n, dw->rb_buf, dw->bs,
+			err = dw->main->decompress(dw->main, dw->rb_tmp, n, slot->buf, dw->bs,
 						   &got);
 	}
 	if (err)
 		return err;
-	dw->rb_idx = idx;
-	*data = dw->rb_buf;
+	slot->idx = idx;
+	slot->used = ++dw->rb_clock;
+	*data = slot->buf;
 	return 0;
 }
 
@@ -121,11 +138,16 @@ int sqk_dw_tail(struct sqk_data_writer *dw, int hole)
 	dw->frag_len += len;
 	if (dw->o.no_dedup)
 		return 0;
-	return sqk_dw_tail_remember(dw, hash, len);
+	return sqk_dw_tail_remember(dw, dw->tail_buf, hash, len, fd->frag_index, fd->frag_offset);
 }
 
-const uint8_t *sqk_data_fragments(struct sqk_data_writer *dw, uint32_t *count)
+uint32_t sqk_data_fragments(const struct sqk_data_writer *dw)
 {
-	*count = dw->frag_idx;
-	return dw->frag_table;
+	return dw->frag_idx;
+}
+
+int sqk_data_fragment(struct sqk_data_writer *dw, uint32_t i, uint8_t *e)
+{
+	return i < dw->frag_idx ? sqk_store_get(dw->frag_table, i, e, SQK_FMT_FRAG_SIZE)
+				: SQK_ERR_ARG;
 }

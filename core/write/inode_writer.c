@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format/fmt_block.h"
+#include "format/fmt_dir.h"
 #include "format/fmt_inode.h"
 #include "format/format.h"
 #include "inode_writer.h"
@@ -99,6 +100,44 @@ static int check(const struct sqk_fmt_inode *fi, const struct sqk_inode_info *in
 	return 0;
 }
 
+/* A directory inode's fixed part, once its listing's block has a start (meta_writer.h). */
+static void fix_dir(const void *data, uint64_t start, uint8_t *out)
+{
+	struct sqk_fmt_inode fi = *(const struct sqk_fmt_inode *)data;
+
+	fi.dir_block = (uint32_t)start;
+	sqk_fmt_inode_encode(&fi, out);
+}
+
+/* An index entry, once the block of the header it names has a start. */
+static void fix_index(const void *data, uint64_t start, uint8_t *out)
+{
+	struct sqk_fmt_dir_index x = *(const struct sqk_fmt_dir_index *)data;
+
+	x.start = (uint32_t)start;
+	sqk_fmt_dir_index_encode(&x, out);
+}
+
+/* The index of an extended directory: entries, each naming a block of the listing. */
+static int write_index(struct sqk_meta_writer *mw, const uint8_t *index, uint32_t len)
+{
+	uint32_t at = 0;
+	int err = 0;
+
+	while (!err && at + SQK_FMT_DIR_INDEX_SIZE <= len) {
+		struct sqk_fmt_dir_index x;
+
+		sqk_fmt_dir_index_decode(index + at, &x);
+		err = sqk_mw_write_fixed(mw, x.start, fix_index, &x, sizeof(x),
+					 SQK_FMT_DIR_INDEX_SIZE);
+		at += SQK_FMT_DIR_INDEX_SIZE;
+		if (!err)
+			err = sqk_mw_write(mw, index + at, (size_t)x.name_size);
+		at += (uint32_t)x.name_size;
+	}
+	return err;
+}
+
 int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in,
 		    const struct sqk_fmt_limits *lim, struct sqk_fmt_report *r)
 {
@@ -117,13 +156,17 @@ int sqk_inode_write(struct sqk_meta_writer *mw, const struct sqk_inode_info *in,
 			return err;
 	}
 	len = sqk_fmt_inode_encode(&fi, b);
-	err = sqk_mw_write(mw, b, len);
+	/* A directory's says where its listing's block starts: known once that is placed. */
+	if (sqk_basic_type(type) == SQK_DIR)
+		err = sqk_mw_write_fixed(mw, fi.dir_block, fix_dir, &fi, sizeof(fi), len);
+	else
+		err = sqk_mw_write(mw, b, len);
 	if (err)
 		return err;
 	switch (sqk_basic_type(type)) {
 	case SQK_DIR:
 		if (type == SQK_LDIR && in->index_len)
-			err = sqk_mw_write(mw, in->index, in->index_len);
+			err = write_index(mw, in->index, in->index_len);
 		break;
 	case SQK_FILE:
 		err = write_blocks(mw, in->blocks, in->nblocks);

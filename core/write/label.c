@@ -173,24 +173,27 @@ struct walk {
 	size_t where_len, why_len;
 };
 
-/* The inode n at w->path[0..len). */
-static int label(struct walk *w, struct sqk_node *n, size_t len)
+/* The inode id (its value n) at w->path[0..len). */
+static int label(struct walk *w, struct sqk_tree *t, sqk_nid id, size_t len)
 {
 	struct sqk_xattr_in kv = {XATTR_NAME, NULL, 0};
+	struct sqk_node n;
 	char *con = NULL;
-	int err;
+	int err = sqk_tree_get(t, id, &n);
 
-	if (n->type != SQK_DIR && n->nlink > 1) {
-		err = sqk_u64set_add(&w->seen, (uintptr_t)n);
+	if (err)
+		return err;
+	if (n.type != SQK_DIR && n.nlink > 1) {
+		err = sqk_u64set_add(&w->seen, id);
 		if (err)
 			return err < 0 ? err : 0;
 	}
-	if (w->keep && sqk_xattrs_has(n->xattrs, XATTR_NAME))
+	if (w->keep && sqk_xattrs_has(n.xattrs, XATTR_NAME))
 		return 0;
 	w->path[len ? len : 1] = '\0';
 	said[0] = '\0';
 	errno = 0;
-	if (selabel_lookup(w->l->h, &con, w->path, type_bits(n->type) | n->mode) == 0) {
+	if (selabel_lookup(w->l->h, &con, w->path, type_bits(n.type) | n.mode) == 0) {
 		kv.value = con;
 		kv.value_len = strlen(con) + 1; /* with its NUL, as setfilecon(3) writes it */
 	} else if (*said) {
@@ -206,33 +209,36 @@ static int label(struct walk *w, struct sqk_node *n, size_t len)
 		errno = e;
 		return SQK_ERR_IO;
 	}
-	err = sqk_xattrs_put(w->x, n->xattrs, &kv, &n->xattrs);
+	err = sqk_xattrs_put(w->x, n.xattrs, &kv, &n.xattrs);
 	freecon(con);
-	return err;
+	return err ? err : sqk_tree_put(t, id, &n);
 }
 
-static int walk_dir(struct walk *w, struct sqk_node *dir, size_t len)
+/* The root at w->path[0..len), then every entry in the image's order. */
+static int walk_tree(struct walk *w, struct sqk_tree *t, size_t len)
 {
+	struct sqk_tree_walk *tw = NULL;
+	struct sqk_tree_item it;
 	uint32_t i;
-	int err = label(w, dir, len);
+	int err = label(w, t, SQK_NID_ROOT, len);
 
-	for (i = 0; !err && i < dir->dir.n; i++) {
-		const struct sqk_tree_entry *e = &dir->dir.ents[i];
-
-		if (len + 1 + e->len >= sizeof(w->path)) {
+	if (!err)
+		err = sqk_tree_walk_start(t, &tw);
+	while (!err && !(err = sqk_tree_walk_next(tw, &it))) {
+		if (len + 1 + it.klen >= sizeof(w->path)) {
 			w->path[len] = '\0';
 			snprintf(w->where, w->where_len, "%s", w->path);
 			snprintf(w->why, w->why_len, "a path too long to label");
-			return SQK_ERR_OVERFLOW;
+			err = SQK_ERR_OVERFLOW;
+			break;
 		}
 		w->path[len] = '/';
-		memcpy(w->path + len + 1, e->name, e->len);
-		if (e->node->type == SQK_DIR)
-			err = walk_dir(w, e->node, len + 1 + e->len);
-		else
-			err = label(w, e->node, len + 1 + e->len);
+		for (i = 0; i < it.klen; i++)
+			w->path[len + 1 + i] = it.key[i] ? (char)it.key[i] : '/';
+		err = label(w, t, it.node, len + 1 + it.klen);
 	}
-	return err;
+	sqk_tree_walk_end(tw);
+	return err == 1 ? 0 : err;
 }
 
 int sqk_labels_apply(struct sqk_labels *l, struct sqk_tree *t, struct sqk_xattrs *x,
@@ -260,9 +266,8 @@ int sqk_labels_apply(struct sqk_labels *l, struct sqk_tree *t, struct sqk_xattrs
 		w->path[0] = '/';
 	w->path[len ? len : 1] = '\0';
 	/* The image's order: the first path of an inode of several links labels it. */
-	sqk_tree_sort(t);
 	old = hold();
-	err = walk_dir(w, sqk_tree_root(t), len);
+	err = walk_tree(w, t, len);
 	selinux_set_callback(SELINUX_CB_LOG, old);
 	sqk_u64set_free(&w->seen);
 	free(w);

@@ -94,6 +94,15 @@ struct sqk_mkfs_opts {
 	 */
 	struct sqk_image *const *reuse;
 	size_t nreuse;
+	/*
+	 * Memory the build may hold (0: sqk_mkfs_default_memory), and the
+	 * directory its temporaries go to (NULL: TMPDIR or /tmp; util/spill.h).
+	 * spill_tiny keeps the least in memory that works at all: every
+	 * structure spills (tests).
+	 */
+	uint64_t memory;
+	const char *tmpdir;
+	int spill_tiny;
 	/* Called after each file's data is placed; bytes done of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -108,6 +117,8 @@ struct sqk_mkfs_stats {
 	uint64_t data_bytes, inode_table_bytes, dir_table_bytes;
 	/* Data and fragment blocks compressed, and (--reuse) copied from earlier images. */
 	uint64_t compressed_blocks, reused_blocks, reused_bytes;
+	/* The budget, and what went to temporaries: bytes, files, sorted runs, merges of runs. */
+	uint64_t memory, spill_bytes, spill_files, spill_runs, spill_merges;
 	uint32_t mkfs_time;
 };
 

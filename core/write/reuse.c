@@ -85,56 +85,10 @@ uint64_t sqk_reuse_key(uint64_t dir, const char *name, size_t len)
 	return mix(h) | 1;
 }
 
-static uint64_t dir_key(const struct sqk_node *dir)
-{
-	if (!dir->dir.parent)
-		return SQK_REUSE_ROOT_KEY;
-	return sqk_reuse_key(dir_key(dir->dir.parent), dir->dir.name, dir->dir.namelen);
-}
-
 uint64_t sqk_reuse_entry_key(const struct sqk_node *dir, const char *name, size_t len)
 {
-	return sqk_reuse_key(dir_key(dir), name, len);
-}
-
-/* An explicit stack, as in sqk_tree_number: trees can be deep. */
-struct key_frame {
-	const struct sqk_node *dir;
-	uint64_t key;
-	uint32_t next;
-};
-
-int sqk_reuse_tree_keys(struct sqk_tree *t)
-{
-	struct key_frame *stack = NULL;
-	size_t depth = 0, cap = 0;
-
-	if (SQK_ARRAY_GROW(stack, cap, 64))
-		return SQK_ERR_NOMEM;
-	stack[depth++] = (struct key_frame){sqk_tree_root(t), SQK_REUSE_ROOT_KEY, 0};
-	while (depth) {
-		struct key_frame *f = &stack[depth - 1];
-		const struct sqk_tree_entry *e;
-		uint64_t key;
-
-		if (f->next == f->dir->dir.n) {
-			depth--;
-			continue;
-		}
-		e = &f->dir->dir.ents[f->next++];
-		key = sqk_reuse_key(f->key, e->name, e->len);
-		if (e->node->type == SQK_DIR) {
-			if (SQK_ARRAY_GROW(stack, cap, depth + 1)) {
-				free(stack);
-				return SQK_ERR_NOMEM;
-			}
-			stack[depth++] = (struct key_frame){e->node, key, 0};
-		} else if (e->node->type == SQK_FILE && !e->node->file.key) {
-			e->node->file.key = key;
-		}
-	}
-	free(stack);
-	return 0;
+	/* A directory of the tree knows its own key (tree.c). */
+	return sqk_reuse_key(dir->dir.key, name, len);
 }
 
 int sqk_reuse_check(struct sqk_image *img, const struct sqk_codec *codec,

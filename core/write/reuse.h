@@ -85,10 +85,8 @@ const struct sqk_reuse_stats *sqk_reuse_stats(const struct sqk_reuse *r, size_t 
  */
 #define SQK_REUSE_ROOT_KEY 0x5851e7a3c0ffee11ull
 uint64_t sqk_reuse_key(uint64_t dir, const char *name, size_t len);
-/* The key of name in dir, a directory of the writer's tree. */
+/* The key of name in dir, a directory of the writer's tree (its value). */
 uint64_t sqk_reuse_entry_key(const struct sqk_node *dir, const char *name, size_t len);
-/* Every file of the tree whose data is still to be read gets the key of its (first) path. */
-int sqk_reuse_tree_keys(struct sqk_tree *t);
 
 /* ---- for the block pipeline (data_reuse.c) ---- */
 

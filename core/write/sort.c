@@ -152,40 +152,49 @@ out:
 	return err;
 }
 
-/* The node at an image path, or NULL. */
-static struct sqk_node *image_lookup(struct sqk_tree *t, const char *path)
+/* The node at an image path into *out, or 0 there. */
+static int image_lookup(struct sqk_tree *t, const char *path, sqk_nid *out)
 {
-	struct sqk_node *n = sqk_tree_root(t);
+	sqk_nid n = SQK_NID_ROOT;
+	int err = 0;
 
+	*out = 0;
 	while (*path) {
 		const char *end = strchrnul(path, '/');
 		size_t len = (size_t)(end - path);
 
 		if (len && !(len == 1 && path[0] == '.')) {
-			if (n->type != SQK_DIR || (len == 2 && path[0] == '.' && path[1] == '.'))
-				return NULL;
-			n = sqk_tree_lookup(t, n, path, len);
-			if (!n)
-				return NULL;
+			struct sqk_node node;
+
+			err = sqk_tree_get(t, n, &node);
+			if (err)
+				return err;
+			if (node.type != SQK_DIR || (len == 2 && path[0] == '.' && path[1] == '.'))
+				return 0;
+			err = sqk_tree_lookup(t, n, path, len, &n);
+			if (err || !n)
+				return err;
 		}
 		path = *end ? end + 1 : end;
 	}
-	return n;
+	*out = n;
+	return 0;
 }
 
 /* How many distinct nodes a host path names, below the sources; *node is one of them. */
-static unsigned host_lookup(struct sqk_tree *t, const char *path, const char *const *dirs,
-			    size_t ndirs, struct sqk_node **node)
+static int host_lookup(struct sqk_tree *t, const char *path, const char *const *dirs, size_t ndirs,
+		       sqk_nid *node, unsigned *found)
 {
 	char *canon = sqk_path_abs_nofollow(path);
-	unsigned found = 0;
 	size_t i;
+	int err = 0;
 
-	*node = NULL;
-	for (i = 0; canon && i < ndirs; i++) {
+	*node = 0;
+	*found = 0;
+	for (i = 0; !err && canon && i < ndirs; i++) {
 		size_t len = strlen(dirs[i]);
-		struct sqk_node *n;
 		const char *rest;
+		sqk_nid n;
 
 		if (!strcmp(dirs[i], "/"))
 			rest = canon + 1;
@@ -193,49 +202,38 @@ static unsigned host_lookup(struct sqk_tree *t, const char *path, const char *co
 			rest = canon + len;
 		else
 			continue;
-		n = image_lookup(t, rest);
-		if (n && n != *node) {
-			found++;
+		err = image_lookup(t, rest, &n);
+		if (!err && n && n != *node) {
+			(*found)++;
 			*node = n;
 		}
 	}
 	free(canon);
-	return found;
+	return err;
 }
 
-struct ranked {
-	struct sqk_node *node;
-	int32_t prio;
-};
-
-static int ranked_cmp(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	return x->node->number < y->node->number ? -1 : x->node->number > y->node->number;
-}
-
-static int set_explicit(const struct sqk_sort *s, struct sqk_tree *t, const char *const *dirs,
-			size_t ndirs, sqk_sort_warn_fn warn, void *warn_ctx, int32_t *expl,
-			char *where, size_t where_len, char *why, size_t why_len)
+int sqk_sort_mark(const struct sqk_sort *s, struct sqk_tree *t, const char *const *dirs,
+		  size_t ndirs, sqk_sort_warn_fn warn, void *warn_ctx, char *where,
+		  size_t where_len, char *why, size_t why_len)
 {
 	size_t i;
+	int err;
 
 	/* Later lines win over earlier ones for the same entry, as in mksquashfs. */
 	for (i = 0; i < s->n; i++) {
 		const struct sqk_sort_entry *e = &s->ents[i];
 		const char *p = e->path;
-		struct sqk_node *node = NULL;
+		struct sqk_node n;
+		sqk_nid node = 0;
 		int host = p[0] == '/' || !strncmp(p, "./", 2) || !strncmp(p, "../", 3) ||
 			   !strcmp(p, ".") || !strcmp(p, "..");
 		unsigned found = 0;
 
-		if (!host)
-			node = image_lookup(t, p);
-		if (!node)
-			found = host_lookup(t, p, dirs, ndirs, &node);
+		err = host ? 0 : image_lookup(t, p, &node);
+		if (!err && !node)
+			err = host_lookup(t, p, dirs, ndirs, &node, &found);
+		if (err)
+			return err;
 		if (found > 1) {
 			snprintf(where, where_len, "%s:%u", s->file, e->line);
 			snprintf(why, why_len, "'%s' is below more than one source directory", p);
@@ -252,79 +250,25 @@ static int set_explicit(const struct sqk_sort *s, struct sqk_tree *t, const char
 			}
 			continue;
 		}
-		expl[node->number - 1] = e->prio;
+		err = sqk_tree_get(t, node, &n);
+		if (err)
+			return err;
+		n.prio = e->prio;
+		err = sqk_tree_put(t, node, &n);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
-int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node *const *order,
-		   uint32_t count, const char *const *dirs, size_t ndirs, sqk_sort_warn_fn warn,
-		   void *warn_ctx, struct sqk_node ***files, uint32_t *nfiles, char *where,
-		   size_t where_len, char *why, size_t why_len)
+void sqk_sort_key(int32_t prio, uint32_t number, uint8_t key[8])
 {
-	int32_t *expl = malloc((size_t)count * sizeof(*expl));
-	int32_t *prio = malloc((size_t)count * sizeof(*prio));
-	struct ranked *r = NULL;
-	uint32_t i, k, n = 0;
-	int err;
+	/* Highest priority first, then inode order: both as big-endian bytes rising. */
+	uint32_t p = (uint32_t)(PRIO_MAX - prio);
+	int i;
 
-	*files = NULL;
-	*nfiles = 0;
-	if (!expl || !prio) {
-		err = SQK_ERR_NOMEM;
-		goto out;
+	for (i = 0; i < 4; i++) {
+		key[i] = (uint8_t)(p >> (24 - 8 * i));
+		key[4 + i] = (uint8_t)(number >> (24 - 8 * i));
 	}
-	for (i = 0; i < count; i++)
-		expl[i] = prio[i] = UNSET;
-	err = set_explicit(s, t, dirs, ndirs, warn, warn_ctx, expl, where, where_len, why, why_len);
-	if (err)
-		goto out;
-	/*
-	 * A directory's inode number is above its children's, so going down
-	 * from the root (the last) meets every directory after its parent. A
-	 * file linked from several places takes its highest priority.
-	 */
-	for (i = count; i-- > 0;) {
-		struct sqk_node *d = order[i];
-		int32_t dp;
-
-		if (d->type != SQK_DIR)
-			continue;
-		dp = expl[i] != UNSET ? expl[i]
-		     : d->dir.parent  ? prio[d->dir.parent->number - 1]
-				      : 0;
-		prio[i] = dp;
-		for (k = 0; k < d->dir.n; k++) {
-			struct sqk_node *c = d->dir.ents[k].node;
-			int32_t cp;
-
-			if (c->type != SQK_FILE)
-				continue;
-			cp = expl[c->number - 1] != UNSET ? expl[c->number - 1] : dp;
-			if (prio[c->number - 1] == UNSET || cp > prio[c->number - 1])
-				prio[c->number - 1] = cp;
-		}
-	}
-	r = malloc((size_t)count * sizeof(*r));
-	if (!r) {
-		err = SQK_ERR_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < count; i++)
-		if (order[i]->type == SQK_FILE && !(order[i]->flags & SQK_NODE_DATA_DONE))
-			r[n++] = (struct ranked){order[i], prio[i] != UNSET ? prio[i] : 0};
-	qsort(r, n, sizeof(*r), ranked_cmp);
-	*files = malloc((n ? n : 1) * sizeof(**files));
-	if (!*files) {
-		err = SQK_ERR_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		(*files)[i] = r[i].node;
-	*nfiles = n;
-out:
-	free(r);
-	free(expl);
-	free(prio);
-	return err;
 }

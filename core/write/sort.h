@@ -12,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sqk_node;
-struct sqk_tree;
+#include "tree.h"
 
 struct sqk_sort_entry {
 	char *path;
@@ -41,17 +40,20 @@ void sqk_sort_free(struct sqk_sort *s);
 typedef void (*sqk_sort_warn_fn)(void *ctx, const char *where, const char *what);
 
 /*
- * The regular files of order[0..count) whose data is not placed yet, in
- * the order their data goes. A PATH is a path in the image, as it is
- * relative to a source directory; one starting with "/", "./" or "../" is a
- * host path, found below one of the source directories dirs[0..ndirs)
- * (real paths); a relative PATH not in the image is tried as a host path
- * too. A host path below more than one source is an error (SQK_ERR_ARG,
- * with where and why); *files is freed by the caller.
+ * Give the node each line names its priority (sqk_node.prio; later lines
+ * win). A PATH is a path in the image, as it is relative to a source
+ * directory; one starting with "/", "./" or "../" is a host path, found
+ * below one of the source directories dirs[0..ndirs) (real paths); a
+ * relative PATH not in the image is tried as a host path too. A host path
+ * below more than one source is an error (SQK_ERR_ARG, with where and
+ * why). The build then gives each file the priority of its nearest
+ * directory that has one (0 at the root), or its own, the highest of its
+ * names, and writes data in the order of sqk_sort_key.
  */
-int sqk_sort_files(const struct sqk_sort *s, struct sqk_tree *t, struct sqk_node *const *order,
-		   uint32_t count, const char *const *dirs, size_t ndirs, sqk_sort_warn_fn warn,
-		   void *warn_ctx, struct sqk_node ***files, uint32_t *nfiles, char *where,
-		   size_t where_len, char *why, size_t why_len);
+int sqk_sort_mark(const struct sqk_sort *s, struct sqk_tree *t, const char *const *dirs,
+		  size_t ndirs, sqk_sort_warn_fn warn, void *warn_ctx, char *where,
+		  size_t where_len, char *why, size_t why_len);
+/* A key whose byte order is the data's: priority from high to low, then inode number. */
+void sqk_sort_key(int32_t prio, uint32_t number, uint8_t key[8]);
 
 #endif

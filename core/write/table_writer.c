@@ -9,21 +9,51 @@
 #include "util/array.h"
 #include "util/error.h"
 
-int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
-			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,
-			uint64_t *table)
+int sqk_table_begin(struct sqk_table_stream *ts, struct sqk_compressor *comp, struct sqk_file *f,
+		    uint64_t pos)
 {
-	struct sqk_meta_writer *mw = malloc(sizeof(*mw));
+	ts->f = f;
+	ts->pos = pos;
+	ts->mw = malloc(sizeof(*ts->mw));
+	if (!ts->mw)
+		return SQK_ERR_NOMEM;
+	sqk_mw_init(ts->mw, comp, f, pos, 1);
+	return 0;
+}
+
+int sqk_table_begin_async(struct sqk_table_stream *ts, struct sqk_pool *pool,
+			  struct sqk_compressor **comps, struct sqk_file *f, uint64_t pos)
+{
+	int err = sqk_table_begin(ts, comps ? comps[0] : NULL, f, pos);
+
+	if (!err)
+		err = sqk_mw_async(ts->mw, pool, comps);
+	if (err)
+		sqk_table_abort(ts);
+	return err;
+}
+
+int sqk_table_add(struct sqk_table_stream *ts, const void *data, size_t len)
+{
+	return sqk_mw_write(ts->mw, data, len);
+}
+
+void sqk_table_abort(struct sqk_table_stream *ts)
+{
+	if (ts->mw)
+		sqk_mw_release(ts->mw);
+	free(ts->mw);
+	ts->mw = NULL;
+}
+
+int sqk_table_end(struct sqk_table_stream *ts, const uint8_t *hdr, size_t hdr_len, uint64_t *pos,
+		  uint64_t *table)
+{
+	struct sqk_meta_writer *mw = ts->mw;
 	uint8_t *list = NULL;
 	size_t i;
-	int err;
+	int err = sqk_mw_flush(mw);
 
-	if (!mw)
-		return SQK_ERR_NOMEM;
-	sqk_mw_init(mw, comp, f, *pos, 1);
-	err = sqk_mw_write(mw, data, len);
-	if (!err)
-		err = sqk_mw_flush(mw);
 	if (!err && mw->nstarts) {
 		list = malloc(mw->nstarts * SQK_FMT_LOOKUP_SIZE);
 		if (!list)
@@ -31,20 +61,37 @@ int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_
 	}
 	if (!err) {
 		for (i = 0; i < mw->nstarts; i++)
-			sqk_fmt_lookup_encode(list + SQK_FMT_LOOKUP_SIZE * i, *pos + mw->starts[i]);
-		*pos += mw->out_len;
+			sqk_fmt_lookup_encode(list + SQK_FMT_LOOKUP_SIZE * i,
+					      ts->pos + mw->starts[i]);
+		*pos = ts->pos + mw->out_len;
 		*table = *pos;
 		if (hdr_len)
-			err = f->write_at(f, *pos, hdr, hdr_len);
+			err = ts->f->write_at(ts->f, *pos, hdr, hdr_len);
 		*pos += hdr_len;
 		if (!err && mw->nstarts)
-			err = f->write_at(f, *pos, list, mw->nstarts * SQK_FMT_LOOKUP_SIZE);
+			err = ts->f->write_at(ts->f, *pos, list, mw->nstarts * SQK_FMT_LOOKUP_SIZE);
 		*pos += mw->nstarts * SQK_FMT_LOOKUP_SIZE;
 	}
 	free(list);
-	sqk_mw_release(mw);
-	free(mw);
+	sqk_table_abort(ts);
 	return err;
+}
+
+int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,
+			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,
+			uint64_t *table)
+{
+	struct sqk_table_stream ts;
+	int err = sqk_table_begin(&ts, comp, f, *pos);
+
+	if (err)
+		return err;
+	err = sqk_table_add(&ts, data, len);
+	if (err) {
+		sqk_table_abort(&ts);
+		return err;
+	}
+	return sqk_table_end(&ts, hdr, hdr_len, pos, table);
 }
 
 int sqk_table_write(struct sqk_compressor *comp, struct sqk_file *f, uint64_t *pos,

@@ -28,6 +28,25 @@ int sqk_table_write_hdr(struct sqk_compressor *comp, struct sqk_file *f, uint64_
 			const uint8_t *data, size_t len, const uint8_t *hdr, size_t hdr_len,
 			uint64_t *table);
 
+/* The same, a piece at a time: begin at pos, add entries, end with the header and list. */
+struct sqk_meta_writer;
+struct sqk_pool;
+struct sqk_table_stream {
+	struct sqk_meta_writer *mw;
+	struct sqk_file *f;
+	uint64_t pos;
+};
+int sqk_table_begin(struct sqk_table_stream *ts, struct sqk_compressor *comp, struct sqk_file *f,
+		    uint64_t pos);
+/* The same, its blocks compressed on pool (worker i with comps[i]; NULL: stored). */
+int sqk_table_begin_async(struct sqk_table_stream *ts, struct sqk_pool *pool,
+			  struct sqk_compressor **comps, struct sqk_file *f, uint64_t pos);
+int sqk_table_add(struct sqk_table_stream *ts, const void *data, size_t len);
+/* *pos moves past the table, *table gets the header's (or list's) position. */
+int sqk_table_end(struct sqk_table_stream *ts, const uint8_t *hdr, size_t hdr_len, uint64_t *pos,
+		  uint64_t *table);
+void sqk_table_abort(struct sqk_table_stream *ts);
+
 /* The id table: distinct uids and gids, numbered by first use. */
 struct sqk_id_table {
 	uint32_t *ids; /* by index */

@@ -53,39 +53,14 @@ static int check_node(const struct sqk_node *n, uint32_t block_size, const char 
 	return 0;
 }
 
-int sqk_tree_check(struct sqk_node *const *order, uint32_t count, uint32_t block_size, char *where,
-		   size_t where_len, char *why, size_t why_len)
+int sqk_tree_check_node(const struct sqk_node *n, uint32_t block_size, char *why, size_t why_len)
 {
 	struct sqk_fmt_issue issue = {"", 0, ""};
 	struct sqk_fmt_report r = {sqk_fmt_keep_first, &issue, 0};
 	const char *what;
-	uint32_t i, k;
 
-	for (i = 0; i < count; i++) {
-		const struct sqk_node *dir = order[i];
-
-		/* The root (last in order) is nobody's entry: checked on its own. */
-		if (i == count - 1 && check_node(dir, block_size, &what, &r)) {
-			snprintf(where, where_len, "/");
-			goto refuse;
-		}
-		if (dir->type != SQK_DIR)
-			continue;
-		for (k = 0; k < dir->dir.n; k++) {
-			const struct sqk_tree_entry *e = &dir->dir.ents[k];
-			size_t n;
-
-			if (!check_node(e->node, block_size, &what, &r))
-				continue;
-			sqk_tree_dir_path(dir, where, where_len);
-			n = strlen(where);
-			snprintf(where + n, where_len - n, "%s%.*s", n ? "/" : "", (int)e->len,
-				 e->name);
-			goto refuse;
-		}
-	}
-	return 0;
-refuse:
+	if (!check_node(n, block_size, &what, &r))
+		return 0;
 	snprintf(why, why_len, "%s %s %llu %s: the format cannot hold it", what, issue.field,
 		 (unsigned long long)issue.value, issue.why);
 	return SQK_ERR_OVERFLOW;

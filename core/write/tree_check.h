@@ -18,11 +18,10 @@
 #include "tree.h"
 
 /*
- * Check every node of order[0..count) (numbered, so every directory is
- * there) under each name it has. 0, or SQK_ERR_OVERFLOW with the path in
- * where and the broken rule in why.
+ * Check node n (once, when numbered). 0, or SQK_ERR_OVERFLOW with the
+ * broken rule in why ("symlink target_len 5000 ...: the format cannot hold
+ * it"); the caller says where.
  */
-int sqk_tree_check(struct sqk_node *const *order, uint32_t count, uint32_t block_size, char *where,
-		   size_t where_len, char *why, size_t why_len);
+int sqk_tree_check_node(const struct sqk_node *n, uint32_t block_size, char *why, size_t why_len);
 
 #endif

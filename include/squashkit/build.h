@@ -48,6 +48,11 @@ SQK_API void sqk_build_opts_destroy(struct sqk_build_opts *o);
  * other file, in the root under its own name), "full-paths" (at its own
  * path, as tar does),
  * "pseudo-warn", "threads" N, "force" (replace an existing image);
+ * "memory" SIZE (what the build may hold, K/M/G suffixes, at least 8M;
+ * default a quarter of the memory, at most 2G; the rest waits in
+ * temporary files, and the image is the same whatever it is) and "tmpdir"
+ * DIR (where they go, a directory that exists; default beside the image,
+ * or TMPDIR or /tmp for a descriptor);
  * "file-mode" MODE, "dir-mode" MODE, "root-mode" MODE (octal, or symbolic
  * as chmod takes it), "root-uid" N, "root-gid" N; "xattrs-include" REGEX,
  * "xattrs-exclude" REGEX, "xattrs-add" NAME=VALUE (repeatable); "sort"
@@ -265,9 +270,12 @@ SQK_API int sqk_build_finish(struct sqk_build *b);
  * "reused_bytes", and the settings it wrote with, "block_size" and
  * "threads"; with "oci", "oci_layers" (how many layers the image has,
  * whichever "oci-layer" was built); with "verity", "verity_reread_blocks"
- * (blocks of the image
- * read back to hash them: a block rewound over, or an image appended to).
- * SQK_ERR_ARG before the build is finished.
+ * (blocks of the image read back to hash them: a block rewound over, or
+ * an image appended to); "memory" (its budget) and what did not fit in it
+ * and went to temporary files: "spill_bytes", "spill_files", "spill_runs"
+ * (sorted runs written) and "spill_merges" (runs merged into one).
+ * SQK_ERR_ARG before the build is finished, but for the "spill_" figures,
+ * which may be read while it runs, from any thread (a progress bar).
  */
 SQK_API int sqk_build_stat(const struct sqk_build *b, const char *name, uint64_t *value);
 /**

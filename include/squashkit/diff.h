@@ -54,7 +54,11 @@ struct sqk_change {
 };
 
 /** Options: "no-contents", "no-owner", "no-permissions", "no-xattrs", "times",
- *  "super", "exclude" GLOB (repeatable), "threads" N; value NULL for a switch. */
+ *  "super", "exclude" GLOB (repeatable), "threads" N, "memory" SIZE (what is
+ *  kept about the whole trees, hard links, holds at most this much memory, K/M/G
+ *  suffixes; default a quarter of RAM, at most 256M) and "tmpdir" DIR (where the
+ *  rest goes, in unnamed temporary files; default $TMPDIR, else /tmp); value
+ *  NULL for a switch. */
 struct sqk_diff_opts;
 SQK_API struct sqk_diff_opts *sqk_diff_opts_create(void);
 SQK_API void sqk_diff_opts_destroy(struct sqk_diff_opts *o);
@@ -148,9 +152,10 @@ SQK_API const char *const *sqk_diff_count_names(void);
  * Why the run failed: its code (0 when it did not), and where, each
  * pointer may be NULL: @p side 0 (A), 1 (B), 2 (both: a path given with
  * sqk_diff_opts_add_path() is in neither, SQK_ERR_NOENT) or -1 (neither:
- * memory, or the callback's code); @p path the entry, "/a/b" ("/" for the
- * root, "" when none), valid until sqk_diff_destroy(); @p errnum the errno
- * of a failed read or of the callback's failure (0 when unknown).
+ * memory, a temporary file, or the callback's code); @p path the entry,
+ * "/a/b" ("/" for the root, "" when none; for a temporary file, the
+ * directory it was in), valid until sqk_diff_destroy(); @p errnum the errno
+ * of a failed read or write or of the callback's failure (0 when unknown).
  */
 SQK_API int sqk_diff_failure(const struct sqk_diff *d, int *side, const char **path, int *errnum);
 /** Close both trees and free the comparison. NULL is ignored. */

@@ -87,6 +87,16 @@ SQK_API int sqk_open_opts_set_kernel_decode(struct sqk_open_opts *o, int on);
  * says it as a usage line would ("invalid cache sizes 'x'").
  */
 SQK_API int sqk_open_opts_set(struct sqk_open_opts *o, const char *name, const char *value);
+/**
+ * Memory for what a reader keeps about the whole image (a walk's hard
+ * links and the directories it entered, the check's record of every
+ * inode): at most @p bytes (0, the default: a quarter of the memory, at
+ * most 256 MiB); the rest goes to temporary files, which have no name, so
+ * that no exit leaves one behind.
+ */
+SQK_API int sqk_open_opts_set_memory(struct sqk_open_opts *o, uint64_t bytes);
+/** Where those temporary files go (default NULL: $TMPDIR, else /tmp). */
+SQK_API int sqk_open_opts_set_tmpdir(struct sqk_open_opts *o, const char *dir);
 
 /**
  * Reading an image through callbacks: a file in memory, a network stream
@@ -243,8 +253,10 @@ SQK_API int sqk_superblock_flag(const struct sqk_superblock *sb, unsigned i, con
 /**
  * The counters of one cache by name, as `--stats --json` names them
  * ("lookups", "hits", "fills", "wakeups", "spurious_wakeups", ...; see
- * sqk_counter_names()), and "decompressions" for the image as a whole
- * (kind ignored). SQK_ERR_ARG for an unknown name, SQK_ERR_NOENT for a
+ * sqk_counter_names()), and for the image as a whole (kind ignored)
+ * "decompressions", "temporary_files" (made by what its readers keep
+ * about all of it, past sqk_open_opts_set_memory()) and "spilled" (bytes
+ * written to them). SQK_ERR_ARG for an unknown name, SQK_ERR_NOENT for a
  * cache the image does not have. Thread-safe; the values are a snapshot.
  */
 SQK_API int sqk_image_counter(struct sqk_image *img, enum sqk_cache_kind kind, const char *name,

@@ -210,7 +210,12 @@ struct sqk_dirent {
 	mode_t type;  /**< S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK */
 };
 
-/** List the directory @p dir (an open inode); one thread at a time per listing. */
+/**
+ * List the directory @p dir (an open inode); one thread at a time per
+ * listing. It is read a few entries at a time and holds no block of the
+ * image between calls, so a program may read other inodes and listings
+ * meanwhile, and go down a tree with a listing open at each level.
+ */
 SQK_API int sqk_dir_open(struct sqk_image *img, const struct sqk_inode *dir, struct sqk_dir **out);
 /**
  * The next entry (in the image's order: names by their bytes): 1 and *ent,

@@ -69,7 +69,7 @@ echo keep >"$OUT"
 is "$(cat "$OUT")" keep "a refused command line leaves an existing DEST as it was"
 rm -f "$OUT"
 
-expect_success "-mem, -read-queue, -fragment-queue, -no-recovery are accepted" "$SQK" mksquashfs \
+expect_success "-read-queue, -fragment-queue, -no-recovery are accepted" "$SQK" mksquashfs \
 	"$TMP/src" "$OUT" -noappend -quiet -mem 64M -read-queue 16 -write-queue 16 \
 	-fragment-queue 16 -no-recovery -exit-on-error
 "$SQK" cat "$OUT" d/f >"$TMP/cat" 2>&1
@@ -77,6 +77,19 @@ is "$(cat "$TMP/cat")" hello "the image holds the source"
 "$SQK" inspect --json "$OUT" >"$TMP/j"
 grep -q '"compression":"gzip"' "$TMP/j"
 ok $? "the peer's default compressor, gzip"
+# -mem and -mem-percent are the build's memory budget (--memory), which --stats says.
+"$SQK" mksquashfs "$TMP/src" "$TMP/m.img" -noappend -no-progress -mem 24M >"$TMP/o" 2>&1
+grep -q '^memory  *24 MiB budget' "$TMP/o"
+ok $? "-mem 24M: a budget of 24 MiB"
+pct=$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 / 100 * 3 }' /proc/meminfo)
+"$SQK" mksquashfs "$TMP/src" "$TMP/m.img" -noappend -no-progress -mem-percent 3 >"$TMP/o" 2>&1
+got=$(awk '/^memory/ { print $2 }' "$TMP/o")
+[ -n "$got" ] && [ $((got - pct)) -le 1 ] && [ $((pct - got)) -le 1 ]
+ok $? "-mem-percent 3: 3% of the memory ($got MiB, /proc/meminfo says $pct)"
+fails "-mem under 8M" "squashkit mksquashfs: -mem: invalid size '4M' (at least 8M)" \
+	"$TMP/src" "$OUT" -noappend -mem 4M
+fails "-mem-percent 0" "squashkit mksquashfs: -mem-percent: '0' is not a percentage from 1 to 100" \
+	"$TMP/src" "$OUT" -noappend -mem-percent 0
 expect_success "-help exits 0" "$SQK" mksquashfs -help
 grep -q 'squashkit-compat' "$TMP/.out"
 ok $? "-help points at squashkit-compat(1)"

@@ -13,7 +13,12 @@
 # Then: the megabyte a later layer removes is not in the image; the same
 # image from oci-archive:FILE (a tar of the layout, plain and gzipped), from
 # --archive ... --whiteouts with the layer files and with one of them on
-# standard input, byte for byte the same; --oci-layers makes one image per
+# standard input, byte for byte the same; under a tiny memory budget (every
+# structure spilled to --tmpdir, as tests/interop/writer-memory.t forces
+# it), an image of three layers (whiteouts, an opaque directory, a link to
+# a lower layer's file) and one with a directory removed and made again in
+# one layer are the bytes of the build with plenty, for -j 1 and 2, and
+# nothing is left in --tmpdir; --oci-layers makes one image per
 # layer that the kernel's overlayfs stacks (mount -t overlay, lowest layer
 # last) into the flattened image's tree, whiteouts as character devices 0/0
 # and opaque directories by trusted.overlay.opaque.
@@ -78,6 +83,28 @@ same_file "$TMP/wh.img" "$TMP/v1.img" "--whiteouts: the same image as --oci"
 "$SQUASHKIT" mkimage -q --whiteouts --archive="$L/l1.tar" --archive=- \
 	--archive="$L/l3.tar.zst" --archive="$L/l4.tar" "$TMP/stdin.img" <"$L/l2.tar.gz"
 same_file "$TMP/stdin.img" "$TMP/v1.img" "--whiteouts: a lower layer on stdin (read twice)"
+
+# A tiny budget: the tree's entries in sorted runs, removals and tags among them.
+oci_image "$IMG" v3 - "tar:$L/l1.tar" "gzip:$L/l2.tar.gz" "zstd:$L/l3.tar.zst"
+SPILL=$TMP/spill
+mkdir "$SPILL"
+tiny() { SQK_TEST_SPILL=tiny "$SQUASHKIT" mkimage -q --memory 8M --tmpdir "$SPILL" "$@"; }
+for ref in v3 v2; do
+	rm -f "$TMP/p.img" "$TMP/t1.img" "$TMP/t2.img"
+	"$SQUASHKIT" mkimage -q -j 2 --oci "$IMG:$ref" "$TMP/p.img" 2>"$TMP/err" &&
+		tiny -j 1 --oci "$IMG:$ref" "$TMP/t1.img" 2>>"$TMP/err" &&
+		tiny -j 2 --stats --json --oci "$IMG:$ref" "$TMP/t2.img" >"$TMP/json" 2>>"$TMP/err"
+	st=$?
+	spilled=$(grep -o '"spilled_bytes":[0-9]*' "$TMP/json" | cut -d: -f2)
+	[ $st -eq 0 ] && cmp -s "$TMP/p.img" "$TMP/t1.img" && cmp -s "$TMP/p.img" "$TMP/t2.img" &&
+		[ "${spilled:-0}" -gt 0 ] && [ -z "$(ls -A "$SPILL")" ]
+	ok $? "$ref in a tiny budget: the image built with plenty, -j 1 and 2 ($spilled bytes spilled)"
+	[ $st -eq 0 ] || sed 's/^/#   /' "$TMP/err" | head -5
+done
+kernel_view "$TMP/t2.img" "$TMP/v2t.man"
+grep -q '^usr/lib/again file ' "$TMP/v2t.man" && ! grep -q '^usr/lib/sub' "$TMP/v2t.man" &&
+	! grep -q '^again/old ' "$TMP/v2t.man" && grep -q '^again/new ' "$TMP/v2t.man"
+ok $? "  v2 (tiny): a directory removed and made again holds only what was made again"
 
 # --oci-layers: one image per layer, stacked by overlayfs.
 expect_success "--oci-layers makes one image per layer" \

@@ -107,6 +107,27 @@ static inline uint8_t *mem_image_of_dir(const char *dir, const struct sqk_codec 
 	return mem_image_build(dir, codec, threads, NULL, 0, NULL, len);
 }
 
+/*
+ * BUILD's image of what it makes in a scratch directory from TMPL
+ * (mkdtemp's pattern), removed after; NULL when it fails, and *skip set
+ * when no scratch directory can be made.
+ */
+static inline uint8_t *mem_image_scratch(char *tmpl, uint8_t *(*build)(const char *, size_t *),
+					 size_t *len, int *skip)
+{
+	char cmd[600];
+	uint8_t *img;
+
+	*skip = !mkdtemp(tmpl);
+	if (*skip)
+		return NULL;
+	img = build(tmpl, len);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	if (system(cmd) != 0)
+		fprintf(stderr, "# could not remove %s\n", tmpl);
+	return img;
+}
+
 /* fsck with O over the LEN bytes at IMG; its counts in C when it ran. */
 static inline int mem_image_fsck(const uint8_t *img, size_t len, const struct sqk_fsck_opts *o,
 				 struct sqk_fsck_counts *c)

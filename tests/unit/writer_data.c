@@ -53,10 +53,10 @@ static void pattern(uint8_t *p, size_t n, unsigned seed)
 }
 
 /* Hand a file of size bytes to the writer; holes: pieces to hand in as holes. */
-static int feed(struct sqk_data_writer *dw, struct sqk_file_data *fd, const uint8_t *data,
-		uint64_t size, int holes)
+static int feed(struct sqk_data_writer *dw, uint64_t *id, const uint8_t *data, uint64_t size,
+		int holes)
 {
-	int err = sqk_data_file_begin(dw, fd, size);
+	int err = sqk_data_file_begin(dw, size, id);
 
 	while (!err) {
 		uint8_t *buf;
@@ -79,6 +79,7 @@ static int build(unsigned threads, int tail_ends, struct build *b)
 	struct sqk_data_opts o = {.block_size = BS, .threads = threads, .tail_ends = tail_ends};
 	struct sqk_compressor *comps[8];
 	struct sqk_data_writer *dw;
+	uint64_t id[8];
 	int err = 0;
 
 	pattern(a, sizeof(a), 1);
@@ -92,28 +93,32 @@ static int build(unsigned threads, int tail_ends, struct build *b)
 	b->out = sqk_file_mem(NULL, 0);
 	if (sqk_data_writer_create(&o, comps, &toy, b->out, 96, &dw))
 		return -1;
-	err = err ? err : feed(dw, &b->fd[0], a, sizeof(a), 0);	      /* 3 blocks and 500 bytes */
-	err = err ? err : feed(dw, &b->fd[1], c, sizeof(c), 0);	      /* a small file */
-	err = err ? err : feed(dw, &b->fd[2], a, sizeof(a), 0);	      /* a copy of the first */
-	err = err ? err : feed(dw, &b->fd[3], c, sizeof(c), 0);	      /* a copy of the small one */
-	err = err ? err : feed(dw, &b->fd[4], z, sizeof(z), 0);	      /* zeros: sparse blocks */
-	err = err ? err : feed(dw, &b->fd[5], NULL, 3 * BS, 1);	      /* holes, never filled */
-	err = err ? err : feed(dw, &b->fd[6], comp, sizeof(comp), 0); /* a block that shrinks */
-	err = err ? err : feed(dw, &b->fd[7], NULL, 0, 0);	      /* empty */
+	err = err ? err : feed(dw, &id[0], a, sizeof(a), 0);	   /* 3 blocks and 500 bytes */
+	err = err ? err : feed(dw, &id[1], c, sizeof(c), 0);	   /* a small file */
+	err = err ? err : feed(dw, &id[2], a, sizeof(a), 0);	   /* a copy of the first */
+	err = err ? err : feed(dw, &id[3], c, sizeof(c), 0);	   /* a copy of the small one */
+	err = err ? err : feed(dw, &id[4], z, sizeof(z), 0);	   /* zeros: sparse blocks */
+	err = err ? err : feed(dw, &id[5], NULL, 3 * BS, 1);	   /* holes, never filled */
+	err = err ? err : feed(dw, &id[6], comp, sizeof(comp), 0); /* a block that shrinks */
+	err = err ? err : feed(dw, &id[7], NULL, 0, 0);		   /* empty */
 	err = err ? err : sqk_data_finish(dw, &b->end);
 	if (!err) {
 		b->st = *sqk_data_stats(dw);
-		b->frags = sqk_data_fragments(dw, &b->nfrags);
-		if (b->nfrags <= 8)
-			memcpy(b->frag_copy, b->frags, b->nfrags * 16);
+		b->nfrags = sqk_data_fragments(dw);
+		for (uint32_t i = 0; i < b->nfrags && i < 8 && !err; i++)
+			err = sqk_data_fragment(dw, i, b->frag_copy + 16 * i);
+		b->frags = b->frag_copy;
 	}
-	for (int i = 0; i < 8; i++) {
-		/* The block lists belong to the writer; keep copies for the checks. */
-		uint32_t *copy = calloc(b->fd[i].nblocks + 1, 4);
+	for (int i = 0; i < 8 && !err; i++) {
+		/* The writer keeps each file's result by its id; copies for the checks. */
+		uint32_t *words = NULL;
+		size_t cap = 0;
 
+		err = sqk_data_result(dw, id[i], &b->fd[i], &words, &cap);
+		b->fd[i].blocks = calloc(b->fd[i].nblocks + 1, 4);
 		if (b->fd[i].nblocks)
-			memcpy(copy, b->fd[i].blocks, b->fd[i].nblocks * 4);
-		b->fd[i].blocks = copy;
+			memcpy(b->fd[i].blocks, words, b->fd[i].nblocks * 4);
+		free(words);
 	}
 	sqk_data_writer_destroy(dw);
 	return err;
