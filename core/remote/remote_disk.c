@@ -98,7 +98,8 @@ static uint64_t scan(struct sqk_remote_disk *d, int evict)
 				break;
 			v = nv;
 		}
-		snprintf(v[n].name, sizeof(v[n].name), "%s", de->d_name);
+		/* Its length was checked above: the name fits whole. */
+		memcpy(v[n].name, de->d_name, strlen(de->d_name) + 1);
 		v[n].when = st.st_atim;
 		v[n].size = (uint64_t)st.st_size;
 		n++;
