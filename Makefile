@@ -293,7 +293,7 @@ check-asan:
 # The unit tests whose code runs on many threads: the block cache, the worker
 # pool under the writer, reuse, fsck and diff, the elastic thread set, the
 # mount's node table.
-TSAN_UNIT := cache diff fsck mount_fs util_elastic verity_read writer_data writer_reuse
+TSAN_UNIT := cache diff fsck mount_fs util_elastic verity_read writer_data writer_meta_async writer_reuse
 TSAN_TESTS = $(TSAN_UNIT:%=$(BUILD)/tests/unit/%.t)
 # Only what the selection runs is built: those unit tests and the library
 # installed for tests/api.

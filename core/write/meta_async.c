@@ -40,6 +40,7 @@ struct mw_fix {
 	size_t len;
 	sqk_mw_fix_fn fn;
 	void *data;
+	int writing; /* its zeros still going in: applying it now would be overwritten */
 };
 
 struct mw_async {
@@ -152,7 +153,7 @@ static int resolve(struct sqk_meta_writer *mw)
 		uint8_t bytes[256];
 		uint64_t start, no;
 
-		if (err || !start_of(mw->peer, f->ub, &start)) {
+		if (err || f->writing || !start_of(mw->peer, f->ub, &start)) {
 			a->fix[k++] = *f;
 			continue;
 		}
@@ -273,6 +274,7 @@ int sqk_mw_defer(struct sqk_meta_writer *mw, uint64_t ub, sqk_mw_fix_fn fn, cons
 	struct mw_async *a = mw->async;
 	uint8_t zero[256] = {0};
 	struct mw_fix *f;
+	int err;
 
 	if (len > sizeof(zero) || SQK_ARRAY_GROW(a->fix, a->fixcap, a->nfix + 1))
 		return SQK_ERR_NOMEM;
@@ -285,8 +287,17 @@ int sqk_mw_defer(struct sqk_meta_writer *mw, uint64_t ub, sqk_mw_fix_fn fn, cons
 	f->ub = ub;
 	f->len = len;
 	f->fn = fn;
+	f->writing = 1;
 	a->nfix++;
-	return sqk_mw_write(mw, zero, len);
+	/*
+	 * The zeros may fill the block and seal it, and the peer may then
+	 * answer the fixup at once; applied before its last zeros were written
+	 * into the next block they would wipe its tail. It is the newest
+	 * fixup (none is added meanwhile, and resolve keeps their order).
+	 */
+	err = sqk_mw_write(mw, zero, len);
+	a->fix[a->nfix - 1].writing = 0;
+	return err ? err : resolve(mw);
 }
 
 int sqk_mw_async_flush(struct sqk_meta_writer *mw)
