@@ -107,7 +107,8 @@ static int fill_pair(struct sqk_pool *pool, uint8_t *ma, size_t *la, uint8_t *mb
 	for (i = 0; !err && i < 3000; i++) {
 		uint32_t tag = i;
 		struct sqk_meta_writer *w = i % 3 ? a : b, *o = w == a ? b : a;
-		/* Name the peer's block now filling: known only once its earlier ones are placed. */
+		/* Name the peer's block now filling: known only once its earlier ones are placed.
+		 */
 		uint64_t ub = pool ? SQK_REF_BLOCK(sqk_mw_ref(o)) : 0;
 
 		if (!pool)
@@ -135,7 +136,8 @@ static void test_many(void)
 	ok(!fill_pair(NULL, a1, &la1, b1, &lb1), "one thread: both tables written");
 	ok(la1 > 4 * SQK_META_SIZE && lb1 > 2 * SQK_META_SIZE, "one thread: several blocks each");
 	for (round = 0; round < 20 && same; round++) {
-		same = !fill_pair(pool, a2, &la2, b2, &lb2) && la1 == la2 && lb1 == lb2 && !memcmp(a1, a2, la1) && !memcmp(b1, b2, lb1);
+		same = !fill_pair(pool, a2, &la2, b2, &lb2) && la1 == la2 && lb1 == lb2 &&
+		       !memcmp(a1, a2, la1) && !memcmp(b1, b2, lb1);
 	}
 	ok(same, "pool: the streams of one thread, in each of %d rounds", round);
 	sqk_pool_destroy(pool);
