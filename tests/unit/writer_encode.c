@@ -12,6 +12,7 @@
 #include "format/fmt_check.h"
 #include "format/fmt_inode.h"
 #include "format/format.h"
+#include "meta_stream.h"
 #include "tap.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -40,22 +41,6 @@ static int xy_compress(struct sqk_compressor *c, const uint8_t *src, size_t srcl
 
 static struct sqk_compressor pass = {.compress = pass_compress};
 static struct sqk_compressor xy = {.compress = xy_compress};
-
-/* The uncompressed stream of a pass-through memory writer: drop each block header. */
-static size_t stream_of(const uint8_t *raw, size_t len, uint8_t *out)
-{
-	size_t n = 0;
-
-	while (len >= 2) {
-		size_t sz = get_le16(raw) & SQK_META_SIZE_MASK;
-
-		memcpy(out + n, raw + 2, sz);
-		n += sz;
-		raw += 2 + sz;
-		len -= 2 + sz;
-	}
-	return n;
-}
 
 static void test_meta(void)
 {
@@ -107,7 +92,7 @@ static void check_inode(const struct sqk_inode_info *in, const uint8_t *want, si
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_inode_write(mw, in, NULL, NULL);
 	sqk_mw_flush(mw);
-	n = stream_of(mw->mem, mw->out_len, out);
+	n = meta_stream_of(mw->mem, mw->out_len, out);
 	if (!ok(n == len && memcmp(out, want, len) == 0, "inode: %s", what)) {
 		printf("#   got %zu bytes:", n);
 		for (size_t i = 0; i < n; i++)
@@ -290,7 +275,7 @@ static void test_dir_small(void)
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 4, NULL, NULL, &r);
 	sqk_mw_flush(mw);
-	n = stream_of(mw->mem, mw->out_len, out);
+	n = meta_stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, sizeof(want), "dir: listing size");
 	ok(n == sizeof(want) && memcmp(out, want, sizeof(want)) == 0,
 	   "dir: new headers for another inode block and for a delta past s16");
@@ -317,7 +302,7 @@ static void test_dir_256(void)
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
-	n = stream_of(mw->mem, mw->out_len, out);
+	n = meta_stream_of(mw->mem, mw->out_len, out);
 	/* 256 entries of 8 + 3 bytes after a 12-byte header: the next header is at 2828. */
 	is_int(n, 12 + 256 * 11 + 12 + 44 * 11, "dir: 300 entries take two headers");
 	is_int(get_le32(out), 255, "dir: first header holds 256 entries (stored 255)");
@@ -358,7 +343,7 @@ static void test_dir_index(void)
 	sqk_mw_init(mw, &pass, NULL, 0, 0);
 	sqk_dir_write(mw, ents, 300, NULL, NULL, &r);
 	sqk_mw_flush(mw);
-	n = stream_of(mw->mem, mw->out_len, out);
+	n = meta_stream_of(mw->mem, mw->out_len, out);
 	is_int(r.size, 24660 + 12 + 72 * 108, "dir index: listing size");
 	is_int(n, r.size, "dir index: the stream holds the listing");
 	for (int h = 0; h < 4; h++) {

@@ -9,26 +9,11 @@
 #include <string.h>
 
 #include "format/format.h"
+#include "meta_stream.h"
 #include "tap.h"
 #include "util/le.h"
 #include "util/pool.h"
 #include "write/meta_writer.h"
-
-/* The uncompressed stream of stored blocks: each block header dropped. */
-static size_t stream_of(const uint8_t *raw, size_t len, uint8_t *out)
-{
-	size_t n = 0;
-
-	while (len >= 2) {
-		size_t sz = get_le16(raw) & SQK_META_SIZE_MASK;
-
-		memcpy(out + n, raw + 2, sz);
-		n += sz;
-		raw += 2 + sz;
-		len -= 2 + sz;
-	}
-	return n;
-}
 
 /* The fixed bytes: the peer block's start, plus a tag, as 32 bits. */
 static void put_start(const void *data, uint64_t start, uint8_t *out)
@@ -69,7 +54,7 @@ static void test_straddle(void)
 	err = err || sqk_mw_write(a, fill, 6);
 	err = err || sqk_mw_flush(b) || sqk_mw_flush(a);
 	ok(!err, "straddle: both tables written");
-	n = err ? 0 : stream_of(a->mem, a->out_len, out);
+	n = err ? 0 : meta_stream_of(a->mem, a->out_len, out);
 	is_int(n, SQK_META_SIZE + 8, "straddle: our stream is every byte written");
 	/* Block 1 of the peer starts after its stored block 0: 2 + 8192. */
 	is_int(n ? get_le32(out + SQK_META_SIZE - 2) : 0, 2 + SQK_META_SIZE + tag,
@@ -117,8 +102,8 @@ static int fill_pair(struct sqk_pool *pool, uint8_t *ma, size_t *la, uint8_t *mb
 		      sqk_mw_write_fixed(w, ub, put_start, &tag, sizeof(tag), 4);
 	}
 	err = err || sqk_mw_flush(a) || sqk_mw_flush(b);
-	*la = err ? 0 : stream_of(a->mem, a->out_len, ma);
-	*lb = err ? 0 : stream_of(b->mem, b->out_len, mb);
+	*la = err ? 0 : meta_stream_of(a->mem, a->out_len, ma);
+	*lb = err ? 0 : meta_stream_of(b->mem, b->out_len, mb);
 	sqk_mw_release(a);
 	sqk_mw_release(b);
 	free(a);
