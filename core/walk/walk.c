@@ -211,31 +211,19 @@ static int skip_lost(struct walk_state *st, int err)
 	return w->lost(w->lost_ctx, &f);
 }
 
-/*
- * The listing is read before the sink hears of the directory: one that
- * cannot be read is left out whole, as unsquashfs leaves it. It is then
- * visited a piece at a time, each read again when its turn comes, so that
- * a directory of millions of entries costs a piece's memory.
- */
-static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
+/* A directory's entries, a piece of its listing at a time. */
+static int walk_listing(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth,
+			struct sqk_dir_list *l)
 {
 	struct sqk_walk *w = st->w;
-	struct sqk_dir_list l;
 	size_t i;
 	int err;
 
-	st->path[plen] = '\0';
-	err = sqk_dir_list_open(w->img, dir, 1, &l);
-	if (err) {
-		if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
-			append(st, plen, l.bad.name, l.bad.name_len);
-		return err;
-	}
 	w->dirs++;
 	err = sink_result(st, w->sink->dir_begin(w->sink, st->path, dir));
-	while (!err && l.n) {
-		for (i = 0; !err && i < l.n; i++) {
-			const struct sqk_dir_entry *e = &l.ents[i];
+	while (!err && l->n) {
+		for (i = 0; !err && i < l->n; i++) {
+			const struct sqk_dir_entry *e = &l->ents[i];
 
 			err = append(st, plen, e->name, e->name_len);
 			if (err)
@@ -247,18 +235,46 @@ static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, u
 				err = skip_lost(st, err);
 		}
 		/* Read whole once already: a piece that fails now is the directory's failure. */
-		if (!err && l.error) {
+		if (!err && l->error) {
 			st->path[plen] = '\0';
-			err = l.error;
+			err = l->error;
 		}
 		if (!err)
-			err = sqk_dir_list_next(&l);
+			err = sqk_dir_list_next(l);
 	}
-	sqk_dir_list_close(&l);
 	if (err)
 		return err;
 	st->path[plen] = '\0';
 	return sink_result(st, w->sink->dir_end(w->sink, st->path, dir));
+}
+
+/*
+ * The listing is read before the sink hears of the directory: one that
+ * cannot be read is left out whole, as unsquashfs leaves it. It is then
+ * visited a piece at a time, each read again when its turn comes, so that
+ * a directory of millions of entries costs a piece's memory. The listing's
+ * state is on the heap: the walk takes a frame a level, and trees are
+ * thousands of levels deep.
+ */
+static int walk_dir(struct walk_state *st, struct sqk_inode *dir, size_t plen, unsigned depth)
+{
+	struct sqk_dir_list *l = malloc(sizeof(*l));
+	int err;
+
+	if (!l)
+		return SQK_ERR_NOMEM;
+	st->path[plen] = '\0';
+	err = sqk_dir_list_open(st->w->img, dir, 1, l);
+	if (err) {
+		if (err == SQK_ERR_BADNAME || err == SQK_ERR_SEQUENCE)
+			append(st, plen, l->bad.name, l->bad.name_len);
+		free(l);
+		return err;
+	}
+	err = walk_listing(st, dir, plen, depth, l);
+	sqk_dir_list_close(l);
+	free(l);
+	return err;
 }
 
 int sqk_walk(struct sqk_walk *w)
