@@ -62,7 +62,7 @@ static int by_age(const void *a, const void *b)
 static uint64_t scan(struct sqk_remote_disk *d, int evict)
 {
 	struct old *v = NULL, *nv;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, len;
 	uint64_t total = 0;
 	struct dirent *de;
 	int fd = dup(d->dfd);
@@ -89,7 +89,8 @@ static uint64_t scan(struct sqk_remote_disk *d, int evict)
 			continue;
 		}
 		total += (uint64_t)st.st_size;
-		if (!evict || strlen(de->d_name) >= sizeof(v->name))
+		len = strlen(de->d_name);
+		if (!evict || len >= sizeof(v->name))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -98,8 +99,8 @@ static uint64_t scan(struct sqk_remote_disk *d, int evict)
 				break;
 			v = nv;
 		}
-		/* Its length was checked above: the name fits whole. */
-		memcpy(v[n].name, de->d_name, strlen(de->d_name) + 1);
+		/* The length is checked above (a copy the compiler sees as bounded). */
+		memcpy(v[n].name, de->d_name, len + 1);
 		v[n].when = st.st_atim;
 		v[n].size = (uint64_t)st.st_size;
 		n++;
