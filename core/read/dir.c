@@ -249,6 +249,13 @@ static int index_start(struct sqk_image *img, const struct sqk_inode *dir, const
 	*block = dir->dir_block;
 	*offset = dir->dir_offset;
 	*skipped = 0;
+	/*
+	 * Without an index there is nothing to seek to: the index would start
+	 * where the inode ends, which for the table's last inode ending a
+	 * block is a block that does not exist.
+	 */
+	if (!dir->index_count)
+		return 0;
 	err = sqk_meta_seek(&m, img, sb->inode_table, dir->index_block, dir->index_offset);
 	for (i = 0; !err && i < dir->index_count; i++) {
 		uint8_t raw[SQK_FMT_DIR_INDEX_SIZE];

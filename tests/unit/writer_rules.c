@@ -204,6 +204,42 @@ static const struct limit_case {
 	{"listing name of 256 bytes", 0, SQK_FIFO, 256, 0, 0, 0, WP_BUILT, NULL},
 };
 
+/*
+ * /l0 with two long symlinks, a and b: the inode table holds them (24
+ * bytes and the target each), /l0 and the root (32 each), the root last.
+ * a of 4040 bytes and b swept across 4040 puts the root's end on a
+ * metadata block's end at one point of the sweep, where a directory
+ * without an index must still be found into (its index would start in a
+ * block that does not exist).
+ */
+static unsigned block_end_cases(char *why, size_t cap)
+{
+	uint32_t b;
+	unsigned bad = 0;
+
+	for (b = 4000; b <= 4080; b++) {
+		struct wp_entry *e;
+
+		memset(&c, 0, sizeof(c));
+		wp_add(c.listing, &c.llen, "dir /l0 755 0 0\n");
+		c.e[0] = (struct wp_entry){.path = "/l0", .type = SQK_DIR, .mode = 0755};
+		for (c.n = 1; c.n < 3; c.n++) {
+			e = &c.e[c.n];
+			*e = (struct wp_entry){
+				.type = SQK_SYMLINK, .mode = 0777, .uid = 7, .gid = 8};
+			snprintf(e->path, sizeof(e->path), "/l0/%c", c.n == 1 ? 'a' : 'b');
+			e->target_len = c.n == 1 ? 4040 : b;
+			wp_add(c.listing, &c.llen, "slink %s 777 7 8 ", e->path);
+			wp_target(c.listing, &c.llen, e->target_len);
+			wp_add(c.listing, &c.llen, "\n");
+		}
+		c.listing[c.llen] = '\0';
+		if (wp_check(&c, why, cap) != WP_BUILT && bad++ == 0)
+			printf("#   b of %u bytes: %s\n", b, why);
+	}
+	return bad;
+}
+
 int main(void)
 {
 	unsigned seed, built = 0, refused = 0, broken = 0;
@@ -237,6 +273,9 @@ int main(void)
 		one(l->pseudo, name, l->type, l->target_len, l->major, l->minor);
 		expect(l->want, l->what, l->rule);
 	}
+
+	ok(block_end_cases(why, sizeof(why)) == 0,
+	   "a root inode that ends a metadata block: every path found, 81 sweeps");
 
 	/* What archives carry beyond the format: refused with the entry's path. */
 	memset(big, 'v', sizeof(big));
