@@ -73,10 +73,11 @@ mount_run() {
 	mkdir -p "$MNT"
 	"$1" mount -f "$2" "$MNT" 2>/dev/null &
 	pid=$!
-	i=0
+	# Its own counter: the runs' (i) is a global of the caller's loop.
+	waited=0
 	until mountpoint -q "$MNT"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || { echo "mount did not come up" >&2; kill "$pid"; return 1; }
+		waited=$((waited + 1))
+		[ $waited -lt 200 ] || { echo "mount did not come up" >&2; kill "$pid"; return 1; }
 		sleep 0.05
 	done
 	s=$(date +%s.%N)
