@@ -274,6 +274,7 @@ int sqk_mw_defer(struct sqk_meta_writer *mw, uint64_t ub, sqk_mw_fix_fn fn, cons
 	struct mw_async *a = mw->async;
 	uint8_t zero[256] = {0};
 	struct mw_fix *f;
+	uint64_t start;
 	int err;
 
 	if (len > sizeof(zero) || SQK_ARRAY_GROW(a->fix, a->fixcap, a->nfix + 1))
@@ -296,8 +297,12 @@ int sqk_mw_defer(struct sqk_meta_writer *mw, uint64_t ub, sqk_mw_fix_fn fn, cons
 	 * fixup (none is added meanwhile, and resolve keeps their order).
 	 */
 	err = sqk_mw_write(mw, zero, len);
-	a->fix[a->nfix - 1].writing = 0;
-	return err ? err : resolve(mw);
+	f = &a->fix[a->nfix - 1];
+	f->writing = 0;
+	/* Answered meanwhile: apply it now, as no later placing may come to do it. */
+	if (!err && mw->peer && start_of(mw->peer, f->ub, &start))
+		err = resolve(mw);
+	return err;
 }
 
 int sqk_mw_async_flush(struct sqk_meta_writer *mw)
